@@ -1,1 +1,5 @@
 //! Veletas: the rules of the game, a searching engine, a GTP-style protocol and a match referee.
+//!
+//! Layers depend in one direction: [`rules`] knows nothing of the others.
+
+pub mod rules;

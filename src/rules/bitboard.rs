@@ -1,0 +1,307 @@
+//! 128-bit bitboards over an 11-column layout (ten files and one padding column),
+//! plus the precomputed line tables that queen moves and shots use.
+
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+
+use crate::rules::square::{MAX_SIZE, STRIDE, Square};
+
+/// A set of squares, one bit per square at [`Square::index`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug)]
+pub struct Bitboard(pub u128);
+
+impl Bitboard {
+    /// The empty set.
+    pub const EMPTY: Bitboard = Bitboard(0);
+
+    /// Whether the set is empty.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The number of squares in the set.
+    pub const fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// Whether the set holds `sq`.
+    pub const fn contains(self, sq: Square) -> bool {
+        self.0 >> sq.index() & 1 != 0
+    }
+
+    /// The lowest square of the set, if any.
+    pub const fn first(self) -> Option<Square> {
+        if self.0 == 0 { None } else { Some(Square::from_index(self.0.trailing_zeros())) }
+    }
+
+    /// The `k`-th lowest square of the set (from 0), if the set has more than `k` squares.
+    pub fn nth(self, k: u32) -> Option<Square> {
+        let low = self.0 as u64;
+        let low_count = low.count_ones();
+        if k < low_count {
+            Some(Square::from_index(select_u64(low, k)))
+        } else {
+            let high = (self.0 >> 64) as u64;
+            let k = k - low_count;
+            if k < high.count_ones() { Some(Square::from_index(64 + select_u64(high, k))) } else { None }
+        }
+    }
+
+    /// The squares orthogonally or diagonally next to some square of the set (the
+    /// set itself not included unless a square neighbours another). Includes
+    /// squares off smaller boards: mask with the variant's board.
+    pub const fn neighbours(self) -> Bitboard {
+        let b = self.0;
+        let s = STRIDE as u32;
+        Bitboard(
+            ((b << 1)
+                | (b >> 1)
+                | (b << s)
+                | (b >> s)
+                | (b << (s + 1))
+                | (b >> (s + 1))
+                | (b << (s - 1))
+                | (b >> (s - 1)))
+                & FULL_BOARD,
+        )
+    }
+
+    /// The squares orthogonally next to some square of the set.
+    pub const fn orthogonal_neighbours(self) -> Bitboard {
+        let b = self.0;
+        let s = STRIDE as u32;
+        Bitboard(((b << 1) | (b >> 1) | (b << s) | (b >> s)) & FULL_BOARD)
+    }
+
+    /// The squares of the set, lowest first.
+    pub const fn iter(self) -> Squares {
+        Squares(self.0)
+    }
+}
+
+/// The `k`-th lowest set bit of `x` (which must have more than `k` bits set).
+#[inline]
+fn select_u64(mut x: u64, k: u32) -> u32 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        // SAFETY: the bmi2 target feature is enabled at compile time.
+        let bit = unsafe { std::arch::x86_64::_pdep_u64(1u64 << k, x) };
+        bit.trailing_zeros()
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        for _ in 0..k {
+            x &= x - 1;
+        }
+        x.trailing_zeros()
+    }
+}
+
+/// Iterator over the squares of a [`Bitboard`], lowest first.
+#[derive(Clone, Debug)]
+pub struct Squares(u128);
+
+impl Iterator for Squares {
+    type Item = Square;
+
+    #[inline]
+    fn next(&mut self) -> Option<Square> {
+        if self.0 == 0 {
+            None
+        } else {
+            let index = self.0.trailing_zeros();
+            self.0 &= self.0 - 1;
+            Some(Square::from_index(index))
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Squares {}
+
+impl IntoIterator for Bitboard {
+    type Item = Square;
+    type IntoIter = Squares;
+    fn into_iter(self) -> Squares {
+        self.iter()
+    }
+}
+
+impl FromIterator<Square> for Bitboard {
+    fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Bitboard {
+        iter.into_iter().fold(Bitboard::EMPTY, |b, sq| b | sq.bitboard())
+    }
+}
+
+macro_rules! bit_op {
+    ($tr:ident, $f:ident, $tra:ident, $fa:ident, $op:tt) => {
+        impl $tr for Bitboard {
+            type Output = Bitboard;
+            #[inline]
+            fn $f(self, rhs: Bitboard) -> Bitboard {
+                Bitboard(self.0 $op rhs.0)
+            }
+        }
+        impl $tra for Bitboard {
+            #[inline]
+            fn $fa(&mut self, rhs: Bitboard) {
+                self.0 = self.0 $op rhs.0;
+            }
+        }
+    };
+}
+bit_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
+bit_op!(BitOr, bitor, BitOrAssign, bitor_assign, |);
+bit_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
+
+impl Not for Bitboard {
+    type Output = Bitboard;
+    #[inline]
+    fn not(self) -> Bitboard {
+        Bitboard(!self.0)
+    }
+}
+
+/// Every square of the 10x10 layout (the padding column excluded).
+pub const FULL_BOARD: u128 = board_mask(MAX_SIZE);
+
+/// The squares of a `size` x `size` board in the lower left of the layout.
+pub const fn board_mask(size: u8) -> u128 {
+    let mut mask = 0u128;
+    let mut rank = 0;
+    while rank < size {
+        let mut file = 0;
+        while file < size {
+            mask |= 1u128 << (rank * STRIDE + file);
+            file += 1;
+        }
+        rank += 1;
+    }
+    mask
+}
+
+/// The eight queen directions as (file step, rank step). The first four increase the
+/// bit index, the last four decrease it.
+const DIRECTIONS: [(i8, i8); 8] = [(1, 0), (-1, 1), (0, 1), (1, 1), (-1, 0), (1, -1), (0, -1), (-1, -1)];
+
+/// `RAYS[d][i]`: the squares from bit index `i` in direction `d` up to the edge of the
+/// 10x10 layout, the start excluded. Index 127 (never a square) holds empty rays, the
+/// sentinel that ends a scan in an increasing direction; the decreasing directions use
+/// `a1` (index 0), whose decreasing rays are empty anyway.
+static RAYS: [[u128; 128]; 8] = build_rays();
+
+const fn build_rays() -> [[u128; 128]; 8] {
+    let mut rays = [[0u128; 128]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let (df, dr) = DIRECTIONS[d];
+        let mut rank = 0i8;
+        while rank < MAX_SIZE as i8 {
+            let mut file = 0i8;
+            while file < MAX_SIZE as i8 {
+                let mut ray = 0u128;
+                let (mut f, mut r) = (file + df, rank + dr);
+                while f >= 0 && r >= 0 && f < MAX_SIZE as i8 && r < MAX_SIZE as i8 {
+                    ray |= 1u128 << (r as u8 * STRIDE + f as u8);
+                    f += df;
+                    r += dr;
+                }
+                rays[d][(rank as u8 * STRIDE + file as u8) as usize] = ray;
+                file += 1;
+            }
+            rank += 1;
+        }
+        d += 1;
+    }
+    rays
+}
+
+/// The empty squares a queen on `sq` reaches when `blockers` are occupied: along each
+/// of the 8 lines up to the first blocker, jumping over nothing. `blockers` must hold
+/// every square off the board in use (see [`crate::rules::Variant::walls`]).
+#[inline]
+pub fn queen_reach(sq: Square, blockers: Bitboard) -> Bitboard {
+    let i = sq.index();
+    let occ = blockers.0;
+    let mut reach = 0u128;
+    let mut d = 0;
+    while d < 4 {
+        let ray = RAYS[d][i];
+        let first = ((ray & occ) | (1u128 << 127)).trailing_zeros() as usize;
+        reach |= ray ^ RAYS[d][first];
+        d += 1;
+    }
+    while d < 8 {
+        let ray = RAYS[d][i];
+        let first = 127 - ((ray & occ) | 1).leading_zeros() as usize;
+        reach |= ray ^ RAYS[d][first];
+        d += 1;
+    }
+    Bitboard(reach & !occ)
+}
+
+/// The squares strictly between `a` and `b` if they share a rank, file or diagonal.
+pub fn between(a: Square, b: Square) -> Option<Bitboard> {
+    (0..8).find_map(|d| {
+        let ray = RAYS[d][a.index()];
+        if ray >> b.index() & 1 != 0 { Some(Bitboard(ray & !RAYS[d][b.index()] & !(1u128 << b.index()))) } else { None }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Square {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn queen_on_empty_board_reaches_its_lines() {
+        let walls = Bitboard(FULL_BOARD & !board_mask(10));
+        assert_eq!(queen_reach(sq("e5"), walls).count(), 35);
+        assert_eq!(queen_reach(sq("a1"), walls).count(), 27);
+        let walls7 = Bitboard(FULL_BOARD & !board_mask(7));
+        assert_eq!(queen_reach(sq("a1"), walls7).count(), 18);
+        assert_eq!(queen_reach(sq("d4"), walls7).count(), 24);
+    }
+
+    #[test]
+    fn queen_stops_before_blockers() {
+        let blockers = sq("e7").bitboard() | sq("c3").bitboard();
+        let reach = queen_reach(sq("e5"), blockers);
+        assert!(reach.contains(sq("e6")) && !reach.contains(sq("e7")) && !reach.contains(sq("e8")));
+        assert!(reach.contains(sq("d4")) && !reach.contains(sq("c3")) && !reach.contains(sq("b2")));
+        assert!(reach.contains(sq("j10")) && reach.contains(sq("a9")));
+    }
+
+    #[test]
+    fn neighbours_never_wrap_around_edges() {
+        assert_eq!(sq("a1").bitboard().neighbours().count(), 3);
+        assert_eq!(sq("j5").bitboard().neighbours().count(), 5);
+        assert_eq!(sq("j10").bitboard().neighbours().count(), 3);
+        assert_eq!(sq("e5").bitboard().orthogonal_neighbours().count(), 4);
+        assert_eq!(sq("a5").bitboard().orthogonal_neighbours().count(), 3);
+    }
+
+    #[test]
+    fn nth_selects_in_order() {
+        let b: Bitboard = ["a1", "c3", "j10", "b7"].iter().map(|s| sq(s)).collect();
+        let listed: Vec<Square> = b.iter().collect();
+        for (k, s) in listed.iter().enumerate() {
+            assert_eq!(b.nth(k as u32), Some(*s));
+        }
+        assert_eq!(b.nth(4), None);
+    }
+
+    #[test]
+    fn between_lists_the_squares_on_a_line() {
+        assert_eq!(between(sq("e2"), sq("e6")).unwrap().count(), 3);
+        assert_eq!(between(sq("a1"), sq("c3")).unwrap(), sq("b2").bitboard());
+        assert_eq!(between(sq("a1"), sq("b3")), None);
+        assert_eq!(between(sq("a1"), sq("b1")), Some(Bitboard::EMPTY));
+    }
+}

@@ -1,0 +1,196 @@
+//! The position string: ranks from the top separated by `/`, then the side to move.
+//!
+//! `s` is an unclaimed shooter, `b`/`w` a black/white stone, `B`/`W` a shooter claimed
+//! by Black/White, a number a run of empty squares. Example, the 7x7 start: `7/7/7/7/7/7/7 b`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::rules::bitboard::Bitboard;
+use crate::rules::color::Color;
+use crate::rules::position::{Piece, Position};
+use crate::rules::square::Square;
+use crate::rules::variant::Variant;
+
+/// Why a string is not a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParsePositionError {
+    /// Not `<ranks> <side>`.
+    #[error("expected ranks separated by '/', a space, and the side to move")]
+    Shape,
+    /// A number of ranks that is no variant's size.
+    #[error("{0} ranks: the board must be 7x7, 9x9 or 10x10")]
+    Size(usize),
+    /// A rank whose squares do not add up to the board size.
+    #[error("rank {rank} has {found} squares, expected {size}")]
+    RankLength {
+        /// The rank, from 1.
+        rank: usize,
+        /// The squares it describes.
+        found: usize,
+        /// The board size.
+        size: usize,
+    },
+    /// A character that is no piece and no digit, or a run of zero.
+    #[error("unexpected '{0}' in rank {1}")]
+    Character(char, usize),
+    /// A side to move other than `b` or `w`.
+    #[error("the side to move must be 'b' or 'w', not '{0}'")]
+    Side(String),
+    /// A number of shooters no phase has.
+    #[error("{found} shooters on the board: expected 0, {black} or {all}")]
+    ShooterCount {
+        /// Shooters found, claimed or not.
+        found: u32,
+        /// Black's setup count.
+        black: u8,
+        /// All shooters.
+        all: u8,
+    },
+    /// Stones or claims before setup is over.
+    #[error("stones or claims on the board during setup")]
+    StonesDuringSetup,
+    /// Setup shooters next to each other.
+    #[error("shooters on {0} and {1} are adjacent during setup")]
+    AdjacentShooters(Square, Square),
+    /// The side to move does not match the setup phase.
+    #[error("it is {0}'s setup turn")]
+    SetupSide(Color),
+    /// An unclaimed shooter without an empty neighbour.
+    #[error("the unclaimed shooter on {0} is immobilized")]
+    Immobilized(Square),
+    /// Both players hold a majority.
+    #[error("both players hold a majority of the shooters")]
+    BothWin,
+}
+
+impl FromStr for Position {
+    type Err = ParsePositionError;
+
+    fn from_str(s: &str) -> Result<Position, ParsePositionError> {
+        let mut parts = s.split_whitespace();
+        let (Some(board), Some(side), None) = (parts.next(), parts.next(), parts.next()) else {
+            return Err(ParsePositionError::Shape);
+        };
+        let side = match side {
+            "b" => Color::Black,
+            "w" => Color::White,
+            other => return Err(ParsePositionError::Side(other.chars().take(16).collect())),
+        };
+        let ranks: Vec<&str> = board.split('/').collect();
+        let size = ranks.len();
+        let variant = u8::try_from(size).ok().and_then(Variant::from_size).ok_or(ParsePositionError::Size(size))?;
+        let mut stones = [Bitboard::EMPTY; 2];
+        let mut claimed = [Bitboard::EMPTY; 2];
+        let mut shooters = Bitboard::EMPTY;
+        for (i, text) in ranks.iter().enumerate() {
+            let rank = size - 1 - i;
+            let mut file = 0usize;
+            let mut chars = text.chars().peekable();
+            while let Some(c) = chars.next() {
+                if let Some(d) = c.to_digit(10) {
+                    let mut run = d as usize;
+                    while let Some(next) = chars.peek().and_then(|c| c.to_digit(10)) {
+                        run = run.saturating_mul(10).saturating_add(next as usize);
+                        chars.next();
+                    }
+                    if run == 0 || d == 0 {
+                        return Err(ParsePositionError::Character('0', rank + 1));
+                    }
+                    file = file.saturating_add(run);
+                    continue;
+                }
+                let target = match c {
+                    's' => &mut shooters,
+                    'b' => &mut stones[0],
+                    'w' => &mut stones[1],
+                    'B' => &mut claimed[0],
+                    'W' => &mut claimed[1],
+                    other => return Err(ParsePositionError::Character(other, rank + 1)),
+                };
+                if let Some(sq) = (file < size).then(|| Square::new(file as u8, rank as u8)).flatten() {
+                    *target |= sq.bitboard();
+                }
+                file += 1;
+            }
+            if file != size {
+                return Err(ParsePositionError::RankLength { rank: rank + 1, found: file, size });
+            }
+        }
+        let position = Position::from_parts(variant, stones, shooters, claimed, side);
+        validate(&position)?;
+        Ok(position)
+    }
+}
+
+fn validate(position: &Position) -> Result<(), ParsePositionError> {
+    let variant = position.variant();
+    let claims = position.claimed(Color::Black) | position.claimed(Color::White);
+    let stones = position.stones(Color::Black) | position.stones(Color::White);
+    let found = (position.shooters() | claims).count();
+    let black = variant.setup_count(Color::Black);
+    if found == u32::from(variant.shooters()) {
+        for sq in position.shooters() {
+            if (sq.bitboard().neighbours() & !position.blockers()).is_empty() {
+                return Err(ParsePositionError::Immobilized(sq));
+            }
+        }
+        let need = u32::from(variant.claims_to_win());
+        if position.claims(Color::Black) >= need && position.claims(Color::White) >= need {
+            return Err(ParsePositionError::BothWin);
+        }
+        return Ok(());
+    }
+    if found != 0 && found != u32::from(black) {
+        return Err(ParsePositionError::ShooterCount { found, black, all: variant.shooters() });
+    }
+    if !(stones | claims).is_empty() {
+        return Err(ParsePositionError::StonesDuringSetup);
+    }
+    for sq in position.shooters() {
+        if let Some(other) = (position.shooters() & sq.bitboard().neighbours()).first() {
+            let (a, b) = if other.file_major_key() < sq.file_major_key() { (other, sq) } else { (sq, other) };
+            return Err(ParsePositionError::AdjacentShooters(a, b));
+        }
+    }
+    let expected = if found == 0 { Color::Black } else { Color::White };
+    if position.side_to_move() != expected {
+        return Err(ParsePositionError::SetupSide(expected));
+    }
+    Ok(())
+}
+
+impl fmt::Display for Position {
+    /// The position string.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let size = self.variant().size();
+        for rank in (0..size).rev() {
+            let mut run = 0;
+            for file in 0..size {
+                let piece = Square::new(file, rank).and_then(|sq| self.piece_at(sq));
+                let Some(piece) = piece else {
+                    run += 1;
+                    continue;
+                };
+                if run > 0 {
+                    write!(f, "{run}")?;
+                    run = 0;
+                }
+                f.write_str(match piece {
+                    Piece::Shooter => "s",
+                    Piece::Stone(Color::Black) => "b",
+                    Piece::Stone(Color::White) => "w",
+                    Piece::Claimed(Color::Black) => "B",
+                    Piece::Claimed(Color::White) => "W",
+                })?;
+            }
+            if run > 0 {
+                write!(f, "{run}")?;
+            }
+            if rank > 0 {
+                f.write_str("/")?;
+            }
+        }
+        write!(f, " {}", self.side_to_move().letter())
+    }
+}

@@ -1,0 +1,24 @@
+//! The rules of Veletas: board, moves, notation, claims. Knows nothing of search or protocol.
+
+mod bitboard;
+mod color;
+mod fen;
+mod game;
+mod movegen;
+mod moves;
+mod playout;
+mod position;
+mod rng;
+mod square;
+mod variant;
+
+pub use bitboard::{Bitboard, Squares, between, queen_reach};
+pub use color::{Color, ParseColorError};
+pub use fen::ParsePositionError;
+pub use game::{Game, NothingToUndo};
+pub use moves::{Move, ParseMoveError, Turn};
+pub use playout::PlayoutPolicy;
+pub use position::{IllegalMove, Phase, Piece, Position, group_of};
+pub use rng::Rng;
+pub use square::{ParseSquareError, Square};
+pub use variant::Variant;
