@@ -1,5 +1,7 @@
 //! Veletas: the rules of the game, a searching engine, a GTP-style protocol and a match referee.
 //!
-//! Layers depend in one direction: [`rules`] knows nothing of the others.
+//! Layers depend in one direction: [`rules`] knows nothing of the others; [`stats`] is
+//! plain arithmetic for the referee.
 
 pub mod rules;
+pub mod stats;
