@@ -80,19 +80,30 @@ impl Bitboard {
 
 /// The `k`-th lowest set bit of `x` (which must have more than `k` bits set).
 #[inline]
-fn select_u64(mut x: u64, k: u32) -> u32 {
+fn select_u64(x: u64, k: u32) -> u32 {
     #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
     {
         // SAFETY: the bmi2 target feature is enabled at compile time.
+        let _ = k;
         let bit = unsafe { std::arch::x86_64::_pdep_u64(1u64 << k, x) };
         bit.trailing_zeros()
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
     {
+        // Narrow down to a byte by halves, then clear the lowest bits.
+        let (mut x, mut k, mut base) = (x, k, 0);
+        for width in [32u32, 16, 8] {
+            let low = (x & ((1u64 << width) - 1)).count_ones();
+            if k >= low {
+                k -= low;
+                x >>= width;
+                base += width;
+            }
+        }
         for _ in 0..k {
             x &= x - 1;
         }
-        x.trailing_zeros()
+        base + x.trailing_zeros()
     }
 }
 

@@ -76,19 +76,30 @@ impl Position {
 
     /// Plays random moves until the game ends and returns the winner.
     pub fn playout(&mut self, rng: &mut Rng, policy: PlayoutPolicy) -> Color {
+        while self.phase() != Phase::Play {
+            match self.random_setup(rng) {
+                Some(mv) => self.play_unchecked(mv),
+                None => unreachable!("setup squares never run out on the supported boards"),
+            }
+        }
         loop {
             if let Some(winner) = self.winner() {
                 return winner;
             }
-            match self.phase() {
-                Phase::Play => match self.random_turn(rng, policy) {
-                    Some(turn) => self.play_turn_unchecked(turn),
+            // Between claims the game cannot end: play on without checking.
+            loop {
+                let turn = match policy {
+                    PlayoutPolicy::Cheap => self.cheap_turn(rng),
+                    PlayoutPolicy::Uniform => self.uniform_turn(rng),
+                };
+                match turn {
+                    Some(turn) => {
+                        if self.apply_turn(turn) {
+                            break;
+                        }
+                    }
                     None => unreachable!("a position in play that is not over always has a turn"),
-                },
-                _ => match self.random_setup(rng) {
-                    Some(mv) => self.play_unchecked(mv),
-                    None => unreachable!("setup squares never run out on the supported boards"),
-                },
+                }
             }
         }
     }

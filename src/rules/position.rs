@@ -328,6 +328,13 @@ impl Position {
     /// Plays a legal play turn: the fast path for search and playouts.
     #[inline]
     pub fn play_turn_unchecked(&mut self, turn: Turn) {
+        self.apply_turn(turn);
+    }
+
+    /// Plays a legal play turn and tells whether it claimed any shooter (only then can
+    /// the game have ended).
+    #[inline]
+    pub(crate) fn apply_turn(&mut self, turn: Turn) -> bool {
         let mover = self.side_to_move;
         let shot = turn.shot().bitboard();
         let mut touched = shot;
@@ -342,16 +349,18 @@ impl Position {
         // Only shooters next to the shot or the moved shooter's new square (or that
         // shooter itself) can have lost their last empty neighbour.
         let candidates = self.shooters & (touched.neighbours() | touched);
-        if !candidates.is_empty() {
-            self.claim_immobilized(candidates, mover);
-        }
+        let claimed = !candidates.is_empty() && self.claim_immobilized(candidates, mover);
         self.side_to_move = !mover;
+        claimed
     }
 
-    fn claim_immobilized(&mut self, candidates: Bitboard, mover: Color) {
+    fn claim_immobilized(&mut self, candidates: Bitboard, mover: Color) -> bool {
         let free = !self.blockers;
         let immobilized: Bitboard =
             candidates.iter().filter(|sq| (sq.bitboard().neighbours() & free).is_empty()).collect();
+        if immobilized.is_empty() {
+            return false;
+        }
         // Claiming changes no group and no empty square, so judging the shooters one by
         // one is the same as judging them all on the position before the claims.
         for sq in immobilized {
@@ -359,6 +368,7 @@ impl Position {
             self.shooters ^= sq.bitboard();
             self.claimed[owner.index()] |= sq.bitboard();
         }
+        true
     }
 
     /// Who claims an immobilized shooter on `sq` after `mover`'s turn: the owner of the
