@@ -4,4 +4,5 @@
 //! plain arithmetic for the referee.
 
 pub mod rules;
+pub mod search;
 pub mod stats;

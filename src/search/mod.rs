@@ -1,0 +1,388 @@
+//! Players that choose moves: `random`, `greedy`, the plain `uct` baseline, and our
+//! engine (`veletas`). Search uses the rules and never prints; it returns a typed result.
+
+pub mod eval;
+pub mod mcts;
+pub mod setup;
+pub mod tactics;
+pub mod time;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::rules::{Game, Move, Phase, PlayoutPolicy, Position, Rng, Turn};
+use mcts::{MctsConfig, RootTurn, Tree};
+
+/// Which algorithm chooses the moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PlayerKind {
+    /// A uniformly random legal move.
+    Random,
+    /// The turn with the best static evaluation, one ply deep.
+    Greedy,
+    /// Plain UCT over the split turn with uniform random playouts to the end.
+    Uct,
+    /// Our engine: MCTS with evaluation priors, cut-off playouts and a tactical solver.
+    Veletas,
+}
+
+impl PlayerKind {
+    /// Every player, by name.
+    pub const ALL: [PlayerKind; 4] = [PlayerKind::Random, PlayerKind::Greedy, PlayerKind::Uct, PlayerKind::Veletas];
+
+    /// The name used on the command line and in the protocol.
+    pub const fn name(self) -> &'static str {
+        match self {
+            PlayerKind::Random => "random",
+            PlayerKind::Greedy => "greedy",
+            PlayerKind::Uct => "uct",
+            PlayerKind::Veletas => "veletas",
+        }
+    }
+}
+
+impl fmt::Display for PlayerKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is no player.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown player '{0}' (random, greedy, uct or veletas)")]
+pub struct ParsePlayerError(pub String);
+
+impl FromStr for PlayerKind {
+    type Err = ParsePlayerError;
+    fn from_str(s: &str) -> Result<PlayerKind, ParsePlayerError> {
+        PlayerKind::ALL
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| ParsePlayerError(s.chars().take(20).collect()))
+    }
+}
+
+/// Settings of a player: a plain struct.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchSettings {
+    /// The algorithm.
+    pub player: PlayerKind,
+    /// Seed of the player's random numbers.
+    pub seed: u64,
+    /// Search threads (each searches its own tree; their root statistics are summed).
+    pub threads: usize,
+    /// Plies of random play before the evaluation scores a playout.
+    pub cutoff: u32,
+    /// Tree size limit per thread, in nodes (about 32 bytes each).
+    pub max_nodes: usize,
+    /// Keep the tree between moves when the game went on along it.
+    pub tree_reuse: bool,
+}
+
+impl Default for SearchSettings {
+    fn default() -> SearchSettings {
+        SearchSettings {
+            player: PlayerKind::Veletas,
+            seed: 0,
+            threads: 1,
+            cutoff: 4,
+            max_nodes: 6_000_000,
+            tree_reuse: true,
+        }
+    }
+}
+
+/// When a search stops: whichever limit comes first.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Thinking time.
+    pub time: Option<Duration>,
+    /// Playouts (iterations) in all threads together.
+    pub iterations: Option<u64>,
+    /// Raised by another thread to stop the search.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+/// One candidate move of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    /// The move.
+    pub mv: Move,
+    /// Playouts through it.
+    pub visits: u64,
+    /// Estimated probability that the side to move wins after it.
+    pub win_rate: f64,
+    /// The principal variation starting with it.
+    pub pv: Vec<Move>,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The move to play.
+    pub best: Move,
+    /// Estimated probability that the side to move wins.
+    pub win_rate: f64,
+    /// Playouts in this search, all threads.
+    pub visits: u64,
+    /// Expected line of play, starting with `best`.
+    pub pv: Vec<Move>,
+    /// Candidates, most visited first (empty for players that do not search).
+    pub candidates: Vec<Candidate>,
+    /// Time spent.
+    pub elapsed: Duration,
+}
+
+/// A player: settings, random numbers, and the trees kept between moves.
+#[derive(Debug)]
+pub struct Player {
+    settings: SearchSettings,
+    rng: Rng,
+    trees: Vec<Tree>,
+    /// The game (start and moves) the trees' roots stand for.
+    tree_game: Option<(Position, Vec<Move>)>,
+    scratch: Vec<Turn>,
+}
+
+const PV_LENGTH: usize = 8;
+
+impl Player {
+    /// A player with `settings`.
+    pub fn new(settings: SearchSettings) -> Player {
+        let rng = Rng::new(settings.seed ^ 0x9e37_79b9_7f4a_7c15);
+        Player { settings, rng, trees: Vec::new(), tree_game: None, scratch: Vec::new() }
+    }
+
+    /// The settings in force.
+    pub fn settings(&self) -> &SearchSettings {
+        &self.settings
+    }
+
+    /// Forgets the trees kept between moves.
+    pub fn clear(&mut self) {
+        self.trees.clear();
+        self.tree_game = None;
+    }
+
+    fn mcts_config(&self) -> MctsConfig {
+        let baseline = self.settings.player == PlayerKind::Uct;
+        MctsConfig {
+            baseline,
+            exploration: if baseline { 0.7 } else { 1.4 },
+            cutoff: self.settings.cutoff,
+            prior_temperature: 0.04,
+            max_nodes: self.settings.max_nodes.max(1024),
+        }
+    }
+
+    /// Chooses a move for the side to move in `game`, or `None` once the game is over.
+    pub fn choose(&mut self, game: &Game, limits: &Limits) -> Option<SearchResult> {
+        self.analyze(game, limits, Duration::MAX, &mut |_| {})
+    }
+
+    /// Like [`Player::choose`], calling `progress` with the search's view every `interval`.
+    pub fn analyze(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        interval: Duration,
+        progress: &mut dyn FnMut(&SearchResult),
+    ) -> Option<SearchResult> {
+        let start = Instant::now();
+        let pos = game.position();
+        if pos.is_over() {
+            return None;
+        }
+        let simple = |best: Move| SearchResult {
+            best,
+            win_rate: 0.5,
+            visits: 0,
+            pv: vec![best],
+            candidates: Vec::new(),
+            elapsed: start.elapsed(),
+        };
+        if pos.phase() != Phase::Play {
+            let best = match self.settings.player {
+                PlayerKind::Veletas => setup::choose_setup(pos, &mut self.rng, limits, start),
+                _ => pos.random_setup(&mut self.rng),
+            }?;
+            return Some(simple(best));
+        }
+        match self.settings.player {
+            PlayerKind::Random => pos.random_move(&mut self.rng, PlayoutPolicy::Uniform).map(simple),
+            PlayerKind::Greedy => self.greedy(pos).map(simple),
+            PlayerKind::Uct | PlayerKind::Veletas => {
+                if self.settings.player == PlayerKind::Veletas
+                    && let Some(win) = tactics::winning_turn(pos, &mut self.scratch)
+                {
+                    let mut result = simple(Move::Turn(win));
+                    result.win_rate = 1.0;
+                    return Some(result);
+                }
+                self.prepare_trees(game);
+                let visits_before: u64 = self.trees.iter().map(Tree::root_visits).sum();
+                let deadline = limits.time.map(|t| start + t);
+                let mut remaining = limits.iterations;
+                loop {
+                    let chunk_end = deadline.map_or(start + interval.min(Duration::from_secs(86_400)), |d| {
+                        d.min(Instant::now() + interval.min(Duration::from_secs(86_400)))
+                    });
+                    let done = self.run_trees(Some(chunk_end), remaining, limits.stop.as_deref());
+                    remaining = remaining.map(|r| r.saturating_sub(done));
+                    let finished = remaining == Some(0)
+                        || deadline.is_some_and(|d| Instant::now() >= d)
+                        || limits.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+                        || (deadline.is_none() && remaining.is_none() && limits.stop.is_none());
+                    let visits = self.trees.iter().map(Tree::root_visits).sum::<u64>() - visits_before;
+                    let result = self.result(pos, visits, start);
+                    if finished {
+                        return result;
+                    }
+                    if let Some(r) = &result {
+                        progress(r);
+                    }
+                }
+            }
+        }
+    }
+
+    fn greedy(&mut self, pos: &Position) -> Option<Move> {
+        self.scratch.clear();
+        pos.legal_turns(&mut self.scratch);
+        let side = pos.side_to_move();
+        let mut best: Option<(f64, Turn)> = None;
+        for &turn in &self.scratch {
+            let mut next = pos.clone();
+            next.play_turn_unchecked(turn);
+            // A little noise breaks ties between equal turns at random.
+            let value = eval::evaluate_for(&next, side) + 1e-9 * self.rng.unit();
+            if best.is_none_or(|(v, _)| value > v) {
+                best = Some((value, turn));
+            }
+        }
+        best.map(|(_, turn)| Move::Turn(turn))
+    }
+
+    fn prepare_trees(&mut self, game: &Game) {
+        let threads = self.settings.threads.max(1);
+        let reusable = self.settings.tree_reuse
+            && self.trees.len() == threads
+            && self.trees.iter().all(|t| !t.is_crowded())
+            && self.tree_game.as_ref().is_some_and(|(start, moves)| {
+                start == game.start()
+                    && game.moves().len() >= moves.len()
+                    && game.moves().zip(moves).all(|(a, b)| a == *b)
+            });
+        if reusable {
+            let done = self.tree_game.as_ref().map_or(0, |(_, moves)| moves.len());
+            let new: Option<Vec<Turn>> = game
+                .moves()
+                .skip(done)
+                .map(|mv| match mv {
+                    Move::Turn(t) => Some(t),
+                    Move::Setup(_) => None,
+                })
+                .collect();
+            if let Some(new) = new
+                && self.trees.iter_mut().all(|tree| tree.advance(&new))
+                && self.trees.iter().all(|t| t.position() == game.position())
+            {
+                self.tree_game = Some((game.start().clone(), game.moves().collect()));
+                return;
+            }
+        }
+        let config = self.mcts_config();
+        self.trees = (0..threads).map(|_| Tree::new(config, game.position().clone())).collect();
+        self.tree_game = Some((game.start().clone(), game.moves().collect()));
+    }
+
+    /// Runs the trees until `deadline`, `iterations` or `stop`; returns the iterations run.
+    fn run_trees(&mut self, deadline: Option<Instant>, iterations: Option<u64>, stop: Option<&AtomicBool>) -> u64 {
+        let n = self.trees.len() as u64;
+        let seeds: Vec<u64> = (0..n).map(|_| self.rng.next_u64()).collect();
+        let work = |i: u64, tree: &mut Tree| -> u64 {
+            let mut rng = Rng::new(seeds[i as usize]);
+            let budget = iterations.map(|it| it / n + u64::from(i < it % n));
+            let mut done = 0u64;
+            loop {
+                if budget.is_some_and(|b| done >= b) {
+                    break;
+                }
+                if done.is_multiple_of(16)
+                    && done > 0
+                    && (deadline.is_some_and(|d| Instant::now() >= d)
+                        || stop.is_some_and(|s| s.load(Ordering::Relaxed)))
+                {
+                    break;
+                }
+                tree.iterate(&mut rng);
+                done += 1;
+            }
+            done
+        };
+        if n == 1 {
+            return work(0, &mut self.trees[0]);
+        }
+        std::thread::scope(|scope| {
+            let handles: Vec<_> =
+                self.trees.iter_mut().enumerate().map(|(i, tree)| scope.spawn(move || work(i as u64, tree))).collect();
+            handles.into_iter().map(|h| h.join().unwrap_or(0)).sum()
+        })
+    }
+
+    fn result(&mut self, pos: &Position, visits: u64, start: Instant) -> Option<SearchResult> {
+        let mut merged: HashMap<Turn, (u64, f64)> = HashMap::new();
+        for tree in &self.trees {
+            for RootTurn { turn, visits, value } in tree.root_turns() {
+                let e = merged.entry(turn).or_default();
+                e.0 += visits;
+                e.1 += value;
+            }
+        }
+        let mut ranked: Vec<(Turn, u64, f64)> = merged.into_iter().map(|(t, (n, v))| (t, n, v)).collect();
+        ranked.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)).then(a.0.to_string().cmp(&b.0.to_string())));
+        let mut best = ranked.first().map(|r| r.0);
+        if self.settings.player == PlayerKind::Veletas {
+            // Never hand the opponent an immediate win when a safer turn exists.
+            let safe =
+                ranked.iter().take(12).map(|r| r.0).find(|&t| !tactics::hands_over_win(pos, t, &mut self.scratch));
+            if let Some(t) = safe {
+                best = Some(t);
+            } else if best.is_some_and(|t| tactics::hands_over_win(pos, t, &mut self.scratch)) {
+                let mut all = Vec::new();
+                pos.legal_turns(&mut all);
+                if let Some(t) = all.into_iter().find(|&t| !tactics::hands_over_win(pos, t, &mut self.scratch)) {
+                    best = Some(t);
+                }
+            }
+        }
+        let best = match best {
+            Some(t) => t,
+            None => pos.random_turn(&mut self.rng, PlayoutPolicy::Uniform)?,
+        };
+        let tree = self.trees.first()?;
+        let candidates: Vec<Candidate> = ranked
+            .iter()
+            .take(10)
+            .map(|&(turn, n, v)| Candidate {
+                mv: Move::Turn(turn),
+                visits: n,
+                win_rate: if n > 0 { v / n as f64 } else { 0.5 },
+                pv: tree.principal_variation(turn, PV_LENGTH),
+            })
+            .collect();
+        let win_rate = candidates.iter().find(|c| c.mv == Move::Turn(best)).map_or(0.5, |c| c.win_rate);
+        Some(SearchResult {
+            best: Move::Turn(best),
+            win_rate,
+            visits,
+            pv: tree.principal_variation(best, PV_LENGTH),
+            candidates,
+            elapsed: start.elapsed(),
+        })
+    }
+}
