@@ -1,0 +1,238 @@
+//! The command line: the engine (no subcommand), `perft` and `bench`.
+//!
+//! `main.rs` only parses [`Cli`], sets up logging and calls [`run`]. Subcommands are the
+//! variants of [`Subcommand`]; adding one means adding a variant and its arm in [`run`].
+
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use clap::{Args, Parser};
+use log::info;
+
+use crate::player::RandomPlayer;
+use crate::protocol::{self, Engine};
+use crate::rules::{PlayoutPolicy, Position, Rng, Variant};
+
+/// The bench positions built into the binary (`data/bench.txt`).
+pub const BENCH_POSITIONS: &str = include_str!("../data/bench.txt");
+
+/// Veletas engine: speaks a GTP-style protocol on stdin/stdout.
+#[derive(Parser, Debug)]
+#[command(
+    name = "veletas",
+    version,
+    about = "Veletas engine: speaks a GTP-style protocol on stdin/stdout (see protocol.md)",
+    after_help = "Without a subcommand, reads protocol commands from stdin and answers on stdout; \
+logs go to stderr (set RUST_LOG=debug to see every command and reply).\n\n\
+Example:\n  printf 'boardsize 7\\nclear_board\\ngenmove b\\nshowboard\\n' | veletas --seed 1"
+)]
+pub struct Cli {
+    /// Board size of the first game: 7, 9 or 10 (`boardsize` changes it later).
+    #[arg(long, default_value_t = 10, value_parser = parse_size, global = true)]
+    pub size: u8,
+    /// Seed of the random choices, for reproducible sessions (default: from the clock).
+    #[arg(long, global = true)]
+    pub seed: Option<u64>,
+    /// What to do instead of running the engine.
+    #[command(subcommand)]
+    pub command: Option<Subcommand>,
+}
+
+/// The subcommands.
+#[derive(clap::Subcommand, Debug)]
+pub enum Subcommand {
+    /// Counts the move sequences of a given depth (move-generation check).
+    #[command(after_help = "Examples:\n  veletas perft 2 7/7/2s4/7/4s2/1s5/7 b\n  \
+veletas --size 9 perft 1\n  veletas perft --divide 2 '7/7/2s4/7/4s2/1s5/7 b'")]
+    Perft(PerftArgs),
+    /// Times move generation (perft) and random playouts on fixed positions.
+    #[command(after_help = "Prints, per position, the perft nodes and nodes/s, then random playouts/s.\n\n\
+Examples:\n  veletas bench\n  veletas bench --file data/bench.txt --playouts 200")]
+    Bench(BenchArgs),
+}
+
+/// Arguments of `perft`.
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    /// Number of moves (plies) deep.
+    pub depth: u32,
+    /// The position string (quoted or as two words); default: the empty board of --size.
+    pub position: Vec<String>,
+    /// Print the count below each legal move, then the total.
+    #[arg(long)]
+    pub divide: bool,
+}
+
+/// Arguments of `bench`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// A file of `DEPTH POSITION` lines instead of the built-in positions.
+    #[arg(long)]
+    pub file: Option<PathBuf>,
+    /// Random playouts per position.
+    #[arg(long, default_value_t = 1000)]
+    pub playouts: u32,
+}
+
+fn parse_size(text: &str) -> Result<u8, String> {
+    match text.parse::<u8>() {
+        Ok(size) if Variant::from_size(size).is_some() => Ok(size),
+        _ => Err("the board size must be 7, 9 or 10".to_string()),
+    }
+}
+
+fn default_seed() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0)
+}
+
+/// Runs the program as the command line asks.
+pub fn run(cli: Cli) -> ExitCode {
+    let variant = Variant::from_size(cli.size).unwrap_or(Variant::STANDARD);
+    let result = match cli.command {
+        None => engine(variant, cli.seed.unwrap_or_else(default_seed)),
+        Some(Subcommand::Perft(args)) => perft(variant, &args),
+        Some(Subcommand::Bench(args)) => bench(&args, cli.seed.unwrap_or(1)),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("veletas: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn engine(variant: Variant, seed: u64) -> io::Result<()> {
+    info!("engine starting: {variant}, seed {seed}");
+    let mut engine = Engine::new(variant, Box::new(RandomPlayer::new(seed)));
+    let stdout = io::stdout();
+    protocol::run(io::stdin().lock(), BufWriter::new(stdout.lock()), &mut engine).map(|_| ())
+}
+
+fn invalid(message: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidInput, message)
+}
+
+fn perft(variant: Variant, args: &PerftArgs) -> io::Result<()> {
+    let position = if args.position.is_empty() {
+        Position::new(variant)
+    } else {
+        let text = args.position.join(" ");
+        text.parse::<Position>().map_err(|e| invalid(format!("invalid position '{text}': {e}")))?
+    };
+    let mut out = BufWriter::new(io::stdout().lock());
+    let start = Instant::now();
+    let total = if args.divide && args.depth > 0 {
+        let mut total = 0;
+        for mv in position.legal_moves() {
+            let mut next = position.clone();
+            next.play_unchecked(mv);
+            let count = next.perft(args.depth - 1);
+            writeln!(out, "{mv} {count}")?;
+            total += count;
+        }
+        total
+    } else {
+        position.perft(args.depth)
+    };
+    writeln!(out, "{total}")?;
+    info!("perft {} = {total} in {:.3}s", args.depth, start.elapsed().as_secs_f64());
+    out.flush()
+}
+
+/// A bench position: the perft depth to time and the position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchPosition {
+    /// Perft depth.
+    pub depth: u32,
+    /// The position.
+    pub position: Position,
+}
+
+/// Reads `DEPTH POSITION` lines, skipping empty lines and `#` comments.
+pub fn parse_bench(text: &str) -> Result<Vec<BenchPosition>, String> {
+    let mut positions = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let err = |what: String| format!("bench line {}: {what}", n + 1);
+        let (depth, position) = line.split_once(' ').ok_or_else(|| err("expected DEPTH POSITION".into()))?;
+        let depth = depth.parse().map_err(|_| err(format!("invalid depth '{depth}'")))?;
+        let position = position.parse().map_err(|e| err(format!("{e}")))?;
+        positions.push(BenchPosition { depth, position });
+    }
+    Ok(positions)
+}
+
+fn bench(args: &BenchArgs, seed: u64) -> io::Result<()> {
+    let text = match &args.file {
+        Some(path) => std::fs::read_to_string(path)?,
+        None => BENCH_POSITIONS.to_string(),
+    };
+    let positions = parse_bench(&text).map_err(invalid)?;
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut rng = Rng::new(seed);
+    let (mut nodes, mut perft_time, mut playouts, mut playout_time) = (0u64, 0f64, 0u64, 0f64);
+    for BenchPosition { depth, position } in &positions {
+        let start = Instant::now();
+        let count = position.perft(*depth);
+        let perft_secs = start.elapsed().as_secs_f64();
+        let start = Instant::now();
+        for _ in 0..args.playouts {
+            position.clone().playout(&mut rng, PlayoutPolicy::Cheap);
+        }
+        let playout_secs = start.elapsed().as_secs_f64();
+        writeln!(
+            out,
+            "{position} | perft {depth}: {count} nodes, {:.0} nodes/s | {} playouts, {:.0} playouts/s",
+            rate(count, perft_secs),
+            args.playouts,
+            rate(u64::from(args.playouts), playout_secs)
+        )?;
+        out.flush()?;
+        nodes += count;
+        perft_time += perft_secs;
+        playouts += u64::from(args.playouts);
+        playout_time += playout_secs;
+    }
+    writeln!(
+        out,
+        "total: {nodes} nodes, {:.0} nodes/s; {playouts} playouts, {:.0} playouts/s",
+        rate(nodes, perft_time),
+        rate(playouts, playout_time)
+    )?;
+    out.flush()
+}
+
+fn rate(count: u64, seconds: f64) -> f64 {
+    if seconds > 0.0 { count as f64 / seconds } else { 0.0 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_in_bench_positions_parse() {
+        let positions = parse_bench(BENCH_POSITIONS).unwrap();
+        assert!(positions.len() >= 3);
+        assert!(positions.iter().all(|p| !p.position.is_over()));
+    }
+
+    #[test]
+    fn bench_errors_name_the_line() {
+        assert_eq!(parse_bench("\n2\n"), Err("bench line 2: expected DEPTH POSITION".to_string()));
+        assert!(parse_bench("x 7/7/7/7/7/7/7 b").unwrap_err().contains("invalid depth"));
+    }
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,124 @@
+//! Players: whatever chooses the engine's moves for `genmove`.
+//!
+//! The protocol layer owns a `Box<dyn Player>` and asks it for a [`Decision`] with the
+//! game so far and the [`Clock`] the controller announced. Today the only player is
+//! [`RandomPlayer`]; a searching player implements the same trait and is handed to
+//! [`crate::protocol::Engine::new`] instead, without any change to the protocol.
+
+use crate::rules::{Color, Game, Move, PlayoutPolicy, Rng};
+
+/// What a player does on its turn.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Decision {
+    /// Play this (legal) move.
+    Play(Move),
+    /// Give up the game.
+    Resign,
+}
+
+/// The time remaining for one player, as announced by `time_left`.
+#[derive(Clone, Copy, PartialEq, Debug, Default)]
+pub struct TimeLeft {
+    /// Seconds left on the player's clock.
+    pub seconds: f64,
+    /// Moves to play in that time (0: main time, or no byo-yomi period running).
+    pub stones: u32,
+}
+
+/// The time control announced by `time_settings`, and the latest `time_left` per player.
+///
+/// Times are seconds and may be fractional. `byo_yomi > 0` with `byo_yomi_stones == 0`
+/// means no time limit at all, as in GTP.
+#[derive(Clone, Copy, PartialEq, Debug, Default)]
+pub struct Clock {
+    /// Main time in seconds.
+    pub main_time: f64,
+    /// Length of one byo-yomi period in seconds.
+    pub byo_yomi: f64,
+    /// Stones to play in each byo-yomi period.
+    pub byo_yomi_stones: u32,
+    /// The last `time_left` for Black and White (by [`Color::index`]).
+    pub left: [Option<TimeLeft>; 2],
+}
+
+impl Clock {
+    /// Whether the controller set no limit (`time_settings` never sent, or the GTP
+    /// "no time limit" form: byo-yomi time but zero stones).
+    pub fn is_unlimited(&self) -> bool {
+        self.byo_yomi_stones == 0 && (self.byo_yomi > 0.0 || self.main_time == 0.0)
+    }
+
+    /// The last time left announced for `color`.
+    pub fn time_left(&self, color: Color) -> Option<TimeLeft> {
+        self.left.get(color.index()).copied().flatten()
+    }
+}
+
+/// Something that chooses moves. The engine calls [`Player::decide`] only when the game
+/// is not over, with the side to move being the player's colour.
+pub trait Player {
+    /// A short description for logs, such as `random`.
+    fn describe(&self) -> String;
+
+    /// Chooses a move for the side to move in `game`, within the limits of `clock`.
+    fn decide(&mut self, game: &Game, clock: &Clock) -> Decision;
+
+    /// Called when a new game starts (`clear_board`, `boardsize`, `set_position`), so a
+    /// player can drop what it learned about the previous one.
+    fn new_game(&mut self) {}
+}
+
+/// Plays a uniformly random legal move; seedable, so sessions are reproducible.
+#[derive(Clone, Debug)]
+pub struct RandomPlayer {
+    rng: Rng,
+    seed: u64,
+}
+
+impl RandomPlayer {
+    /// A random player whose choices follow from `seed`.
+    pub fn new(seed: u64) -> RandomPlayer {
+        RandomPlayer { rng: Rng::new(seed), seed }
+    }
+}
+
+impl Player for RandomPlayer {
+    fn describe(&self) -> String {
+        format!("random (seed {})", self.seed)
+    }
+
+    fn decide(&mut self, game: &Game, _clock: &Clock) -> Decision {
+        match game.position().random_move(&mut self.rng, PlayoutPolicy::Uniform) {
+            Some(mv) => Decision::Play(mv),
+            None => Decision::Resign,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    #[test]
+    fn random_player_is_reproducible_and_legal() {
+        let game = Game::new(Variant::STANDARD);
+        let (mut a, mut b) = (RandomPlayer::new(3), RandomPlayer::new(3));
+        let clock = Clock::default();
+        for _ in 0..5 {
+            let (da, db) = (a.decide(&game, &clock), b.decide(&game, &clock));
+            assert_eq!(da, db);
+            let Decision::Play(mv) = da else { panic!("resigned on an empty board") };
+            assert!(game.position().is_legal(mv));
+        }
+    }
+
+    #[test]
+    fn unlimited_clock_forms() {
+        assert!(Clock::default().is_unlimited());
+        let timed = Clock { main_time: 60.0, ..Clock::default() };
+        assert!(!timed.is_unlimited());
+        let gtp_none = Clock { main_time: 60.0, byo_yomi: 1.0, ..Clock::default() };
+        assert!(gtp_none.is_unlimited());
+    }
+}

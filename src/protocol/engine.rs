@@ -1,0 +1,216 @@
+//! The engine's state and what each command does to it.
+//!
+//! Every command either succeeds, with a result text, or fails with a message and leaves
+//! the state exactly as it was: handlers check everything before they change anything.
+
+use log::info;
+
+use crate::player::{Clock, Decision, Player, TimeLeft};
+use crate::protocol::board::diagram;
+use crate::protocol::command::{COMMANDS, Command, shorten};
+use crate::rules::{Color, Game, IllegalMove, Move, Position, Variant};
+
+/// What a successful command asks of the loop besides replying.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Flow {
+    /// Read the next command.
+    Continue,
+    /// Reply, then end the session.
+    Quit,
+}
+
+/// The engine: the game in progress, the time control and the player choosing moves.
+pub struct Engine {
+    game: Game,
+    clock: Clock,
+    komi: f64,
+    player: Box<dyn Player>,
+}
+
+/// The result of a command: the reply text and what to do next, or an error message.
+pub type Outcome = Result<(String, Flow), String>;
+
+impl Engine {
+    /// An engine at the empty board of `variant`, with `player` choosing its moves.
+    pub fn new(variant: Variant, player: Box<dyn Player>) -> Engine {
+        Engine { game: Game::new(variant), clock: Clock::default(), komi: 0.0, player }
+    }
+
+    /// The game in progress.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The time control and clocks as last announced.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    /// The komi last announced (ignored by the rules).
+    pub fn komi(&self) -> f64 {
+        self.komi
+    }
+
+    fn position(&self) -> &Position {
+        self.game.position()
+    }
+
+    fn new_game(&mut self, game: Game) {
+        self.game = game;
+        self.player.new_game();
+    }
+
+    /// Executes `command`.
+    pub fn execute(&mut self, command: Command) -> Outcome {
+        let text = match command {
+            Command::ProtocolVersion => "2".to_string(),
+            Command::Name => "veletas".to_string(),
+            Command::Version => env!("CARGO_PKG_VERSION").to_string(),
+            Command::KnownCommand(name) => crate::protocol::command::is_known(&name).to_string(),
+            Command::ListCommands => COMMANDS.iter().map(|(name, _, _)| *name).collect::<Vec<_>>().join("\n"),
+            Command::Quit => return Ok((String::new(), Flow::Quit)),
+            Command::BoardSize(size) => {
+                let variant = u8::try_from(size).ok().and_then(Variant::from_size).ok_or("unacceptable size")?;
+                self.new_game(Game::new(variant));
+                String::new()
+            }
+            Command::ClearBoard => {
+                self.new_game(Game::new(self.position().variant()));
+                String::new()
+            }
+            Command::Komi(komi) => {
+                self.komi = komi;
+                String::new()
+            }
+            Command::Play(color, text) => {
+                let mv = self.checked_move(color, &text)?;
+                self.game.play(mv).map_err(|e| illegal(&mv.to_string(), &e))?;
+                String::new()
+            }
+            Command::Genmove(color) => match self.generate(color)? {
+                Decision::Play(mv) => {
+                    self.game.play(mv).map_err(|e| illegal(&mv.to_string(), &e))?;
+                    mv.to_string()
+                }
+                Decision::Resign => "resign".to_string(),
+            },
+            Command::RegGenmove(color) => match self.generate(color)? {
+                Decision::Play(mv) => mv.to_string(),
+                Decision::Resign => "resign".to_string(),
+            },
+            Command::Undo => {
+                self.game.undo().map_err(|_| "cannot undo")?;
+                String::new()
+            }
+            Command::Showboard => diagram(self.position()),
+            Command::TimeSettings { main_time, byo_yomi, stones } => {
+                self.clock = Clock { main_time, byo_yomi, byo_yomi_stones: stones, left: [None, None] };
+                String::new()
+            }
+            Command::TimeLeft { color, seconds, stones } => {
+                if let Some(slot) = self.clock.left.get_mut(color.index()) {
+                    *slot = Some(TimeLeft { seconds, stones });
+                }
+                String::new()
+            }
+            Command::FinalScore => match self.position().winner() {
+                Some(Color::Black) => "B+".to_string(),
+                Some(Color::White) => "W+".to_string(),
+                None => return Err("cannot score: the game is not over".to_string()),
+            },
+            Command::LegalMoves => {
+                self.position().legal_moves().iter().map(Move::to_string).collect::<Vec<_>>().join(" ")
+            }
+            Command::IsLegal(color, text) => {
+                let mv = self.parse_move(&text)?;
+                (color == self.position().side_to_move() && self.position().is_legal(mv)).to_string()
+            }
+            Command::SetPosition(text) => {
+                let position: Position =
+                    text.parse().map_err(|e| format!("invalid position: {e}: '{}'", shorten(&text)))?;
+                self.new_game(Game::from_position(position));
+                String::new()
+            }
+            Command::Position => self.position().to_string(),
+            Command::Perft(depth) => self.position().perft(depth).to_string(),
+            Command::Rules => self.position().variant().to_string(),
+        };
+        Ok((text, Flow::Continue))
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, String> {
+        self.position().parse_move(text).map_err(|e| format!("syntax error: {e}"))
+    }
+
+    /// Reads `text` as a move of `color` and checks it is that side's legal move.
+    fn checked_move(&self, color: Color, text: &str) -> Result<Move, String> {
+        let mv = self.parse_move(text)?;
+        let shown = mv.to_string();
+        self.check_turn(color).map_err(|reason| format!("illegal move: {shown}: {reason}"))?;
+        self.position().check_move(mv).map_err(|e| illegal(&shown, &e))?;
+        Ok(mv)
+    }
+
+    /// Checks that the game goes on and that `color` is to move.
+    fn check_turn(&self, color: Color) -> Result<(), String> {
+        if self.position().is_over() {
+            return Err(IllegalMove::GameOver.to_string());
+        }
+        let side = self.position().side_to_move();
+        if color != side {
+            return Err(format!("it is {side}'s turn"));
+        }
+        Ok(())
+    }
+
+    /// Asks the player for a move of `color`, which must be the side to move.
+    fn generate(&mut self, color: Color) -> Result<Decision, String> {
+        self.check_turn(color).map_err(|reason| format!("illegal move: {reason}"))?;
+        let decision = self.player.decide(&self.game, &self.clock);
+        match decision {
+            Decision::Play(mv) => {
+                info!("{}: {color} plays {mv}", self.player.describe());
+                // A player must only return legal moves; never trust it blindly.
+                self.position().check_move(mv).map_err(|e| illegal(&mv.to_string(), &e))?;
+            }
+            Decision::Resign => info!("{}: {color} resigns", self.player.describe()),
+        }
+        Ok(decision)
+    }
+}
+
+fn illegal(shown: &str, reason: &IllegalMove) -> String {
+    format!("illegal move: {shown}: {reason}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::player::RandomPlayer;
+
+    fn engine() -> Engine {
+        Engine::new(Variant::from_size(7).unwrap(), Box::new(RandomPlayer::new(1)))
+    }
+
+    #[test]
+    fn play_checks_side_and_legality() {
+        let mut e = engine();
+        assert_eq!(
+            e.execute(Command::Play(Color::White, "d4".into())),
+            Err("illegal move: d4: it is black's turn".into())
+        );
+        assert_eq!(e.execute(Command::Play(Color::Black, "D4".into())), Ok((String::new(), Flow::Continue)));
+        assert_eq!(
+            e.execute(Command::Play(Color::White, "d5,a1".into())),
+            Err("illegal move: a1,d5: shooters on d4 and d5 would be adjacent".into())
+        );
+    }
+
+    #[test]
+    fn boardsize_rejects_other_sizes() {
+        let mut e = engine();
+        assert_eq!(e.execute(Command::BoardSize(8)), Err("unacceptable size".into()));
+        assert_eq!(e.execute(Command::BoardSize(u32::MAX)), Err("unacceptable size".into()));
+        assert_eq!(e.game().position().variant().size(), 7);
+    }
+}

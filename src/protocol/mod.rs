@@ -1,0 +1,73 @@
+//! The engine's text protocol: GTP version 2 framing with Veletas commands.
+//!
+//! [`run`] reads commands from any [`BufRead`] and writes replies to any [`Write`], so
+//! the binary wires it to stdin/stdout and tests feed it bytes. The protocol is
+//! specified in `protocol.md` at the repository root. Layers: [`framing`] turns bytes
+//! into lines and replies into bytes, [`command`] parses a line into a [`Command`],
+//! [`Engine`] executes it.
+
+pub mod board;
+pub mod command;
+pub mod engine;
+pub mod framing;
+
+use std::io::{self, BufRead, Write};
+
+use log::{debug, info};
+
+pub use command::{COMMANDS, Command, ParseError, parse_command, split_id};
+pub use engine::{Engine, Flow};
+pub use framing::{Line, MAX_LINE, format_reply, read_line};
+
+/// How a session ended, for the caller's log.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Summary {
+    /// Commands answered (non-empty lines).
+    pub commands: u64,
+    /// Of which answered with an error.
+    pub errors: u64,
+    /// Whether the session ended with `quit` (otherwise at end of input).
+    pub quit: bool,
+}
+
+/// Answers one preprocessed, non-empty line: the formatted reply and what to do next.
+pub fn respond(engine: &mut Engine, line: &Line) -> (String, Flow, bool) {
+    let (id, rest) = split_id(&line.text);
+    let outcome = if line.too_long {
+        Err(format!("syntax error: line longer than {MAX_LINE} bytes"))
+    } else {
+        parse_command(rest).map_err(|e| e.message()).and_then(|command| engine.execute(command))
+    };
+    match outcome {
+        Ok((text, flow)) => (format_reply(true, id, &text), flow, true),
+        Err(message) => (format_reply(false, id, &message), Flow::Continue, false),
+    }
+}
+
+/// Runs a session: reads commands from `input` until `quit` or end of input, writing
+/// each reply to `output` and flushing it. Only I/O errors end it early.
+pub fn run(mut input: impl BufRead, mut output: impl Write, engine: &mut Engine) -> io::Result<Summary> {
+    let mut summary = Summary::default();
+    while let Some(line) = read_line(&mut input)? {
+        if line.is_empty() {
+            continue;
+        }
+        debug!("<< {}", line.text);
+        let (reply, flow, ok) = respond(engine, &line);
+        debug!(">> {}", reply.trim_end());
+        summary.commands += 1;
+        summary.errors += u64::from(!ok);
+        framing::write_reply(&mut output, &reply)?;
+        if flow == Flow::Quit {
+            summary.quit = true;
+            break;
+        }
+    }
+    info!(
+        "session ended by {}: {} commands, {} errors",
+        if summary.quit { "quit" } else { "end of input" },
+        summary.commands,
+        summary.errors
+    );
+    Ok(summary)
+}

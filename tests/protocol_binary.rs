@@ -1,0 +1,118 @@
+//! The real `veletas` binary over pipes: a short session, exit codes, logs on stderr
+//! only, and the `perft` and `bench` subcommands.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_veletas");
+
+fn run_with_input(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .env("RUST_LOG", "debug")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_session_over_pipes_ends_cleanly_at_end_of_input() {
+    let out = run_with_input(
+        &["--seed", "1"],
+        b"1 boardsize 7\r\n# comment\n\n2 genmove b\n3 position\nfrob\n4 play w\ta1,g7",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(stdout, "=1 \n\n=2 b7\n\n=3 1s5/7/7/7/7/7/7 w\n\n? unknown command\n\n=4 \n\n");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("<< 2 genmove b"), "commands are logged at debug: {stderr}");
+    assert!(stderr.contains(">> =2 b7"), "replies are logged at debug: {stderr}");
+    assert!(stderr.contains("session ended by end of input"), "{stderr}");
+    assert!(!stdout.contains("<<") && !stdout.contains("session"));
+}
+
+#[test]
+fn quit_ends_the_engine_while_input_stays_open() {
+    let mut child = Command::new(BIN)
+        .args(["--size", "9", "--seed", "3"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"rules\nquit\nname\n").unwrap();
+    stdin.flush().unwrap();
+    // stdin stays open: only quit can end the engine. Guard against a hang.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "the engine did not exit after quit");
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    drop(stdin);
+    assert_eq!(status.code(), Some(0));
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "= 9x9, 5 shooters (black places 2, white 3), 3 claims win\n\n= \n\n"
+    );
+}
+
+#[test]
+fn no_input_at_all_exits_zero() {
+    let out = run_with_input(&[], b"");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn perft_subcommand() {
+    let out = Command::new(BIN).args(["perft", "2", "7/7/2s4/7/4s2/1s5/7", "b"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "940718\n");
+    let out = Command::new(BIN).args(["--size", "9", "perft", "1"]).output().unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "2968\n");
+    let out = Command::new(BIN).args(["perft", "--divide", "2", "7/7/2s4/7/4s2/1s5/7 b"]).output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(stdout.lines().count(), 1034 + 1);
+    assert_eq!(stdout.lines().last(), Some("940718"));
+    assert!(stdout.lines().next().is_some_and(|l| l.split(' ').count() == 2));
+    let out = Command::new(BIN).args(["perft", "1", "7/7/7", "b"]).output().unwrap();
+    assert_ne!(out.status.code(), Some(0));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("invalid position"));
+}
+
+#[test]
+fn bench_subcommand_on_a_small_file() {
+    let dir = std::env::temp_dir().join(format!("veletas-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bench.txt");
+    std::fs::write(&file, "# tiny\n1 7/7/2s4/7/4s2/1s5/7 b\n").unwrap();
+    let out = Command::new(BIN).args(["bench", "--playouts", "3", "--file"]).arg(&file).output().unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("perft 1: 1034 nodes"), "{stdout}");
+    assert!(stdout.contains("3 playouts"), "{stdout}");
+    assert!(stdout.lines().last().is_some_and(|l| l.starts_with("total: 1034 nodes")), "{stdout}");
+}
+
+#[test]
+fn help_explains_with_examples_and_bad_flags_fail() {
+    for args in [&["--help"][..], &["perft", "--help"], &["bench", "--help"]] {
+        let out = Command::new(BIN).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        assert!(String::from_utf8(out.stdout).unwrap().contains("Example"), "{args:?}");
+    }
+    let out = Command::new(BIN).args(["--size", "8"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("7, 9 or 10"));
+}
