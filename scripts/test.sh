@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# usage: scripts/test.sh
+# The whole test suite, exactly what README.md gives as the test command and what CI runs:
+# formatting, lints, the default tests, the heavy #[ignore] suites in release mode, a whole
+# game driven through a third-party GTP client (@sabaki/gtp, installed here with npm ci),
+# and a check that the benchmarks build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TERM_COLOR=never
+
+echo "== cargo fmt --check"
+cargo fmt --all -- --check
+
+echo "== cargo clippy"
+cargo clippy --all-targets -- -D warnings
+
+echo "== cargo test"
+cargo test
+
+echo "== heavy suites in release: cargo test --release -- --ignored"
+cargo build --release
+cargo test --release -- --ignored
+
+echo "== a third-party GTP client (@sabaki/gtp) plays whole games"
+(cd tests/node && npm ci --no-audit --no-fund --loglevel=error && node sabaki_game.js ../../target/release/veletas --seed 1)
+
+echo "== benches compile"
+cargo bench --no-run
