@@ -79,7 +79,6 @@ pub struct Tree {
     nodes: Vec<Node>,
     root: u32,
     path: Vec<u32>,
-    scratch: Vec<Turn>,
     shots: Vec<(Square, f32)>,
 }
 
@@ -92,7 +91,6 @@ impl Tree {
             nodes: vec![Node::new(None, None, 1.0)],
             root: 0,
             path: Vec::with_capacity(64),
-            scratch: Vec::with_capacity(4096),
             shots: Vec::with_capacity(64),
         }
     }
@@ -226,7 +224,7 @@ impl Tree {
     }
 
     fn expand_moves(&mut self, node: u32, pos: &Position) {
-        if !self.config.baseline && winning_turn(pos, &mut self.scratch).is_some() {
+        if !self.config.baseline && winning_turn(pos).is_some() {
             self.nodes[node as usize].proven_win = true;
             self.nodes[node as usize].expanded = true;
             return;

@@ -217,7 +217,7 @@ impl Player {
             PlayerKind::Greedy => self.greedy(pos).map(simple),
             PlayerKind::Uct | PlayerKind::Veletas => {
                 if self.settings.player == PlayerKind::Veletas
-                    && let Some(win) = tactics::winning_turn(pos, &mut self.scratch)
+                    && let Some(win) = tactics::winning_turn(pos)
                 {
                     let mut result = simple(Move::Turn(win));
                     result.win_rate = 1.0;
@@ -349,13 +349,13 @@ impl Player {
         if self.settings.player == PlayerKind::Veletas {
             // Never hand the opponent an immediate win when a safer turn exists.
             let safe =
-                ranked.iter().take(12).map(|r| r.0).find(|&t| !tactics::hands_over_win(pos, t, &mut self.scratch));
+                ranked.iter().take(12).map(|r| r.0).find(|&t| !tactics::hands_over_win(pos, t));
             if let Some(t) = safe {
                 best = Some(t);
-            } else if best.is_some_and(|t| tactics::hands_over_win(pos, t, &mut self.scratch)) {
+            } else if best.is_some_and(|t| tactics::hands_over_win(pos, t)) {
                 let mut all = Vec::new();
                 pos.legal_turns(&mut all);
-                if let Some(t) = all.into_iter().find(|&t| !tactics::hands_over_win(pos, t, &mut self.scratch)) {
+                if let Some(t) = all.into_iter().find(|&t| !tactics::hands_over_win(pos, t)) {
                     best = Some(t);
                 }
             }

@@ -1,47 +1,128 @@
 //! Immediate wins: turns that end the game in the mover's favour at once.
+//!
+//! Only a turn that immobilizes a shooter can end the game, and a turn changes the
+//! surroundings of a shooter in at most three squares: the shooter's origin (freed), its
+//! destination and the shot (filled). So instead of trying every legal turn, the search
+//! for a winning turn tries only the turns that can fill the last empty neighbours of
+//! some shooter: shots into the liberties of shooters with one or two empty neighbours,
+//! and moves whose destination leaves the moved shooter at most one empty neighbour.
 
-use crate::rules::{Phase, Position, Turn};
-
-/// Whether the side to move might win this turn: it needs `k` more claims, and a turn
-/// can only claim shooters with at most two empty neighbours (the shot and a shooter's
-/// destination fill two, a vacated square frees at most one), plus the moved shooter.
-fn may_win_now(pos: &Position) -> bool {
-    let side = pos.side_to_move();
-    let needed = u32::from(pos.variant().claims_to_win()).saturating_sub(pos.claims(side));
-    let empty = pos.empty_squares();
-    let tight = pos.shooters().iter().filter(|s| (s.bitboard().neighbours() & empty).count() <= 3).count() as u32;
-    tight + 1 >= needed
-}
+use crate::rules::{Bitboard, Phase, Position, Turn, queen_reach};
 
 /// A turn that wins the game for the side to move right away, if there is one.
-pub fn winning_turn(pos: &Position, scratch: &mut Vec<Turn>) -> Option<Turn> {
-    if pos.phase() != Phase::Play || pos.is_over() || !may_win_now(pos) {
+pub fn winning_turn(pos: &Position) -> Option<Turn> {
+    if pos.phase() != Phase::Play || pos.is_over() {
         return None;
     }
     let side = pos.side_to_move();
-    scratch.clear();
-    pos.legal_turns(scratch);
-    let near = pos.shooters().neighbours() | pos.shooters();
-    scratch.iter().copied().find(|&turn| {
-        let touched = match turn.shooter_move() {
-            Some((_, to)) => to.bitboard() | turn.shot().bitboard(),
-            None => turn.shot().bitboard(),
-        };
-        if (touched & near).is_empty() && turn.shooter_move().is_none() {
-            return false;
+    let needed = u32::from(pos.variant().claims_to_win()).saturating_sub(pos.claims(side));
+    let empty = pos.empty_squares();
+    // Liberties of shooters that one turn could close: one or two empty neighbours.
+    let mut single = Bitboard::EMPTY;
+    let mut double = Bitboard::EMPTY;
+    let mut tight = 0;
+    for s in pos.shooters() {
+        let libs = s.bitboard().neighbours() & empty;
+        match libs.count() {
+            1 => single |= libs,
+            2 => double |= libs,
+            _ => continue,
         }
+        tight += 1;
+    }
+    // One turn claims at most the tight shooters plus the one it moves.
+    if tight + 1 < needed {
+        return None;
+    }
+    let wins = |turn: Turn| {
         let mut next = pos.clone();
         next.play_turn_unchecked(turn);
         next.winner() == Some(side)
-    })
+    };
+    let blockers = pos.blockers();
+    let mut unmoved = Bitboard::EMPTY;
+    for s in pos.shooters() {
+        unmoved |= queen_reach(s, blockers);
+    }
+    if let Some(turn) = (unmoved & single).iter().map(Turn::shot_only).find(|&t| wins(t)) {
+        return Some(turn);
+    }
+    let libs = single | double;
+    for from in pos.shooters() {
+        let vacated = blockers ^ from.bitboard();
+        for to in queen_reach(from, blockers) {
+            let after = vacated | to.bitboard();
+            let own_libs = (to.bitboard().neighbours() & pos.variant().board() & !after).count();
+            let shots = queen_reach(to, vacated);
+            // Filling a shooter's last liberty with the move leaves the shot free (it may
+            // still matter, by growing a group next to a claimed shooter).
+            let candidates = if own_libs <= 1 || single.contains(to) {
+                shots
+            } else if double.contains(to) {
+                shots & libs
+            } else {
+                shots & single
+            };
+            if let Some(turn) = candidates.iter().map(|q| Turn::with_move(from, to, q)).find(|&t| wins(t)) {
+                return Some(turn);
+            }
+        }
+    }
+    None
 }
 
 /// Whether playing `turn` lets the opponent win on the next turn (or loses at once).
-pub fn hands_over_win(pos: &Position, turn: Turn, scratch: &mut Vec<Turn>) -> bool {
+pub fn hands_over_win(pos: &Position, turn: Turn) -> bool {
     let mut next = pos.clone();
     next.play_turn_unchecked(turn);
     match next.winner() {
         Some(winner) => winner != pos.side_to_move(),
-        None => winning_turn(&next, scratch).is_some(),
+        None => winning_turn(&next).is_some(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{PlayoutPolicy, Rng};
+
+    /// Brute force: try every legal turn.
+    fn slow_winning_turns(pos: &Position) -> usize {
+        let mut turns = Vec::new();
+        pos.legal_turns(&mut turns);
+        turns
+            .into_iter()
+            .filter(|&t| {
+                let mut next = pos.clone();
+                next.play_turn_unchecked(t);
+                next.winner() == Some(pos.side_to_move())
+            })
+            .count()
+    }
+
+    #[test]
+    fn finds_a_win_exactly_when_brute_force_does() {
+        let mut rng = Rng::new(99);
+        let mut checked = 0;
+        for size in [7u8, 9, 10] {
+            for _ in 0..120 {
+                let mut pos = crate::rules::Position::new(crate::rules::Variant::from_size(size).unwrap());
+                while !pos.is_over() {
+                    if pos.phase() == Phase::Play {
+                        let fast = winning_turn(&pos);
+                        assert_eq!(fast.is_some(), slow_winning_turns(&pos) > 0, "{pos}");
+                        if let Some(t) = fast {
+                            let mut next = pos.clone();
+                            next.play(crate::rules::Move::Turn(t)).unwrap();
+                            assert_eq!(next.winner(), Some(pos.side_to_move()));
+                        }
+                        checked += 1;
+                    }
+                    let mv = pos.random_move(&mut rng, PlayoutPolicy::Uniform).unwrap();
+                    pos.play_unchecked(mv);
+                }
+            }
+        }
+        assert!(checked > 1000);
     }
 }
