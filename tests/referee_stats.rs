@@ -53,6 +53,7 @@ fn summary_numbers_are_those_of_stats_rs() {
     assert_eq!(sprt.llr, test.llr(&Pentanomial::from_counts([10, 0, 20, 0, 20])));
     assert_eq!(sprt.bounds, test.bounds());
     assert_eq!(sprt.decision, test.decision(sprt.llr));
+    assert_eq!(sprt.pairs, 50);
 
     let text = s.to_string();
     assert!(text.contains("Score of one vs two: 60 - 40 (60.0%)"), "{text}");
@@ -89,6 +90,14 @@ fn sprt_accepts_h1_on_winning_pairs_and_h0_on_losing_ones() {
     let s = MatchSummary::new(names(), 6000, &pairs(&[(true, false), (true, true)]), Some(spec));
     assert_eq!(s.sprt.unwrap().decision, SprtDecision::Continue);
     assert!(!s.sprt_decided());
+
+    // One pair of wins crosses the bound, but no decision comes before ten pairs.
+    let test = Sprt::with_default_errors(0.0, 10.0).unwrap();
+    let one = MatchSummary::new(names(), 100, &pairs(&[(true, true)]), Some(spec)).sprt.unwrap();
+    assert_eq!(test.decision(one.llr), SprtDecision::AcceptH1);
+    assert_eq!(one.decision, SprtDecision::Continue);
+    let ten = MatchSummary::new(names(), 100, &pairs(&[(true, true); 10]), Some(spec)).sprt.unwrap();
+    assert_eq!(ten.decision, SprtDecision::AcceptH1);
 }
 
 #[test]

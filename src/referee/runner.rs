@@ -19,6 +19,7 @@ use crate::referee::record::{GameRecord, parse_complete_records};
 use crate::referee::summary::{GameOutcome, MatchSummary, SprtSpec, Tally};
 use crate::referee::{MatchArgs, RefereeError};
 use crate::rules::{Color, Variant};
+use crate::stats::SprtDecision;
 
 /// Everything fixed before the first game.
 struct Plan {
@@ -281,7 +282,7 @@ pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
     });
     let done: HashSet<usize> = outcomes.iter().map(|o| o.round).collect();
     let todo: VecDeque<usize> = (0..plan.games).filter(|r| !done.contains(r)).collect();
-    let decided = |t: &Tally| t.sprt(plan.sprt).is_some_and(|s| s.decision != crate::stats::SprtDecision::Continue);
+    let decided = |t: &Tally| t.sprt(plan.sprt).is_some_and(|s| s.decision != SprtDecision::Continue);
     let workers = if decided(&tally) { 0 } else { args.concurrency.min(todo.len()) };
 
     let mut pairs: Vec<[Engine; 2]> =

@@ -32,6 +32,11 @@ impl GameOutcome {
     }
 }
 
+/// The SPRT decides nothing before this many complete pairs: with a handful of equal
+/// results the regularized variance is tiny and the LLR crosses a bound after a single
+/// pair of wins.
+pub const SPRT_MIN_PAIRS: u64 = 10;
+
 /// SPRT bounds as given to `--sprt ELO0,ELO1[,ALPHA,BETA]` (alpha and beta default to 0.05).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SprtSpec {
@@ -77,8 +82,11 @@ pub struct SprtReport {
     pub llr: f64,
     /// The lower and upper LLR bounds.
     pub bounds: (f64, f64),
-    /// The decision at this LLR.
+    /// The decision at this LLR: always [`SprtDecision::Continue`] before
+    /// [`SPRT_MIN_PAIRS`] complete pairs.
     pub decision: SprtDecision,
+    /// The complete pairs the LLR is computed from.
+    pub pairs: u64,
 }
 
 /// The statistics of a match, from the first engine's point of view.
@@ -150,7 +158,9 @@ impl Tally {
         let spec = spec?;
         let test = spec.sprt()?;
         let llr = test.llr(&self.pentanomial);
-        Some(SprtReport { spec, llr, bounds: test.bounds(), decision: test.decision(llr) })
+        let pairs = self.pentanomial.pairs();
+        let decision = if pairs < SPRT_MIN_PAIRS { SprtDecision::Continue } else { test.decision(llr) };
+        Some(SprtReport { spec, llr, bounds: test.bounds(), decision, pairs })
     }
 
     /// The live progress line: games done, score, Elo so far, LLR, and the ETA if known.
@@ -287,6 +297,7 @@ impl fmt::Display for MatchSummary {
         }
         if let Some(s) = self.sprt {
             let decision = match s.decision {
+                SprtDecision::Continue if s.pairs < SPRT_MIN_PAIRS => "continue (no decision before 10 pairs)",
                 SprtDecision::Continue => "continue (no decision yet)",
                 SprtDecision::AcceptH0 => "H0 accepted",
                 SprtDecision::AcceptH1 => "H1 accepted",
