@@ -275,8 +275,10 @@ fn genmove(
         .position()
         .parse_move(&text)
         .map_err(|e| loss(Termination::MalformedReply, format!("'{shown}' is not a move: {e}")))?;
-    game.play(mv).map_err(|e| loss(Termination::IllegalMove, format!("{mv}: {e}")))?;
-    clock.spend(elapsed, settings.margin).map_err(|e| loss(Termination::TimeForfeit, format!("{mv}: {e}")))?;
+    game.play(mv).map_err(|e| loss(Termination::IllegalMove, format!("played {mv}: {e}")))?;
+    clock
+        .spend(elapsed, settings.margin)
+        .map_err(|e| loss(Termination::TimeForfeit, format!("played {mv} too late: {e}")))?;
     Ok(Some(mv))
 }
 

@@ -140,12 +140,14 @@ impl fmt::Display for GameRecord {
         let mut number = 1;
         let mut mover = self.first_mover();
         for (i, mv) in self.moves.iter().enumerate() {
+            // A move number stays on the line of its move.
             if mover == Color::Black {
-                tokens.push(format!("{number}."));
+                tokens.push(format!("{number}. {mv}"));
             } else if i == 0 {
-                tokens.push(format!("{number}..."));
+                tokens.push(format!("{number}... {mv}"));
+            } else {
+                tokens.push(mv.clone());
             }
-            tokens.push(mv.clone());
             if mover == Color::White {
                 number += 1;
             }
