@@ -7,7 +7,7 @@ use veletas::stats::{Pentanomial, Score, Sprt, SprtDecision};
 
 /// Game `round` won by engine 1 when `engine1_won`; engine 1 is Black in even rounds.
 fn outcome(round: usize, engine1_won: bool) -> GameOutcome {
-    let engine1_black = round % 2 == 0;
+    let engine1_black = round.is_multiple_of(2);
     let winner = if engine1_won == engine1_black { Color::Black } else { Color::White };
     GameOutcome { round, engine1_black, winner, termination: Termination::Normal, disagreement: false }
 }

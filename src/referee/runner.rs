@@ -350,7 +350,8 @@ pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
                 eprint!("\r\x1b[K");
             }
             if !args.quiet {
-                println!("{}", game_line(&played, plan.games, &shown));
+                // A closed stdout must not stop the match: the record file is what counts.
+                let _ = writeln!(std::io::stdout(), "{}", game_line(&played, plan.games, &shown));
             }
             if decided(&tally) {
                 stop.store(true, Ordering::SeqCst);
@@ -370,6 +371,6 @@ pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
         return Err(e);
     }
     let summary = MatchSummary::new(shown, plan.games, &outcomes, plan.sprt);
-    print!("{summary}");
+    let _ = write!(std::io::stdout(), "{summary}").and_then(|()| std::io::stdout().flush());
     Ok(summary)
 }
