@@ -354,4 +354,39 @@ mod tests {
             assert!(matches!(parse_first_line(bad, 3), Err(Failure::Malformed(_))), "{bad}");
         }
     }
+
+    fn sh(script: &str) -> EngineProcess {
+        let command =
+            EngineCommand { text: script.into(), program: "sh".into(), args: vec!["-c".into(), script.into()] };
+        EngineProcess::spawn(&command, None).unwrap()
+    }
+
+    const SHORT: Duration = Duration::from_millis(200);
+
+    #[test]
+    fn replies_are_read_with_multiple_lines_and_invalid_utf8() {
+        let mut e = sh(r"read x; printf '=1 a\nb\377\n\n'; read y; printf '\n?2 no\r\n\n'; exec sleep 5");
+        assert_eq!(e.command("list", SHORT), Ok(Reply { success: true, text: "a\nb\u{fffd}".into() }));
+        assert_eq!(e.command("x", SHORT), Ok(Reply { success: false, text: "no".into() }));
+        assert_eq!(e.command("x", SHORT), Err(Failure::Timeout));
+        assert!(!e.is_running());
+    }
+
+    #[test]
+    fn silence_times_out_and_an_ended_engine_is_reported() {
+        let mut hung = sh("exec sleep 10");
+        assert_eq!(hung.command("name", SHORT), Err(Failure::Timeout));
+        let mut gone = sh("exit 7");
+        let failure = gone.command("name", Duration::from_secs(5));
+        assert!(matches!(&failure, Err(Failure::Exited(d)) if d.contains('7')), "{failure:?}");
+        assert!(matches!(gone.command("name", SHORT), Err(Failure::Exited(_))));
+    }
+
+    #[test]
+    fn junk_and_endless_lines_are_malformed() {
+        let mut junk = sh("read x; echo thinking; exec sleep 5");
+        assert!(matches!(junk.command("genmove b", SHORT), Err(Failure::Malformed(_))));
+        let mut long = sh("read x; head -c 2000000 /dev/zero | tr '\\0' x; exec sleep 5");
+        assert!(matches!(long.command("genmove b", Duration::from_secs(5)), Err(Failure::Malformed(_))));
+    }
 }
