@@ -30,10 +30,10 @@ Example:\n  printf 'boardsize 7\\nclear_board\\ngenmove b\\nshowboard\\n' | vele
 )]
 pub struct Cli {
     /// Board size of the first game: 7, 9 or 10 (`boardsize` changes it later).
-    #[arg(long, default_value_t = 10, value_parser = parse_size, global = true)]
+    #[arg(long, default_value_t = 10, value_parser = parse_size)]
     pub size: u8,
     /// Seed of the random choices, for reproducible sessions (default: from the clock).
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub seed: Option<u64>,
     /// What to do instead of running the engine.
     #[command(subcommand)]
@@ -51,6 +51,8 @@ veletas --size 9 perft 1\n  veletas perft --divide 2 '7/7/2s4/7/4s2/1s5/7 b'")]
     #[command(after_help = "Prints, per position, the perft nodes and nodes/s, then random playouts/s.\n\n\
 Examples:\n  veletas bench\n  veletas bench --file data/bench.txt --playouts 200")]
     Bench(BenchArgs),
+    /// Plays two protocol engines against each other and reports the result (see docs/match.md).
+    Match(Box<crate::referee::MatchArgs>),
 }
 
 /// Arguments of `perft`.
@@ -94,6 +96,15 @@ pub fn run(cli: Cli) -> ExitCode {
         None => engine(variant, cli.seed.unwrap_or_else(default_seed)),
         Some(Subcommand::Perft(args)) => perft(variant, &args),
         Some(Subcommand::Bench(args)) => bench(&args, cli.seed.unwrap_or(1)),
+        Some(Subcommand::Match(args)) => {
+            return match crate::referee::run_match(&args) {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("veletas match: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,13 +1,15 @@
 //! Veletas: the rules of the game, a searching engine, a GTP-style protocol and a match referee.
 //!
-//! Layers depend in one direction: [`rules`] knows nothing of the others; [`stats`] is
-//! plain arithmetic for the referee; [`player`] chooses moves with the rules;
-//! [`protocol`] speaks GTP to controllers through a player; [`cli`] is the program's
-//! command line.
+//! Layers depend in one direction: [`rules`] knows nothing of the others; [`search`]
+//! chooses moves with the rules; [`player`] adapts a chooser to the protocol's clock;
+//! [`protocol`] speaks GTP to controllers through a player; [`referee`] plays engines
+//! against each other through the protocol, with [`stats`] for the arithmetic; [`cli`]
+//! is the program's command line.
 
 pub mod cli;
 pub mod player;
 pub mod protocol;
+pub mod referee;
 pub mod rules;
 pub mod search;
 pub mod stats;

@@ -348,8 +348,7 @@ impl Player {
         let mut best = ranked.first().map(|r| r.0);
         if self.settings.player == PlayerKind::Veletas {
             // Never hand the opponent an immediate win when a safer turn exists.
-            let safe =
-                ranked.iter().take(12).map(|r| r.0).find(|&t| !tactics::hands_over_win(pos, t));
+            let safe = ranked.iter().take(12).map(|r| r.0).find(|&t| !tactics::hands_over_win(pos, t));
             if let Some(t) = safe {
                 best = Some(t);
             } else if best.is_some_and(|t| tactics::hands_over_win(pos, t)) {

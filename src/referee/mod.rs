@@ -1,0 +1,151 @@
+//! The match referee: `veletas match` plays two protocol engines against each other.
+//!
+//! The referee talks to engines only through the protocol (GTP 2 framing), as an
+//! outside referee would, and keeps the authoritative game with the rules library.
+//! [`MatchArgs`] are the command-line options (a clap `Args` struct to flatten into a
+//! subcommand) and [`run_match`] plays the match:
+//!
+//! - [`engine`]: engine processes, every read with a deadline, kill and restart;
+//! - [`game`]: one refereed game and its adjudication;
+//! - [`clock`]: time controls and clocks;
+//! - [`openings`]: random setups or openings from a file;
+//! - [`record`]: the record file format (`docs/records.md`) and its parser;
+//! - [`summary`]: the statistics and reports, on top of [`crate::stats`];
+//! - [`words`]: splitting engine command lines without a shell.
+//!
+//! `docs/match.md` describes the behaviour for users.
+
+pub mod clock;
+pub mod engine;
+pub mod game;
+pub mod openings;
+pub mod record;
+mod runner;
+pub mod summary;
+pub mod words;
+
+use std::path::PathBuf;
+
+pub use clock::{ByoYomiSpec, ClockSpec, TimeControl};
+pub use game::{PlayedGame, Termination};
+pub use record::{GameRecord, RecordError, parse_complete_records, parse_records};
+pub use runner::run_match;
+pub use summary::{GameOutcome, MatchSummary, SPRT_MIN_PAIRS, SprtSpec};
+
+/// Options of `veletas match`.
+#[derive(clap::Args, Clone, Debug, PartialEq)]
+#[command(after_help = "Example: veletas match --engine 'veletas --seed 1' --engine 'veletas --seed 2' \
+                        --games 100 --size 7 --movetime 0.1 --concurrency 2 --record games.txt")]
+pub struct MatchArgs {
+    /// An engine command line, split like a shell would but run without one; give it
+    /// twice (engine 1, then engine 2). Scores are reported from engine 1's side.
+    #[arg(long = "engine", value_name = "CMD ARGS", required = true)]
+    pub engines: Vec<String>,
+    /// Number of games; consecutive games form pairs playing one opening with colours swapped.
+    #[arg(long, short = 'n', default_value_t = 2)]
+    pub games: usize,
+    /// Board size: 7, 9 or 10 (default 10, or the size of the openings file).
+    #[arg(long)]
+    pub size: Option<u8>,
+    /// Fixed time per move, in seconds (the default time control is 1 s per move).
+    #[arg(long, value_name = "SECONDS", value_parser = clock::parse_seconds)]
+    pub movetime: Option<f64>,
+    /// A clock per player: main time plus an increment per move, in seconds.
+    #[arg(long, visible_alias = "tc", value_name = "MAIN[+INC]")]
+    pub clock: Option<ClockSpec>,
+    /// Canadian byo-yomi after the --clock main time: PERIOD seconds for STONES moves.
+    #[arg(long, value_name = "PERIOD/STONES")]
+    pub byoyomi: Option<ByoYomiSpec>,
+    /// Seconds a move may exceed the clock before it loses on time.
+    #[arg(long, value_name = "SECONDS", default_value = "0.1", value_parser = clock::parse_seconds)]
+    pub margin: f64,
+    /// Seconds an engine has to answer any command other than genmove (start-up included).
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = clock::parse_seconds)]
+    pub command_timeout: f64,
+    /// Games played at the same time, each worker with its own pair of engine processes.
+    #[arg(long, short = 'j', default_value_t = 1)]
+    pub concurrency: usize,
+    /// Openings file: one opening per line, moves from the empty board or a position
+    /// string followed by moves (default: random setups drawn from the seed).
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Record file: every game is appended to it. If it exists, the match resumes: the
+    /// games it holds are not played again.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// Require the record file to exist (resuming is automatic anyway).
+    #[arg(long, requires = "record")]
+    pub resume: bool,
+    /// Start over: empty the record file instead of resuming.
+    #[arg(long, requires = "record", conflicts_with = "resume")]
+    pub overwrite: bool,
+    /// Stop when an SPRT of engine 1 against engine 2 decides (on complete pairs).
+    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]", allow_hyphen_values = true)]
+    pub sprt: Option<SprtSpec>,
+    /// Where the engines' stderr goes (appended); default: the record file name plus
+    /// `.engines.log`, or nowhere without a record file.
+    #[arg(long, value_name = "FILE")]
+    pub engine_log: Option<PathBuf>,
+    /// The Event tag of the records.
+    #[arg(long, default_value = "veletas match")]
+    pub event: String,
+    /// No line per game, only the summary.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+#[derive(clap::Parser)]
+#[command(name = "veletas match")]
+struct MatchCli {
+    #[command(flatten)]
+    args: MatchArgs,
+}
+
+impl MatchArgs {
+    /// Parses options as on the command line (without the program and subcommand names):
+    /// for tests and for callers that build option lists.
+    pub fn parse_from<I, T>(args: I) -> Result<MatchArgs, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        use clap::Parser as _;
+        let all = std::iter::once(std::ffi::OsString::from("veletas-match")).chain(args.into_iter().map(Into::into));
+        MatchCli::try_parse_from(all).map(|cli| cli.args)
+    }
+}
+
+/// Why a match could not be played.
+#[derive(Debug, thiserror::Error)]
+pub enum RefereeError {
+    /// Options that do not make a match.
+    #[error("{0}")]
+    Usage(String),
+    /// An engine that cannot be started at all.
+    #[error("cannot start engine '{command}': {detail}")]
+    Engine {
+        /// The engine's command line.
+        command: String,
+        /// What went wrong.
+        detail: String,
+    },
+    /// A file that cannot be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// A record file that cannot be resumed.
+    #[error("{path}: {detail}")]
+    Record {
+        /// The record file.
+        path: PathBuf,
+        /// What is wrong with it.
+        detail: String,
+    },
+}

@@ -1,0 +1,364 @@
+//! Game records: a PGN-like text format (documented in `docs/records.md`) and its parser.
+//!
+//! A record file holds games one after the other. A game is a block of tag lines
+//! `[Name "value"]`, then the moves in the project's notation, with optional move
+//! numbers (`1.`, `1...`) and `{comments}`, ended by the result token `B+`, `W+` or `*`:
+//!
+//! ```text
+//! [Event "veletas match"]
+//! [Size "7"]
+//! [Result "B+"]
+//!
+//! 1. d4 b2,f6 2. d4-d6/d5 f6-f3/e4 3. d6-c7/c6 B+
+//! ```
+//!
+//! The parser is what the engine's `loadgame FILE [N]` uses: [`parse_records`] reads a
+//! file, [`GameRecord::position_after`] replays a game up to a turn.
+
+use std::fmt::{self, Write as _};
+
+use crate::rules::{Color, Game, Position, Variant};
+
+/// Why a record cannot be read or replayed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}{message}", line.map(|l| format!("line {l}: ")).unwrap_or_default())]
+pub struct RecordError {
+    /// The line (from 1) where the problem is, when there is one.
+    pub line: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl RecordError {
+    fn at(line: usize, message: impl Into<String>) -> RecordError {
+        RecordError { line: Some(line), message: message.into() }
+    }
+
+    fn game(message: impl Into<String>) -> RecordError {
+        RecordError { line: None, message: message.into() }
+    }
+}
+
+/// One game of a record file: its tags in order, its moves, its result token.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameRecord {
+    /// Tags in file order, names without brackets, values unescaped.
+    pub tags: Vec<(String, String)>,
+    /// The moves in notation, from the start position.
+    pub moves: Vec<String>,
+    /// `B+`, `W+`, or `*` for a game without a result.
+    pub result: String,
+}
+
+impl GameRecord {
+    /// The value of tag `name`, if present (the first one if repeated).
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+
+    /// Sets tag `name`, replacing its value or appending it.
+    pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {
+        let value = value.into();
+        match self.tags.iter_mut().find(|(n, _)| n == name) {
+            Some(tag) => tag.1 = value,
+            None => self.tags.push((name.to_string(), value)),
+        }
+    }
+
+    /// The winner the result token names.
+    pub fn winner(&self) -> Option<Color> {
+        match self.result.as_str() {
+            "B+" => Some(Color::Black),
+            "W+" => Some(Color::White),
+            _ => None,
+        }
+    }
+
+    /// The position the moves start from: the `Start` tag (a position string) if
+    /// present, else the empty board of the `Size` tag (10 without one).
+    pub fn start_position(&self) -> Result<Position, RecordError> {
+        if let Some(start) = self.tag("Start") {
+            return start.parse().map_err(|e| RecordError::game(format!("bad Start tag: {e}")));
+        }
+        let size = match self.tag("Size") {
+            Some(size) => size.trim().parse::<u8>().ok(),
+            None => Some(10),
+        };
+        let variant = size
+            .and_then(Variant::from_size)
+            .ok_or_else(|| RecordError::game(format!("bad Size tag '{}'", self.tag("Size").unwrap_or(""))))?;
+        Ok(Position::new(variant))
+    }
+
+    /// Replays the first `turns` moves (all of them with `None`), checking each.
+    pub fn replay(&self, turns: Option<usize>) -> Result<Game, RecordError> {
+        let mut game = Game::from_position(self.start_position()?);
+        let turns = turns.unwrap_or(self.moves.len());
+        if turns > self.moves.len() {
+            return Err(RecordError::game(format!("the game has only {} turns, not {turns}", self.moves.len())));
+        }
+        for (i, text) in self.moves[..turns].iter().enumerate() {
+            let mv = game.position().parse_move(text).map_err(|e| RecordError::game(format!("turn {}: {e}", i + 1)))?;
+            game.play(mv).map_err(|e| RecordError::game(format!("turn {} ({text}): illegal move: {e}", i + 1)))?;
+        }
+        Ok(game)
+    }
+
+    /// The position after `turns` turns (the final position with `None`): `loadgame`.
+    pub fn position_after(&self, turns: Option<usize>) -> Result<Position, RecordError> {
+        Ok(self.replay(turns)?.position().clone())
+    }
+
+    fn first_mover(&self) -> Color {
+        self.start_position().map_or(Color::Black, |p| p.side_to_move())
+    }
+}
+
+fn escape(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+impl fmt::Display for GameRecord {
+    /// The game as record text, ending with an empty line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (name, value) in &self.tags {
+            writeln!(f, "[{name} \"{}\"]", escape(value))?;
+        }
+        if !self.tags.is_empty() {
+            writeln!(f)?;
+        }
+        let mut tokens = Vec::with_capacity(self.moves.len() * 3 / 2 + 1);
+        let mut number = 1;
+        let mut mover = self.first_mover();
+        for (i, mv) in self.moves.iter().enumerate() {
+            // A move number stays on the line of its move.
+            if mover == Color::Black {
+                tokens.push(format!("{number}. {mv}"));
+            } else if i == 0 {
+                tokens.push(format!("{number}... {mv}"));
+            } else {
+                tokens.push(mv.clone());
+            }
+            if mover == Color::White {
+                number += 1;
+            }
+            mover = !mover;
+        }
+        tokens.push(if self.result.is_empty() { "*".to_string() } else { self.result.clone() });
+        let mut line = String::new();
+        for token in tokens {
+            if !line.is_empty() && line.len() + 1 + token.len() > 80 {
+                writeln!(f, "{line}")?;
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&token);
+        }
+        writeln!(f, "{line}")?;
+        writeln!(f)
+    }
+}
+
+fn parse_tag(line: &str, number: usize) -> Result<(String, String), RecordError> {
+    let bad = |what: &str| RecordError::at(number, format!("bad tag line: {what}"));
+    let inner =
+        line.strip_prefix('[').and_then(|l| l.strip_suffix(']')).ok_or_else(|| bad("expected [Name \"value\"]"))?;
+    let (name, rest) = inner.split_once(|c: char| c.is_whitespace()).ok_or_else(|| bad("expected a space"))?;
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(bad("the name must be letters, digits or _"));
+    }
+    let rest = rest.trim();
+    let quoted =
+        rest.strip_prefix('"').and_then(|r| r.strip_suffix('"')).ok_or_else(|| bad("expected a quoted value"))?;
+    let mut value = String::with_capacity(quoted.len());
+    let mut chars = quoted.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => value.push(chars.next().ok_or_else(|| bad("a backslash ends the value"))?),
+            '"' => return Err(bad("an unescaped quote inside the value")),
+            c => value.push(c),
+        }
+    }
+    Ok((name.to_string(), value))
+}
+
+/// Games read so far and the parser's place in the text.
+#[derive(Default)]
+struct Parser {
+    games: Vec<GameRecord>,
+    /// The byte offset just past the last complete game.
+    complete_end: usize,
+    current: Option<GameRecord>,
+    in_moves: bool,
+    in_comment: bool,
+    start_line: usize,
+}
+
+impl Parser {
+    fn game(&mut self, line: usize) -> &mut GameRecord {
+        if self.current.is_none() {
+            self.start_line = line;
+        }
+        self.current.get_or_insert_with(GameRecord::default)
+    }
+
+    fn line(&mut self, text: &str, number: usize, end: usize) -> Result<(), RecordError> {
+        let trimmed = text.trim();
+        if !self.in_comment {
+            if trimmed.is_empty() || trimmed.starts_with('%') {
+                return Ok(());
+            }
+            if trimmed.starts_with('[') {
+                if self.in_moves {
+                    return Err(RecordError::at(number, "a tag inside the moves (is a result token missing?)"));
+                }
+                let tag = parse_tag(trimmed, number)?;
+                self.game(number).tags.push(tag);
+                return Ok(());
+            }
+        }
+        let mut rest = trimmed;
+        while !rest.is_empty() {
+            if self.in_comment {
+                match rest.find('}') {
+                    Some(close) => {
+                        self.in_comment = false;
+                        rest = rest[close + 1..].trim_start();
+                    }
+                    None => return Ok(()),
+                }
+                continue;
+            }
+            if let Some(after) = rest.strip_prefix('{') {
+                self.in_comment = true;
+                rest = after;
+                continue;
+            }
+            let len = rest.find(|c: char| c.is_whitespace() || c == '{').unwrap_or(rest.len());
+            let token = &rest[..len];
+            rest = rest[len..].trim_start();
+            self.in_moves = true;
+            let game = self.game(number);
+            let digits = token.bytes().take_while(u8::is_ascii_digit).count();
+            let token = if digits > 0 && token[digits..].starts_with('.') {
+                token[digits..].trim_start_matches('.')
+            } else {
+                token
+            };
+            match token {
+                "" => {}
+                "B+" | "W+" | "*" => {
+                    game.result = token.to_string();
+                    if !rest.is_empty() {
+                        return Err(RecordError::at(number, "text after the result on the same line"));
+                    }
+                    if let Some(done) = self.current.take() {
+                        self.games.push(done);
+                    }
+                    self.in_moves = false;
+                    self.complete_end = end;
+                }
+                mv => game.moves.push(mv.to_string()),
+            }
+        }
+        Ok(())
+    }
+
+    fn run(text: &str) -> Result<Parser, RecordError> {
+        let mut parser = Parser::default();
+        let mut offset = 0;
+        for (i, line) in text.split_inclusive('\n').enumerate() {
+            offset += line.len();
+            parser.line(line, i + 1, offset)?;
+        }
+        Ok(parser)
+    }
+}
+
+/// Reads every game of a record file. A game not ended by a result token is an error.
+pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, RecordError> {
+    let parser = Parser::run(text)?;
+    if parser.current.is_some() || parser.in_comment {
+        return Err(RecordError::at(parser.start_line, "the game starting here has no result token"));
+    }
+    Ok(parser.games)
+}
+
+/// Reads the complete games of a record file that may end in the middle of a game (as
+/// after an interrupted write), returning them with the byte length of the text they
+/// take; the incomplete rest is not an error. Syntax errors still are.
+pub fn parse_complete_records(text: &str) -> Result<(Vec<GameRecord>, usize), RecordError> {
+    let parser = Parser::run(text)?;
+    Ok((parser.games, parser.complete_end))
+}
+
+/// Writes a tag line: `[Name "value"]` with `\` and `"` escaped.
+pub fn tag_line(name: &str, value: &str) -> String {
+    let mut line = String::new();
+    let _ = write!(line, "[{name} \"{}\"]", escape(value));
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLE: &str = "[Event \"test \\\"quoted\\\"\"]\n[Size \"7\"]\n\n1. d4 b2,f6 {a comment\nover lines} 2. d4-d6/d5\nf6-f3/e4 B+\n\n";
+
+    #[test]
+    fn parses_tags_moves_comments_and_result() {
+        let games = parse_records(SAMPLE).unwrap();
+        assert_eq!(games.len(), 1);
+        let g = &games[0];
+        assert_eq!(g.tag("Event"), Some("test \"quoted\""));
+        assert_eq!(g.moves, ["d4", "b2,f6", "d4-d6/d5", "f6-f3/e4"]);
+        assert_eq!(g.winner(), Some(Color::Black));
+        assert_eq!(g.position_after(Some(2)).unwrap().to_string().split(' ').nth(1), Some("b"));
+    }
+
+    #[test]
+    fn writing_then_reading_gives_the_same_game() {
+        let mut g = parse_records(SAMPLE).unwrap().remove(0);
+        g.set_tag("Reason", "back\\slash and \"quotes\"");
+        let text = g.to_string();
+        assert_eq!(parse_records(&text).unwrap(), vec![g.clone()]);
+        let twice = format!("{text}{text}");
+        assert_eq!(parse_records(&twice).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn white_first_games_number_with_dots() {
+        let g = GameRecord {
+            tags: vec![("Start".into(), "7/7/7/3s3/7/7/7 w".into())],
+            moves: vec!["b2,f6".into(), "d4-d6/d5".into()],
+            result: "*".into(),
+        };
+        assert!(g.to_string().contains("1... b2,f6 2. d4-d6/d5 *"));
+        assert_eq!(parse_records(&g.to_string()).unwrap(), vec![g.clone()]);
+        assert!(g.replay(None).is_ok());
+    }
+
+    #[test]
+    fn incomplete_tails_are_cut_and_errors_located() {
+        let partial = format!("{SAMPLE}[Event \"cut\"]\n\n1. d4 b2");
+        assert!(parse_records(&partial).is_err());
+        let (games, end) = parse_complete_records(&partial).unwrap();
+        assert_eq!((games.len(), end), (1, SAMPLE.len() - 1));
+        let err = parse_records("1. d4 B+\n[Bad tag]\n").unwrap_err();
+        assert_eq!(err.line, Some(2));
+        assert!(parse_records("[Size \"7\"]\n1. d4 B+ d5\n").is_err());
+        let bad_move = parse_records("[Size \"7\"]\n1. d4 d4 B+\n").unwrap().remove(0);
+        assert!(bad_move.replay(None).unwrap_err().message.contains("turn 2"));
+    }
+}

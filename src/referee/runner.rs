@@ -1,0 +1,376 @@
+//! Running a match: the plan (engines, openings, colours), the record file and resume,
+//! the worker threads, and the output.
+
+use std::collections::{HashSet, VecDeque};
+use std::fs::{File, OpenOptions};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use crate::referee::clock::TimeControl;
+use crate::referee::engine::{Engine, EngineCommand, Failure, Reply};
+use crate::referee::game::{GameSettings, PlayedGame, Termination, play_game};
+use crate::referee::openings::{Opening, read_openings};
+use crate::referee::record::{GameRecord, parse_complete_records};
+use crate::referee::summary::{GameOutcome, MatchSummary, SprtSpec, Tally};
+use crate::referee::{MatchArgs, RefereeError};
+use crate::rules::{Color, Variant};
+use crate::stats::SprtDecision;
+
+/// Everything fixed before the first game.
+struct Plan {
+    commands: [EngineCommand; 2],
+    variant: Variant,
+    openings: Option<Vec<Opening>>,
+    seed: u64,
+    games: usize,
+    settings: GameSettings,
+    sprt: Option<SprtSpec>,
+    event: String,
+}
+
+impl Plan {
+    fn new(args: &MatchArgs) -> Result<Plan, RefereeError> {
+        let usage = RefereeError::Usage;
+        let [one, two] = args.engines.as_slice() else {
+            return Err(usage(format!("give --engine exactly twice, not {} times", args.engines.len())));
+        };
+        let parse = |text: &str| EngineCommand::parse(text).map_err(|e| usage(format!("--engine '{text}': {e}")));
+        let commands = [parse(one)?, parse(two)?];
+        let time_control = TimeControl::from_options(args.movetime, args.clock, args.byoyomi).map_err(usage)?;
+        if args.concurrency == 0 {
+            return Err(usage("--concurrency must be at least 1".into()));
+        }
+        let openings = match &args.openings {
+            Some(path) => Some(read_openings(path, args.size).map_err(usage)?),
+            None => None,
+        };
+        let variant = match (&openings, args.size) {
+            (Some(list), _) => list[0].variant,
+            (None, size) => {
+                let size = size.unwrap_or(10);
+                Variant::from_size(size).ok_or_else(|| usage(format!("--size {size}: the board is 7, 9 or 10")))?
+            }
+        };
+        let settings = GameSettings {
+            time_control,
+            margin: args.margin,
+            command_timeout: Duration::from_secs_f64(args.command_timeout.clamp(0.001, 1e6)),
+        };
+        Ok(Plan {
+            commands,
+            variant,
+            openings,
+            seed: args.seed,
+            games: args.games,
+            settings,
+            sprt: args.sprt,
+            event: args.event.clone(),
+        })
+    }
+
+    /// The opening of game `round`: pair `round / 2`'s.
+    fn opening(&self, round: usize) -> Opening {
+        let pair = round / 2;
+        match &self.openings {
+            Some(list) => list[pair % list.len()].clone(),
+            None => Opening::random(self.variant, self.seed, pair as u64),
+        }
+    }
+
+    /// Engine 1 plays Black in even games, White in odd ones.
+    fn engine1_black(round: usize) -> bool {
+        round.is_multiple_of(2)
+    }
+}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> RefereeError + '_ {
+    move |source| RefereeError::Io { path: path.to_path_buf(), source }
+}
+
+/// Checks a recorded game against the plan and returns its outcome (`None` for games
+/// beyond `--games`) and its engines' names as Black and White.
+fn recorded_outcome(game: &GameRecord, plan: &Plan, index: usize) -> Result<Option<GameOutcome>, String> {
+    let which = |what: &str| format!("game {} of the file: {what}", index + 1);
+    let round: usize = match game.tag("Round").and_then(|r| r.trim().parse().ok()) {
+        Some(r) if r >= 1 => r,
+        _ => return Err(which("no valid Round tag")),
+    };
+    if round > plan.games {
+        return Ok(None);
+    }
+    let opening = plan.opening(round - 1).to_string();
+    if game.tag("Opening") != Some(opening.as_str()) {
+        return Err(which(&format!(
+            "round {round} has opening '{}', this match plays '{opening}' there",
+            game.tag("Opening").unwrap_or("")
+        )));
+    }
+    let engine1_black = Plan::engine1_black(round - 1);
+    let black = if engine1_black { "1" } else { "2" };
+    if game.tag("BlackEngine") != Some(black) {
+        return Err(which(&format!(
+            "in round {round} engine {black} plays Black, not engine {}",
+            game.tag("BlackEngine").unwrap_or("?")
+        )));
+    }
+    let winner = game.winner().ok_or_else(|| which("no result"))?;
+    let termination = game.tag("Termination").and_then(Termination::from_name).unwrap_or(Termination::Normal);
+    let disagreement = game.tag("Disagreement").is_some();
+    Ok(Some(GameOutcome { round: round - 1, engine1_black, winner, termination, disagreement }))
+}
+
+/// The outcomes already in the record file and the file opened for appending.
+fn open_record(args: &MatchArgs, plan: &Plan) -> Result<(Vec<GameOutcome>, Option<File>), RefereeError> {
+    let Some(path) = &args.record else {
+        return Ok((Vec::new(), None));
+    };
+    let mut outcomes = Vec::new();
+    if path.exists() && !args.overwrite {
+        let text = std::fs::read_to_string(path).map_err(io_error(path))?;
+        let record_error = |detail: String| RefereeError::Record { path: path.clone(), detail };
+        let (games, end) = parse_complete_records(&text).map_err(|e| record_error(format!("cannot resume: {e}")))?;
+        let mut seen = HashSet::new();
+        for (i, game) in games.iter().enumerate() {
+            let outcome = recorded_outcome(game, plan, i).map_err(|e| {
+                record_error(format!("holds games of a different match ({e}); use --overwrite or another --record"))
+            })?;
+            if let Some(o) = outcome.filter(|o| seen.insert(o.round)) {
+                outcomes.push(o);
+            }
+        }
+        if !text[end..].trim().is_empty() {
+            log::warn!("{}: dropping an incomplete game at the end", path.display());
+            let file = OpenOptions::new().write(true).open(path).map_err(io_error(path))?;
+            file.set_len(end as u64).map_err(io_error(path))?;
+        }
+    } else if args.resume {
+        return Err(RefereeError::Usage(format!("--resume: {} does not exist", path.display())));
+    }
+    let mut options = OpenOptions::new();
+    options.create(true);
+    if args.overwrite {
+        options.write(true).truncate(true)
+    } else {
+        options.append(true)
+    };
+    let file = options.open(path).map_err(io_error(path))?;
+    Ok((outcomes, Some(file)))
+}
+
+/// Today's date (UTC) as `YYYY.MM.DD`.
+fn today() -> String {
+    let days = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() / 86_400) as i64;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// The record of a played game.
+fn to_record(played: &PlayedGame, plan: &Plan, names: &[String; 2], date: &str) -> GameRecord {
+    let (black, white) = if played.engine1_black { (0, 1) } else { (1, 0) };
+    let mut record = GameRecord::default();
+    record.set_tag("Event", plan.event.clone());
+    record.set_tag("Date", date);
+    record.set_tag("Round", (played.round + 1).to_string());
+    record.set_tag("Black", names[black].clone());
+    record.set_tag("White", names[white].clone());
+    record.set_tag("BlackEngine", (black + 1).to_string());
+    record.set_tag("Size", plan.variant.size().to_string());
+    record.set_tag("Opening", played.opening.to_string());
+    if let Some(start) = &played.opening.start {
+        record.set_tag("Start", start.to_string());
+    }
+    record.set_tag("TimeControl", plan.settings.time_control.to_string());
+    let result = if played.winner == Color::Black { "B+" } else { "W+" };
+    record.set_tag("Result", result);
+    record.set_tag("Termination", played.termination.as_str());
+    if !played.reason.is_empty() {
+        record.set_tag("Reason", played.reason.clone());
+    }
+    for (color, tag) in [(Color::Black, "FinalScoreBlack"), (Color::White, "FinalScoreWhite")] {
+        if let Some(answer) = &played.final_scores[color.index()] {
+            record.set_tag(tag, answer.clone());
+        }
+    }
+    if let Some(d) = &played.disagreement {
+        record.set_tag("Disagreement", d.clone());
+    }
+    record.moves = played.game.moves().map(|mv| mv.to_string()).collect();
+    record.result = result.to_string();
+    record
+}
+
+/// Starts an engine pair's first engine and asks its name and version.
+fn engine_name(engine: &mut Engine, timeout: Duration) -> Result<String, RefereeError> {
+    let text = engine_text(engine);
+    let fatal = |detail: String| RefereeError::Engine { command: text.clone(), detail };
+    let ask = |engine: &mut Engine, command: &str| match engine.command(command, timeout) {
+        Ok(Reply { success: true, text }) if !text.is_empty() && !text.contains('\n') => Ok(Some(text)),
+        Ok(_) => Ok(None),
+        Err(Failure::Timeout) => Err(fatal(format!("no reply to '{command}' within {:.1} s", timeout.as_secs_f64()))),
+        Err(failure) => Err(fatal(format!("'{command}': {failure}"))),
+    };
+    let name = ask(engine, "name")?;
+    let version = ask(engine, "version")?;
+    let program = &engine.command_line().program;
+    let fallback = || Path::new(program).file_name().map_or(program.clone(), |f| f.to_string_lossy().into_owned());
+    Ok(match (name, version) {
+        (Some(name), Some(version)) => format!("{name} {version}"),
+        (Some(name), None) => name,
+        (None, _) => fallback(),
+    })
+}
+
+fn engine_text(engine: &Engine) -> String {
+    engine.command_line().text.clone()
+}
+
+/// The names shown in reports: the engines' names, numbered when they are equal.
+fn display_names(names: &[String; 2]) -> [String; 2] {
+    if names[0] == names[1] { [format!("{} #1", names[0]), format!("{} #2", names[1])] } else { names.clone() }
+}
+
+/// The line printed for a finished game.
+fn game_line(played: &PlayedGame, games: usize, shown: &[String; 2]) -> String {
+    let (black, white) = if played.engine1_black { (0, 1) } else { (1, 0) };
+    let result = if played.winner == Color::Black { "B+" } else { "W+" };
+    let mut line = format!(
+        "game {}/{games}: {} (black) vs {} (white): {result} {}, {} turns",
+        played.round + 1,
+        shown[black],
+        shown[white],
+        played.termination,
+        played.game.moves().len()
+    );
+    if !played.reason.is_empty() {
+        line.push_str(&format!(" ({})", played.reason));
+    }
+    if let Some(d) = &played.disagreement {
+        line.push_str(&format!(" [final_score disagreement: {d}]"));
+    }
+    line
+}
+
+/// Plays the match `args` describe and returns its statistics. Prints a line per game
+/// (unless `--quiet`), a progress line on stderr when it is a terminal, and the summary.
+pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
+    let plan = Plan::new(args)?;
+    let log = args.engine_log.clone().or_else(|| {
+        args.record.as_ref().map(|r| {
+            let mut name = r.clone().into_os_string();
+            name.push(".engines.log");
+            PathBuf::from(name)
+        })
+    });
+    let (mut outcomes, mut record) = open_record(args, &plan)?;
+    let mut tally = Tally::default();
+    outcomes.iter().for_each(|o| {
+        tally.add(o);
+    });
+    let done: HashSet<usize> = outcomes.iter().map(|o| o.round).collect();
+    let todo: VecDeque<usize> = (0..plan.games).filter(|r| !done.contains(r)).collect();
+    let decided = |t: &Tally| t.sprt(plan.sprt).is_some_and(|s| s.decision != SprtDecision::Continue);
+    let workers = if decided(&tally) { 0 } else { args.concurrency.min(todo.len()) };
+
+    let mut pairs: Vec<[Engine; 2]> =
+        (0..workers).map(|_| plan.commands.clone().map(|c| Engine::new(c, log.clone()))).collect();
+    for engine in pairs.iter_mut().flatten() {
+        engine
+            .ensure_running()
+            .map_err(|e| RefereeError::Engine { command: engine_text(engine), detail: e.to_string() })?;
+    }
+    let names: [String; 2] = match pairs.first_mut() {
+        Some([one, two]) => {
+            [engine_name(one, plan.settings.command_timeout)?, engine_name(two, plan.settings.command_timeout)?]
+        }
+        None => plan.commands.clone().map(|c| c.text),
+    };
+    let shown = display_names(&names);
+    let progress = !args.quiet && std::io::stderr().is_terminal();
+    let date = today();
+
+    let queue = Mutex::new(todo);
+    let remaining_at_start = queue.lock().map_or(0, |q| q.len());
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<PlayedGame>();
+    let started = Instant::now();
+    let mut failure: Option<RefereeError> = None;
+    thread::scope(|scope| {
+        for mut pair in pairs.drain(..) {
+            let (tx, queue, stop, plan) = (tx.clone(), &queue, &stop, &plan);
+            scope.spawn(move || {
+                while !stop.load(Ordering::SeqCst) {
+                    let Some(round) = queue.lock().ok().and_then(|mut q| q.pop_front()) else { break };
+                    let opening = plan.opening(round);
+                    let played = play_game(&mut pair, &plan.settings, round, &opening, Plan::engine1_black(round));
+                    if tx.send(played).is_err() {
+                        break;
+                    }
+                }
+                for engine in &mut pair {
+                    engine.quit(Duration::from_millis(500));
+                }
+            });
+        }
+        drop(tx);
+        let mut finished_now = 0usize;
+        for played in rx {
+            finished_now += 1;
+            if let (Some(file), None) = (record.as_mut(), &failure) {
+                let text = to_record(&played, &plan, &names, &date).to_string();
+                if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
+                    let path = args.record.clone().unwrap_or_default();
+                    failure = Some(RefereeError::Io { path, source: e });
+                    stop.store(true, Ordering::SeqCst);
+                }
+            }
+            let outcome = GameOutcome {
+                round: played.round,
+                engine1_black: played.engine1_black,
+                winner: played.winner,
+                termination: played.termination,
+                disagreement: played.disagreement.is_some(),
+            };
+            tally.add(&outcome);
+            outcomes.push(outcome);
+            if progress {
+                eprint!("\r\x1b[K");
+            }
+            if !args.quiet {
+                // A closed stdout must not stop the match: the record file is what counts.
+                let _ = writeln!(std::io::stdout(), "{}", game_line(&played, plan.games, &shown));
+            }
+            if decided(&tally) {
+                stop.store(true, Ordering::SeqCst);
+            }
+            if progress {
+                let left = remaining_at_start.saturating_sub(finished_now);
+                let eta = started.elapsed().mul_f64(left as f64 / finished_now as f64);
+                eprint!("{}", tally.progress_line(&shown, plan.games, plan.sprt, Some(eta)));
+                let _ = std::io::stderr().flush();
+            }
+        }
+        if progress {
+            eprint!("\r\x1b[K");
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let summary = MatchSummary::new(shown, plan.games, &outcomes, plan.sprt);
+    let _ = write!(std::io::stdout(), "{summary}").and_then(|()| std::io::stdout().flush());
+    Ok(summary)
+}

@@ -1,0 +1,115 @@
+//! Splitting an engine command line into a program and its arguments, shell-style but
+//! without a shell: no variables, globs, pipes or redirections are interpreted.
+//!
+//! The rules follow POSIX `sh` word splitting for the quoting it supports: words are
+//! separated by unquoted blanks; `'...'` keeps everything literally; `"..."` keeps
+//! everything except that `\"`, `\\`, `\$` and `` \` `` lose their backslash; outside
+//! quotes a backslash makes the next character literal. `'a b' c\ d "e\"f"` gives the
+//! three words `a b`, `c d` and `e"f`.
+
+/// A command line that cannot be split.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SplitError {
+    /// A quote without its closing partner.
+    #[error("unterminated {0} quote")]
+    UnterminatedQuote(&'static str),
+    /// A backslash as the very last character.
+    #[error("a backslash ends the command")]
+    TrailingBackslash,
+    /// Nothing but blanks.
+    #[error("the command is empty")]
+    Empty,
+}
+
+/// Splits `line` into words (see the module documentation). An empty line is an error.
+pub fn split_command(line: &str) -> Result<Vec<String>, SplitError> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            ' ' | '\t' | '\n' | '\r' => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => word.push(c),
+                        None => return Err(SplitError::UnterminatedQuote("single")),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c @ ('"' | '\\' | '$' | '`')) => word.push(c),
+                            Some('\n') => {}
+                            Some(c) => {
+                                word.push('\\');
+                                word.push(c);
+                            }
+                            None => return Err(SplitError::UnterminatedQuote("double")),
+                        },
+                        Some(c) => word.push(c),
+                        None => return Err(SplitError::UnterminatedQuote("double")),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                match chars.next() {
+                    Some('\n') => {}
+                    Some(c) => word.push(c),
+                    None => return Err(SplitError::TrailingBackslash),
+                }
+            }
+            c => {
+                in_word = true;
+                word.push(c);
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    if words.is_empty() { Err(SplitError::Empty) } else { Ok(words) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(line: &str) -> Vec<String> {
+        split_command(line).unwrap()
+    }
+
+    #[test]
+    fn blanks_separate_words() {
+        assert_eq!(split("  veletas   --size 7\t-v "), ["veletas", "--size", "7", "-v"]);
+    }
+
+    #[test]
+    fn quotes_and_backslashes_group_words() {
+        assert_eq!(split(r#"'a b' c\ d "e\"f" ''"#), ["a b", "c d", "e\"f", ""]);
+        assert_eq!(split(r#"x"y z"'w'"#), ["xy zw"]);
+        assert_eq!(split(r#""a\nb" '\'"#), ["a\\nb", "\\"]);
+        assert_eq!(split("$HOME *"), ["$HOME", "*"]);
+    }
+
+    #[test]
+    fn bad_lines_are_errors() {
+        assert_eq!(split_command("'open"), Err(SplitError::UnterminatedQuote("single")));
+        assert_eq!(split_command("\"open"), Err(SplitError::UnterminatedQuote("double")));
+        assert_eq!(split_command("end\\"), Err(SplitError::TrailingBackslash));
+        assert_eq!(split_command("   "), Err(SplitError::Empty));
+    }
+}
