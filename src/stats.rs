@@ -335,21 +335,60 @@ impl Sprt {
         }
     }
 
-    /// `N * (s1 - s0) * (2m - s0 - s1) / (2v)` for samples with mean `m` and
-    /// variance `v`, `s0`/`s1` being the expected scores at `elo0`/`elo1`.
-    /// Empty buckets get [`LLR_REGULARIZATION`] pseudo-counts first so that
-    /// `v > 0` even when all results are equal.
+    /// The generalized SPRT's log-likelihood ratio: `N * sum p_i ln(q1_i / q0_i)`,
+    /// where `p` is the empirical distribution of the samples over the bucket
+    /// scores and `q0`/`q1` are the maximum-likelihood distributions whose mean
+    /// is the expected score at `elo0`/`elo1` (as fishtest computes it). Empty
+    /// buckets get [`LLR_REGULARIZATION`] pseudo-counts first, so that a few
+    /// equal results give a small LLR rather than certainty.
     fn gsprt_llr(&self, counts: &[f64]) -> f64 {
-        if counts.iter().sum::<f64>() <= 0.0 {
+        let n: f64 = counts.iter().sum();
+        if n <= 0.0 || counts.len() < 2 {
             return 0.0;
         }
         let regularized: Vec<f64> = counts.iter().map(|&c| if c > 0.0 { c } else { LLR_REGULARIZATION }).collect();
-        let Some((n, m, v)) = moments(&regularized) else {
+        let total: f64 = regularized.iter().sum();
+        let step = 1.0 / (counts.len() - 1) as f64;
+        let samples: Vec<(f64, f64)> =
+            regularized.iter().enumerate().map(|(i, &c)| (i as f64 * step, c / total)).collect();
+        let (s0, s1) = (expected_score(self.elo0), expected_score(self.elo1));
+        let (Some(l0), Some(l1)) = (mle_multiplier(&samples, s0), mle_multiplier(&samples, s1)) else {
             return 0.0;
         };
-        let (s0, s1) = (expected_score(self.elo0), expected_score(self.elo1));
-        n * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * v)
+        let per_sample: f64 =
+            samples.iter().map(|&(a, p)| p * ((1.0 + l0 * (a - s0)).ln() - (1.0 + l1 * (a - s1)).ln())).sum();
+        n * per_sample
     }
+}
+
+/// The Lagrange multiplier `l` of the maximum-likelihood distribution with mean `s`
+/// near the empirical one: `q_i = p_i / (1 + l (a_i - s))`, where `l` solves
+/// `sum p_i (a_i - s) / (1 + l (a_i - s)) = 0`. Found by bisection on the interval
+/// where every `1 + l (a_i - s)` stays positive; `None` unless `0 < s < 1`.
+fn mle_multiplier(samples: &[(f64, f64)], s: f64) -> Option<f64> {
+    if !(s > 0.0 && s < 1.0) {
+        return None;
+    }
+    let lowest = samples.iter().map(|&(a, _)| a).fold(f64::INFINITY, f64::min);
+    let highest = samples.iter().map(|&(a, _)| a).fold(f64::NEG_INFINITY, f64::max);
+    if !(lowest < s && s < highest) {
+        return None;
+    }
+    let f = |l: f64| samples.iter().map(|&(a, p)| p * (a - s) / (1.0 + l * (a - s))).sum::<f64>();
+    // f decreases in l; it tends to +inf at the lower end of the interval, -inf at the upper.
+    let (mut lo, mut hi) = (-1.0 / (highest - s), 1.0 / (s - lowest));
+    let shrink = 1e-12;
+    lo += shrink * (hi - lo);
+    hi -= shrink * (hi - lo);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(0.5 * (lo + hi))
 }
 
 #[cfg(test)]
@@ -493,12 +532,23 @@ mod tests {
 
     #[test]
     fn sprt_llr_matches_hand_computed_values() {
-        // s0 = 0.5, s1 = 1/(1 + 10^-0.025) = 0.5143872; 60-40: m = 0.6, v = 0.24,
-        // LLR = 100 * 0.0143872 * (1.2 - 1.0143872) / 0.48 = 0.5563429.
-        assert_close(sprt_0_10().llr_games(&Score::new(60, 40)), 0.556_342_867_7, 1e-9);
-        // [1,2,3,4,5]: 15 * 0.0143872 * (4/3 - 1.0143872) / (2 * 0.0972222) = 0.3539883.
+        // s0 = 0.5, s1 = 1/(1 + 10^-0.025) = 0.5143872. With two outcomes the
+        // constrained maximum-likelihood distributions are Bernoulli(s0) and
+        // Bernoulli(s1): 60 ln(s1/s0) + 40 ln((1-s1)/(1-s0)) = 0.5342309.
+        assert_close(sprt_0_10().llr_games(&Score::new(60, 40)), 0.534_230_912_0, 1e-8);
+        // [1,2,3,4,5] over scores 0, 1/4, .., 1, solved independently (Newton's
+        // method on the Lagrange multiplier, in Python): 0.2774747.
         let p = Pentanomial::from_counts([1, 2, 3, 4, 5]);
-        assert_close(sprt_0_10().llr(&p), 0.353_988_281_9, 1e-9);
+        assert_close(sprt_0_10().llr(&p), 0.277_474_678_1, 1e-8);
+    }
+
+    #[test]
+    fn one_won_pair_is_far_from_a_decision() {
+        // The regularized empirical distribution sits almost wholly on a score of 1;
+        // its LLR is about ln(s1 / s0) = 0.0283, not a verdict.
+        let llr = sprt_0_10().llr(&Pentanomial::from_counts([0, 0, 0, 0, 1]));
+        assert_close(llr, 0.028_310_569_3, 1e-6);
+        assert_eq!(sprt_0_10().decision(llr), SprtDecision::Continue);
     }
 
     #[test]

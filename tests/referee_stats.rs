@@ -91,13 +91,10 @@ fn sprt_accepts_h1_on_winning_pairs_and_h0_on_losing_ones() {
     assert_eq!(s.sprt.unwrap().decision, SprtDecision::Continue);
     assert!(!s.sprt_decided());
 
-    // One pair of wins crosses the bound, but no decision comes before ten pairs.
-    let test = Sprt::with_default_errors(0.0, 10.0).unwrap();
+    // A pair of wins is evidence, not a verdict: the exact LLR stays small.
     let one = MatchSummary::new(names(), 100, &pairs(&[(true, true)]), Some(spec)).sprt.unwrap();
-    assert_eq!(test.decision(one.llr), SprtDecision::AcceptH1);
+    assert!(one.llr > 0.0 && one.llr < 0.1, "llr = {}", one.llr);
     assert_eq!(one.decision, SprtDecision::Continue);
-    let ten = MatchSummary::new(names(), 100, &pairs(&[(true, true); 10]), Some(spec)).sprt.unwrap();
-    assert_eq!(ten.decision, SprtDecision::AcceptH1);
 }
 
 #[test]

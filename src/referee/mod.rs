@@ -30,7 +30,7 @@ pub use clock::{ByoYomiSpec, ClockSpec, TimeControl};
 pub use game::{PlayedGame, Termination};
 pub use record::{GameRecord, RecordError, parse_complete_records, parse_records};
 pub use runner::run_match;
-pub use summary::{GameOutcome, MatchSummary, SPRT_MIN_PAIRS, SprtSpec};
+pub use summary::{GameOutcome, MatchSummary, SprtSpec};
 
 /// Options of `veletas match`.
 #[derive(clap::Args, Clone, Debug, PartialEq)]

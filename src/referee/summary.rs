@@ -32,11 +32,6 @@ impl GameOutcome {
     }
 }
 
-/// The SPRT decides nothing before this many complete pairs: with a handful of equal
-/// results the regularized variance is tiny and the LLR crosses a bound after a single
-/// pair of wins.
-pub const SPRT_MIN_PAIRS: u64 = 10;
-
 /// SPRT bounds as given to `--sprt ELO0,ELO1[,ALPHA,BETA]` (alpha and beta default to 0.05).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SprtSpec {
@@ -82,8 +77,7 @@ pub struct SprtReport {
     pub llr: f64,
     /// The lower and upper LLR bounds.
     pub bounds: (f64, f64),
-    /// The decision at this LLR: always [`SprtDecision::Continue`] before
-    /// [`SPRT_MIN_PAIRS`] complete pairs.
+    /// The decision at this LLR.
     pub decision: SprtDecision,
     /// The complete pairs the LLR is computed from.
     pub pairs: u64,
@@ -159,7 +153,7 @@ impl Tally {
         let test = spec.sprt()?;
         let llr = test.llr(&self.pentanomial);
         let pairs = self.pentanomial.pairs();
-        let decision = if pairs < SPRT_MIN_PAIRS { SprtDecision::Continue } else { test.decision(llr) };
+        let decision = test.decision(llr);
         Some(SprtReport { spec, llr, bounds: test.bounds(), decision, pairs })
     }
 
@@ -297,7 +291,6 @@ impl fmt::Display for MatchSummary {
         }
         if let Some(s) = self.sprt {
             let decision = match s.decision {
-                SprtDecision::Continue if s.pairs < SPRT_MIN_PAIRS => "continue (no decision before 10 pairs)",
                 SprtDecision::Continue => "continue (no decision yet)",
                 SprtDecision::AcceptH0 => "H0 accepted",
                 SprtDecision::AcceptH1 => "H1 accepted",
