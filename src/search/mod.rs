@@ -81,6 +81,10 @@ pub struct SearchSettings {
     pub max_nodes: usize,
     /// Keep the tree between moves when the game went on along it.
     pub tree_reuse: bool,
+    /// PUCT exploration constant of our engine (the baseline uses UCB1 with 0.7).
+    pub exploration: f32,
+    /// Softmax temperature of our engine's shot priors, in win-probability units.
+    pub prior_temperature: f32,
 }
 
 impl Default for SearchSettings {
@@ -92,6 +96,8 @@ impl Default for SearchSettings {
             cutoff: 4,
             max_nodes: 6_000_000,
             tree_reuse: true,
+            exploration: 1.4,
+            prior_temperature: 0.04,
         }
     }
 }
@@ -172,9 +178,9 @@ impl Player {
         let baseline = self.settings.player == PlayerKind::Uct;
         MctsConfig {
             baseline,
-            exploration: if baseline { 0.7 } else { 1.4 },
+            exploration: if baseline { 0.7 } else { self.settings.exploration },
             cutoff: self.settings.cutoff,
-            prior_temperature: 0.04,
+            prior_temperature: self.settings.prior_temperature,
             max_nodes: self.settings.max_nodes.max(1024),
         }
     }
