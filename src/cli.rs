@@ -295,6 +295,33 @@ mod tests {
     }
 
     #[test]
+    fn default_engine_args_match_the_flags_defaults() {
+        let cli = Cli::try_parse_from(["veletas"]).unwrap();
+        assert_eq!(cli.engine, EngineArgs::default());
+        let cli = Cli::try_parse_from([
+            "veletas",
+            "--player",
+            "UCT",
+            "--movetime",
+            "0.1",
+            "--playouts",
+            "50",
+            "--threads",
+            "2",
+        ])
+        .unwrap();
+        let player = cli.engine.player(3).unwrap();
+        assert_eq!(
+            (player.settings().player, player.settings().threads, player.settings().seed),
+            (PlayerKind::Uct, 2, 3)
+        );
+        assert_eq!((player.movetime(), player.playouts()), (Duration::from_millis(100), Some(50)));
+        for bad in [&["--player", "chess"][..], &["--movetime", "0"], &["--threads", "0"], &["--threads", "65"]] {
+            assert!(Cli::try_parse_from(std::iter::once("veletas").chain(bad.iter().copied())).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
     fn cli_definition_is_consistent() {
         use clap::CommandFactory;
         Cli::command().debug_assert();

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use log::info;
+use log::debug;
 
 use crate::player::{Clock, Decision, Player, Setting, TimeLeft, time};
 use crate::protocol::board::diagram;
@@ -214,11 +214,11 @@ impl Engine {
         let decision = self.player.decide(&self.game, &self.clock);
         match decision {
             Decision::Play(mv) => {
-                info!("{}: {color} plays {mv}", self.player.describe());
+                debug!("{}: {color} plays {mv}", self.player.describe());
                 // A player must only return legal moves; never trust it blindly.
                 self.position().check_move(mv).map_err(|e| illegal(&mv.to_string(), &e))?;
             }
-            Decision::Resign => info!("{}: {color} resigns", self.player.describe()),
+            Decision::Resign => debug!("{}: {color} resigns", self.player.describe()),
         }
         Ok(decision)
     }
