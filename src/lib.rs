@@ -1,9 +1,10 @@
 //! Veletas: the rules of the game, a searching engine, a GTP-style protocol and a match referee.
 //!
 //! Layers depend in one direction: [`rules`] knows nothing of the others; [`stats`] is
-//! plain arithmetic for the referee; [`player`] chooses moves with the rules;
-//! [`protocol`] speaks GTP to controllers through a player; [`cli`] is the program's
-//! command line.
+//! plain arithmetic for the referee; [`search`] chooses moves within plain limits (time,
+//! playouts, a stop flag); [`player`] runs the search under the game's clock (GTP time
+//! controls); [`protocol`] speaks GTP to controllers through a player; [`cli`] is the
+//! program's command line.
 
 pub mod cli;
 pub mod player;
