@@ -4,15 +4,15 @@
 # usage: scripts/gauntlet.sh [-a 'ENGINE ARGS'] [-p PLAYER]... [-o 'OPPONENT CMD']... [-n GAMES] [-s SIZE] [-t SECONDS] [-j JOBS] [MATCH OPTIONS...]
 #
 #   -a 'ENGINE ARGS'    options of the engine under test, passed through to $VELETAS (default none)
-#   -p PLAYER           an opponent: `$VELETAS --player PLAYER` (random, greedy, uct: once the
-#                       engine has the --player flag); may be repeated
+#   -p PLAYER           an opponent: `$VELETAS --player PLAYER` (random, greedy, uct or veletas);
+#                       may be repeated
 #   -o 'OPPONENT CMD'   an opponent given as a whole command line; may be repeated
 #   -n, -s, -t, -j      games per opponent (default 20), board size (10), seconds per move (0.1),
 #                       games in parallel (2)
 #   MATCH OPTIONS       passed on to every `veletas match`
 #
-# Without -p or -o the opponents are the engine itself with seeds 101, 102 and 103 (until the
-# baseline players exist). Each match prints its summary; the script ends with one line per opponent.
+# Without -p or -o the opponents are the baseline players random, greedy and uct. Each match
+# prints its summary; the script ends with one line per opponent.
 # The binary is $VELETAS (default target/release/veletas).
 # Example: scripts/gauntlet.sh -a '--seed 1' -n 4 -s 7
 set -euo pipefail
@@ -38,7 +38,7 @@ done
 shift $((OPTIND - 1))
 engine="'$VELETAS' $args"
 if [ ${#opponents[@]} -eq 0 ]; then
-    for seed in 101 102 103; do opponents+=("'$VELETAS' --seed $seed"); done
+    for player in random greedy uct; do opponents+=("'$VELETAS' --player $player"); done
 fi
 
 results=()

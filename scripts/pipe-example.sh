@@ -8,7 +8,8 @@
 #
 #   SIZE   board size 7, 9 or 10 (default 7)
 #
-# The engine is $VELETAS (default target/release/veletas).
+# The engine is $VELETAS (default target/release/veletas), thinking $MOVETIME seconds per move
+# (default 0.05).
 set -euo pipefail
 
 usage() { sed -n 's/^# \{0,1\}//; 7p' "$0" >&2; exit "${1:-2}"; }
@@ -16,12 +17,13 @@ case ${1:-} in -h|--help) usage 0 ;; -*) usage ;; esac
 
 VELETAS=${VELETAS:-target/release/veletas}
 size=${1:-7}
+movetime=${MOVETIME:-0.05}
 
 echo "--- 1. commands in, replies out"
-printf 'boardsize %s\nclear_board\ngenmove b\ngenmove w\nshowboard\nquit\n' "$size" | "$VELETAS"
+printf 'boardsize %s\nclear_board\ngenmove b\ngenmove w\nshowboard\nquit\n' "$size" | "$VELETAS" --movetime "$movetime"
 
 echo "--- 2. a game through a coprocess"
-coproc ENGINE { "$VELETAS"; }
+coproc ENGINE { "$VELETAS" --movetime "$movetime"; }
 # send COMMAND: writes it and sets $reply to the reply text (without '= '); fails on '?'.
 send() {
     printf '%s\n' "$1" >&"${ENGINE[1]}"

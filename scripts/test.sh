@@ -22,7 +22,7 @@ cargo build --release
 cargo test --release -- --ignored
 
 echo "== a third-party GTP client (@sabaki/gtp) plays whole games"
-(cd tests/node && npm ci --no-audit --no-fund --loglevel=error && node sabaki_game.js ../../target/release/veletas --seed 1)
+(cd tests/node && npm ci --no-audit --no-fund --loglevel=error && node sabaki_game.js ../../target/release/veletas --seed 1 --playouts 300)
 
 echo "== benches compile"
 cargo bench --no-run

@@ -3,17 +3,19 @@
 //! `main.rs` only parses [`Cli`], sets up logging and calls [`run`]. Subcommands are the
 //! variants of [`Subcommand`]; adding one means adding a variant and its arm in [`run`].
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufReader, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use clap::{Args, Parser};
 use log::info;
 
-use crate::player::RandomPlayer;
+use crate::player::search_player::MAX_THREADS;
+use crate::player::{SearchPlayer, Setting};
 use crate::protocol::{self, Engine};
 use crate::rules::{PlayoutPolicy, Position, Rng, Variant};
+use crate::search::{PlayerKind, SearchSettings};
 
 /// The bench positions built into the binary (`data/bench.txt`).
 pub const BENCH_POSITIONS: &str = include_str!("../data/bench.txt");
@@ -26,7 +28,9 @@ pub const BENCH_POSITIONS: &str = include_str!("../data/bench.txt");
     about = "Veletas engine: speaks a GTP-style protocol on stdin/stdout (see protocol.md)",
     after_help = "Without a subcommand, reads protocol commands from stdin and answers on stdout; \
 logs go to stderr (set RUST_LOG=debug to see every command and reply).\n\n\
-Example:\n  printf 'boardsize 7\\nclear_board\\ngenmove b\\nshowboard\\n' | veletas --seed 1"
+Examples:\n  printf 'boardsize 7\\nclear_board\\ngenmove b\\nshowboard\\n' | veletas --seed 1\n  \
+veletas --movetime 0.1 --threads 2\n  \
+veletas --player uct --playouts 5000 --seed 7   # deterministic moves"
 )]
 pub struct Cli {
     /// Board size of the first game: 7, 9 or 10 (`boardsize` changes it later).
@@ -35,9 +39,61 @@ pub struct Cli {
     /// Seed of the random choices, for reproducible sessions (default: from the clock).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// The engine's player and its search settings.
+    #[command(flatten)]
+    pub engine: EngineArgs,
     /// What to do instead of running the engine.
     #[command(subcommand)]
     pub command: Option<Subcommand>,
+}
+
+/// The engine's player: which one, and how long it thinks (the protocol's `player`,
+/// `movetime`, `playouts` and `threads` commands change them later).
+#[derive(Args, Debug, Clone, PartialEq)]
+pub struct EngineArgs {
+    /// The player: random, greedy, uct (plain UCT baseline) or veletas (our engine).
+    #[arg(long, default_value = "veletas", value_parser = parse_player)]
+    pub player: PlayerKind,
+    /// Thinking time per move in seconds when the controller sets no clock.
+    #[arg(long, value_name = "SECONDS", default_value_t = 1.0, value_parser = parse_movetime)]
+    pub movetime: f64,
+    /// A fixed number of playouts per move instead of the per-move time (0: off); with
+    /// --seed the same position then always gives the same move. A clock set by
+    /// time_settings still limits the time.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub playouts: u64,
+    /// Search threads.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
+    pub threads: u64,
+}
+
+impl Default for EngineArgs {
+    fn default() -> EngineArgs {
+        EngineArgs { player: PlayerKind::Veletas, movetime: 1.0, playouts: 0, threads: 1 }
+    }
+}
+
+impl EngineArgs {
+    /// The player these arguments describe, with `seed`.
+    pub fn player(&self, seed: u64) -> Result<SearchPlayer, String> {
+        let settings = SearchSettings { player: self.player, seed, ..SearchSettings::default() };
+        let movetime = Duration::try_from_secs_f64(self.movetime).map_err(|e| e.to_string())?;
+        SearchPlayer::new(settings)
+            .with(Setting::Threads(self.threads as usize))?
+            .with(Setting::MoveTime(movetime))?
+            .with(Setting::Playouts(Some(self.playouts)))
+    }
+}
+
+fn parse_player(text: &str) -> Result<PlayerKind, String> {
+    text.parse::<PlayerKind>().map_err(|e| e.to_string())
+}
+
+fn parse_movetime(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= 86_400.0 => Ok(x),
+        _ => Err("the time per move must be a number of seconds above 0 and at most 86400".to_string()),
+    }
 }
 
 /// The subcommands.
@@ -93,7 +149,7 @@ fn default_seed() -> u64 {
 pub fn run(cli: Cli) -> ExitCode {
     let variant = Variant::from_size(cli.size).unwrap_or(Variant::STANDARD);
     let result = match cli.command {
-        None => engine(variant, cli.seed.unwrap_or_else(default_seed)),
+        None => engine(variant, &cli.engine, cli.seed.unwrap_or_else(default_seed)),
         Some(Subcommand::Perft(args)) => perft(variant, &args),
         Some(Subcommand::Bench(args)) => bench(&args, cli.seed.unwrap_or(1)),
         Some(Subcommand::Match(args)) => {
@@ -116,11 +172,19 @@ pub fn run(cli: Cli) -> ExitCode {
     }
 }
 
-fn engine(variant: Variant, seed: u64) -> io::Result<()> {
-    info!("engine starting: {variant}, seed {seed}");
-    let mut engine = Engine::new(variant, Box::new(RandomPlayer::new(seed)));
+fn engine(variant: Variant, args: &EngineArgs, seed: u64) -> io::Result<()> {
+    let player = args.player(seed).map_err(invalid)?;
+    info!(
+        "engine starting: {variant}, player {}, movetime {} s, playouts {}",
+        crate::player::Player::describe(&player),
+        args.movetime,
+        if args.playouts > 0 { args.playouts.to_string() } else { "off".to_string() }
+    );
+    let mut engine = Engine::new(variant, Box::new(player));
     let stdout = io::stdout();
-    protocol::run(io::stdin().lock(), BufWriter::new(stdout.lock()), &mut engine).map(|_| ())
+    // Not `stdin().lock()`: `analyze` watches the input from a second thread.
+    let input = BufReader::with_capacity(1 << 16, io::stdin());
+    protocol::run(input, BufWriter::new(stdout.lock()), &mut engine).map(|_| ())
 }
 
 fn invalid(message: String) -> io::Error {
@@ -239,6 +303,33 @@ mod tests {
     fn bench_errors_name_the_line() {
         assert_eq!(parse_bench("\n2\n"), Err("bench line 2: expected DEPTH POSITION".to_string()));
         assert!(parse_bench("x 7/7/7/7/7/7/7 b").unwrap_err().contains("invalid depth"));
+    }
+
+    #[test]
+    fn default_engine_args_match_the_flags_defaults() {
+        let cli = Cli::try_parse_from(["veletas"]).unwrap();
+        assert_eq!(cli.engine, EngineArgs::default());
+        let cli = Cli::try_parse_from([
+            "veletas",
+            "--player",
+            "UCT",
+            "--movetime",
+            "0.1",
+            "--playouts",
+            "50",
+            "--threads",
+            "2",
+        ])
+        .unwrap();
+        let player = cli.engine.player(3).unwrap();
+        assert_eq!(
+            (player.settings().player, player.settings().threads, player.settings().seed),
+            (PlayerKind::Uct, 2, 3)
+        );
+        assert_eq!((player.movetime(), player.playouts()), (Duration::from_millis(100), Some(50)));
+        for bad in [&["--player", "chess"][..], &["--movetime", "0"], &["--threads", "0"], &["--threads", "65"]] {
+            assert!(Cli::try_parse_from(std::iter::once("veletas").chain(bad.iter().copied())).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

@@ -1,10 +1,10 @@
 //! Veletas: the rules of the game, a searching engine, a GTP-style protocol and a match referee.
 //!
 //! Layers depend in one direction: [`rules`] knows nothing of the others; [`search`]
-//! chooses moves with the rules; [`player`] adapts a chooser to the protocol's clock;
-//! [`protocol`] speaks GTP to controllers through a player; [`referee`] plays engines
-//! against each other through the protocol, with [`stats`] for the arithmetic; [`cli`]
-//! is the program's command line.
+//! chooses moves within plain limits (time, playouts, a stop flag); [`player`] runs the
+//! search under the game's clock (GTP time controls); [`protocol`] speaks GTP to
+//! controllers through a player; [`referee`] plays engines against each other through the
+//! protocol, with [`stats`] for the arithmetic; [`cli`] is the program's command line.
 
 pub mod cli;
 pub mod player;

@@ -1,11 +1,22 @@
 //! Players: whatever chooses the engine's moves for `genmove`.
 //!
 //! The protocol layer owns a `Box<dyn Player>` and asks it for a [`Decision`] with the
-//! game so far and the [`Clock`] the controller announced. Today the only player is
-//! [`RandomPlayer`]; a searching player implements the same trait and is handed to
-//! [`crate::protocol::Engine::new`] instead, without any change to the protocol.
+//! game so far and the [`Clock`] the controller announced. The engine's player is
+//! [`SearchPlayer`], which turns the clock into a time limit ([`time::budget`]) for the
+//! search ([`crate::search`]), which knows nothing of clocks. [`RandomPlayer`] is a
+//! minimal player for tests.
+
+pub mod search_player;
+pub mod time;
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use crate::rules::{Color, Game, Move, PlayoutPolicy, Rng};
+use crate::search::{PlayerKind, SearchResult};
+
+pub use search_player::SearchPlayer;
 
 /// What a player does on its turn.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -54,11 +65,27 @@ impl Clock {
     }
 }
 
+/// A setting of a player that the protocol or the command line changes.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum Setting {
+    /// The algorithm.
+    Kind(PlayerKind),
+    /// Thinking time per move when no clock is set.
+    MoveTime(Duration),
+    /// A fixed number of playouts per move (`None`: think for a time instead).
+    Playouts(Option<u64>),
+    /// Search threads.
+    Threads(usize),
+}
+
 /// Something that chooses moves. The engine calls [`Player::decide`] only when the game
 /// is not over, with the side to move being the player's colour.
 pub trait Player {
     /// A short description for logs, such as `random`.
     fn describe(&self) -> String;
+
+    /// The algorithm choosing the moves.
+    fn kind(&self) -> PlayerKind;
 
     /// Chooses a move for the side to move in `game`, within the limits of `clock`.
     fn decide(&mut self, game: &Game, clock: &Clock) -> Decision;
@@ -66,6 +93,26 @@ pub trait Player {
     /// Called when a new game starts (`clear_board`, `boardsize`, `set_position`), so a
     /// player can drop what it learned about the previous one.
     fn new_game(&mut self) {}
+
+    /// Changes a setting; an error message (and nothing changed) if the player has no
+    /// such setting.
+    fn configure(&mut self, setting: Setting) -> Result<(), String> {
+        let _ = setting;
+        Err(format!("cannot change the settings of the {} player", self.kind()))
+    }
+
+    /// Analyses `game` (not over) until `stop` is raised, calling `report` with the
+    /// search's view about every `interval` and once more at the end. A player that does
+    /// not search may report its choice once and return at once.
+    fn analyze(
+        &mut self,
+        game: &Game,
+        interval: Duration,
+        stop: &Arc<AtomicBool>,
+        report: &mut dyn FnMut(&SearchResult),
+    ) {
+        let _ = (game, interval, stop, report);
+    }
 }
 
 /// Plays a uniformly random legal move; seedable, so sessions are reproducible.
@@ -85,6 +132,10 @@ impl RandomPlayer {
 impl Player for RandomPlayer {
     fn describe(&self) -> String {
         format!("random (seed {})", self.seed)
+    }
+
+    fn kind(&self) -> PlayerKind {
+        PlayerKind::Random
     }
 
     fn decide(&mut self, game: &Game, _clock: &Clock) -> Decision {

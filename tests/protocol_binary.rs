@@ -23,15 +23,16 @@ fn run_with_input(args: &[&str], input: &[u8]) -> Output {
 #[test]
 fn a_session_over_pipes_ends_cleanly_at_end_of_input() {
     let out = run_with_input(
-        &["--seed", "1"],
+        &["--seed", "1", "--playouts", "200"],
         b"1 boardsize 7\r\n# comment\n\n2 genmove b\n3 position\nfrob\n4 play w\ta1,g7",
     );
     assert_eq!(out.status.code(), Some(0));
     let stdout = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(stdout, "=1 \n\n=2 b7\n\n=3 1s5/7/7/7/7/7/7 w\n\n? unknown command\n\n=4 \n\n");
+    assert_eq!(stdout, "=1 \n\n=2 f4\n\n=3 7/7/7/5s1/7/7/7 w\n\n? unknown command\n\n=4 \n\n");
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("<< 2 genmove b"), "commands are logged at debug: {stderr}");
-    assert!(stderr.contains(">> =2 b7"), "replies are logged at debug: {stderr}");
+    assert!(stderr.contains(">> =2 f4"), "replies are logged at debug: {stderr}");
+    assert!(stderr.contains("search: black plays f4"), "search summaries are logged: {stderr}");
     assert!(stderr.contains("session ended by end of input"), "{stderr}");
     assert!(!stdout.contains("<<") && !stdout.contains("session"));
 }
@@ -115,4 +116,51 @@ fn help_explains_with_examples_and_bad_flags_fail() {
     let out = Command::new(BIN).args(["--size", "8"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8(out.stderr).unwrap().contains("7, 9 or 10"));
+}
+
+/// The numbers after `time ` and `(budget ` in a search summary line.
+fn reported_times(line: &str) -> (f64, f64) {
+    let after = |key: &str| -> f64 {
+        let rest = &line[line.find(key).unwrap_or_else(|| panic!("no '{key}' in {line}")) + key.len()..];
+        rest.split(' ').next().unwrap().parse().unwrap()
+    };
+    (after(" time "), after("(budget "))
+}
+
+#[test]
+fn genmove_under_one_second_byo_yomi_stays_within_the_period() {
+    // time_settings 0 1 1: one second per move. Two threads, setups and a play turn.
+    let out =
+        run_with_input(&["--seed", "2", "--threads", "2"], b"time_settings 0 1 1\ngenmove b\ngenmove w\ngenmove b\n");
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let replies: Vec<&str> = stdout.split_terminator("\n\n").collect();
+    assert_eq!(replies.len(), 4, "{stdout}");
+    assert!(replies[1..].iter().all(|r| r.starts_with("= ") && r.len() > 2), "{stdout}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let summaries: Vec<&str> = stderr.lines().filter(|l| l.contains("search: ")).collect();
+    assert_eq!(summaries.len(), 3, "{stderr}");
+    for line in summaries {
+        // The engine's own account: the budget keeps the margin, the search kept to it.
+        let (time, budget) = reported_times(line);
+        assert!(budget <= 0.9 - 0.08 + 1e-3, "{line}");
+        assert!(time < 1.0, "{line}");
+    }
+}
+
+#[test]
+fn every_player_is_reachable_from_the_command_line() {
+    for player in ["random", "greedy", "uct", "veletas"] {
+        let out = run_with_input(
+            &["--size", "7", "--seed", "1", "--player", player, "--playouts", "100"],
+            b"player\ngenmove b\ngenmove w\ngenmove b\n",
+        );
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(stdout.starts_with(&format!("= {player}\n\n")), "{stdout}");
+        assert_eq!(stdout.matches("\n\n").count(), 4, "{stdout}");
+        assert!(!stdout.contains('?'), "{stdout}");
+    }
+    let out = Command::new(BIN).args(["--player", "chess"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("unknown player 'chess'"));
 }

@@ -1,7 +1,7 @@
 //! protocol.md cannot drift: its example session must be exactly what the engine answers,
 //! and it must document exactly the commands `list_commands` lists.
 
-use veletas::player::RandomPlayer;
+use veletas::cli::EngineArgs;
 use veletas::protocol::{COMMANDS, Engine, run};
 use veletas::rules::Variant;
 
@@ -32,8 +32,9 @@ fn example_session_matches_the_engine() {
             }
         }
     }
-    // As `veletas --seed 1` with the default size.
-    let mut engine = Engine::new(Variant::STANDARD, Box::new(RandomPlayer::new(1)));
+    // As `veletas --seed 1`: the default size and player settings.
+    let player = EngineArgs::default().player(1).unwrap();
+    let mut engine = Engine::new(Variant::STANDARD, Box::new(player));
     let mut output = Vec::new();
     run(input.as_bytes(), &mut output, &mut engine).unwrap();
     let output = String::from_utf8(output).unwrap();
@@ -88,7 +89,7 @@ fn sections_give_the_usage_of_each_command() {
 
 #[test]
 fn list_commands_replies_the_table() {
-    let mut engine = Engine::new(Variant::STANDARD, Box::new(RandomPlayer::new(1)));
+    let mut engine = Engine::new(Variant::STANDARD, Box::new(EngineArgs::default().player(1).unwrap()));
     let mut output = Vec::new();
     run(&b"list_commands\n"[..], &mut output, &mut engine).unwrap();
     let names: Vec<&str> = COMMANDS.iter().map(|(n, _, _)| *n).collect();

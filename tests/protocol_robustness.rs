@@ -3,9 +3,11 @@
 //! well-framed, there must be one reply per non-empty preprocessed line, and the engine
 //! must still answer afterwards.
 
+use veletas::cli::EngineArgs;
 use veletas::player::RandomPlayer;
 use veletas::protocol::{Engine, run};
 use veletas::rules::{Rng, Variant};
+use veletas::search::PlayerKind;
 
 /// Valid commands to mutate (no deep `perft`, which could legitimately run for hours).
 const CORPUS: &[&str] = &[
@@ -36,6 +38,13 @@ const CORPUS: &[&str] = &[
     "perft 1",
     "rules",
     "legal_moves",
+    "player",
+    "player random",
+    "player greedy",
+    "playouts 50",
+    "threads 1",
+    "movetime 0.01",
+    "analyze 1",
 ];
 
 /// Bytes that matter to the framing, to mix in more often than chance would.
@@ -136,7 +145,10 @@ fn check_session(input: &[u8], quit_expected: bool) -> Vec<String> {
         }
     }
     assert_eq!(quit, quit_expected);
-    let mut engine = Engine::new(Variant::from_size(7).unwrap_or(Variant::STANDARD), Box::new(RandomPlayer::new(9)));
+    // The engine's own player, quick: random moves, a small budget when it searches.
+    let args = EngineArgs { player: PlayerKind::Random, movetime: 0.01, playouts: 50, ..EngineArgs::default() };
+    let player = args.player(9).unwrap();
+    let mut engine = Engine::new(Variant::from_size(7).unwrap_or(Variant::STANDARD), Box::new(player));
     let mut output = Vec::new();
     run(input, &mut output, &mut engine).unwrap();
     let replies = check_framing(&output);

@@ -33,14 +33,17 @@ fn every_script_parses_and_prints_its_usage_line() {
 
 #[test]
 fn selfplay_plays_a_tiny_match() {
-    let out = script("selfplay.sh", &["-a", "--seed 1", "-b", "--seed 2", "-n", "2", "-s", "7", "-j", "1"]);
+    let out = script(
+        "selfplay.sh",
+        &["-a", "--seed 1", "-b", "--seed 2 --player greedy", "-n", "2", "-s", "7", "-t", "0.05", "-j", "1"],
+    );
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout(&out).contains("Score of"), "{}", stdout(&out));
 }
 
 #[test]
 fn gauntlet_plays_each_opponent() {
-    let out = script("gauntlet.sh", &["-a", "--seed 1", "-n", "2", "-s", "7", "-j", "1"]);
+    let out = script("gauntlet.sh", &["-a", "--seed 1", "-n", "2", "-s", "7", "-t", "0.05", "-j", "1"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = stdout(&out);
     assert_eq!(text.matches("Score of").count(), 6, "three matches, three result lines: {text}");
@@ -49,7 +52,8 @@ fn gauntlet_plays_each_opponent() {
 #[test]
 fn sprt_runs_to_its_game_limit() {
     let veletas = env!("CARGO_BIN_EXE_veletas");
-    let (candidate, base) = (format!("{veletas} --seed 1"), format!("{veletas} --seed 2"));
+    let (candidate, base) =
+        (format!("{veletas} --seed 1 --player random"), format!("{veletas} --seed 2 --player random"));
     let out = script("sprt.sh", &["-n", "4", "-s", "7", "-j", "1", "-e", "0,10", &candidate, &base]);
     // Four random games decide nothing: exit status 3.
     assert_eq!(out.status.code(), Some(3), "{}{}", stdout(&out), String::from_utf8_lossy(&out.stderr));

@@ -41,7 +41,19 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("position", "", "the position string"),
     ("perft", "DEPTH", "the number of move sequences of DEPTH moves"),
     ("rules", "", "the variant in force"),
+    ("player", "[NAME]", "reports or sets the player: random, greedy, uct or veletas"),
+    ("movetime", "SECONDS", "thinking time per move when no clock is set"),
+    ("playouts", "N", "a fixed number of playouts per move (0: off)"),
+    ("threads", "N", "search threads"),
+    ("analyze", "[INTERVAL]", "streams the search's view every INTERVAL centiseconds until the next input"),
 ];
+
+/// The longest `movetime` the protocol accepts, in seconds (one day).
+pub const MAX_MOVETIME: f64 = 86_400.0;
+/// The most search threads the protocol accepts.
+pub const MAX_THREADS: u32 = 64;
+/// The interval of `analyze` when none is given, in centiseconds.
+pub const DEFAULT_ANALYZE_INTERVAL: u32 = 100;
 
 /// The deepest `perft` the protocol accepts (deeper would run for days).
 pub const MAX_PERFT_DEPTH: u32 = 8;
@@ -109,6 +121,16 @@ pub enum Command {
     Perft(u32),
     /// `rules`
     Rules,
+    /// `player [NAME]` (the name as written; checked by the engine).
+    Player(Option<String>),
+    /// `movetime SECONDS` (above 0, at most [`MAX_MOVETIME`]).
+    MoveTime(f64),
+    /// `playouts N` (0: off).
+    Playouts(u64),
+    /// `threads N` (1 to [`MAX_THREADS`]).
+    Threads(u32),
+    /// `analyze [INTERVAL]`: the interval in centiseconds (at least 1).
+    Analyze(u32),
 }
 
 /// Why a line is not a command.
@@ -205,6 +227,14 @@ fn finite(i: &str) -> Res<'_, f64> {
         .parse(i)
 }
 
+fn unsigned64(i: &str) -> Res<'_, u64> {
+    map_res(word, |w: &str| digits(w).and_then(|d| d.parse::<u64>().map_err(|_| ()))).parse(i)
+}
+
+fn in_range<T: PartialOrd>(low: T, high: T) -> impl Fn(T) -> Result<T, ()> {
+    move |x| if x >= low && x <= high { Ok(x) } else { Err(()) }
+}
+
 fn seconds(i: &str) -> Res<'_, f64> {
     map_res(finite, |x| if x >= 0.0 { Ok(x) } else { Err(()) }).parse(i)
 }
@@ -265,8 +295,25 @@ fn command(i: &str) -> Res<'_, Command> {
             keyword("perft", map(map_res(unsigned, depth), Command::Perft)),
             keyword("rules", success(Command::Rules)),
         )),
+        alt((
+            keyword("player", alt((map(owned, |n| Command::Player(Some(n))), success(Command::Player(None))))),
+            keyword("movetime", map(map_res(finite, positive_seconds), Command::MoveTime)),
+            keyword("playouts", map(unsigned64, Command::Playouts)),
+            keyword("threads", map(map_res(unsigned, in_range(1, MAX_THREADS)), Command::Threads)),
+            keyword(
+                "analyze",
+                alt((
+                    map(map_res(unsigned, in_range(1, u32::MAX)), Command::Analyze),
+                    success(Command::Analyze(DEFAULT_ANALYZE_INTERVAL)),
+                )),
+            ),
+        )),
     ))
     .parse(i)
+}
+
+fn positive_seconds(x: f64) -> Result<f64, ()> {
+    if x > 0.0 && x <= MAX_MOVETIME { Ok(x) } else { Err(()) }
 }
 
 fn depth(d: u32) -> Result<u32, ()> {
@@ -312,6 +359,13 @@ mod tests {
         );
         assert_eq!(parse_command("set_position 7/7/7/7/7/7/7 b"), Ok(Command::SetPosition("7/7/7/7/7/7/7 b".into())));
         assert_eq!(parse_command("komi -7.5"), Ok(Command::Komi(-7.5)));
+        assert_eq!(parse_command("player"), Ok(Command::Player(None)));
+        assert_eq!(parse_command("player uct"), Ok(Command::Player(Some("uct".into()))));
+        assert_eq!(parse_command("movetime 0.25"), Ok(Command::MoveTime(0.25)));
+        assert_eq!(parse_command("playouts 18446744073709551615"), Ok(Command::Playouts(u64::MAX)));
+        assert_eq!(parse_command("threads 2"), Ok(Command::Threads(2)));
+        assert_eq!(parse_command("analyze"), Ok(Command::Analyze(DEFAULT_ANALYZE_INTERVAL)));
+        assert_eq!(parse_command("analyze 5"), Ok(Command::Analyze(5)));
     }
 
     #[test]
@@ -322,6 +376,14 @@ mod tests {
         assert_eq!(parse_command("play red e2"), Err(ParseError::Syntax("play", "red".into())));
         assert_eq!(parse_command("play b"), Err(ParseError::Syntax("play", String::new())));
         assert_eq!(parse_command("komi inf"), Err(ParseError::Syntax("komi", "inf".into())));
+        assert_eq!(parse_command("player a b"), Err(ParseError::Syntax("player", "b".into())));
+        assert_eq!(parse_command("movetime 0"), Err(ParseError::Syntax("movetime", "0".into())));
+        assert_eq!(parse_command("movetime 86401"), Err(ParseError::Syntax("movetime", "86401".into())));
+        assert_eq!(parse_command("playouts -1"), Err(ParseError::Syntax("playouts", "-1".into())));
+        assert_eq!(parse_command("threads 0"), Err(ParseError::Syntax("threads", "0".into())));
+        assert_eq!(parse_command("threads 65"), Err(ParseError::Syntax("threads", "65".into())));
+        assert_eq!(parse_command("analyze 0"), Err(ParseError::Syntax("analyze", "0".into())));
+        assert_eq!(parse_command("analyze b 10"), Err(ParseError::Syntax("analyze", "b".into())));
         assert_eq!(parse_command("time_settings 1 -1 0"), Err(ParseError::Syntax("time_settings", "-1".into())));
         assert_eq!(parse_command("perft 9"), Err(ParseError::Syntax("perft", "9".into())));
         assert_eq!(parse_command("boardsize 10x"), Err(ParseError::Syntax("boardsize", "10x".into())));

@@ -3,12 +3,17 @@
 //! Every command either succeeds, with a result text, or fails with a message and leaves
 //! the state exactly as it was: handlers check everything before they change anything.
 
-use log::info;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
-use crate::player::{Clock, Decision, Player, TimeLeft};
+use log::debug;
+
+use crate::player::{Clock, Decision, Player, Setting, TimeLeft, time};
 use crate::protocol::board::diagram;
 use crate::protocol::command::{COMMANDS, Command, shorten};
 use crate::rules::{Color, Game, IllegalMove, Move, Position, Variant};
+use crate::search::{PlayerKind, SearchResult};
 
 /// What a successful command asks of the loop besides replying.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -87,13 +92,19 @@ impl Engine {
                 self.game.play(mv).map_err(|e| illegal(&mv.to_string(), &e))?;
                 String::new()
             }
-            Command::Genmove(color) => match self.generate(color)? {
-                Decision::Play(mv) => {
-                    self.game.play(mv).map_err(|e| illegal(&mv.to_string(), &e))?;
-                    mv.to_string()
-                }
-                Decision::Resign => "resign".to_string(),
-            },
+            Command::Genmove(color) => {
+                let start = Instant::now();
+                let text = match self.generate(color)? {
+                    Decision::Play(mv) => {
+                        self.game.play(mv).map_err(|e| illegal(&mv.to_string(), &e))?;
+                        mv.to_string()
+                    }
+                    Decision::Resign => "resign".to_string(),
+                };
+                // Keep our own account of the clock; the next `time_left` replaces it.
+                time::charge(&mut self.clock, color, start.elapsed().as_secs_f64());
+                text
+            }
             Command::RegGenmove(color) => match self.generate(color)? {
                 Decision::Play(mv) => mv.to_string(),
                 Decision::Resign => "resign".to_string(),
@@ -134,8 +145,42 @@ impl Engine {
             Command::Position => self.position().to_string(),
             Command::Perft(depth) => self.position().perft(depth).to_string(),
             Command::Rules => self.position().variant().to_string(),
+            Command::Player(None) => self.player.kind().to_string(),
+            Command::Player(Some(name)) => {
+                let kind = name.parse::<PlayerKind>().map_err(|e| format!("syntax error: {e}"))?;
+                self.player.configure(Setting::Kind(kind))?;
+                String::new()
+            }
+            Command::MoveTime(seconds) => {
+                let time = Duration::try_from_secs_f64(seconds).map_err(|e| format!("syntax error: {e}"))?;
+                self.player.configure(Setting::MoveTime(time))?;
+                String::new()
+            }
+            Command::Playouts(n) => {
+                self.player.configure(Setting::Playouts(Some(n)))?;
+                String::new()
+            }
+            Command::Threads(n) => {
+                self.player.configure(Setting::Threads(n as usize))?;
+                String::new()
+            }
+            // The session loop streams analyses itself (see `protocol::run`).
+            Command::Analyze(_) => return Err("cannot analyze outside a session".to_string()),
         };
         Ok((text, Flow::Continue))
+    }
+
+    /// Whether an analysis can start: the game must go on.
+    pub fn can_analyze(&self) -> Result<(), String> {
+        if self.position().is_over() { Err("cannot analyze: the game is over".to_string()) } else { Ok(()) }
+    }
+
+    /// Lets the player analyse the current position until `stop` is raised (see
+    /// [`Player::analyze`]); the caller checked [`Engine::can_analyze`].
+    pub fn analyze(&mut self, interval: Duration, stop: &Arc<AtomicBool>, report: &mut dyn FnMut(&SearchResult)) {
+        if self.can_analyze().is_ok() {
+            self.player.analyze(&self.game, interval, stop, report);
+        }
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, String> {
@@ -169,11 +214,11 @@ impl Engine {
         let decision = self.player.decide(&self.game, &self.clock);
         match decision {
             Decision::Play(mv) => {
-                info!("{}: {color} plays {mv}", self.player.describe());
+                debug!("{}: {color} plays {mv}", self.player.describe());
                 // A player must only return legal moves; never trust it blindly.
                 self.position().check_move(mv).map_err(|e| illegal(&mv.to_string(), &e))?;
             }
-            Decision::Resign => info!("{}: {color} resigns", self.player.describe()),
+            Decision::Resign => debug!("{}: {color} resigns", self.player.describe()),
         }
         Ok(decision)
     }

@@ -4,14 +4,17 @@
 //! the binary wires it to stdin/stdout and tests feed it bytes. The protocol is
 //! specified in `protocol.md` at the repository root. Layers: [`framing`] turns bytes
 //! into lines and replies into bytes, [`command`] parses a line into a [`Command`],
-//! [`Engine`] executes it.
+//! [`Engine`] executes it; [`analysis`] streams `analyze` replies, which run until the
+//! next input arrives.
 
+pub mod analysis;
 pub mod board;
 pub mod command;
 pub mod engine;
 pub mod framing;
 
 use std::io::{self, BufRead, Write};
+use std::time::Duration;
 
 use log::{debug, info};
 
@@ -30,15 +33,20 @@ pub struct Summary {
     pub quit: bool,
 }
 
-/// Answers one preprocessed, non-empty line: the formatted reply and what to do next.
-pub fn respond(engine: &mut Engine, line: &Line) -> (String, Flow, bool) {
+/// Reads a preprocessed, non-empty line: its id and the command, or an error message.
+fn parse_line(line: &Line) -> (Option<&str>, Result<Command, String>) {
     let (id, rest) = split_id(&line.text);
-    let outcome = if line.too_long {
-        Err(format!("syntax error: line longer than {MAX_LINE} bytes"))
-    } else {
-        parse_command(rest).map_err(|e| e.message()).and_then(|command| engine.execute(command))
-    };
-    match outcome {
+    if line.too_long {
+        return (id, Err(format!("syntax error: line longer than {MAX_LINE} bytes")));
+    }
+    (id, parse_command(rest).map_err(|e| e.message()))
+}
+
+/// Answers one preprocessed, non-empty line: the formatted reply and what to do next.
+/// (`analyze` needs the session's input and output: see [`run`].)
+pub fn respond(engine: &mut Engine, line: &Line) -> (String, Flow, bool) {
+    let (id, command) = parse_line(line);
+    match command.and_then(|command| engine.execute(command)) {
         Ok((text, flow)) => (format_reply(true, id, &text), flow, true),
         Err(message) => (format_reply(false, id, &message), Flow::Continue, false),
     }
@@ -46,16 +54,31 @@ pub fn respond(engine: &mut Engine, line: &Line) -> (String, Flow, bool) {
 
 /// Runs a session: reads commands from `input` until `quit` or end of input, writing
 /// each reply to `output` and flushing it. Only I/O errors end it early.
-pub fn run(mut input: impl BufRead, mut output: impl Write, engine: &mut Engine) -> io::Result<Summary> {
+///
+/// `input` is `Send` because `analyze` watches it from a second (scoped) thread while
+/// the search runs, to stop at the next input line; nothing else reads it concurrently.
+/// At the terminal, wrap stdin as `BufReader::new(io::stdin())` (a `StdinLock` is not
+/// `Send`).
+pub fn run(mut input: impl BufRead + Send, mut output: impl Write, engine: &mut Engine) -> io::Result<Summary> {
     let mut summary = Summary::default();
     while let Some(line) = read_line(&mut input)? {
         if line.is_empty() {
             continue;
         }
         debug!("<< {}", line.text);
-        let (reply, flow, ok) = respond(engine, &line);
-        debug!(">> {}", reply.trim_end());
         summary.commands += 1;
+        let (id, command) = parse_line(&line);
+        if let Ok(Command::Analyze(centiseconds)) = command {
+            let interval = Duration::from_millis(u64::from(centiseconds) * 10);
+            let ok = analysis::stream(&mut input, &mut output, engine, id, interval)?;
+            summary.errors += u64::from(!ok);
+            continue;
+        }
+        let (reply, flow, ok) = match command.and_then(|command| engine.execute(command)) {
+            Ok((text, flow)) => (format_reply(true, id, &text), flow, true),
+            Err(message) => (format_reply(false, id, &message), Flow::Continue, false),
+        };
+        debug!(">> {}", reply.trim_end());
         summary.errors += u64::from(!ok);
         framing::write_reply(&mut output, &reply)?;
         if flow == Flow::Quit {

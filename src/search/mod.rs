@@ -5,7 +5,6 @@ pub mod eval;
 pub mod mcts;
 pub mod setup;
 pub mod tactics;
-pub mod time;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -234,9 +233,8 @@ impl Player {
                 let deadline = limits.time.map(|t| start + t);
                 let mut remaining = limits.iterations;
                 loop {
-                    let chunk_end = deadline.map_or(start + interval.min(Duration::from_secs(86_400)), |d| {
-                        d.min(Instant::now() + interval.min(Duration::from_secs(86_400)))
-                    });
+                    let next_report = Instant::now() + interval.min(Duration::from_secs(86_400));
+                    let chunk_end = deadline.map_or(next_report, |d| d.min(next_report));
                     let done = self.run_trees(Some(chunk_end), remaining, limits.stop.as_deref());
                     remaining = remaining.map(|r| r.saturating_sub(done));
                     let finished = remaining == Some(0)

@@ -1,0 +1,220 @@
+//! Time management: how long to think for one move under the [`Clock`] in force.
+//!
+//! The clock is GTP's: main time, then Canadian byo-yomi (`STONES` moves in each period
+//! of `BYO_YOMI` seconds), as announced by `time_settings` and `time_left`. The search
+//! itself knows nothing of clocks: it gets a plain time limit from [`budget`].
+
+use std::time::Duration;
+
+use crate::player::{Clock, TimeLeft};
+use crate::rules::{Color, Position};
+
+/// The longest a single move may think, whatever the clock says (one day).
+pub const MAX_THINKING: Duration = Duration::from_secs(86_400);
+
+/// How to spend time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimePolicy {
+    /// Kept back on every move for the process, pipe and controller overhead.
+    pub safety_margin: Duration,
+    /// On tiny clocks the margin is at most this fraction of the usable time.
+    pub margin_fraction: f64,
+    /// Never plan to use more than this fraction of the time there is.
+    pub max_fraction: f64,
+}
+
+impl Default for TimePolicy {
+    fn default() -> TimePolicy {
+        TimePolicy { safety_margin: Duration::from_millis(80), margin_fraction: 0.25, max_fraction: 0.9 }
+    }
+}
+
+/// Our moves still to come, roughly: a quarter of the empty squares (each turn fills
+/// one, both sides play, and games end well before the board is full), between 8 and 30.
+pub fn expected_moves(position: &Position) -> u32 {
+    (position.empty_squares().count() / 4).clamp(8, 30)
+}
+
+/// The byo-yomi time per move (0 without byo-yomi).
+fn per_stone(clock: &Clock) -> f64 {
+    if clock.byo_yomi > 0.0 && clock.byo_yomi_stones > 0 {
+        clock.byo_yomi / f64::from(clock.byo_yomi_stones)
+    } else {
+        0.0
+    }
+}
+
+/// What `color` has left: the last `time_left`, or the start of the time control.
+pub fn time_left(clock: &Clock, color: Color) -> TimeLeft {
+    match clock.time_left(color) {
+        Some(left) => left,
+        None if clock.main_time > 0.0 => TimeLeft { seconds: clock.main_time, stones: 0 },
+        None => TimeLeft { seconds: clock.byo_yomi, stones: clock.byo_yomi_stones },
+    }
+}
+
+/// How long `color` may think for this move under `clock`, expecting `moves_to_go` more
+/// moves of its own; `None` when the clock sets no limit (no `time_settings`, or GTP's
+/// "no limit" form: byo-yomi time with 0 stones).
+///
+/// - In byo-yomi (`time_left` with stones > 0): the period's time left shared by its stones.
+/// - In main time: the time left spread over `moves_to_go`, but at least the byo-yomi
+///   share of a move when a period follows (the time over the main time counts against
+///   the period, whose first stone this move then is).
+/// - Never more than `max_fraction` of what there is, and always `safety_margin` less
+///   (on tiny clocks a fraction of the time instead).
+pub fn budget(clock: &Clock, color: Color, moves_to_go: u32, policy: &TimePolicy) -> Option<Duration> {
+    if clock.is_unlimited() {
+        return None;
+    }
+    let left = time_left(clock, color);
+    let seconds = left.seconds.max(0.0);
+    let (target, usable) = if left.stones > 0 {
+        (seconds / f64::from(left.stones), seconds)
+    } else {
+        let share = per_stone(clock);
+        ((seconds / f64::from(moves_to_go.max(1))).max(share), seconds + share)
+    };
+    let planned = target.min(usable * policy.max_fraction);
+    let margin = policy.safety_margin.as_secs_f64().min(planned * policy.margin_fraction);
+    let thinking = (planned - margin).clamp(0.0, MAX_THINKING.as_secs_f64());
+    Some(Duration::try_from_secs_f64(thinking).unwrap_or(Duration::ZERO))
+}
+
+/// The clock after `color` spent `seconds` on a move, as a controller that sends no
+/// `time_left` would run it: main time first, then byo-yomi periods (a move that runs
+/// over the main time is the period's first stone; a period that is done starts anew).
+/// A later `time_left` replaces this estimate.
+pub fn charge(clock: &mut Clock, color: Color, seconds: f64) {
+    if clock.is_unlimited() {
+        return;
+    }
+    let left = time_left(clock, color);
+    let byo_yomi = clock.byo_yomi > 0.0 && clock.byo_yomi_stones > 0;
+    let rest = left.seconds - seconds;
+    let next = if left.stones == 0 {
+        if rest > 0.0 || !byo_yomi {
+            TimeLeft { seconds: rest.max(0.0), stones: 0 }
+        } else if clock.byo_yomi_stones == 1 {
+            TimeLeft { seconds: clock.byo_yomi, stones: 1 }
+        } else {
+            TimeLeft { seconds: (clock.byo_yomi + rest).max(0.0), stones: clock.byo_yomi_stones - 1 }
+        }
+    } else if left.stones == 1 && byo_yomi {
+        TimeLeft { seconds: clock.byo_yomi, stones: clock.byo_yomi_stones }
+    } else {
+        TimeLeft { seconds: rest.max(0.0), stones: left.stones.saturating_sub(1) }
+    };
+    if let Some(slot) = clock.left.get_mut(color.index()) {
+        *slot = Some(next);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    fn clock(main_time: f64, byo_yomi: f64, byo_yomi_stones: u32) -> Clock {
+        Clock { main_time, byo_yomi, byo_yomi_stones, left: [None, None] }
+    }
+
+    fn secs(d: Option<Duration>) -> f64 {
+        d.expect("a limit").as_secs_f64()
+    }
+
+    const P: TimePolicy =
+        TimePolicy { safety_margin: Duration::from_millis(80), margin_fraction: 0.25, max_fraction: 0.9 };
+
+    #[test]
+    fn main_time_is_spread_over_the_expected_moves() {
+        let b = secs(budget(&clock(100.0, 0.0, 0), Color::Black, 25, &P));
+        assert!((b - (4.0 - 0.08)).abs() < 1e-9, "{b}");
+        // Fewer moves to go: more per move, never more than 90% of what is left.
+        let b = secs(budget(&clock(100.0, 0.0, 0), Color::Black, 1, &P));
+        assert!((b - (90.0 - 0.08)).abs() < 1e-9, "{b}");
+    }
+
+    #[test]
+    fn byo_yomi_shares_the_period_between_its_stones() {
+        let mut c = clock(0.0, 10.0, 5);
+        let b = secs(budget(&c, Color::White, 25, &P));
+        assert!((b - (2.0 - 0.08)).abs() < 1e-9, "{b}");
+        c.left[Color::White.index()] = Some(TimeLeft { seconds: 3.0, stones: 2 });
+        let b = secs(budget(&c, Color::White, 25, &P));
+        assert!((b - (1.5 - 0.08)).abs() < 1e-9, "{b}");
+    }
+
+    #[test]
+    fn one_second_per_move_keeps_the_margin() {
+        // time_settings 0 1 1: a 1 s period for each move.
+        let b = budget(&clock(0.0, 1.0, 1), Color::Black, 25, &P).unwrap();
+        assert!(b < Duration::from_secs(1) - P.safety_margin, "{b:?}");
+        assert!(b.as_secs_f64() <= 0.9 - 0.08 + 1e-9, "{b:?}");
+        assert!(b > Duration::from_millis(700), "{b:?}");
+    }
+
+    #[test]
+    fn main_time_running_out_falls_back_on_the_byo_yomi_share() {
+        let mut c = clock(60.0, 5.0, 1);
+        c.left[0] = Some(TimeLeft { seconds: 0.5, stones: 0 });
+        let b = secs(budget(&c, Color::Black, 25, &P));
+        // At least the period's share (5 s), at most 90% of 0.5 + 5 s, less the margin.
+        assert!((b - (4.95 - 0.08)).abs() < 1e-9, "{b}");
+    }
+
+    #[test]
+    fn tiny_clocks_keep_a_fraction_instead() {
+        let mut c = clock(10.0, 0.0, 0);
+        c.left[0] = Some(TimeLeft { seconds: 0.05, stones: 0 });
+        let b = secs(budget(&c, Color::Black, 25, &P));
+        assert!(b > 0.0 && b <= 0.002 * 0.75 + 1e-12, "{b}");
+        let b = secs(budget(&clock(0.0, 0.1, 1), Color::Black, 25, &P));
+        assert!((b - 0.09 * 0.75).abs() < 1e-9, "{b}");
+        // Nothing left at all: think for no time (the search still does a minimum).
+        c.left[0] = Some(TimeLeft { seconds: 0.0, stones: 0 });
+        assert_eq!(budget(&c, Color::Black, 25, &P), Some(Duration::ZERO));
+    }
+
+    #[test]
+    fn no_limit_forms_give_no_budget() {
+        assert_eq!(budget(&Clock::default(), Color::Black, 25, &P), None);
+        assert_eq!(budget(&clock(0.0, 5.0, 0), Color::Black, 25, &P), None);
+        assert_eq!(budget(&clock(300.0, 0.5, 0), Color::White, 25, &P), None);
+    }
+
+    #[test]
+    fn huge_clocks_are_capped() {
+        let b = budget(&clock(1e300, 0.0, 0), Color::Black, 25, &P).unwrap();
+        assert_eq!(b, MAX_THINKING);
+    }
+
+    #[test]
+    fn expected_moves_shrink_as_the_board_fills() {
+        let empty: Position = "7/7/7/7/7/7/7 b".parse().unwrap();
+        assert_eq!(expected_moves(&empty), 12);
+        assert_eq!(expected_moves(&Position::new(Variant::STANDARD)), 25);
+        let full: Position = "Bbwbwbw/wbwbwbw/bwb2wb/wbwsbwb/bwbwbwb/wbwbwbb/bwbwb1s b".parse().unwrap();
+        assert_eq!(expected_moves(&full), 8);
+    }
+
+    #[test]
+    fn charging_follows_main_time_then_periods() {
+        let mut c = clock(10.0, 3.0, 2);
+        charge(&mut c, Color::Black, 4.0);
+        assert_eq!(c.time_left(Color::Black), Some(TimeLeft { seconds: 6.0, stones: 0 }));
+        charge(&mut c, Color::Black, 7.0);
+        assert_eq!(c.time_left(Color::Black), Some(TimeLeft { seconds: 2.0, stones: 1 }));
+        charge(&mut c, Color::Black, 1.5);
+        assert_eq!(c.time_left(Color::Black), Some(TimeLeft { seconds: 3.0, stones: 2 }));
+        charge(&mut c, Color::Black, 1.0);
+        assert_eq!(c.time_left(Color::Black), Some(TimeLeft { seconds: 2.0, stones: 1 }));
+        assert_eq!(c.time_left(Color::White), None);
+        let mut sudden = clock(1.0, 0.0, 0);
+        charge(&mut sudden, Color::White, 2.0);
+        assert_eq!(sudden.time_left(Color::White), Some(TimeLeft { seconds: 0.0, stones: 0 }));
+        let mut none = Clock::default();
+        charge(&mut none, Color::White, 2.0);
+        assert_eq!(none, Clock::default());
+    }
+}

@@ -1,0 +1,111 @@
+//! `analyze`: the search's view streamed as `info` lines until the next input arrives,
+//! in the manner of Leela Zero's `lz-analyze`.
+//!
+//! The reply starts at once with `=id ` and a newline. While the player searches, a
+//! scoped watcher thread waits on the input ([`BufRead::fill_buf`], which neither
+//! consumes nor loses anything) and raises the search's stop flag as soon as any byte
+//! (or the end of input) is there. The search then returns, a last report is written,
+//! and the empty line that ends every reply follows; the session loop then reads the
+//! waiting line as usual.
+
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use log::info;
+
+use crate::protocol::engine::Engine;
+use crate::protocol::framing::{format_reply, write_reply};
+use crate::rules::Move;
+use crate::search::SearchResult;
+
+/// One report: an `info` entry per candidate, all on one line, the move the engine
+/// would play first (`order 0`), then the others by visits. Win rates are for the side
+/// to move, in hundredths of a percent (0 to 10000), as `lz-analyze` gives them.
+pub fn info_line(result: &SearchResult) -> String {
+    let mut entries: Vec<(Move, u64, f64, &[Move])> = Vec::with_capacity(result.candidates.len() + 1);
+    match result.candidates.iter().find(|c| c.mv == result.best) {
+        Some(c) => entries.push((c.mv, c.visits, c.win_rate, &c.pv)),
+        None => entries.push((result.best, 0, result.win_rate, &result.pv)),
+    }
+    for c in result.candidates.iter().filter(|c| c.mv != result.best) {
+        entries.push((c.mv, c.visits, c.win_rate, &c.pv));
+    }
+    let mut line = String::new();
+    for (order, (mv, visits, win_rate, pv)) in entries.into_iter().enumerate() {
+        if order > 0 {
+            line.push(' ');
+        }
+        let win_rate = (win_rate.clamp(0.0, 1.0) * 10_000.0).round() as u32;
+        line.push_str(&format!("info move {mv} visits {visits} winrate {win_rate} order {order} pv"));
+        let pv: &[Move] = if pv.is_empty() { std::slice::from_ref(&mv) } else { pv };
+        for m in pv {
+            line.push(' ');
+            line.push_str(&m.to_string());
+        }
+    }
+    line
+}
+
+/// Blocks until `input` has a byte to read or is at its end (or fails), without
+/// consuming anything.
+fn wait_for_input(input: &mut impl BufRead) {
+    loop {
+        match input.fill_buf() {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            _ => return,
+        }
+    }
+}
+
+/// Answers `analyze` with `id`: streams reports every `interval` until input arrives,
+/// then ends the reply. Returns whether the command succeeded.
+pub fn stream(
+    input: &mut (impl BufRead + Send),
+    output: &mut impl Write,
+    engine: &mut Engine,
+    id: Option<&str>,
+    interval: Duration,
+) -> io::Result<bool> {
+    if let Err(message) = engine.can_analyze() {
+        write_reply(output, &format_reply(false, id, &message))?;
+        return Ok(false);
+    }
+    output.write_all(format!("={} \n", id.unwrap_or("")).as_bytes())?;
+    output.flush()?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut reports = 0u64;
+    let mut failure: Option<io::Error> = None;
+    std::thread::scope(|scope| {
+        let flag = Arc::clone(&stop);
+        let watcher = scope.spawn(move || {
+            wait_for_input(input);
+            flag.store(true, Ordering::Relaxed);
+        });
+        engine.analyze(interval, &stop, &mut |result| {
+            if failure.is_some() {
+                return;
+            }
+            let mut line = info_line(result);
+            line.push('\n');
+            match output.write_all(line.as_bytes()).and_then(|()| output.flush()) {
+                Ok(()) => reports += 1,
+                // Nobody reads the reports any more: stop searching, wait for the input.
+                Err(e) => {
+                    stop.store(true, Ordering::Relaxed);
+                    failure = Some(e);
+                }
+            }
+        });
+        // Players that do not search return at once: the reply still lasts until input.
+        let _ = watcher.join();
+    });
+    info!("analysis ended by input after {reports} reports");
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    output.write_all(b"\n")?;
+    output.flush()?;
+    Ok(true)
+}
