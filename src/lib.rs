@@ -9,6 +9,7 @@
 pub mod cli;
 pub mod player;
 pub mod protocol;
+pub mod record;
 pub mod referee;
 pub mod rules;
 pub mod search;

@@ -302,3 +302,37 @@ fn a_whole_random_game_ends_with_a_score() {
         assert!(all.iter().any(|r| r == "? illegal move: the game is over"));
     }
 }
+
+#[test]
+fn loadgame_replays_a_record_up_to_a_turn_and_keeps_the_history() {
+    let record = "data/example-game.txt";
+    assert_eq!(last_reply(&format!("loadgame {record} 6\n")), "= black");
+    assert_eq!(last_reply(&format!("loadgame {record} 6\nposition\n")), "= 5sw/7/7/7/s6/bb5/5ws b");
+    assert_eq!(last_reply(&format!("loadgame {record} 0\nposition\n")), "= 7/7/7/7/7/7/7 b");
+    // The loaded turns are the history: undoing two of six equals loading four.
+    let undone = last_reply(&format!("loadgame {record} 6\nundo\nundo\nposition\n"));
+    assert_eq!(undone, last_reply(&format!("loadgame {record} 4\nposition\n")));
+    // The whole game: over, and scored as the record says.
+    assert_eq!(last_reply(&format!("loadgame {record}\nfinal_score\n")), "= W+");
+    assert_eq!(last_reply(&format!("loadgame {record} 18 1\nfinal_score\n")), "= W+");
+}
+
+#[test]
+fn loadgame_errors_change_nothing() {
+    let before = last_reply(&format!("{SETUP_7}position\n"));
+    for bad in [
+        "loadgame data/no-such-file.txt",
+        "loadgame data/example-game.txt 99",
+        "loadgame data/example-game.txt 3 2",
+        "loadgame data/example-game.txt 3 0",
+        "loadgame Cargo.toml",
+    ] {
+        let replies = replies(&format!("{SETUP_7}{bad}\nposition\n"));
+        let n = replies.len();
+        assert!(replies[n - 2].starts_with("? cannot load: "), "{bad}: {}", replies[n - 2]);
+        assert_eq!(replies[n - 1], before, "{bad} changed the game");
+    }
+    for bad in ["loadgame", "loadgame a b", "loadgame f 1 2 3", "loadgame f -1"] {
+        assert!(last_reply(&format!("{bad}\n")).starts_with("? syntax error"), "{bad}");
+    }
+}

@@ -9,7 +9,7 @@
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while1};
 use nom::character::complete::char;
-use nom::combinator::{cut, eof, map, map_res, peek, success};
+use nom::combinator::{cut, eof, map, map_res, opt, peek, success};
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
@@ -46,6 +46,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("playouts", "N", "a fixed number of playouts per move (0: off)"),
     ("threads", "N", "search threads"),
     ("analyze", "[INTERVAL]", "streams the search's view every INTERVAL centiseconds until the next input"),
+    ("loadgame", "FILE [TURNS [GAME]]", "loads a game of a record file, up to TURNS turns"),
 ];
 
 /// The longest `movetime` the protocol accepts, in seconds (one day).
@@ -131,6 +132,15 @@ pub enum Command {
     Threads(u32),
     /// `analyze [INTERVAL]`: the interval in centiseconds (at least 1).
     Analyze(u32),
+    /// `loadgame FILE [TURNS [GAME]]`
+    LoadGame {
+        /// The record file (a path without spaces).
+        path: String,
+        /// Turns to replay; all of them when absent.
+        turns: Option<u64>,
+        /// Which game of the file, from 1; the first when absent.
+        game: Option<u64>,
+    },
 }
 
 /// Why a line is not a command.
@@ -306,6 +316,14 @@ fn command(i: &str) -> Res<'_, Command> {
                     map(map_res(unsigned, in_range(1, u32::MAX)), Command::Analyze),
                     success(Command::Analyze(DEFAULT_ANALYZE_INTERVAL)),
                 )),
+            ),
+            keyword(
+                "loadgame",
+                map((owned, opt((unsigned64, opt(unsigned64)))), |(path, rest)| Command::LoadGame {
+                    path,
+                    turns: rest.map(|(turns, _)| turns),
+                    game: rest.and_then(|(_, game)| game),
+                }),
             ),
         )),
     ))

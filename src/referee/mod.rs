@@ -9,7 +9,7 @@
 //! - [`game`]: one refereed game and its adjudication;
 //! - [`clock`]: time controls and clocks;
 //! - [`openings`]: random setups or openings from a file;
-//! - [`record`]: the record file format (`docs/records.md`) and its parser;
+//! - [`crate::record`]: the record file format (`docs/records.md`) and its parser;
 //! - [`summary`]: the statistics and reports, on top of [`crate::stats`];
 //! - [`words`]: splitting engine command lines without a shell.
 //!
@@ -19,16 +19,15 @@ pub mod clock;
 pub mod engine;
 pub mod game;
 pub mod openings;
-pub mod record;
 mod runner;
 pub mod summary;
 pub mod words;
 
 use std::path::PathBuf;
 
+pub use crate::record::{GameRecord, RecordError, parse_complete_records, parse_records};
 pub use clock::{ByoYomiSpec, ClockSpec, TimeControl};
 pub use game::{PlayedGame, Termination};
-pub use record::{GameRecord, RecordError, parse_complete_records, parse_records};
 pub use runner::run_match;
 pub use summary::{GameOutcome, MatchSummary, SprtSpec};
 

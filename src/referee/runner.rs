@@ -11,11 +11,11 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use crate::record::{GameRecord, parse_complete_records};
 use crate::referee::clock::TimeControl;
 use crate::referee::engine::{Engine, EngineCommand, Failure, Reply};
 use crate::referee::game::{GameSettings, PlayedGame, Termination, play_game};
 use crate::referee::openings::{Opening, read_openings};
-use crate::referee::record::{GameRecord, parse_complete_records};
 use crate::referee::summary::{GameOutcome, MatchSummary, SprtSpec, Tally};
 use crate::referee::{MatchArgs, RefereeError};
 use crate::rules::{Color, Variant};
