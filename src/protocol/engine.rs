@@ -234,6 +234,22 @@ fn illegal(shown: &str, reason: &IllegalMove) -> String {
     format!("illegal move: {shown}: {reason}")
 }
 
+/// The game `game` (from 1, default 1) of the record file at `path`, replayed up to
+/// `turns` turns (all of them by default).
+fn load_game(path: &str, turns: Option<u64>, game: Option<u64>) -> Result<Game, String> {
+    let fail = |e: &dyn std::fmt::Display| format!("cannot load: {}: {e}", shorten(path));
+    let text = std::fs::read_to_string(path).map_err(|e| fail(&e))?;
+    let records = crate::record::parse_records(&text).map_err(|e| fail(&e))?;
+    let index = game.unwrap_or(1);
+    let record = usize::try_from(index)
+        .ok()
+        .and_then(|i| i.checked_sub(1))
+        .and_then(|i| records.get(i))
+        .ok_or_else(|| fail(&format!("there is no game {index} (the file holds {})", records.len())))?;
+    let turns = turns.map(|t| usize::try_from(t).unwrap_or(usize::MAX));
+    record.replay(turns).map_err(|e| fail(&e))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -264,20 +280,4 @@ mod tests {
         assert_eq!(e.execute(Command::BoardSize(u32::MAX)), Err("unacceptable size".into()));
         assert_eq!(e.game().position().variant().size(), 7);
     }
-}
-
-/// The game `game` (from 1, default 1) of the record file at `path`, replayed up to
-/// `turns` turns (all of them by default).
-fn load_game(path: &str, turns: Option<u64>, game: Option<u64>) -> Result<Game, String> {
-    let fail = |e: &dyn std::fmt::Display| format!("cannot load: {}: {e}", shorten(path));
-    let text = std::fs::read_to_string(path).map_err(|e| fail(&e))?;
-    let records = crate::record::parse_records(&text).map_err(|e| fail(&e))?;
-    let index = game.unwrap_or(1);
-    let record = usize::try_from(index)
-        .ok()
-        .and_then(|i| i.checked_sub(1))
-        .and_then(|i| records.get(i))
-        .ok_or_else(|| fail(&format!("there is no game {index} (the file holds {})", records.len())))?;
-    let turns = turns.map(|t| usize::try_from(t).unwrap_or(usize::MAX));
-    record.replay(turns).map_err(|e| fail(&e))
 }
