@@ -8,7 +8,7 @@ mod common;
 use std::collections::{HashMap, HashSet};
 
 use common::reference::{Cell, RefPos};
-use veletas::rules::{Bitboard, Game, Move, Phase, PlayoutPolicy, Position, Rng, Square, Turn, Variant};
+use veletas::rules::{Color, Game, Move, Phase, PlayoutPolicy, Position, Rng, Square, Turn, Variant};
 
 /// Every position of `games` seeded random games of each size (played with both
 /// policies in turn), with the generator for the test's own draws.
@@ -35,19 +35,15 @@ fn random_square(rng: &mut Rng) -> Square {
 /// squares anywhere on the 10x10 layout, or a listed move with one square changed.
 fn random_candidate(pos: &Position, listed: &[Move], rng: &mut Rng) -> Move {
     if pos.phase() != Phase::Play {
-        let mut squares = Bitboard::EMPTY;
         let want = rng.below(5);
-        if let (Some(&Move::Setup(base)), true) =
-            (listed.get(rng.below(listed.len().max(1) as u32) as usize), want == 0)
+        if want == 0
+            && let Some(&Move::Setup(base)) = listed.get(rng.below(listed.len().max(1) as u32) as usize)
         {
             // A listed setup with one square moved.
             let drop = base.nth(rng.below(base.count())).unwrap();
             return Move::Setup((base & !drop.bitboard()) | random_square(rng).bitboard());
         }
-        for _ in 0..want {
-            squares |= random_square(rng).bitboard();
-        }
-        return Move::Setup(squares);
+        return Move::Setup((0..want).map(|_| random_square(rng)).collect());
     }
     let turn = match rng.below(4) {
         0 => Turn::shot_only(random_square(rng)),
@@ -198,7 +194,9 @@ fn moves_correspond_under_the_eight_board_symmetries() {
             let image = transform_position(t, pos);
             assert_eq!(image.count_legal_moves(), count, "symmetry {t} of {pos} is {image}");
             assert_eq!(image.side_to_move(), pos.side_to_move());
-            assert_eq!(image.claims(veletas::rules::Color::Black), pos.claims(veletas::rules::Color::Black));
+            for color in Color::ALL {
+                assert_eq!(image.claims(color), pos.claims(color));
+            }
             if let Some(moves) = &moves {
                 let mapped: HashSet<Move> = moves.iter().map(|&mv| transform_move(t, n, mv)).collect();
                 let listed: HashSet<Move> = image.legal_moves().into_iter().collect();

@@ -153,13 +153,14 @@ fn sq_of(square: Square) -> Sq {
 
 /// The key of a fast move, in the same scheme as [`RefMove::key`].
 pub fn fast_key(mv: &Move) -> u128 {
-    let squares = match mv {
-        Move::Setup(bits) => {
-            return bits.iter().map(|sq| 1u128 << square_number(sq_of(sq).0, sq_of(sq).1)).sum();
+    match mv {
+        Move::Setup(bits) => RefMove::Setup(bits.iter().map(sq_of).collect()).key(),
+        Move::Turn(turn) => RefMove::Turn {
+            shooter_move: turn.shooter_move().map(|(from, to)| (sq_of(from), sq_of(to))),
+            shot: sq_of(turn.shot()),
         }
-        Move::Turn(turn) => (turn.shooter_move().map(|(a, b)| (sq_of(a), sq_of(b))), sq_of(turn.shot())),
-    };
-    RefMove::Turn { shooter_move: squares.0, shot: squares.1 }.key()
+        .key(),
+    }
 }
 
 /// A position: the grid (indexed `[file][rank]`, only the first `size` of each used)
