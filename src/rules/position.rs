@@ -371,18 +371,18 @@ impl Position {
 
     fn claim_immobilized(&mut self, candidates: Bitboard, mover: Color) -> bool {
         let free = !self.blockers;
-        let immobilized: Bitboard = candidates.iter().filter(|&sq| (neighbours_of(sq) & free).is_empty()).collect();
-        if immobilized.is_empty() {
-            return false;
-        }
+        let mut claimed = false;
         // Claiming changes no group and no empty square, so judging the shooters one by
         // one is the same as judging them all on the position before the claims.
-        for sq in immobilized {
-            let owner = self.claim_owner(sq, mover);
-            self.shooters ^= sq.bitboard();
-            self.claimed[owner.index()] |= sq.bitboard();
+        for sq in candidates {
+            if (neighbours_of(sq) & free).is_empty() {
+                let owner = self.claim_owner(sq, mover);
+                self.shooters ^= sq.bitboard();
+                self.claimed[owner.index()] |= sq.bitboard();
+                claimed = true;
+            }
         }
-        true
+        claimed
     }
 
     /// Who claims an immobilized shooter on `sq` after `mover`'s turn: the owner of the
