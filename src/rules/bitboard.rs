@@ -176,6 +176,24 @@ impl Not for Bitboard {
     }
 }
 
+/// `NEIGHBOURS[i]`: the squares next to the square at bit index `i`.
+static NEIGHBOURS: [u128; (MAX_SIZE * STRIDE) as usize] = {
+    let mut table = [0u128; (MAX_SIZE * STRIDE) as usize];
+    let mut i = 0;
+    while i < table.len() {
+        table[i] = Bitboard(1u128 << i).neighbours().0;
+        i += 1;
+    }
+    table
+};
+
+/// The squares orthogonally or diagonally next to `sq` (a table lookup; includes
+/// squares off smaller boards, as [`Bitboard::neighbours`] does).
+#[inline]
+pub(crate) fn neighbours_of(sq: Square) -> Bitboard {
+    Bitboard(NEIGHBOURS[sq.index()])
+}
+
 /// Every square of the 10x10 layout (the padding column excluded).
 pub const FULL_BOARD: u128 = board_mask(MAX_SIZE);
 
@@ -296,6 +314,16 @@ mod tests {
         assert_eq!(sq("j10").bitboard().neighbours().count(), 3);
         assert_eq!(sq("e5").bitboard().orthogonal_neighbours().count(), 4);
         assert_eq!(sq("a5").bitboard().orthogonal_neighbours().count(), 3);
+    }
+
+    #[test]
+    fn neighbour_table_matches_the_shifts() {
+        for rank in 0..10 {
+            for file in 0..10 {
+                let s = Square::new(file, rank).unwrap();
+                assert_eq!(neighbours_of(s), s.bitboard().neighbours());
+            }
+        }
     }
 
     #[test]

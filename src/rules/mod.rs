@@ -4,6 +4,7 @@ mod bitboard;
 mod color;
 mod fen;
 mod game;
+mod lines;
 mod movegen;
 mod moves;
 mod playout;

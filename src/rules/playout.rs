@@ -1,10 +1,12 @@
 //! Random turns and random games, without building move lists.
 
-use crate::rules::bitboard::{Bitboard, queen_reach};
+use crate::rules::bitboard::Bitboard;
 use crate::rules::color::Color;
+use crate::rules::lines::{Lines, Reach};
 use crate::rules::moves::{Move, Turn};
 use crate::rules::position::{Phase, Position};
 use crate::rules::rng::Rng;
+use crate::rules::square::Square;
 
 /// How random turns are drawn.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -105,65 +107,163 @@ impl Position {
     }
 
     fn cheap_turn(&self, rng: &mut Rng) -> Option<Turn> {
-        let shooters = self.shooters();
-        let from = shooters.nth(rng.below(shooters.count()))?;
-        let blockers = self.blockers();
-        let reach = queen_reach(from, blockers);
-        let pick = rng.below(reach.count() + 1);
-        match reach.nth(pick) {
-            Some(to) => {
-                let shots = queen_reach(to, blockers ^ from.bitboard());
-                let shot = shots.nth(rng.below(shots.count()))?;
-                Some(Turn::with_move(from, to, shot))
-            }
-            None => {
-                let shot = reach.nth(rng.below(reach.count()))?;
-                Some(Turn::shot_only(shot))
-            }
+        let (shooters, n) = shooter_list(self.shooters());
+        if n == 0 {
+            return None;
+        }
+        let from = shooters[rng.below(n) as usize];
+        let lines = self.lines();
+        let reach = lines.reach(from);
+        let count = reach.count();
+        if count == 0 {
+            return None;
+        }
+        let pick = rng.below(count + 1);
+        if pick < count {
+            let to = reach.nth(pick);
+            let shots = lines.reach_without(to, from);
+            let shot = shots.nth(rng.below(shots.count()));
+            Some(Turn::with_move(from, to, shot))
+        } else {
+            Some(Turn::shot_only(reach.nth(rng.below(count))))
         }
     }
 
     fn uniform_turn(&self, rng: &mut Rng) -> Option<Turn> {
-        let blockers = self.blockers();
-        // Groups of turns, each of at most `bound` turns: one group per (shooter,
-        // destination) pair, and one per shooter for the shots without a move that no
-        // earlier shooter sees. Pick a group and a slot uniformly; accept if the slot
-        // holds a turn. Every legal turn is in exactly one group and one slot.
-        let mut reaches = [Bitboard::EMPTY; 8];
-        let mut unmoved = [Bitboard::EMPTY; 8];
-        let mut shooters = [self.shooters().first()?; 8];
-        let mut seen = Bitboard::EMPTY;
-        let mut n = 0;
-        let mut pairs = 0;
-        for (i, sq) in self.shooters().iter().take(8).enumerate() {
-            shooters[i] = sq;
-            reaches[i] = queen_reach(sq, blockers);
-            unmoved[i] = reaches[i] & !seen;
-            seen |= reaches[i];
-            pairs += reaches[i].count();
-            n = i + 1;
-        }
-        let bound = max_reach(self.variant().size()).min(self.empty_squares().count() + 1);
-        let groups = pairs + n as u32;
+        let sampler = UniformSampler::new(self)?;
         loop {
-            let mut group = rng.below(groups);
-            let slot = rng.below(bound);
-            if group >= pairs {
-                let i = (group - pairs) as usize;
-                if let Some(shot) = unmoved[i].nth(slot) {
-                    return Some(Turn::shot_only(shot));
+            let group = rng.below(sampler.groups);
+            let slot = rng.below(sampler.bound);
+            if let Some(turn) = sampler.turn_at(group, slot) {
+                return Some(turn);
+            }
+        }
+    }
+}
+
+/// The unclaimed shooters (at most 8 are listed) and their number.
+#[inline]
+fn shooter_list(shooters: Bitboard) -> ([Square; 8], u32) {
+    let mut list = [Square::from_index(0); 8];
+    let mut n = 0;
+    for sq in shooters.iter().take(8) {
+        list[n] = sq;
+        n += 1;
+    }
+    (list, n as u32)
+}
+
+/// Exactly uniform random turns by rejection, without counting every turn.
+///
+/// The legal turns are split into groups of at most `bound` turns each: one group per
+/// (shooter, destination) pair, holding that move's shots, and one group per shooter
+/// for the shots without a move that no earlier shooter (in bit order) sees, so a shot
+/// seen by several shooters is in one group only. `bound` is the most squares a queen
+/// reaches on the empty board, capped by the number of empty squares plus one (the
+/// vacated square). A draw picks a group and a slot in `0..bound` uniformly and
+/// independently; the slot holds the group's `slot`-th turn, if it has that many, and
+/// otherwise the draw is rejected and repeated. Every legal turn sits in exactly one
+/// (group, slot) cell, each cell is drawn with the same probability, so the accepted
+/// turn is uniform over the legal turns.
+struct UniformSampler<'a> {
+    lines: &'a Lines,
+    shooters: [Square; 8],
+    reaches: [Reach; 8],
+    /// Destinations of each shooter.
+    counts: [u32; 8],
+    /// Number of (shooter, destination) pairs: the groups below it are pairs.
+    pairs: u32,
+    groups: u32,
+    bound: u32,
+}
+
+impl<'a> UniformSampler<'a> {
+    fn new(pos: &'a Position) -> Option<UniformSampler<'a>> {
+        let (shooters, n) = shooter_list(pos.shooters());
+        if n == 0 {
+            return None;
+        }
+        let lines = pos.lines();
+        let mut reaches = [lines.reach(shooters[0]); 8];
+        let mut counts = [0u32; 8];
+        let mut pairs = 0;
+        for i in 0..n as usize {
+            reaches[i] = lines.reach(shooters[i]);
+            counts[i] = reaches[i].count();
+            pairs += counts[i];
+        }
+        let bound = max_reach(pos.variant().size()).min(pos.empty_squares().count() + 1);
+        Some(UniformSampler { lines, shooters, reaches, counts, pairs, groups: pairs + n, bound })
+    }
+
+    /// The turn in cell (`group`, `slot`), if that cell holds one.
+    #[inline]
+    fn turn_at(&self, group: u32, slot: u32) -> Option<Turn> {
+        if group >= self.pairs {
+            let i = (group - self.pairs) as usize;
+            if slot >= self.counts[i] {
+                return None;
+            }
+            let shot = self.reaches[i].nth(slot);
+            if self.reaches[..i].iter().any(|r| r.contains(shot)) {
+                return None;
+            }
+            return Some(Turn::shot_only(shot));
+        }
+        let (mut group, mut i) = (group, 0);
+        while group >= self.counts[i] {
+            group -= self.counts[i];
+            i += 1;
+        }
+        let from = self.shooters[i];
+        let to = self.reaches[i].nth(group);
+        let shots = self.lines.reach_without(to, from);
+        if slot < shots.count() { Some(Turn::with_move(from, to, shots.nth(slot))) } else { None }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn uniform_cells_hold_every_legal_turn_exactly_once() {
+        let mut rng = Rng::new(99);
+        for variant in crate::rules::Variant::all() {
+            for _ in 0..12 {
+                let mut pos = Position::new(variant);
+                while !pos.is_over() {
+                    if pos.phase() == Phase::Play {
+                        let sampler = UniformSampler::new(&pos).unwrap();
+                        let mut cells = Vec::new();
+                        for group in 0..sampler.groups {
+                            cells.extend((0..sampler.bound).filter_map(|slot| sampler.turn_at(group, slot)));
+                        }
+                        let mut legal = Vec::new();
+                        pos.legal_turns(&mut legal);
+                        let set: HashSet<Turn> = cells.iter().copied().collect();
+                        assert_eq!(set.len(), cells.len(), "a turn in two cells: {pos}");
+                        assert_eq!(set, legal.into_iter().collect::<HashSet<_>>(), "{pos}");
+                    }
+                    let mv = pos.random_move(&mut rng, PlayoutPolicy::Cheap).unwrap();
+                    pos.play_unchecked(mv);
                 }
-                continue;
             }
-            let mut i = 0;
-            while group >= reaches[i].count() {
-                group -= reaches[i].count();
-                i += 1;
-            }
-            let from = shooters[i];
-            let to = reaches[i].nth(group)?;
-            if let Some(shot) = queen_reach(to, blockers ^ from.bitboard()).nth(slot) {
-                return Some(Turn::with_move(from, to, shot));
+        }
+    }
+
+    #[test]
+    fn cheap_turns_are_legal_and_reach_every_kind() {
+        let mut rng = Rng::new(5);
+        for variant in crate::rules::Variant::all() {
+            for _ in 0..20 {
+                let mut pos = Position::new(variant);
+                while !pos.is_over() {
+                    let mv = pos.random_move(&mut rng, PlayoutPolicy::Cheap).unwrap();
+                    assert!(pos.is_legal(mv), "{pos} {mv}");
+                    pos.play_unchecked(mv);
+                }
             }
         }
     }

@@ -2,8 +2,9 @@
 
 use std::fmt;
 
-use crate::rules::bitboard::{Bitboard, between, queen_reach};
+use crate::rules::bitboard::{Bitboard, between, neighbours_of, queen_reach};
 use crate::rules::color::Color;
+use crate::rules::lines::Lines;
 use crate::rules::moves::{Move, Turn};
 use crate::rules::square::Square;
 use crate::rules::variant::Variant;
@@ -39,6 +40,8 @@ pub struct Position {
     claimed: [Bitboard; 2],
     /// Every occupied square plus the squares off this variant's board.
     blockers: Bitboard,
+    /// The same blocked squares, one occupancy word per line.
+    lines: Lines,
     variant: Variant,
     side_to_move: Color,
 }
@@ -95,6 +98,7 @@ impl Position {
             shooters: Bitboard::EMPTY,
             claimed: [Bitboard::EMPTY; 2],
             blockers: variant.walls(),
+            lines: Lines::new(variant.walls()),
             variant,
             side_to_move: Color::Black,
         }
@@ -110,7 +114,7 @@ impl Position {
         side_to_move: Color,
     ) -> Position {
         let blockers = stones[0] | stones[1] | shooters | claimed[0] | claimed[1] | variant.walls();
-        Position { stones, shooters, claimed, blockers, variant, side_to_move }
+        Position { stones, shooters, claimed, blockers, lines: Lines::new(blockers), variant, side_to_move }
     }
 
     /// The variant being played.
@@ -151,6 +155,11 @@ impl Position {
     /// Every occupied square plus the squares off the board: what blocks a queen line.
     pub fn blockers(&self) -> Bitboard {
         self.blockers
+    }
+
+    /// The blocked squares as per-line occupancy words.
+    pub(crate) fn lines(&self) -> &Lines {
+        &self.lines
     }
 
     /// What stands on `sq`, if anything.
@@ -319,6 +328,9 @@ impl Position {
             Move::Setup(squares) => {
                 self.shooters |= squares;
                 self.blockers |= squares;
+                for sq in squares {
+                    self.lines.toggle(sq);
+                }
                 self.side_to_move = !self.side_to_move;
             }
             Move::Turn(turn) => self.play_turn_unchecked(turn),
@@ -337,18 +349,21 @@ impl Position {
     pub(crate) fn apply_turn(&mut self, turn: Turn) -> bool {
         let mover = self.side_to_move;
         let shot = turn.shot().bitboard();
-        let mut touched = shot;
+        let mut near = neighbours_of(turn.shot());
         if let Some((from, to)) = turn.shooter_move() {
             let swap = from.bitboard() | to.bitboard();
             self.shooters ^= swap;
             self.blockers ^= swap;
-            touched |= to.bitboard();
+            self.lines.toggle(from);
+            self.lines.toggle(to);
+            near |= neighbours_of(to) | to.bitboard();
         }
         self.stones[mover.index()] |= shot;
         self.blockers |= shot;
+        self.lines.toggle(turn.shot());
         // Only shooters next to the shot or the moved shooter's new square (or that
         // shooter itself) can have lost their last empty neighbour.
-        let candidates = self.shooters & (touched.neighbours() | touched);
+        let candidates = self.shooters & near;
         let claimed = !candidates.is_empty() && self.claim_immobilized(candidates, mover);
         self.side_to_move = !mover;
         claimed
@@ -356,19 +371,18 @@ impl Position {
 
     fn claim_immobilized(&mut self, candidates: Bitboard, mover: Color) -> bool {
         let free = !self.blockers;
-        let immobilized: Bitboard =
-            candidates.iter().filter(|sq| (sq.bitboard().neighbours() & free).is_empty()).collect();
-        if immobilized.is_empty() {
-            return false;
-        }
+        let mut claimed = false;
         // Claiming changes no group and no empty square, so judging the shooters one by
         // one is the same as judging them all on the position before the claims.
-        for sq in immobilized {
-            let owner = self.claim_owner(sq, mover);
-            self.shooters ^= sq.bitboard();
-            self.claimed[owner.index()] |= sq.bitboard();
+        for sq in candidates {
+            if (neighbours_of(sq) & free).is_empty() {
+                let owner = self.claim_owner(sq, mover);
+                self.shooters ^= sq.bitboard();
+                self.claimed[owner.index()] |= sq.bitboard();
+                claimed = true;
+            }
         }
-        true
+        claimed
     }
 
     /// Who claims an immobilized shooter on `sq` after `mover`'s turn: the owner of the
