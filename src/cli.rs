@@ -14,7 +14,7 @@ use log::info;
 use crate::player::search_player::MAX_THREADS;
 use crate::player::{SearchPlayer, Setting};
 use crate::protocol::{self, Engine};
-use crate::rules::{PlayoutPolicy, Position, Rng, Variant};
+use crate::rules::{Phase, PlayoutPolicy, Position, Rng, Variant};
 use crate::search::{PlayerKind, SearchSettings};
 
 /// The bench positions built into the binary (`data/bench.txt`).
@@ -103,9 +103,10 @@ pub enum Subcommand {
     #[command(after_help = "Examples:\n  veletas perft 2 7/7/2s4/7/4s2/1s5/7 b\n  \
 veletas --size 9 perft 1\n  veletas perft --divide 2 '7/7/2s4/7/4s2/1s5/7 b'")]
     Perft(PerftArgs),
-    /// Times move generation (perft) and random playouts on fixed positions.
-    #[command(after_help = "Prints, per position, the perft nodes and nodes/s, then random playouts/s.\n\n\
-Examples:\n  veletas bench\n  veletas bench --file data/bench.txt --playouts 200")]
+    /// Times move generation (perft), random playouts and the search on fixed positions.
+    #[command(after_help = "Prints, per position, the perft nodes and nodes/s, random playouts/s, and the \
+search's iterations/s with one thread and with --search-threads threads (positions in play only).\n\n\
+Examples:\n  veletas bench\n  veletas bench --file data/bench.txt --playouts 200 --search-iterations 5000")]
     Bench(BenchArgs),
     /// Plays two protocol engines against each other and reports the result (see docs/match.md).
     Match(Box<crate::referee::MatchArgs>),
@@ -132,6 +133,12 @@ pub struct BenchArgs {
     /// Random playouts per position.
     #[arg(long, default_value_t = 1000)]
     pub playouts: u32,
+    /// Search iterations per position and thread count (0: skip the search).
+    #[arg(long, default_value_t = 40_000)]
+    pub search_iterations: u64,
+    /// Threads of the second search run, for the scaling figure.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub search_threads: u32,
 }
 
 fn parse_size(text: &str) -> Result<u8, String> {
@@ -253,6 +260,7 @@ fn bench(args: &BenchArgs, seed: u64) -> io::Result<()> {
     let mut out = BufWriter::new(io::stdout().lock());
     let mut rng = Rng::new(seed);
     let (mut nodes, mut perft_time, mut playouts, mut playout_time) = (0u64, 0f64, 0u64, 0f64);
+    let mut search_rates = Vec::new();
     for BenchPosition { depth, position } in &positions {
         let start = Instant::now();
         let count = position.perft(*depth);
@@ -269,11 +277,24 @@ fn bench(args: &BenchArgs, seed: u64) -> io::Result<()> {
             args.playouts,
             rate(u64::from(args.playouts), playout_secs)
         )?;
-        out.flush()?;
         nodes += count;
         perft_time += perft_secs;
         playouts += u64::from(args.playouts);
         playout_time += playout_secs;
+        if args.search_iterations > 0 && position.phase() == Phase::Play {
+            let one = search_rate(position, 1, args.search_iterations, seed);
+            let many = search_rate(position, args.search_threads as usize, args.search_iterations, seed);
+            writeln!(
+                out,
+                "  search: {:.0} iterations/s on 1 thread, {:.0} on {} ({:.2}x)",
+                one,
+                many,
+                args.search_threads,
+                if one > 0.0 { many / one } else { 0.0 }
+            )?;
+            search_rates.push((one, many));
+        }
+        out.flush()?;
     }
     writeln!(
         out,
@@ -281,7 +302,31 @@ fn bench(args: &BenchArgs, seed: u64) -> io::Result<()> {
         rate(nodes, perft_time),
         rate(playouts, playout_time)
     )?;
+    if !search_rates.is_empty() {
+        let n = search_rates.len() as f64;
+        let one = search_rates.iter().map(|r| r.0).sum::<f64>() / n;
+        let many = search_rates.iter().map(|r| r.1).sum::<f64>() / n;
+        writeln!(
+            out,
+            "search: {one:.0} iterations/s on 1 thread, {many:.0} on {} ({:.2}x), mean over {} positions",
+            args.search_threads,
+            if one > 0.0 { many / one } else { 0.0 },
+            search_rates.len()
+        )?;
+    }
     out.flush()
+}
+
+/// Iterations per second of our engine's search from `position` with `threads` threads,
+/// over a fixed budget (wall-clock time, all threads together).
+fn search_rate(position: &Position, threads: usize, iterations: u64, seed: u64) -> f64 {
+    let settings = SearchSettings { threads, seed, tree_reuse: false, ..SearchSettings::default() };
+    let mut player = crate::search::Player::new(settings);
+    let game = crate::rules::Game::from_position(position.clone());
+    let limits = crate::search::Limits { iterations: Some(iterations), ..Default::default() };
+    let start = Instant::now();
+    let visits = player.choose(&game, &limits).map_or(0, |r| r.visits);
+    rate(visits, start.elapsed().as_secs_f64())
 }
 
 fn rate(count: u64, seconds: f64) -> f64 {

@@ -20,6 +20,8 @@ pub struct MctsConfig {
     pub prior_temperature: f32,
     /// Tree size limit in nodes; past it leaves are no longer expanded.
     pub max_nodes: usize,
+    /// Visits a move-choice leaf needs before it is expanded (its children cost memory).
+    pub expand_visits: u32,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -154,7 +156,7 @@ impl Tree {
             }
             let side = pos.side_to_move();
             if !self.nodes[node as usize].expanded {
-                let may_expand = node == self.root || self.nodes[node as usize].visits >= 1;
+                let may_expand = node == self.root || self.nodes[node as usize].visits >= self.config.expand_visits;
                 if may_expand && self.nodes.len() + 512 < self.config.max_nodes {
                     self.expand_moves(node, &pos);
                 } else {

@@ -80,6 +80,8 @@ pub struct SearchSettings {
     pub max_nodes: usize,
     /// Keep the tree between moves when the game went on along it.
     pub tree_reuse: bool,
+    /// Visits a leaf needs before the tree grows below it.
+    pub expand_visits: u32,
     /// PUCT exploration constant of our engine (the baseline uses UCB1 with 0.7).
     pub exploration: f32,
     /// Softmax temperature of our engine's shot priors, in win-probability units.
@@ -95,6 +97,7 @@ impl Default for SearchSettings {
             cutoff: 4,
             max_nodes: 6_000_000,
             tree_reuse: true,
+            expand_visits: 1,
             exploration: 1.4,
             prior_temperature: 0.04,
         }
@@ -181,6 +184,7 @@ impl Player {
             cutoff: self.settings.cutoff,
             prior_temperature: self.settings.prior_temperature,
             max_nodes: self.settings.max_nodes.max(1024),
+            expand_visits: self.settings.expand_visits,
         }
     }
 
