@@ -97,7 +97,7 @@ impl Default for SearchSettings {
             cutoff: 4,
             max_nodes: 6_000_000,
             tree_reuse: true,
-            expand_visits: 1,
+            expand_visits: 4,
             exploration: 1.4,
             prior_temperature: 0.04,
         }
