@@ -352,7 +352,11 @@ impl Player {
             }
         }
         let mut ranked: Vec<(Turn, u64, f64)> = merged.into_iter().map(|(t, (n, v))| (t, n, v)).collect();
-        ranked.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)).then(a.0.to_string().cmp(&b.0.to_string())));
+        ranked.sort_by(|a, b| {
+            b.1.cmp(&a.1)
+                .then(b.2.total_cmp(&a.2))
+                .then((a.0.shooter_move(), a.0.shot()).cmp(&(b.0.shooter_move(), b.0.shot())))
+        });
         let mut best = ranked.first().map(|r| r.0);
         if self.settings.player == PlayerKind::Veletas {
             // Never hand the opponent an immediate win when a safer turn exists.
