@@ -6,7 +6,9 @@ use crate::rules::lines::{Lines, Reach};
 use crate::rules::moves::{Move, Turn};
 use crate::rules::position::{Phase, Position};
 use crate::rules::rng::Rng;
+use crate::rules::ruleset::Rules;
 use crate::rules::square::Square;
+use crate::rules::variant::Variant;
 
 /// How random turns are drawn.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -30,7 +32,8 @@ fn max_reach(size: u8) -> u32 {
 }
 
 impl Position {
-    /// A uniformly random legal setup turn, or `None` outside setup or once over.
+    /// A uniformly random legal setup turn (the modern swap included, as one of the
+    /// legal turns), or `None` outside setup or once over.
     pub fn random_setup(&self, rng: &mut Rng) -> Option<Move> {
         if self.phase() == Phase::Play || self.is_over() {
             return None;
@@ -39,6 +42,18 @@ impl Position {
         let k = self.variant().setup_count(self.side_to_move());
         if allowed.count() < u32::from(k) {
             return None;
+        }
+        if self.rules().is_modern() {
+            if self.swap_available() && rng.below_u64(self.count_legal_moves()) == 0 {
+                return Some(Move::Swap);
+            }
+            // Any k distinct allowed squares, then the stone on another empty square:
+            // every (set, stone) pair is equally likely, since each set leaves the same
+            // number of stone squares.
+            let shooters = random_subset(allowed, k, rng)?;
+            let stones = self.empty_squares() & !shooters;
+            let stone = stones.nth(rng.below(stones.count().max(1)))?;
+            return Some(Move::SetupWithStone { shooters, stone });
         }
         // Draw k distinct allowed squares uniformly and retry while two are adjacent:
         // every valid set is equally likely.
@@ -55,6 +70,25 @@ impl Position {
                 return Some(Move::Setup(chosen));
             }
         }
+    }
+
+    /// A position in play with all the shooters of `variant` on random squares off the
+    /// edge, no stones, Black to move: the random-setup option (and random openings).
+    /// Under the classic rules the shooters are also pairwise non-adjacent, as classic
+    /// setups require. Every such placement is equally likely.
+    pub fn random_start(variant: Variant, rules: Rules, rng: &mut Rng) -> Position {
+        let start = Position::with_rules(variant, rules);
+        let allowed = variant.interior() & start.empty_squares();
+        let shooters = loop {
+            let Some(chosen) = random_subset(allowed, variant.shooters(), rng) else {
+                unreachable!("every board has more interior squares than shooters")
+            };
+            if rules.is_modern() || (chosen & chosen.neighbours()).is_empty() {
+                break chosen;
+            }
+        };
+        let none = [Bitboard::EMPTY; 2];
+        Position::from_parts(variant, rules, false, none, shooters, none, Color::Black)
     }
 
     /// A random legal play turn drawn with `policy`, or `None` outside play or once over.
@@ -139,6 +173,16 @@ impl Position {
             }
         }
     }
+}
+
+/// `k` distinct squares of `allowed`, every set equally likely (`None` if too few).
+fn random_subset(allowed: Bitboard, k: u8, rng: &mut Rng) -> Option<Bitboard> {
+    let mut chosen = Bitboard::EMPTY;
+    for _ in 0..k {
+        let left = allowed & !chosen;
+        chosen |= left.nth(rng.below(left.count().max(1)))?.bitboard();
+    }
+    Some(chosen)
 }
 
 /// The unclaimed shooters (at most 8 are listed) and their number.
@@ -231,8 +275,12 @@ mod tests {
     fn uniform_cells_hold_every_legal_turn_exactly_once() {
         let mut rng = Rng::new(99);
         for variant in crate::rules::Variant::all() {
-            for _ in 0..12 {
-                let mut pos = Position::new(variant);
+            for (game, rules) in (0..16).zip(Rules::all().into_iter().cycle()) {
+                let mut pos = if game % 8 == 7 {
+                    Position::random_start(variant, rules, &mut rng)
+                } else {
+                    Position::with_rules(variant, rules)
+                };
                 while !pos.is_over() {
                     if pos.phase() == Phase::Play {
                         let sampler = UniformSampler::new(&pos).unwrap();
@@ -257,8 +305,8 @@ mod tests {
     fn cheap_turns_are_legal_and_reach_every_kind() {
         let mut rng = Rng::new(5);
         for variant in crate::rules::Variant::all() {
-            for _ in 0..20 {
-                let mut pos = Position::new(variant);
+            for (_, rules) in (0..20).zip(Rules::all().into_iter().cycle()) {
+                let mut pos = Position::with_rules(variant, rules);
                 while !pos.is_over() {
                     let mv = pos.random_move(&mut rng, PlayoutPolicy::Cheap).unwrap();
                     assert!(pos.is_legal(mv), "{pos} {mv}");
