@@ -178,8 +178,8 @@ fn a_shooter_walled_by_stones_and_a_shooter_is_claimed_in_classic_and_free_in_mo
 fn no_corners_removes_the_corners_from_play() {
     let rules = Rules::MODERN.with_no_corners(true);
     let start = start(rules);
-    assert_eq!(check(&start, "c3,f6,h8/a1"), Err(IllegalMove::OffBoard(sq("a1"), 10)));
-    assert_eq!(check(&start, "c3,f6,h8/j10"), Err(IllegalMove::OffBoard(sq("j10"), 10)));
+    assert_eq!(check(&start, "c3,f6,h8/a1"), Err(IllegalMove::MissingCorner(sq("a1"))));
+    assert_eq!(check(&start, "c3,f6,h8/j10"), Err(IllegalMove::MissingCorner(sq("j10"))));
     assert_eq!(start.empty_squares().count(), 96);
     assert_eq!(start.count_legal_moves(), 41_664 * 93);
     assert_eq!(Position::with_rules(Variant::STANDARD, Rules::MODERN).count_legal_moves(), 41_664 * 97);

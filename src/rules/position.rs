@@ -96,6 +96,9 @@ pub enum IllegalMove {
     /// A shot without a move that no shooter can make.
     #[error("no unclaimed shooter has a clear line to {0}")]
     NoShooterSees(Square),
+    /// A corner square with the `no-corners` option.
+    #[error("{0} is a corner, which does not exist with no-corners")]
+    MissingCorner(Square),
     /// A modern setup shooter on the edge of the board.
     #[error("{0} is on the edge: setup shooters must stand off the edge")]
     ShooterOnEdge(Square),
@@ -326,7 +329,13 @@ impl Position {
     }
 
     fn check_on_board(&self, sq: Square) -> Result<(), IllegalMove> {
-        if self.on_board(sq) { Ok(()) } else { Err(IllegalMove::OffBoard(sq, self.variant.size())) }
+        if self.on_board(sq) {
+            Ok(())
+        } else if self.variant.board().contains(sq) {
+            Err(IllegalMove::MissingCorner(sq))
+        } else {
+            Err(IllegalMove::OffBoard(sq, self.variant.size()))
+        }
     }
 
     fn check_setup(&self, squares: Bitboard) -> Result<(), IllegalMove> {

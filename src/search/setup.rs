@@ -1,5 +1,9 @@
 //! Choosing a setup turn by search: sample candidate placements and keep the ones whose
 //! random games go best, halving the field round by round.
+//!
+//! Under the modern rules the placements carry a stone (the random setups draw it), and
+//! in White's setup turn the swap is decided after the placements are compared: see
+//! `should_swap`.
 
 use std::time::Instant;
 
@@ -15,7 +19,8 @@ const DEFAULT_PLAYOUTS: u64 = 20_000;
 pub fn choose_setup(pos: &Position, rng: &mut Rng, limits: &Limits, start: Instant) -> Option<Move> {
     let all = pos.count_legal_moves();
     let mut candidates: Vec<Move> = if all <= CANDIDATES as u64 * 2 {
-        pos.legal_moves()
+        // The swap is decided after the placements are compared (see `should_swap`).
+        pos.legal_moves().into_iter().filter(|&mv| mv != Move::Swap).collect()
     } else {
         let mut list = Vec::with_capacity(CANDIDATES);
         for _ in 0..CANDIDATES * 4 {
@@ -23,7 +28,7 @@ pub fn choose_setup(pos: &Position, rng: &mut Rng, limits: &Limits, start: Insta
                 break;
             }
             let mv = pos.random_setup(rng)?;
-            if !list.contains(&mv) {
+            if mv != Move::Swap && !list.contains(&mv) {
                 list.push(mv);
             }
         }
@@ -61,5 +66,43 @@ pub fn choose_setup(pos: &Position, rng: &mut Rng, limits: &Limits, start: Insta
         candidates = order[..keep].iter().map(|&i| candidates[i]).collect();
         scores = order[..keep].iter().map(|&i| scores[i]).collect();
     }
-    candidates.first().copied()
+    let best = candidates.first().copied()?;
+    if pos.swap_available() && scores.first().is_some_and(|s| s.1 > 0 && should_swap(s.0 as f64 / s.1 as f64)) {
+        return Some(Move::Swap);
+    }
+    Some(best)
+}
+
+/// The swap decision (modern rules, White's setup turn): swapping hands White's
+/// placement to the opponent and takes over Black's setup, so it is worth
+/// `1 - value of the best placement`; swap when that beats placing, that is when even
+/// the best placement found wins less than half of its playouts.
+fn should_swap(best_placement_win_rate: f64) -> bool {
+    best_placement_win_rate < 0.5
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Rules, Variant};
+
+    #[test]
+    fn swap_only_when_the_best_placement_loses() {
+        assert!(should_swap(0.3));
+        assert!(!should_swap(0.5));
+        assert!(!should_swap(0.7));
+    }
+
+    #[test]
+    fn a_modern_white_setup_is_a_placement_or_the_swap() {
+        let mut pos = Position::with_rules(Variant::from_size(7).unwrap(), Rules::MODERN);
+        pos.play(pos.parse_move("d4/a1").unwrap()).unwrap();
+        let mut rng = Rng::new(3);
+        let limits = Limits { iterations: Some(400), ..Limits::default() };
+        for _ in 0..4 {
+            let mv = choose_setup(&pos, &mut rng, &limits, Instant::now()).unwrap();
+            assert!(pos.is_legal(mv), "{mv}");
+            assert!(matches!(mv, Move::Swap | Move::SetupWithStone { .. }), "{mv}");
+        }
+    }
 }
