@@ -202,6 +202,9 @@ impl Reach {
 pub(crate) struct Lines {
     blocked: [u16; LINES],
     unlandable: [u16; LINES],
+    /// Whether queens pass over unlandable squares at all (the modern rules): when not,
+    /// the `unlandable` words are all zero and never read.
+    passable: bool,
 }
 
 /// One line's reach entry with the squares of `unlandable` removed (count recomputed).
@@ -218,9 +221,10 @@ fn land_only(entry: u16, unlandable: u16) -> u16 {
 impl Lines {
     /// The lines of a board whose blocked squares are `blockers` and whose other
     /// occupied squares (passed over, not landed on) are `unlandable` (squares of the
-    /// 10x10 layout; anything else is ignored).
-    pub(crate) fn new(blockers: Bitboard, unlandable: Bitboard) -> Lines {
-        let mut lines = Lines { blocked: EMPTY_LINES, unlandable: [0; LINES] };
+    /// 10x10 layout; anything else is ignored). `passable` tells whether there can be
+    /// such squares (the modern rules).
+    pub(crate) fn new(blockers: Bitboard, unlandable: Bitboard, passable: bool) -> Lines {
+        let mut lines = Lines { blocked: EMPTY_LINES, unlandable: [0; LINES], passable };
         let layout = Bitboard(crate::rules::bitboard::FULL_BOARD);
         for sq in blockers & layout {
             lines.toggle(sq);
@@ -250,19 +254,43 @@ impl Lines {
     /// What a queen on `sq` reaches (the square's own occupancy is ignored).
     #[inline]
     pub(crate) fn reach(&self, sq: Square) -> Reach {
-        let lines = &SQUARE_LINES[sq.index()];
-        let entries = [0, 1, 2, 3].map(|kind| {
-            let line = usize::from(lines[kind].0);
-            let entry = REACH[usize::from(self.blocked[line]) * N + usize::from(lines[kind].1)];
-            land_only(entry, self.unlandable[line])
-        });
-        Reach { sq: sq.index() as u8, entries }
+        if self.passable { self.reach_of::<true>(sq) } else { self.reach_of::<false>(sq) }
     }
 
     /// What a queen on `to` reaches once the square `vacated` is empty too (the
     /// shots after a shooter moved from `vacated` to `to`).
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn reach_without(&self, to: Square, vacated: Square) -> Reach {
+        if self.passable {
+            self.reach_without_of::<true>(to, vacated)
+        } else {
+            self.reach_without_of::<false>(to, vacated)
+        }
+    }
+
+    /// Whether these lines let queens pass over unlandable squares (the modern rules):
+    /// the `PASSABLE` argument of [`Lines::reach_of`] and [`Lines::reach_without_of`].
+    #[inline]
+    pub(crate) fn passable(&self) -> bool {
+        self.passable
+    }
+
+    /// [`Lines::reach`] for lines whose [`Lines::passable`] is `PASSABLE`: hot loops
+    /// choose once, so the classic path reads no `unlandable` word and takes no branch.
+    #[inline]
+    pub(crate) fn reach_of<const PASSABLE: bool>(&self, sq: Square) -> Reach {
+        let lines = &SQUARE_LINES[sq.index()];
+        let entries = [0, 1, 2, 3].map(|kind| {
+            let line = usize::from(lines[kind].0);
+            let entry = REACH[usize::from(self.blocked[line]) * N + usize::from(lines[kind].1)];
+            if PASSABLE { land_only(entry, self.unlandable[line]) } else { entry }
+        });
+        Reach { sq: sq.index() as u8, entries }
+    }
+
+    /// [`Lines::reach_without`] for lines whose [`Lines::passable`] is `PASSABLE`.
+    #[inline]
+    pub(crate) fn reach_without_of<const PASSABLE: bool>(&self, to: Square, vacated: Square) -> Reach {
         let (lines, others) = (&SQUARE_LINES[to.index()], &SQUARE_LINES[vacated.index()]);
         let entries = [0, 1, 2, 3].map(|kind| {
             let (line, pos) = lines[kind];
@@ -270,7 +298,7 @@ impl Lines {
             let clear = u16::from(line == other) << other_pos;
             let line = usize::from(line);
             let entry = REACH[usize::from(self.blocked[line] & !clear) * N + usize::from(pos)];
-            land_only(entry, self.unlandable[line] & !clear)
+            if PASSABLE { land_only(entry, self.unlandable[line] & !clear) } else { entry }
         });
         Reach { sq: to.index() as u8, entries }
     }
@@ -304,7 +332,8 @@ mod tests {
     #[test]
     fn lines_follow_the_blockers() {
         for pos in sample_positions() {
-            assert_eq!(pos.lines(), &Lines::new(pos.blockers(), !pos.empty_squares()), "{pos}");
+            let modern = pos.rules().is_modern();
+            assert_eq!(pos.lines(), &Lines::new(pos.blockers(), !pos.empty_squares(), modern), "{pos}");
         }
     }
 

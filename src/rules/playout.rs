@@ -97,8 +97,10 @@ impl Position {
             return None;
         }
         match policy {
-            PlayoutPolicy::Cheap => self.cheap_turn(rng),
-            PlayoutPolicy::Uniform => self.uniform_turn(rng),
+            PlayoutPolicy::Cheap if self.lines().passable() => self.cheap_turn::<true>(rng),
+            PlayoutPolicy::Cheap => self.cheap_turn::<false>(rng),
+            PlayoutPolicy::Uniform if self.lines().passable() => self.uniform_turn::<true>(rng),
+            PlayoutPolicy::Uniform => self.uniform_turn::<false>(rng),
         }
     }
 
@@ -118,6 +120,12 @@ impl Position {
                 None => unreachable!("setup squares never run out on the supported boards"),
             }
         }
+        if self.lines().passable() { self.play_out::<true>(rng, policy) } else { self.play_out::<false>(rng, policy) }
+    }
+
+    /// The play-phase loop of [`Position::playout`], for lines whose passability is
+    /// `PASSABLE` (chosen once per playout).
+    fn play_out<const PASSABLE: bool>(&mut self, rng: &mut Rng, policy: PlayoutPolicy) -> Color {
         loop {
             if let Some(winner) = self.winner() {
                 return winner;
@@ -125,8 +133,8 @@ impl Position {
             // Between claims the game cannot end: play on without checking.
             loop {
                 let turn = match policy {
-                    PlayoutPolicy::Cheap => self.cheap_turn(rng),
-                    PlayoutPolicy::Uniform => self.uniform_turn(rng),
+                    PlayoutPolicy::Cheap => self.cheap_turn::<PASSABLE>(rng),
+                    PlayoutPolicy::Uniform => self.uniform_turn::<PASSABLE>(rng),
                 };
                 match turn {
                     Some(turn) => {
@@ -140,14 +148,14 @@ impl Position {
         }
     }
 
-    fn cheap_turn(&self, rng: &mut Rng) -> Option<Turn> {
+    fn cheap_turn<const PASSABLE: bool>(&self, rng: &mut Rng) -> Option<Turn> {
         let (shooters, n) = shooter_list(self.shooters());
         if n == 0 {
             return None;
         }
         let from = shooters[rng.below(n) as usize];
         let lines = self.lines();
-        let reach = lines.reach(from);
+        let reach = lines.reach_of::<PASSABLE>(from);
         let count = reach.count();
         if count == 0 {
             return None;
@@ -155,7 +163,7 @@ impl Position {
         let pick = rng.below(count + 1);
         if pick < count {
             let to = reach.nth(pick);
-            let shots = lines.reach_without(to, from);
+            let shots = lines.reach_without_of::<PASSABLE>(to, from);
             let shot = shots.nth(rng.below(shots.count()));
             Some(Turn::with_move(from, to, shot))
         } else {
@@ -163,8 +171,8 @@ impl Position {
         }
     }
 
-    fn uniform_turn(&self, rng: &mut Rng) -> Option<Turn> {
-        let sampler = UniformSampler::new(self)?;
+    fn uniform_turn<const PASSABLE: bool>(&self, rng: &mut Rng) -> Option<Turn> {
+        let sampler = UniformSampler::<PASSABLE>::new(self)?;
         loop {
             let group = rng.below(sampler.groups);
             let slot = rng.below(sampler.bound);
@@ -209,7 +217,7 @@ fn shooter_list(shooters: Bitboard) -> ([Square; 8], u32) {
 /// otherwise the draw is rejected and repeated. Every legal turn sits in exactly one
 /// (group, slot) cell, each cell is drawn with the same probability, so the accepted
 /// turn is uniform over the legal turns.
-struct UniformSampler<'a> {
+struct UniformSampler<'a, const PASSABLE: bool> {
     lines: &'a Lines,
     shooters: [Square; 8],
     reaches: [Reach; 8],
@@ -221,18 +229,18 @@ struct UniformSampler<'a> {
     bound: u32,
 }
 
-impl<'a> UniformSampler<'a> {
-    fn new(pos: &'a Position) -> Option<UniformSampler<'a>> {
+impl<'a, const PASSABLE: bool> UniformSampler<'a, PASSABLE> {
+    fn new(pos: &'a Position) -> Option<UniformSampler<'a, PASSABLE>> {
         let (shooters, n) = shooter_list(pos.shooters());
         if n == 0 {
             return None;
         }
         let lines = pos.lines();
-        let mut reaches = [lines.reach(shooters[0]); 8];
+        let mut reaches = [lines.reach_of::<PASSABLE>(shooters[0]); 8];
         let mut counts = [0u32; 8];
         let mut pairs = 0;
         for i in 0..n as usize {
-            reaches[i] = lines.reach(shooters[i]);
+            reaches[i] = lines.reach_of::<PASSABLE>(shooters[i]);
             counts[i] = reaches[i].count();
             pairs += counts[i];
         }
@@ -261,7 +269,7 @@ impl<'a> UniformSampler<'a> {
         }
         let from = self.shooters[i];
         let to = self.reaches[i].nth(group);
-        let shots = self.lines.reach_without(to, from);
+        let shots = self.lines.reach_without_of::<PASSABLE>(to, from);
         if slot < shots.count() { Some(Turn::with_move(from, to, shots.nth(slot))) } else { None }
     }
 }
@@ -270,6 +278,16 @@ impl<'a> UniformSampler<'a> {
 mod tests {
     use super::*;
     use std::collections::HashSet;
+
+    /// The turns of every (group, slot) cell of the uniform sampler.
+    fn cells<const PASSABLE: bool>(pos: &Position) -> Vec<Turn> {
+        let sampler = UniformSampler::<PASSABLE>::new(pos).unwrap();
+        let mut cells = Vec::new();
+        for group in 0..sampler.groups {
+            cells.extend((0..sampler.bound).filter_map(|slot| sampler.turn_at(group, slot)));
+        }
+        cells
+    }
 
     #[test]
     fn uniform_cells_hold_every_legal_turn_exactly_once() {
@@ -283,11 +301,7 @@ mod tests {
                 };
                 while !pos.is_over() {
                     if pos.phase() == Phase::Play {
-                        let sampler = UniformSampler::new(&pos).unwrap();
-                        let mut cells = Vec::new();
-                        for group in 0..sampler.groups {
-                            cells.extend((0..sampler.bound).filter_map(|slot| sampler.turn_at(group, slot)));
-                        }
+                        let cells = if pos.lines().passable() { cells::<true>(&pos) } else { cells::<false>(&pos) };
                         let mut legal = Vec::new();
                         pos.legal_turns(&mut legal);
                         let set: HashSet<Turn> = cells.iter().copied().collect();

@@ -145,7 +145,7 @@ impl Position {
             claimed,
             blockers,
             filled,
-            lines: Lines::new(blockers, filled),
+            lines: Lines::new(blockers, filled, rules.is_modern()),
             variant,
             rules,
             swap_available,
@@ -481,44 +481,74 @@ impl Position {
     /// the game have ended).
     #[inline]
     pub(crate) fn apply_turn(&mut self, turn: Turn) -> bool {
+        if self.rules.is_modern() {
+            return self.apply_modern_turn(turn);
+        }
         let mover = self.side_to_move;
         let shot = turn.shot().bitboard();
-        let modern = self.rules.is_modern();
         let mut near = neighbours_of(turn.shot());
         if let Some((from, to)) = turn.shooter_move() {
             let moved = from.bitboard() | to.bitboard();
             self.shooters ^= moved;
+            self.blockers ^= moved;
             self.filled ^= moved;
-            if modern {
-                self.lines.toggle_unlandable(from);
-                self.lines.toggle_unlandable(to);
-            } else {
-                self.blockers ^= moved;
-                self.lines.toggle(from);
-                self.lines.toggle(to);
-            }
+            self.lines.toggle(from);
+            self.lines.toggle(to);
             near |= neighbours_of(to) | to.bitboard();
         }
         self.stones[mover.index()] |= shot;
         self.blockers |= shot;
         self.filled |= shot;
         self.lines.toggle(turn.shot());
-        // Classic: only shooters next to the shot or the moved shooter's new square (or
-        // that shooter itself) can have lost their last empty neighbour. Modern: a stone
-        // anywhere on a shooter's lines can cut its last move, so every shooter is checked.
-        let candidates = if modern { self.shooters } else { self.shooters & near };
+        // Only shooters next to the shot or the moved shooter's new square (or that
+        // shooter itself) can have lost their last empty neighbour.
+        let candidates = self.shooters & near;
         let claimed = !candidates.is_empty() && self.claim_immobilized(candidates, mover);
         self.side_to_move = !mover;
         claimed
     }
 
-    fn claim_immobilized(&mut self, candidates: Bitboard, mover: Color) -> bool {
+    /// [`Position::apply_turn`] under the modern rules: shooters are passed over (they
+    /// are not line blockers), and since a stone anywhere on a shooter's lines can cut
+    /// its last move, every unclaimed shooter is checked for being trapped. Kept apart so
+    /// that the classic path stays as small as it was.
+    #[inline(never)]
+    fn apply_modern_turn(&mut self, turn: Turn) -> bool {
+        let mover = self.side_to_move;
+        let shot = turn.shot().bitboard();
+        if let Some((from, to)) = turn.shooter_move() {
+            let moved = from.bitboard() | to.bitboard();
+            self.shooters ^= moved;
+            self.filled ^= moved;
+            self.lines.toggle_unlandable(from);
+            self.lines.toggle_unlandable(to);
+        }
+        self.stones[mover.index()] |= shot;
+        self.blockers |= shot;
+        self.filled |= shot;
+        self.lines.toggle(turn.shot());
         let mut claimed = false;
-        // Claiming changes no group, no empty square and no line blocker, so judging the
-        // shooters one by one is the same as judging them all on the position before
-        // the claims.
+        // Claiming changes no group, no empty square and no line blocker: judging the
+        // shooters one by one is judging them all on the position before the claims.
+        for sq in self.shooters {
+            if self.lines.reach(sq).count() == 0 {
+                let owner = self.claim_owner(sq, mover);
+                self.shooters ^= sq.bitboard();
+                self.claimed[owner.index()] |= sq.bitboard();
+                claimed = true;
+            }
+        }
+        self.side_to_move = !mover;
+        claimed
+    }
+
+    fn claim_immobilized(&mut self, candidates: Bitboard, mover: Color) -> bool {
+        let free = !self.filled;
+        let mut claimed = false;
+        // Claiming changes no group and no empty square, so judging the shooters one by
+        // one is the same as judging them all on the position before the claims.
         for sq in candidates {
-            if self.is_immobilized(sq) {
+            if (neighbours_of(sq) & free).is_empty() {
                 let owner = self.claim_owner(sq, mover);
                 self.shooters ^= sq.bitboard();
                 self.claimed[owner.index()] |= sq.bitboard();
