@@ -1,13 +1,14 @@
 //! Choosing a setup turn by search: sample candidate placements and keep the ones whose
 //! random games go best, halving the field round by round.
 //!
-//! Under the modern rules the placements carry a stone (the random setups draw it), and
-//! in White's setup turn the swap is decided after the placements are compared: see
-//! `should_swap`.
+//! Under the modern rules the placements carry a stone (the random setups draw it); Black
+//! ranks its setups by how balanced they are, since White may swap (`setup_value`), and
+//! in White's setup turn the swap is decided after the placements are compared
+//! (`should_swap`).
 
 use std::time::Instant;
 
-use crate::rules::{Move, PlayoutPolicy, Position, Rng};
+use crate::rules::{Move, Phase, PlayoutPolicy, Position, Rng};
 use crate::search::Limits;
 
 /// Candidates sampled (all of them when there are fewer legal setups).
@@ -38,6 +39,8 @@ pub fn choose_setup(pos: &Position, rng: &mut Rng, limits: &Limits, start: Insta
         return None;
     }
     let side = pos.side_to_move();
+    // Black's modern setup will face White's swap.
+    let pie = pos.rules().is_modern() && pos.phase() == Phase::BlackSetup;
     let budget = limits.iterations.unwrap_or(DEFAULT_PLAYOUTS).max(1);
     let deadline = limits.time.map(|t| start + t);
     let mut scores = vec![(0u64, 0u64); candidates.len()];
@@ -58,7 +61,7 @@ pub fn choose_setup(pos: &Position, rng: &mut Rng, limits: &Limits, start: Insta
             }
         }
         let mut order: Vec<usize> = (0..candidates.len()).collect();
-        let rate = |s: &(u64, u64)| if s.1 == 0 { 0.0 } else { s.0 as f64 / s.1 as f64 };
+        let rate = |s: &(u64, u64)| if s.1 == 0 { 0.0 } else { setup_value(s.0 as f64 / s.1 as f64, pie) };
         order.sort_by(|&a, &b| rate(&scores[b]).total_cmp(&rate(&scores[a])));
         let keep = candidates.len().div_ceil(2);
         let out_of_time = deadline.is_some_and(|d| Instant::now() >= d) || spent >= budget;
@@ -73,6 +76,13 @@ pub fn choose_setup(pos: &Position, rng: &mut Rng, limits: &Limits, start: Insta
     Some(best)
 }
 
+/// How a setup whose playouts the mover wins at `win_rate` ranks. Facing the swap (Black's
+/// modern setup) a setup worth `v` is worth `min(v, 1 - v)`, since White takes it over
+/// whenever it is better than half: the most balanced setup is the best.
+fn setup_value(win_rate: f64, facing_swap: bool) -> f64 {
+    if facing_swap { win_rate.min(1.0 - win_rate) } else { win_rate }
+}
+
 /// The swap decision (modern rules, White's setup turn): swapping hands White's
 /// placement to the opponent and takes over Black's setup, so it is worth
 /// `1 - value of the best placement`; swap when that beats placing, that is when even
@@ -85,6 +95,13 @@ fn should_swap(best_placement_win_rate: f64) -> bool {
 mod tests {
     use super::*;
     use crate::rules::{Rules, Variant};
+
+    #[test]
+    fn facing_the_swap_the_most_balanced_setup_ranks_first() {
+        assert!(setup_value(0.55, true) > setup_value(0.7, true));
+        assert!(setup_value(0.48, true) > setup_value(0.3, true));
+        assert_eq!(setup_value(0.7, false), 0.7);
+    }
 
     #[test]
     fn swap_only_when_the_best_placement_loses() {
