@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use crate::referee::clock::{Clock, TimeControl, format_seconds};
 use crate::referee::engine::{Engine, Failure, Reply};
 use crate::referee::openings::Opening;
-use crate::rules::{Color, Game, Move, Rules};
+use crate::rules::{Color, Game, Move, RuleSet};
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -156,11 +156,13 @@ fn prepare(engine: &mut Engine, settings: &GameSettings, opening: &Opening) -> R
     engine.ensure_running().map_err(|e| loss(Termination::Crash, format!("could not be started: {e}")))?;
     let timeout = settings.command_timeout;
     expect_ok(engine, &format!("boardsize {}", opening.variant.size()), timeout)?;
-    // Only other rules are announced, so engines without the rules command play classic.
-    if opening.rules != Rules::CLASSIC {
+    // Only what differs from plain classic is announced, so engines without these
+    // commands still play classic matches.
+    if opening.rules.set != RuleSet::Classic {
         expect_ok(engine, &format!("rules {}", opening.rules.set), timeout)?;
-        let corners = if opening.rules.no_corners { "on" } else { "off" };
-        expect_ok(engine, &format!("option no-corners {corners}"), timeout)?;
+    }
+    if opening.rules.no_corners {
+        expect_ok(engine, "option no-corners on", timeout)?;
     }
     expect_ok(engine, "clear_board", timeout)?;
     if let Some(start) = &opening.start {
