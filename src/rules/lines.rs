@@ -288,7 +288,8 @@ impl Lines {
         Reach { sq: sq.index() as u8, entries }
     }
 
-    /// [`Lines::reach_without`] for lines whose [`Lines::passable`] is `PASSABLE`.
+    /// What a queen on `to` reaches once `vacated` is empty too (the shots after a shooter
+    /// moved from `vacated` to `to`), for lines whose [`Lines::passable`] is `PASSABLE`.
     #[inline]
     pub(crate) fn reach_without_of<const PASSABLE: bool>(&self, to: Square, vacated: Square) -> Reach {
         let (lines, others) = (&SQUARE_LINES[to.index()], &SQUARE_LINES[vacated.index()]);
