@@ -246,3 +246,22 @@ fn modern_setup_draws_cover_the_swap_and_stay_legal() {
     let expected = draws as f64 / total as f64;
     assert!((f64::from(swaps) - expected).abs() < 6.0 * expected.sqrt() + 1.0, "{swaps} swaps, expected {expected}");
 }
+
+#[test]
+fn modern_random_setups_are_uniform_over_shooters_and_stone() {
+    // 7x7, Black: 25 interior squares for the shooter, then 48 squares for the stone.
+    let pos = Position::with_rules(Variant::from_size(7).unwrap(), Rules::MODERN);
+    let moves = pos.legal_moves();
+    assert_eq!(moves.len(), 1200);
+    let index: std::collections::HashMap<Move, usize> = moves.iter().enumerate().map(|(i, &m)| (m, i)).collect();
+    let per = 40;
+    let mut counts = vec![0u32; moves.len()];
+    let mut rng = Rng::new(23);
+    for _ in 0..moves.len() * per {
+        counts[index[&pos.random_setup(&mut rng).unwrap()]] += 1;
+    }
+    let expected = per as f64;
+    let chi2: f64 = counts.iter().map(|&c| (f64::from(c) - expected).powi(2) / expected).sum();
+    let df = (moves.len() - 1) as f64;
+    assert!((chi2 - df).abs() < 6.0 * (2.0 * df).sqrt(), "chi2 {chi2} for {df} degrees of freedom");
+}
