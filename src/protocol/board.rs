@@ -89,4 +89,15 @@ claims: black 0, white 0; 2 to win";
         assert_eq!(diagram(&pos), expected);
         assert!(!diagram(&pos).contains("\n\n"));
     }
+
+    #[test]
+    fn diagram_of_a_modern_no_corners_setup() {
+        let pos: Position = "7/7/7/3s3/7/7/1b5 w modern no-corners".parse().unwrap();
+        let text = diagram(&pos);
+        assert!(text.contains("\n 1    b . . . .    1"), "{text}");
+        assert!(text.contains("\n 7    . . . . .    7"), "{text}");
+        assert!(text.contains("\nrules: modern, no-corners (no corner squares)"), "{text}");
+        assert!(text.contains("to move: white (setup: place 2 shooters and a stone, or swap)"), "{text}");
+        assert!(!text.contains("\n\n"));
+    }
 }
