@@ -14,7 +14,7 @@ use log::info;
 use crate::player::search_player::MAX_THREADS;
 use crate::player::{SearchPlayer, Setting};
 use crate::protocol::{self, Engine};
-use crate::rules::{Phase, PlayoutPolicy, Position, Rng, Variant};
+use crate::rules::{Phase, PlayoutPolicy, Position, Rng, RuleSet, Rules, Variant};
 use crate::search::{PlayerKind, SearchSettings};
 
 /// The bench positions built into the binary (`data/bench.txt`).
@@ -30,12 +30,20 @@ pub const BENCH_POSITIONS: &str = include_str!("../data/bench.txt");
 logs go to stderr (set RUST_LOG=debug to see every command and reply).\n\n\
 Examples:\n  printf 'boardsize 7\\nclear_board\\ngenmove b\\nshowboard\\n' | veletas --seed 1\n  \
 veletas --movetime 0.1 --threads 2\n  \
-veletas --player uct --playouts 5000 --seed 7   # deterministic moves"
+veletas --player uct --playouts 5000 --seed 7   # deterministic moves\n  \
+veletas --rules modern --no-corners --size 9"
 )]
 pub struct Cli {
     /// Board size of the first game: 7, 9 or 10 (`boardsize` changes it later).
     #[arg(long, default_value_t = 10, value_parser = parse_size)]
     pub size: u8,
+    /// The rule set: classic (the rulebook) or modern (setup stones, swap, shooters
+    /// passed over); the protocol's `rules` command changes it later.
+    #[arg(long, value_name = "RULES", default_value = "classic", value_parser = parse_rules)]
+    pub rules: RuleSet,
+    /// The no-corners option: the four corners do not exist (`option no-corners` later).
+    #[arg(long)]
+    pub no_corners: bool,
     /// Seed of the random choices, for reproducible sessions (default: from the clock).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -117,7 +125,8 @@ Examples:\n  veletas bench\n  veletas bench --file data/bench.txt --playouts 200
 pub struct PerftArgs {
     /// Number of moves (plies) deep.
     pub depth: u32,
-    /// The position string (quoted or as two words); default: the empty board of --size.
+    /// The position string (quoted or as separate words); default: the empty board of
+    /// --size under --rules and --no-corners.
     pub position: Vec<String>,
     /// Print the count below each legal move, then the total.
     #[arg(long)]
@@ -141,6 +150,10 @@ pub struct BenchArgs {
     pub search_threads: u32,
 }
 
+fn parse_rules(text: &str) -> Result<RuleSet, String> {
+    text.parse::<RuleSet>().map_err(|e| e.to_string())
+}
+
 fn parse_size(text: &str) -> Result<u8, String> {
     match text.parse::<u8>() {
         Ok(size) if Variant::from_size(size).is_some() => Ok(size),
@@ -155,9 +168,10 @@ fn default_seed() -> u64 {
 /// Runs the program as the command line asks.
 pub fn run(cli: Cli) -> ExitCode {
     let variant = Variant::from_size(cli.size).unwrap_or(Variant::STANDARD);
+    let rules = Rules { set: cli.rules, no_corners: cli.no_corners };
     let result = match cli.command {
-        None => engine(variant, &cli.engine, cli.seed.unwrap_or_else(default_seed)),
-        Some(Subcommand::Perft(args)) => perft(variant, &args),
+        None => engine(Position::with_rules(variant, rules), &cli.engine, cli.seed.unwrap_or_else(default_seed)),
+        Some(Subcommand::Perft(args)) => perft(Position::with_rules(variant, rules), &args),
         Some(Subcommand::Bench(args)) => bench(&args, cli.seed.unwrap_or(1)),
         Some(Subcommand::Match(args)) => {
             return match crate::referee::run_match(&args) {
@@ -179,15 +193,17 @@ pub fn run(cli: Cli) -> ExitCode {
     }
 }
 
-fn engine(variant: Variant, args: &EngineArgs, seed: u64) -> io::Result<()> {
+fn engine(start: Position, args: &EngineArgs, seed: u64) -> io::Result<()> {
     let player = args.player(seed).map_err(invalid)?;
     info!(
-        "engine starting: {variant}, player {}, movetime {} s, playouts {}",
+        "engine starting: {}, rules {}, player {}, movetime {} s, playouts {}",
+        start.variant(),
+        start.rules(),
         crate::player::Player::describe(&player),
         args.movetime,
         if args.playouts > 0 { args.playouts.to_string() } else { "off".to_string() }
     );
-    let mut engine = Engine::new(variant, Box::new(player));
+    let mut engine = Engine::from_position(start, Box::new(player));
     let stdout = io::stdout();
     // Not `stdin().lock()`: `analyze` watches the input from a second thread.
     let input = BufReader::with_capacity(1 << 16, io::stdin());
@@ -198,9 +214,9 @@ fn invalid(message: String) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidInput, message)
 }
 
-fn perft(variant: Variant, args: &PerftArgs) -> io::Result<()> {
+fn perft(empty_board: Position, args: &PerftArgs) -> io::Result<()> {
     let position = if args.position.is_empty() {
-        Position::new(variant)
+        empty_board
     } else {
         let text = args.position.join(" ");
         text.parse::<Position>().map_err(|e| invalid(format!("invalid position '{text}': {e}")))?

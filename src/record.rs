@@ -17,7 +17,7 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::rules::{Color, Game, Position, Variant};
+use crate::rules::{Color, Game, Position, RuleSet, Rules, Variant};
 
 /// Why a record cannot be read or replayed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -74,8 +74,24 @@ impl GameRecord {
         }
     }
 
-    /// The position the moves start from: the `Start` tag (a position string) if
-    /// present, else the empty board of the `Size` tag (10 without one).
+    /// The rules of the `Rules` tag (`classic` without one): the rule set, then
+    /// optionally `no-corners`, as in `modern no-corners`.
+    pub fn rules(&self) -> Result<Rules, RecordError> {
+        let Some(text) = self.tag("Rules") else { return Ok(Rules::CLASSIC) };
+        let bad = || RecordError::game(format!("bad Rules tag '{text}'"));
+        let mut words = text.split_whitespace();
+        let set: RuleSet = words.next().ok_or_else(bad)?.parse().map_err(|_| bad())?;
+        let no_corners = match (words.next(), words.next()) {
+            (None, _) => false,
+            (Some("no-corners"), None) => true,
+            _ => return Err(bad()),
+        };
+        Ok(Rules { set, no_corners })
+    }
+
+    /// The position the moves start from: the `Start` tag (a position string, which
+    /// carries its rules) if present, else the empty board of the `Size` tag (10
+    /// without one) under the `Rules` tag (classic without one).
     pub fn start_position(&self) -> Result<Position, RecordError> {
         if let Some(start) = self.tag("Start") {
             return start.parse().map_err(|e| RecordError::game(format!("bad Start tag: {e}")));
@@ -87,7 +103,7 @@ impl GameRecord {
         let variant = size
             .and_then(Variant::from_size)
             .ok_or_else(|| RecordError::game(format!("bad Size tag '{}'", self.tag("Size").unwrap_or(""))))?;
-        Ok(Position::new(variant))
+        Ok(Position::with_rules(variant, self.rules()?))
     }
 
     /// Replays the first `turns` moves (all of them with `None`), checking each.
@@ -147,6 +163,10 @@ impl fmt::Display for GameRecord {
                 tokens.push(format!("{number}... {mv}"));
             } else {
                 tokens.push(mv.clone());
+            }
+            // White's swap leaves White to move: the same turn number goes on.
+            if mv.eq_ignore_ascii_case("swap") {
+                continue;
             }
             if mover == Color::White {
                 number += 1;
@@ -313,6 +333,24 @@ pub fn tag_line(name: &str, value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn modern_records_carry_the_rules_and_number_around_the_swap() {
+        let mut record = GameRecord::default();
+        record.set_tag("Size", "7");
+        record.set_tag("Rules", "modern no-corners");
+        record.moves = ["d4/b1", "swap", "c5,e3/g6", "d4-f4/c4"].map(String::from).to_vec();
+        record.result = "*".into();
+        let text = record.to_string();
+        assert!(text.contains("1. d4/b1 swap c5,e3/g6 2. d4-f4/c4 *"), "{text}");
+        assert_eq!(parse_records(&text).unwrap(), vec![record.clone()]);
+        let end = record.position_after(None).unwrap();
+        assert_eq!(end.to_string(), "7/6w/2s4/2b2s1/4s2/7/1b5 w modern no-corners");
+        record.set_tag("Rules", "modern corners");
+        assert!(record.start_position().is_err());
+        record.set_tag("Rules", "classic");
+        assert!(record.position_after(None).is_err());
+    }
 
     const SAMPLE: &str = "[Event \"test \\\"quoted\\\"\"]\n[Size \"7\"]\n\n1. d4 b2,f6 {a comment\nover lines} 2. d4-d6/d5\nf6-f3/e4 B+\n\n";
 

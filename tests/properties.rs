@@ -158,6 +158,11 @@ fn transform_square(t: usize, n: usize, sq: Square) -> Square {
 fn transform_move(t: usize, n: usize, mv: Move) -> Move {
     match mv {
         Move::Setup(squares) => Move::Setup(squares.iter().map(|sq| transform_square(t, n, sq)).collect()),
+        Move::SetupWithStone { shooters, stone } => Move::SetupWithStone {
+            shooters: shooters.iter().map(|sq| transform_square(t, n, sq)).collect(),
+            stone: transform_square(t, n, stone),
+        },
+        Move::Swap => Move::Swap,
         Move::Turn(turn) => {
             let shot = transform_square(t, n, turn.shot());
             Move::Turn(match turn.shooter_move() {

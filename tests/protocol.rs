@@ -47,7 +47,10 @@ fn standard_commands_succeed() {
     );
     assert!(session("list_commands\n").starts_with("= protocol_version\nname\n"));
     assert_eq!(session("quit\nname\n"), "= \n\n");
-    assert_eq!(session("boardsize 9\nrules\n"), "= \n\n= 9x9, 5 shooters (black places 2, white 3), 3 claims win\n\n");
+    assert_eq!(
+        session("boardsize 9\nrules\n"),
+        "= \n\n= 9x9, 5 shooters (black places 2, white 3), 3 claims win; rules classic\n\n"
+    );
     assert_eq!(last_reply("boardsize 9\nplay b c3,g7\nclear_board\nposition"), "= 9/9/9/9/9/9/9/9/9 b");
     assert_eq!(session("komi 6.5\nkomi -1\nkomi 0\n"), "= \n\n= \n\n= \n\n");
     assert_eq!(last_reply(&format!("{SETUP_7}play b d4-d6/f6\nposition")), "= 2s4/3s1b1/7/7/7/7/4s2 w");
@@ -96,10 +99,10 @@ fn extensions_succeed() {
     assert_eq!(last_reply("set_position 7/7/2s4/7/4s2/1s5/7 b\nperft 0"), "= 1");
     assert_eq!(
         last_reply("set_position 7/7/2s4/7/4s2/1s5/7 b\nrules"),
-        "= 7x7, 3 shooters (black places 1, white 2), 2 claims win"
+        "= 7x7, 3 shooters (black places 1, white 2), 2 claims win; rules classic"
     );
     assert_eq!(last_reply("position"), "= 10/10/10/10/10/10/10/10/10/10 b");
-    assert_eq!(last_reply("rules"), "= 10x10, 7 shooters (black places 3, white 4), 4 claims win");
+    assert_eq!(last_reply("rules"), "= 10x10, 7 shooters (black places 3, white 4), 4 claims win; rules classic");
 }
 
 #[test]
@@ -147,7 +150,7 @@ fn error_replies() {
         ("set_position 7/7/7/7/7/7/7 w", "? invalid position: it is black's setup turn: '7/7/7/7/7/7/7 w'"),
         ("perft 9", "? syntax error: unexpected '9'; usage: perft DEPTH"),
         ("perft", "? syntax error: missing argument; usage: perft DEPTH"),
-        ("rules 7", "? syntax error: unexpected '7'; usage: rules"),
+        ("rules 7", "? syntax error: unexpected '7'; usage: rules [classic|modern]"),
     ];
     for (input, expected) in cases {
         assert_eq!(last_reply(input), *expected, "reply to {input:?}");

@@ -69,7 +69,7 @@ fn quit_ends_the_engine_while_input_stays_open() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
-        "= 9x9, 5 shooters (black places 2, white 3), 3 claims win\n\n= \n\n"
+        "= 9x9, 5 shooters (black places 2, white 3), 3 claims win; rules classic\n\n= \n\n"
     );
 }
 

@@ -84,7 +84,7 @@ fn assert_same_moves(pos: &Position, reference: &RefPos, notation: bool) -> (Fas
 fn setup_squares(mv: &Move) -> Vec<Sq> {
     match mv {
         Move::Setup(bits) => bits.iter().map(|sq| (usize::from(sq.file()), usize::from(sq.rank()))).collect(),
-        Move::Turn(_) => panic!("{mv} is not a setup turn"),
+        _ => panic!("{mv} is not a classic setup turn"),
     }
 }
 

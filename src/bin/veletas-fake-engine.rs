@@ -5,20 +5,23 @@
 //! It speaks enough of the protocol for a referee: `protocol_version`, `name`,
 //! `version`, `known_command`, `list_commands`, `quit`, `boardsize`, `clear_board`,
 //! `komi`, `set_position`, `play`, `genmove`, `undo`, `time_settings`, `time_left`,
-//! `final_score`, `showboard`. Misbehaviours trigger on the N-th `genmove` of every game
+//! `final_score`, `showboard`, and `rules classic|modern` and `option no-corners on|off`
+//! (which keep the board size and start a new game). With `--swap` it always swaps when
+//! White may (modern rules). Misbehaviours trigger on the N-th `genmove` of every game
 //! (counted from the last `boardsize`, `clear_board` or `set_position`):
 //!
 //! ```text
 //! veletas-fake-engine [--seed S] [--name NAME]
 //!     [--illegal-at N] [--crash-at N] [--hang-at N] [--slow-at N --delay SECONDS]
 //!     [--junk-at N] [--refuse-at N] [--malformed-at N] [--resign-at N] [--wrong-score]
+//!     [--swap]
 //! ```
 
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
 use clap::Parser;
-use veletas::rules::{Color, Game, Move, Phase, PlayoutPolicy, Position, Rng, Variant};
+use veletas::rules::{Color, Game, Move, Phase, PlayoutPolicy, Position, Rng, RuleSet, Rules, Variant};
 
 /// A random-moving GTP engine that misbehaves on request, for testing referees.
 #[derive(Parser, Debug)]
@@ -60,9 +63,12 @@ struct Opts {
     /// Report the wrong winner in final_score.
     #[arg(long)]
     wrong_score: bool,
+    /// Always swap when White may (modern rules).
+    #[arg(long)]
+    swap: bool,
 }
 
-const COMMANDS: [&str; 17] = [
+const COMMANDS: [&str; 19] = [
     "boardsize",
     "clear_board",
     "final_score",
@@ -71,9 +77,11 @@ const COMMANDS: [&str; 17] = [
     "komi",
     "list_commands",
     "name",
+    "option",
     "play",
     "protocol_version",
     "quit",
+    "rules",
     "set_position",
     "showboard",
     "time_left",
@@ -112,11 +120,27 @@ impl Engine {
             "boardsize" => {
                 let size: u8 = args.first().and_then(|s| s.parse().ok()).ok_or("syntax error")?;
                 let variant = Variant::from_size(size).ok_or("unacceptable size")?;
-                self.reset(Position::new(variant));
+                self.reset(Position::with_rules(variant, self.game.position().rules()));
                 Ok(String::new())
             }
             "clear_board" => {
-                self.reset(Position::new(self.game.position().variant()));
+                self.reset(Position::with_rules(self.game.position().variant(), self.game.position().rules()));
+                Ok(String::new())
+            }
+            "rules" => {
+                let set: RuleSet = args.first().ok_or("syntax error")?.parse().map_err(|_| "syntax error")?;
+                let rules = Rules { set, ..self.game.position().rules() };
+                self.reset(Position::with_rules(self.game.position().variant(), rules));
+                Ok(String::new())
+            }
+            "option" => {
+                let on = match args {
+                    ["no-corners", "on"] => true,
+                    ["no-corners", "off"] => false,
+                    _ => return Err("syntax error".into()),
+                };
+                let rules = self.game.position().rules().with_no_corners(on);
+                self.reset(Position::with_rules(self.game.position().variant(), rules));
                 Ok(String::new())
             }
             "set_position" => {
@@ -184,7 +208,11 @@ impl Engine {
         if o.illegal_at == n {
             return Ok(illegal_move(position));
         }
-        let mv: Move = position.random_move(&mut self.rng, PlayoutPolicy::Uniform).ok_or("game over")?;
+        let mv: Move = if o.swap && position.swap_available() {
+            Move::Swap
+        } else {
+            position.random_move(&mut self.rng, PlayoutPolicy::Uniform).ok_or("game over")?
+        };
         self.game.play(mv).map_err(|e| format!("illegal move: {e}"))?;
         Ok(mv.to_string())
     }

@@ -27,13 +27,19 @@ pub fn diagram(position: &Position) -> String {
     for rank in (0..size).rev() {
         let _ = write!(out, "\n{:>2} ", rank + 1);
         for file in 0..size {
-            let piece = Square::new(file, rank).and_then(|sq| position.piece_at(sq));
-            let _ = write!(out, " {}", letter(piece));
+            let square = Square::new(file, rank);
+            let wall = square.is_some_and(|sq| !position.on_board(sq));
+            let piece = square.and_then(|sq| position.piece_at(sq));
+            let _ = write!(out, " {}", if wall { ' ' } else { letter(piece) });
         }
         let _ = write!(out, "  {}", rank + 1);
     }
     let _ = write!(out, "\n   {files}");
     out.push_str("\nlegend: s shooter, b/w black/white stone, B/W shooter claimed by black/white, . empty");
+    if position.rules() != crate::rules::Rules::CLASSIC {
+        let corners = if position.rules().no_corners { ", no-corners (no corner squares)" } else { "" };
+        let _ = write!(out, "\nrules: {}{corners}", position.rules().set);
+    }
     let side = position.side_to_move();
     match (position.winner(), position.phase()) {
         (Some(winner), _) => {
@@ -42,7 +48,9 @@ pub fn diagram(position: &Position) -> String {
         (None, Phase::BlackSetup | Phase::WhiteSetup) => {
             let n = position.variant().setup_count(side);
             let plural = if n == 1 { "" } else { "s" };
-            let _ = write!(out, "\nto move: {side} (setup: place {n} shooter{plural})");
+            let stone = if position.rules().is_modern() { " and a stone" } else { "" };
+            let swap = if position.swap_available() { ", or swap" } else { "" };
+            let _ = write!(out, "\nto move: {side} (setup: place {n} shooter{plural}{stone}{swap})");
         }
         (None, Phase::Play) => {
             let _ = write!(out, "\nto move: {side} (play: move a shooter or not, then shoot)");
@@ -80,5 +88,16 @@ to move: black (play: move a shooter or not, then shoot)
 claims: black 0, white 0; 2 to win";
         assert_eq!(diagram(&pos), expected);
         assert!(!diagram(&pos).contains("\n\n"));
+    }
+
+    #[test]
+    fn diagram_of_a_modern_no_corners_setup() {
+        let pos: Position = "7/7/7/3s3/7/7/1b5 w modern no-corners".parse().unwrap();
+        let text = diagram(&pos);
+        assert!(text.contains("\n 1    b . . . .    1"), "{text}");
+        assert!(text.contains("\n 7    . . . . .    7"), "{text}");
+        assert!(text.contains("\nrules: modern, no-corners (no corner squares)"), "{text}");
+        assert!(text.contains("to move: white (setup: place 2 shooters and a stone, or swap)"), "{text}");
+        assert!(!text.contains("\n\n"));
     }
 }

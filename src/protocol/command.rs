@@ -13,7 +13,7 @@ use nom::combinator::{cut, eof, map, map_res, opt, peek, success};
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
-use crate::rules::Color;
+use crate::rules::{Color, RuleSet};
 
 /// Every command: name, arguments, and a one-line summary. `list_commands` prints the
 /// names in this order; syntax errors quote the usage.
@@ -40,7 +40,8 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("set_position", "POSITION", "sets up a position string"),
     ("position", "", "the position string"),
     ("perft", "DEPTH", "the number of move sequences of DEPTH moves"),
-    ("rules", "", "the variant in force"),
+    ("rules", "[classic|modern]", "reports the variant and rules in force, or sets the rules (new game)"),
+    ("option", "NAME [on|off]", "reports or sets an option of the rules: no-corners (new game)"),
     ("player", "[NAME]", "reports or sets the player: random, greedy, uct or veletas"),
     ("movetime", "SECONDS", "thinking time per move when no clock is set"),
     ("playouts", "N", "a fixed number of playouts per move (0: off)"),
@@ -114,14 +115,18 @@ pub enum Command {
     LegalMoves,
     /// `is_legal COLOR MOVE`
     IsLegal(Color, String),
-    /// `set_position RANKS SIDE` (the two words of the position string, rejoined).
+    /// `set_position RANKS SIDE [WORDS]` (the words of the position string, rejoined:
+    /// the ranks, the side to move and up to three words for the rules).
     SetPosition(String),
     /// `position`
     Position,
     /// `perft DEPTH`
     Perft(u32),
-    /// `rules`
-    Rules,
+    /// `rules [classic|modern]`: report, or set the rule set.
+    Rules(Option<RuleSet>),
+    /// `option NAME [VALUE]`: report or set an option (names and values checked by the
+    /// engine).
+    Option(String, Option<String>),
     /// `player [NAME]` (the name as written; checked by the engine).
     Player(Option<String>),
     /// `movetime SECONDS` (above 0, at most [`MAX_MOVETIME`]).
@@ -300,10 +305,23 @@ fn command(i: &str) -> Res<'_, Command> {
             keyword("final_score", success(Command::FinalScore)),
             keyword("legal_moves", success(Command::LegalMoves)),
             keyword("is_legal", map((color, owned), |(c, m)| Command::IsLegal(c, m))),
-            keyword("set_position", map((word, word), |(a, b)| Command::SetPosition(format!("{a} {b}")))),
+            keyword(
+                "set_position",
+                map((word, word, opt(word), opt(word), opt(word)), |(a, b, c, d, e)| {
+                    let words = [Some(a), Some(b), c, d, e];
+                    Command::SetPosition(words.into_iter().flatten().collect::<Vec<_>>().join(" "))
+                }),
+            ),
             keyword("position", success(Command::Position)),
             keyword("perft", map(map_res(unsigned, depth), Command::Perft)),
-            keyword("rules", success(Command::Rules)),
+            keyword(
+                "rules",
+                alt((
+                    map(map_res(word, str::parse::<RuleSet>), |r| Command::Rules(Some(r))),
+                    success(Command::Rules(None)),
+                )),
+            ),
+            keyword("option", map((owned, opt(owned)), |(name, value)| Command::Option(name, value))),
         )),
         alt((
             keyword("player", alt((map(owned, |n| Command::Player(Some(n))), success(Command::Player(None))))),

@@ -12,7 +12,7 @@ use log::debug;
 use crate::player::{Clock, Decision, Player, Setting, TimeLeft, time};
 use crate::protocol::board::diagram;
 use crate::protocol::command::{COMMANDS, Command, shorten};
-use crate::rules::{Color, Game, IllegalMove, Move, Position, Variant};
+use crate::rules::{Color, Game, IllegalMove, Move, Position, Rules, Variant};
 use crate::search::{PlayerKind, SearchResult};
 
 /// What a successful command asks of the loop besides replying.
@@ -36,9 +36,16 @@ pub struct Engine {
 pub type Outcome = Result<(String, Flow), String>;
 
 impl Engine {
-    /// An engine at the empty board of `variant`, with `player` choosing its moves.
+    /// An engine at the empty board of `variant` (classic rules), with `player`
+    /// choosing its moves.
     pub fn new(variant: Variant, player: Box<dyn Player>) -> Engine {
-        Engine { game: Game::new(variant), clock: Clock::default(), komi: 0.0, player }
+        Engine::from_position(Position::new(variant), player)
+    }
+
+    /// An engine whose first game starts at `position` (its variant and rules stay in
+    /// force for `clear_board` and `boardsize`), with `player` choosing its moves.
+    pub fn from_position(position: Position, player: Box<dyn Player>) -> Engine {
+        Engine { game: Game::from_position(position), clock: Clock::default(), komi: 0.0, player }
     }
 
     /// The game in progress.
@@ -60,6 +67,11 @@ impl Engine {
         self.game.position()
     }
 
+    /// Starts a new game on the empty board of the variant in force under `rules`.
+    fn start_new_game(&mut self, rules: Rules) {
+        self.new_game(Game::from_position(Position::with_rules(self.position().variant(), rules)));
+    }
+
     fn new_game(&mut self, game: Game) {
         self.game = game;
         self.player.new_game();
@@ -76,11 +88,11 @@ impl Engine {
             Command::Quit => return Ok((String::new(), Flow::Quit)),
             Command::BoardSize(size) => {
                 let variant = u8::try_from(size).ok().and_then(Variant::from_size).ok_or("unacceptable size")?;
-                self.new_game(Game::new(variant));
+                self.new_game(Game::from_position(Position::with_rules(variant, self.position().rules())));
                 String::new()
             }
             Command::ClearBoard => {
-                self.new_game(Game::new(self.position().variant()));
+                self.start_new_game(self.position().rules());
                 String::new()
             }
             Command::Komi(komi) => {
@@ -130,6 +142,10 @@ impl Engine {
                 None => return Err("cannot score: the game is not over".to_string()),
             },
             Command::LegalMoves => {
+                let count = self.position().count_legal_moves();
+                if count > MAX_LISTED_MOVES {
+                    return Err(format!("cannot list: {count} legal moves, more than {MAX_LISTED_MOVES}"));
+                }
                 self.position().legal_moves().iter().map(Move::to_string).collect::<Vec<_>>().join(" ")
             }
             Command::IsLegal(color, text) => {
@@ -150,7 +166,27 @@ impl Engine {
                 side.to_string()
             }
             Command::Perft(depth) => self.position().perft(depth).to_string(),
-            Command::Rules => self.position().variant().to_string(),
+            Command::Rules(None) => {
+                format!("{}; rules {}", self.position().variant(), rules_words(self.position().rules()))
+            }
+            Command::Rules(Some(set)) => {
+                self.start_new_game(Rules { set, ..self.position().rules() });
+                String::new()
+            }
+            Command::Option(name, value) => {
+                if name != "no-corners" {
+                    return Err(format!("syntax error: unknown option '{}' (no-corners)", shorten(&name)));
+                }
+                let on = self.position().rules().no_corners;
+                match value.as_deref() {
+                    None => (if on { "on" } else { "off" }).to_string(),
+                    Some(word @ ("on" | "off")) => {
+                        self.start_new_game(self.position().rules().with_no_corners(word == "on"));
+                        String::new()
+                    }
+                    Some(other) => return Err(format!("syntax error: expected on or off, not '{}'", shorten(other))),
+                }
+            }
             Command::Player(None) => self.player.kind().to_string(),
             Command::Player(Some(name)) => {
                 let kind = name.parse::<PlayerKind>().map_err(|e| format!("syntax error: {e}"))?;
@@ -228,6 +264,15 @@ impl Engine {
         }
         Ok(decision)
     }
+}
+
+/// The most moves `legal_moves` lists (the classic setups, 720,731 at most, fit; modern
+/// 10x10 setups, millions, do not).
+pub const MAX_LISTED_MOVES: u64 = 1_000_000;
+
+/// The rules as `rules` reports them: `classic`, `modern`, `modern, no-corners`.
+fn rules_words(rules: Rules) -> String {
+    if rules.no_corners { format!("{}, no-corners", rules.set) } else { rules.set.to_string() }
 }
 
 fn illegal(shown: &str, reason: &IllegalMove) -> String {

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use crate::referee::clock::{Clock, TimeControl, format_seconds};
 use crate::referee::engine::{Engine, Failure, Reply};
 use crate::referee::openings::Opening;
-use crate::rules::{Color, Game, Move, Position};
+use crate::rules::{Color, Game, Move, RuleSet};
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -99,8 +99,11 @@ pub struct GameSettings {
 pub struct PlayedGame {
     /// The game number in the match, from 0.
     pub round: usize,
-    /// Whether the first `--engine` played Black.
+    /// Whether the first `--engine` played Black (after White's swap, if any: the
+    /// engines then exchanged colours).
     pub engine1_black: bool,
+    /// Whether White played the swap (modern rules), so the engines exchanged colours.
+    pub swapped: bool,
     /// The opening it started from.
     pub opening: Opening,
     /// The game: start position and every move played, opening included.
@@ -153,12 +156,20 @@ fn prepare(engine: &mut Engine, settings: &GameSettings, opening: &Opening) -> R
     engine.ensure_running().map_err(|e| loss(Termination::Crash, format!("could not be started: {e}")))?;
     let timeout = settings.command_timeout;
     expect_ok(engine, &format!("boardsize {}", opening.variant.size()), timeout)?;
+    // Only what differs from plain classic is announced, so engines without these
+    // commands still play classic matches.
+    if opening.rules.set != RuleSet::Classic {
+        expect_ok(engine, &format!("rules {}", opening.rules.set), timeout)?;
+    }
+    if opening.rules.no_corners {
+        expect_ok(engine, "option no-corners on", timeout)?;
+    }
     expect_ok(engine, "clear_board", timeout)?;
     if let Some(start) = &opening.start {
         expect_ok(engine, &format!("set_position {start}"), timeout)?;
     }
     expect_ok(engine, &settings.time_control.time_settings_command(), timeout)?;
-    let mut game = Game::from_position(opening.start.clone().unwrap_or_else(|| Position::new(opening.variant)));
+    let mut game = Game::from_position(opening.start_position());
     for &mv in &opening.moves {
         let color = game.position().side_to_move();
         expect_ok(engine, &format!("play {color} {mv}"), timeout)?;
@@ -176,11 +187,11 @@ pub fn play_game(
     opening: &Opening,
     engine1_black: bool,
 ) -> PlayedGame {
-    let seat = |color: Color| usize::from((color == Color::Black) != engine1_black);
     let mut game = opening.game();
     let mut played = PlayedGame {
         round,
         engine1_black,
+        swapped: false,
         opening: opening.clone(),
         game: game.clone(),
         winner: Color::Black,
@@ -189,8 +200,13 @@ pub fn play_game(
         final_scores: [None, None],
         disagreement: None,
     };
-    let result = run(engines, settings, opening, &mut game, seat);
+    let mut swapped = false;
+    let result = run(engines, settings, opening, &mut game, engine1_black, &mut swapped);
     played.game = game;
+    played.swapped = swapped;
+    let final_engine1_black = engine1_black != swapped;
+    played.engine1_black = final_engine1_black;
+    let seat = |color: Color| usize::from((color == Color::Black) != final_engine1_black);
     match result {
         Ok(winner) => {
             played.winner = winner;
@@ -205,16 +221,20 @@ pub fn play_game(
     played
 }
 
-/// The game loop proper: the winner, or the loser and why.
+/// The game loop proper: the winner, or the loser and why. `swapped` is set when White
+/// swaps; from then on the engines play the other colours (the loser's colour is
+/// always the colour its engine played at that moment).
 fn run(
     engines: &mut [Engine; 2],
     settings: &GameSettings,
     opening: &Opening,
     game: &mut Game,
-    seat: impl Fn(Color) -> usize,
+    engine1_black: bool,
+    swapped: &mut bool,
 ) -> Result<Color, (Color, Loss)> {
+    let seat = |color: Color, swapped: bool| usize::from((color == Color::Black) != (engine1_black != swapped));
     for color in Color::ALL {
-        prepare(&mut engines[seat(color)], settings, opening).map_err(|l| (color, l))?;
+        prepare(&mut engines[seat(color, false)], settings, opening).map_err(|l| (color, l))?;
     }
     let mut clocks = [Clock::new(settings.time_control), Clock::new(settings.time_control)];
     let timeout = settings.command_timeout;
@@ -224,7 +244,7 @@ fn run(
         }
         let color = game.position().side_to_move();
         let clock = &mut clocks[color.index()];
-        let engine = &mut engines[seat(color)];
+        let engine = &mut engines[seat(color, *swapped)];
         let (left, stones) = clock.time_left();
         expect_ok(engine, &format!("time_left {color} {} {stones}", format_seconds(left)), timeout)
             .map_err(|l| (color, l))?;
@@ -232,7 +252,12 @@ fn run(
         let Some(mv) = mv else {
             return Err((color, loss(Termination::Resignation, "resigned")));
         };
-        expect_ok(&mut engines[seat(!color)], &format!("play {color} {mv}"), timeout).map_err(|l| (!color, l))?;
+        expect_ok(&mut engines[seat(!color, *swapped)], &format!("play {color} {mv}"), timeout)
+            .map_err(|l| (!color, l))?;
+        if mv == Move::Swap {
+            // The engine that swapped takes over Black's setup; the other plays White.
+            *swapped = true;
+        }
     }
 }
 

@@ -25,6 +25,8 @@ pub mod words;
 
 use std::path::PathBuf;
 
+use crate::rules::{RuleSet, Rules};
+
 pub use crate::record::{GameRecord, RecordError, parse_complete_records, parse_records};
 pub use clock::{ByoYomiSpec, ClockSpec, TimeControl};
 pub use game::{PlayedGame, Termination};
@@ -46,6 +48,16 @@ pub struct MatchArgs {
     /// Board size: 7, 9 or 10 (default 10, or the size of the openings file).
     #[arg(long)]
     pub size: Option<u8>,
+    /// The rule set: classic or modern (sent to the engines with `rules` unless classic).
+    #[arg(long, value_name = "RULES", default_value = "classic", value_parser = parse_rule_set)]
+    pub rules: RuleSet,
+    /// The no-corners option (sent to the engines with `option no-corners on`).
+    #[arg(long)]
+    pub no_corners: bool,
+    /// Start every pair from a random-setup position (every shooter on a random square
+    /// off the edge, no stones, Black to move) instead of random setup turns.
+    #[arg(long, conflicts_with = "openings")]
+    pub random_setup: bool,
     /// Fixed time per move, in seconds (the default time control is 1 s per move).
     #[arg(long, value_name = "SECONDS", value_parser = clock::parse_seconds)]
     pub movetime: Option<f64>,
@@ -94,6 +106,17 @@ pub struct MatchArgs {
     /// No line per game, only the summary.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+}
+
+fn parse_rule_set(text: &str) -> Result<RuleSet, String> {
+    text.parse::<RuleSet>().map_err(|e| e.to_string())
+}
+
+impl MatchArgs {
+    /// The rules the match is played under.
+    pub fn rules(&self) -> Rules {
+        Rules { set: self.rules, no_corners: self.no_corners }
+    }
 }
 
 #[derive(clap::Parser)]

@@ -7,10 +7,17 @@
 //! (`c3,f6,h8 a1,c9,h2,j10`), or a position string optionally followed by moves played
 //! from it (`7/7/7/3s3/7/7/7 w b2,f6`). Openings are used in file order and
 //! cycled; each is played twice, with colours swapped.
+//!
+//! Every opening is played under the match's rules (`--rules`, `--no-corners`), and a
+//! position string in a file must carry the same rules. Under the modern rules a random
+//! opening is Black's random setup (shooters and stone) only: White's setup turn, where
+//! it may swap, is left to the engines; an openings file cannot hold the swap either. With
+//! `--random-setup` each pair starts instead from the random-setup position: every
+//! shooter on a random square off the edge, no stones, Black to move.
 
 use std::path::Path;
 
-use crate::rules::{Game, Move, Position, Rng, Variant};
+use crate::rules::{Game, Move, Phase, Position, Rng, Rules, Variant};
 
 /// An opening: a start position and moves played from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,6 +28,8 @@ pub struct Opening {
     pub moves: Vec<Move>,
     /// The variant.
     pub variant: Variant,
+    /// The rules.
+    pub rules: Rules,
 }
 
 /// Mixes a seed and a counter into a well-spread 64-bit value (splitmix64).
@@ -32,28 +41,69 @@ pub fn mix(seed: u64, n: u64) -> u64 {
 }
 
 impl Opening {
-    /// Random legal setups of both sides for pair `pair` of a match seeded with `seed`.
+    /// Random legal setups of both sides for pair `pair` of a match seeded with `seed`
+    /// (classic rules).
     pub fn random(variant: Variant, seed: u64, pair: u64) -> Opening {
+        Opening::random_with_rules(variant, Rules::CLASSIC, seed, pair)
+    }
+
+    /// A random opening under `rules` for pair `pair` of a match seeded with `seed`:
+    /// random setups of both sides (classic), or Black's random setup only (modern: the
+    /// swap decision stays with White's engine).
+    pub fn random_with_rules(variant: Variant, rules: Rules, seed: u64, pair: u64) -> Opening {
         let mut rng = Rng::new(mix(seed, pair));
-        let mut position = Position::new(variant);
+        let mut position = Position::with_rules(variant, rules);
         let mut moves = Vec::with_capacity(2);
-        while let Some(mv) = position.random_setup(&mut rng) {
+        let setups = if rules.is_modern() { 1 } else { 2 };
+        while position.phase() != Phase::Play && moves.len() < setups {
+            let Some(mv) = position.random_setup(&mut rng) else { break };
+            if mv == Move::Swap {
+                continue;
+            }
             if position.play(mv).is_err() {
                 break;
             }
             moves.push(mv);
         }
-        Opening { start: None, moves, variant }
+        Opening { start: None, moves, variant, rules }
     }
 
-    /// Reads one line of an openings file; `size` is the `--size` to check against.
+    /// The random-setup start of pair `pair` of a match seeded with `seed`: every shooter
+    /// on a random square off the edge, no stones, Black to move.
+    pub fn random_start(variant: Variant, rules: Rules, seed: u64, pair: u64) -> Opening {
+        let mut rng = Rng::new(mix(seed, pair));
+        Opening { start: Some(Position::random_start(variant, rules, &mut rng)), moves: Vec::new(), variant, rules }
+    }
+
+    /// Reads one line of an openings file (classic rules); `size` is the `--size` to
+    /// check against.
     pub fn parse(line: &str, size: Option<u8>) -> Result<Opening, String> {
+        Opening::parse_with_rules(line, size, Rules::CLASSIC)
+    }
+
+    /// Reads one line of an openings file for a match under `rules`; `size` is the
+    /// `--size` to check against. A position string's rules words must give `rules`.
+    pub fn parse_with_rules(line: &str, size: Option<u8>, rules: Rules) -> Result<Opening, String> {
         let mut words = line.split_whitespace().peekable();
         let start: Option<Position> = match words.peek() {
-            Some(first) if first.contains('/') => {
+            Some(first) if is_position_word(first) => {
                 let board = words.next().unwrap_or_default();
                 let side = words.next().ok_or("a position string needs the side to move")?;
-                Some(format!("{board} {side}").parse().map_err(|e| format!("bad position: {e}"))?)
+                let mut text = format!("{board} {side}");
+                while let Some(word) =
+                    words.next_if(|w| matches!(*w, "classic" | "modern" | "no-corners" | "swap" | "noswap"))
+                {
+                    text.push(' ');
+                    text.push_str(word);
+                }
+                let position: Position = text.parse().map_err(|e| format!("bad position: {e}"))?;
+                if position.rules() != rules {
+                    return Err(format!(
+                        "a position of the {} rules in a match of the {rules} rules",
+                        position.rules()
+                    ));
+                }
+                Some(position)
             }
             _ => None,
         };
@@ -67,23 +117,31 @@ impl Opening {
                 Variant::from_size(size).ok_or(format!("no variant is played on {size}x{size}"))?
             }
         };
-        let mut game = Game::from_position(start.clone().unwrap_or_else(|| Position::new(variant)));
+        let mut game = Game::from_position(start.clone().unwrap_or_else(|| Position::with_rules(variant, rules)));
         let mut moves = Vec::new();
         for word in words {
             let mv = game.position().parse_move(word).map_err(|e| e.to_string())?;
+            if mv == Move::Swap {
+                return Err("an opening cannot hold the swap: the engines decide it".into());
+            }
             game.play(mv).map_err(|e| format!("illegal move {word}: {e}"))?;
             moves.push(mv);
         }
         if game.position().is_over() {
             return Err("the game is already over".into());
         }
-        let start = start.filter(|p| *p != Position::new(variant));
-        Ok(Opening { start, moves, variant })
+        let start = start.filter(|p| *p != Position::with_rules(variant, rules));
+        Ok(Opening { start, moves, variant, rules })
+    }
+
+    /// The position the opening starts from.
+    pub fn start_position(&self) -> Position {
+        self.start.clone().unwrap_or_else(|| Position::with_rules(self.variant, self.rules))
     }
 
     /// The game after the opening.
     pub fn game(&self) -> Game {
-        let mut game = Game::from_position(self.start.clone().unwrap_or_else(|| Position::new(self.variant)));
+        let mut game = Game::from_position(self.start_position());
         for &mv in &self.moves {
             // Openings are checked when made; a failure here cannot happen.
             let _ = game.play(mv);
@@ -111,10 +169,16 @@ impl std::fmt::Display for Opening {
     }
 }
 
-/// Reads an openings file (see the module documentation). All openings must be of one
-/// variant; `size` (the `--size` option) must match it when given. Without it, the
-/// size is that of the first position string in the file, or 10.
-pub fn read_openings(path: &Path, size: Option<u8>) -> Result<Vec<Opening>, String> {
+/// Whether a word is the ranks of a position string (at least 7 ranks, so at least six
+/// `/`), not a move (a modern setup such as `c3,e5/d4` has one `/`, a play turn one).
+fn is_position_word(word: &str) -> bool {
+    word.matches('/').count() >= 2
+}
+
+/// Reads an openings file (see the module documentation) for a match under `rules`.
+/// All openings must be of one variant; `size` (the `--size` option) must match it when
+/// given. Without it, the size is that of the first position string in the file, or 10.
+pub fn read_openings(path: &Path, size: Option<u8>, rules: Rules) -> Result<Vec<Opening>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let lines: Vec<(usize, &str)> = text
         .lines()
@@ -123,12 +187,13 @@ pub fn read_openings(path: &Path, size: Option<u8>) -> Result<Vec<Opening>, Stri
         .filter(|(_, line)| !line.is_empty())
         .collect();
     // Without --size, the first position string sets the size of move-list lines too.
-    let first_position = lines.iter().find_map(|(_, l)| l.split_whitespace().next().filter(|w| w.contains('/')));
+    let first_position = lines.iter().find_map(|(_, l)| l.split_whitespace().next().filter(|w| is_position_word(w)));
     let size = size.or_else(|| first_position.and_then(|p| u8::try_from(p.split('/').count()).ok()));
     let mut openings: Vec<Opening> = Vec::new();
     for (number, line) in lines {
         let size = size.or(openings.first().map(|o| o.variant.size()));
-        let opening = Opening::parse(line, size).map_err(|e| format!("{}:{number}: {e}", path.display()))?;
+        let opening =
+            Opening::parse_with_rules(line, size, rules).map_err(|e| format!("{}:{number}: {e}", path.display()))?;
         openings.push(opening);
     }
     if openings.is_empty() {
@@ -162,5 +227,25 @@ mod tests {
         assert_eq!(p.to_string(), "7/7/7/3s3/7/7/7 w b2,f6");
         assert!(Opening::parse("7/7/7/3s3/7/7/7 w", Some(9)).is_err());
         assert_eq!(Opening::parse("7/7/7/7/7/7/7 b", None).unwrap().start, None);
+    }
+
+    #[test]
+    fn modern_openings_place_stones_and_check_the_rules() {
+        let modern = Rules::MODERN;
+        let a = Opening::random_with_rules(Variant::STANDARD, modern, 7, 3);
+        assert_eq!(a.moves.len(), 1);
+        assert!(a.moves.iter().all(|mv| matches!(mv, Move::SetupWithStone { .. })));
+        assert_eq!(a.game().position().phase(), Phase::WhiteSetup);
+        assert!(a.game().position().swap_available());
+        assert_eq!(Opening::parse_with_rules(&a.to_string(), Some(10), modern), Ok(a.clone()));
+        assert!(Opening::parse(&a.to_string(), Some(10)).is_err(), "modern setups are no classic opening");
+        let p = Opening::parse_with_rules("7/7/7/3s3/7/7/b6 w modern noswap e3,c5/g7", None, modern).unwrap();
+        assert_eq!(p.to_string(), "7/7/7/3s3/7/7/b6 w modern noswap c5,e3/g7");
+        assert!(Opening::parse_with_rules("7/7/7/3s3/7/7/b6 w modern swap", None, Rules::CLASSIC).is_err());
+        assert!(Opening::parse_with_rules("d4/a1 swap", Some(7), modern).is_err());
+        let r = Opening::random_start(Variant::STANDARD, modern.with_no_corners(true), 1, 0);
+        assert_eq!(r.game().position().phase(), Phase::Play);
+        assert_eq!(Opening::parse_with_rules(&r.to_string(), None, modern.with_no_corners(true)), Ok(r.clone()));
+        assert_ne!(r, Opening::random_start(Variant::STANDARD, modern.with_no_corners(true), 1, 1));
     }
 }

@@ -18,13 +18,15 @@ use crate::referee::game::{GameSettings, PlayedGame, Termination, play_game};
 use crate::referee::openings::{Opening, read_openings};
 use crate::referee::summary::{GameOutcome, MatchSummary, SprtSpec, Tally};
 use crate::referee::{MatchArgs, RefereeError};
-use crate::rules::{Color, Variant};
+use crate::rules::{Color, Rules, Variant};
 use crate::stats::SprtDecision;
 
 /// Everything fixed before the first game.
 struct Plan {
     commands: [EngineCommand; 2],
     variant: Variant,
+    rules: Rules,
+    random_setup: bool,
     openings: Option<Vec<Opening>>,
     seed: u64,
     games: usize,
@@ -46,7 +48,7 @@ impl Plan {
             return Err(usage("--concurrency must be at least 1".into()));
         }
         let openings = match &args.openings {
-            Some(path) => Some(read_openings(path, args.size).map_err(usage)?),
+            Some(path) => Some(read_openings(path, args.size, args.rules()).map_err(usage)?),
             None => None,
         };
         let variant = match (&openings, args.size) {
@@ -64,6 +66,8 @@ impl Plan {
         Ok(Plan {
             commands,
             variant,
+            rules: args.rules(),
+            random_setup: args.random_setup,
             openings,
             seed: args.seed,
             games: args.games,
@@ -78,7 +82,8 @@ impl Plan {
         let pair = round / 2;
         match &self.openings {
             Some(list) => list[pair % list.len()].clone(),
-            None => Opening::random(self.variant, self.seed, pair as u64),
+            None if self.random_setup => Opening::random_start(self.variant, self.rules, self.seed, pair as u64),
+            None => Opening::random_with_rules(self.variant, self.rules, self.seed, pair as u64),
         }
     }
 
@@ -110,11 +115,15 @@ fn recorded_outcome(game: &GameRecord, plan: &Plan, index: usize) -> Result<Opti
             game.tag("Opening").unwrap_or("")
         )));
     }
-    let engine1_black = Plan::engine1_black(round - 1);
+    // After White's swap the engines have exchanged colours: BlackEngine names the
+    // engine that played Black after it.
+    let swapped = game.tag("Swap").is_some();
+    let engine1_black = Plan::engine1_black(round - 1) != swapped;
     let black = if engine1_black { "1" } else { "2" };
     if game.tag("BlackEngine") != Some(black) {
+        let after = if swapped { " after the swap" } else { "" };
         return Err(which(&format!(
-            "in round {round} engine {black} plays Black, not engine {}",
+            "in round {round} engine {black} plays Black{after}, not engine {}",
             game.tag("BlackEngine").unwrap_or("?")
         )));
     }
@@ -189,6 +198,14 @@ fn to_record(played: &PlayedGame, plan: &Plan, names: &[String; 2], date: &str) 
     record.set_tag("White", names[white].clone());
     record.set_tag("BlackEngine", (black + 1).to_string());
     record.set_tag("Size", plan.variant.size().to_string());
+    if plan.rules != Rules::CLASSIC {
+        record.set_tag("Rules", plan.rules.to_string());
+    }
+    if played.swapped {
+        let setup_engine = if played.engine1_black { 2 } else { 1 };
+        record
+            .set_tag("Swap", format!("white swapped: engine {setup_engine} made Black's setup and then played White"));
+    }
     record.set_tag("Opening", played.opening.to_string());
     if let Some(start) = &played.opening.start {
         record.set_tag("Start", start.to_string());
@@ -255,6 +272,9 @@ fn game_line(played: &PlayedGame, games: usize, shown: &[String; 2]) -> String {
         played.termination,
         played.game.moves().len()
     );
+    if played.swapped {
+        line.push_str(" (white swapped)");
+    }
     if !played.reason.is_empty() {
         line.push_str(&format!(" ({})", played.reason));
     }

@@ -1,22 +1,36 @@
-//! The position string: ranks from the top separated by `/`, then the side to move.
+//! The position string: ranks from the top separated by `/`, then the side to move,
+//! then optional words for the rules.
 //!
 //! `s` is an unclaimed shooter, `b`/`w` a black/white stone, `B`/`W` a shooter claimed
 //! by Black/White, a number a run of empty squares. Example, the 7x7 start: `7/7/7/7/7/7/7 b`.
+//!
+//! After the side to move, in any order, each at most once: `classic` or `modern` (the
+//! rule set; classic when absent), `no-corners` (the option; the corners are then
+//! written as empty squares and must be empty), and, only in White's setup turn of
+//! the modern rules, `swap` or `noswap` (whether White may still swap; `swap` when
+//! absent). Output: the side to move, then `modern` (never `classic`), then `swap` or
+//! `noswap` in White's modern setup turn, then `no-corners`; a classic string without
+//! options is exactly the board and the side to move, as before the rule sets.
+//! Examples: `7/7/7/7/7/7/7 b modern`, `7/7/2s4/7/4b2/7/7 w modern noswap no-corners`.
 
 use std::fmt;
 use std::str::FromStr;
 
 use crate::rules::bitboard::Bitboard;
 use crate::rules::color::Color;
-use crate::rules::position::{Piece, Position};
+use crate::rules::position::{Phase, Piece, Position};
+use crate::rules::ruleset::{RuleSet, Rules};
 use crate::rules::square::Square;
 use crate::rules::variant::Variant;
 
 /// Why a string is not a position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParsePositionError {
-    /// Not `<ranks> <side>`.
-    #[error("expected ranks separated by '/', a space, and the side to move")]
+    /// Not `<ranks> <side> [words]`, or an unknown or repeated word after the side.
+    #[error(
+        "expected ranks separated by '/', a space, the side to move, and optionally \
+         classic/modern, swap/noswap, no-corners (each once)"
+    )]
     Shape,
     /// A number of ranks that is no variant's size.
     #[error("{0} ranks: the board must be 7x7, 9x9 or 10x10")]
@@ -62,6 +76,18 @@ pub enum ParsePositionError {
     /// Both players hold a majority.
     #[error("both players hold a majority of the shooters")]
     BothWin,
+    /// A piece on a corner square with the `no-corners` option.
+    #[error("{0} is a corner, which does not exist with no-corners")]
+    Corner(Square),
+    /// A modern setup shooter on the edge of the board.
+    #[error("the shooter on {0} stands on the edge during a modern setup")]
+    EdgeShooter(Square),
+    /// Stones during a modern setup other than Black's one setup stone before White's turn.
+    #[error("during a modern setup, only Black's one stone may be on the board before White's turn")]
+    SetupStones,
+    /// `swap` or `noswap` outside White's setup turn of the modern rules.
+    #[error("swap/noswap is only meaningful in White's setup turn of the modern rules")]
+    SwapWord,
 }
 
 impl FromStr for Position {
@@ -69,9 +95,21 @@ impl FromStr for Position {
 
     fn from_str(s: &str) -> Result<Position, ParsePositionError> {
         let mut parts = s.split_whitespace();
-        let (Some(board), Some(side), None) = (parts.next(), parts.next(), parts.next()) else {
+        let (Some(board), Some(side)) = (parts.next(), parts.next()) else {
             return Err(ParsePositionError::Shape);
         };
+        let (mut set, mut no_corners, mut swap) = (None, false, None);
+        for word in parts {
+            match word {
+                "classic" | "modern" if set.is_none() => {
+                    set = Some(if word == "modern" { RuleSet::Modern } else { RuleSet::Classic })
+                }
+                "no-corners" if !no_corners => no_corners = true,
+                "swap" | "noswap" if swap.is_none() => swap = Some(word == "swap"),
+                _ => return Err(ParsePositionError::Shape),
+            }
+        }
+        let rules = Rules { set: set.unwrap_or_default(), no_corners };
         let side = match side {
             "b" => Color::Black,
             "w" => Color::White,
@@ -117,7 +155,20 @@ impl FromStr for Position {
                 return Err(ParsePositionError::RankLength { rank: rank + 1, found: file, size });
             }
         }
-        let position = Position::from_parts(variant, stones, shooters, claimed, side);
+        if no_corners {
+            let pieces = stones[0] | stones[1] | claimed[0] | claimed[1] | shooters;
+            if let Some(sq) = (pieces & variant.corners()).first() {
+                return Err(ParsePositionError::Corner(sq));
+            }
+        }
+        let white_modern_setup = rules.is_modern()
+            && side == Color::White
+            && (shooters | claimed[0] | claimed[1]).count() == u32::from(variant.setup_count(Color::Black));
+        if swap.is_some() && !white_modern_setup {
+            return Err(ParsePositionError::SwapWord);
+        }
+        let swap_available = white_modern_setup && swap.unwrap_or(true);
+        let position = Position::from_parts(variant, rules, swap_available, stones, shooters, claimed, side);
         validate(&position)?;
         Ok(position)
     }
@@ -131,7 +182,7 @@ fn validate(position: &Position) -> Result<(), ParsePositionError> {
     let black = variant.setup_count(Color::Black);
     if found == u32::from(variant.shooters()) {
         for sq in position.shooters() {
-            if (sq.bitboard().neighbours() & !position.blockers()).is_empty() {
+            if position.is_immobilized(sq) {
                 return Err(ParsePositionError::Immobilized(sq));
             }
         }
@@ -144,6 +195,9 @@ fn validate(position: &Position) -> Result<(), ParsePositionError> {
     if found != 0 && found != u32::from(black) {
         return Err(ParsePositionError::ShooterCount { found, black, all: variant.shooters() });
     }
+    if position.rules().is_modern() {
+        return validate_modern_setup(position, found);
+    }
     if !(stones | claims).is_empty() {
         return Err(ParsePositionError::StonesDuringSetup);
     }
@@ -152,6 +206,25 @@ fn validate(position: &Position) -> Result<(), ParsePositionError> {
             let (a, b) = if other.file_major_key() < sq.file_major_key() { (other, sq) } else { (sq, other) };
             return Err(ParsePositionError::AdjacentShooters(a, b));
         }
+    }
+    let expected = if found == 0 { Color::Black } else { Color::White };
+    if position.side_to_move() != expected {
+        return Err(ParsePositionError::SetupSide(expected));
+    }
+    Ok(())
+}
+
+/// The checks of a modern setup position (`found` shooters placed, 0 or Black's count).
+fn validate_modern_setup(position: &Position, found: u32) -> Result<(), ParsePositionError> {
+    if !(position.claimed(Color::Black) | position.claimed(Color::White)).is_empty() {
+        return Err(ParsePositionError::StonesDuringSetup);
+    }
+    let black_stones = if found == 0 { 0 } else { 1 };
+    if position.stones(Color::Black).count() != black_stones || !position.stones(Color::White).is_empty() {
+        return Err(ParsePositionError::SetupStones);
+    }
+    if let Some(sq) = (position.shooters() & !position.variant().interior()).first() {
+        return Err(ParsePositionError::EdgeShooter(sq));
     }
     let expected = if found == 0 { Color::Black } else { Color::White };
     if position.side_to_move() != expected {
@@ -191,6 +264,16 @@ impl fmt::Display for Position {
                 f.write_str("/")?;
             }
         }
-        write!(f, " {}", self.side_to_move().letter())
+        write!(f, " {}", self.side_to_move().letter())?;
+        if self.rules().is_modern() {
+            f.write_str(" modern")?;
+            if self.phase() == Phase::WhiteSetup {
+                f.write_str(if self.swap_available() { " swap" } else { " noswap" })?;
+            }
+        }
+        if self.rules().no_corners {
+            f.write_str(" no-corners")?;
+        }
+        Ok(())
     }
 }

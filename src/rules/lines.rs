@@ -195,17 +195,42 @@ impl Reach {
     }
 }
 
-/// The occupancy word of every line: kept next to the position's bitboards.
+/// The occupancy word of every line, kept next to the position's bitboards: what
+/// blocks the line, and what does not block it but cannot be landed on (the shooters
+/// in the modern rules, which queens pass over; always empty in the classic rules).
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub(crate) struct Lines([u16; LINES]);
+pub(crate) struct Lines {
+    blocked: [u16; LINES],
+    unlandable: [u16; LINES],
+    /// Whether queens pass over unlandable squares at all (the modern rules): when not,
+    /// the `unlandable` words are all zero and never read.
+    passable: bool,
+}
+
+/// One line's reach entry with the squares of `unlandable` removed (count recomputed).
+#[inline]
+fn land_only(entry: u16, unlandable: u16) -> u16 {
+    if unlandable == 0 {
+        entry
+    } else {
+        let mask = entry & 0x3ff & !unlandable;
+        mask | (mask.count_ones() as u16) << 10
+    }
+}
 
 impl Lines {
-    /// The lines of a board whose blocked squares are `blockers` (squares of the
-    /// 10x10 layout; anything else is ignored).
-    pub(crate) fn new(blockers: Bitboard) -> Lines {
-        let mut lines = Lines(EMPTY_LINES);
-        for sq in blockers & Bitboard(crate::rules::bitboard::FULL_BOARD) {
+    /// The lines of a board whose blocked squares are `blockers` and whose other
+    /// occupied squares (passed over, not landed on) are `unlandable` (squares of the
+    /// 10x10 layout; anything else is ignored). `passable` tells whether there can be
+    /// such squares (the modern rules).
+    pub(crate) fn new(blockers: Bitboard, unlandable: Bitboard, passable: bool) -> Lines {
+        let mut lines = Lines { blocked: EMPTY_LINES, unlandable: [0; LINES], passable };
+        let layout = Bitboard(crate::rules::bitboard::FULL_BOARD);
+        for sq in blockers & layout {
             lines.toggle(sq);
+        }
+        for sq in unlandable & !blockers & layout {
+            lines.toggle_unlandable(sq);
         }
         lines
     }
@@ -214,31 +239,67 @@ impl Lines {
     #[inline]
     pub(crate) fn toggle(&mut self, sq: Square) {
         for (line, pos) in SQUARE_LINES[sq.index()] {
-            self.0[usize::from(line)] ^= 1 << pos;
+            self.blocked[usize::from(line)] ^= 1 << pos;
+        }
+    }
+
+    /// Flips `sq` between empty and passable-but-occupied on its four lines.
+    #[inline]
+    pub(crate) fn toggle_unlandable(&mut self, sq: Square) {
+        for (line, pos) in SQUARE_LINES[sq.index()] {
+            self.unlandable[usize::from(line)] ^= 1 << pos;
         }
     }
 
     /// What a queen on `sq` reaches (the square's own occupancy is ignored).
     #[inline]
     pub(crate) fn reach(&self, sq: Square) -> Reach {
-        let lines = &SQUARE_LINES[sq.index()];
-        let entries = [0, 1, 2, 3].map(|kind| {
-            let (line, pos) = lines[kind];
-            REACH[usize::from(self.0[usize::from(line)]) * N + usize::from(pos)]
-        });
-        Reach { sq: sq.index() as u8, entries }
+        if self.passable { self.reach_of::<true>(sq) } else { self.reach_of::<false>(sq) }
     }
 
     /// What a queen on `to` reaches once the square `vacated` is empty too (the
     /// shots after a shooter moved from `vacated` to `to`).
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn reach_without(&self, to: Square, vacated: Square) -> Reach {
+        if self.passable {
+            self.reach_without_of::<true>(to, vacated)
+        } else {
+            self.reach_without_of::<false>(to, vacated)
+        }
+    }
+
+    /// Whether these lines let queens pass over unlandable squares (the modern rules):
+    /// the `PASSABLE` argument of [`Lines::reach_of`] and [`Lines::reach_without_of`].
+    #[inline]
+    pub(crate) fn passable(&self) -> bool {
+        self.passable
+    }
+
+    /// [`Lines::reach`] for lines whose [`Lines::passable`] is `PASSABLE`: hot loops
+    /// choose once, so the classic path reads no `unlandable` word and takes no branch.
+    #[inline]
+    pub(crate) fn reach_of<const PASSABLE: bool>(&self, sq: Square) -> Reach {
+        let lines = &SQUARE_LINES[sq.index()];
+        let entries = [0, 1, 2, 3].map(|kind| {
+            let line = usize::from(lines[kind].0);
+            let entry = REACH[usize::from(self.blocked[line]) * N + usize::from(lines[kind].1)];
+            if PASSABLE { land_only(entry, self.unlandable[line]) } else { entry }
+        });
+        Reach { sq: sq.index() as u8, entries }
+    }
+
+    /// What a queen on `to` reaches once `vacated` is empty too (the shots after a shooter
+    /// moved from `vacated` to `to`), for lines whose [`Lines::passable`] is `PASSABLE`.
+    #[inline]
+    pub(crate) fn reach_without_of<const PASSABLE: bool>(&self, to: Square, vacated: Square) -> Reach {
         let (lines, others) = (&SQUARE_LINES[to.index()], &SQUARE_LINES[vacated.index()]);
         let entries = [0, 1, 2, 3].map(|kind| {
             let (line, pos) = lines[kind];
             let (other, other_pos) = others[kind];
             let clear = u16::from(line == other) << other_pos;
-            REACH[usize::from(self.0[usize::from(line)] & !clear) * N + usize::from(pos)]
+            let line = usize::from(line);
+            let entry = REACH[usize::from(self.blocked[line] & !clear) * N + usize::from(pos)];
+            if PASSABLE { land_only(entry, self.unlandable[line] & !clear) } else { entry }
         });
         Reach { sq: to.index() as u8, entries }
     }
@@ -247,16 +308,15 @@ impl Lines {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::bitboard::queen_reach;
-    use crate::rules::{Phase, PlayoutPolicy, Position, Rng, Variant};
+    use crate::rules::{Phase, PlayoutPolicy, Position, Rng, Rules, Variant};
 
     /// Positions from random games on every size, every phase of play.
     fn sample_positions() -> Vec<Position> {
         let mut rng = Rng::new(2024);
         let mut out = Vec::new();
-        for variant in Variant::all() {
-            for game in 0..40 {
-                let mut pos = Position::new(variant);
+        for (variant, rules) in Variant::all().into_iter().flat_map(|v| Rules::all().map(|r| (v, r))) {
+            for game in 0..12 {
+                let mut pos = Position::with_rules(variant, rules);
                 let policy = if game % 2 == 0 { PlayoutPolicy::Cheap } else { PlayoutPolicy::Uniform };
                 while !pos.is_over() {
                     if pos.phase() == Phase::Play {
@@ -273,17 +333,17 @@ mod tests {
     #[test]
     fn lines_follow_the_blockers() {
         for pos in sample_positions() {
-            assert_eq!(pos.lines(), &Lines::new(pos.blockers()), "{pos}");
+            let modern = pos.rules().is_modern();
+            assert_eq!(pos.lines(), &Lines::new(pos.blockers(), !pos.empty_squares(), modern), "{pos}");
         }
     }
 
     #[test]
     fn reach_count_nth_and_contains_agree_with_the_bitboard_routines() {
         for pos in sample_positions() {
-            let blockers = pos.blockers();
             let lines = pos.lines();
             for from in pos.shooters() {
-                let slow = queen_reach(from, blockers);
+                let slow = pos.shooter_reach(from);
                 let fast = lines.reach(from);
                 assert_eq!(fast.bitboard(), slow, "{pos} {from}");
                 assert_eq!(fast.count(), slow.count());
@@ -294,7 +354,7 @@ mod tests {
                 }
                 for to in slow {
                     let shots = lines.reach_without(to, from);
-                    let slow_shots = queen_reach(to, blockers ^ from.bitboard());
+                    let slow_shots = pos.shots_after_move(from, to);
                     assert_eq!(shots.bitboard(), slow_shots, "{pos} {from}-{to}");
                     assert_eq!(shots.count(), slow_shots.count());
                 }

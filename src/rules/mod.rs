@@ -10,6 +10,7 @@ mod moves;
 mod playout;
 mod position;
 mod rng;
+mod ruleset;
 mod square;
 mod variant;
 
@@ -21,5 +22,6 @@ pub use moves::{Move, ParseMoveError, Turn};
 pub use playout::PlayoutPolicy;
 pub use position::{IllegalMove, Phase, Piece, Position, group_of};
 pub use rng::Rng;
+pub use ruleset::{ParseRuleSetError, RuleSet, Rules};
 pub use square::{ParseSquareError, Square};
 pub use variant::Variant;

@@ -1,15 +1,42 @@
 //! Legal move generation, counting without lists, and perft.
 
-use crate::rules::bitboard::{Bitboard, queen_reach};
+use crate::rules::bitboard::Bitboard;
 use crate::rules::moves::{Move, Turn};
 use crate::rules::position::{Phase, Position};
 use crate::rules::square::Square;
 
 impl Position {
     /// The squares where the side to move may place a shooter in its setup turn: on
-    /// the board, empty, and not next to a shooter already placed.
+    /// the board and empty; classic: not next to a shooter already placed; modern: not
+    /// on the edge.
     pub fn setup_squares(&self) -> Bitboard {
-        self.empty_squares() & !self.shooters().neighbours()
+        if self.rules().is_modern() {
+            self.empty_squares() & self.variant().interior()
+        } else {
+            self.empty_squares() & !self.shooters().neighbours()
+        }
+    }
+
+    /// Calls `f` with every legal setup move (nothing outside setup): the swap first
+    /// when it is available, then the placements.
+    pub fn for_each_setup_move(&self, mut f: impl FnMut(Move)) {
+        if self.phase() == Phase::Play || self.is_over() {
+            return;
+        }
+        let k = self.variant().setup_count(self.side_to_move());
+        if !self.rules().is_modern() {
+            for_each_setup(self.setup_squares(), k, false, Bitboard::EMPTY, &mut |squares| f(Move::Setup(squares)));
+            return;
+        }
+        if self.swap_available() {
+            f(Move::Swap);
+        }
+        let empty = self.empty_squares();
+        for_each_setup(self.setup_squares(), k, true, Bitboard::EMPTY, &mut |shooters| {
+            for stone in empty & !shooters {
+                f(Move::SetupWithStone { shooters, stone });
+            }
+        });
     }
 
     /// Every legal move, in a fixed order. Empty once the game is over.
@@ -19,12 +46,7 @@ impl Position {
             return moves;
         }
         match self.phase() {
-            Phase::BlackSetup | Phase::WhiteSetup => {
-                let k = self.variant().setup_count(self.side_to_move());
-                for_each_setup(self.setup_squares(), k, Bitboard::EMPTY, &mut |squares| {
-                    moves.push(Move::Setup(squares))
-                });
-            }
+            Phase::BlackSetup | Phase::WhiteSetup => self.for_each_setup_move(|mv| moves.push(mv)),
             Phase::Play => {
                 let mut turns = Vec::with_capacity(4096);
                 self.legal_turns(&mut turns);
@@ -40,16 +62,14 @@ impl Position {
         if self.phase() != Phase::Play || self.is_over() {
             return;
         }
-        let blockers = self.blockers();
         let mut unmoved = Bitboard::EMPTY;
         for shooter in self.shooters() {
-            unmoved |= queen_reach(shooter, blockers);
+            unmoved |= self.shooter_reach(shooter);
         }
         turns.extend(unmoved.iter().map(Turn::shot_only));
         for from in self.shooters() {
-            let vacated = blockers ^ from.bitboard();
-            for to in queen_reach(from, blockers) {
-                for shot in queen_reach(to, vacated) {
+            for to in self.shooter_reach(from) {
+                for shot in self.shots_after_move(from, to) {
                     turns.push(Turn::with_move(from, to, shot));
                 }
             }
@@ -63,22 +83,28 @@ impl Position {
         }
         match self.phase() {
             Phase::BlackSetup | Phase::WhiteSetup => {
-                count_setups(self.setup_squares(), self.variant().setup_count(self.side_to_move()))
+                let allowed = self.setup_squares();
+                let k = self.variant().setup_count(self.side_to_move());
+                if self.rules().is_modern() {
+                    // Any k allowed squares, then the stone on any other empty square.
+                    let stones = u64::from(self.empty_squares().count()).saturating_sub(u64::from(k));
+                    binomial(allowed.count(), k) * stones + u64::from(self.swap_available())
+                } else {
+                    count_setups(allowed, k)
+                }
             }
             Phase::Play => self.count_turns(),
         }
     }
 
     fn count_turns(&self) -> u64 {
-        let blockers = self.blockers();
         let mut unmoved = Bitboard::EMPTY;
         let mut total = 0u64;
         for from in self.shooters() {
-            let reach = queen_reach(from, blockers);
+            let reach = self.shooter_reach(from);
             unmoved |= reach;
-            let vacated = blockers ^ from.bitboard();
             for to in reach {
-                total += u64::from(queen_reach(to, vacated).count());
+                total += u64::from(self.shots_after_move(from, to).count());
             }
         }
         total + u64::from(unmoved.count())
@@ -105,10 +131,9 @@ impl Position {
             }
             _ => {
                 let mut total = 0;
-                let k = self.variant().setup_count(self.side_to_move());
-                for_each_setup(self.setup_squares(), k, Bitboard::EMPTY, &mut |squares| {
+                self.for_each_setup_move(|mv| {
                     let mut next = self.clone();
-                    next.play_unchecked(Move::Setup(squares));
+                    next.play_unchecked(mv);
                     total += next.perft(depth - 1);
                 });
                 total
@@ -123,17 +148,28 @@ fn above(sq: Square) -> Bitboard {
     Bitboard(!((2u128 << sq.index()) - 1))
 }
 
-/// Calls `f` with every set of `k` pairwise non-adjacent squares from `allowed`,
-/// each set once, added to `chosen`.
-fn for_each_setup(allowed: Bitboard, k: u8, chosen: Bitboard, f: &mut impl FnMut(Bitboard)) {
+/// Calls `f` with every set of `k` squares from `allowed` (pairwise non-adjacent
+/// unless `adjacent_ok`), each set once, added to `chosen`.
+fn for_each_setup(allowed: Bitboard, k: u8, adjacent_ok: bool, chosen: Bitboard, f: &mut impl FnMut(Bitboard)) {
     if k == 0 {
         f(chosen);
         return;
     }
     for sq in allowed {
-        let rest = allowed & above(sq) & !sq.bitboard().neighbours();
-        for_each_setup(rest, k - 1, chosen | sq.bitboard(), f);
+        let apart = if adjacent_ok { Bitboard::EMPTY } else { sq.bitboard().neighbours() };
+        let rest = allowed & above(sq) & !apart;
+        for_each_setup(rest, k - 1, adjacent_ok, chosen | sq.bitboard(), f);
     }
+}
+
+/// The number of ways to choose `k` of `n` things.
+pub(crate) fn binomial(n: u32, k: u8) -> u64 {
+    let k = u64::from(k);
+    let n = u64::from(n);
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1u64, |acc, i| acc * (n - i) / (i + 1))
 }
 
 /// The number of sets of `k` pairwise non-adjacent squares from `allowed`.

@@ -6,7 +6,9 @@ use crate::rules::lines::{Lines, Reach};
 use crate::rules::moves::{Move, Turn};
 use crate::rules::position::{Phase, Position};
 use crate::rules::rng::Rng;
+use crate::rules::ruleset::Rules;
 use crate::rules::square::Square;
+use crate::rules::variant::Variant;
 
 /// How random turns are drawn.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -30,7 +32,8 @@ fn max_reach(size: u8) -> u32 {
 }
 
 impl Position {
-    /// A uniformly random legal setup turn, or `None` outside setup or once over.
+    /// A uniformly random legal setup turn (the modern swap included, as one of the
+    /// legal turns), or `None` outside setup or once over.
     pub fn random_setup(&self, rng: &mut Rng) -> Option<Move> {
         if self.phase() == Phase::Play || self.is_over() {
             return None;
@@ -39,6 +42,18 @@ impl Position {
         let k = self.variant().setup_count(self.side_to_move());
         if allowed.count() < u32::from(k) {
             return None;
+        }
+        if self.rules().is_modern() {
+            if self.swap_available() && rng.below_u64(self.count_legal_moves()) == 0 {
+                return Some(Move::Swap);
+            }
+            // Any k distinct allowed squares, then the stone on another empty square:
+            // every (set, stone) pair is equally likely, since each set leaves the same
+            // number of stone squares.
+            let shooters = random_subset(allowed, k, rng)?;
+            let stones = self.empty_squares() & !shooters;
+            let stone = stones.nth(rng.below(stones.count().max(1)))?;
+            return Some(Move::SetupWithStone { shooters, stone });
         }
         // Draw k distinct allowed squares uniformly and retry while two are adjacent:
         // every valid set is equally likely.
@@ -57,14 +72,35 @@ impl Position {
         }
     }
 
+    /// A position in play with all the shooters of `variant` on random squares off the
+    /// edge, no stones, Black to move: the random-setup option (and random openings).
+    /// Under the classic rules the shooters are also pairwise non-adjacent, as classic
+    /// setups require. Every such placement is equally likely.
+    pub fn random_start(variant: Variant, rules: Rules, rng: &mut Rng) -> Position {
+        let start = Position::with_rules(variant, rules);
+        let allowed = variant.interior() & start.empty_squares();
+        let shooters = loop {
+            let Some(chosen) = random_subset(allowed, variant.shooters(), rng) else {
+                unreachable!("every board has more interior squares than shooters")
+            };
+            if rules.is_modern() || (chosen & chosen.neighbours()).is_empty() {
+                break chosen;
+            }
+        };
+        let none = [Bitboard::EMPTY; 2];
+        Position::from_parts(variant, rules, false, none, shooters, none, Color::Black)
+    }
+
     /// A random legal play turn drawn with `policy`, or `None` outside play or once over.
     pub fn random_turn(&self, rng: &mut Rng, policy: PlayoutPolicy) -> Option<Turn> {
         if self.phase() != Phase::Play || self.is_over() {
             return None;
         }
         match policy {
-            PlayoutPolicy::Cheap => self.cheap_turn(rng),
-            PlayoutPolicy::Uniform => self.uniform_turn(rng),
+            PlayoutPolicy::Cheap if self.lines().passable() => self.cheap_turn::<true>(rng),
+            PlayoutPolicy::Cheap => self.cheap_turn::<false>(rng),
+            PlayoutPolicy::Uniform if self.lines().passable() => self.uniform_turn::<true>(rng),
+            PlayoutPolicy::Uniform => self.uniform_turn::<false>(rng),
         }
     }
 
@@ -84,6 +120,12 @@ impl Position {
                 None => unreachable!("setup squares never run out on the supported boards"),
             }
         }
+        if self.lines().passable() { self.play_out::<true>(rng, policy) } else { self.play_out::<false>(rng, policy) }
+    }
+
+    /// The play-phase loop of [`Position::playout`], for lines whose passability is
+    /// `PASSABLE` (chosen once per playout).
+    fn play_out<const PASSABLE: bool>(&mut self, rng: &mut Rng, policy: PlayoutPolicy) -> Color {
         loop {
             if let Some(winner) = self.winner() {
                 return winner;
@@ -91,8 +133,8 @@ impl Position {
             // Between claims the game cannot end: play on without checking.
             loop {
                 let turn = match policy {
-                    PlayoutPolicy::Cheap => self.cheap_turn(rng),
-                    PlayoutPolicy::Uniform => self.uniform_turn(rng),
+                    PlayoutPolicy::Cheap => self.cheap_turn::<PASSABLE>(rng),
+                    PlayoutPolicy::Uniform => self.uniform_turn::<PASSABLE>(rng),
                 };
                 match turn {
                     Some(turn) => {
@@ -106,14 +148,14 @@ impl Position {
         }
     }
 
-    fn cheap_turn(&self, rng: &mut Rng) -> Option<Turn> {
+    fn cheap_turn<const PASSABLE: bool>(&self, rng: &mut Rng) -> Option<Turn> {
         let (shooters, n) = shooter_list(self.shooters());
         if n == 0 {
             return None;
         }
         let from = shooters[rng.below(n) as usize];
         let lines = self.lines();
-        let reach = lines.reach(from);
+        let reach = lines.reach_of::<PASSABLE>(from);
         let count = reach.count();
         if count == 0 {
             return None;
@@ -121,7 +163,7 @@ impl Position {
         let pick = rng.below(count + 1);
         if pick < count {
             let to = reach.nth(pick);
-            let shots = lines.reach_without(to, from);
+            let shots = lines.reach_without_of::<PASSABLE>(to, from);
             let shot = shots.nth(rng.below(shots.count()));
             Some(Turn::with_move(from, to, shot))
         } else {
@@ -129,8 +171,8 @@ impl Position {
         }
     }
 
-    fn uniform_turn(&self, rng: &mut Rng) -> Option<Turn> {
-        let sampler = UniformSampler::new(self)?;
+    fn uniform_turn<const PASSABLE: bool>(&self, rng: &mut Rng) -> Option<Turn> {
+        let sampler = UniformSampler::<PASSABLE>::new(self)?;
         loop {
             let group = rng.below(sampler.groups);
             let slot = rng.below(sampler.bound);
@@ -139,6 +181,16 @@ impl Position {
             }
         }
     }
+}
+
+/// `k` distinct squares of `allowed`, every set equally likely (`None` if too few).
+fn random_subset(allowed: Bitboard, k: u8, rng: &mut Rng) -> Option<Bitboard> {
+    let mut chosen = Bitboard::EMPTY;
+    for _ in 0..k {
+        let left = allowed & !chosen;
+        chosen |= left.nth(rng.below(left.count().max(1)))?.bitboard();
+    }
+    Some(chosen)
 }
 
 /// The unclaimed shooters (at most 8 are listed) and their number.
@@ -165,7 +217,7 @@ fn shooter_list(shooters: Bitboard) -> ([Square; 8], u32) {
 /// otherwise the draw is rejected and repeated. Every legal turn sits in exactly one
 /// (group, slot) cell, each cell is drawn with the same probability, so the accepted
 /// turn is uniform over the legal turns.
-struct UniformSampler<'a> {
+struct UniformSampler<'a, const PASSABLE: bool> {
     lines: &'a Lines,
     shooters: [Square; 8],
     reaches: [Reach; 8],
@@ -177,18 +229,18 @@ struct UniformSampler<'a> {
     bound: u32,
 }
 
-impl<'a> UniformSampler<'a> {
-    fn new(pos: &'a Position) -> Option<UniformSampler<'a>> {
+impl<'a, const PASSABLE: bool> UniformSampler<'a, PASSABLE> {
+    fn new(pos: &'a Position) -> Option<UniformSampler<'a, PASSABLE>> {
         let (shooters, n) = shooter_list(pos.shooters());
         if n == 0 {
             return None;
         }
         let lines = pos.lines();
-        let mut reaches = [lines.reach(shooters[0]); 8];
+        let mut reaches = [lines.reach_of::<PASSABLE>(shooters[0]); 8];
         let mut counts = [0u32; 8];
         let mut pairs = 0;
         for i in 0..n as usize {
-            reaches[i] = lines.reach(shooters[i]);
+            reaches[i] = lines.reach_of::<PASSABLE>(shooters[i]);
             counts[i] = reaches[i].count();
             pairs += counts[i];
         }
@@ -217,7 +269,7 @@ impl<'a> UniformSampler<'a> {
         }
         let from = self.shooters[i];
         let to = self.reaches[i].nth(group);
-        let shots = self.lines.reach_without(to, from);
+        let shots = self.lines.reach_without_of::<PASSABLE>(to, from);
         if slot < shots.count() { Some(Turn::with_move(from, to, shots.nth(slot))) } else { None }
     }
 }
@@ -227,19 +279,29 @@ mod tests {
     use super::*;
     use std::collections::HashSet;
 
+    /// The turns of every (group, slot) cell of the uniform sampler.
+    fn cells<const PASSABLE: bool>(pos: &Position) -> Vec<Turn> {
+        let sampler = UniformSampler::<PASSABLE>::new(pos).unwrap();
+        let mut cells = Vec::new();
+        for group in 0..sampler.groups {
+            cells.extend((0..sampler.bound).filter_map(|slot| sampler.turn_at(group, slot)));
+        }
+        cells
+    }
+
     #[test]
     fn uniform_cells_hold_every_legal_turn_exactly_once() {
         let mut rng = Rng::new(99);
         for variant in crate::rules::Variant::all() {
-            for _ in 0..12 {
-                let mut pos = Position::new(variant);
+            for (game, rules) in (0..16).zip(Rules::all().into_iter().cycle()) {
+                let mut pos = if game % 8 == 7 {
+                    Position::random_start(variant, rules, &mut rng)
+                } else {
+                    Position::with_rules(variant, rules)
+                };
                 while !pos.is_over() {
                     if pos.phase() == Phase::Play {
-                        let sampler = UniformSampler::new(&pos).unwrap();
-                        let mut cells = Vec::new();
-                        for group in 0..sampler.groups {
-                            cells.extend((0..sampler.bound).filter_map(|slot| sampler.turn_at(group, slot)));
-                        }
+                        let cells = if pos.lines().passable() { cells::<true>(&pos) } else { cells::<false>(&pos) };
                         let mut legal = Vec::new();
                         pos.legal_turns(&mut legal);
                         let set: HashSet<Turn> = cells.iter().copied().collect();
@@ -257,8 +319,8 @@ mod tests {
     fn cheap_turns_are_legal_and_reach_every_kind() {
         let mut rng = Rng::new(5);
         for variant in crate::rules::Variant::all() {
-            for _ in 0..20 {
-                let mut pos = Position::new(variant);
+            for (_, rules) in (0..20).zip(Rules::all().into_iter().cycle()) {
+                let mut pos = Position::with_rules(variant, rules);
                 while !pos.is_over() {
                     let mv = pos.random_move(&mut rng, PlayoutPolicy::Cheap).unwrap();
                     assert!(pos.is_legal(mv), "{pos} {mv}");

@@ -6,15 +6,16 @@ use crate::rules::bitboard::{Bitboard, between, neighbours_of, queen_reach};
 use crate::rules::color::Color;
 use crate::rules::lines::Lines;
 use crate::rules::moves::{Move, Turn};
+use crate::rules::ruleset::Rules;
 use crate::rules::square::Square;
 use crate::rules::variant::Variant;
 
 /// The stage of the game a position is in.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Phase {
-    /// Black is to place its shooters.
+    /// Black is to place its shooters (and, in the modern rules, a stone).
     BlackSetup,
-    /// White is to place its shooters.
+    /// White is to place its shooters (and, in the modern rules, a stone, unless it swaps).
     WhiteSetup,
     /// All shooters are placed: players move and shoot (the game may be over).
     Play,
@@ -31,18 +32,25 @@ pub enum Piece {
     Claimed(Color),
 }
 
-/// A position of Veletas. Build it with [`Position::new`] or by parsing a position
-/// string ([`std::str::FromStr`]); both only give reachable kinds of position.
+/// A position of Veletas. Build it with [`Position::new`], [`Position::with_rules`],
+/// [`Position::random_start`] or by parsing a position string ([`std::str::FromStr`]);
+/// all of them only give reachable kinds of position.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Position {
     stones: [Bitboard; 2],
     shooters: Bitboard,
     claimed: [Bitboard; 2],
-    /// Every occupied square plus the squares off this variant's board.
+    /// What blocks a queen line: the walls (squares off the board, and the corners with
+    /// `no-corners`) and the stones; in the classic rules every shooter too.
     blockers: Bitboard,
-    /// The same blocked squares, one occupancy word per line.
+    /// Every square that cannot be landed on: the walls and every piece.
+    filled: Bitboard,
+    /// The blocked and filled squares, one occupancy word per line.
     lines: Lines,
     variant: Variant,
+    rules: Rules,
+    /// Whether White may still swap (modern rules, White's setup turn only).
+    swap_available: bool,
     side_to_move: Color,
 }
 
@@ -88,38 +96,82 @@ pub enum IllegalMove {
     /// A shot without a move that no shooter can make.
     #[error("no unclaimed shooter has a clear line to {0}")]
     NoShooterSees(Square),
+    /// A corner square with the `no-corners` option.
+    #[error("{0} is a corner, which does not exist with no-corners")]
+    MissingCorner(Square),
+    /// A modern setup shooter on the edge of the board.
+    #[error("{0} is on the edge: setup shooters must stand off the edge")]
+    ShooterOnEdge(Square),
+    /// A classic setup turn (shooters only) under the modern rules.
+    #[error("{0} places {1} shooters and a stone, written shooters/stone")]
+    StoneExpected(Color, u8),
+    /// A setup turn with a stone under the classic rules.
+    #[error("the classic rules place no stone during setup")]
+    NoSetupStone,
+    /// A swap anywhere but White's first setup turn of the modern rules.
+    #[error("swap is only possible in White's setup turn of the modern rules, once")]
+    SwapUnavailable,
 }
 
 impl Position {
-    /// The empty board of a variant: Black to place its shooters.
+    /// The empty board of a variant under the classic rules: Black to place its shooters.
     pub fn new(variant: Variant) -> Position {
-        Position {
-            stones: [Bitboard::EMPTY; 2],
-            shooters: Bitboard::EMPTY,
-            claimed: [Bitboard::EMPTY; 2],
-            blockers: variant.walls(),
-            lines: Lines::new(variant.walls()),
-            variant,
-            side_to_move: Color::Black,
-        }
+        Position::with_rules(variant, Rules::CLASSIC)
     }
 
-    /// Assembles a position from its parts. The caller (the position-string parser)
-    /// has checked that they form a reachable kind of position.
+    /// The empty board of a variant under `rules`: Black to place its shooters.
+    pub fn with_rules(variant: Variant, rules: Rules) -> Position {
+        let none = [Bitboard::EMPTY; 2];
+        Position::from_parts(variant, rules, false, none, Bitboard::EMPTY, none, Color::Black)
+    }
+
+    /// Assembles a position from its parts. The caller (the position-string parser, or
+    /// a constructor) has checked that they form a reachable kind of position.
     pub(crate) fn from_parts(
         variant: Variant,
+        rules: Rules,
+        swap_available: bool,
         stones: [Bitboard; 2],
         shooters: Bitboard,
         claimed: [Bitboard; 2],
         side_to_move: Color,
     ) -> Position {
-        let blockers = stones[0] | stones[1] | shooters | claimed[0] | claimed[1] | variant.walls();
-        Position { stones, shooters, claimed, blockers, lines: Lines::new(blockers), variant, side_to_move }
+        let walls = walls_of(variant, rules);
+        let filled = stones[0] | stones[1] | shooters | claimed[0] | claimed[1] | walls;
+        let blockers = if rules.is_modern() { stones[0] | stones[1] | walls } else { filled };
+        Position {
+            stones,
+            shooters,
+            claimed,
+            blockers,
+            filled,
+            lines: Lines::new(blockers, filled, rules.is_modern()),
+            variant,
+            rules,
+            swap_available,
+            side_to_move,
+        }
     }
 
     /// The variant being played.
     pub fn variant(&self) -> Variant {
         self.variant
+    }
+
+    /// The rules being played.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// Whether White may swap now (modern rules, White's setup turn, not swapped yet).
+    pub fn swap_available(&self) -> bool {
+        self.swap_available
+    }
+
+    /// The squares that are never played on: off this variant's board, and the four
+    /// corners with the `no-corners` option.
+    pub fn walls(&self) -> Bitboard {
+        walls_of(self.variant, self.rules)
     }
 
     /// The player whose turn it is.
@@ -147,14 +199,44 @@ impl Position {
         self.claimed[color.index()].count()
     }
 
-    /// The empty squares of the board.
+    /// The empty squares of the board (corners excluded with `no-corners`).
     pub fn empty_squares(&self) -> Bitboard {
-        self.variant.board() & !self.blockers
+        self.variant.board() & !self.filled
     }
 
-    /// Every occupied square plus the squares off the board: what blocks a queen line.
+    /// What blocks a queen line: the walls (see [`Position::walls`]) and the stones,
+    /// and in the classic rules every shooter too. The squares a shooter reaches are
+    /// [`Position::shooter_reach`].
     pub fn blockers(&self) -> Bitboard {
         self.blockers
+    }
+
+    /// The empty squares a shooter on `sq` reaches along its 8 lines: up to the first
+    /// blocker, landing only on empty squares (so, in the modern rules, passing over
+    /// shooters). Also the shots without a move from `sq`.
+    #[inline]
+    pub fn shooter_reach(&self, sq: Square) -> Bitboard {
+        queen_reach(sq, self.blockers) & !self.filled
+    }
+
+    /// The shots after the shooter on `from` moves to `to`: its reach from `to` once
+    /// `from` is empty.
+    #[inline]
+    pub fn shots_after_move(&self, from: Square, to: Square) -> Bitboard {
+        let vacated = !from.bitboard();
+        queen_reach(to, self.blockers & vacated) & !(self.filled & vacated)
+    }
+
+    /// Whether an unclaimed shooter on `sq` would be claimed now: in the classic rules
+    /// no empty neighbour, in the modern rules no legal move (no empty square on its
+    /// lines before a stone or a wall). Walls and corners count as occupied.
+    #[inline]
+    pub fn is_immobilized(&self, sq: Square) -> bool {
+        if self.rules.is_modern() {
+            self.lines.reach(sq).count() == 0
+        } else {
+            (neighbours_of(sq) & !self.filled).is_empty()
+        }
     }
 
     /// The blocked squares as per-line occupancy words.
@@ -201,13 +283,14 @@ impl Position {
         self.winner().is_some()
     }
 
-    /// Whether `sq` is on the board in use.
+    /// Whether `sq` is on the board in use (the corners are not, with `no-corners`).
     pub fn on_board(&self, sq: Square) -> bool {
-        self.variant.board().contains(sq)
+        (self.variant.board() & !self.walls()).contains(sq)
     }
 
     /// Reads a move in notation, taking the phase into account: during a setup turn of
-    /// one shooter (7x7, Black), a lone square is that setup turn, not a shot.
+    /// one shooter (7x7, Black, classic rules), a lone square is that setup turn, not a
+    /// shot.
     pub fn parse_move(&self, text: &str) -> Result<Move, crate::rules::ParseMoveError> {
         let mv: Move = text.parse()?;
         Ok(match (mv, self.phase()) {
@@ -223,13 +306,20 @@ impl Position {
         if self.is_over() {
             return Err(IllegalMove::GameOver);
         }
-        match (mv, self.phase()) {
-            (Move::Setup(squares), Phase::BlackSetup | Phase::WhiteSetup) => self.check_setup(squares),
-            (Move::Turn(_), Phase::BlackSetup | Phase::WhiteSetup) => {
-                Err(IllegalMove::SetupExpected(self.side_to_move, self.variant.setup_count(self.side_to_move)))
-            }
-            (Move::Setup(_), Phase::Play) => Err(IllegalMove::PlayExpected),
-            (Move::Turn(turn), Phase::Play) => self.check_turn(turn),
+        let setup = self.phase() != Phase::Play;
+        let modern = self.rules.is_modern();
+        let count = self.variant.setup_count(self.side_to_move);
+        match mv {
+            Move::Swap if self.swap_available => Ok(()),
+            Move::Swap => Err(IllegalMove::SwapUnavailable),
+            Move::Setup(_) | Move::SetupWithStone { .. } if !setup => Err(IllegalMove::PlayExpected),
+            Move::Setup(_) if modern => Err(IllegalMove::StoneExpected(self.side_to_move, count)),
+            Move::Setup(squares) => self.check_setup(squares),
+            Move::SetupWithStone { .. } if !modern => Err(IllegalMove::NoSetupStone),
+            Move::SetupWithStone { shooters, stone } => self.check_modern_setup(shooters, stone),
+            Move::Turn(_) if setup && modern => Err(IllegalMove::StoneExpected(self.side_to_move, count)),
+            Move::Turn(_) if setup => Err(IllegalMove::SetupExpected(self.side_to_move, count)),
+            Move::Turn(turn) => self.check_turn(turn),
         }
     }
 
@@ -239,7 +329,13 @@ impl Position {
     }
 
     fn check_on_board(&self, sq: Square) -> Result<(), IllegalMove> {
-        if self.on_board(sq) { Ok(()) } else { Err(IllegalMove::OffBoard(sq, self.variant.size())) }
+        if self.on_board(sq) {
+            Ok(())
+        } else if self.variant.board().contains(sq) {
+            Err(IllegalMove::MissingCorner(sq))
+        } else {
+            Err(IllegalMove::OffBoard(sq, self.variant.size()))
+        }
     }
 
     fn check_setup(&self, squares: Bitboard) -> Result<(), IllegalMove> {
@@ -265,6 +361,29 @@ impl Position {
         Ok(())
     }
 
+    fn check_modern_setup(&self, squares: Bitboard, stone: Square) -> Result<(), IllegalMove> {
+        let side = self.side_to_move;
+        let want = self.variant.setup_count(side);
+        for sq in squares.iter().chain([stone]) {
+            self.check_on_board(sq)?;
+        }
+        if squares.count() != u32::from(want) {
+            return Err(IllegalMove::SetupCount(side, want, squares.count()));
+        }
+        for sq in squares {
+            if self.filled.contains(sq) {
+                return Err(IllegalMove::Occupied(sq));
+            }
+            if !self.variant.interior().contains(sq) {
+                return Err(IllegalMove::ShooterOnEdge(sq));
+            }
+        }
+        if self.filled.contains(stone) || squares.contains(stone) {
+            return Err(IllegalMove::Occupied(stone));
+        }
+        Ok(())
+    }
+
     fn first_blocker(&self, from: Square, to: Square) -> Result<Option<Square>, IllegalMove> {
         let path = between(from, to).ok_or(IllegalMove::NotOnLine(from, to))?;
         Ok((path & self.blockers).iter().min_by_key(|sq| distance(from, *sq)))
@@ -284,16 +403,17 @@ impl Position {
                         IllegalMove::NoShooter(from)
                     });
                 }
-                if from == to || self.blockers.contains(to) {
+                if from == to || self.filled.contains(to) {
                     return Err(IllegalMove::Occupied(to));
                 }
                 if let Some(at) = self.first_blocker(from, to)? {
                     return Err(IllegalMove::PathBlocked(from, to, at));
                 }
-                let after = self.blockers ^ from.bitboard() ^ to.bitboard();
-                if after.contains(shot) {
+                let moved = from.bitboard() ^ to.bitboard();
+                if (self.filled ^ moved).contains(shot) {
                     return Err(IllegalMove::Occupied(shot));
                 }
+                let after = if self.rules.is_modern() { self.blockers } else { self.blockers ^ moved };
                 let path = between(to, shot).ok_or(IllegalMove::NotOnLine(to, shot))?;
                 if let Some(at) = (path & after).iter().min_by_key(|sq| distance(to, *sq)) {
                     return Err(IllegalMove::ShotBlocked(to, shot, at));
@@ -302,10 +422,10 @@ impl Position {
             }
             None => {
                 self.check_on_board(shot)?;
-                if self.blockers.contains(shot) {
+                if self.filled.contains(shot) {
                     return Err(IllegalMove::Occupied(shot));
                 }
-                if self.shooters.iter().any(|s| queen_reach(s, self.blockers).contains(shot)) {
+                if self.shooters.iter().any(|s| self.shooter_reach(s).contains(shot)) {
                     Ok(())
                 } else {
                     Err(IllegalMove::NoShooterSees(shot))
@@ -328,11 +448,25 @@ impl Position {
             Move::Setup(squares) => {
                 self.shooters |= squares;
                 self.blockers |= squares;
+                self.filled |= squares;
                 for sq in squares {
                     self.lines.toggle(sq);
                 }
                 self.side_to_move = !self.side_to_move;
             }
+            Move::SetupWithStone { shooters, stone } => {
+                self.shooters |= shooters;
+                self.filled |= shooters | stone.bitboard();
+                for sq in shooters {
+                    self.lines.toggle_unlandable(sq);
+                }
+                self.stones[self.side_to_move.index()] |= stone.bitboard();
+                self.blockers |= stone.bitboard();
+                self.lines.toggle(stone);
+                self.swap_available = self.side_to_move == Color::Black;
+                self.side_to_move = !self.side_to_move;
+            }
+            Move::Swap => self.swap_available = false,
             Move::Turn(turn) => self.play_turn_unchecked(turn),
         }
     }
@@ -347,19 +481,24 @@ impl Position {
     /// the game have ended).
     #[inline]
     pub(crate) fn apply_turn(&mut self, turn: Turn) -> bool {
+        if self.rules.is_modern() {
+            return self.apply_modern_turn(turn);
+        }
         let mover = self.side_to_move;
         let shot = turn.shot().bitboard();
         let mut near = neighbours_of(turn.shot());
         if let Some((from, to)) = turn.shooter_move() {
-            let swap = from.bitboard() | to.bitboard();
-            self.shooters ^= swap;
-            self.blockers ^= swap;
+            let moved = from.bitboard() | to.bitboard();
+            self.shooters ^= moved;
+            self.blockers ^= moved;
+            self.filled ^= moved;
             self.lines.toggle(from);
             self.lines.toggle(to);
             near |= neighbours_of(to) | to.bitboard();
         }
         self.stones[mover.index()] |= shot;
         self.blockers |= shot;
+        self.filled |= shot;
         self.lines.toggle(turn.shot());
         // Only shooters next to the shot or the moved shooter's new square (or that
         // shooter itself) can have lost their last empty neighbour.
@@ -369,8 +508,42 @@ impl Position {
         claimed
     }
 
+    /// [`Position::apply_turn`] under the modern rules: shooters are passed over (they
+    /// are not line blockers), and since a stone anywhere on a shooter's lines can cut
+    /// its last move, every unclaimed shooter is checked for being trapped. Kept apart so
+    /// that the classic path stays as small as it was.
+    #[inline(never)]
+    fn apply_modern_turn(&mut self, turn: Turn) -> bool {
+        let mover = self.side_to_move;
+        let shot = turn.shot().bitboard();
+        if let Some((from, to)) = turn.shooter_move() {
+            let moved = from.bitboard() | to.bitboard();
+            self.shooters ^= moved;
+            self.filled ^= moved;
+            self.lines.toggle_unlandable(from);
+            self.lines.toggle_unlandable(to);
+        }
+        self.stones[mover.index()] |= shot;
+        self.blockers |= shot;
+        self.filled |= shot;
+        self.lines.toggle(turn.shot());
+        let mut claimed = false;
+        // Claiming changes no group, no empty square and no line blocker: judging the
+        // shooters one by one is judging them all on the position before the claims.
+        for sq in self.shooters {
+            if self.lines.reach(sq).count() == 0 {
+                let owner = self.claim_owner(sq, mover);
+                self.shooters ^= sq.bitboard();
+                self.claimed[owner.index()] |= sq.bitboard();
+                claimed = true;
+            }
+        }
+        self.side_to_move = !mover;
+        claimed
+    }
+
     fn claim_immobilized(&mut self, candidates: Bitboard, mover: Color) -> bool {
-        let free = !self.blockers;
+        let free = !self.filled;
         let mut claimed = false;
         // Claiming changes no group and no empty square, so judging the shooters one by
         // one is the same as judging them all on the position before the claims.
@@ -421,6 +594,12 @@ pub fn group_of(start: Square, stones: Bitboard) -> Bitboard {
         }
         group = grown;
     }
+}
+
+/// The squares never played on under `rules`: off the board, and the corners with
+/// `no-corners`.
+fn walls_of(variant: Variant, rules: Rules) -> Bitboard {
+    if rules.no_corners { variant.walls() | variant.corners() } else { variant.walls() }
 }
 
 fn distance(a: Square, b: Square) -> u8 {

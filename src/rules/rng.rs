@@ -32,6 +32,19 @@ impl Rng {
         (m >> 32) as u32
     }
 
+    /// A uniform integer in `0..n` (`n` > 0) for 64-bit ranges, without modulo bias
+    /// (rejection of the incomplete last block).
+    pub fn below_u64(&mut self, n: u64) -> u64 {
+        debug_assert!(n > 0);
+        let zone = u64::MAX - (u64::MAX - n + 1) % n;
+        loop {
+            let x = self.next_u64();
+            if x <= zone {
+                return x % n;
+            }
+        }
+    }
+
     /// A uniform float in `[0, 1)`.
     pub fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64

@@ -4,6 +4,7 @@ use std::fmt;
 
 use crate::rules::bitboard::{Bitboard, FULL_BOARD, board_mask};
 use crate::rules::color::Color;
+use crate::rules::square::STRIDE;
 
 /// A variant: board size, number of shooters, how many each player places in setup,
 /// and how many claims win.
@@ -23,6 +24,23 @@ const VARIANTS: [Variant; 3] = [
 ];
 
 const BOARDS: [u128; 3] = [board_mask(7), board_mask(9), board_mask(10)];
+
+/// The squares of each board that are not on its edge.
+const INTERIORS: [u128; 3] = [interior_mask(7), interior_mask(9), interior_mask(10)];
+
+/// The four corner squares of each board.
+const CORNERS: [u128; 3] = [corner_mask(7), corner_mask(9), corner_mask(10)];
+
+const fn interior_mask(size: u8) -> u128 {
+    // The board one smaller, shifted up one rank and right one file, minus its top
+    // rank and right file.
+    (board_mask(size - 2) << (STRIDE as u32 + 1)) & board_mask(size)
+}
+
+const fn corner_mask(size: u8) -> u128 {
+    let top = (size - 1) as u32 * STRIDE as u32;
+    1 | 1 << (size - 1) | 1 << top | 1 << (top + size as u32 - 1)
+}
 
 impl Variant {
     /// The standard game: 10x10, 7 shooters.
@@ -75,6 +93,19 @@ impl Variant {
         Bitboard(BOARDS[self.table_index()])
     }
 
+    /// The squares of the board that are not on its edge (where modern setups place
+    /// shooters).
+    #[inline]
+    pub fn interior(self) -> Bitboard {
+        Bitboard(INTERIORS[self.table_index()])
+    }
+
+    /// The four corner squares of the board.
+    #[inline]
+    pub fn corners(self) -> Bitboard {
+        Bitboard(CORNERS[self.table_index()])
+    }
+
     /// The squares of the 10x10 layout that are not on this board: permanent blockers.
     #[inline]
     pub fn walls(self) -> Bitboard {
@@ -90,5 +121,24 @@ impl fmt::Display for Variant {
             "{0}x{0}, {1} shooters (black places {2}, white {3}), {4} claims win",
             self.size, self.shooters, self.black_setup, self.white_setup, self.claims_to_win
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interior_and_corners_have_the_expected_squares() {
+        for v in Variant::all() {
+            let n = u32::from(v.size());
+            assert_eq!(v.interior().count(), (n - 2) * (n - 2));
+            assert_eq!(v.corners().count(), 4);
+            assert_eq!(v.corners() & !v.board(), Bitboard::EMPTY);
+            assert_eq!(v.interior() & !v.board(), Bitboard::EMPTY);
+            let edge = v.board() & !v.interior();
+            assert_eq!(edge.count(), 4 * (n - 1));
+            assert_eq!(v.corners() & v.interior(), Bitboard::EMPTY);
+        }
     }
 }

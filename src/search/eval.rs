@@ -56,11 +56,17 @@ pub fn evaluate(pos: &Position) -> f64 {
     }
     let side = pos.side_to_move();
     let empty = pos.empty_squares();
+    let modern = pos.rules().is_modern();
     let mut expected_black = f64::from(pos.claims(Color::Black));
     let mut expected_white = f64::from(pos.claims(Color::White));
     let groups = [Groups::touching_shooters(pos, Color::Black), Groups::touching_shooters(pos, Color::White)];
     for shooter in pos.shooters() {
-        let libs = (shooter.bitboard().neighbours() & empty).count() as usize;
+        // Classic: empty neighbours; modern: reachable squares (trapped at none).
+        let libs = if modern {
+            pos.shooter_reach(shooter).count() as usize
+        } else {
+            (shooter.bitboard().neighbours() & empty).count() as usize
+        };
         let adjacent = shooter.bitboard().orthogonal_neighbours();
         let [black, white] = [groups[0].biggest_touching(adjacent), groups[1].biggest_touching(adjacent)];
         let (mine, theirs) = if side == Color::Black { (black, white) } else { (white, black) };

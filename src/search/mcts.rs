@@ -3,7 +3,7 @@
 //! expansion, UCB1, uniform random playouts to the end) and our engine (priors from the
 //! evaluation, PUCT, playouts cut off and scored by the evaluation, immediate wins solved).
 
-use crate::rules::{Color, Move, PlayoutPolicy, Position, Rng, Square, Turn, queen_reach};
+use crate::rules::{Color, Move, PlayoutPolicy, Position, Rng, Square, Turn};
 use crate::search::eval::evaluate;
 use crate::search::tactics::winning_turn;
 
@@ -231,10 +231,9 @@ impl Tree {
             self.nodes[node as usize].expanded = true;
             return;
         }
-        let blockers = pos.blockers();
         let mut moves: Vec<Option<(Square, Square)>> = vec![None];
         for from in pos.shooters() {
-            moves.extend(queen_reach(from, blockers).iter().map(|to| Some((from, to))));
+            moves.extend(pos.shooter_reach(from).iter().map(|to| Some((from, to))));
         }
         let n = moves.len() as f32;
         // Staying put keeps a quarter of the prior mass: most good turns only shoot.
@@ -244,10 +243,9 @@ impl Tree {
     }
 
     fn expand_shots(&mut self, node: u32, pos: &Position, shooter_move: Option<(Square, Square)>) {
-        let blockers = pos.blockers();
         let targets = match shooter_move {
-            Some((from, to)) => queen_reach(to, blockers ^ from.bitboard()),
-            None => pos.shooters().iter().fold(crate::rules::Bitboard::EMPTY, |acc, s| acc | queen_reach(s, blockers)),
+            Some((from, to)) => pos.shots_after_move(from, to),
+            None => pos.shooters().iter().fold(crate::rules::Bitboard::EMPTY, |acc, s| acc | pos.shooter_reach(s)),
         };
         self.shots.clear();
         if self.config.baseline {

@@ -292,7 +292,7 @@ impl Player {
                 .skip(done)
                 .map(|mv| match mv {
                     Move::Turn(t) => Some(t),
-                    Move::Setup(_) => None,
+                    Move::Setup(_) | Move::SetupWithStone { .. } | Move::Swap => None,
                 })
                 .collect();
             if let Some(new) = new

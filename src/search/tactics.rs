@@ -7,12 +7,23 @@
 //! some shooter: shots into the liberties of shooters with one or two empty neighbours,
 //! and moves whose destination leaves the moved shooter at most one empty neighbour.
 
-use crate::rules::{Bitboard, Phase, Position, Turn, queen_reach};
+//!
+//! Under the modern rules a shooter is trapped when it has no move at all, so the
+//! liberties above do not apply: there a turn can only trap a shooter whose reachable
+//! squares, apart from those along its fullest ray, number at most one (the shot cuts
+//! one ray, the moved shooter's destination fills one square); when too few shooters
+//! are that tight (plus the moved one) no turn wins, and otherwise every legal turn is
+//! tried.
+
+use crate::rules::{Bitboard, Phase, Position, Square, Turn, queen_reach};
 
 /// A turn that wins the game for the side to move right away, if there is one.
 pub fn winning_turn(pos: &Position) -> Option<Turn> {
     if pos.phase() != Phase::Play || pos.is_over() {
         return None;
+    }
+    if pos.rules().is_modern() {
+        return modern_winning_turn(pos);
     }
     let side = pos.side_to_move();
     let needed = u32::from(pos.variant().claims_to_win()).saturating_sub(pos.claims(side));
@@ -71,6 +82,42 @@ pub fn winning_turn(pos: &Position) -> Option<Turn> {
     None
 }
 
+/// The modern rules' winning turn: a cheap exact test for "no turn can win", then
+/// every legal turn.
+fn modern_winning_turn(pos: &Position) -> Option<Turn> {
+    let side = pos.side_to_move();
+    let needed = u32::from(pos.variant().claims_to_win()).saturating_sub(pos.claims(side));
+    let tight = pos.shooters().iter().filter(|&s| reach_beyond_fullest_ray(pos, s) <= 1).count() as u32;
+    if tight + 1 < needed {
+        return None;
+    }
+    let mut turns = Vec::new();
+    pos.legal_turns(&mut turns);
+    turns.into_iter().find(|&turn| {
+        let mut next = pos.clone();
+        next.play_turn_unchecked(turn);
+        next.winner() == Some(side)
+    })
+}
+
+/// The squares a shooter on `sq` reaches outside the ray (of its 8) where it reaches most.
+fn reach_beyond_fullest_ray(pos: &Position, sq: Square) -> u32 {
+    const DIRECTIONS: [(i8, i8); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
+    let reach = pos.shooter_reach(sq);
+    let mut fullest = 0;
+    for (df, dr) in DIRECTIONS {
+        let mut ray = Bitboard::EMPTY;
+        let (mut f, mut r) = (sq.file() as i8 + df, sq.rank() as i8 + dr);
+        while let Some(next) = u8::try_from(f).ok().zip(u8::try_from(r).ok()).and_then(|(f, r)| Square::new(f, r)) {
+            ray |= next.bitboard();
+            f += df;
+            r += dr;
+        }
+        fullest = fullest.max((ray & reach).count());
+    }
+    reach.count() - fullest
+}
+
 /// Whether playing `turn` lets the opponent win on the next turn (or loses at once).
 pub fn hands_over_win(pos: &Position, turn: Turn) -> bool {
     let mut next = pos.clone();
@@ -105,8 +152,10 @@ mod tests {
         let mut rng = Rng::new(99);
         let mut checked = 0;
         for size in [7u8, 9, 10] {
-            for _ in 0..120 {
-                let mut pos = crate::rules::Position::new(crate::rules::Variant::from_size(size).unwrap());
+            for game in 0..120 {
+                let rules = crate::rules::Rules::all()[game % 4];
+                let variant = crate::rules::Variant::from_size(size).unwrap();
+                let mut pos = crate::rules::Position::with_rules(variant, rules);
                 while !pos.is_over() {
                     if pos.phase() == Phase::Play {
                         let fast = winning_turn(&pos);

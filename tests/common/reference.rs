@@ -160,6 +160,7 @@ pub fn fast_key(mv: &Move) -> u128 {
             shot: sq_of(turn.shot()),
         }
         .key(),
+        Move::SetupWithStone { .. } | Move::Swap => panic!("{mv} is not a classic move"),
     }
 }
 

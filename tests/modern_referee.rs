@@ -1,0 +1,151 @@
+//! The referee under the modern rules: the swap (engines exchange colours, scores go to
+//! the right engine, the record notes it, resume understands it), modern random
+//! openings, the random-setup start and no-corners.
+
+use std::path::{Path, PathBuf};
+
+use veletas::referee::{GameRecord, MatchArgs, MatchSummary, Termination, parse_records, run_match};
+use veletas::rules::{Move, Phase, Position};
+
+const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
+const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("veletas-modern-referee-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn fake(flags: &str) -> String {
+    format!("'{FAKE}' {flags}")
+}
+
+fn run(args: &[&str]) -> MatchSummary {
+    run_match(&MatchArgs::parse_from(args).unwrap()).unwrap()
+}
+
+fn read_games(path: &Path) -> Vec<GameRecord> {
+    parse_records(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn modern_match(one: &str, two: &str, games: &str, record: &Path, extra: &[&str]) -> MatchSummary {
+    let mut args = vec![
+        "--engine",
+        one,
+        "--engine",
+        two,
+        "--games",
+        games,
+        "--size",
+        "7",
+        "--rules",
+        "modern",
+        "--seed",
+        "3",
+        "--record",
+        record.to_str().unwrap(),
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+/// Engine 1's wins according to the records (BlackEngine names the engine that
+/// played Black after any swap).
+fn engine1_wins(games: &[GameRecord]) -> u64 {
+    games.iter().filter(|g| (g.result == "B+") == (g.tag("BlackEngine") == Some("1"))).count() as u64
+}
+
+#[test]
+fn a_swap_exchanges_the_engines_colours_and_is_recorded() {
+    let dir = scratch("swap");
+    let record = dir.join("games.txt");
+    let summary =
+        modern_match(&fake("--seed 1 --swap --name swapper"), &fake("--seed 2 --name plain"), "4", &record, &[]);
+    assert_eq!(summary.games, 4);
+    let games = read_games(&record);
+    assert_eq!(games.len(), 4);
+    assert_eq!(engine1_wins(&games), summary.score.wins);
+    for g in &games {
+        assert_eq!(g.tag("Rules"), Some("modern"));
+        let round: usize = g.tag("Round").unwrap().parse().unwrap();
+        // Engine 1 is White in rounds 2 and 4, and swaps there: it then plays Black.
+        let swapped = round.is_multiple_of(2);
+        assert_eq!(g.tag("Swap").is_some(), swapped, "{g}");
+        assert_eq!(g.moves.iter().any(|m| m == "swap"), swapped, "{g}");
+        assert_eq!(g.tag("BlackEngine"), Some("1"), "{g}");
+        assert_eq!(g.tag("Black"), Some("swapper 0.1"));
+        let end = g.position_after(None).unwrap();
+        assert_eq!(end.winner(), g.winner(), "{g}");
+        assert_eq!(g.tag("Termination"), Some("normal"));
+    }
+    // Resuming the match with more games accepts the swapped games as recorded.
+    let summary =
+        modern_match(&fake("--seed 1 --swap --name swapper"), &fake("--seed 2 --name plain"), "6", &record, &[]);
+    assert_eq!(summary.games, 6);
+    assert_eq!(read_games(&record).len(), 6);
+}
+
+#[test]
+fn a_loss_after_the_swap_goes_to_the_engine_that_swapped() {
+    // Engine 1 swaps as White, then makes an illegal move at its second genmove, as
+    // Black; as Black from the start it also errs at its second genmove. It must lose
+    // every game, with the loser's colour as played at the time.
+    let dir = scratch("swap-loss");
+    let record = dir.join("games.txt");
+    let summary = modern_match(&fake("--seed 1 --swap --illegal-at 2"), &fake("--seed 2"), "4", &record, &[]);
+    assert_eq!((summary.score.wins, summary.score.losses), (0, 4));
+    assert_eq!(summary.terminations, vec![(Termination::IllegalMove, 4)]);
+    for g in read_games(&record) {
+        assert_eq!(g.tag("BlackEngine"), Some("1"), "{g}");
+        assert_eq!(g.result, "W+", "{g}");
+        assert!(g.tag("Reason").unwrap().starts_with("black: "), "{g}");
+    }
+}
+
+#[test]
+fn modern_random_openings_hold_setup_stones_and_no_swap() {
+    let dir = scratch("openings");
+    let record = dir.join("games.txt");
+    modern_match(&fake("--seed 1"), &fake("--seed 2"), "2", &record, &["--no-corners"]);
+    for g in read_games(&record) {
+        assert_eq!(g.tag("Rules"), Some("modern no-corners"));
+        let opening: Vec<&str> = g.tag("Opening").unwrap().split(' ').collect();
+        assert_eq!(opening.len(), 1, "Black's setup only: White decides on the swap");
+        assert!(opening.iter().all(|m| m.contains('/')), "{g}");
+        let start = g.start_position().unwrap();
+        assert!(start.rules().no_corners && start.rules().is_modern());
+        assert_eq!(g.position_after(None).unwrap().winner(), g.winner());
+    }
+}
+
+#[test]
+fn the_random_setup_option_starts_in_play() {
+    let dir = scratch("random-setup");
+    let record = dir.join("games.txt");
+    modern_match(&fake("--seed 1"), &fake("--seed 2"), "2", &record, &["--random-setup"]);
+    let games = read_games(&record);
+    assert_eq!(games[0].tag("Start"), games[1].tag("Start"));
+    for g in &games {
+        let start: Position = g.tag("Start").unwrap().parse().unwrap();
+        assert_eq!(start.phase(), Phase::Play);
+        assert!(start.stones(veletas::rules::Color::Black).is_empty());
+        assert!(start.rules().is_modern());
+        let first = start.parse_move(&g.moves[0]).unwrap();
+        assert!(matches!(first, Move::Turn(_)));
+    }
+}
+
+#[test]
+fn the_real_engine_plays_a_modern_match() {
+    let dir = scratch("real");
+    let record = dir.join("games.txt");
+    let engine = format!("'{VELETAS}' --player random --seed 4");
+    let summary =
+        modern_match(&engine, &format!("'{VELETAS}' --playouts 50 --seed 5"), "2", &record, &["--no-corners"]);
+    assert_eq!(summary.terminations, vec![(Termination::Normal, 2)]);
+    for g in read_games(&record) {
+        assert_eq!(g.position_after(None).unwrap().winner(), g.winner());
+    }
+}
