@@ -43,6 +43,10 @@ pub fn choose_setup(pos: &Position, rng: &mut Rng, limits: &Limits, start: Insta
     let pie = pos.rules().is_modern() && pos.phase() == Phase::BlackSetup;
     let budget = limits.iterations.unwrap_or(DEFAULT_PLAYOUTS).max(1);
     let deadline = limits.time.map(|t| start + t);
+    let stopped = || {
+        deadline.is_some_and(|d| Instant::now() >= d)
+            || limits.stop.as_ref().is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+    };
     let mut scores = vec![(0u64, 0u64); candidates.len()];
     let mut spent = 0u64;
     let rounds = (candidates.len() as f64).log2().ceil().max(1.0) as u64;
@@ -50,7 +54,7 @@ pub fn choose_setup(pos: &Position, rng: &mut Rng, limits: &Limits, start: Insta
         let per = (budget / rounds / candidates.len() as u64).max(1);
         for (mv, score) in candidates.iter().zip(scores.iter_mut()) {
             for _ in 0..per {
-                if deadline.is_some_and(|d| Instant::now() >= d) || spent >= budget {
+                if spent >= budget || stopped() {
                     break;
                 }
                 let mut p = pos.clone();
@@ -64,7 +68,7 @@ pub fn choose_setup(pos: &Position, rng: &mut Rng, limits: &Limits, start: Insta
         let rate = |s: &(u64, u64)| if s.1 == 0 { 0.0 } else { setup_value(s.0 as f64 / s.1 as f64, pie) };
         order.sort_by(|&a, &b| rate(&scores[b]).total_cmp(&rate(&scores[a])));
         let keep = candidates.len().div_ceil(2);
-        let out_of_time = deadline.is_some_and(|d| Instant::now() >= d) || spent >= budget;
+        let out_of_time = spent >= budget || stopped();
         let keep = if out_of_time { 1 } else { keep };
         candidates = order[..keep].iter().map(|&i| candidates[i]).collect();
         scores = order[..keep].iter().map(|&i| scores[i]).collect();
