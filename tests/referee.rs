@@ -325,3 +325,24 @@ fn bad_options_and_missing_engines_are_errors() {
     assert_eq!(args.clock.map(|c| (c.main, c.increment)), Some((10.0, 0.1)));
     assert_eq!(args.sprt.map(|s| (s.elo0, s.elo1)), Some((-5.0, 5.0)));
 }
+
+#[test]
+fn time_odds_give_engine_one_a_longer_clock() {
+    // Engine 1 takes 0.45 s over its second move. With 0.3 s per move and the 0.1 s margin that
+    // loses on time; with time odds 2 (0.6 s) it does not, and engine 2 keeps the plain clock.
+    let dir = scratch("odds");
+    let record = dir.join("games.txt");
+    let slow = fake("--seed 3 --slow-at 2 --delay 0.45");
+    let quick = fake("--seed 4");
+    let base = ["--engine", &slow, "--engine", &quick, "--games", "2", "--size", "7", "--movetime", "0.3", "--quiet"];
+    let even = run(&base).unwrap();
+    assert_eq!(even.terminations, vec![(Termination::TimeForfeit, 2)]);
+    let mut odds = base.to_vec();
+    odds.extend(["--time-odds", "2", "--record", record.to_str().unwrap()]);
+    let summary = run(&odds).unwrap();
+    assert_eq!(summary.terminations, vec![(Termination::Normal, 2)]);
+    for game in read_games(&record) {
+        assert_eq!(game.tag("TimeControl"), Some("movetime 0.3; engine 1 x2"));
+    }
+    assert!(MatchArgs::parse_from(&["--engine", "a", "--engine", "b", "--time-odds", "0"]).is_err());
+}

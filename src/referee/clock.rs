@@ -134,6 +134,19 @@ impl TimeControl {
         }
     }
 
+    /// This time control with every time multiplied by `factor` (time odds).
+    pub fn scaled(&self, factor: f64) -> TimeControl {
+        match *self {
+            TimeControl::MoveTime(t) => TimeControl::MoveTime(t * factor),
+            TimeControl::Fischer { main, increment } => {
+                TimeControl::Fischer { main: main * factor, increment: increment * factor }
+            }
+            TimeControl::Canadian { main, period, stones } => {
+                TimeControl::Canadian { main: main * factor, period: period * factor, stones }
+            }
+        }
+    }
+
     /// The `time_settings` command announcing this time control.
     pub fn time_settings_command(&self) -> String {
         let (main, byo, stones) = match *self {

@@ -88,6 +88,8 @@ impl fmt::Display for Termination {
 pub struct GameSettings {
     /// The time control.
     pub time_control: TimeControl,
+    /// Engine 1's times are the time control's times multiplied by this.
+    pub time_odds: f64,
     /// Seconds a move may exceed the clock before it loses.
     pub margin: f64,
     /// The deadline for replies to commands other than `genmove`.
@@ -151,8 +153,8 @@ fn expect_ok(engine: &mut Engine, command: &str, timeout: Duration) -> Result<St
     }
 }
 
-/// Starts the engine if needed and sets up the opening and the clock.
-fn prepare(engine: &mut Engine, settings: &GameSettings, opening: &Opening) -> Result<(), Loss> {
+/// Starts the engine if needed and sets up the opening and its clock's time control.
+fn prepare(engine: &mut Engine, settings: &GameSettings, opening: &Opening, control: TimeControl) -> Result<(), Loss> {
     engine.ensure_running().map_err(|e| loss(Termination::Crash, format!("could not be started: {e}")))?;
     let timeout = settings.command_timeout;
     expect_ok(engine, &format!("boardsize {}", opening.variant.size()), timeout)?;
@@ -168,7 +170,7 @@ fn prepare(engine: &mut Engine, settings: &GameSettings, opening: &Opening) -> R
     if let Some(start) = &opening.start {
         expect_ok(engine, &format!("set_position {start}"), timeout)?;
     }
-    expect_ok(engine, &settings.time_control.time_settings_command(), timeout)?;
+    expect_ok(engine, &control.time_settings_command(), timeout)?;
     let mut game = Game::from_position(opening.start_position());
     for &mv in &opening.moves {
         let color = game.position().side_to_move();
@@ -233,10 +235,15 @@ fn run(
     swapped: &mut bool,
 ) -> Result<Color, (Color, Loss)> {
     let seat = |color: Color, swapped: bool| usize::from((color == Color::Black) != (engine1_black != swapped));
+    // Engine 1 sits at index 0; with time odds its clock runs on the scaled control.
+    let control = |engine: usize| {
+        if engine == 0 { settings.time_control.scaled(settings.time_odds) } else { settings.time_control }
+    };
     for color in Color::ALL {
-        prepare(&mut engines[seat(color, false)], settings, opening).map_err(|l| (color, l))?;
+        let index = seat(color, false);
+        prepare(&mut engines[index], settings, opening, control(index)).map_err(|l| (color, l))?;
     }
-    let mut clocks = [Clock::new(settings.time_control), Clock::new(settings.time_control)];
+    let mut clocks = Color::ALL.map(|color| Clock::new(control(seat(color, false))));
     let timeout = settings.command_timeout;
     loop {
         if let Some(winner) = game.position().winner() {

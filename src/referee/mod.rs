@@ -67,6 +67,11 @@ pub struct MatchArgs {
     /// Canadian byo-yomi after the --clock main time: PERIOD seconds for STONES moves.
     #[arg(long, value_name = "PERIOD/STONES")]
     pub byoyomi: Option<ByoYomiSpec>,
+    /// Time odds: every time of engine 1's clock multiplied by FACTOR (e.g. 2 gives it twice
+    /// the time of engine 2). Clocks belong to colours, so after a modern swap each engine keeps
+    /// the clock of the colour it now plays.
+    #[arg(long, value_name = "FACTOR", default_value = "1", value_parser = parse_odds)]
+    pub time_odds: f64,
     /// Seconds a move may exceed the clock before it loses on time.
     #[arg(long, value_name = "SECONDS", default_value = "0.1", value_parser = clock::parse_seconds)]
     pub margin: f64,
@@ -170,4 +175,11 @@ pub enum RefereeError {
         /// What is wrong with it.
         detail: String,
     },
+}
+
+fn parse_odds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && (0.01..=100.0).contains(&x) => Ok(x),
+        _ => Err(format!("'{text}' is not a factor between 0.01 and 100")),
+    }
 }

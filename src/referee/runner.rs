@@ -12,7 +12,7 @@ use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::record::{GameRecord, parse_complete_records};
-use crate::referee::clock::TimeControl;
+use crate::referee::clock::{TimeControl, format_seconds};
 use crate::referee::engine::{Engine, EngineCommand, Failure, Reply};
 use crate::referee::game::{GameSettings, PlayedGame, Termination, play_game};
 use crate::referee::openings::{Opening, read_openings};
@@ -60,6 +60,7 @@ impl Plan {
         };
         let settings = GameSettings {
             time_control,
+            time_odds: args.time_odds,
             margin: args.margin,
             command_timeout: Duration::from_secs_f64(args.command_timeout.clamp(0.001, 1e6)),
         };
@@ -210,7 +211,10 @@ fn to_record(played: &PlayedGame, plan: &Plan, names: &[String; 2], date: &str) 
     if let Some(start) = &played.opening.start {
         record.set_tag("Start", start.to_string());
     }
-    record.set_tag("TimeControl", plan.settings.time_control.to_string());
+    let odds = plan.settings.time_odds;
+    let control = plan.settings.time_control;
+    let text = if odds == 1.0 { control.to_string() } else { format!("{control}; engine 1 x{}", format_seconds(odds)) };
+    record.set_tag("TimeControl", text);
     let result = if played.winner == Color::Black { "B+" } else { "W+" };
     record.set_tag("Result", result);
     record.set_tag("Termination", played.termination.as_str());
