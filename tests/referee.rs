@@ -344,5 +344,5 @@ fn time_odds_give_engine_one_a_longer_clock() {
     for game in read_games(&record) {
         assert_eq!(game.tag("TimeControl"), Some("movetime 0.3; engine 1 x2"));
     }
-    assert!(MatchArgs::parse_from(&["--engine", "a", "--engine", "b", "--time-odds", "0"]).is_err());
+    assert!(MatchArgs::parse_from(["--engine", "a", "--engine", "b", "--time-odds", "0"]).is_err());
 }
