@@ -5,36 +5,16 @@
 //! `cargo test --release --test modern_perft -- --ignored` checks the `slow` entries
 //! with the fast perft and recomputes every frozen count with the reference.
 
+mod frozen_perft;
 mod modern_ref;
 
+use frozen_perft::Entry;
 use modern_ref::RefPos;
 use veletas::rules::Position;
 
-/// One line of the data file.
-struct Entry {
-    position: String,
-    depth: u32,
-    count: u64,
-    slow: bool,
-}
-
 /// The entries of `tests/data/modern_perft.txt`.
 fn frozen() -> Vec<Entry> {
-    include_str!("data/modern_perft.txt")
-        .lines()
-        .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .map(|line| {
-            let fields: Vec<&str> = line.split(';').map(str::trim).collect();
-            assert!(fields.len() == 3 || (fields.len() == 4 && fields[3] == "slow"), "bad line: {line}");
-            Entry {
-                position: fields[0].to_string(),
-                depth: fields[1].parse().unwrap(),
-                count: fields[2].parse().unwrap(),
-                slow: fields.len() == 4,
-            }
-        })
-        .collect()
+    frozen_perft::parse(include_str!("data/modern_perft.txt"))
 }
 
 fn position(text: &str) -> Position {

@@ -6,43 +6,17 @@
 //! with the fast perft and recomputes every frozen count with the reference (minutes).
 
 mod common;
+mod frozen_perft;
 
 use std::sync::Mutex;
 
 use common::reference::RefPos;
+use frozen_perft::Entry;
 use veletas::rules::Position;
 
-/// One line of the data file.
-struct Entry {
-    position: String,
-    depth: u32,
-    count: u64,
-    slow: bool,
-}
-
-/// The entries of `tests/data/perft.txt`: `position ; depth ; count [; slow]`, with `#`
-/// comment lines and blank lines between them.
+/// The entries of `tests/data/perft.txt`.
 fn frozen() -> Vec<Entry> {
-    include_str!("data/perft.txt")
-        .lines()
-        .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .map(|line| {
-            let fields: Vec<&str> = line.split(';').map(str::trim).collect();
-            let slow = match fields.get(3) {
-                None => false,
-                Some(&"slow") => true,
-                Some(other) => panic!("unknown flag {other:?} in {line:?}"),
-            };
-            assert!(fields.len() <= 4, "too many fields in {line:?}");
-            Entry {
-                position: fields[0].to_string(),
-                depth: fields[1].parse().unwrap_or_else(|e| panic!("depth in {line:?}: {e}")),
-                count: fields[2].parse().unwrap_or_else(|e| panic!("count in {line:?}: {e}")),
-                slow,
-            }
-        })
-        .collect()
+    frozen_perft::parse(include_str!("data/perft.txt"))
 }
 
 fn position(text: &str) -> Position {
