@@ -20,6 +20,11 @@ impl Turn {
         Turn { shooter_move: Some((from, to)), shot }
     }
 
+    /// A turn with an optional shooter move (origin, destination), then the shot at `shot`.
+    pub const fn new(shooter_move: Option<(Square, Square)>, shot: Square) -> Turn {
+        Turn { shooter_move, shot }
+    }
+
     /// A turn that moves no shooter and shoots at `shot`.
     pub const fn shot_only(shot: Square) -> Turn {
         Turn { shooter_move: None, shot }

@@ -175,10 +175,7 @@ impl Tree {
             let a = self.select(b, rng);
             self.path.push(a);
             let Some(shot) = self.nodes[a as usize].shot else { break 0.5 };
-            let turn = match shooter_move {
-                Some((from, to)) => Turn::with_move(from, to, shot),
-                None => Turn::shot_only(shot),
-            };
+            let turn = Turn::new(shooter_move, shot);
             pos.play_turn_unchecked(turn);
             node = a;
         };
@@ -255,10 +252,7 @@ impl Tree {
             let side = pos.side_to_move();
             let mut best = f32::MIN;
             for shot in targets {
-                let turn = match shooter_move {
-                    Some((from, to)) => Turn::with_move(from, to, shot),
-                    None => Turn::shot_only(shot),
-                };
+                let turn = Turn::new(shooter_move, shot);
                 let mut next = pos.clone();
                 next.play_turn_unchecked(turn);
                 let p = evaluate(&next);
@@ -339,10 +333,7 @@ impl Tree {
                     continue;
                 }
                 let Some(shot) = an.shot else { continue };
-                let turn = match bn.shooter_move {
-                    Some((from, to)) => Turn::with_move(from, to, shot),
-                    None => Turn::shot_only(shot),
-                };
+                let turn = Turn::new(bn.shooter_move, shot);
                 out.push(RootTurn { turn, visits: u64::from(an.visits), value: f64::from(an.value) });
             }
         }
@@ -361,10 +352,7 @@ impl Tree {
             let Some(nb) = self.most_visited(node) else { break };
             let Some(na) = self.most_visited(nb) else { break };
             let Some(shot) = self.nodes[na as usize].shot else { break };
-            turn = match self.nodes[nb as usize].shooter_move {
-                Some((from, to)) => Turn::with_move(from, to, shot),
-                None => Turn::shot_only(shot),
-            };
+            turn = Turn::new(self.nodes[nb as usize].shooter_move, shot);
             if pv.len() >= max_len {
                 break;
             }
