@@ -203,7 +203,7 @@ fn validate(position: &Position) -> Result<(), ParsePositionError> {
     }
     for sq in position.shooters() {
         if let Some(other) = (position.shooters() & sq.bitboard().neighbours()).first() {
-            let (a, b) = if other.file_major_key() < sq.file_major_key() { (other, sq) } else { (sq, other) };
+            let (a, b) = Square::in_notation_order(other, sq);
             return Err(ParsePositionError::AdjacentShooters(a, b));
         }
     }

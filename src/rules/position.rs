@@ -353,7 +353,7 @@ impl Position {
                 return Err(IllegalMove::Occupied(sq));
             }
             if let Some(other) = (placed & sq.bitboard().neighbours()).first() {
-                let (a, b) = if other.file_major_key() < sq.file_major_key() { (other, sq) } else { (sq, other) };
+                let (a, b) = Square::in_notation_order(other, sq);
                 return Err(IllegalMove::Adjacent(a, b));
             }
             placed |= sq.bitboard();

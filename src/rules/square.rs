@@ -52,6 +52,11 @@ impl Square {
         Bitboard(1u128 << self.0)
     }
 
+    /// `a` and `b` in notation order (by file, then rank), for messages naming both.
+    pub fn in_notation_order(a: Square, b: Square) -> (Square, Square) {
+        if a.file_major_key() <= b.file_major_key() { (a, b) } else { (b, a) }
+    }
+
     /// Sort key for notation: by file, then rank.
     pub const fn file_major_key(self) -> (u8, u8) {
         (self.file(), self.rank())
