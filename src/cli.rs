@@ -118,6 +118,9 @@ Examples:\n  veletas bench\n  veletas bench --file data/bench.txt --playouts 200
     Bench(BenchArgs),
     /// Plays two protocol engines against each other and reports the result (see docs/match.md).
     Match(Box<crate::referee::MatchArgs>),
+    /// Plays a field of protocol engines (round robin, gauntlet or knockout) and rates it
+    /// (see docs/tournament.md).
+    Tournament(Box<crate::referee::tournament::TournamentArgs>),
 }
 
 /// Arguments of `perft`.
@@ -182,6 +185,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 }
             };
         }
+        Some(Subcommand::Tournament(args)) => return tournament(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -189,6 +193,23 @@ pub fn run(cli: Cli) -> ExitCode {
         Err(e) => {
             eprintln!("veletas: {e}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+fn tournament(args: &crate::referee::tournament::TournamentArgs) -> ExitCode {
+    use crate::referee::tournament::{run_tournament, summary};
+    let text = run_tournament(args)
+        .map_err(|e| e.to_string())
+        .and_then(|report| summary(&report, args.anchor.as_deref(), args.head_to_head));
+    match text {
+        Ok(text) => {
+            let _ = write!(io::stdout(), "{text}").and_then(|()| io::stdout().flush());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("veletas tournament: {e}");
+            ExitCode::from(2)
         }
     }
 }

@@ -20,6 +20,7 @@ pub mod engine;
 pub mod game;
 pub mod openings;
 mod runner;
+pub mod tournament;
 pub mod summary;
 pub mod words;
 

@@ -87,7 +87,7 @@ impl Plan {
     }
 }
 
-fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> RefereeError + '_ {
+pub(super) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> RefereeError + '_ {
     move |source| RefereeError::Io { path: path.to_path_buf(), source }
 }
 
@@ -212,7 +212,7 @@ fn to_record(played: &PlayedGame, plan: &Plan, names: &[String; 2], date: &str) 
 }
 
 /// Starts an engine pair's first engine and asks its name and version.
-fn engine_name(engine: &mut Engine, timeout: Duration) -> Result<String, RefereeError> {
+pub(super) fn engine_name(engine: &mut Engine, timeout: Duration) -> Result<String, RefereeError> {
     let text = engine_text(engine);
     let fatal = |detail: String| RefereeError::Engine { command: text.clone(), detail };
     let ask = |engine: &mut Engine, command: &str| match engine.command(command, timeout) {
