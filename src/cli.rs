@@ -1,4 +1,4 @@
-//! The command line: the engine (no subcommand), `perft` and `bench`.
+//! The command line: the engine (no subcommand), `perft`, `bench`, `match` and `ratings`.
 //!
 //! `main.rs` only parses [`Cli`], sets up logging and calls [`run`]. Subcommands are the
 //! variants of [`Subcommand`]; adding one means adding a variant and its arm in [`run`].
@@ -118,6 +118,8 @@ Examples:\n  veletas bench\n  veletas bench --file data/bench.txt --playouts 200
     Bench(BenchArgs),
     /// Plays two protocol engines against each other and reports the result (see docs/match.md).
     Match(Box<crate::referee::MatchArgs>),
+    /// Rates the engines of record files: standings, crosstable, LOS (see docs/ratings.md).
+    Ratings(crate::ratings::RatingsArgs),
 }
 
 /// Arguments of `perft`.
@@ -178,6 +180,21 @@ pub fn run(cli: Cli) -> ExitCode {
                 Ok(_) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("veletas match: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
+        Some(Subcommand::Ratings(args)) => {
+            return match crate::ratings::run_ratings(&args) {
+                Ok(output) => match io::stdout().lock().write_all(output.as_bytes()) {
+                    Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+                        eprintln!("veletas ratings: {e}");
+                        ExitCode::from(2)
+                    }
+                    _ => ExitCode::SUCCESS,
+                },
+                Err(e) => {
+                    eprintln!("veletas ratings: {e}");
                     ExitCode::from(2)
                 }
             };
