@@ -1,4 +1,4 @@
-//! The command line: the engine (no subcommand), `perft` and `bench`.
+//! The command line: the engine (no subcommand), `perft`, `bench`, `match` and `ratings`.
 //!
 //! `main.rs` only parses [`Cli`], sets up logging and calls [`run`]. Subcommands are the
 //! variants of [`Subcommand`]; adding one means adding a variant and its arm in [`run`].
@@ -121,6 +121,8 @@ Examples:\n  veletas bench\n  veletas bench --file data/bench.txt --playouts 200
     /// Plays a field of protocol engines (round robin, gauntlet or knockout) and rates it
     /// (see docs/tournament.md).
     Tournament(Box<crate::referee::tournament::TournamentArgs>),
+    /// Rates the engines of record files: standings, crosstable, LOS (see docs/ratings.md).
+    Ratings(crate::ratings::RatingsArgs),
 }
 
 /// Arguments of `perft`.
@@ -186,6 +188,21 @@ pub fn run(cli: Cli) -> ExitCode {
             };
         }
         Some(Subcommand::Tournament(args)) => return tournament(&args),
+        Some(Subcommand::Ratings(args)) => {
+            return match crate::ratings::run_ratings(&args) {
+                Ok(output) => match io::stdout().lock().write_all(output.as_bytes()) {
+                    Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+                        eprintln!("veletas ratings: {e}");
+                        ExitCode::from(2)
+                    }
+                    _ => ExitCode::SUCCESS,
+                },
+                Err(e) => {
+                    eprintln!("veletas ratings: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

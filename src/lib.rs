@@ -4,11 +4,13 @@
 //! chooses moves within plain limits (time, playouts, a stop flag); [`player`] runs the
 //! search under the game's clock (GTP time controls); [`protocol`] speaks GTP to
 //! controllers through a player; [`referee`] plays engines against each other through the
-//! protocol, with [`stats`] for the arithmetic; [`cli`] is the program's command line.
+//! protocol, with [`stats`] for the arithmetic; [`ratings`] rates a whole field of engines
+//! from their games; [`cli`] is the program's command line.
 
 pub mod cli;
 pub mod player;
 pub mod protocol;
+pub mod ratings;
 pub mod record;
 pub mod referee;
 pub mod rules;
