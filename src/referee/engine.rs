@@ -131,12 +131,8 @@ impl EngineProcess {
         if let Some(dir) = &command.dir {
             process.current_dir(dir);
         }
-        let mut child = process
-            .args(&command.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(stderr)
-            .spawn()?;
+        let mut child =
+            process.args(&command.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(stderr).spawn()?;
         let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
             let _ = child.kill();
             let _ = child.wait();
@@ -366,8 +362,7 @@ mod tests {
     }
 
     fn sh(script: &str) -> EngineProcess {
-        let command =
-            EngineCommand {
+        let command = EngineCommand {
             text: script.into(),
             program: "sh".into(),
             args: vec!["-c".into(), script.into()],

@@ -13,10 +13,10 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
+use crate::record::GameRecord;
 use crate::referee::clock::{Clock, TimeControl, format_seconds};
 use crate::referee::engine::{Engine, Failure, Reply};
 use crate::referee::openings::Opening;
-use crate::record::GameRecord;
 use crate::rules::{Color, Game, Move, RuleSet, Rules};
 
 /// How a game ended.

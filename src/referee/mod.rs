@@ -20,8 +20,8 @@ pub mod engine;
 pub mod game;
 pub mod openings;
 mod runner;
-pub mod tournament;
 pub mod summary;
+pub mod tournament;
 pub mod words;
 
 use std::path::PathBuf;

@@ -16,8 +16,8 @@ use crate::referee::clock::{TimeControl, format_seconds};
 use crate::referee::engine::{Engine, EngineCommand, Failure, Reply};
 use crate::referee::game::{GameSettings, PlayedGame, Termination, play_game};
 use crate::referee::openings::{Opening, OpeningBook};
-use crate::referee::words::split_engine_name;
 use crate::referee::summary::{GameOutcome, MatchSummary, SprtSpec, Tally};
+use crate::referee::words::split_engine_name;
 use crate::referee::{MatchArgs, RefereeError};
 use crate::rules::Color;
 use crate::stats::SprtDecision;
@@ -53,7 +53,8 @@ impl Plan {
         {
             return Err(usage(format!("two engines are named '{a}': names must be unique")));
         }
-        let time_control = TimeControl::from_options(args.common.movetime, args.common.clock, args.common.byoyomi).map_err(usage)?;
+        let time_control =
+            TimeControl::from_options(args.common.movetime, args.common.clock, args.common.byoyomi).map_err(usage)?;
         if args.common.concurrency == 0 {
             return Err(usage("--concurrency must be at least 1".into()));
         }
@@ -171,7 +172,11 @@ pub(super) fn open_record_file(
     }
     let mut options = OpenOptions::new();
     options.create(true);
-    if overwrite { options.write(true).truncate(true) } else { options.append(true) };
+    if overwrite {
+        options.write(true).truncate(true)
+    } else {
+        options.append(true)
+    };
     let file = options.open(path).map_err(io_error(path))?;
     Ok((games, file))
 }

@@ -236,8 +236,8 @@ pub fn resolve(entries: &[EngineEntry], each: &EngineOptions, default: TimeContr
             return Err(format!("two engines are named '{name}': names must be unique"));
         }
         let which = entry.name.clone().unwrap_or_else(|| format!("'{}'", entry.command));
-        let mut command =
-            EngineCommand::parse(&entry.command).map_err(|e| format!("engine {which}: command '{}': {e}", entry.command))?;
+        let mut command = EngineCommand::parse(&entry.command)
+            .map_err(|e| format!("engine {which}: command '{}': {e}", entry.command))?;
         let own = &entry.options;
         command.dir = own.dir.clone().or_else(|| each.dir.clone());
         command.init = each.init.iter().chain(&own.init).cloned().collect();
@@ -273,7 +273,11 @@ pub fn unique_names(names: &[String], fixed: &[bool]) -> Vec<String> {
         }
         let mut k = 1;
         let taken = |candidate: &String, out: &[String]| {
-            out.contains(candidate) || names.iter().enumerate().any(|(j, n)| n == candidate && (j > i || fixed.get(j).copied().unwrap_or(false)))
+            out.contains(candidate)
+                || names
+                    .iter()
+                    .enumerate()
+                    .any(|(j, n)| n == candidate && (j > i || fixed.get(j).copied().unwrap_or(false)))
         };
         let mut candidate = format!("{name} #{k}");
         while taken(&candidate, &out) {

@@ -62,9 +62,14 @@ impl fmt::Display for KnockoutText<'_> {
                 None => writeln!(f, "  {a}: bye")?,
                 Some(b) => {
                     let b = &self.names[b];
-                    let mut line = format!("  {a} {}-{} {b}: {} goes through", m.score.0, m.score.1, self.names[m.winner]);
+                    let mut line =
+                        format!("  {a} {}-{} {b}: {} goes through", m.score.0, m.score.1, self.names[m.winner]);
                     if m.tie_breaks > 0 {
-                        line.push_str(&format!(" ({} tie-break pair{})", m.tie_breaks, if m.tie_breaks == 1 { "" } else { "s" }));
+                        line.push_str(&format!(
+                            " ({} tie-break pair{})",
+                            m.tie_breaks,
+                            if m.tie_breaks == 1 { "" } else { "s" }
+                        ));
                     }
                     if m.by_seed {
                         line.push_str(" (still level: the higher seed goes through)");
@@ -126,7 +131,7 @@ pub(super) fn play_knockout(runner: &mut Runner) -> Result<KnockoutReport, Refer
             }
             let before = runner.results.len();
             runner.play(todo)?;
-            for result in runner.results[before..].to_vec() {
+            for result in runner.results[before..].iter().cloned() {
                 if let Some(m) = live.iter_mut().find(|m| {
                     let (x, y) = (result.black.min(result.white), result.black.max(result.white));
                     (x, y) == (m.a.min(m.b), m.a.max(m.b)) && result.round == m.round

@@ -31,11 +31,13 @@ use crate::referee::CommonArgs;
 
 /// Options of `veletas tournament`.
 #[derive(clap::Args, Clone, Debug, PartialEq)]
-#[command(after_help = "Examples:\n  veletas tournament --engine 'a=veletas --seed 1' --engine 'b=veletas --player uct' \
+#[command(
+    after_help = "Examples:\n  veletas tournament --engine 'a=veletas --seed 1' --engine 'b=veletas --player uct' \
 --engine 'c=veletas --player greedy' --games-per-pair 4 --size 7 --movetime 0.1 -j 2 --record t.txt\n  \
 veletas tournament --engines engines.toml --format gauntlet --rounds 2 --record t.txt\n  \
 veletas tournament ... --shard 2/3 --record shard-{shard}.txt   # then: veletas ratings shard-*.txt\n\n\
-See docs/tournament.md.")]
+See docs/tournament.md."
+)]
 pub struct TournamentArgs {
     /// An engine: `NAME=CMD ARGS` (NAME: letters, digits, `_`, `.`, `-`) or `CMD ARGS`
     /// (named by its `name` and `version` replies, numbered when repeated). Repeat it for
@@ -99,7 +101,8 @@ impl TournamentArgs {
         T: Into<std::ffi::OsString> + Clone,
     {
         use clap::Parser as _;
-        let all = std::iter::once(std::ffi::OsString::from("veletas-tournament")).chain(args.into_iter().map(Into::into));
+        let all =
+            std::iter::once(std::ffi::OsString::from("veletas-tournament")).chain(args.into_iter().map(Into::into));
         TournamentCli::try_parse_from(all).map(|cli| cli.args)
     }
 }

@@ -5,7 +5,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::ratings::{RatedGame, RatingOptions, parse_anchor, rate};
+use crate::ratings::files::parse_anchor;
+use crate::ratings::{RatedGame, RatingOptions, rate};
 use crate::referee::tournament::TournamentReport;
 
 /// The summary printed at the end: `anchor` is `--anchor NAME=RATING`, `head_to_head`
@@ -13,7 +14,8 @@ use crate::referee::tournament::TournamentReport;
 pub fn summary(report: &TournamentReport, anchor: Option<&str>, head_to_head: bool) -> Result<String, String> {
     let mut out = String::new();
     let names = &report.names;
-    let _ = writeln!(out, "Tournament {}: {} of {} games played", report.fingerprint, report.results.len(), report.planned);
+    let _ =
+        writeln!(out, "Tournament {}: {} of {} games played", report.fingerprint, report.results.len(), report.planned);
     if let Some(knockout) = &report.knockout {
         let _ = write!(out, "{}", knockout.display(names));
     }

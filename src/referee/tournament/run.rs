@@ -282,7 +282,10 @@ impl Plan {
         let id = &expected.id;
         let opening = self.book.opening(expected.encounter).to_string();
         if game.tag("Opening") != Some(opening.as_str()) {
-            return Err(format!("game {id} has opening '{}', this tournament plays '{opening}'", game.tag("Opening").unwrap_or("")));
+            return Err(format!(
+                "game {id} has opening '{}', this tournament plays '{opening}'",
+                game.tag("Opening").unwrap_or("")
+            ));
         }
         let swapped = game.tag("Swap").is_some();
         let (black, white) = if swapped { (expected.white, expected.black) } else { (expected.black, expected.white) };
@@ -424,10 +427,9 @@ impl Runner<'_> {
         let plan = self.plan;
         if let Some(file) = self.record.as_mut() {
             let text = plan.to_record(scheduled, played, &self.date).to_string();
-            file.write_all(text.as_bytes()).and_then(|()| file.flush()).map_err(|source| RefereeError::Io {
-                path: plan.record.clone().unwrap_or_default(),
-                source,
-            })?;
+            file.write_all(text.as_bytes())
+                .and_then(|()| file.flush())
+                .map_err(|source| RefereeError::Io { path: plan.record.clone().unwrap_or_default(), source })?;
         }
         let (black, white) = plan.played_engines(scheduled, played);
         let result = GameResult {
@@ -509,10 +511,7 @@ pub fn run_tournament(args: &TournamentArgs) -> Result<TournamentReport, Referee
             for (i, game) in games.into_iter().enumerate() {
                 let detail = |what: String| RefereeError::Record {
                     path: path.clone(),
-                    detail: format!(
-                        "game {} of the file: {what}; use --overwrite or another --record",
-                        i + 1
-                    ),
+                    detail: format!("game {} of the file: {what}; use --overwrite or another --record", i + 1),
                 };
                 if game.tag("Tournament") != Some(plan.fingerprint.as_str()) {
                     return Err(detail(format!(
@@ -576,7 +575,9 @@ fn play_schedule(runner: &mut Runner, schedule: &Schedule) -> Result<(), Referee
     if let Some((id, _)) = runner.recorded.iter().next() {
         return Err(RefereeError::Record {
             path: runner.plan.record.clone().unwrap_or_default(),
-            detail: format!("holds game '{id}', which this tournament does not have; use --overwrite or another --record"),
+            detail: format!(
+                "holds game '{id}', which this tournament does not have; use --overwrite or another --record"
+            ),
         });
     }
     runner.play(todo)

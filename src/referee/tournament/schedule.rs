@@ -188,14 +188,7 @@ pub fn bracket(n: usize) -> Vec<(usize, Option<usize>)> {
 pub fn knockout_game(round: usize, slot: usize, game: usize, a: usize, b: usize) -> ScheduledGame {
     let (black, white) = if game.is_multiple_of(2) { (a, b) } else { (b, a) };
     let encounter = ((round as u64) << 40) | ((slot as u64) << 20) | (game as u64 / 2);
-    ScheduledGame {
-        index: 0,
-        id: format!("{round}.{}.{}", slot + 1, game + 1),
-        round,
-        black,
-        white,
-        encounter,
-    }
+    ScheduledGame { index: 0, id: format!("{round}.{}.{}", slot + 1, game + 1), round, black, white, encounter }
 }
 
 #[cfg(test)]
@@ -231,7 +224,10 @@ mod tests {
                 assert_eq!(black_a * 2, list.len(), "colours balanced");
                 let mut by_encounter: HashMap<u64, Vec<usize>> = HashMap::new();
                 list.iter().for_each(|x| by_encounter.entry(x.encounter).or_default().push(x.black));
-                assert!(by_encounter.values().all(|b| b.len() == 2 && b[0] != b[1]), "openings paired, colours swapped");
+                assert!(
+                    by_encounter.values().all(|b| b.len() == 2 && b[0] != b[1]),
+                    "openings paired, colours swapped"
+                );
             }
             // Every engine has as many Blacks as Whites.
             for e in 0..n {

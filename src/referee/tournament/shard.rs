@@ -68,7 +68,9 @@ impl ShardSpec {
         };
         match usize::try_from(k) {
             Ok(k) if (1..=self.count).contains(&k) => Ok(k),
-            _ => Err(format!("--shard auto/{}: the environment gives shard {k}, outside 1..{}", self.count, self.count)),
+            _ => {
+                Err(format!("--shard auto/{}: the environment gives shard {k}, outside 1..{}", self.count, self.count))
+            }
         }
     }
 
