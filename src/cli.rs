@@ -215,10 +215,14 @@ pub fn run(cli: Cli) -> ExitCode {
 }
 
 fn tournament(args: &crate::referee::tournament::TournamentArgs) -> ExitCode {
-    use crate::referee::tournament::{run_tournament, summary};
-    let text = run_tournament(args)
-        .map_err(|e| e.to_string())
-        .and_then(|report| summary(&report, args.anchor.as_deref(), args.head_to_head));
+    use crate::referee::tournament::{dry_run, run_tournament, summary};
+    let text = if args.dry_run {
+        dry_run(args).map_err(|e| e.to_string())
+    } else {
+        run_tournament(args)
+            .map_err(|e| e.to_string())
+            .and_then(|report| summary(&report, args.anchor.as_deref(), args.head_to_head))
+    };
     match text {
         Ok(text) => {
             let _ = write!(io::stdout(), "{text}").and_then(|()| io::stdout().flush());

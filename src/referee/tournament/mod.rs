@@ -23,7 +23,7 @@ use std::path::PathBuf;
 
 pub use knockout::{KnockoutMatch, KnockoutReport};
 pub use report::summary;
-pub use run::{GameResult, TournamentReport, run_tournament};
+pub use run::{GameResult, TournamentReport, dry_run, run_tournament};
 pub use schedule::{Format, Schedule, ScheduledGame};
 pub use shard::ShardSpec;
 
@@ -81,6 +81,10 @@ pub struct TournamentArgs {
     /// The Event tag of the records.
     #[arg(long, default_value = "veletas tournament")]
     pub event: String,
+    /// Print the games this process would play (index, round, engines, opening) and
+    /// exit without starting any engine; names not given are shown as command lines.
+    #[arg(long)]
+    pub dry_run: bool,
     /// The options shared with `veletas match`.
     #[command(flatten)]
     pub common: CommonArgs,

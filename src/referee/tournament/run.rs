@@ -560,6 +560,48 @@ pub fn run_tournament(args: &TournamentArgs) -> Result<TournamentReport, Referee
     })
 }
 
+/// The games `args` would play in this process, one line each, without starting any
+/// engine: `game ID (round R): BLACK (black) vs WHITE (white), opening OPENING`. A
+/// knockout lists its first round.
+pub fn dry_run(args: &TournamentArgs) -> Result<String, RefereeError> {
+    let mut plan = Plan::new(args)?;
+    let raw: Vec<String> = plan.defs.iter().map(|d| d.name.clone().unwrap_or_else(|| d.command.text.clone())).collect();
+    let fixed: Vec<bool> = plan.defs.iter().map(|d| d.name.is_some()).collect();
+    plan.names = field::unique_names(&raw, &fixed);
+    let line = |g: &ScheduledGame| {
+        format!(
+            "game {} (round {}): {} (black) vs {} (white), opening {}\n",
+            g.id,
+            g.round,
+            plan.names[g.black],
+            plan.names[g.white],
+            plan.book.opening(g.encounter)
+        )
+    };
+    let mut out = String::new();
+    match (&plan.schedule, plan.shard) {
+        (Some(schedule), shard) => {
+            let mine: Vec<ScheduledGame> = schedule.games().filter(|g| plan.in_shard(g.index)).collect();
+            let shard = shard.map_or(String::new(), |(k, n)| format!(" (shard {k}/{n})"));
+            out.push_str(&format!("{} of {} games{shard}\n", mine.len(), schedule.len()));
+            mine.iter().for_each(|g| out.push_str(&line(g)));
+        }
+        (None, _) => {
+            out.push_str("knockout round 1\n");
+            for (slot, (a, b)) in crate::referee::tournament::schedule::bracket(plan.defs.len()).into_iter().enumerate()
+            {
+                match b {
+                    None => out.push_str(&format!("{}: bye\n", plan.names[a])),
+                    Some(b) => (0..plan.games_per_pair).for_each(|g| {
+                        out.push_str(&line(&crate::referee::tournament::schedule::knockout_game(1, slot, g, a, b)))
+                    }),
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Plays a round robin or gauntlet: this shard's games not yet recorded.
 fn play_schedule(runner: &mut Runner, schedule: &Schedule) -> Result<(), RefereeError> {
     let mut todo = Vec::new();
