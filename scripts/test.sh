@@ -8,6 +8,23 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
 
+# OS packages the tests need, installed when missing (as root, or through sudo).
+apt_install() {
+    local runner=()
+    [[ $(id -u) -eq 0 ]] || runner=(sudo)
+    "${runner[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    "${runner[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+echo "== test tools"
+missing=()
+command -v parallel >/dev/null || missing+=(parallel)       # the GNU parallel tournament recipe
+if [[ ${#missing[@]} -gt 0 ]]; then
+    echo "installing ${missing[*]}"
+    apt_install "${missing[@]}"
+fi
+# PyYAML parses the Kubernetes manifest in the tests (for the python3 on PATH, so from PyPI).
+python3 -c 'import yaml' 2>/dev/null || python3 -m pip install --quiet pyyaml
+
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
 
