@@ -124,6 +124,27 @@ pub struct PlayedGame {
 }
 
 impl PlayedGame {
+    /// The line reporting this game: `BLACK (black) vs WHITE (white): W+ normal, 12 turns`,
+    /// then a swap, the reason of an adjudication and a `final_score` disagreement.
+    pub fn report_line(&self, black: &str, white: &str) -> String {
+        let result = if self.winner == Color::Black { "B+" } else { "W+" };
+        let mut line = format!(
+            "{black} (black) vs {white} (white): {result} {}, {} turns",
+            self.termination,
+            self.game.moves().len()
+        );
+        if self.swapped {
+            line.push_str(" (white swapped)");
+        }
+        if !self.reason.is_empty() {
+            line.push_str(&format!(" ({})", self.reason));
+        }
+        if let Some(d) = &self.disagreement {
+            line.push_str(&format!(" [final_score disagreement: {d}]"));
+        }
+        line
+    }
+
     /// The game's record: the tags of `head` (event, engines, ...), then the board, the
     /// opening, `time_control` as the `TimeControl` tag, the result and how it ended.
     /// `swap` is the `Swap` tag's text, written only when White swapped.

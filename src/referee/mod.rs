@@ -154,13 +154,6 @@ impl MatchArgs {
     }
 }
 
-#[derive(clap::Parser)]
-#[command(name = "veletas match")]
-struct MatchCli {
-    #[command(flatten)]
-    args: MatchArgs,
-}
-
 impl MatchArgs {
     /// Parses options as on the command line (without the program and subcommand names):
     /// for tests and for callers that build option lists.
@@ -169,10 +162,20 @@ impl MatchArgs {
         I: IntoIterator<Item = T>,
         T: Into<std::ffi::OsString> + Clone,
     {
-        use clap::Parser as _;
-        let all = std::iter::once(std::ffi::OsString::from("veletas-match")).chain(args.into_iter().map(Into::into));
-        MatchCli::try_parse_from(all).map(|cli| cli.args)
+        parse_options("veletas match", args)
     }
+}
+
+/// Parses a subcommand's options (a clap `Args` struct) from a list without the program
+/// and subcommand names.
+pub(crate) fn parse_options<A, I, T>(name: &'static str, args: I) -> Result<A, clap::Error>
+where
+    A: clap::Args + clap::FromArgMatches,
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let command = A::augment_args(clap::Command::new(name).no_binary_name(true));
+    A::from_arg_matches(&command.try_get_matches_from(args)?)
 }
 
 /// Why a match could not be played.

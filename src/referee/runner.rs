@@ -19,7 +19,6 @@ use crate::referee::openings::{Opening, OpeningBook};
 use crate::referee::summary::{GameOutcome, MatchSummary, SprtSpec, Tally};
 use crate::referee::words::split_engine_name;
 use crate::referee::{MatchArgs, RefereeError};
-use crate::rules::Color;
 use crate::stats::SprtDecision;
 
 /// Everything fixed before the first game.
@@ -249,25 +248,7 @@ fn display_names(names: &[String; 2]) -> [String; 2] {
 /// The line printed for a finished game.
 fn game_line(played: &PlayedGame, games: usize, shown: &[String; 2]) -> String {
     let (black, white) = if played.engine1_black { (0, 1) } else { (1, 0) };
-    let result = if played.winner == Color::Black { "B+" } else { "W+" };
-    let mut line = format!(
-        "game {}/{games}: {} (black) vs {} (white): {result} {}, {} turns",
-        played.round + 1,
-        shown[black],
-        shown[white],
-        played.termination,
-        played.game.moves().len()
-    );
-    if played.swapped {
-        line.push_str(" (white swapped)");
-    }
-    if !played.reason.is_empty() {
-        line.push_str(&format!(" ({})", played.reason));
-    }
-    if let Some(d) = &played.disagreement {
-        line.push_str(&format!(" [final_score disagreement: {d}]"));
-    }
-    line
+    format!("game {}/{games}: {}", played.round + 1, played.report_line(&shown[black], &shown[white]))
 }
 
 /// Plays the match `args` describe and returns its statistics. Prints a line per game

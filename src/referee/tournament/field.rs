@@ -112,8 +112,9 @@ pub struct EngineDef {
 struct EnginesFile {
     #[serde(default)]
     each: Option<FileOptions>,
+    /// Each engine: `name` and `command`, the rest read as [`FileOptions`].
     #[serde(default)]
-    engine: Vec<FileEngine>,
+    engine: Vec<toml::Table>,
 }
 
 #[derive(Deserialize, Default)]
@@ -129,32 +130,12 @@ struct FileOptions {
     odds: Option<f64>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FileEngine {
-    name: Option<String>,
-    command: String,
-    restart: Option<bool>,
-    dir: Option<String>,
-    #[serde(default)]
-    init: Vec<String>,
-    movetime: Option<f64>,
-    clock: Option<String>,
-    byoyomi: Option<String>,
-    odds: Option<f64>,
-}
-
-impl FileEngine {
-    fn options(&self) -> FileOptions {
-        FileOptions {
-            restart: self.restart,
-            dir: self.dir.clone(),
-            init: self.init.clone(),
-            movetime: self.movetime,
-            clock: self.clock.clone(),
-            byoyomi: self.byoyomi.clone(),
-            odds: self.odds,
-        }
+/// Takes the string `key` out of `table`.
+fn take_string(table: &mut toml::Table, key: &str) -> Result<Option<String>, String> {
+    match table.remove(key) {
+        None => Ok(None),
+        Some(toml::Value::String(s)) => Ok(Some(s)),
+        Some(other) => Err(format!("{key} must be a string, not {}", other.type_str())),
     }
 }
 
@@ -196,15 +177,18 @@ pub fn read_engines_file(path: &Path) -> Result<(Vec<EngineEntry>, EngineOptions
     let base = path.parent().unwrap_or(Path::new("."));
     let each = file.each.unwrap_or_default().to_options(base).map_err(|e| format!("--engines {shown}: [each]: {e}"))?;
     let mut entries = Vec::new();
-    for (i, engine) in file.engine.iter().enumerate() {
-        let which = || format!("--engines {shown}: engine {}", i + 1);
-        if let Some(name) = &engine.name
+    for (i, mut table) in file.engine.into_iter().enumerate() {
+        let which = |e: String| format!("--engines {shown}: engine {}: {e}", i + 1);
+        let name = take_string(&mut table, "name").map_err(which)?;
+        let command = take_string(&mut table, "command").map_err(which)?.ok_or_else(|| which("no command".into()))?;
+        if let Some(name) = &name
             && !is_engine_name(name)
         {
-            return Err(format!("{}: name '{name}': use letters, digits, '_', '.' and '-'", which()));
+            return Err(which(format!("name '{name}': use letters, digits, '_', '.' and '-'")));
         }
-        let options = engine.options().to_options(base).map_err(|e| format!("{}: {e}", which()))?;
-        entries.push(EngineEntry { name: engine.name.clone(), command: engine.command.clone(), options });
+        let options: FileOptions = table.try_into().map_err(|e: toml::de::Error| which(e.message().to_string()))?;
+        let options = options.to_options(base).map_err(which)?;
+        entries.push(EngineEntry { name, command, options });
     }
     Ok((entries, each))
 }
@@ -369,9 +353,13 @@ mod tests {
         assert_eq!(entries[0].options.movetime, Some(0.5));
         assert_eq!(entries[0].options.dir, Some(dir.join("sub")));
         assert_eq!(entries[1].name, None);
-        std::fs::write(&path, "[[engine]]\nname = \"a\"\n\ncommand = 3\n").unwrap();
+        std::fs::write(&path, "[[engine]]\nname = \"a\"\n\ncommand = \"x\n").unwrap();
         let err = read_engines_file(&path).unwrap_err();
         assert!(err.contains("line 4"), "{err}");
+        std::fs::write(&path, "[[engine]]\nname = \"a\"\ncommand = 3\n").unwrap();
+        assert!(read_engines_file(&path).unwrap_err().contains("command must be a string"));
+        std::fs::write(&path, "[[engine]]\nname = \"a\"\n").unwrap();
+        assert!(read_engines_file(&path).unwrap_err().contains("no command"));
         std::fs::write(&path, "[[engine]]\ncommand = \"x\"\nspeed = 3\n").unwrap();
         assert!(read_engines_file(&path).unwrap_err().contains("speed"));
         std::fs::write(&path, "[[engine]]\nname = \"a b\"\ncommand = \"x\"\n").unwrap();

@@ -90,13 +90,6 @@ pub struct TournamentArgs {
     pub common: CommonArgs,
 }
 
-#[derive(clap::Parser)]
-#[command(name = "veletas tournament")]
-struct TournamentCli {
-    #[command(flatten)]
-    args: TournamentArgs,
-}
-
 impl TournamentArgs {
     /// Parses options as on the command line (without the program and subcommand names).
     pub fn parse_from<I, T>(args: I) -> Result<TournamentArgs, clap::Error>
@@ -104,9 +97,6 @@ impl TournamentArgs {
         I: IntoIterator<Item = T>,
         T: Into<std::ffi::OsString> + Clone,
     {
-        use clap::Parser as _;
-        let all =
-            std::iter::once(std::ffi::OsString::from("veletas-tournament")).chain(args.into_iter().map(Into::into));
-        TournamentCli::try_parse_from(all).map(|cli| cli.args)
+        crate::referee::parse_options("veletas tournament", args)
     }
 }

@@ -446,25 +446,12 @@ impl Runner<'_> {
             eprint!("\r\x1b[K");
         }
         if !self.quiet {
-            let mut line = format!(
-                "game {} (round {}): {} (black) vs {} (white): {} {}, {} turns",
+            let line = format!(
+                "game {} (round {}): {}",
                 scheduled.id,
                 scheduled.round,
-                plan.names[black],
-                plan.names[white],
-                if played.winner == Color::Black { "B+" } else { "W+" },
-                played.termination,
-                played.game.moves().len()
+                played.report_line(&plan.names[black], &plan.names[white])
             );
-            if played.swapped {
-                line.push_str(" (white swapped)");
-            }
-            if !played.reason.is_empty() {
-                line.push_str(&format!(" ({})", played.reason));
-            }
-            if let Some(d) = &played.disagreement {
-                line.push_str(&format!(" [final_score disagreement: {d}]"));
-            }
             // A closed stdout must not stop the tournament: the record file is what counts.
             let _ = writeln!(std::io::stdout(), "{line}");
         }
