@@ -52,8 +52,9 @@ fn whole(x: f64) -> String {
     (x.round() as i64).to_string()
 }
 
-/// Right-aligns `cells` (rows of columns) into lines; column 1 (the name) is left-aligned.
-fn table(rows: &[Vec<String>], left: usize) -> String {
+/// Aligns `rows` of cells into lines: numbers to the right, the columns in `left` (names)
+/// to the left.
+fn table(rows: &[Vec<String>], left: &[usize]) -> String {
     let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
     let widths: Vec<usize> = (0..columns)
         .map(|c| rows.iter().filter_map(|r| r.get(c)).map(|s| s.chars().count()).max().unwrap_or(0))
@@ -66,7 +67,7 @@ fn table(rows: &[Vec<String>], left: usize) -> String {
                 line.push_str("  ");
             }
             let pad = widths[c] - cell.chars().count();
-            if c == left {
+            if left.contains(&c) {
                 line.push_str(cell);
                 line.extend(std::iter::repeat_n(' ', pad));
             } else {
@@ -135,7 +136,7 @@ impl Standings {
                 format!("{}/{}", e.as_white.wins, e.as_white.games()),
             ]);
         }
-        out.push_str(&table(&rows, 1));
+        out.push_str(&table(&rows, &[1]));
 
         let numbers: Vec<String> = (1..=self.engines.len()).map(|r| r.to_string()).collect();
         let header = |title: &str| [vec![String::new(), title.to_string()], numbers.clone()].concat();
@@ -150,7 +151,7 @@ impl Standings {
             }));
             rows.push(row);
         }
-        out.push_str(&table(&rows, 1));
+        out.push_str(&table(&rows, &[1]));
 
         out.push_str(
             "\nLikelihood of superiority (%, the row's engine is stronger than the column's; from the model)\n\n",
@@ -166,7 +167,7 @@ impl Standings {
             );
             rows.push(row);
         }
-        out.push_str(&table(&rows, 1));
+        out.push_str(&table(&rows, &[1]));
 
         if head_to_head {
             out.push_str(
@@ -174,7 +175,7 @@ impl Standings {
             );
             let mut rows = vec![["first", "second", "result", "score", "Elo", "interval"].map(String::from).to_vec()];
             rows.extend(self.head_to_head().iter().map(|pair| head_to_head_line(self, pair)));
-            out.push_str(&table(&rows, 0));
+            out.push_str(&table(&rows, &[0, 1]));
         }
         if !self.notes.is_empty() {
             out.push('\n');
