@@ -244,7 +244,7 @@ fn csv_has_the_exact_header_and_rows_best_first() {
             e.rating.round() as i64,
             e.error.round() as i64,
             e.games(),
-            e.score_percent()
+            (e.score_percent() * 10.0).round() / 10.0
         );
         assert_eq!(*row, expected);
         assert!(e.rating <= last);

@@ -52,6 +52,12 @@ fn whole(x: f64) -> String {
     (x.round() as i64).to_string()
 }
 
+/// One decimal, halves rounded away from zero (31.25 gives 31.3, not the 31.2 that
+/// formatting's round-half-to-even would print).
+fn tenths(x: f64) -> String {
+    format!("{:.1}", (x * 10.0).round() / 10.0)
+}
+
 /// Aligns `rows` of cells into lines: numbers to the right, the columns in `left` (names)
 /// to the left.
 fn table(rows: &[Vec<String>], left: &[usize]) -> String {
@@ -92,7 +98,7 @@ fn head_to_head_line(s: &Standings, pair: &HeadToHead) -> Vec<String> {
         printable(&s.engines[pair.first].name),
         printable(&s.engines[pair.second].name),
         format!("{}-{}", pair.score.wins, pair.score.losses),
-        format!("{:.1}%", pair.score.fraction().unwrap_or(0.0) * 100.0),
+        format!("{}%", tenths(pair.score.fraction().unwrap_or(0.0) * 100.0)),
         signed(i.elo),
         format!("[{}, {}]", signed(i.lower), signed(i.upper)),
     ]
@@ -131,7 +137,7 @@ impl Standings {
                 format!("{}{}", e.mark.symbol(), signed(e.rating)),
                 whole(e.error),
                 e.games().to_string(),
-                format!("{:.1}%", e.score_percent()),
+                format!("{}%", tenths(e.score_percent())),
                 format!("{}/{}", e.as_black.wins, e.as_black.games()),
                 format!("{}/{}", e.as_white.wins, e.as_white.games()),
             ]);
@@ -192,13 +198,13 @@ impl Standings {
         for e in &self.engines {
             let _ = writeln!(
                 out,
-                "{},{},{},{},{},{:.1}",
+                "{},{},{},{},{},{}",
                 e.rank,
                 csv_field(&e.name),
                 whole(e.rating),
                 whole(e.error),
                 e.games(),
-                e.score_percent()
+                tenths(e.score_percent())
             );
         }
         out
@@ -361,5 +367,6 @@ mod tests {
         assert_eq!(signed(12.6), "+13");
         assert_eq!(number(-0.01), "0.0");
         assert_eq!(number(f64::INFINITY), "null");
+        assert_eq!((tenths(31.25), tenths(68.75), tenths(50.0)), ("31.3".into(), "68.8".into(), "50.0".into()));
     }
 }
