@@ -291,31 +291,3 @@ fn head_to_head_uses_only_each_pairs_own_games() {
     assert_eq!((ab.score.wins, ab.score.losses), (12, 8));
     assert_eq!(Some(ab.interval), veletas::stats::Score::new(12, 8).elo_interval());
 }
-
-/// Not a test of speed (tests never assert times): prints how long 100 engines and
-/// 100,000 games take to rate, for the figure in docs/ratings.md. The bench
-/// (`cargo bench --bench ratings`) gives the median.
-#[test]
-#[ignore]
-fn prints_the_time_to_rate_100_engines_from_100000_games() {
-    let field = veletas_bench_field();
-    let start = std::time::Instant::now();
-    let s = standings(&field);
-    println!("100 engines, 100000 games: {:.3} s ({} Newton iterations)", start.elapsed().as_secs_f64(), s.iterations);
-    assert_eq!(s.engines.len(), 100);
-}
-
-/// 100 engines spread over 1,000 Elo, 100,000 games between random pairs (fixed seed).
-fn veletas_bench_field() -> Vec<RatedGame> {
-    let mut rng = veletas::rules::Rng::new(7);
-    let names: Vec<String> = (0..100).map(|i| format!("engine-{i:03}")).collect();
-    (0..100_000)
-        .map(|_| {
-            let a = rng.below(100) as usize;
-            let b = (a + 1 + rng.below(99) as usize) % 100;
-            let p = veletas::stats::expected_score((b as f64 - a as f64) * 10.0);
-            let black_wins = rng.unit() < p;
-            RatedGame::new(&names[a], &names[b], if black_wins { Color::Black } else { Color::White })
-        })
-        .collect()
-}
