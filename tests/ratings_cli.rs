@@ -150,10 +150,13 @@ fn files_of_different_tournaments_are_refused_unless_mixed() {
     let a = write(&dir, "a.txt", &field("rr", Some("0a1b")));
     let b = write(&dir, "b.txt", &field("rr", Some("ffff")));
     let c = write(&dir, "c.txt", &field("other", None));
-    fails_with(&ratings(&[&a, &b]), &["a.txt", "b.txt", "tournament 0a1b", "tournament ffff", "--mix"]);
-    fails_with(&ratings(&[&a, &c]), &["event \"rr\"", "event \"other\"", "no Tournament tag"]);
+    fails_with(
+        &ratings(&[&a, &b]),
+        &["a.txt has event \"rr\" with tournament 0a1b", "b.txt has event \"rr\" with tournament ffff", "--mix"],
+    );
+    fails_with(&ratings(&[&a, &c]), &["c.txt has event \"other\" without a Tournament tag"]);
     let both = write(&dir, "both.txt", &(field("rr", Some("0a1b")) + &field("rr", None)));
-    fails_with(&ratings(&[&both]), &["both.txt", "different tournaments"]);
+    fails_with(&ratings(&[&both]), &["both.txt has event \"rr\" with tournament 0a1b, also event \"rr\" without"]);
     let mixed = stdout(&ratings(&[&a, &b, &c, &"--mix"]));
     assert!(mixed.contains("from 144 games") && mixed.contains("games of 3 tournaments mixed"), "{mixed}");
 }

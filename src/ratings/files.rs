@@ -70,8 +70,8 @@ impl fmt::Display for Group {
             None => write!(f, "no Event tag")?,
         }
         match &self.tournament {
-            Some(t) => write!(f, ", tournament {t}"),
-            None => write!(f, ", no Tournament tag"),
+            Some(t) => write!(f, " with tournament {t}"),
+            None => write!(f, " without a Tournament tag"),
         }
     }
 }
@@ -138,13 +138,11 @@ pub fn run_ratings(args: &RatingsArgs) -> Result<String, String> {
     if collected.groups.len() > 1 && !args.mix {
         let (first, first_file) = &collected.groups[0];
         let (second, second_file) = &collected.groups[1];
-        let place = |file: &PathBuf| {
-            if first_file == second_file { "it".to_string() } else { file.display().to_string() }
-        };
+        let second_place =
+            if first_file == second_file { "also".to_string() } else { format!("{} has", second_file.display()) };
         return Err(format!(
-            "records of different tournaments: {} holds games of {first} and {} of {second} (give --mix to rate them together)",
-            first_file.display(),
-            place(second_file)
+            "records of different tournaments: {} has {first}, {second_place} {second} (give --mix to rate them together)",
+            first_file.display()
         ));
     }
     let skipped = collected.unfinished + collected.self_play;
@@ -185,8 +183,8 @@ mod tests {
     #[test]
     fn groups_name_event_and_tournament() {
         let g = Group { event: Some("t".into()), tournament: None };
-        assert_eq!(g.to_string(), "event \"t\", no Tournament tag");
+        assert_eq!(g.to_string(), "event \"t\" without a Tournament tag");
         let g = Group { event: None, tournament: Some("ab12".into()) };
-        assert_eq!(g.to_string(), "no Event tag, tournament ab12");
+        assert_eq!(g.to_string(), "no Event tag with tournament ab12");
     }
 }

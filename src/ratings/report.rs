@@ -334,10 +334,10 @@ pub fn json_string(text: &str) -> String {
     out
 }
 
-/// A JSON number with one decimal, or `null` for infinities and NaN (JSON has neither).
+/// A JSON number with one decimal (halves away from zero), or `null` for infinities and NaN (JSON has neither).
 fn number(x: f64) -> String {
     if x.is_finite() {
-        let text = format!("{x:.1}");
+        let text = tenths(x);
         if text == "-0.0" { "0.0".into() } else { text }
     } else {
         "null".into()
@@ -366,6 +366,7 @@ mod tests {
         assert_eq!(signed(-0.4), "0");
         assert_eq!(signed(12.6), "+13");
         assert_eq!(number(-0.01), "0.0");
+        assert_eq!(number(86.25), "86.3");
         assert_eq!(number(f64::INFINITY), "null");
         assert_eq!((tenths(31.25), tenths(68.75), tenths(50.0)), ("31.3".into(), "68.8".into(), "50.0".into()));
     }
