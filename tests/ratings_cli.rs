@@ -191,3 +191,19 @@ fn games_of_an_engine_against_itself_are_skipped_with_a_note() {
     let out = stdout(&ratings(&[&file]));
     assert!(out.contains("from 48 games") && out.contains("1 games of an engine against itself skipped"), "{out}");
 }
+
+#[test]
+fn the_examples_in_docs_ratings_md_are_what_the_command_prints() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("docs/ratings.md")).unwrap();
+    let mut examples = 0;
+    for block in doc.split("```console\n").skip(1) {
+        let block = block.split("```").next().unwrap();
+        let (command, expected) = block.split_once('\n').unwrap();
+        let args: Vec<&str> = command.strip_prefix("$ veletas ").expect("a veletas command").split(' ').collect();
+        let output = Command::new(env!("CARGO_BIN_EXE_veletas")).args(&args).current_dir(root).output().unwrap();
+        assert_eq!(stdout(&output), expected, "{command}");
+        examples += 1;
+    }
+    assert_eq!(examples, 4);
+}
