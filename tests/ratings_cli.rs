@@ -181,6 +181,8 @@ fn each_bad_input_gives_one_line_and_a_non_zero_exit() {
     let nameless = write(&dir, "nameless.txt", "[Black \"a\"]\n\n1. d4 B+\n");
     fails_with(&ratings(&[&nameless]), &["nameless.txt", "game 1 has no White tag"]);
     fails_with(&ratings(&[&good, &good]), &["given twice"]);
+    fails_with(&ratings(&[&good, &"--format", &"xml"]), &["unknown format 'xml'"]);
+    fails_with(&ratings(&[]), &["no record files given"]);
 }
 
 #[test]

@@ -23,10 +23,10 @@ veletas ratings shard-*.txt --format csv\n  \
 veletas ratings a.txt b.txt --mix --anchor 'random=0' --head-to-head")]
 pub struct RatingsArgs {
     /// Record files (see docs/records.md): of tournaments, matches or shards of one tournament.
-    #[arg(value_name = "FILE", required = true)]
+    #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Output: text (tables), csv (rank,name,rating,error,games,score) or json.
-    #[arg(long, default_value = "text", value_parser = ["text", "csv", "json"])]
+    #[arg(long, default_value = "text")]
     pub format: String,
     /// Pins one engine's rating instead of a field mean of 0, e.g. `random=0`.
     #[arg(long, value_name = "NAME=RATING")]
@@ -133,6 +133,9 @@ fn collect(files: &[PathBuf]) -> Result<Collected, String> {
 /// `veletas ratings:` prefix). Nothing is printed here.
 pub fn run_ratings(args: &RatingsArgs) -> Result<String, String> {
     let format: Format = args.format.parse()?;
+    if args.files.is_empty() {
+        return Err("no record files given (usage: veletas ratings FILE...)".to_string());
+    }
     let anchor = args.anchor.as_deref().map(parse_anchor).transpose()?;
     let collected = collect(&args.files)?;
     if collected.groups.len() > 1 && !args.mix {
