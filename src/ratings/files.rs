@@ -130,8 +130,13 @@ fn collect(files: &[PathBuf]) -> Result<Collected, String> {
 }
 
 /// Runs `veletas ratings`: the whole output, or the one-line error (without the
-/// `veletas ratings:` prefix). Nothing is printed here.
+/// `veletas ratings:` prefix; control characters of file names, tags or arguments become
+/// spaces). Nothing is printed here.
 pub fn run_ratings(args: &RatingsArgs) -> Result<String, String> {
+    ratings(args).map_err(|e| e.chars().map(|c| if c.is_control() { ' ' } else { c }).collect())
+}
+
+fn ratings(args: &RatingsArgs) -> Result<String, String> {
     let format: Format = args.format.parse()?;
     if args.files.is_empty() {
         return Err("no record files given (usage: veletas ratings FILE...)".to_string());
