@@ -72,7 +72,7 @@ fn check_against_reference(field: &str, expected: &str) {
     assert_eq!(seen, n + n * (n - 1));
 }
 
-const FIELDS: [&str; 2] = ["field_six", "field_marked"];
+const FIELDS: [&str; 3] = ["field_six", "field_marked", "field_groups"];
 
 fn read(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ratings").join(name);
