@@ -291,3 +291,33 @@ fn head_to_head_uses_only_each_pairs_own_games() {
     assert_eq!((ab.score.wins, ab.score.losses), (12, 8));
     assert_eq!(Some(ab.interval), veletas::stats::Score::new(12, 8).elo_interval());
 }
+
+#[test]
+fn random_sparse_fields_always_rate_finitely_around_a_mean_of_zero() {
+    // Fields of every shape: sweeps, chains, disconnected groups, lopsided counts.
+    let mut rng = veletas::rules::Rng::new(2026);
+    for round in 0..300 {
+        let n = 2 + rng.below(9) as usize;
+        let names: Vec<String> = (0..n).map(|i| format!("e{i}")).collect();
+        let count = 1 + rng.below(40);
+        let mut field: Vec<RatedGame> = (0..count)
+            .map(|_| {
+                let a = rng.below(n as u32) as usize;
+                let b = (a + 1 + rng.below(n as u32 - 1) as usize) % n;
+                let winner = if rng.below(10) < 8 { Color::Black } else { Color::White };
+                RatedGame::new(&names[a], &names[b], winner)
+            })
+            .collect();
+        if round % 3 == 0 {
+            // Lopsided: many more games of one result.
+            let extra = field[0].clone();
+            field.extend(std::iter::repeat_n(extra, 500));
+        }
+        let s = rate(&field, &RatingOptions::default()).unwrap_or_else(|e| panic!("round {round}: {e}"));
+        assert!(s.engines.iter().all(|e| e.rating.is_finite() && e.error.is_finite() && e.error > 0.0), "{round}");
+        let mean = s.engines.iter().map(|e| e.rating).sum::<f64>() / s.engines.len() as f64;
+        assert!(mean.abs() < 1e-6, "round {round}: mean {mean}");
+        assert!(s.los.iter().flatten().all(|p| (0.0..=1.0).contains(p)));
+        assert!(s.iterations < 100, "round {round}: {} iterations", s.iterations);
+    }
+}
