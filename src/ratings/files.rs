@@ -23,10 +23,10 @@ veletas ratings shard-*.txt --format csv\n  \
 veletas ratings a.txt b.txt --mix --anchor 'random=0' --head-to-head")]
 pub struct RatingsArgs {
     /// Record files (see docs/records.md): of tournaments, matches or shards of one tournament.
-    #[arg(value_name = "FILE", required = true)]
+    #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Output: text (tables), csv (rank,name,rating,error,games,score) or json.
-    #[arg(long, default_value = "text", value_parser = ["text", "csv", "json"])]
+    #[arg(long, default_value = "text")]
     pub format: String,
     /// Pins one engine's rating instead of a field mean of 0, e.g. `random=0`.
     #[arg(long, value_name = "NAME=RATING")]
@@ -70,8 +70,8 @@ impl fmt::Display for Group {
             None => write!(f, "no Event tag")?,
         }
         match &self.tournament {
-            Some(t) => write!(f, ", tournament {t}"),
-            None => write!(f, ", no Tournament tag"),
+            Some(t) => write!(f, " with tournament {t}"),
+            None => write!(f, " without a Tournament tag"),
         }
     }
 }
@@ -130,21 +130,27 @@ fn collect(files: &[PathBuf]) -> Result<Collected, String> {
 }
 
 /// Runs `veletas ratings`: the whole output, or the one-line error (without the
-/// `veletas ratings:` prefix). Nothing is printed here.
+/// `veletas ratings:` prefix; control characters of file names, tags or arguments become
+/// spaces). Nothing is printed here.
 pub fn run_ratings(args: &RatingsArgs) -> Result<String, String> {
+    ratings(args).map_err(|e| e.chars().map(|c| if c.is_control() { ' ' } else { c }).collect())
+}
+
+fn ratings(args: &RatingsArgs) -> Result<String, String> {
     let format: Format = args.format.parse()?;
+    if args.files.is_empty() {
+        return Err("no record files given (usage: veletas ratings FILE...)".to_string());
+    }
     let anchor = args.anchor.as_deref().map(parse_anchor).transpose()?;
     let collected = collect(&args.files)?;
     if collected.groups.len() > 1 && !args.mix {
         let (first, first_file) = &collected.groups[0];
         let (second, second_file) = &collected.groups[1];
-        let place = |file: &PathBuf| {
-            if first_file == second_file { "it".to_string() } else { file.display().to_string() }
-        };
+        let second_place =
+            if first_file == second_file { "also".to_string() } else { format!("{} has", second_file.display()) };
         return Err(format!(
-            "records of different tournaments: {} holds games of {first} and {} of {second} (give --mix to rate them together)",
-            first_file.display(),
-            place(second_file)
+            "records of different tournaments: {} has {first}, {second_place} {second} (give --mix to rate them together)",
+            first_file.display()
         ));
     }
     let skipped = collected.unfinished + collected.self_play;
@@ -185,8 +191,8 @@ mod tests {
     #[test]
     fn groups_name_event_and_tournament() {
         let g = Group { event: Some("t".into()), tournament: None };
-        assert_eq!(g.to_string(), "event \"t\", no Tournament tag");
+        assert_eq!(g.to_string(), "event \"t\" without a Tournament tag");
         let g = Group { event: None, tournament: Some("ab12".into()) };
-        assert_eq!(g.to_string(), "no Event tag, tournament ab12");
+        assert_eq!(g.to_string(), "no Event tag with tournament ab12");
     }
 }

@@ -20,6 +20,10 @@ use crate::stats::{EloInterval, Score, Z95, erf};
 pub use files::{RatingsArgs, run_ratings};
 pub use report::Format;
 
+/// The largest field [`rate`] accepts: the work grows with the cube of the number of
+/// engines (a few seconds for 1,000), and the memory with its square.
+pub const MAX_ENGINES: usize = 1000;
+
 /// One decided game (Veletas has no draws): who played Black, who played White, who won.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RatedGame {
@@ -60,6 +64,9 @@ pub enum RatingsError {
     /// The anchor's rating is not a finite number.
     #[error("the anchor's rating {0} is not a finite number")]
     BadAnchorRating(f64),
+    /// More engines than [`MAX_ENGINES`].
+    #[error("{0} engines: at most {MAX_ENGINES} can be rated together")]
+    TooManyEngines(usize),
     /// The numerical solution failed (it should not: please report the games).
     #[error("the ratings did not converge")]
     NoConvergence,
@@ -219,6 +226,9 @@ pub fn rate(games: &[RatedGame], options: &RatingOptions) -> Result<Standings, R
         pairs.push((black, white, game.winner));
     }
     let n = names.len();
+    if n > MAX_ENGINES {
+        return Err(RatingsError::TooManyEngines(n));
+    }
     let anchor = match &options.anchor {
         Some((name, rating)) => {
             let engine = *index.get(name.as_str()).ok_or_else(|| RatingsError::UnknownAnchor(name.clone()))?;
@@ -329,6 +339,9 @@ mod tests {
         let anchor = |name: &str, rating| RatingOptions { anchor: Some((name.to_string(), rating)) };
         assert_eq!(rate(&field, &anchor("c", 0.0)), Err(RatingsError::UnknownAnchor("c".into())));
         assert!(matches!(rate(&field, &anchor("a", f64::NAN)), Err(RatingsError::BadAnchorRating(_))));
+        let names: Vec<String> = (0..=MAX_ENGINES).map(|i| format!("e{i}")).collect();
+        let crowd: Vec<RatedGame> = names.windows(2).map(|w| RatedGame::new(&w[0], &w[1], Color::Black)).collect();
+        assert_eq!(rate(&crowd, &RatingOptions::default()), Err(RatingsError::TooManyEngines(MAX_ENGINES + 1)));
     }
 
     #[test]

@@ -52,8 +52,15 @@ fn whole(x: f64) -> String {
     (x.round() as i64).to_string()
 }
 
-/// Right-aligns `cells` (rows of columns) into lines; column 1 (the name) is left-aligned.
-fn table(rows: &[Vec<String>], left: usize) -> String {
+/// One decimal, halves rounded away from zero (31.25 gives 31.3, not the 31.2 that
+/// formatting's round-half-to-even would print).
+fn tenths(x: f64) -> String {
+    format!("{:.1}", (x * 10.0).round() / 10.0)
+}
+
+/// Aligns `rows` of cells into lines: numbers to the right, the columns in `left` (names)
+/// to the left.
+fn table(rows: &[Vec<String>], left: &[usize]) -> String {
     let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
     let widths: Vec<usize> = (0..columns)
         .map(|c| rows.iter().filter_map(|r| r.get(c)).map(|s| s.chars().count()).max().unwrap_or(0))
@@ -66,7 +73,7 @@ fn table(rows: &[Vec<String>], left: usize) -> String {
                 line.push_str("  ");
             }
             let pad = widths[c] - cell.chars().count();
-            if c == left {
+            if left.contains(&c) {
                 line.push_str(cell);
                 line.extend(std::iter::repeat_n(' ', pad));
             } else {
@@ -91,7 +98,7 @@ fn head_to_head_line(s: &Standings, pair: &HeadToHead) -> Vec<String> {
         printable(&s.engines[pair.first].name),
         printable(&s.engines[pair.second].name),
         format!("{}-{}", pair.score.wins, pair.score.losses),
-        format!("{:.1}%", pair.score.fraction().unwrap_or(0.0) * 100.0),
+        format!("{}%", tenths(pair.score.fraction().unwrap_or(0.0) * 100.0)),
         signed(i.elo),
         format!("[{}, {}]", signed(i.lower), signed(i.upper)),
     ]
@@ -130,12 +137,12 @@ impl Standings {
                 format!("{}{}", e.mark.symbol(), signed(e.rating)),
                 whole(e.error),
                 e.games().to_string(),
-                format!("{:.1}%", e.score_percent()),
+                format!("{}%", tenths(e.score_percent())),
                 format!("{}/{}", e.as_black.wins, e.as_black.games()),
                 format!("{}/{}", e.as_white.wins, e.as_white.games()),
             ]);
         }
-        out.push_str(&table(&rows, 1));
+        out.push_str(&table(&rows, &[1]));
 
         let numbers: Vec<String> = (1..=self.engines.len()).map(|r| r.to_string()).collect();
         let header = |title: &str| [vec![String::new(), title.to_string()], numbers.clone()].concat();
@@ -150,7 +157,7 @@ impl Standings {
             }));
             rows.push(row);
         }
-        out.push_str(&table(&rows, 1));
+        out.push_str(&table(&rows, &[1]));
 
         out.push_str(
             "\nLikelihood of superiority (%, the row's engine is stronger than the column's; from the model)\n\n",
@@ -166,7 +173,7 @@ impl Standings {
             );
             rows.push(row);
         }
-        out.push_str(&table(&rows, 1));
+        out.push_str(&table(&rows, &[1]));
 
         if head_to_head {
             out.push_str(
@@ -174,7 +181,7 @@ impl Standings {
             );
             let mut rows = vec![["first", "second", "result", "score", "Elo", "interval"].map(String::from).to_vec()];
             rows.extend(self.head_to_head().iter().map(|pair| head_to_head_line(self, pair)));
-            out.push_str(&table(&rows, 0));
+            out.push_str(&table(&rows, &[0, 1]));
         }
         if !self.notes.is_empty() {
             out.push('\n');
@@ -191,13 +198,13 @@ impl Standings {
         for e in &self.engines {
             let _ = writeln!(
                 out,
-                "{},{},{},{},{},{:.1}",
+                "{},{},{},{},{},{}",
                 e.rank,
                 csv_field(&e.name),
                 whole(e.rating),
                 whole(e.error),
                 e.games(),
-                e.score_percent()
+                tenths(e.score_percent())
             );
         }
         out
@@ -327,10 +334,10 @@ pub fn json_string(text: &str) -> String {
     out
 }
 
-/// A JSON number with one decimal, or `null` for infinities and NaN (JSON has neither).
+/// A JSON number with one decimal (halves away from zero), or `null` for infinities and NaN (JSON has neither).
 fn number(x: f64) -> String {
     if x.is_finite() {
-        let text = format!("{x:.1}");
+        let text = tenths(x);
         if text == "-0.0" { "0.0".into() } else { text }
     } else {
         "null".into()
@@ -359,6 +366,8 @@ mod tests {
         assert_eq!(signed(-0.4), "0");
         assert_eq!(signed(12.6), "+13");
         assert_eq!(number(-0.01), "0.0");
+        assert_eq!(number(86.25), "86.3");
         assert_eq!(number(f64::INFINITY), "null");
+        assert_eq!((tenths(31.25), tenths(68.75), tenths(50.0)), ("31.3".into(), "68.8".into(), "50.0".into()));
     }
 }
