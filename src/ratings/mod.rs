@@ -258,9 +258,12 @@ pub fn rate(games: &[RatedGame], options: &RatingOptions) -> Result<Standings, R
         None => cov(i, i),
     };
 
-    // Best first; equal ratings keep the order of first appearance.
+    // Best first; ratings equal to a millionth of an Elo (the solver's rounding differs
+    // with the order of the games) by name, so that the order of the games or files does
+    // not change the standings.
+    let key = |i: usize| (solution.ratings[i] * 1e6).round() as i64;
     let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| solution.ratings[b].total_cmp(&solution.ratings[a]).then(a.cmp(&b)));
+    order.sort_by(|&a, &b| key(b).cmp(&key(a)).then_with(|| names[a].cmp(&names[b])));
     let engines = order
         .iter()
         .enumerate()
