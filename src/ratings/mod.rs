@@ -263,7 +263,7 @@ pub fn rate(games: &[RatedGame], options: &RatingOptions) -> Result<Standings, R
     // not change the standings.
     let key = |i: usize| (solution.ratings[i] * 1e6).round() as i64;
     let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| key(b).cmp(&key(a)).then_with(|| names[a].cmp(&names[b])));
+    order.sort_by(|&a, &b| key(b).cmp(&key(a)).then_with(|| names[a].cmp(names[b])));
     let engines = order
         .iter()
         .enumerate()
