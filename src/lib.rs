@@ -4,9 +4,11 @@
 //! chooses moves within plain limits (time, playouts, a stop flag); [`player`] runs the
 //! search under the game's clock (GTP time controls); [`protocol`] speaks GTP to
 //! controllers through a player; [`referee`] plays engines against each other through the
-//! protocol, with [`stats`] for the arithmetic; [`cli`] is the program's command line.
+//! protocol, with [`stats`] for the arithmetic; [`picture`] draws positions (SVG) and games
+//! (an HTML viewer) from the rules and records; [`cli`] is the program's command line.
 
 pub mod cli;
+pub mod picture;
 pub mod player;
 pub mod protocol;
 pub mod record;
