@@ -3,7 +3,8 @@
 # The whole test suite, exactly what README.md gives as the test command and what CI runs:
 # formatting, lints, the default tests, the heavy #[ignore] suites in release mode, a whole
 # game driven through a third-party GTP client (@sabaki/gtp, installed here with npm ci),
-# and a check that the benchmarks build.
+# the HTML game viewer in headless Chromium (installed from the OS packages when missing,
+# driven by puppeteer-core), and a check that the benchmarks build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
@@ -23,6 +24,17 @@ cargo test --release -- --ignored
 
 echo "== a third-party GTP client (@sabaki/gtp) plays whole games"
 (cd tests/node && npm ci --no-audit --no-fund --loglevel=error && node sabaki_game.js ../../target/release/veletas --seed 1 --playouts 300)
+
+echo "== the game viewer in a real browser (headless Chromium, puppeteer-core)"
+if ! command -v chromium >/dev/null 2>&1; then
+    echo "chromium is missing: installing it from the OS packages"
+    if [ "$(id -u)" -eq 0 ]; then
+        apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium
+    else
+        sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium
+    fi
+fi
+(cd tests/node && CHROMIUM="$(command -v chromium)" node viewer_test.js ../../target/release/veletas ../../target/viewer-test)
 
 echo "== benches compile"
 cargo bench --no-run

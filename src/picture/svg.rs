@@ -15,7 +15,7 @@
 
 use std::fmt::Write as _;
 
-use crate::rules::{Color, Move, Phase, Piece, Position, Rules, Square, Variant};
+use crate::rules::{Bitboard, Color, Move, Phase, Piece, Position, Rules, Square, Variant};
 
 /// The side of a square in the picture's own units (the `viewBox`).
 pub const CELL: u32 = 40;
@@ -272,10 +272,16 @@ pub fn last_turn(layout: Layout, mv: &Move) -> (String, String) {
             mark_template(mark)
         );
     };
+    // Setup squares in notation order (by file, then rank), as the move is written.
+    let in_notation_order = |squares: Bitboard| {
+        let mut list: Vec<Square> = squares.iter().collect();
+        list.sort_by_key(|sq| sq.file_major_key());
+        list
+    };
     match *mv {
-        Move::Setup(squares) => squares.iter().for_each(|sq| mark(sq, Mark::To)),
+        Move::Setup(squares) => in_notation_order(squares).into_iter().for_each(|sq| mark(sq, Mark::To)),
         Move::SetupWithStone { shooters, stone } => {
-            shooters.iter().for_each(|sq| mark(sq, Mark::To));
+            in_notation_order(shooters).into_iter().for_each(|sq| mark(sq, Mark::To));
             mark(stone, Mark::To);
         }
         Move::Swap => {}
