@@ -92,9 +92,35 @@ fn rules_words(position: &Position) -> String {
     format!("{} rules{}", rules.set, if rules.no_corners { ", no corners" } else { "" })
 }
 
+/// Strings that repeat from game to game (names, tag names and values), stored once in
+/// the page and referred to by their index.
+#[derive(Default)]
+struct Strings {
+    list: Vec<String>,
+    index: std::collections::HashMap<String, usize>,
+}
+
+impl Strings {
+    fn id(&mut self, text: &str) -> usize {
+        if let Some(&i) = self.index.get(text) {
+            return i;
+        }
+        self.list.push(text.to_string());
+        self.index.insert(text.to_string(), self.list.len() - 1);
+        self.list.len() - 1
+    }
+}
+
 /// One game as the page's JSON array: `[file, black, white, result, termination, reason,
-/// frame, rules, start pieces, moves, changes, states, tags]`.
-fn game_json(file: usize, record: &GameRecord, frames: &mut Vec<String>) -> Result<String, String> {
+/// frame, rules, start pieces, moves, changes, states, tags]`, where the names, the
+/// termination, the reason, the rules and the tags (name, value, name, value...) are
+/// indices in the page's table of strings.
+fn game_json(
+    file: usize,
+    record: &GameRecord,
+    frames: &mut Vec<String>,
+    strings: &mut Strings,
+) -> Result<String, String> {
     let mut game = crate::rules::Game::from_position(record.start_position().map_err(|e| e.to_string())?);
     let start = game.position().clone();
     let (mut moves, mut diffs) = (Vec::with_capacity(record.moves.len()), Vec::with_capacity(record.moves.len()));
@@ -112,17 +138,15 @@ fn game_json(file: usize, record: &GameRecord, frames: &mut Vec<String>) -> Resu
     if !frames.contains(&key) {
         frames.push(key.clone());
     }
-    let tag = |name: &str| json_string(record.tag(name).unwrap_or(""));
-    let tags: Vec<String> = record.tags.iter().flat_map(|(n, v)| [json_string(n), json_string(v)]).collect();
+    let mut tag = |name: &str| strings.id(record.tag(name).unwrap_or(""));
+    let (black, white, termination, reason) = (tag("Black"), tag("White"), tag("Termination"), tag("Reason"));
+    let rules = strings.id(&rules_words(&start));
+    let tags: Vec<String> =
+        record.tags.iter().flat_map(|(n, v)| [strings.id(n).to_string(), strings.id(v).to_string()]).collect();
     Ok(format!(
-        "[{file},{},{},{},{},{},{},{},{},{},{},{},[{}]]",
-        tag("Black"),
-        tag("White"),
+        "[{file},{black},{white},{},{termination},{reason},{},{rules},{},{},{},{},[{}]]",
         json_string(&record.result),
-        tag("Termination"),
-        tag("Reason"),
         json_string(&key),
-        json_string(&rules_words(&start)),
         json_string(&piece_list(&start)),
         json_string(&moves.join(" ")),
         json_string(&diffs.join(" ")),
@@ -191,10 +215,12 @@ fn drawing_json(frames: &[String]) -> String {
 /// replayed; the first that does not replay is the error (one line).
 pub fn page(files: &[(String, Vec<GameRecord>)], title: Option<&str>) -> Result<String, String> {
     let mut frames = Vec::new();
+    let mut strings = Strings::default();
     let mut games = Vec::new();
     for (index, (name, records)) in files.iter().enumerate() {
         for (n, record) in records.iter().enumerate() {
-            let game = game_json(index, record, &mut frames).map_err(|e| format!("{name}: game {}: {e}", n + 1))?;
+            let game = game_json(index, record, &mut frames, &mut strings)
+                .map_err(|e| format!("{name}: game {}: {e}", n + 1))?;
             games.push(game);
         }
     }
@@ -211,11 +237,12 @@ pub fn page(files: &[(String, Vec<GameRecord>)], title: Option<&str>) -> Result<
     let mut data = String::with_capacity(games.iter().map(|g| g.len() + 2).sum::<usize>() + 16384);
     let _ = writeln!(
         data,
-        "{{\"title\":{},\"generator\":{},\"files\":[{}],\"drawing\":{},\"games\":[",
+        "{{\"title\":{},\"generator\":{},\"files\":[{}],\"drawing\":{},\"strings\":[{}],\"games\":[",
         json_string(&title),
         json_string(concat!("veletas ", env!("CARGO_PKG_VERSION"))),
         names.join(","),
-        drawing_json(&frames)
+        drawing_json(&frames),
+        strings.list.iter().map(|s| json_string(s)).collect::<Vec<_>>().join(",")
     );
     for (i, game) in games.iter().enumerate() {
         data.push_str(game);
