@@ -16,6 +16,7 @@ use veletas::rules::{Color, Move, PlayoutPolicy, Position, Rng, Rules, Variant};
 
 const EXAMPLE: &str = include_str!("../data/example-game.txt");
 const MODERN: &str = include_str!("data/svg/modern-no-corners.txt");
+const FROM_START: &str = include_str!("data/svg/start-white-first.txt");
 
 fn game(text: &str, n: usize) -> GameRecord {
     parse_records(text).unwrap().remove(n - 1)
@@ -115,7 +116,7 @@ fn check_picture(position: &Position, last: Option<&Move>, text: &str) {
 
 #[test]
 fn pictures_of_every_turn_of_recorded_games_hold_exactly_the_positions_pieces() {
-    for (text, games) in [(EXAMPLE, 1), (MODERN, 2)] {
+    for (text, games) in [(EXAMPLE, 1), (MODERN, 2), (FROM_START, 1)] {
         for n in 1..=games {
             let record = game(text, n);
             let full = record.replay(None).unwrap();

@@ -45,7 +45,8 @@ const classic = path.join(out, 'classic10.txt')
 run(['match', '--engine', `${veletas} --player random --seed 3`, '--engine', `${veletas} --player random --seed 4`,
   '--games', '2', '--size', '10', '--movetime', '0.05', '--record', classic, '-q'])
 assert.match(fs.readFileSync(modern, 'utf8'), / swap /, 'the modern match holds a swap')
-const files = [example, modern, classic]
+const start = path.join(repo, 'tests', 'data', 'svg', 'start-white-first.txt')
+const files = [example, modern, classic, start]
 const html = path.join(out, 'games.html')
 run(['view', ...files, '-o', html])
 
@@ -118,7 +119,7 @@ const TO_WIN = {7: 2, 9: 3, 10: 4}
 
 async function main() {
   const games = await expectedGames()
-  assert.equal(games.length, 5, 'five games: the example, two modern, two classic')
+  assert.equal(games.length, 6, 'six games: the example, two modern, two classic, one from a Start position')
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'veletas-chromium-'))
   const browser = await puppeteer.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -222,6 +223,14 @@ async function main() {
         await page.screenshot({path: path.join(shots, 'modern-no-corners-turn-9.png')})
       }
     }
+    // The last game starts from a Start position with White to move: numbered from "1...".
+    const numbers = await page.$$eval('.move-row .n', (ns) => ns.map((n) => n.textContent).filter((t) => t))
+    assert.deepEqual(numbers, ['1...', '2.', '3.'], 'move numbers of a game White starts')
+    await click('.mv[data-turn="5"]')
+    await expect(5, 5, 'click')
+    await page.screenshot({path: path.join(shots, 'start-position-white-first.png')})
+    await key('PageUp'); await expect(4, 0, 'PageUp: previous game')
+    await key('End'); await expect(4, games[4].positions.length - 1, 'End')
     await page.screenshot({path: path.join(shots, 'classic-10x10-end.png')})
     await key('PageUp'); await expect(3, 0, 'PageUp: previous game')
     await key('PageDown'); await expect(4, 0, 'PageDown: next game')
