@@ -241,16 +241,17 @@ pub const SHOT_LINE: &str = "class=\"path shot\" stroke=\"#1f5fbf\" stroke-width
 pub const MOVE_INSET: (u32, u32) = (6, 20);
 /// How far from the centres the shot's line stops: from the shooter's edge to the stone's.
 pub const SHOT_INSET: (u32, u32) = (19, 17);
-/// Lines shorter than this, once shortened, are left out (adjacent squares).
-pub const MIN_LINE: u32 = 4;
+/// The shortest lines drawn, once shortened (move, shot): an arrow to a neighbouring
+/// square is drawn, a dotted shot at a neighbouring square is not.
+pub const MIN_LINE: (u32, u32) = (4, 24);
 
 /// A line from the centre of `from` to the centre of `to`, shortened at both ends by
-/// `inset`; nothing when too short to see.
-fn line(layout: Layout, from: Square, to: Square, inset: (u32, u32), attributes: &str) -> String {
+/// `inset`; nothing when shorter than `min` once shortened.
+fn line(layout: Layout, from: Square, to: Square, inset: (u32, u32), min: u32, attributes: &str) -> String {
     let ((x1, y1), (x2, y2)) = (layout.center(from), layout.center(to));
     let (dx, dy) = (f64::from(x2) - f64::from(x1), f64::from(y2) - f64::from(y1));
     let length = dx.hypot(dy);
-    if length - f64::from(inset.0 + inset.1) < f64::from(MIN_LINE) {
+    if length - f64::from(inset.0 + inset.1) < f64::from(min) {
         return String::new();
     }
     let (start, end) = (f64::from(inset.0) / length, f64::from(inset.1) / length);
@@ -289,8 +290,8 @@ pub fn last_turn(layout: Layout, mv: &Move) -> (String, String) {
             if let Some((from, to)) = turn.shooter_move() {
                 mark(from, Mark::From);
                 mark(to, Mark::To);
-                lines.push_str(&line(layout, from, to, MOVE_INSET, MOVE_LINE));
-                lines.push_str(&line(layout, to, turn.shot(), SHOT_INSET, SHOT_LINE));
+                lines.push_str(&line(layout, from, to, MOVE_INSET, MIN_LINE.0, MOVE_LINE));
+                lines.push_str(&line(layout, to, turn.shot(), SHOT_INSET, MIN_LINE.1, SHOT_LINE));
             }
             mark(turn.shot(), Mark::To);
         }

@@ -161,10 +161,12 @@ fn drawing_json(frames: &[String]) -> String {
     let layout = Layout::new(10, true);
     let _ = write!(
         out,
-        "{{\"cell\":{CELL},\"left\":{},\"top\":{},\"minLine\":{MIN_LINE},\"moveInset\":[{},{}],\"shotInset\":[{},{}],\
+        "{{\"cell\":{CELL},\"left\":{},\"top\":{},\"minLine\":[{},{}],\"moveInset\":[{},{}],\"shotInset\":[{},{}],\
          \"defs\":{},\"moveLine\":{},\"shotLine\":{},",
         layout.left(),
         layout.top(),
+        MIN_LINE.0,
+        MIN_LINE.1,
         MOVE_INSET.0,
         MOVE_INSET.1,
         SHOT_INSET.0,
