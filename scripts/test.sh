@@ -3,7 +3,8 @@
 # The whole test suite, exactly what README.md gives as the test command and what CI runs:
 # formatting, lints, the default tests, the heavy #[ignore] suites in release mode, a whole
 # game driven through a third-party GTP client (@sabaki/gtp, installed here with npm ci),
-# and a check that the benchmarks build.
+# the HTML game viewer in headless Chromium (installed from the OS packages when missing,
+# driven by puppeteer-core), and a check that the benchmarks build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
@@ -17,7 +18,8 @@ apt_install() {
 }
 echo "== test tools"
 missing=()
-command -v parallel >/dev/null || missing+=(parallel)       # the GNU parallel tournament recipe
+command -v parallel >/dev/null || missing+=(parallel)  # the GNU parallel tournament recipe
+command -v chromium >/dev/null || missing+=(chromium)  # the game viewer's browser test
 if [[ ${#missing[@]} -gt 0 ]]; then
     echo "installing ${missing[*]}"
     apt_install "${missing[@]}"
@@ -40,6 +42,9 @@ cargo test --release -- --ignored
 
 echo "== a third-party GTP client (@sabaki/gtp) plays whole games"
 (cd tests/node && npm ci --no-audit --no-fund --loglevel=error && node sabaki_game.js ../../target/release/veletas --seed 1 --playouts 300)
+
+echo "== the game viewer in a real browser (headless Chromium, puppeteer-core)"
+(cd tests/node && CHROMIUM="$(command -v chromium)" node viewer_test.js ../../target/release/veletas ../../target/viewer-test)
 
 echo "== benches compile"
 cargo bench --no-run

@@ -1,4 +1,5 @@
-//! The command line: the engine (no subcommand), `perft`, `bench`, `match` and `ratings`.
+//! The command line: the engine (no subcommand), `perft`, `bench`, `match`, `tournament`,
+//! `ratings`, `render` and `view`.
 //!
 //! `main.rs` only parses [`Cli`], sets up logging and calls [`run`]. Subcommands are the
 //! variants of [`Subcommand`]; adding one means adding a variant and its arm in [`run`].
@@ -123,6 +124,10 @@ Examples:\n  veletas bench\n  veletas bench --file data/bench.txt --playouts 200
     Tournament(Box<crate::referee::tournament::TournamentArgs>),
     /// Rates the engines of record files: standings, crosstable, LOS (see docs/ratings.md).
     Ratings(crate::ratings::RatingsArgs),
+    /// Draws one position as an SVG picture (see docs/pictures.md).
+    Render(crate::picture::command::RenderArgs),
+    /// Writes every game of record files into one self-contained HTML viewer (see docs/pictures.md).
+    View(crate::picture::command::ViewArgs),
 }
 
 /// Arguments of `perft`.
@@ -178,6 +183,8 @@ pub fn run(cli: Cli) -> ExitCode {
         None => engine(Position::with_rules(variant, rules), &cli.engine, cli.seed.unwrap_or_else(default_seed)),
         Some(Subcommand::Perft(args)) => perft(Position::with_rules(variant, rules), &args),
         Some(Subcommand::Bench(args)) => bench(&args, cli.seed.unwrap_or(1)),
+        Some(Subcommand::Render(args)) => return picture_result("render", crate::picture::command::render(&args)),
+        Some(Subcommand::View(args)) => return picture_result("view", crate::picture::command::view(&args)),
         Some(Subcommand::Match(args)) => {
             return match crate::referee::run_match(&args) {
                 Ok(_) => ExitCode::SUCCESS,
@@ -230,6 +237,17 @@ fn tournament(args: &crate::referee::tournament::TournamentArgs) -> ExitCode {
         }
         Err(e) => {
             eprintln!("veletas tournament: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The exit of `render` and `view`: success, or their one-line error and exit code 2.
+fn picture_result(command: &str, result: Result<(), String>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("veletas {command}: {e}");
             ExitCode::from(2)
         }
     }

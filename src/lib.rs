@@ -5,9 +5,11 @@
 //! search under the game's clock (GTP time controls); [`protocol`] speaks GTP to
 //! controllers through a player; [`referee`] plays engines against each other through the
 //! protocol, with [`stats`] for the arithmetic; [`ratings`] rates a whole field of engines
-//! from their games; [`cli`] is the program's command line.
+//! from their games; [`picture`] draws positions (SVG) and games (an HTML viewer) from the
+//! rules and records; [`cli`] is the program's command line.
 
 pub mod cli;
+pub mod picture;
 pub mod player;
 pub mod protocol;
 pub mod ratings;
