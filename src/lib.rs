@@ -6,6 +6,7 @@
 //! controllers through a player; [`referee`] plays engines against each other through the
 //! protocol, with [`stats`] for the arithmetic; [`cli`] is the program's command line.
 
+pub mod bench;
 pub mod cli;
 pub mod player;
 pub mod protocol;
