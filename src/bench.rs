@@ -261,7 +261,7 @@ fn human(x: f64) -> String {
         x if x >= 1e9 => format!("{:.2} G", x / 1e9),
         x if x >= 1e6 => format!("{:.2} M", x / 1e6),
         x if x >= 1e3 => format!("{:.1} k", x / 1e3),
-        x => format!("{x:.0} "),
+        x => format!("{x:.0}"),
     }
 }
 
@@ -272,7 +272,7 @@ pub fn to_text(figures: &[Figure], runs: u32, warmup: u32) -> String {
     for f in figures {
         let (min, max) = f.range();
         out.push_str(&format!(
-            "{:width$}  {:>10}{} [{}, {}]  {:.1}%\n",
+            "{:width$}  {:>10} {} [{}, {}]  {:.1}%\n",
             f.name,
             human(f.median()),
             f.unit,
@@ -339,7 +339,13 @@ pub fn parse_output(text: &str) -> Result<Vec<(String, f64)>, String> {
 }
 
 /// Runs `binary bench` once with the comparison's settings and reads its figures.
-fn run_binary(binary: &Path, args: &BenchArgs, file: &Path, seed: u64, json: bool) -> Result<Vec<(String, f64)>, String> {
+fn run_binary(
+    binary: &Path,
+    args: &BenchArgs,
+    file: &Path,
+    seed: u64,
+    json: bool,
+) -> Result<Vec<(String, f64)>, String> {
     let mut command = Command::new(binary);
     command.arg("--seed").arg(seed.to_string()).arg("bench").arg("--file").arg(file);
     command.args(["--playouts", &args.playouts.to_string()]);
@@ -392,11 +398,9 @@ pub fn compare(args: &BenchArgs, other: &Path, seed: u64) -> Result<Vec<Comparis
                         c.ours.push(*value);
                         c.theirs.push(*theirs);
                     }
-                    None => comparisons.push(Comparison {
-                        name: name.clone(),
-                        ours: vec![*value],
-                        theirs: vec![*theirs],
-                    }),
+                    None => {
+                        comparisons.push(Comparison { name: name.clone(), ours: vec![*value], theirs: vec![*theirs] })
+                    }
                 }
             }
         }

@@ -108,9 +108,13 @@ pub enum Subcommand {
 veletas --size 9 perft 1\n  veletas perft --divide 2 '7/7/2s4/7/4s2/1s5/7 b'")]
     Perft(PerftArgs),
     /// Times move generation (perft), random playouts and the search on fixed positions.
-    #[command(after_help = "Prints, per position, the perft nodes and nodes/s, random playouts/s, and the \
-search's iterations/s with one thread and with --search-threads threads (positions in play only).\n\n\
-Examples:\n  veletas bench\n  veletas bench --file data/bench.txt --playouts 200 --search-iterations 5000")]
+    #[command(after_help = "Measures perft nodes/s, random playouts/s (cheap and uniform policies) and the \
+search's iterations/s with one thread and with --search-threads threads (positions in play only), over \
+--runs runs after --warmup runs, and prints each figure's median, range and spread (or JSON). With \
+--compare OTHER it runs this binary and OTHER alternately on the same positions and prints each \
+figure's ratio.\n\n\
+Examples:\n  veletas bench\n  veletas bench --runs 9 --json\n  \
+veletas bench --compare /path/to/old/veletas --runs 7")]
     Bench(crate::bench::BenchArgs),
     /// Plays two protocol engines against each other and reports the result (see docs/match.md).
     Match(Box<crate::referee::MatchArgs>),
