@@ -8,6 +8,7 @@
 //! from their games; [`picture`] draws positions (SVG) and games (an HTML viewer) from the
 //! rules and records; [`cli`] is the program's command line.
 
+pub mod bench;
 pub mod cli;
 pub mod picture;
 pub mod player;
