@@ -339,3 +339,32 @@ fn loadgame_errors_change_nothing() {
         assert!(last_reply(&format!("{bad}\n")).starts_with("? syntax error"), "{bad}");
     }
 }
+
+#[test]
+fn loadgame_refuses_what_is_no_record_file_and_keeps_answering() {
+    let dir = std::env::temp_dir().join(format!("veletas-protocol-{}-loadgame", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.txt");
+    // A sparse file just over the limit: refused from its size, without reading it.
+    std::fs::File::create(&big).unwrap().set_len(veletas::record::MAX_RECORD_FILE_BYTES + 1).unwrap();
+    let fifo = dir.join("fifo");
+    let fifo_made = std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
+    let mut cases = vec![
+        ("/dev/zero".to_string(), "not a regular file (a character device)"),
+        (dir.display().to_string(), "not a regular file (a directory)"),
+        (big.display().to_string(), "larger than the limit of 268435456 bytes for a record file"),
+    ];
+    if fifo_made {
+        cases.push((fifo.display().to_string(), "not a regular file (a FIFO)"));
+    }
+    let before = last_reply(&format!("{SETUP_7}position\n"));
+    for (path, reason) in cases {
+        let replies = replies(&format!("{SETUP_7}loadgame {path}\nposition\nname\n"));
+        let n = replies.len();
+        assert_eq!(replies[n - 3], format!("? cannot load: {}: {reason}", veletas::protocol::command::shorten(&path)));
+        assert_eq!(replies[n - 2], before, "{path} changed the game");
+        assert_eq!(replies[n - 1], "= veletas");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -283,7 +283,7 @@ fn illegal(shown: &str, reason: &IllegalMove) -> String {
 /// `turns` turns (all of them by default).
 fn load_game(path: &str, turns: Option<u64>, game: Option<u64>) -> Result<Game, String> {
     let fail = |e: &dyn std::fmt::Display| format!("cannot load: {}: {e}", shorten(path));
-    let text = std::fs::read_to_string(path).map_err(|e| fail(&e))?;
+    let text = crate::record::read_record_file(std::path::Path::new(path)).map_err(|e| fail(&e))?;
     let records = crate::record::parse_records(&text).map_err(|e| fail(&e))?;
     let index = game.unwrap_or(1);
     let record = usize::try_from(index)

@@ -179,7 +179,7 @@ fn is_position_word(word: &str) -> bool {
 /// All openings must be of one variant; `size` (the `--size` option) must match it when
 /// given. Without it, the size is that of the first position string in the file, or 10.
 pub fn read_openings(path: &Path, size: Option<u8>, rules: Rules) -> Result<Vec<Opening>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = crate::record::read_record_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()

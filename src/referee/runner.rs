@@ -11,7 +11,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::record::{GameRecord, parse_complete_records};
+use crate::record::{GameRecord, check_regular_file, parse_complete_records, read_record_file};
 use crate::referee::clock::{TimeControl, format_seconds};
 use crate::referee::engine::{Engine, EngineCommand, Failure, Reply};
 use crate::referee::game::{GameSettings, PlayedGame, Termination, play_game};
@@ -140,9 +140,14 @@ fn open_record(args: &MatchArgs, plan: &Plan) -> Result<(Vec<GameOutcome>, Optio
         return Ok((Vec::new(), None));
     };
     let mut outcomes = Vec::new();
+    // Never open anything but a regular file: opening a FIFO blocks, and a device or a
+    // directory holds no record.
+    if path.exists() {
+        check_regular_file(path).map_err(|e| RefereeError::Record { path: path.clone(), detail: e.to_string() })?;
+    }
     if path.exists() && !args.overwrite {
-        let text = std::fs::read_to_string(path).map_err(io_error(path))?;
         let record_error = |detail: String| RefereeError::Record { path: path.clone(), detail };
+        let text = read_record_file(path).map_err(|e| record_error(format!("cannot resume: {e}")))?;
         let (games, end) = parse_complete_records(&text).map_err(|e| record_error(format!("cannot resume: {e}")))?;
         let mut seen = HashSet::new();
         for (i, game) in games.iter().enumerate() {
