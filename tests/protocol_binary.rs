@@ -95,6 +95,18 @@ fn perft_subcommand() {
     let out = Command::new(BIN).args(["perft", "1", "7/7/7", "b"]).output().unwrap();
     assert_ne!(out.status.code(), Some(0));
     assert!(String::from_utf8(out.stderr).unwrap().contains("invalid position"));
+    // Each malformed string gets its specific reason, one line, and a failure code.
+    for (args, reason) in [
+        (&["garbage"][..], "1 rank: the board must be 7x7, 9x9 or 10x10"),
+        (&["7/7/7/7/7/7/7"], "the side to move ('b' or 'w') is missing after the ranks"),
+        (&["7/7/7/7/7/7/7", "b", "frob"], "unknown word 'frob' after the side to move"),
+    ] {
+        let out = Command::new(BIN).arg("perft").arg("1").args(args).output().unwrap();
+        assert_ne!(out.status.code(), Some(0));
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.contains(reason), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
 }
 
 #[test]

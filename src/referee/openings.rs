@@ -88,8 +88,12 @@ impl Opening {
         let start: Option<Position> = match words.peek() {
             Some(first) if is_position_word(first) => {
                 let board = words.next().unwrap_or_default();
-                let side = words.next().ok_or("a position string needs the side to move")?;
-                let mut text = format!("{board} {side}");
+                // Without a side, the parser says what is missing (or wrong in the ranks).
+                let mut text = board.to_string();
+                if let Some(side) = words.next() {
+                    text.push(' ');
+                    text.push_str(side);
+                }
                 while let Some(word) =
                     words.next_if(|w| matches!(*w, "classic" | "modern" | "no-corners" | "swap" | "noswap"))
                 {
@@ -227,6 +231,11 @@ mod tests {
         assert_eq!(p.to_string(), "7/7/7/3s3/7/7/7 w b2,f6");
         assert!(Opening::parse("7/7/7/3s3/7/7/7 w", Some(9)).is_err());
         assert_eq!(Opening::parse("7/7/7/7/7/7/7 b", None).unwrap().start, None);
+        // A malformed position string gets the parser's specific reason.
+        let err = Opening::parse("7/7/7/7/7/7/7", None).unwrap_err();
+        assert_eq!(err, "bad position: the side to move ('b' or 'w') is missing after the ranks");
+        let err = Opening::parse("7/7/7/7/7/7/x6 b d4", None).unwrap_err();
+        assert_eq!(err, "bad position: unexpected 'x' in rank 1");
     }
 
     #[test]

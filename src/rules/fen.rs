@@ -23,17 +23,36 @@ use crate::rules::ruleset::{RuleSet, Rules};
 use crate::rules::square::Square;
 use crate::rules::variant::Variant;
 
+/// The words that may follow the side to move, for messages.
+const WORDS: &str = "classic or modern, no-corners, swap or noswap";
+
+/// At most 16 characters of a word of the input, for messages.
+fn quoted(word: &str) -> String {
+    let mut short: String = word.chars().take(16).collect();
+    if short.len() < word.len() {
+        short.push_str("...");
+    }
+    short
+}
+
 /// Why a string is not a position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParsePositionError {
-    /// Not `<ranks> <side> [words]`, or an unknown or repeated word after the side.
-    #[error(
-        "expected ranks separated by '/', a space, the side to move, and optionally \
-         classic/modern, swap/noswap, no-corners (each once)"
-    )]
-    Shape,
+    /// An empty string (or only spaces).
+    #[error("the position string is empty: expected ranks separated by '/', a space, then the side to move")]
+    Empty,
+    /// Ranks without the side to move.
+    #[error("the side to move ('b' or 'w') is missing after the ranks")]
+    MissingSide,
+    /// A word after the side to move that is no rule set or option.
+    #[error("unknown word '{0}' after the side to move: expected {WORDS}")]
+    UnknownWord(String),
+    /// A word after the side to move given twice, or two that exclude each other
+    /// (`classic modern`, `swap noswap`): the first and the second.
+    #[error("'{0}' and '{1}' after the side to move: each of {WORDS} at most once")]
+    RepeatedWord(String, String),
     /// A number of ranks that is no variant's size.
-    #[error("{0} ranks: the board must be 7x7, 9x9 or 10x10")]
+    #[error("{0} rank{s}: the board must be 7x7, 9x9 or 10x10", s = if *.0 == 1 { "" } else { "s" })]
     Size(usize),
     /// A rank whose squares do not add up to the board size.
     #[error("rank {rank} has {found} squares, expected {size}")]
@@ -95,26 +114,8 @@ impl FromStr for Position {
 
     fn from_str(s: &str) -> Result<Position, ParsePositionError> {
         let mut parts = s.split_whitespace();
-        let (Some(board), Some(side)) = (parts.next(), parts.next()) else {
-            return Err(ParsePositionError::Shape);
-        };
-        let (mut set, mut no_corners, mut swap) = (None, false, None);
-        for word in parts {
-            match word {
-                "classic" | "modern" if set.is_none() => {
-                    set = Some(if word == "modern" { RuleSet::Modern } else { RuleSet::Classic })
-                }
-                "no-corners" if !no_corners => no_corners = true,
-                "swap" | "noswap" if swap.is_none() => swap = Some(word == "swap"),
-                _ => return Err(ParsePositionError::Shape),
-            }
-        }
-        let rules = Rules { set: set.unwrap_or_default(), no_corners };
-        let side = match side {
-            "b" => Color::Black,
-            "w" => Color::White,
-            other => return Err(ParsePositionError::Side(other.chars().take(16).collect())),
-        };
+        let board = parts.next().ok_or(ParsePositionError::Empty)?;
+        let side = parts.next();
         let ranks: Vec<&str> = board.split('/').collect();
         let size = ranks.len();
         let variant = u8::try_from(size).ok().and_then(Variant::from_size).ok_or(ParsePositionError::Size(size))?;
@@ -155,6 +156,28 @@ impl FromStr for Position {
                 return Err(ParsePositionError::RankLength { rank: rank + 1, found: file, size });
             }
         }
+        let side = match side.ok_or(ParsePositionError::MissingSide)? {
+            "b" => Color::Black,
+            "w" => Color::White,
+            other => return Err(ParsePositionError::Side(quoted(other))),
+        };
+        let (mut set, mut no_corners, mut swap) = (None::<&str>, None::<&str>, None::<&str>);
+        for word in parts {
+            let slot = match word {
+                "classic" | "modern" => &mut set,
+                "no-corners" => &mut no_corners,
+                "swap" | "noswap" => &mut swap,
+                _ => return Err(ParsePositionError::UnknownWord(quoted(word))),
+            };
+            if let Some(first) = slot {
+                return Err(ParsePositionError::RepeatedWord(first.to_string(), word.to_string()));
+            }
+            *slot = Some(word);
+        }
+        let no_corners = no_corners.is_some();
+        let swap = swap.map(|w| w == "swap");
+        let set = if set == Some("modern") { RuleSet::Modern } else { RuleSet::Classic };
+        let rules = Rules { set, no_corners };
         if no_corners {
             let pieces = stones[0] | stones[1] | claimed[0] | claimed[1] | shooters;
             if let Some(sq) = (pieces & variant.corners()).first() {
