@@ -168,18 +168,14 @@ impl GameRecord {
     }
 
     /// The rules of the `Rules` tag (`classic` without one): the rule set, then
-    /// optionally `no-corners`, as in `modern no-corners`.
+    /// optionally the options `no-corners` and `claimed-block` (modern only), as in
+    /// `modern no-corners claimed-block`.
     pub fn rules(&self) -> Result<Rules, RecordError> {
         let Some(text) = self.tag("Rules") else { return Ok(Rules::CLASSIC) };
-        let bad = || RecordError::game(format!("bad Rules tag '{text}'"));
         let mut words = text.split_whitespace();
-        let set: RuleSet = words.next().ok_or_else(bad)?.parse().map_err(|_| bad())?;
-        let no_corners = match (words.next(), words.next()) {
-            (None, _) => false,
-            (Some("no-corners"), None) => true,
-            _ => return Err(bad()),
-        };
-        Ok(Rules { set, no_corners })
+        let set: Option<RuleSet> = words.next().and_then(|w| w.parse().ok());
+        let rules = set.and_then(|set| Rules::from_words(std::iter::once(set.name()).chain(words)));
+        rules.ok_or_else(|| RecordError::game(format!("bad Rules tag '{text}'")))
     }
 
     /// The position the moves start from: the `Start` tag (a position string, which

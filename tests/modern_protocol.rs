@@ -78,7 +78,7 @@ fn set_position_takes_the_words_of_the_rules() {
     assert_eq!(
         r[5],
         "? invalid position: unknown word 'x' after the side to move: expected classic or modern, no-corners, \
-         swap or noswap: '7/7/7/7/7/7/7 b modern x y z'"
+         claimed-block, swap or noswap: '7/7/7/7/7/7/7 b modern x y z'"
     );
     assert_eq!(r[6], "= 7/7/7/3s3/7/7/1b5 w modern noswap no-corners");
 }

@@ -382,15 +382,15 @@ fn set_position_says_what_is_wrong_with_any_number_of_words() {
         ("7/7/7/7/7/7/6 b", "rank 1 has 6 squares, expected 7"),
         (
             "7/7/7/7/7/7/7 b modern frob",
-            "unknown word 'frob' after the side to move: expected classic or modern, no-corners, swap or noswap",
+            "unknown word 'frob' after the side to move: expected classic or modern, no-corners, claimed-block, swap or noswap",
         ),
         (
             "7/7/7/7/7/7/7 b modern classic",
-            "'modern' and 'classic' after the side to move: each of classic or modern, no-corners, swap or noswap at most once",
+            "'modern' and 'classic' after the side to move: each of classic or modern, no-corners, claimed-block, swap or noswap at most once",
         ),
         (
             "7/7/7/7/7/7/7 b a b c d e f g",
-            "unknown word 'a' after the side to move: expected classic or modern, no-corners, swap or noswap",
+            "unknown word 'a' after the side to move: expected classic or modern, no-corners, claimed-block, swap or noswap",
         ),
         ("7/7/7/3s3/7/7/7 b", "it is white's setup turn"),
         ("7/7/s6/7/s6/7/7 w", "2 shooters on the board: expected 0, 1 or 3"),

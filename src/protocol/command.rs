@@ -41,7 +41,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("position", "", "the position string"),
     ("perft", "DEPTH", "the number of move sequences of DEPTH moves"),
     ("rules", "[classic|modern]", "reports the variant and rules in force, or sets the rules (new game)"),
-    ("option", "NAME [on|off]", "reports or sets an option of the rules: no-corners (new game)"),
+    ("option", "NAME [on|off]", "reports or sets an option of the rules: no-corners, claimed-block (new game)"),
     ("player", "[NAME]", "reports or sets the player: random, greedy, uct or veletas"),
     ("movetime", "SECONDS", "thinking time per move when no clock is set"),
     ("playouts", "N", "a fixed number of playouts per move (0: off)"),

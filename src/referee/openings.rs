@@ -94,9 +94,9 @@ impl Opening {
                     text.push(' ');
                     text.push_str(side);
                 }
-                while let Some(word) =
-                    words.next_if(|w| matches!(*w, "classic" | "modern" | "no-corners" | "swap" | "noswap"))
-                {
+                while let Some(word) = words.next_if(|w| {
+                    matches!(*w, "classic" | "modern" | "no-corners" | "claimed-block" | "swap" | "noswap")
+                }) {
                     text.push(' ');
                     text.push_str(word);
                 }

@@ -47,8 +47,9 @@ impl Plan {
         if args.concurrency == 0 {
             return Err(usage("--concurrency must be at least 1".into()));
         }
+        let rules = args.rules().map_err(usage)?;
         let openings = match &args.openings {
-            Some(path) => Some(read_openings(path, args.size, args.rules()).map_err(usage)?),
+            Some(path) => Some(read_openings(path, args.size, rules).map_err(usage)?),
             None => None,
         };
         let variant = match (&openings, args.size) {
@@ -67,7 +68,7 @@ impl Plan {
         Ok(Plan {
             commands,
             variant,
-            rules: args.rules(),
+            rules,
             random_setup: args.random_setup,
             openings,
             seed: args.seed,

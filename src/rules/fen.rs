@@ -6,12 +6,14 @@
 //!
 //! After the side to move, in any order, each at most once: `classic` or `modern` (the
 //! rule set; classic when absent), `no-corners` (the option; the corners are then
-//! written as empty squares and must be empty), and, only in White's setup turn of
-//! the modern rules, `swap` or `noswap` (whether White may still swap; `swap` when
-//! absent). Output: the side to move, then `modern` (never `classic`), then `swap` or
-//! `noswap` in White's modern setup turn, then `no-corners`; a classic string without
+//! written as empty squares and must be empty), `claimed-block` (the option of the
+//! modern rules only), and, only in White's setup turn of the modern rules, `swap` or
+//! `noswap` (whether White may still swap; `swap` when absent). Output: the side to
+//! move, then `modern` (never `classic`), then `swap` or `noswap` in White's modern
+//! setup turn, then `no-corners`, then `claimed-block`; a classic string without
 //! options is exactly the board and the side to move, as before the rule sets.
-//! Examples: `7/7/7/7/7/7/7 b modern`, `7/7/2s4/7/4b2/7/7 w modern noswap no-corners`.
+//! Examples: `7/7/7/7/7/7/7 b modern`, `7/7/2s4/7/4b2/7/7 w modern noswap no-corners`,
+//! `7/7/7/7/7/7/7 b modern claimed-block`.
 
 use std::fmt;
 use std::str::FromStr;
@@ -19,12 +21,12 @@ use std::str::FromStr;
 use crate::rules::bitboard::Bitboard;
 use crate::rules::color::Color;
 use crate::rules::position::{Phase, Piece, Position};
-use crate::rules::ruleset::{RuleSet, Rules};
+use crate::rules::ruleset::{RuleSet, Rules, RulesError};
 use crate::rules::square::Square;
 use crate::rules::variant::Variant;
 
 /// The words that may follow the side to move, for messages.
-const WORDS: &str = "classic or modern, no-corners, swap or noswap";
+const WORDS: &str = "classic or modern, no-corners, claimed-block, swap or noswap";
 
 /// At most 16 characters of a word of the input, for messages.
 fn quoted(word: &str) -> String {
@@ -104,6 +106,9 @@ pub enum ParsePositionError {
     /// Stones during a modern setup other than Black's one setup stone before White's turn.
     #[error("during a modern setup, only Black's one stone may be on the board before White's turn")]
     SetupStones,
+    /// Options that do not go with the rule set (`claimed-block` without `modern`).
+    #[error("{0}")]
+    Rules(#[from] RulesError),
     /// `swap` or `noswap` outside White's setup turn of the modern rules.
     #[error("swap/noswap is only meaningful in White's setup turn of the modern rules")]
     SwapWord,
@@ -161,11 +166,12 @@ impl FromStr for Position {
             "w" => Color::White,
             other => return Err(ParsePositionError::Side(quoted(other))),
         };
-        let (mut set, mut no_corners, mut swap) = (None::<&str>, None::<&str>, None::<&str>);
+        let (mut set, mut no_corners, mut claimed_block, mut swap) = (None::<&str>, None, None, None);
         for word in parts {
             let slot = match word {
                 "classic" | "modern" => &mut set,
                 "no-corners" => &mut no_corners,
+                "claimed-block" => &mut claimed_block,
                 "swap" | "noswap" => &mut swap,
                 _ => return Err(ParsePositionError::UnknownWord(quoted(word))),
             };
@@ -177,7 +183,7 @@ impl FromStr for Position {
         let no_corners = no_corners.is_some();
         let swap = swap.map(|w| w == "swap");
         let set = if set == Some("modern") { RuleSet::Modern } else { RuleSet::Classic };
-        let rules = Rules { set, no_corners };
+        let rules = Rules::new(set, no_corners, claimed_block.is_some())?;
         if no_corners {
             let pieces = stones[0] | stones[1] | claimed[0] | claimed[1] | shooters;
             if let Some(sq) = (pieces & variant.corners()).first() {
@@ -296,6 +302,9 @@ impl fmt::Display for Position {
         }
         if self.rules().no_corners {
             f.write_str(" no-corners")?;
+        }
+        if self.rules().claimed_block() {
+            f.write_str(" claimed-block")?;
         }
         Ok(())
     }
