@@ -149,3 +149,21 @@ fn the_real_engine_plays_a_modern_match() {
         assert_eq!(g.position_after(None).unwrap().winner(), g.winner());
     }
 }
+
+#[test]
+fn a_claimed_block_match_tells_the_engines_and_records_the_rules() {
+    let dir = scratch("claimed-block");
+    let record = dir.join("games.txt");
+    let summary = modern_match(&fake("--seed 1"), &fake("--seed 2"), "2", &record, &["--claimed-block"]);
+    assert_eq!(summary.games, 2);
+    let games = read_games(&record);
+    for g in &games {
+        assert_eq!(g.tag("Rules"), Some("modern claimed-block"));
+        assert_eq!(g.rules(), Ok(veletas::rules::Rules::BOARDSPACE));
+        // Every recorded move replays under the option.
+        assert!(g.replay(None).is_ok(), "{g}");
+    }
+    // Resuming checks the recorded games against the same match.
+    let again = modern_match(&fake("--seed 1"), &fake("--seed 2"), "2", &record, &["--claimed-block"]);
+    assert_eq!(again.games, 2);
+}
