@@ -186,3 +186,32 @@ fn the_protocol_plays_the_situations() {
     assert_eq!(r[8], "= ");
     assert_eq!(r[9], "= B+");
 }
+
+/// 7x7, rank 1: a white stone, three shooters b1 c1 d1, a white stone. c1 can only go to
+/// c2; Black's shot there traps it, and Black claims it (its group c2-c3).
+const SHADOW: &str = "7/7/7/7/2b4/1b1b3/wsssw2 b modern";
+
+#[test]
+fn a_shooter_claimed_in_the_game_blocks_from_then_on() {
+    for (rules, blocked) in [("", false), (" claimed-block", true)] {
+        let mut fast = pos(&format!("{SHADOW}{rules}"));
+        let mut slow = RefPos::from_fast(&fast);
+        // The claim, then d1 leaves the claimed shooter's shadow, emptying a square next to it.
+        for text in ["c2", "d1-e2/e3"] {
+            let m = mv(&fast, text);
+            fast.play(m).unwrap();
+            slow.play(&slow.find(text).unwrap());
+            assert_eq!(RefPos::from_fast(&fast), slow, "{rules}: {text}");
+        }
+        assert_eq!(fast.claims(Color::Black), 1, "{fast}");
+        // b1 over the claimed c1 to the emptied d1, and the shot on from there.
+        assert_eq!(legal_both(&fast, "b1-d1/f3"), !blocked, "{fast}");
+        if blocked {
+            let err = fast.check_move(mv(&fast, "b1-d1/f3")).unwrap_err();
+            assert_eq!(err.to_string(), "the path from b1 to d1 is blocked at c1");
+        }
+        // The position after the claim is the position its string describes.
+        assert_eq!(fast.to_string().parse::<Position>().as_ref(), Ok(&fast));
+        assert_eq!(fast.perft(1), slow.perft(1), "{fast}");
+    }
+}
