@@ -110,6 +110,17 @@ fn recorded_outcome(game: &GameRecord, plan: &Plan, index: usize) -> Result<Opti
     if round > plan.games {
         return Ok(None);
     }
+    // Options such as claimed-block leave the openings as they are: compare the rules too.
+    match game.rules() {
+        Ok(rules) if rules == plan.rules => {}
+        Ok(rules) => {
+            return Err(which(&format!(
+                "round {round} was played under the {rules} rules, this match plays {}",
+                plan.rules
+            )));
+        }
+        Err(e) => return Err(which(&e.to_string())),
+    }
     let opening = plan.opening(round - 1).to_string();
     if game.tag("Opening") != Some(opening.as_str()) {
         return Err(which(&format!(
