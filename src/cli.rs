@@ -41,6 +41,10 @@ pub struct Cli {
     /// The no-corners option: the four corners do not exist (`option no-corners` later).
     #[arg(long)]
     pub no_corners: bool,
+    /// The claimed-block option of the modern rules (boardspace.net's dialect): claimed
+    /// shooters block moves and shots (`option claimed-block` later).
+    #[arg(long)]
+    pub claimed_block: bool,
     /// Seed of the random choices, for reproducible sessions (default: from the clock).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -161,7 +165,13 @@ fn default_seed() -> u64 {
 /// Runs the program as the command line asks.
 pub fn run(cli: Cli) -> ExitCode {
     let variant = Variant::from_size(cli.size).unwrap_or(Variant::STANDARD);
-    let rules = Rules { set: cli.rules, no_corners: cli.no_corners };
+    let rules = match Rules::new(cli.rules, cli.no_corners, cli.claimed_block) {
+        Ok(rules) => rules,
+        Err(e) => {
+            eprintln!("veletas: --claimed-block: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let result = match cli.command {
         None => engine(Position::with_rules(variant, rules), &cli.engine, cli.seed.unwrap_or_else(default_seed)),
         Some(Subcommand::Perft(args)) => perft(Position::with_rules(variant, rules), &args),

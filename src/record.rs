@@ -12,10 +12,13 @@
 //! 1. d4 b2,f6 2. d4-d6/d5 f6-f3/e4 3. d6-c7/c6 B+
 //! ```
 //!
-//! The parser is what the engine's `loadgame FILE [N]` uses: [`parse_records`] reads a
-//! file, [`GameRecord::position_after`] replays a game up to a turn.
+//! The parser is what the engine's `loadgame FILE [N]` uses: [`read_record_file`] reads
+//! a file (bounded: see [`MAX_RECORD_FILE_BYTES`]), [`parse_records`] parses its text,
+//! [`GameRecord::position_after`] replays a game up to a turn.
 
 use std::fmt::{self, Write as _};
+use std::io::Read as _;
+use std::path::Path;
 
 use crate::rules::{Color, Game, Position, RuleSet, Rules, Variant};
 
@@ -37,6 +40,96 @@ impl RecordError {
     fn game(message: impl Into<String>) -> RecordError {
         RecordError { line: None, message: message.into() }
     }
+}
+
+/// The most bytes a record file (or an openings file) may hold: 256 MiB, far above any
+/// real file (a 10x10 game takes about 2 kB, so a million games fit). Bigger files,
+/// like `/dev/zero`, are refused rather than read without end.
+pub const MAX_RECORD_FILE_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Why a record file cannot be read (before its text is parsed).
+#[derive(Debug, thiserror::Error)]
+pub enum RecordFileError {
+    /// The path names no regular file: a directory, a FIFO, a device...
+    #[error("not a regular file (a {0})")]
+    NotAFile(&'static str),
+    /// The file holds more than the limit.
+    #[error("larger than the limit of {limit} bytes for a record file")]
+    TooLarge {
+        /// The limit, in bytes.
+        limit: u64,
+    },
+    /// The file is not UTF-8 text.
+    #[error("not UTF-8 text (invalid byte at offset {0})")]
+    NotUtf8(usize),
+    /// The file cannot be opened or read.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Reads a record file as text: only a regular file (checked before opening, so a FIFO
+/// never blocks the reader), at most [`MAX_RECORD_FILE_BYTES`], valid UTF-8.
+pub fn read_record_file(path: &Path) -> Result<String, RecordFileError> {
+    read_bounded(path, MAX_RECORD_FILE_BYTES)
+}
+
+/// Checks that `path` names a regular file (following symbolic links) without opening
+/// it: what to do before opening a record file, for reading or for writing.
+pub fn check_regular_file(path: &Path) -> Result<(), RecordFileError> {
+    let kind = std::fs::metadata(path)?.file_type();
+    if kind.is_file() { Ok(()) } else { Err(RecordFileError::NotAFile(file_kind(kind))) }
+}
+
+/// What kind of file a non-regular file is, for messages.
+fn file_kind(kind: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        if kind.is_fifo() {
+            return "FIFO";
+        }
+        if kind.is_char_device() {
+            return "character device";
+        }
+        if kind.is_block_device() {
+            return "block device";
+        }
+        if kind.is_socket() {
+            return "socket";
+        }
+    }
+    if kind.is_dir() { "directory" } else { "special file" }
+}
+
+/// [`read_record_file`] with the byte limit as a parameter (tests use a small one).
+fn read_bounded(path: &Path, limit: u64) -> Result<String, RecordFileError> {
+    // Check what the path is before opening it: opening a FIFO for reading blocks until
+    // a writer comes.
+    check_regular_file(path)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        // Should the path be replaced by a FIFO after the check, the open does not block
+        // (the flag means nothing for a regular file).
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(RecordFileError::NotAFile(file_kind(meta.file_type())));
+    }
+    // Refuse a file known to be too big at once; `take` bounds one that grows meanwhile.
+    if meta.len() > limit {
+        return Err(RecordFileError::TooLarge { limit });
+    }
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(RecordFileError::TooLarge { limit });
+    }
+    String::from_utf8(bytes).map_err(|e| RecordFileError::NotUtf8(e.utf8_error().valid_up_to()))
 }
 
 /// One game of a record file: its tags in order, its moves, its result token.
@@ -75,18 +168,14 @@ impl GameRecord {
     }
 
     /// The rules of the `Rules` tag (`classic` without one): the rule set, then
-    /// optionally `no-corners`, as in `modern no-corners`.
+    /// optionally the options `no-corners` and `claimed-block` (modern only), as in
+    /// `modern no-corners claimed-block`.
     pub fn rules(&self) -> Result<Rules, RecordError> {
         let Some(text) = self.tag("Rules") else { return Ok(Rules::CLASSIC) };
-        let bad = || RecordError::game(format!("bad Rules tag '{text}'"));
         let mut words = text.split_whitespace();
-        let set: RuleSet = words.next().ok_or_else(bad)?.parse().map_err(|_| bad())?;
-        let no_corners = match (words.next(), words.next()) {
-            (None, _) => false,
-            (Some("no-corners"), None) => true,
-            _ => return Err(bad()),
-        };
-        Ok(Rules { set, no_corners })
+        let set: Option<RuleSet> = words.next().and_then(|w| w.parse().ok());
+        let rules = set.and_then(|set| Rules::from_words(std::iter::once(set.name()).chain(words)));
+        rules.ok_or_else(|| RecordError::game(format!("bad Rules tag '{text}'")))
     }
 
     /// The position the moves start from: the `Start` tag (a position string, which
@@ -397,6 +486,48 @@ mod tests {
         assert!(g.to_string().contains("1... b2,f6 2. d4-d6/d5 *"));
         assert_eq!(parse_records(&g.to_string()).unwrap(), vec![g.clone()]);
         assert!(g.replay(None).is_ok());
+    }
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("veletas-record-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn record_files_are_read_within_the_limit_only() {
+        let dir = scratch("limit");
+        let path = dir.join("games.txt");
+        std::fs::write(&path, SAMPLE).unwrap();
+        assert_eq!(read_record_file(&path).unwrap(), SAMPLE);
+        assert_eq!(read_bounded(&path, SAMPLE.len() as u64).unwrap(), SAMPLE);
+        let err = read_bounded(&path, SAMPLE.len() as u64 - 1).unwrap_err();
+        assert!(matches!(err, RecordFileError::TooLarge { .. }), "{err}");
+        assert!(err.to_string().contains("larger than the limit of"), "{err}");
+        std::fs::write(&path, b"[Event \"\xff\"]\n").unwrap();
+        let err = read_record_file(&path).unwrap_err();
+        assert_eq!(err.to_string(), "not UTF-8 text (invalid byte at offset 8)");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn special_files_are_refused_without_reading() {
+        let dir = scratch("special");
+        assert_eq!(read_record_file(&dir).unwrap_err().to_string(), "not a regular file (a directory)");
+        #[cfg(unix)]
+        {
+            let err = read_record_file(Path::new("/dev/zero")).unwrap_err();
+            assert_eq!(err.to_string(), "not a regular file (a character device)");
+            let fifo = dir.join("fifo");
+            let made = std::process::Command::new("mkfifo").arg(&fifo).status().map(|s| s.success());
+            if made.unwrap_or(false) {
+                // Opening it would block: refused before that.
+                assert_eq!(read_record_file(&fifo).unwrap_err().to_string(), "not a regular file (a FIFO)");
+            }
+        }
+        assert!(matches!(read_record_file(&dir.join("missing")), Err(RecordFileError::Io(_))));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -38,7 +38,12 @@ fn fast_perft_matches_the_frozen_modern_counts() {
 
 #[test]
 fn fast_perft_matches_the_reference_at_depth_two_in_play() {
-    for text in ["7/7/2ss3/3s3/7/1b5/5w1 b modern", "1wb4/5s1/s2b3/2b4/4w1s/3w3/1w1b3 b modern no-corners"] {
+    for text in [
+        "7/7/2ss3/3s3/7/1b5/5w1 b modern",
+        "1wb4/5s1/s2b3/2b4/4w1s/3w3/1w1b3 b modern no-corners",
+        "7/7/5w1/3s3/7/2b4/s1B4 b modern claimed-block",
+        "7/7/3s3/7/b6/1b5/sB5 b modern claimed-block",
+    ] {
         let pos = position(text);
         let reference = RefPos::from_fast(&pos);
         assert_eq!(pos.perft(1), reference.perft(1), "{text}");

@@ -1,4 +1,5 @@
-//! Properties over random games of the modern rules (and the `no-corners` option) on
+//! Properties over random games of the modern rules (and the `no-corners` and
+//! `claimed-block` options) on
 //! every size: listed moves are legal and `is_legal` agrees with the list, `undo`
 //! restores, notation and position strings round-trip, move counts are equal under the
 //! 8 symmetries of the board (the no-corners board is symmetric too), and the uniform
@@ -11,7 +12,8 @@ use veletas::rules::{Bitboard, Game, Move, Phase, Piece, PlayoutPolicy, Position
 /// Lists of setup moves above this size are not built (10x10 setups: counts only).
 const LIST_LIMIT: u64 = 200_000;
 
-const MODERN_RULES: [Rules; 2] = [Rules::MODERN, Rules { set: veletas::rules::RuleSet::Modern, no_corners: true }];
+const MODERN_RULES: [Rules; 4] =
+    [Rules::MODERN, Rules::MODERN.with_no_corners(true), Rules::BOARDSPACE, Rules::BOARDSPACE.with_no_corners(true)];
 
 /// Every position of `games` random modern games per size and option.
 fn positions(games: usize, seed: u64) -> Vec<Position> {

@@ -149,3 +149,33 @@ fn the_real_engine_plays_a_modern_match() {
         assert_eq!(g.position_after(None).unwrap().winner(), g.winner());
     }
 }
+
+#[test]
+fn a_claimed_block_match_tells_the_engines_and_records_the_rules() {
+    let dir = scratch("claimed-block");
+    let record = dir.join("games.txt");
+    let summary = modern_match(&fake("--seed 1"), &fake("--seed 2"), "2", &record, &["--claimed-block"]);
+    assert_eq!(summary.games, 2);
+    let games = read_games(&record);
+    for g in &games {
+        assert_eq!(g.tag("Rules"), Some("modern claimed-block"));
+        assert_eq!(g.rules(), Ok(veletas::rules::Rules::BOARDSPACE));
+        // Every recorded move replays under the option.
+        assert!(g.replay(None).is_ok(), "{g}");
+    }
+    // Resuming checks the recorded games against the same match, rules included (the
+    // openings are the same without the option).
+    let again = modern_match(&fake("--seed 1"), &fake("--seed 2"), "2", &record, &["--claimed-block"]);
+    assert_eq!(again.games, 2);
+    let args: Vec<String> =
+        ["--engine", &fake("--seed 1"), "--engine", &fake("--seed 2"), "--games", "2", "--size", "7"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain(
+                ["--rules", "modern", "--seed", "3", "--record", record.to_str().unwrap(), "--quiet"].map(String::from),
+            )
+            .collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let err = run_match(&MatchArgs::parse_from(&args).unwrap()).unwrap_err().to_string();
+    assert!(err.contains("round 1 was played under the modern claimed-block rules, this match plays modern"), "{err}");
+}

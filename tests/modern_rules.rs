@@ -223,8 +223,11 @@ fn modern_position_strings_round_trip_and_are_checked_strictly() {
     assert_eq!(pos("7/7/7/7/7/7/7 b classic"), pos("7/7/7/7/7/7/7 b"));
     assert_eq!(pos("7/7/7/7/7/7/7 b modern").rules().set, RuleSet::Modern);
     let err = |text: &str| text.parse::<Position>().unwrap_err();
-    assert_eq!(err("7/7/7/7/7/7/7 b modern modern"), ParsePositionError::Shape);
-    assert_eq!(err("7/7/7/7/7/7/7 b modern classic"), ParsePositionError::Shape);
+    let twice = |a: &str, b: &str| ParsePositionError::RepeatedWord(a.into(), b.into());
+    assert_eq!(err("7/7/7/7/7/7/7 b modern modern"), twice("modern", "modern"));
+    assert_eq!(err("7/7/7/7/7/7/7 b modern classic"), twice("modern", "classic"));
+    assert_eq!(err("7/7/7/3s3/7/7/b6 w modern swap noswap"), twice("swap", "noswap"));
+    assert_eq!(err("7/7/7/7/7/7/7 b no-corners no-corners"), twice("no-corners", "no-corners"));
     assert_eq!(err("7/7/7/7/7/7/7 b modern swap"), ParsePositionError::SwapWord);
     assert_eq!(err("7/7/7/3s3/7/7/b6 w swap"), ParsePositionError::SwapWord);
     assert_eq!(err("7/7/7/s6/7/7/b6 w modern"), ParsePositionError::EdgeShooter(sq("a4")));

@@ -11,10 +11,26 @@ fn sq(name: &str) -> Square {
 }
 
 #[test]
-fn wrong_shape_is_rejected() {
-    for text in ["", "   ", "7/7/7/7/7/7/7", "7/7/7/7/7/7/7 b w", "7/7/7/7/7/7/7 b 1"] {
-        assert_eq!(parse(text), Err(ParsePositionError::Shape), "{text:?}");
+fn wrong_shape_is_rejected_with_what_is_wrong() {
+    for text in ["", "   "] {
+        assert_eq!(parse(text), Err(ParsePositionError::Empty), "{text:?}");
     }
+    assert_eq!(parse("7/7/7/7/7/7/7"), Err(ParsePositionError::MissingSide));
+    assert_eq!(parse("  7/7/7/7/7/7/7  "), Err(ParsePositionError::MissingSide));
+    assert_eq!(parse("7/7/7/7/7/7/7 b w"), Err(ParsePositionError::UnknownWord("w".into())));
+    assert_eq!(parse("7/7/7/7/7/7/7 b 1"), Err(ParsePositionError::UnknownWord("1".into())));
+    assert_eq!(
+        parse("7/7/7/7/7/7/7 b extraordinarily-long-word"),
+        Err(ParsePositionError::UnknownWord("extraordinarily-...".into()))
+    );
+    // The ranks are read before the side: a single word says what is wrong with it.
+    assert_eq!(parse("garbage"), Err(ParsePositionError::Size(1)));
+    assert_eq!(parse("garbage").unwrap_err().to_string(), "1 rank: the board must be 7x7, 9x9 or 10x10");
+    assert_eq!(parse("7/7/7/7/7/7/6x"), Err(ParsePositionError::Character('x', 1)));
+    assert_eq!(
+        parse("7/7/7/7/7/7/7").unwrap_err().to_string(),
+        "the side to move ('b' or 'w') is missing after the ranks"
+    );
 }
 
 #[test]

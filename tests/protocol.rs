@@ -145,7 +145,8 @@ fn error_replies() {
             "is_legal b 1a",
             "? syntax error: invalid move '1a': expected a square, from-to/shot, or squares joined by commas",
         ),
-        ("set_position 7/7/7", "? syntax error: missing argument; usage: set_position POSITION"),
+        ("set_position", "? syntax error: missing argument; usage: set_position POSITION"),
+        ("set_position 7/7/7", "? invalid position: 3 ranks: the board must be 7x7, 9x9 or 10x10: '7/7/7'"),
         ("set_position 7/7/7 b", "? invalid position: 3 ranks: the board must be 7x7, 9x9 or 10x10: '7/7/7 b'"),
         ("set_position 7/7/7/7/7/7/7 w", "? invalid position: it is black's setup turn: '7/7/7/7/7/7/7 w'"),
         ("perft 9", "? syntax error: unexpected '9'; usage: perft DEPTH"),
@@ -337,5 +338,69 @@ fn loadgame_errors_change_nothing() {
     }
     for bad in ["loadgame", "loadgame a b", "loadgame f 1 2 3", "loadgame f -1"] {
         assert!(last_reply(&format!("{bad}\n")).starts_with("? syntax error"), "{bad}");
+    }
+}
+
+#[test]
+fn loadgame_refuses_what_is_no_record_file_and_keeps_answering() {
+    let dir = std::env::temp_dir().join(format!("veletas-protocol-{}-loadgame", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.txt");
+    // A sparse file just over the limit: refused from its size, without reading it.
+    std::fs::File::create(&big).unwrap().set_len(veletas::record::MAX_RECORD_FILE_BYTES + 1).unwrap();
+    let fifo = dir.join("fifo");
+    let fifo_made = std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
+    let mut cases = vec![
+        ("/dev/zero".to_string(), "not a regular file (a character device)"),
+        (dir.display().to_string(), "not a regular file (a directory)"),
+        (big.display().to_string(), "larger than the limit of 268435456 bytes for a record file"),
+    ];
+    if fifo_made {
+        cases.push((fifo.display().to_string(), "not a regular file (a FIFO)"));
+    }
+    let before = last_reply(&format!("{SETUP_7}position\n"));
+    for (path, reason) in cases {
+        let replies = replies(&format!("{SETUP_7}loadgame {path}\nposition\nname\n"));
+        let n = replies.len();
+        assert_eq!(replies[n - 3], format!("? cannot load: {}: {reason}", veletas::protocol::command::shorten(&path)));
+        assert_eq!(replies[n - 2], before, "{path} changed the game");
+        assert_eq!(replies[n - 1], "= veletas");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn set_position_says_what_is_wrong_with_any_number_of_words() {
+    let before = last_reply(&format!("{SETUP_7}position\n"));
+    let cases = [
+        ("garbage", "1 rank: the board must be 7x7, 9x9 or 10x10"),
+        ("garbage b", "1 rank: the board must be 7x7, 9x9 or 10x10"),
+        ("7/7/7/7/7/7/7", "the side to move ('b' or 'w') is missing after the ranks"),
+        ("7/7/7/7/7/7/7 x", "the side to move must be 'b' or 'w', not 'x'"),
+        ("7/7/7/7/7/7/x6 b", "unexpected 'x' in rank 1"),
+        ("7/7/7/7/7/7/6 b", "rank 1 has 6 squares, expected 7"),
+        (
+            "7/7/7/7/7/7/7 b modern frob",
+            "unknown word 'frob' after the side to move: expected classic or modern, no-corners, claimed-block, swap or noswap",
+        ),
+        (
+            "7/7/7/7/7/7/7 b modern classic",
+            "'modern' and 'classic' after the side to move: each of classic or modern, no-corners, claimed-block, swap or noswap at most once",
+        ),
+        (
+            "7/7/7/7/7/7/7 b a b c d e f g",
+            "unknown word 'a' after the side to move: expected classic or modern, no-corners, claimed-block, swap or noswap",
+        ),
+        ("7/7/7/3s3/7/7/7 b", "it is white's setup turn"),
+        ("7/7/s6/7/s6/7/7 w", "2 shooters on the board: expected 0, 1 or 3"),
+        ("s6/7/7/7/7/7/7 b no-corners", "a7 is a corner, which does not exist with no-corners"),
+    ];
+    for (text, reason) in cases {
+        let replies = replies(&format!("{SETUP_7}set_position {text}\nposition\nname\n"));
+        let n = replies.len();
+        assert_eq!(replies[n - 3], format!("? invalid position: {reason}: '{text}'"), "{text}");
+        assert_eq!(replies[n - 2], before, "{text} changed the game");
+        assert_eq!(replies[n - 1], "= veletas");
     }
 }

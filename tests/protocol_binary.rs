@@ -95,6 +95,18 @@ fn perft_subcommand() {
     let out = Command::new(BIN).args(["perft", "1", "7/7/7", "b"]).output().unwrap();
     assert_ne!(out.status.code(), Some(0));
     assert!(String::from_utf8(out.stderr).unwrap().contains("invalid position"));
+    // Each malformed string gets its specific reason, one line, and a failure code.
+    for (args, reason) in [
+        (&["garbage"][..], "1 rank: the board must be 7x7, 9x9 or 10x10"),
+        (&["7/7/7/7/7/7/7"], "the side to move ('b' or 'w') is missing after the ranks"),
+        (&["7/7/7/7/7/7/7", "b", "frob"], "unknown word 'frob' after the side to move"),
+    ] {
+        let out = Command::new(BIN).arg("perft").arg("1").args(args).output().unwrap();
+        assert_ne!(out.status.code(), Some(0));
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.contains(reason), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
 }
 
 #[test]
@@ -175,4 +187,23 @@ fn every_player_is_reachable_from_the_command_line() {
     let out = Command::new(BIN).args(["--player", "chess"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8(out.stderr).unwrap().contains("unknown player 'chess'"));
+}
+
+#[test]
+fn claimed_block_flags_need_the_modern_rules() {
+    let out = run_with_input(&["--size", "7", "--rules", "modern", "--claimed-block"], b"rules\nposition\n");
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("; rules modern, claimed-block\n"), "{stdout}");
+    assert!(stdout.contains("= 7/7/7/7/7/7/7 b modern claimed-block\n"), "{stdout}");
+    for args in [&["--claimed-block"][..], &["match", "--engine", "x", "--engine", "y", "--claimed-block"]] {
+        let out = Command::new(BIN).args(args).stdin(Stdio::null()).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.contains("--claimed-block: claimed-block is an option of the modern rules only"), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(out.stdout.is_empty());
+    }
+    let out = Command::new(BIN).args(["perft", "1", "7/7/5w1/3s3/7/2b4/s1B4 b modern claimed-block"]).output().unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "607\n");
 }

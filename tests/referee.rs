@@ -373,3 +373,29 @@ fn engines_named_on_the_command_line_keep_their_names_in_records() {
     let err = run(&["--engine", &two, "--engine", &same, "--size", "7"]).unwrap_err();
     assert!(err.to_string().contains("two engines are named 'weak'"), "{err}");
 }
+
+#[test]
+fn records_that_are_no_regular_file_are_refused_in_one_line() {
+    let dir = scratch("special-record");
+    let fifo = dir.join("fifo");
+    let fifo_made = std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
+    let one = fake("--seed 1");
+    let mut cases = vec![(dir.clone(), "a directory"), (PathBuf::from("/dev/zero"), "a character device")];
+    if fifo_made {
+        cases.push((fifo, "a FIFO"));
+    }
+    for (path, kind) in cases {
+        let rec = path.to_str().unwrap();
+        for extra in [&["--resume"][..], &[], &["--overwrite"]] {
+            let mut args = vec!["--engine", &one, "--engine", &one, "--size", "7", "--games", "2", "--record", rec];
+            args.extend_from_slice(extra);
+            args.push("--quiet");
+            let err = run(&args).unwrap_err();
+            assert!(matches!(err, RefereeError::Record { .. }), "{rec} {extra:?}: {err}");
+            let message = err.to_string();
+            assert!(message.ends_with(&format!("not a regular file ({kind})")), "{message}");
+            assert_eq!(message.lines().count(), 1, "{message}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

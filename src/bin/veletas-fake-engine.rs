@@ -5,7 +5,7 @@
 //! It speaks enough of the protocol for a referee: `protocol_version`, `name`,
 //! `version`, `known_command`, `list_commands`, `quit`, `boardsize`, `clear_board`,
 //! `komi`, `set_position`, `play`, `genmove`, `undo`, `time_settings`, `time_left`,
-//! `final_score`, `showboard`, and `rules classic|modern` and `option no-corners on|off`
+//! `final_score`, `showboard`, and `rules classic|modern` and `option no-corners|claimed-block on|off`
 //! (which keep the board size and start a new game). With `--swap` it always swaps when
 //! White may (modern rules). Misbehaviours trigger on the N-th `genmove` of every game
 //! (counted from the last `boardsize`, `clear_board` or `set_position`):
@@ -129,17 +129,20 @@ impl Engine {
             }
             "rules" => {
                 let set: RuleSet = args.first().ok_or("syntax error")?.parse().map_err(|_| "syntax error")?;
-                let rules = Rules { set, ..self.game.position().rules() };
+                let old = self.game.position().rules();
+                let rules = Rules::new(set, old.no_corners, old.claimed_block).map_err(|e| e.to_string())?;
                 self.reset(Position::with_rules(self.game.position().variant(), rules));
                 Ok(String::new())
             }
             "option" => {
-                let on = match args {
-                    ["no-corners", "on"] => true,
-                    ["no-corners", "off"] => false,
+                let rules = self.game.position().rules();
+                let rules = match args {
+                    ["no-corners", on @ ("on" | "off")] => rules.with_no_corners(*on == "on"),
+                    ["claimed-block", on @ ("on" | "off")] => {
+                        rules.with_claimed_block(*on == "on").map_err(|e| e.to_string())?
+                    }
                     _ => return Err("syntax error".into()),
                 };
-                let rules = self.game.position().rules().with_no_corners(on);
                 self.reset(Position::with_rules(self.game.position().variant(), rules));
                 Ok(String::new())
             }

@@ -19,11 +19,7 @@ use crate::record::{GameRecord, parse_records};
 /// for a syntax error); a file holding no game is an error too.
 pub fn read_record_file(path: &Path) -> Result<Vec<GameRecord>, String> {
     let name = path.display();
-    let metadata = fs::metadata(path).map_err(|e| format!("{name}: {e}"))?;
-    if !metadata.is_file() {
-        return Err(format!("{name}: not a regular file"));
-    }
-    let text = fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
+    let text = crate::record::read_record_file(path).map_err(|e| format!("{name}: {e}"))?;
     let games = parse_records(&text).map_err(|e| format!("{name}: {e}"))?;
     if games.is_empty() {
         return Err(format!("{name}: no games in the file"));

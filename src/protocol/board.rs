@@ -38,7 +38,8 @@ pub fn diagram(position: &Position) -> String {
     out.push_str("\nlegend: s shooter, b/w black/white stone, B/W shooter claimed by black/white, . empty");
     if position.rules() != crate::rules::Rules::CLASSIC {
         let corners = if position.rules().no_corners { ", no-corners (no corner squares)" } else { "" };
-        let _ = write!(out, "\nrules: {}{corners}", position.rules().set);
+        let block = if position.rules().claimed_block() { ", claimed-block (claimed shooters block)" } else { "" };
+        let _ = write!(out, "\nrules: {}{corners}{block}", position.rules().set);
     }
     let side = position.side_to_move();
     match (position.winner(), position.phase()) {

@@ -41,7 +41,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("position", "", "the position string"),
     ("perft", "DEPTH", "the number of move sequences of DEPTH moves"),
     ("rules", "[classic|modern]", "reports the variant and rules in force, or sets the rules (new game)"),
-    ("option", "NAME [on|off]", "reports or sets an option of the rules: no-corners (new game)"),
+    ("option", "NAME [on|off]", "reports or sets an option of the rules: no-corners, claimed-block (new game)"),
     ("player", "[NAME]", "reports or sets the player: random, greedy, uct or veletas"),
     ("movetime", "SECONDS", "thinking time per move when no clock is set"),
     ("playouts", "N", "a fixed number of playouts per move (0: off)"),
@@ -115,8 +115,8 @@ pub enum Command {
     LegalMoves,
     /// `is_legal COLOR MOVE`
     IsLegal(Color, String),
-    /// `set_position RANKS SIDE [WORDS]` (the words of the position string, rejoined:
-    /// the ranks, the side to move and up to three words for the rules).
+    /// `set_position RANKS SIDE [WORDS]`: the rest of the line, read as a position
+    /// string by the engine (which says what is wrong with it).
     SetPosition(String),
     /// `position`
     Position,
@@ -220,6 +220,11 @@ fn word(i: &str) -> Res<'_, &str> {
     preceded(char(' '), take_while1(|c| c != ' ')).parse(i)
 }
 
+/// One or more arguments: a space, then the rest of the line (checked by the caller).
+fn words(i: &str) -> Res<'_, &str> {
+    preceded(char(' '), take_while1(|_| true)).parse(i)
+}
+
 fn color(i: &str) -> Res<'_, Color> {
     map_res(word, str::parse::<Color>).parse(i)
 }
@@ -305,13 +310,7 @@ fn command(i: &str) -> Res<'_, Command> {
             keyword("final_score", success(Command::FinalScore)),
             keyword("legal_moves", success(Command::LegalMoves)),
             keyword("is_legal", map((color, owned), |(c, m)| Command::IsLegal(c, m))),
-            keyword(
-                "set_position",
-                map((word, word, opt(word), opt(word), opt(word)), |(a, b, c, d, e)| {
-                    let words = [Some(a), Some(b), c, d, e];
-                    Command::SetPosition(words.into_iter().flatten().collect::<Vec<_>>().join(" "))
-                }),
-            ),
+            keyword("set_position", map(words, |text| Command::SetPosition(text.to_string()))),
             keyword("position", success(Command::Position)),
             keyword("perft", map(map_res(unsigned, depth), Command::Perft)),
             keyword(

@@ -170,23 +170,13 @@ impl Engine {
                 format!("{}; rules {}", self.position().variant(), rules_words(self.position().rules()))
             }
             Command::Rules(Some(set)) => {
-                self.start_new_game(Rules { set, ..self.position().rules() });
+                let rules = self.position().rules();
+                let rules = Rules::new(set, rules.no_corners, rules.claimed_block)
+                    .map_err(|e| format!("cannot set the rules: {e}; turn it off first (option claimed-block off)"))?;
+                self.start_new_game(rules);
                 String::new()
             }
-            Command::Option(name, value) => {
-                if name != "no-corners" {
-                    return Err(format!("syntax error: unknown option '{}' (no-corners)", shorten(&name)));
-                }
-                let on = self.position().rules().no_corners;
-                match value.as_deref() {
-                    None => (if on { "on" } else { "off" }).to_string(),
-                    Some(word @ ("on" | "off")) => {
-                        self.start_new_game(self.position().rules().with_no_corners(word == "on"));
-                        String::new()
-                    }
-                    Some(other) => return Err(format!("syntax error: expected on or off, not '{}'", shorten(other))),
-                }
-            }
+            Command::Option(name, value) => self.option(&name, value.as_deref())?,
             Command::Player(None) => self.player.kind().to_string(),
             Command::Player(Some(name)) => {
                 let kind = name.parse::<PlayerKind>().map_err(|e| format!("syntax error: {e}"))?;
@@ -210,6 +200,30 @@ impl Engine {
             Command::Analyze(_) => return Err("cannot analyze outside a session".to_string()),
         };
         Ok((text, Flow::Continue))
+    }
+
+    /// `option NAME [VALUE]`: reports an option of the rules, or sets it (a new game).
+    fn option(&mut self, name: &str, value: Option<&str>) -> Result<String, String> {
+        let rules = self.position().rules();
+        let on = match name {
+            "no-corners" => rules.no_corners,
+            "claimed-block" => rules.claimed_block(),
+            _ => return Err(format!("syntax error: unknown option '{}' (no-corners, claimed-block)", shorten(name))),
+        };
+        let want = match value {
+            None => return Ok((if on { "on" } else { "off" }).to_string()),
+            Some(word @ ("on" | "off")) => word == "on",
+            Some(other) => return Err(format!("syntax error: expected on or off, not '{}'", shorten(other))),
+        };
+        let rules = if name == "no-corners" {
+            rules.with_no_corners(want)
+        } else {
+            rules
+                .with_claimed_block(want)
+                .map_err(|e| format!("cannot set claimed-block: {e}; set rules modern first"))?
+        };
+        self.start_new_game(rules);
+        Ok(String::new())
     }
 
     /// Whether an analysis can start: the game must go on.
@@ -270,9 +284,17 @@ impl Engine {
 /// 10x10 setups, millions, do not).
 pub const MAX_LISTED_MOVES: u64 = 1_000_000;
 
-/// The rules as `rules` reports them: `classic`, `modern`, `modern, no-corners`.
+/// The rules as `rules` reports them: `classic`, `modern`, `modern, no-corners`,
+/// `modern, no-corners, claimed-block`.
 fn rules_words(rules: Rules) -> String {
-    if rules.no_corners { format!("{}, no-corners", rules.set) } else { rules.set.to_string() }
+    let mut words = rules.set.to_string();
+    if rules.no_corners {
+        words.push_str(", no-corners");
+    }
+    if rules.claimed_block() {
+        words.push_str(", claimed-block");
+    }
+    words
 }
 
 fn illegal(shown: &str, reason: &IllegalMove) -> String {
@@ -283,7 +305,7 @@ fn illegal(shown: &str, reason: &IllegalMove) -> String {
 /// `turns` turns (all of them by default).
 fn load_game(path: &str, turns: Option<u64>, game: Option<u64>) -> Result<Game, String> {
     let fail = |e: &dyn std::fmt::Display| format!("cannot load: {}: {e}", shorten(path));
-    let text = std::fs::read_to_string(path).map_err(|e| fail(&e))?;
+    let text = crate::record::read_record_file(std::path::Path::new(path)).map_err(|e| fail(&e))?;
     let records = crate::record::parse_records(&text).map_err(|e| fail(&e))?;
     let index = game.unwrap_or(1);
     let record = usize::try_from(index)

@@ -88,12 +88,7 @@ struct Collected {
 
 /// Reads a whole record file: a regular file of UTF-8 text.
 fn read(path: &Path) -> Result<String, String> {
-    let shown = path.display();
-    let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
-    if !meta.is_file() {
-        return Err(format!("{shown}: not a regular file"));
-    }
-    std::fs::read_to_string(path).map_err(|e| format!("{shown}: cannot read: {e}"))
+    crate::record::read_record_file(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))
 }
 
 fn collect(files: &[PathBuf]) -> Result<Collected, String> {

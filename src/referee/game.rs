@@ -235,6 +235,9 @@ fn prepare(engine: &mut Engine, settings: &GameSettings, opening: &Opening, cont
     if opening.rules.no_corners {
         expect_ok(engine, "option no-corners on", timeout)?;
     }
+    if opening.rules.claimed_block() {
+        expect_ok(engine, "option claimed-block on", timeout)?;
+    }
     expect_ok(engine, "clear_board", timeout)?;
     if let Some(start) = &opening.start {
         expect_ok(engine, &format!("set_position {start}"), timeout)?;

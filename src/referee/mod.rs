@@ -77,6 +77,10 @@ pub struct CommonArgs {
     /// The no-corners option (sent to the engines with `option no-corners on`).
     #[arg(long)]
     pub no_corners: bool,
+    /// The claimed-block option of the modern rules, boardspace.net's dialect (sent to
+    /// the engines with `option claimed-block on`).
+    #[arg(long)]
+    pub claimed_block: bool,
     /// Start every pair from a random-setup position (every shooter on a random square
     /// off the edge, no stones, Black to move) instead of random setup turns.
     #[arg(long, conflicts_with = "openings")]
@@ -126,9 +130,9 @@ pub struct CommonArgs {
 }
 
 impl CommonArgs {
-    /// The rules the games are played under.
-    pub fn rules(&self) -> Rules {
-        Rules { set: self.rules, no_corners: self.no_corners }
+    /// The rules the games are played under, if the options go with the rule set.
+    pub fn rules(&self) -> Result<Rules, String> {
+        Rules::new(self.rules, self.no_corners, self.claimed_block).map_err(|e| format!("--claimed-block: {e}"))
     }
 
     /// The engines' log file: `--engine-log`, else the record file's name plus `.engines.log`.
@@ -148,8 +152,8 @@ fn parse_rule_set(text: &str) -> Result<RuleSet, String> {
 }
 
 impl MatchArgs {
-    /// The rules the match is played under.
-    pub fn rules(&self) -> Rules {
+    /// The rules the match is played under, if the options go with the rule set.
+    pub fn rules(&self) -> Result<Rules, String> {
         self.common.rules()
     }
 }

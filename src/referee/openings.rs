@@ -49,7 +49,7 @@ impl OpeningBook {
     /// The book the shared options describe: `--openings FILE` (its size, which must agree
     /// with `--size`), or random openings of `--size` (10 by default) from `--seed`.
     pub fn new(args: &crate::referee::CommonArgs) -> Result<OpeningBook, String> {
-        let rules = args.rules();
+        let rules = args.rules()?;
         let list = match &args.openings {
             Some(path) => Some(read_openings(path, args.size, rules)?),
             None => None,
@@ -143,11 +143,15 @@ impl Opening {
         let start: Option<Position> = match words.peek() {
             Some(first) if is_position_word(first) => {
                 let board = words.next().unwrap_or_default();
-                let side = words.next().ok_or("a position string needs the side to move")?;
-                let mut text = format!("{board} {side}");
-                while let Some(word) =
-                    words.next_if(|w| matches!(*w, "classic" | "modern" | "no-corners" | "swap" | "noswap"))
-                {
+                // Without a side, the parser says what is missing (or wrong in the ranks).
+                let mut text = board.to_string();
+                if let Some(side) = words.next() {
+                    text.push(' ');
+                    text.push_str(side);
+                }
+                while let Some(word) = words.next_if(|w| {
+                    matches!(*w, "classic" | "modern" | "no-corners" | "claimed-block" | "swap" | "noswap")
+                }) {
                     text.push(' ');
                     text.push_str(word);
                 }
@@ -234,7 +238,7 @@ fn is_position_word(word: &str) -> bool {
 /// All openings must be of one variant; `size` (the `--size` option) must match it when
 /// given. Without it, the size is that of the first position string in the file, or 10.
 pub fn read_openings(path: &Path, size: Option<u8>, rules: Rules) -> Result<Vec<Opening>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = crate::record::read_record_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
@@ -282,6 +286,11 @@ mod tests {
         assert_eq!(p.to_string(), "7/7/7/3s3/7/7/7 w b2,f6");
         assert!(Opening::parse("7/7/7/3s3/7/7/7 w", Some(9)).is_err());
         assert_eq!(Opening::parse("7/7/7/7/7/7/7 b", None).unwrap().start, None);
+        // A malformed position string gets the parser's specific reason.
+        let err = Opening::parse("7/7/7/7/7/7/7", None).unwrap_err();
+        assert_eq!(err, "bad position: the side to move ('b' or 'w') is missing after the ranks");
+        let err = Opening::parse("7/7/7/7/7/7/x6 b d4", None).unwrap_err();
+        assert_eq!(err, "bad position: unexpected 'x' in rank 1");
     }
 
     #[test]

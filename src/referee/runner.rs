@@ -11,7 +11,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::record::{GameRecord, parse_complete_records};
+use crate::record::{GameRecord, check_regular_file, parse_complete_records, read_record_file};
 use crate::referee::clock::{TimeControl, format_seconds};
 use crate::referee::engine::{Engine, EngineCommand, Failure, Reply};
 use crate::referee::game::{GameSettings, PlayedGame, Termination, play_game};
@@ -102,6 +102,17 @@ fn recorded_outcome(game: &GameRecord, plan: &Plan, index: usize) -> Result<Opti
     if round > plan.games {
         return Ok(None);
     }
+    // Options such as claimed-block leave the openings as they are: compare the rules too.
+    match game.rules() {
+        Ok(rules) if rules == plan.openings.rules => {}
+        Ok(rules) => {
+            return Err(which(&format!(
+                "round {round} was played under the {rules} rules, this match plays {}",
+                plan.openings.rules
+            )));
+        }
+        Err(e) => return Err(which(&e.to_string())),
+    }
     let opening = plan.opening(round - 1).to_string();
     if game.tag("Opening") != Some(opening.as_str()) {
         return Err(which(&format!(
@@ -156,9 +167,14 @@ pub(super) fn open_record_file(
     overwrite: bool,
 ) -> Result<(Vec<GameRecord>, File), RefereeError> {
     let mut games = Vec::new();
+    let record_error = |detail: String| RefereeError::Record { path: path.to_path_buf(), detail };
+    // Never open anything but a regular file: opening a FIFO blocks, and a device or a
+    // directory holds no record.
+    if path.exists() {
+        check_regular_file(path).map_err(|e| record_error(e.to_string()))?;
+    }
     if path.exists() && !overwrite {
-        let text = std::fs::read_to_string(path).map_err(io_error(path))?;
-        let record_error = |detail: String| RefereeError::Record { path: path.to_path_buf(), detail };
+        let text = read_record_file(path).map_err(|e| record_error(format!("cannot resume: {e}")))?;
         let (complete, end) = parse_complete_records(&text).map_err(|e| record_error(format!("cannot resume: {e}")))?;
         games = complete;
         if !text[end..].trim().is_empty() {

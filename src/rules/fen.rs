@@ -6,12 +6,14 @@
 //!
 //! After the side to move, in any order, each at most once: `classic` or `modern` (the
 //! rule set; classic when absent), `no-corners` (the option; the corners are then
-//! written as empty squares and must be empty), and, only in White's setup turn of
-//! the modern rules, `swap` or `noswap` (whether White may still swap; `swap` when
-//! absent). Output: the side to move, then `modern` (never `classic`), then `swap` or
-//! `noswap` in White's modern setup turn, then `no-corners`; a classic string without
+//! written as empty squares and must be empty), `claimed-block` (the option of the
+//! modern rules only), and, only in White's setup turn of the modern rules, `swap` or
+//! `noswap` (whether White may still swap; `swap` when absent). Output: the side to
+//! move, then `modern` (never `classic`), then `swap` or `noswap` in White's modern
+//! setup turn, then `no-corners`, then `claimed-block`; a classic string without
 //! options is exactly the board and the side to move, as before the rule sets.
-//! Examples: `7/7/7/7/7/7/7 b modern`, `7/7/2s4/7/4b2/7/7 w modern noswap no-corners`.
+//! Examples: `7/7/7/7/7/7/7 b modern`, `7/7/2s4/7/4b2/7/7 w modern noswap no-corners`,
+//! `7/7/7/7/7/7/7 b modern claimed-block`.
 
 use std::fmt;
 use std::str::FromStr;
@@ -19,21 +21,40 @@ use std::str::FromStr;
 use crate::rules::bitboard::Bitboard;
 use crate::rules::color::Color;
 use crate::rules::position::{Phase, Piece, Position};
-use crate::rules::ruleset::{RuleSet, Rules};
+use crate::rules::ruleset::{RuleSet, Rules, RulesError};
 use crate::rules::square::Square;
 use crate::rules::variant::Variant;
+
+/// The words that may follow the side to move, for messages.
+const WORDS: &str = "classic or modern, no-corners, claimed-block, swap or noswap";
+
+/// At most 16 characters of a word of the input, for messages.
+fn quoted(word: &str) -> String {
+    let mut short: String = word.chars().take(16).collect();
+    if short.len() < word.len() {
+        short.push_str("...");
+    }
+    short
+}
 
 /// Why a string is not a position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParsePositionError {
-    /// Not `<ranks> <side> [words]`, or an unknown or repeated word after the side.
-    #[error(
-        "expected ranks separated by '/', a space, the side to move, and optionally \
-         classic/modern, swap/noswap, no-corners (each once)"
-    )]
-    Shape,
+    /// An empty string (or only spaces).
+    #[error("the position string is empty: expected ranks separated by '/', a space, then the side to move")]
+    Empty,
+    /// Ranks without the side to move.
+    #[error("the side to move ('b' or 'w') is missing after the ranks")]
+    MissingSide,
+    /// A word after the side to move that is no rule set or option.
+    #[error("unknown word '{0}' after the side to move: expected {WORDS}")]
+    UnknownWord(String),
+    /// A word after the side to move given twice, or two that exclude each other
+    /// (`classic modern`, `swap noswap`): the first and the second.
+    #[error("'{0}' and '{1}' after the side to move: each of {WORDS} at most once")]
+    RepeatedWord(String, String),
     /// A number of ranks that is no variant's size.
-    #[error("{0} ranks: the board must be 7x7, 9x9 or 10x10")]
+    #[error("{0} rank{s}: the board must be 7x7, 9x9 or 10x10", s = if *.0 == 1 { "" } else { "s" })]
     Size(usize),
     /// A rank whose squares do not add up to the board size.
     #[error("rank {rank} has {found} squares, expected {size}")]
@@ -85,6 +106,9 @@ pub enum ParsePositionError {
     /// Stones during a modern setup other than Black's one setup stone before White's turn.
     #[error("during a modern setup, only Black's one stone may be on the board before White's turn")]
     SetupStones,
+    /// Options that do not go with the rule set (`claimed-block` without `modern`).
+    #[error("{0}")]
+    Rules(#[from] RulesError),
     /// `swap` or `noswap` outside White's setup turn of the modern rules.
     #[error("swap/noswap is only meaningful in White's setup turn of the modern rules")]
     SwapWord,
@@ -95,26 +119,8 @@ impl FromStr for Position {
 
     fn from_str(s: &str) -> Result<Position, ParsePositionError> {
         let mut parts = s.split_whitespace();
-        let (Some(board), Some(side)) = (parts.next(), parts.next()) else {
-            return Err(ParsePositionError::Shape);
-        };
-        let (mut set, mut no_corners, mut swap) = (None, false, None);
-        for word in parts {
-            match word {
-                "classic" | "modern" if set.is_none() => {
-                    set = Some(if word == "modern" { RuleSet::Modern } else { RuleSet::Classic })
-                }
-                "no-corners" if !no_corners => no_corners = true,
-                "swap" | "noswap" if swap.is_none() => swap = Some(word == "swap"),
-                _ => return Err(ParsePositionError::Shape),
-            }
-        }
-        let rules = Rules { set: set.unwrap_or_default(), no_corners };
-        let side = match side {
-            "b" => Color::Black,
-            "w" => Color::White,
-            other => return Err(ParsePositionError::Side(other.chars().take(16).collect())),
-        };
+        let board = parts.next().ok_or(ParsePositionError::Empty)?;
+        let side = parts.next();
         let ranks: Vec<&str> = board.split('/').collect();
         let size = ranks.len();
         let variant = u8::try_from(size).ok().and_then(Variant::from_size).ok_or(ParsePositionError::Size(size))?;
@@ -155,6 +161,29 @@ impl FromStr for Position {
                 return Err(ParsePositionError::RankLength { rank: rank + 1, found: file, size });
             }
         }
+        let side = match side.ok_or(ParsePositionError::MissingSide)? {
+            "b" => Color::Black,
+            "w" => Color::White,
+            other => return Err(ParsePositionError::Side(quoted(other))),
+        };
+        let (mut set, mut no_corners, mut claimed_block, mut swap) = (None::<&str>, None, None, None);
+        for word in parts {
+            let slot = match word {
+                "classic" | "modern" => &mut set,
+                "no-corners" => &mut no_corners,
+                "claimed-block" => &mut claimed_block,
+                "swap" | "noswap" => &mut swap,
+                _ => return Err(ParsePositionError::UnknownWord(quoted(word))),
+            };
+            if let Some(first) = slot {
+                return Err(ParsePositionError::RepeatedWord(first.to_string(), word.to_string()));
+            }
+            *slot = Some(word);
+        }
+        let no_corners = no_corners.is_some();
+        let swap = swap.map(|w| w == "swap");
+        let set = if set == Some("modern") { RuleSet::Modern } else { RuleSet::Classic };
+        let rules = Rules::new(set, no_corners, claimed_block.is_some())?;
         if no_corners {
             let pieces = stones[0] | stones[1] | claimed[0] | claimed[1] | shooters;
             if let Some(sq) = (pieces & variant.corners()).first() {
@@ -273,6 +302,9 @@ impl fmt::Display for Position {
         }
         if self.rules().no_corners {
             f.write_str(" no-corners")?;
+        }
+        if self.rules().claimed_block() {
+            f.write_str(" claimed-block")?;
         }
         Ok(())
     }

@@ -22,6 +22,6 @@ pub use moves::{Move, ParseMoveError, Turn};
 pub use playout::PlayoutPolicy;
 pub use position::{IllegalMove, Phase, Piece, Position, group_of};
 pub use rng::Rng;
-pub use ruleset::{ParseRuleSetError, RuleSet, Rules};
+pub use ruleset::{ParseRuleSetError, RuleSet, Rules, RulesError};
 pub use square::{ParseSquareError, Square};
 pub use variant::Variant;

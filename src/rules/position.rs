@@ -41,7 +41,8 @@ pub struct Position {
     shooters: Bitboard,
     claimed: [Bitboard; 2],
     /// What blocks a queen line: the walls (squares off the board, and the corners with
-    /// `no-corners`) and the stones; in the classic rules every shooter too.
+    /// `no-corners`) and the stones; in the classic rules every shooter too, and with
+    /// `claimed-block` the claimed shooters.
     blockers: Bitboard,
     /// Every square that cannot be landed on: the walls and every piece.
     filled: Bitboard,
@@ -138,7 +139,11 @@ impl Position {
     ) -> Position {
         let walls = walls_of(variant, rules);
         let filled = stones[0] | stones[1] | shooters | claimed[0] | claimed[1] | walls;
-        let blockers = if rules.is_modern() { stones[0] | stones[1] | walls } else { filled };
+        let blockers = match (rules.is_modern(), rules.claimed_block()) {
+            (false, _) => filled,
+            (true, false) => stones[0] | stones[1] | walls,
+            (true, true) => stones[0] | stones[1] | claimed[0] | claimed[1] | walls,
+        };
         Position {
             stones,
             shooters,
@@ -205,8 +210,8 @@ impl Position {
     }
 
     /// What blocks a queen line: the walls (see [`Position::walls`]) and the stones,
-    /// and in the classic rules every shooter too. The squares a shooter reaches are
-    /// [`Position::shooter_reach`].
+    /// in the classic rules every shooter too, and with `claimed-block` the claimed
+    /// shooters. The squares a shooter reaches are [`Position::shooter_reach`].
     pub fn blockers(&self) -> Bitboard {
         self.blockers
     }
@@ -229,7 +234,8 @@ impl Position {
 
     /// Whether an unclaimed shooter on `sq` would be claimed now: in the classic rules
     /// no empty neighbour, in the modern rules no legal move (no empty square on its
-    /// lines before a stone or a wall). Walls and corners count as occupied.
+    /// lines before a stone or a wall, or with `claimed-block` a claimed shooter).
+    /// Walls and corners count as occupied.
     #[inline]
     pub fn is_immobilized(&self, sq: Square) -> bool {
         if self.rules.is_modern() {
@@ -528,8 +534,9 @@ impl Position {
         self.filled |= shot;
         self.lines.toggle(turn.shot());
         let mut claimed = false;
-        // Claiming changes no group, no empty square and no line blocker: judging the
-        // shooters one by one is judging them all on the position before the claims.
+        // Claiming changes no group, no empty square and (without claimed-block) no line
+        // blocker: judging the shooters one by one is judging them all on the position
+        // before the claims.
         for sq in self.shooters {
             if self.lines.reach(sq).count() == 0 {
                 let owner = self.claim_owner(sq, mover);
@@ -538,8 +545,29 @@ impl Position {
                 claimed = true;
             }
         }
+        if claimed && self.rules.claimed_block() {
+            self.block_claimed_shooters();
+        }
         self.side_to_move = !mover;
         claimed
+    }
+
+    /// With `claimed-block`, after a turn's claims: the shooters just claimed become line
+    /// blockers. That traps no further shooter, so one round is all: a trapped shooter
+    /// reaches no empty square, so every line through it meets a blocker, past unclaimed
+    /// shooters only, before any empty square on each side; a shooter passing over it
+    /// reached nothing beyond it that the new blocker takes away. (The reference in
+    /// `tests/modern_ref` repeats the claims until none is found, as boardspace.net's own
+    /// code does, and the cross-check confirms this.) Rare, so kept off the main path.
+    #[cold]
+    #[inline(never)]
+    fn block_claimed_shooters(&mut self) {
+        let fresh = (self.claimed[0] | self.claimed[1]) & !self.blockers;
+        self.blockers |= fresh;
+        for sq in fresh {
+            self.lines.toggle_unlandable(sq);
+            self.lines.toggle(sq);
+        }
     }
 
     fn claim_immobilized(&mut self, candidates: Bitboard, mover: Color) -> bool {

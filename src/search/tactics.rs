@@ -13,7 +13,7 @@
 //! squares, apart from those along its fullest ray, number at most one (the shot cuts
 //! one ray, the moved shooter's destination fills one square); when too few shooters
 //! are that tight (plus the moved one) no turn wins, and otherwise every legal turn is
-//! tried.
+//! tried. The same holds with `claimed-block`, where claimed shooters block lines.
 
 use crate::rules::{Bitboard, Phase, Position, Square, Turn, queen_reach};
 
@@ -88,6 +88,8 @@ fn modern_winning_turn(pos: &Position) -> Option<Turn> {
     let side = pos.side_to_move();
     let needed = u32::from(pos.variant().claims_to_win()).saturating_sub(pos.claims(side));
     let tight = pos.shooters().iter().filter(|&s| reach_beyond_fullest_ray(pos, s) <= 1).count() as u32;
+    // With claimed-block the bound holds too: a claim blocks lines, but never a line
+    // along which another shooter reached an empty square (see `Position::apply_turn`).
     if tight + 1 < needed {
         return None;
     }
@@ -153,7 +155,8 @@ mod tests {
         let mut checked = 0;
         for size in [7u8, 9, 10] {
             for game in 0..120 {
-                let rules = crate::rules::Rules::all()[game % 4];
+                let all = crate::rules::Rules::all();
+                let rules = all[game % all.len()];
                 let variant = crate::rules::Variant::from_size(size).unwrap();
                 let mut pos = crate::rules::Position::with_rules(variant, rules);
                 while !pos.is_over() {

@@ -1,6 +1,8 @@
 //! A slow, deliberately plain reference implementation of both rule sets with the
-//! `no-corners` option, written from the rule texts (the classic rulebook and issue 6)
-//! for checking the modern rules. It shares no code with `src/rules/` nor with
+//! `no-corners` option and the modern rules' `claimed-block` option, written from the
+//! rule texts (the classic rulebook, issue 6, and issue 11 for claimed-block: a claimed
+//! shooter blocks, an unclaimed one is passed over, claims repeat while a claim traps
+//! another shooter) for checking the modern rules. It shares no code with `src/rules/` nor with
 //! `tests/common/reference.rs`: the board is a grid indexed `[file][rank]`, lines are
 //! walked one square at a time, groups are found by flood fill, and moves are compared
 //! by their notation strings.
@@ -67,6 +69,8 @@ pub struct RefPos {
     pub size: usize,
     pub modern: bool,
     pub no_corners: bool,
+    /// The claimed-block option (modern only): claimed shooters stop lines.
+    pub claimed_block: bool,
     pub grid: Vec<Vec<Cell>>,
     /// true when Black is to move.
     pub black_to_move: bool,
@@ -102,6 +106,7 @@ impl RefPos {
             size,
             modern: pos.rules().set == RuleSet::Modern,
             no_corners: pos.rules().no_corners,
+            claimed_block: pos.rules().claimed_block,
             grid,
             black_to_move: pos.side_to_move() == Color::Black,
             swap_available: pos.swap_available(),
@@ -149,8 +154,9 @@ impl RefPos {
     }
 
     /// The empty squares a shooter on `from` reaches, walking each line square by
-    /// square: classic stops at any piece; modern passes over shooters (claimed or not)
-    /// and stops at stones; both stop at the edge and at missing corners.
+    /// square: classic stops at any piece; modern passes over shooters (claimed or not,
+    /// unclaimed only with claimed-block) and stops at stones; both stop at the edge and
+    /// at missing corners.
     pub fn destinations(&self, from: Sq) -> Vec<Sq> {
         let mut out = Vec::new();
         for (df, dr) in DIRS {
@@ -160,6 +166,7 @@ impl RefPos {
                 match cell {
                     Cell::Empty => out.push((f as usize, r as usize)),
                     Cell::Stone(_) => break,
+                    Cell::Claimed(_) if self.claimed_block => break,
                     Cell::Shooter | Cell::Claimed(_) => {
                         if !self.modern {
                             break;
@@ -362,24 +369,32 @@ impl RefPos {
                 self.grid[shot.0][shot.1] = Cell::Stone(mover_black);
             }
         }
-        // Every immobilized shooter is judged on the same position, then claimed.
-        let mut claims = Vec::new();
-        for s in self.all_squares() {
-            if self.cell(s) == Cell::Shooter && self.stuck(s) {
-                let black = self.biggest_group_next_to(s, true);
-                let white = self.biggest_group_next_to(s, false);
-                let owner_black = if black > white {
-                    true
-                } else if white > black {
-                    false
-                } else {
-                    !mover_black
-                };
-                claims.push((s, owner_black));
+        // Every immobilized shooter is judged on the same position, then claimed. With
+        // claimed-block the new claims block lines, so the shooters left are judged again
+        // (all on the same position) until a round claims none.
+        loop {
+            let mut claims = Vec::new();
+            for s in self.all_squares() {
+                if self.cell(s) == Cell::Shooter && self.stuck(s) {
+                    let black = self.biggest_group_next_to(s, true);
+                    let white = self.biggest_group_next_to(s, false);
+                    let owner_black = if black > white {
+                        true
+                    } else if white > black {
+                        false
+                    } else {
+                        !mover_black
+                    };
+                    claims.push((s, owner_black));
+                }
             }
-        }
-        for (s, owner) in claims {
-            self.grid[s.0][s.1] = Cell::Claimed(owner);
+            let again = self.claimed_block && !claims.is_empty();
+            for (s, owner) in claims {
+                self.grid[s.0][s.1] = Cell::Claimed(owner);
+            }
+            if !again {
+                break;
+            }
         }
         self.black_to_move = !mover_black;
     }
