@@ -197,6 +197,12 @@ impl Tree {
         true
     }
 
+    /// The bytes the tree's nodes take (the nodes in use; the limit is reserved but
+    /// becomes resident only as the tree grows).
+    pub fn memory_used(&self) -> u64 {
+        (self.nodes.len() * NODE_BYTES) as u64
+    }
+
     /// Whether the tree has grown past half its node limit (reuse then costs memory).
     pub fn is_crowded(&self) -> bool {
         self.nodes.len() > self.config.max_nodes / 2

@@ -170,6 +170,10 @@ pub struct SearchResult {
     /// The outcome of the position with best play, when the search proved it (the
     /// solver; an immediate win counts).
     pub proven: Option<Proven>,
+    /// Bytes the search trees hold (all threads).
+    pub memory_used: u64,
+    /// The search's memory limit in bytes ([`SearchSettings::memory_mb`]).
+    pub memory_limit: u64,
     /// Time spent.
     pub elapsed: Duration,
 }
@@ -250,6 +254,7 @@ impl Player {
         if pos.is_over() {
             return None;
         }
+        let memory_limit = self.settings.memory_mb << 20;
         let simple = |best: Move| SearchResult {
             best,
             win_rate: 0.5,
@@ -257,6 +262,8 @@ impl Player {
             pv: vec![best],
             candidates: Vec::new(),
             proven: None,
+            memory_used: 0,
+            memory_limit,
             elapsed: start.elapsed(),
         };
         if pos.phase() != Phase::Play {
@@ -501,6 +508,8 @@ impl Player {
             pv: tree.principal_variation(best, PV_LENGTH),
             candidates,
             proven: proven.map(|(_, p)| p),
+            memory_used: self.trees.iter().map(Tree::memory_used).sum(),
+            memory_limit: self.settings.memory_mb << 20,
             elapsed: start.elapsed(),
         })
     }
