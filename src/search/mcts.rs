@@ -475,6 +475,8 @@ impl Tree {
     fn expand_shots(&mut self, node: u32, pos: &Position, shooter_move: Option<(Square, Square)>) {
         let targets = shot_targets(pos, shooter_move);
         self.shots.clear();
+        // The shots that end the game, by winner (Color::index).
+        let mut ends = [Bitboard::EMPTY; 2];
         if self.config.baseline {
             let n = targets.count().max(1) as f32;
             self.shots.extend(targets.iter().map(|sq| (sq, 1.0 / n)));
@@ -485,6 +487,9 @@ impl Tree {
                 let turn = Turn::new(shooter_move, shot);
                 let mut next = pos.clone();
                 next.play_turn_unchecked(turn);
+                if let Some(winner) = next.winner() {
+                    ends[winner.index()] |= shot.bitboard();
+                }
                 let p = evaluate(&next);
                 let v = (if side == Color::Black { p } else { 1.0 - p }) as f32;
                 best = best.max(v);
@@ -508,9 +513,7 @@ impl Tree {
             let first = self.nodes[node as usize].first_child;
             for c in first..first + u32::from(self.nodes[node as usize].children) {
                 let Some(shot) = self.nodes[c as usize].shot else { continue };
-                let mut next = pos.clone();
-                next.play_turn_unchecked(Turn::new(shooter_move, shot));
-                if let Some(winner) = next.winner() {
+                if let Some(winner) = Color::ALL.into_iter().find(|w| ends[w.index()].contains(shot)) {
                     self.nodes[c as usize].proof = Some(Proven::new(winner, 0));
                 }
             }
