@@ -676,11 +676,11 @@ mod tests {
     fn check(tree: &Tree, node: u32, pos: &Position) -> usize {
         let n = &tree.nodes[node as usize];
         let mut checked = 0;
-        if let Some(p) = n.proof {
-            if p.turns <= 2 {
-                assert!(forced_within(pos, p.winner, u32::from(p.turns)), "{pos}: {p:?}");
-                checked += 1;
-            }
+        if let Some(p) = n.proof
+            && p.turns <= 2
+        {
+            assert!(forced_within(pos, p.winner, u32::from(p.turns)), "{pos}: {p:?}");
+            checked += 1;
         }
         if !n.expanded {
             return checked;
