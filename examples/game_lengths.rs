@@ -42,6 +42,14 @@ fn main() {
         let mean = own.iter().sum::<u32>() as f64 / own.len() as f64;
         let p90 = own[own.len() * 9 / 10];
         let est_mean = est.iter().sum::<u32>() as f64 / est.len() as f64;
-        println!("{:>2}-{:<2}  {:>9}  {:>14.1}  {:>13}  {:>13.1}", band * 10, band * 10 + 9, own.len(), mean, p90, est_mean);
+        println!(
+            "{:>2}-{:<2}  {:>9}  {:>14.1}  {:>13}  {:>13.1}",
+            band * 10,
+            band * 10 + 9,
+            own.len(),
+            mean,
+            p90,
+            est_mean
+        );
     }
 }

@@ -3,10 +3,29 @@
 # The whole test suite, exactly what README.md gives as the test command and what CI runs:
 # formatting, lints, the default tests, the heavy #[ignore] suites in release mode, a whole
 # game driven through a third-party GTP client (@sabaki/gtp, installed here with npm ci),
-# and a check that the benchmarks build.
+# the HTML game viewer in headless Chromium (installed from the OS packages when missing,
+# driven by puppeteer-core), and a check that the benchmarks build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
+
+# OS packages the tests need, installed when missing (as root, or through sudo).
+apt_install() {
+    local runner=()
+    [[ $(id -u) -eq 0 ]] || runner=(sudo)
+    "${runner[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    "${runner[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+echo "== test tools"
+missing=()
+command -v parallel >/dev/null || missing+=(parallel)  # the GNU parallel tournament recipe
+command -v chromium >/dev/null || missing+=(chromium)  # the game viewer's browser test
+if [[ ${#missing[@]} -gt 0 ]]; then
+    echo "installing ${missing[*]}"
+    apt_install "${missing[@]}"
+fi
+# PyYAML parses the Kubernetes manifest in the tests (for the python3 on PATH, so from PyPI).
+python3 -c 'import yaml' 2>/dev/null || python3 -m pip install --quiet pyyaml
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
@@ -23,6 +42,9 @@ cargo test --release -- --ignored
 
 echo "== a third-party GTP client (@sabaki/gtp) plays whole games"
 (cd tests/node && npm ci --no-audit --no-fund --loglevel=error && node sabaki_game.js ../../target/release/veletas --seed 1 --playouts 300)
+
+echo "== the game viewer in a real browser (headless Chromium, puppeteer-core)"
+(cd tests/node && CHROMIUM="$(command -v chromium)" node viewer_test.js ../../target/release/veletas ../../target/viewer-test)
 
 echo "== benches compile"
 cargo bench --no-run

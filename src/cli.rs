@@ -1,10 +1,10 @@
-//! The command line: the engine (no subcommand), `perft` and `bench`.
+//! The command line: the engine (no subcommand), `perft`, `bench`, `match`, `tournament`,
+//! `ratings`, `render` and `view`.
 //!
 //! `main.rs` only parses [`Cli`], sets up logging and calls [`run`]. Subcommands are the
 //! variants of [`Subcommand`]; adding one means adding a variant and its arm in [`run`].
 
 use std::io::{self, BufReader, BufWriter, Write};
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -14,11 +14,8 @@ use log::info;
 use crate::player::search_player::MAX_THREADS;
 use crate::player::{SearchPlayer, Setting};
 use crate::protocol::{self, Engine};
-use crate::rules::{Phase, PlayoutPolicy, Position, Rng, RuleSet, Rules, Variant};
+use crate::rules::{Position, RuleSet, Rules, Variant};
 use crate::search::{DEFAULT_MEMORY_MB, MAX_MEMORY_MB, MIN_MEMORY_MB, PlayerKind, SearchSettings};
-
-/// The bench positions built into the binary (`data/bench.txt`).
-pub const BENCH_POSITIONS: &str = include_str!("../data/bench.txt");
 
 /// Veletas engine: speaks a GTP-style protocol on stdin/stdout.
 #[derive(Parser, Debug)]
@@ -141,12 +138,25 @@ pub enum Subcommand {
 veletas --size 9 perft 1\n  veletas perft --divide 2 '7/7/2s4/7/4s2/1s5/7 b'")]
     Perft(PerftArgs),
     /// Times move generation (perft), random playouts and the search on fixed positions.
-    #[command(after_help = "Prints, per position, the perft nodes and nodes/s, random playouts/s, and the \
-search's iterations/s with one thread and with --search-threads threads (positions in play only).\n\n\
-Examples:\n  veletas bench\n  veletas bench --file data/bench.txt --playouts 200 --search-iterations 5000")]
-    Bench(BenchArgs),
+    #[command(after_help = "Measures perft nodes/s, random playouts/s (cheap and uniform policies) and the \
+search's iterations/s with one thread and with --search-threads threads (positions in play only), over \
+--runs runs after --warmup runs, and prints each figure's median, range and spread (or JSON). With \
+--compare OTHER it runs this binary and OTHER alternately on the same positions and prints each \
+figure's ratio.\n\n\
+Examples:\n  veletas bench\n  veletas bench --runs 9 --json\n  \
+veletas bench --compare /path/to/old/veletas --runs 7")]
+    Bench(crate::bench::BenchArgs),
     /// Plays two protocol engines against each other and reports the result (see docs/match.md).
     Match(Box<crate::referee::MatchArgs>),
+    /// Plays a field of protocol engines (round robin, gauntlet or knockout) and rates it
+    /// (see docs/tournament.md).
+    Tournament(Box<crate::referee::tournament::TournamentArgs>),
+    /// Rates the engines of record files: standings, crosstable, LOS (see docs/ratings.md).
+    Ratings(crate::ratings::RatingsArgs),
+    /// Draws one position as an SVG picture (see docs/pictures.md).
+    Render(crate::picture::command::RenderArgs),
+    /// Writes every game of record files into one self-contained HTML viewer (see docs/pictures.md).
+    View(crate::picture::command::ViewArgs),
 }
 
 /// Arguments of `perft`.
@@ -160,23 +170,6 @@ pub struct PerftArgs {
     /// Print the count below each legal move, then the total.
     #[arg(long)]
     pub divide: bool,
-}
-
-/// Arguments of `bench`.
-#[derive(Args, Debug)]
-pub struct BenchArgs {
-    /// A file of `DEPTH POSITION` lines instead of the built-in positions.
-    #[arg(long)]
-    pub file: Option<PathBuf>,
-    /// Random playouts per position.
-    #[arg(long, default_value_t = 1000)]
-    pub playouts: u32,
-    /// Search iterations per position and thread count (0: skip the search).
-    #[arg(long, default_value_t = 40_000)]
-    pub search_iterations: u64,
-    /// Threads of the second search run, for the scaling figure.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
-    pub search_threads: u32,
 }
 
 fn parse_rules(text: &str) -> Result<RuleSet, String> {
@@ -201,12 +194,30 @@ pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         None => engine(Position::with_rules(variant, rules), &cli.engine, cli.seed.unwrap_or_else(default_seed)),
         Some(Subcommand::Perft(args)) => perft(Position::with_rules(variant, rules), &args),
-        Some(Subcommand::Bench(args)) => bench(&args, cli.seed.unwrap_or(1)),
+        Some(Subcommand::Bench(args)) => crate::bench::run(&args, cli.seed.unwrap_or(1)),
+        Some(Subcommand::Render(args)) => return picture_result("render", crate::picture::command::render(&args)),
+        Some(Subcommand::View(args)) => return picture_result("view", crate::picture::command::view(&args)),
         Some(Subcommand::Match(args)) => {
             return match crate::referee::run_match(&args) {
                 Ok(_) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("veletas match: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
+        Some(Subcommand::Tournament(args)) => return tournament(&args),
+        Some(Subcommand::Ratings(args)) => {
+            return match crate::ratings::run_ratings(&args) {
+                Ok(output) => match io::stdout().lock().write_all(output.as_bytes()) {
+                    Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+                        eprintln!("veletas ratings: {e}");
+                        ExitCode::from(2)
+                    }
+                    _ => ExitCode::SUCCESS,
+                },
+                Err(e) => {
+                    eprintln!("veletas ratings: {e}");
                     ExitCode::from(2)
                 }
             };
@@ -218,6 +229,38 @@ pub fn run(cli: Cli) -> ExitCode {
         Err(e) => {
             eprintln!("veletas: {e}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+fn tournament(args: &crate::referee::tournament::TournamentArgs) -> ExitCode {
+    use crate::referee::tournament::{dry_run, run_tournament, summary};
+    let text = if args.dry_run {
+        dry_run(args).map_err(|e| e.to_string())
+    } else {
+        run_tournament(args)
+            .map_err(|e| e.to_string())
+            .and_then(|report| summary(&report, args.anchor.as_deref(), args.head_to_head))
+    };
+    match text {
+        Ok(text) => {
+            let _ = write!(io::stdout(), "{text}").and_then(|()| io::stdout().flush());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("veletas tournament: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The exit of `render` and `view`: success, or their one-line error and exit code 2.
+fn picture_result(command: &str, result: Result<(), String>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("veletas {command}: {e}");
+            ExitCode::from(2)
         }
     }
 }
@@ -270,130 +313,9 @@ fn perft(empty_board: Position, args: &PerftArgs) -> io::Result<()> {
     out.flush()
 }
 
-/// A bench position: the perft depth to time and the position.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BenchPosition {
-    /// Perft depth.
-    pub depth: u32,
-    /// The position.
-    pub position: Position,
-}
-
-/// Reads `DEPTH POSITION` lines, skipping empty lines and `#` comments.
-pub fn parse_bench(text: &str) -> Result<Vec<BenchPosition>, String> {
-    let mut positions = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let err = |what: String| format!("bench line {}: {what}", n + 1);
-        let (depth, position) = line.split_once(' ').ok_or_else(|| err("expected DEPTH POSITION".into()))?;
-        let depth = depth.parse().map_err(|_| err(format!("invalid depth '{depth}'")))?;
-        let position = position.parse().map_err(|e| err(format!("{e}")))?;
-        positions.push(BenchPosition { depth, position });
-    }
-    Ok(positions)
-}
-
-fn bench(args: &BenchArgs, seed: u64) -> io::Result<()> {
-    let text = match &args.file {
-        Some(path) => std::fs::read_to_string(path)?,
-        None => BENCH_POSITIONS.to_string(),
-    };
-    let positions = parse_bench(&text).map_err(invalid)?;
-    let mut out = BufWriter::new(io::stdout().lock());
-    let mut rng = Rng::new(seed);
-    let (mut nodes, mut perft_time, mut playouts, mut playout_time) = (0u64, 0f64, 0u64, 0f64);
-    let mut search_rates = Vec::new();
-    for BenchPosition { depth, position } in &positions {
-        let start = Instant::now();
-        let count = position.perft(*depth);
-        let perft_secs = start.elapsed().as_secs_f64();
-        let start = Instant::now();
-        for _ in 0..args.playouts {
-            position.clone().playout(&mut rng, PlayoutPolicy::Cheap);
-        }
-        let playout_secs = start.elapsed().as_secs_f64();
-        writeln!(
-            out,
-            "{position} | perft {depth}: {count} nodes, {:.0} nodes/s | {} playouts, {:.0} playouts/s",
-            rate(count, perft_secs),
-            args.playouts,
-            rate(u64::from(args.playouts), playout_secs)
-        )?;
-        nodes += count;
-        perft_time += perft_secs;
-        playouts += u64::from(args.playouts);
-        playout_time += playout_secs;
-        if args.search_iterations > 0 && position.phase() == Phase::Play {
-            let one = search_rate(position, 1, args.search_iterations, seed);
-            let many = search_rate(position, args.search_threads as usize, args.search_iterations, seed);
-            writeln!(
-                out,
-                "  search: {:.0} iterations/s on 1 thread, {:.0} on {} ({:.2}x)",
-                one,
-                many,
-                args.search_threads,
-                if one > 0.0 { many / one } else { 0.0 }
-            )?;
-            search_rates.push((one, many));
-        }
-        out.flush()?;
-    }
-    writeln!(
-        out,
-        "total: {nodes} nodes, {:.0} nodes/s; {playouts} playouts, {:.0} playouts/s",
-        rate(nodes, perft_time),
-        rate(playouts, playout_time)
-    )?;
-    if !search_rates.is_empty() {
-        let n = search_rates.len() as f64;
-        let one = search_rates.iter().map(|r| r.0).sum::<f64>() / n;
-        let many = search_rates.iter().map(|r| r.1).sum::<f64>() / n;
-        writeln!(
-            out,
-            "search: {one:.0} iterations/s on 1 thread, {many:.0} on {} ({:.2}x), mean over {} positions",
-            args.search_threads,
-            if one > 0.0 { many / one } else { 0.0 },
-            search_rates.len()
-        )?;
-    }
-    out.flush()
-}
-
-/// Iterations per second of our engine's search from `position` with `threads` threads,
-/// over a fixed budget (wall-clock time, all threads together).
-fn search_rate(position: &Position, threads: usize, iterations: u64, seed: u64) -> f64 {
-    let settings = SearchSettings { threads, seed, tree_reuse: false, ..SearchSettings::default() };
-    let mut player = crate::search::Player::new(settings);
-    let game = crate::rules::Game::from_position(position.clone());
-    let limits = crate::search::Limits { iterations: Some(iterations), ..Default::default() };
-    let start = Instant::now();
-    let visits = player.choose(&game, &limits).map_or(0, |r| r.visits);
-    rate(visits, start.elapsed().as_secs_f64())
-}
-
-fn rate(count: u64, seconds: f64) -> f64 {
-    if seconds > 0.0 { count as f64 / seconds } else { 0.0 }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn built_in_bench_positions_parse() {
-        let positions = parse_bench(BENCH_POSITIONS).unwrap();
-        assert!(positions.len() >= 3);
-        assert!(positions.iter().all(|p| !p.position.is_over()));
-    }
-
-    #[test]
-    fn bench_errors_name_the_line() {
-        assert_eq!(parse_bench("\n2\n"), Err("bench line 2: expected DEPTH POSITION".to_string()));
-        assert!(parse_bench("x 7/7/7/7/7/7/7 b").unwrap_err().contains("invalid depth"));
-    }
 
     #[test]
     fn default_engine_args_match_the_flags_defaults() {

@@ -4,11 +4,16 @@
 //! chooses moves within plain limits (time, playouts, a stop flag); [`player`] runs the
 //! search under the game's clock (GTP time controls); [`protocol`] speaks GTP to
 //! controllers through a player; [`referee`] plays engines against each other through the
-//! protocol, with [`stats`] for the arithmetic; [`cli`] is the program's command line.
+//! protocol, with [`stats`] for the arithmetic; [`ratings`] rates a whole field of engines
+//! from their games; [`picture`] draws positions (SVG) and games (an HTML viewer) from the
+//! rules and records; [`cli`] is the program's command line.
 
+pub mod bench;
 pub mod cli;
+pub mod picture;
 pub mod player;
 pub mod protocol;
+pub mod ratings;
 pub mod record;
 pub mod referee;
 pub mod rules;

@@ -317,9 +317,21 @@ pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, RecordError> {
 
 /// Reads the complete games of a record file that may end in the middle of a game (as
 /// after an interrupted write), returning them with the byte length of the text they
-/// take; the incomplete rest is not an error. Syntax errors still are.
+/// take; the incomplete rest is not an error, nor is a last line cut short (no line
+/// break at its end) that does not parse. Other syntax errors still are.
 pub fn parse_complete_records(text: &str) -> Result<(Vec<GameRecord>, usize), RecordError> {
-    let parser = Parser::run(text)?;
+    let mut parser = Parser::default();
+    let mut offset = 0;
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    for (i, line) in lines.iter().enumerate() {
+        offset += line.len();
+        if let Err(e) = parser.line(line, i + 1, offset) {
+            if i + 1 == lines.len() && !line.ends_with('\n') {
+                break; // the last line of an interrupted write
+            }
+            return Err(e);
+        }
+    }
     Ok((parser.games, parser.complete_end))
 }
 
@@ -393,6 +405,12 @@ mod tests {
         assert!(parse_records(&partial).is_err());
         let (games, end) = parse_complete_records(&partial).unwrap();
         assert_eq!((games.len(), end), (1, SAMPLE.len() - 1));
+        // Cut inside a tag line: the cut line is dropped with its game.
+        let cut_tag = format!("{SAMPLE}[Event \"cu");
+        let (games, end) = parse_complete_records(&cut_tag).unwrap();
+        assert_eq!((games.len(), end), (1, SAMPLE.len() - 1));
+        // The same bad line with its line break is an error.
+        assert!(parse_complete_records(&format!("{cut_tag}\n")).is_err());
         let err = parse_records("1. d4 B+\n[Bad tag]\n").unwrap_err();
         assert_eq!(err.line, Some(2));
         assert!(parse_records("[Size \"7\"]\n1. d4 B+ d5\n").is_err());

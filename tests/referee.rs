@@ -321,8 +321,8 @@ fn bad_options_and_missing_engines_are_errors() {
     ])
     .unwrap();
     assert_eq!(args.engines, ["a b", "c"]);
-    assert_eq!((args.games, args.size, args.concurrency, args.seed), (8, Some(9), 3, 4));
-    assert_eq!(args.clock.map(|c| (c.main, c.increment)), Some((10.0, 0.1)));
+    assert_eq!((args.games, args.common.size, args.common.concurrency, args.common.seed), (8, Some(9), 3, 4));
+    assert_eq!(args.common.clock.map(|c| (c.main, c.increment)), Some((10.0, 0.1)));
     assert_eq!(args.sprt.map(|s| (s.elo0, s.elo1)), Some((-5.0, 5.0)));
 }
 
@@ -345,4 +345,31 @@ fn time_odds_give_engine_one_a_longer_clock() {
         assert_eq!(game.tag("TimeControl"), Some("movetime 0.3; engine 1 x2"));
     }
     assert!(MatchArgs::parse_from(["--engine", "a", "--engine", "b", "--time-odds", "0"]).is_err());
+}
+
+#[test]
+fn engines_named_on_the_command_line_keep_their_names_in_records() {
+    let dir = scratch("named");
+    let record = dir.join("games.txt");
+    let (one, two) = (format!("strong={}", fake("--seed 1")), format!("weak={}", fake("--seed 2")));
+    let summary = run(&[
+        "--engine",
+        &one,
+        "--engine",
+        &two,
+        "--games",
+        "2",
+        "--size",
+        "7",
+        "--record",
+        record.to_str().unwrap(),
+        "--quiet",
+    ])
+    .unwrap();
+    assert_eq!(summary.names, ["strong".to_string(), "weak".to_string()]);
+    let games = read_games(&record);
+    assert_eq!((games[0].tag("Black"), games[0].tag("White")), (Some("strong"), Some("weak")));
+    let same = format!("weak={}", fake("--seed 3"));
+    let err = run(&["--engine", &two, "--engine", &same, "--size", "7"]).unwrap_err();
+    assert!(err.to_string().contains("two engines are named 'weak'"), "{err}");
 }

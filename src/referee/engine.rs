@@ -34,6 +34,10 @@ pub struct EngineCommand {
     pub program: String,
     /// Its arguments.
     pub args: Vec<String>,
+    /// The working directory it starts in (the referee's own when `None`).
+    pub dir: Option<PathBuf>,
+    /// Protocol commands sent after every start, before anything else (e.g. `threads 2`).
+    pub init: Vec<String>,
 }
 
 impl EngineCommand {
@@ -41,7 +45,7 @@ impl EngineCommand {
     pub fn parse(text: &str) -> Result<EngineCommand, SplitError> {
         let mut words = split_command(text)?;
         let program = words.remove(0);
-        Ok(EngineCommand { text: text.to_string(), program, args: words })
+        Ok(EngineCommand { text: text.to_string(), program, args: words, dir: None, init: Vec::new() })
     }
 }
 
@@ -123,12 +127,12 @@ impl EngineProcess {
             Some(path) => Stdio::from(OpenOptions::new().create(true).append(true).open(path)?),
             None => Stdio::null(),
         };
-        let mut child = Command::new(&command.program)
-            .args(&command.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(stderr)
-            .spawn()?;
+        let mut process = Command::new(&command.program);
+        if let Some(dir) = &command.dir {
+            process.current_dir(dir);
+        }
+        let mut child =
+            process.args(&command.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(stderr).spawn()?;
         let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
             let _ = child.kill();
             let _ = child.wait();
@@ -303,14 +307,16 @@ impl Engine {
         &self.command
     }
 
-    /// Starts the engine unless it is running.
-    pub fn ensure_running(&mut self) -> io::Result<()> {
-        if !self.process.as_ref().is_some_and(EngineProcess::is_running) {
-            self.process = None;
-            self.process = Some(EngineProcess::spawn(&self.command, self.log.as_deref())?);
-            self.starts += 1;
+    /// Starts the engine unless it is running; `true` when it was started now (its
+    /// start-up commands, [`EngineCommand::init`], are then still to be sent).
+    pub fn ensure_running(&mut self) -> io::Result<bool> {
+        if self.process.as_ref().is_some_and(EngineProcess::is_running) {
+            return Ok(false);
         }
-        Ok(())
+        self.process = None;
+        self.process = Some(EngineProcess::spawn(&self.command, self.log.as_deref())?);
+        self.starts += 1;
+        Ok(true)
     }
 
     /// Sends a command to the running engine (see [`EngineProcess::command`]).
@@ -356,8 +362,13 @@ mod tests {
     }
 
     fn sh(script: &str) -> EngineProcess {
-        let command =
-            EngineCommand { text: script.into(), program: "sh".into(), args: vec!["-c".into(), script.into()] };
+        let command = EngineCommand {
+            text: script.into(),
+            program: "sh".into(),
+            args: vec!["-c".into(), script.into()],
+            dir: None,
+            init: Vec::new(),
+        };
         EngineProcess::spawn(&command, None).unwrap()
     }
 

@@ -13,10 +13,11 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
+use crate::record::GameRecord;
 use crate::referee::clock::{Clock, TimeControl, format_seconds};
 use crate::referee::engine::{Engine, Failure, Reply};
 use crate::referee::openings::Opening;
-use crate::rules::{Color, Game, Move, RuleSet};
+use crate::rules::{Color, Game, Move, RuleSet, Rules};
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -86,10 +87,10 @@ impl fmt::Display for Termination {
 /// The settings every game of a match shares.
 #[derive(Clone, Debug)]
 pub struct GameSettings {
-    /// The time control.
-    pub time_control: TimeControl,
-    /// Engine 1's times are the time control's times multiplied by this.
-    pub time_odds: f64,
+    /// The time control of each seat: the first engine of the pair (engine 1 of a
+    /// match), then the second. Clocks belong to colours: each colour's clock runs on the
+    /// control of the engine that plays it at the start (after a swap they are kept).
+    pub time_controls: [TimeControl; 2],
     /// Seconds a move may exceed the clock before it loses.
     pub margin: f64,
     /// The deadline for replies to commands other than `genmove`.
@@ -120,6 +121,68 @@ pub struct PlayedGame {
     pub final_scores: [Option<String>; 2],
     /// Set when an engine's `final_score` disagrees with the referee's result.
     pub disagreement: Option<String>,
+}
+
+impl PlayedGame {
+    /// The line reporting this game: `BLACK (black) vs WHITE (white): W+ normal, 12 turns`,
+    /// then a swap, the reason of an adjudication and a `final_score` disagreement.
+    pub fn report_line(&self, black: &str, white: &str) -> String {
+        let result = if self.winner == Color::Black { "B+" } else { "W+" };
+        let mut line = format!(
+            "{black} (black) vs {white} (white): {result} {}, {} turns",
+            self.termination,
+            self.game.moves().len()
+        );
+        if self.swapped {
+            line.push_str(" (white swapped)");
+        }
+        if !self.reason.is_empty() {
+            line.push_str(&format!(" ({})", self.reason));
+        }
+        if let Some(d) = &self.disagreement {
+            line.push_str(&format!(" [final_score disagreement: {d}]"));
+        }
+        line
+    }
+
+    /// The game's record: the tags of `head` (event, engines, ...), then the board, the
+    /// opening, `time_control` as the `TimeControl` tag, the result and how it ended.
+    /// `swap` is the `Swap` tag's text, written only when White swapped.
+    pub fn record(&self, head: &[(&str, String)], time_control: &str, swap: &str) -> GameRecord {
+        let mut record = GameRecord::default();
+        for (name, value) in head {
+            record.set_tag(name, value.clone());
+        }
+        record.set_tag("Size", self.opening.variant.size().to_string());
+        if self.opening.rules != Rules::CLASSIC {
+            record.set_tag("Rules", self.opening.rules.to_string());
+        }
+        if self.swapped {
+            record.set_tag("Swap", swap);
+        }
+        record.set_tag("Opening", self.opening.to_string());
+        if let Some(start) = &self.opening.start {
+            record.set_tag("Start", start.to_string());
+        }
+        record.set_tag("TimeControl", time_control);
+        let result = if self.winner == Color::Black { "B+" } else { "W+" };
+        record.set_tag("Result", result);
+        record.set_tag("Termination", self.termination.as_str());
+        if !self.reason.is_empty() {
+            record.set_tag("Reason", self.reason.clone());
+        }
+        for (color, tag) in [(Color::Black, "FinalScoreBlack"), (Color::White, "FinalScoreWhite")] {
+            if let Some(answer) = &self.final_scores[color.index()] {
+                record.set_tag(tag, answer.clone());
+            }
+        }
+        if let Some(d) = &self.disagreement {
+            record.set_tag("Disagreement", d.clone());
+        }
+        record.moves = self.game.moves().map(|mv| mv.to_string()).collect();
+        record.result = result.to_string();
+        record
+    }
 }
 
 /// The loss of a game by one engine.
@@ -155,8 +218,14 @@ fn expect_ok(engine: &mut Engine, command: &str, timeout: Duration) -> Result<St
 
 /// Starts the engine if needed and sets up the opening and its clock's time control.
 fn prepare(engine: &mut Engine, settings: &GameSettings, opening: &Opening, control: TimeControl) -> Result<(), Loss> {
-    engine.ensure_running().map_err(|e| loss(Termination::Crash, format!("could not be started: {e}")))?;
+    let started =
+        engine.ensure_running().map_err(|e| loss(Termination::Crash, format!("could not be started: {e}")))?;
     let timeout = settings.command_timeout;
+    if started {
+        for command in engine.command_line().init.clone() {
+            expect_ok(engine, &command, timeout)?;
+        }
+    }
     expect_ok(engine, &format!("boardsize {}", opening.variant.size()), timeout)?;
     // Only what differs from plain classic is announced, so engines without these
     // commands still play classic matches.
@@ -235,10 +304,7 @@ fn run(
     swapped: &mut bool,
 ) -> Result<Color, (Color, Loss)> {
     let seat = |color: Color, swapped: bool| usize::from((color == Color::Black) != (engine1_black != swapped));
-    // Engine 1 sits at index 0; with time odds its clock runs on the scaled control.
-    let control = |engine: usize| {
-        if engine == 0 { settings.time_control.scaled(settings.time_odds) } else { settings.time_control }
-    };
+    let control = |engine: usize| settings.time_controls[engine];
     for color in Color::ALL {
         let index = seat(color, false);
         prepare(&mut engines[index], settings, opening, control(index)).map_err(|l| (color, l))?;

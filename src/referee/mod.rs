@@ -21,6 +21,7 @@ pub mod game;
 pub mod openings;
 mod runner;
 pub mod summary;
+pub mod tournament;
 pub mod words;
 
 use std::path::PathBuf;
@@ -40,11 +41,33 @@ pub use summary::{GameOutcome, MatchSummary, SprtSpec};
 pub struct MatchArgs {
     /// An engine command line, split like a shell would but run without one; give it
     /// twice (engine 1, then engine 2). Scores are reported from engine 1's side.
-    #[arg(long = "engine", value_name = "CMD ARGS", required = true)]
+    /// `NAME=CMD ARGS` names the engine (letters, digits, `_`, `.`, `-`); otherwise its
+    /// `name` and `version` replies name it.
+    #[arg(long = "engine", value_name = "[NAME=]CMD ARGS", required = true)]
     pub engines: Vec<String>,
     /// Number of games; consecutive games form pairs playing one opening with colours swapped.
     #[arg(long, short = 'n', default_value_t = 2)]
     pub games: usize,
+    /// Time odds: every time of engine 1's clock multiplied by FACTOR (e.g. 2 gives it twice
+    /// the time of engine 2). Clocks belong to colours, so after a modern swap each engine keeps
+    /// the clock of the colour it now plays.
+    #[arg(long, value_name = "FACTOR", default_value = "1", value_parser = parse_odds)]
+    pub time_odds: f64,
+    /// Stop when an SPRT of engine 1 against engine 2 decides (on complete pairs).
+    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]", allow_hyphen_values = true)]
+    pub sprt: Option<SprtSpec>,
+    /// The Event tag of the records.
+    #[arg(long, default_value = "veletas match")]
+    pub event: String,
+    /// The options `match` and `tournament` share.
+    #[command(flatten)]
+    pub common: CommonArgs,
+}
+
+/// The options `veletas match` and `veletas tournament` share: the games' rules and
+/// openings, time, concurrency, the record file and logs.
+#[derive(clap::Args, Clone, Debug, PartialEq)]
+pub struct CommonArgs {
     /// Board size: 7, 9 or 10 (default 10, or the size of the openings file).
     #[arg(long)]
     pub size: Option<u8>,
@@ -67,18 +90,13 @@ pub struct MatchArgs {
     /// Canadian byo-yomi after the --clock main time: PERIOD seconds for STONES moves.
     #[arg(long, value_name = "PERIOD/STONES")]
     pub byoyomi: Option<ByoYomiSpec>,
-    /// Time odds: every time of engine 1's clock multiplied by FACTOR (e.g. 2 gives it twice
-    /// the time of engine 2). Clocks belong to colours, so after a modern swap each engine keeps
-    /// the clock of the colour it now plays.
-    #[arg(long, value_name = "FACTOR", default_value = "1", value_parser = parse_odds)]
-    pub time_odds: f64,
     /// Seconds a move may exceed the clock before it loses on time.
     #[arg(long, value_name = "SECONDS", default_value = "0.1", value_parser = clock::parse_seconds)]
     pub margin: f64,
     /// Seconds an engine has to answer any command other than genmove (start-up included).
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = clock::parse_seconds)]
     pub command_timeout: f64,
-    /// Games played at the same time, each worker with its own pair of engine processes.
+    /// Games played at the same time, each worker with its own engine processes.
     #[arg(long, short = 'j', default_value_t = 1)]
     pub concurrency: usize,
     /// Openings file: one opening per line, moves from the empty board or a position
@@ -88,7 +106,7 @@ pub struct MatchArgs {
     /// Seed of the random openings.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Record file: every game is appended to it. If it exists, the match resumes: the
+    /// Record file: every game is appended to it. If it exists, play resumes: the
     /// games it holds are not played again.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
@@ -98,19 +116,31 @@ pub struct MatchArgs {
     /// Start over: empty the record file instead of resuming.
     #[arg(long, requires = "record", conflicts_with = "resume")]
     pub overwrite: bool,
-    /// Stop when an SPRT of engine 1 against engine 2 decides (on complete pairs).
-    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]", allow_hyphen_values = true)]
-    pub sprt: Option<SprtSpec>,
     /// Where the engines' stderr goes (appended); default: the record file name plus
     /// `.engines.log`, or nowhere without a record file.
     #[arg(long, value_name = "FILE")]
     pub engine_log: Option<PathBuf>,
-    /// The Event tag of the records.
-    #[arg(long, default_value = "veletas match")]
-    pub event: String,
     /// No line per game, only the summary.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+}
+
+impl CommonArgs {
+    /// The rules the games are played under.
+    pub fn rules(&self) -> Rules {
+        Rules { set: self.rules, no_corners: self.no_corners }
+    }
+
+    /// The engines' log file: `--engine-log`, else the record file's name plus `.engines.log`.
+    pub fn engine_log_path(&self) -> Option<PathBuf> {
+        self.engine_log.clone().or_else(|| {
+            self.record.as_ref().map(|r| {
+                let mut name = r.clone().into_os_string();
+                name.push(".engines.log");
+                PathBuf::from(name)
+            })
+        })
+    }
 }
 
 fn parse_rule_set(text: &str) -> Result<RuleSet, String> {
@@ -120,15 +150,8 @@ fn parse_rule_set(text: &str) -> Result<RuleSet, String> {
 impl MatchArgs {
     /// The rules the match is played under.
     pub fn rules(&self) -> Rules {
-        Rules { set: self.rules, no_corners: self.no_corners }
+        self.common.rules()
     }
-}
-
-#[derive(clap::Parser)]
-#[command(name = "veletas match")]
-struct MatchCli {
-    #[command(flatten)]
-    args: MatchArgs,
 }
 
 impl MatchArgs {
@@ -139,10 +162,20 @@ impl MatchArgs {
         I: IntoIterator<Item = T>,
         T: Into<std::ffi::OsString> + Clone,
     {
-        use clap::Parser as _;
-        let all = std::iter::once(std::ffi::OsString::from("veletas-match")).chain(args.into_iter().map(Into::into));
-        MatchCli::try_parse_from(all).map(|cli| cli.args)
+        parse_options("veletas match", args)
     }
+}
+
+/// Parses a subcommand's options (a clap `Args` struct) from a list without the program
+/// and subcommand names.
+pub(crate) fn parse_options<A, I, T>(name: &'static str, args: I) -> Result<A, clap::Error>
+where
+    A: clap::Args + clap::FromArgMatches,
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let command = A::augment_args(clap::Command::new(name).no_binary_name(true));
+    A::from_arg_matches(&command.try_get_matches_from(args)?)
 }
 
 /// Why a match could not be played.

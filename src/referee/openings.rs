@@ -32,6 +32,61 @@ pub struct Opening {
     pub rules: Rules,
 }
 
+/// Where the openings of a match or tournament come from: a file (used in order and
+/// cycled), random setups, or random-setup positions, all under one variant and rules.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpeningBook {
+    /// The variant every opening is played on.
+    pub variant: Variant,
+    /// The rules every opening is played under.
+    pub rules: Rules,
+    list: Option<Vec<Opening>>,
+    random_setup: bool,
+    seed: u64,
+}
+
+impl OpeningBook {
+    /// The book the shared options describe: `--openings FILE` (its size, which must agree
+    /// with `--size`), or random openings of `--size` (10 by default) from `--seed`.
+    pub fn new(args: &crate::referee::CommonArgs) -> Result<OpeningBook, String> {
+        let rules = args.rules();
+        let list = match &args.openings {
+            Some(path) => Some(read_openings(path, args.size, rules)?),
+            None => None,
+        };
+        let variant = match (&list, args.size) {
+            (Some(list), _) => list.first().map(|o| o.variant).ok_or("the openings file holds no opening")?,
+            (None, size) => {
+                let size = size.unwrap_or(10);
+                Variant::from_size(size).ok_or_else(|| format!("--size {size}: the board is 7, 9 or 10"))?
+            }
+        };
+        Ok(OpeningBook { variant, rules, list, random_setup: args.random_setup, seed: args.seed })
+    }
+
+    /// The opening of encounter `n` (two games, colours swapped, share one).
+    pub fn opening(&self, n: u64) -> Opening {
+        match &self.list {
+            Some(list) if !list.is_empty() => list[(n % list.len() as u64) as usize].clone(),
+            _ if self.random_setup => Opening::random_start(self.variant, self.rules, self.seed, n),
+            _ => Opening::random_with_rules(self.variant, self.rules, self.seed, n),
+        }
+    }
+
+    /// A short description for fingerprints and reports: the file's openings, or the
+    /// kind of random opening and the seed.
+    pub fn describe(&self) -> String {
+        match &self.list {
+            Some(list) => {
+                let all: Vec<String> = list.iter().map(Opening::to_string).collect();
+                format!("file:{}", all.join(";"))
+            }
+            None if self.random_setup => format!("random-setup seed {}", self.seed),
+            None => format!("random seed {}", self.seed),
+        }
+    }
+}
+
 /// Mixes a seed and a counter into a well-spread 64-bit value (splitmix64).
 pub fn mix(seed: u64, n: u64) -> u64 {
     let mut z = seed.wrapping_add(n.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15));

@@ -4,7 +4,7 @@
 use std::collections::{HashSet, VecDeque};
 use std::fs::{File, OpenOptions};
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -15,22 +15,22 @@ use crate::record::{GameRecord, parse_complete_records};
 use crate::referee::clock::{TimeControl, format_seconds};
 use crate::referee::engine::{Engine, EngineCommand, Failure, Reply};
 use crate::referee::game::{GameSettings, PlayedGame, Termination, play_game};
-use crate::referee::openings::{Opening, read_openings};
+use crate::referee::openings::{Opening, OpeningBook};
 use crate::referee::summary::{GameOutcome, MatchSummary, SprtSpec, Tally};
+use crate::referee::words::split_engine_name;
 use crate::referee::{MatchArgs, RefereeError};
-use crate::rules::{Color, Rules, Variant};
 use crate::stats::SprtDecision;
 
 /// Everything fixed before the first game.
 struct Plan {
     commands: [EngineCommand; 2],
-    variant: Variant,
-    rules: Rules,
-    random_setup: bool,
-    openings: Option<Vec<Opening>>,
-    seed: u64,
+    /// The names given as `NAME=CMD` (else the engines' `name` replies are used).
+    given_names: [Option<String>; 2],
+    openings: OpeningBook,
     games: usize,
     settings: GameSettings,
+    time_control: TimeControl,
+    time_odds: f64,
     sprt: Option<SprtSpec>,
     event: String,
 }
@@ -41,38 +41,36 @@ impl Plan {
         let [one, two] = args.engines.as_slice() else {
             return Err(usage(format!("give --engine exactly twice, not {} times", args.engines.len())));
         };
-        let parse = |text: &str| EngineCommand::parse(text).map_err(|e| usage(format!("--engine '{text}': {e}")));
+        let parse = |text: &str| {
+            let (_, command) = split_engine_name(text);
+            EngineCommand::parse(command).map_err(|e| usage(format!("--engine '{text}': {e}")))
+        };
         let commands = [parse(one)?, parse(two)?];
-        let time_control = TimeControl::from_options(args.movetime, args.clock, args.byoyomi).map_err(usage)?;
-        if args.concurrency == 0 {
+        let given_names = [one, two].map(|text| split_engine_name(text).0.map(str::to_string));
+        if let [Some(a), Some(b)] = &given_names
+            && a == b
+        {
+            return Err(usage(format!("two engines are named '{a}': names must be unique")));
+        }
+        let time_control =
+            TimeControl::from_options(args.common.movetime, args.common.clock, args.common.byoyomi).map_err(usage)?;
+        if args.common.concurrency == 0 {
             return Err(usage("--concurrency must be at least 1".into()));
         }
-        let openings = match &args.openings {
-            Some(path) => Some(read_openings(path, args.size, args.rules()).map_err(usage)?),
-            None => None,
-        };
-        let variant = match (&openings, args.size) {
-            (Some(list), _) => list[0].variant,
-            (None, size) => {
-                let size = size.unwrap_or(10);
-                Variant::from_size(size).ok_or_else(|| usage(format!("--size {size}: the board is 7, 9 or 10")))?
-            }
-        };
+        let openings = OpeningBook::new(&args.common).map_err(usage)?;
         let settings = GameSettings {
-            time_control,
-            time_odds: args.time_odds,
-            margin: args.margin,
-            command_timeout: Duration::from_secs_f64(args.command_timeout.clamp(0.001, 1e6)),
+            time_controls: [time_control.scaled(args.time_odds), time_control],
+            margin: args.common.margin,
+            command_timeout: Duration::from_secs_f64(args.common.command_timeout.clamp(0.001, 1e6)),
         };
         Ok(Plan {
             commands,
-            variant,
-            rules: args.rules(),
-            random_setup: args.random_setup,
+            given_names,
             openings,
-            seed: args.seed,
             games: args.games,
             settings,
+            time_control,
+            time_odds: args.time_odds,
             sprt: args.sprt,
             event: args.event.clone(),
         })
@@ -80,12 +78,7 @@ impl Plan {
 
     /// The opening of game `round`: pair `round / 2`'s.
     fn opening(&self, round: usize) -> Opening {
-        let pair = round / 2;
-        match &self.openings {
-            Some(list) => list[pair % list.len()].clone(),
-            None if self.random_setup => Opening::random_start(self.variant, self.rules, self.seed, pair as u64),
-            None => Opening::random_with_rules(self.variant, self.rules, self.seed, pair as u64),
-        }
+        self.openings.opening((round / 2) as u64)
     }
 
     /// Engine 1 plays Black in even games, White in odd ones.
@@ -94,7 +87,7 @@ impl Plan {
     }
 }
 
-fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> RefereeError + '_ {
+pub(super) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> RefereeError + '_ {
     move |source| RefereeError::Io { path: path.to_path_buf(), source }
 }
 
@@ -136,44 +129,59 @@ fn recorded_outcome(game: &GameRecord, plan: &Plan, index: usize) -> Result<Opti
 
 /// The outcomes already in the record file and the file opened for appending.
 fn open_record(args: &MatchArgs, plan: &Plan) -> Result<(Vec<GameOutcome>, Option<File>), RefereeError> {
-    let Some(path) = &args.record else {
+    let Some(path) = &args.common.record else {
         return Ok((Vec::new(), None));
     };
+    let (games, file) = open_record_file(path, args.common.resume, args.common.overwrite)?;
     let mut outcomes = Vec::new();
-    if path.exists() && !args.overwrite {
-        let text = std::fs::read_to_string(path).map_err(io_error(path))?;
-        let record_error = |detail: String| RefereeError::Record { path: path.clone(), detail };
-        let (games, end) = parse_complete_records(&text).map_err(|e| record_error(format!("cannot resume: {e}")))?;
-        let mut seen = HashSet::new();
-        for (i, game) in games.iter().enumerate() {
-            let outcome = recorded_outcome(game, plan, i).map_err(|e| {
-                record_error(format!("holds games of a different match ({e}); use --overwrite or another --record"))
-            })?;
-            if let Some(o) = outcome.filter(|o| seen.insert(o.round)) {
-                outcomes.push(o);
-            }
+    let mut seen = HashSet::new();
+    for (i, game) in games.iter().enumerate() {
+        let outcome = recorded_outcome(game, plan, i).map_err(|e| RefereeError::Record {
+            path: path.clone(),
+            detail: format!("holds games of a different match ({e}); use --overwrite or another --record"),
+        })?;
+        if let Some(o) = outcome.filter(|o| seen.insert(o.round)) {
+            outcomes.push(o);
         }
+    }
+    Ok((outcomes, Some(file)))
+}
+
+/// Opens a record file for appending and returns the complete games it already holds.
+/// A game cut short at the end (an interrupted write) is dropped from the file. With
+/// `overwrite` the file is emptied; with `must_exist` a missing file is an error.
+pub(super) fn open_record_file(
+    path: &Path,
+    must_exist: bool,
+    overwrite: bool,
+) -> Result<(Vec<GameRecord>, File), RefereeError> {
+    let mut games = Vec::new();
+    if path.exists() && !overwrite {
+        let text = std::fs::read_to_string(path).map_err(io_error(path))?;
+        let record_error = |detail: String| RefereeError::Record { path: path.to_path_buf(), detail };
+        let (complete, end) = parse_complete_records(&text).map_err(|e| record_error(format!("cannot resume: {e}")))?;
+        games = complete;
         if !text[end..].trim().is_empty() {
             log::warn!("{}: dropping an incomplete game at the end", path.display());
             let file = OpenOptions::new().write(true).open(path).map_err(io_error(path))?;
             file.set_len(end as u64).map_err(io_error(path))?;
         }
-    } else if args.resume {
+    } else if must_exist {
         return Err(RefereeError::Usage(format!("--resume: {} does not exist", path.display())));
     }
     let mut options = OpenOptions::new();
     options.create(true);
-    if args.overwrite {
+    if overwrite {
         options.write(true).truncate(true)
     } else {
         options.append(true)
     };
     let file = options.open(path).map_err(io_error(path))?;
-    Ok((outcomes, Some(file)))
+    Ok((games, file))
 }
 
 /// Today's date (UTC) as `YYYY.MM.DD`.
-fn today() -> String {
+pub(super) fn today() -> String {
     let days = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() / 86_400) as i64;
     // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
     let z = days + 719_468;
@@ -191,51 +199,24 @@ fn today() -> String {
 /// The record of a played game.
 fn to_record(played: &PlayedGame, plan: &Plan, names: &[String; 2], date: &str) -> GameRecord {
     let (black, white) = if played.engine1_black { (0, 1) } else { (1, 0) };
-    let mut record = GameRecord::default();
-    record.set_tag("Event", plan.event.clone());
-    record.set_tag("Date", date);
-    record.set_tag("Round", (played.round + 1).to_string());
-    record.set_tag("Black", names[black].clone());
-    record.set_tag("White", names[white].clone());
-    record.set_tag("BlackEngine", (black + 1).to_string());
-    record.set_tag("Size", plan.variant.size().to_string());
-    if plan.rules != Rules::CLASSIC {
-        record.set_tag("Rules", plan.rules.to_string());
-    }
-    if played.swapped {
-        let setup_engine = if played.engine1_black { 2 } else { 1 };
-        record
-            .set_tag("Swap", format!("white swapped: engine {setup_engine} made Black's setup and then played White"));
-    }
-    record.set_tag("Opening", played.opening.to_string());
-    if let Some(start) = &played.opening.start {
-        record.set_tag("Start", start.to_string());
-    }
-    let odds = plan.settings.time_odds;
-    let control = plan.settings.time_control;
+    let head = [
+        ("Event", plan.event.clone()),
+        ("Date", date.to_string()),
+        ("Round", (played.round + 1).to_string()),
+        ("Black", names[black].clone()),
+        ("White", names[white].clone()),
+        ("BlackEngine", (black + 1).to_string()),
+    ];
+    let setup_engine = if played.engine1_black { 2 } else { 1 };
+    let swap = format!("white swapped: engine {setup_engine} made Black's setup and then played White");
+    let odds = plan.time_odds;
+    let control = plan.time_control;
     let text = if odds == 1.0 { control.to_string() } else { format!("{control}; engine 1 x{}", format_seconds(odds)) };
-    record.set_tag("TimeControl", text);
-    let result = if played.winner == Color::Black { "B+" } else { "W+" };
-    record.set_tag("Result", result);
-    record.set_tag("Termination", played.termination.as_str());
-    if !played.reason.is_empty() {
-        record.set_tag("Reason", played.reason.clone());
-    }
-    for (color, tag) in [(Color::Black, "FinalScoreBlack"), (Color::White, "FinalScoreWhite")] {
-        if let Some(answer) = &played.final_scores[color.index()] {
-            record.set_tag(tag, answer.clone());
-        }
-    }
-    if let Some(d) = &played.disagreement {
-        record.set_tag("Disagreement", d.clone());
-    }
-    record.moves = played.game.moves().map(|mv| mv.to_string()).collect();
-    record.result = result.to_string();
-    record
+    played.record(&head, &text, &swap)
 }
 
 /// Starts an engine pair's first engine and asks its name and version.
-fn engine_name(engine: &mut Engine, timeout: Duration) -> Result<String, RefereeError> {
+pub(super) fn engine_name(engine: &mut Engine, timeout: Duration) -> Result<String, RefereeError> {
     let text = engine_text(engine);
     let fatal = |detail: String| RefereeError::Engine { command: text.clone(), detail };
     let ask = |engine: &mut Engine, command: &str| match engine.command(command, timeout) {
@@ -267,38 +248,14 @@ fn display_names(names: &[String; 2]) -> [String; 2] {
 /// The line printed for a finished game.
 fn game_line(played: &PlayedGame, games: usize, shown: &[String; 2]) -> String {
     let (black, white) = if played.engine1_black { (0, 1) } else { (1, 0) };
-    let result = if played.winner == Color::Black { "B+" } else { "W+" };
-    let mut line = format!(
-        "game {}/{games}: {} (black) vs {} (white): {result} {}, {} turns",
-        played.round + 1,
-        shown[black],
-        shown[white],
-        played.termination,
-        played.game.moves().len()
-    );
-    if played.swapped {
-        line.push_str(" (white swapped)");
-    }
-    if !played.reason.is_empty() {
-        line.push_str(&format!(" ({})", played.reason));
-    }
-    if let Some(d) = &played.disagreement {
-        line.push_str(&format!(" [final_score disagreement: {d}]"));
-    }
-    line
+    format!("game {}/{games}: {}", played.round + 1, played.report_line(&shown[black], &shown[white]))
 }
 
 /// Plays the match `args` describe and returns its statistics. Prints a line per game
 /// (unless `--quiet`), a progress line on stderr when it is a terminal, and the summary.
 pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
     let plan = Plan::new(args)?;
-    let log = args.engine_log.clone().or_else(|| {
-        args.record.as_ref().map(|r| {
-            let mut name = r.clone().into_os_string();
-            name.push(".engines.log");
-            PathBuf::from(name)
-        })
-    });
+    let log = args.common.engine_log_path();
     let (mut outcomes, mut record) = open_record(args, &plan)?;
     let mut tally = Tally::default();
     outcomes.iter().for_each(|o| {
@@ -307,7 +264,7 @@ pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
     let done: HashSet<usize> = outcomes.iter().map(|o| o.round).collect();
     let todo: VecDeque<usize> = (0..plan.games).filter(|r| !done.contains(r)).collect();
     let decided = |t: &Tally| t.sprt(plan.sprt).is_some_and(|s| s.decision != SprtDecision::Continue);
-    let workers = if decided(&tally) { 0 } else { args.concurrency.min(todo.len()) };
+    let workers = if decided(&tally) { 0 } else { args.common.concurrency.min(todo.len()) };
 
     let mut pairs: Vec<[Engine; 2]> =
         (0..workers).map(|_| plan.commands.clone().map(|c| Engine::new(c, log.clone()))).collect();
@@ -316,14 +273,22 @@ pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
             .ensure_running()
             .map_err(|e| RefereeError::Engine { command: engine_text(engine), detail: e.to_string() })?;
     }
+    let timeout = plan.settings.command_timeout;
     let names: [String; 2] = match pairs.first_mut() {
-        Some([one, two]) => {
-            [engine_name(one, plan.settings.command_timeout)?, engine_name(two, plan.settings.command_timeout)?]
-        }
-        None => plan.commands.clone().map(|c| c.text),
+        Some([one, two]) => [
+            match &plan.given_names[0] {
+                Some(name) => name.clone(),
+                None => engine_name(one, timeout)?,
+            },
+            match &plan.given_names[1] {
+                Some(name) => name.clone(),
+                None => engine_name(two, timeout)?,
+            },
+        ],
+        None => [0, 1].map(|i| plan.given_names[i].clone().unwrap_or_else(|| plan.commands[i].text.clone())),
     };
     let shown = display_names(&names);
-    let progress = !args.quiet && std::io::stderr().is_terminal();
+    let progress = !args.common.quiet && std::io::stderr().is_terminal();
     let date = today();
 
     let queue = Mutex::new(todo);
@@ -356,7 +321,7 @@ pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
             if let (Some(file), None) = (record.as_mut(), &failure) {
                 let text = to_record(&played, &plan, &names, &date).to_string();
                 if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
-                    let path = args.record.clone().unwrap_or_default();
+                    let path = args.common.record.clone().unwrap_or_default();
                     failure = Some(RefereeError::Io { path, source: e });
                     stop.store(true, Ordering::SeqCst);
                 }
@@ -373,7 +338,7 @@ pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
             if progress {
                 eprint!("\r\x1b[K");
             }
-            if !args.quiet {
+            if !args.common.quiet {
                 // A closed stdout must not stop the match: the record file is what counts.
                 let _ = writeln!(std::io::stdout(), "{}", game_line(&played, plan.games, &shown));
             }

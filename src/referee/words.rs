@@ -84,9 +84,37 @@ pub fn split_command(line: &str) -> Result<Vec<String>, SplitError> {
     if words.is_empty() { Err(SplitError::Empty) } else { Ok(words) }
 }
 
+/// Whether `name` can name an engine: letters, digits, `_`, `.` and `-`, at least one.
+pub fn is_engine_name(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+}
+
+/// Splits an `--engine` value into its optional name and the command line: `NAME=CMD ARGS`
+/// names the engine when `NAME` (letters, digits, `_`, `.`, `-`) is directly followed by
+/// `=` at the very start; otherwise the whole text is the command line.
+/// `strong=veletas --seed 1` gives `(Some("strong"), "veletas --seed 1")`;
+/// `veletas --seed=1` gives `(None, "veletas --seed=1")`.
+pub fn split_engine_name(text: &str) -> (Option<&str>, &str) {
+    match text.split_once('=') {
+        Some((name, command)) if is_engine_name(name) => (Some(name), command),
+        _ => (None, text),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_leading_name_and_equals_sign_name_the_engine() {
+        assert_eq!(split_engine_name("strong=veletas --seed 1"), (Some("strong"), "veletas --seed 1"));
+        assert_eq!(split_engine_name("v0.1-old_2=./v --x"), (Some("v0.1-old_2"), "./v --x"));
+        assert_eq!(split_engine_name("veletas --seed=1"), (None, "veletas --seed=1"));
+        assert_eq!(split_engine_name("./bin/a=b"), (None, "./bin/a=b"));
+        assert_eq!(split_engine_name("=veletas"), (None, "=veletas"));
+        assert_eq!(split_engine_name("'a b'=c"), (None, "'a b'=c"));
+        assert_eq!(split_engine_name(" x=y"), (None, " x=y"));
+    }
 
     fn split(line: &str) -> Vec<String> {
         split_command(line).unwrap()

@@ -1,0 +1,373 @@
+//! [`Standings`] as text (aligned tables), CSV and JSON.
+//!
+//! - Text: the standings (rank, name, rating, 95% error, games, score, results as Black
+//!   and as White), the crosstable, the LOS matrix, optionally the head-to-head Elo of
+//!   every pair, then the notes.
+//! - CSV: exactly the header `rank,name,rating,error,games,score` and one line per
+//!   engine, best first; rating and error in whole Elo, score in percent with one
+//!   decimal; fields quoted as RFC 4180 asks (names may hold commas and quotes).
+//! - JSON: one object holding everything the text shows, written by hand (the program
+//!   needs no serializer for one flat document); strings escaped as RFC 8259 asks.
+
+use std::fmt::Write as _;
+use std::str::FromStr;
+
+use super::{HeadToHead, Standings};
+
+/// An output format of the standings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// Aligned tables for people.
+    #[default]
+    Text,
+    /// `rank,name,rating,error,games,score`, one line per engine.
+    Csv,
+    /// One JSON object.
+    Json,
+}
+
+impl FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Format, String> {
+        match s {
+            "text" => Ok(Format::Text),
+            "csv" => Ok(Format::Csv),
+            "json" => Ok(Format::Json),
+            _ => Err(format!("unknown format '{s}': expected text, csv or json")),
+        }
+    }
+}
+
+/// A whole number of Elo with its sign (`+12`, `-3`, `0`); `+inf`/`-inf` when infinite.
+fn signed(x: f64) -> String {
+    if x.is_infinite() {
+        return if x > 0.0 { "+inf".into() } else { "-inf".into() };
+    }
+    let rounded = x.round() as i64;
+    if rounded > 0 { format!("+{rounded}") } else { rounded.to_string() }
+}
+
+/// A whole number without the `-0` that formatting `-0.4` would give.
+fn whole(x: f64) -> String {
+    (x.round() as i64).to_string()
+}
+
+/// One decimal, halves rounded away from zero (31.25 gives 31.3, not the 31.2 that
+/// formatting's round-half-to-even would print).
+fn tenths(x: f64) -> String {
+    format!("{:.1}", (x * 10.0).round() / 10.0)
+}
+
+/// Aligns `rows` of cells into lines: numbers to the right, the columns in `left` (names)
+/// to the left.
+fn table(rows: &[Vec<String>], left: &[usize]) -> String {
+    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| rows.iter().filter_map(|r| r.get(c)).map(|s| s.chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for row in rows {
+        let mut line = String::new();
+        for (c, cell) in row.iter().enumerate() {
+            if c > 0 {
+                line.push_str("  ");
+            }
+            let pad = widths[c] - cell.chars().count();
+            if left.contains(&c) {
+                line.push_str(cell);
+                line.extend(std::iter::repeat_n(' ', pad));
+            } else {
+                line.extend(std::iter::repeat_n(' ', pad));
+                line.push_str(cell);
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// Names printed on one line: control characters become spaces.
+fn printable(name: &str) -> String {
+    name.chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
+}
+
+fn head_to_head_line(s: &Standings, pair: &HeadToHead) -> Vec<String> {
+    let i = &pair.interval;
+    vec![
+        printable(&s.engines[pair.first].name),
+        printable(&s.engines[pair.second].name),
+        format!("{}-{}", pair.score.wins, pair.score.losses),
+        format!("{}%", tenths(pair.score.fraction().unwrap_or(0.0) * 100.0)),
+        signed(i.elo),
+        format!("[{}, {}]", signed(i.lower), signed(i.upper)),
+    ]
+}
+
+impl Standings {
+    /// The standings in `format`; `head_to_head` adds every pair's own Elo (text, JSON).
+    pub fn render(&self, format: Format, head_to_head: bool) -> String {
+        match format {
+            Format::Text => self.text(head_to_head),
+            Format::Csv => self.csv(),
+            Format::Json => self.json(head_to_head),
+        }
+    }
+
+    /// Aligned tables: standings, crosstable, LOS matrix, optionally head to head, notes.
+    pub fn text(&self, head_to_head: bool) -> String {
+        let mut out = String::new();
+        let base = match &self.anchor {
+            Some((name, rating)) => format!("{} anchored at {}", printable(name), signed(*rating)),
+            None => "mean 0".to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "Ratings of {} engines from {} games (logistic Elo, {base}; error: 95% interval)\n",
+            self.engines.len(),
+            self.games
+        );
+        let mut rows = vec![
+            ["rank", "name", "rating", "error", "games", "score", "as Black", "as White"].map(String::from).to_vec(),
+        ];
+        for e in &self.engines {
+            rows.push(vec![
+                e.rank.to_string(),
+                printable(&e.name),
+                format!("{}{}", e.mark.symbol(), signed(e.rating)),
+                whole(e.error),
+                e.games().to_string(),
+                format!("{}%", tenths(e.score_percent())),
+                format!("{}/{}", e.as_black.wins, e.as_black.games()),
+                format!("{}/{}", e.as_white.wins, e.as_white.games()),
+            ]);
+        }
+        out.push_str(&table(&rows, &[1]));
+
+        let numbers: Vec<String> = (1..=self.engines.len()).map(|r| r.to_string()).collect();
+        let header = |title: &str| [vec![String::new(), title.to_string()], numbers.clone()].concat();
+        out.push_str("\nCrosstable (wins-losses of the row's engine against the column's)\n\n");
+        let mut rows = vec![header("name")];
+        for (i, e) in self.engines.iter().enumerate() {
+            let mut row = vec![e.rank.to_string(), printable(&e.name)];
+            row.extend(self.crosstable[i].iter().enumerate().map(|(j, score)| match (i == j, score.games()) {
+                (true, _) => ".".to_string(),
+                (false, 0) => "-".to_string(),
+                _ => format!("{}-{}", score.wins, score.losses),
+            }));
+            rows.push(row);
+        }
+        out.push_str(&table(&rows, &[1]));
+
+        out.push_str(
+            "\nLikelihood of superiority (%, the row's engine is stronger than the column's; from the model)\n\n",
+        );
+        let mut rows = vec![header("name")];
+        for (i, e) in self.engines.iter().enumerate() {
+            let mut row = vec![e.rank.to_string(), printable(&e.name)];
+            row.extend(
+                self.los[i]
+                    .iter()
+                    .enumerate()
+                    .map(|(j, p)| if i == j { ".".to_string() } else { format!("{:.0}", p * 100.0) }),
+            );
+            rows.push(row);
+        }
+        out.push_str(&table(&rows, &[1]));
+
+        if head_to_head {
+            out.push_str(
+                "\nHead to head (each pair's games alone: Elo of the first over the second, 95% interval)\n\n",
+            );
+            let mut rows = vec![["first", "second", "result", "score", "Elo", "interval"].map(String::from).to_vec()];
+            rows.extend(self.head_to_head().iter().map(|pair| head_to_head_line(self, pair)));
+            out.push_str(&table(&rows, &[0, 1]));
+        }
+        if !self.notes.is_empty() {
+            out.push('\n');
+            for note in &self.notes {
+                let _ = writeln!(out, "Note: {note}");
+            }
+        }
+        out
+    }
+
+    /// `rank,name,rating,error,games,score` and one line per engine, best first.
+    pub fn csv(&self) -> String {
+        let mut out = String::from("rank,name,rating,error,games,score\n");
+        for e in &self.engines {
+            let _ = writeln!(
+                out,
+                "{},{},{},{},{},{}",
+                e.rank,
+                csv_field(&e.name),
+                whole(e.rating),
+                whole(e.error),
+                e.games(),
+                tenths(e.score_percent())
+            );
+        }
+        out
+    }
+
+    /// One JSON object: games, anchor, engines (best first), crosstable and LOS (rows
+    /// and columns in the engines' order), head to head when asked, notes.
+    pub fn json(&self, head_to_head: bool) -> String {
+        let mut out = String::from("{\n");
+        let _ = writeln!(out, "  \"games\": {},", self.games);
+        match &self.anchor {
+            Some((name, rating)) => {
+                let _ = writeln!(
+                    out,
+                    "  \"anchor\": {{\"name\": {}, \"rating\": {}}},",
+                    json_string(name),
+                    number(*rating)
+                );
+            }
+            None => out.push_str("  \"anchor\": null,\n"),
+        }
+        let _ = writeln!(out, "  \"groups\": {},", self.groups);
+        out.push_str("  \"engines\": [\n");
+        for (i, e) in self.engines.iter().enumerate() {
+            let _ = write!(
+                out,
+                "    {{\"rank\": {}, \"name\": {}, \"rating\": {}, \"error\": {}, \"mark\": {}, \"games\": {}, \
+                 \"wins\": {}, \"score\": {}, \"black\": {{\"wins\": {}, \"games\": {}}}, \
+                 \"white\": {{\"wins\": {}, \"games\": {}}}}}",
+                e.rank,
+                json_string(&e.name),
+                number(e.rating),
+                number(e.error),
+                json_string(e.mark.symbol()),
+                e.games(),
+                e.score().wins,
+                number(e.score_percent()),
+                e.as_black.wins,
+                e.as_black.games(),
+                e.as_white.wins,
+                e.as_white.games()
+            );
+            out.push_str(if i + 1 < self.engines.len() { ",\n" } else { "\n" });
+        }
+        out.push_str("  ],\n  \"crosstable\": [\n");
+        let rows: Vec<String> = self
+            .crosstable
+            .iter()
+            .enumerate()
+            .map(|(i, row)| {
+                let cells: Vec<String> = row
+                    .iter()
+                    .enumerate()
+                    .map(|(j, s)| {
+                        if i == j {
+                            "null".into()
+                        } else {
+                            format!("{{\"wins\": {}, \"losses\": {}}}", s.wins, s.losses)
+                        }
+                    })
+                    .collect();
+                format!("    [{}]", cells.join(", "))
+            })
+            .collect();
+        out.push_str(&rows.join(",\n"));
+        out.push_str("\n  ],\n  \"los\": [\n");
+        let rows: Vec<String> = self
+            .los
+            .iter()
+            .map(|row| format!("    [{}]", row.iter().map(|p| format!("{p:.4}")).collect::<Vec<_>>().join(", ")))
+            .collect();
+        out.push_str(&rows.join(",\n"));
+        out.push_str("\n  ],\n");
+        if head_to_head {
+            out.push_str("  \"head_to_head\": [\n");
+            let pairs: Vec<String> = self
+                .head_to_head()
+                .iter()
+                .map(|p| {
+                    format!(
+                        "    {{\"first\": {}, \"second\": {}, \"wins\": {}, \"losses\": {}, \"elo\": {}, \
+                         \"lower\": {}, \"upper\": {}}}",
+                        json_string(&self.engines[p.first].name),
+                        json_string(&self.engines[p.second].name),
+                        p.score.wins,
+                        p.score.losses,
+                        number(p.interval.elo),
+                        number(p.interval.lower),
+                        number(p.interval.upper)
+                    )
+                })
+                .collect();
+            out.push_str(&pairs.join(",\n"));
+            out.push_str(if pairs.is_empty() { "  ],\n" } else { "\n  ],\n" });
+        }
+        let notes: Vec<String> = self.notes.iter().map(|n| json_string(n)).collect();
+        let _ = writeln!(out, "  \"notes\": [{}]", notes.join(", "));
+        out.push_str("}\n");
+        out
+    }
+}
+
+/// A CSV field, quoted (with inner quotes doubled) when it holds a comma, a quote or a
+/// line break, as RFC 4180 asks.
+pub fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text.to_string() }
+}
+
+/// A JSON string literal: quotes, backslashes and control characters escaped.
+pub fn json_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A JSON number with one decimal (halves away from zero), or `null` for infinities and NaN (JSON has neither).
+fn number(x: f64) -> String {
+    if x.is_finite() {
+        let text = tenths(x);
+        if text == "-0.0" { "0.0".into() } else { text }
+    } else {
+        "null".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_fields_are_quoted_only_when_needed() {
+        assert_eq!(csv_field("plain name"), "plain name");
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+    }
+
+    #[test]
+    fn json_strings_escape_quotes_backslashes_and_controls() {
+        assert_eq!(json_string("a\"b\\c\u{1}\n"), "\"a\\\"b\\\\c\\u0001\\n\"");
+    }
+
+    #[test]
+    fn numbers_never_print_minus_zero() {
+        assert_eq!(whole(-0.4), "0");
+        assert_eq!(signed(-0.4), "0");
+        assert_eq!(signed(12.6), "+13");
+        assert_eq!(number(-0.01), "0.0");
+        assert_eq!(number(86.25), "86.3");
+        assert_eq!(number(f64::INFINITY), "null");
+        assert_eq!((tenths(31.25), tenths(68.75), tenths(50.0)), ("31.3".into(), "68.8".into(), "50.0".into()));
+    }
+}

@@ -1,0 +1,166 @@
+//! The shape of a field's results, which decides where the maximum-likelihood ratings
+//! exist. They are finite exactly when the "beat" graph (an edge from `i` to `j` when
+//! `i` won a game against `j`) is strongly connected: otherwise some group of engines
+//! never lost to (or never beat) the rest, and the likelihood grows without end as the
+//! gap between them does.
+//!
+//! The strongly connected components of that graph are found; the largest one with at
+//! least two engines (ties: more games, then first appearance) is the field's main group
+//! and keeps pure maximum-likelihood ratings. Every other engine carries a prior (one
+//! virtual game against the field's mean) and a [`Mark`]: `>` when its component never
+//! lost to the rest of the field, `<` when it never beat it, `~` otherwise.
+
+use super::Mark;
+
+/// What [`analyse`] finds.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Shape {
+    /// Engines that need the prior.
+    pub prior: Vec<bool>,
+    /// Each engine's mark.
+    pub marks: Vec<Mark>,
+    /// Connected components of the games graph (pairs that played, either result).
+    pub groups: usize,
+}
+
+/// Strongly connected components of the graph with an edge `i → j` when `edge(i, j)`:
+/// the component of each node, numbered from 0 (Kosaraju's algorithm, iterative).
+fn strong_components(n: usize, edge: impl Fn(usize, usize) -> bool) -> Vec<usize> {
+    // First pass: nodes in order of finishing time.
+    let mut visited = vec![false; n];
+    let mut finished = Vec::with_capacity(n);
+    for root in 0..n {
+        if visited[root] {
+            continue;
+        }
+        visited[root] = true;
+        let mut stack = vec![(root, 0usize)];
+        while let Some(&mut (node, ref mut next)) = stack.last_mut() {
+            if let Some(child) = (*next..n).find(|&j| !visited[j] && edge(node, j)) {
+                *next = child + 1;
+                visited[child] = true;
+                stack.push((child, 0));
+            } else {
+                finished.push(node);
+                stack.pop();
+            }
+        }
+    }
+    // Second pass on the reversed graph, latest-finished first.
+    let mut component = vec![usize::MAX; n];
+    let mut count = 0;
+    for &root in finished.iter().rev() {
+        if component[root] != usize::MAX {
+            continue;
+        }
+        component[root] = count;
+        let mut stack = vec![root];
+        while let Some(node) = stack.pop() {
+            for (j, slot) in component.iter_mut().enumerate() {
+                if *slot == usize::MAX && edge(j, node) {
+                    *slot = count;
+                    stack.push(j);
+                }
+            }
+        }
+        count += 1;
+    }
+    component
+}
+
+/// Analyses the win matrix `wins[i * n + j]` (games `i` won against `j`).
+pub(super) fn analyse(n: usize, wins: &[u64]) -> Shape {
+    let beat = |i: usize, j: usize| wins[i * n + j] > 0;
+    let strong = strong_components(n, beat);
+    let played = |i: usize, j: usize| beat(i, j) || beat(j, i);
+    let groups = strong_components(n, played).into_iter().max().map_or(0, |m| m + 1);
+
+    let components = strong.iter().max().map_or(0, |m| m + 1);
+    if components == 1 {
+        return Shape { prior: vec![false; n], marks: vec![Mark::Exact; n], groups };
+    }
+    let mut size = vec![0usize; components];
+    let mut games = vec![0u64; components];
+    let mut lost_outside = vec![false; components];
+    let mut won_outside = vec![false; components];
+    for i in 0..n {
+        size[strong[i]] += 1;
+        for j in 0..n {
+            games[strong[i]] += wins[i * n + j] + wins[j * n + i];
+            if strong[i] != strong[j] && wins[i * n + j] > 0 {
+                won_outside[strong[i]] = true;
+                lost_outside[strong[j]] = true;
+            }
+        }
+    }
+    // Each component's first engine (in order of appearance), for the last tie-break.
+    let first: Vec<usize> =
+        (0..components).map(|c| strong.iter().position(|&s| s == c).unwrap_or(usize::MAX)).collect();
+    let main = (0..components)
+        .filter(|&c| size[c] >= 2)
+        .max_by(|&a, &b| size[a].cmp(&size[b]).then(games[a].cmp(&games[b])).then(first[b].cmp(&first[a])));
+    let prior = (0..n).map(|i| Some(strong[i]) != main).collect();
+    let marks = (0..n)
+        .map(|i| {
+            let c = strong[i];
+            if Some(c) == main {
+                Mark::Exact
+            } else {
+                match (won_outside[c], lost_outside[c]) {
+                    (true, false) => Mark::AtLeast,
+                    (false, true) => Mark::AtMost,
+                    _ => Mark::Unpinned,
+                }
+            }
+        })
+        .collect();
+    Shape { prior, marks, groups }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn matrix(n: usize, results: &[(usize, usize, u64)]) -> Vec<u64> {
+        let mut wins = vec![0; n * n];
+        for &(i, j, w) in results {
+            wins[i * n + j] = w;
+        }
+        wins
+    }
+
+    #[test]
+    fn a_strongly_connected_field_needs_no_prior() {
+        let wins = matrix(3, &[(0, 1, 2), (1, 2, 1), (2, 0, 1)]);
+        let shape = analyse(3, &wins);
+        assert_eq!(shape.prior, [false; 3]);
+        assert_eq!(shape.marks, [Mark::Exact; 3]);
+        assert_eq!(shape.groups, 1);
+    }
+
+    #[test]
+    fn perfect_and_zero_scores_are_marked_around_the_main_group() {
+        // 0 and 1 split their games; 2 beat everyone; 3 lost to everyone.
+        let wins = matrix(4, &[(0, 1, 2), (1, 0, 1), (2, 0, 1), (2, 1, 1), (2, 3, 1), (0, 3, 1), (1, 3, 1)]);
+        let shape = analyse(4, &wins);
+        assert_eq!(shape.prior, [false, false, true, true]);
+        assert_eq!(shape.marks, [Mark::Exact, Mark::Exact, Mark::AtLeast, Mark::AtMost]);
+    }
+
+    #[test]
+    fn separate_groups_are_counted_and_unpinned() {
+        let wins = matrix(5, &[(0, 1, 2), (1, 0, 1), (1, 2, 1), (2, 0, 1), (3, 4, 1), (4, 3, 1)]);
+        let shape = analyse(5, &wins);
+        assert_eq!(shape.groups, 2);
+        assert_eq!(shape.prior, [false, false, false, true, true]);
+        assert_eq!(shape.marks[3], Mark::Unpinned);
+    }
+
+    #[test]
+    fn a_transitive_sweep_has_no_main_group() {
+        let wins = matrix(3, &[(0, 1, 1), (1, 2, 1), (0, 2, 1)]);
+        let shape = analyse(3, &wins);
+        assert_eq!(shape.prior, [true; 3]);
+        assert_eq!(shape.marks, [Mark::AtLeast, Mark::Unpinned, Mark::AtMost]);
+    }
+}

@@ -1,0 +1,369 @@
+//! The field: each engine's name, command line and options, from `--engine NAME=CMD`,
+//! an engines file (`--engines FILE`, TOML), `--each KEY=VALUE` and
+//! `--option NAME:KEY=VALUE`.
+//!
+//! Engine options: `restart=on|off` (a fresh process for every game), `dir=PATH` (working
+//! directory), `init=COMMAND` (a protocol command sent after every start; repeatable),
+//! `movetime=S`, `clock=MAIN[+INC]`, `byoyomi=PERIOD/STONES` (the engine's own time
+//! control) and `odds=F` (its times multiplied by F). An engine's own options override
+//! `--each`, which overrides the tournament's time control.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::referee::clock::{ByoYomiSpec, ClockSpec, TimeControl, parse_seconds};
+use crate::referee::engine::EngineCommand;
+use crate::referee::words::{is_engine_name, split_engine_name};
+
+/// Options of one engine or of every engine (`--each`); unset ones fall through.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EngineOptions {
+    /// A fresh process for every game.
+    pub restart: Option<bool>,
+    /// The working directory.
+    pub dir: Option<PathBuf>,
+    /// Protocol commands sent after every start.
+    pub init: Vec<String>,
+    /// Own time per move.
+    pub movetime: Option<f64>,
+    /// Own clock.
+    pub clock: Option<ClockSpec>,
+    /// Own byo-yomi.
+    pub byoyomi: Option<ByoYomiSpec>,
+    /// Time odds factor.
+    pub odds: Option<f64>,
+}
+
+impl EngineOptions {
+    /// Sets option `key` to `value` (`KEY=VALUE` on the command line).
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        match key {
+            "restart" => {
+                self.restart = Some(match value {
+                    "on" | "true" | "yes" => true,
+                    "off" | "false" | "no" => false,
+                    _ => return Err(format!("restart={value}: use on or off")),
+                })
+            }
+            "dir" => self.dir = Some(PathBuf::from(value)),
+            "init" => self.init.push(value.to_string()),
+            "movetime" => self.movetime = Some(parse_seconds(value).map_err(|e| format!("movetime={value}: {e}"))?),
+            "clock" | "tc" => self.clock = Some(value.parse().map_err(|e| format!("clock={value}: {e}"))?),
+            "byoyomi" => self.byoyomi = Some(value.parse().map_err(|e| format!("byoyomi={value}: {e}"))?),
+            "odds" => self.odds = Some(parse_odds(value)?),
+            _ => {
+                return Err(format!(
+                    "unknown engine option '{key}' (options: restart, dir, init, movetime, clock, byoyomi, odds)"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Parses and sets `KEY=VALUE`.
+    pub fn set_pair(&mut self, pair: &str) -> Result<(), String> {
+        let (key, value) = pair.split_once('=').ok_or_else(|| format!("'{pair}' is not KEY=VALUE"))?;
+        self.set(key.trim(), value.trim())
+    }
+
+    fn has_time_control(&self) -> bool {
+        self.movetime.is_some() || self.clock.is_some() || self.byoyomi.is_some()
+    }
+
+    fn time_control(&self) -> Result<TimeControl, String> {
+        TimeControl::from_options(self.movetime, self.clock, self.byoyomi)
+    }
+}
+
+fn parse_odds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && (0.01..=100.0).contains(&x) => Ok(x),
+        _ => Err(format!("odds={text}: a factor between 0.01 and 100")),
+    }
+}
+
+/// One engine of the field, before start-up.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineEntry {
+    /// The name given (`NAME=CMD` or the file's `name`), if any.
+    pub name: Option<String>,
+    /// The command line as given.
+    pub command: String,
+    /// Its own options.
+    pub options: EngineOptions,
+}
+
+/// An engine ready to play: command, restart policy and time control.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineDef {
+    /// The name given, if any (else the engine's `name` reply is used).
+    pub name: Option<String>,
+    /// The command line, working directory and start-up commands.
+    pub command: EngineCommand,
+    /// A fresh process for every game.
+    pub restart: bool,
+    /// Its clock's time control (odds applied).
+    pub time_control: TimeControl,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EnginesFile {
+    #[serde(default)]
+    each: Option<FileOptions>,
+    /// Each engine: `name` and `command`, the rest read as [`FileOptions`].
+    #[serde(default)]
+    engine: Vec<toml::Table>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct FileOptions {
+    restart: Option<bool>,
+    dir: Option<String>,
+    #[serde(default)]
+    init: Vec<String>,
+    movetime: Option<f64>,
+    clock: Option<String>,
+    byoyomi: Option<String>,
+    odds: Option<f64>,
+}
+
+/// Takes the string `key` out of `table`.
+fn take_string(table: &mut toml::Table, key: &str) -> Result<Option<String>, String> {
+    match table.remove(key) {
+        None => Ok(None),
+        Some(toml::Value::String(s)) => Ok(Some(s)),
+        Some(other) => Err(format!("{key} must be a string, not {}", other.type_str())),
+    }
+}
+
+impl FileOptions {
+    /// The options, with a relative `dir` taken from the engines file's folder.
+    fn to_options(&self, base: &Path) -> Result<EngineOptions, String> {
+        let mut options = EngineOptions { restart: self.restart, init: self.init.clone(), ..EngineOptions::default() };
+        if let Some(dir) = &self.dir {
+            options.dir = Some(base.join(dir));
+        }
+        if let Some(t) = self.movetime {
+            options.set("movetime", &t.to_string())?;
+        }
+        if let Some(c) = &self.clock {
+            options.set("clock", c)?;
+        }
+        if let Some(b) = &self.byoyomi {
+            options.set("byoyomi", b)?;
+        }
+        if let Some(o) = self.odds {
+            options.set("odds", &o.to_string())?;
+        }
+        Ok(options)
+    }
+}
+
+/// The engines and `each` options of an engines file (TOML; see docs/tournament.md).
+pub fn read_engines_file(path: &Path) -> Result<(Vec<EngineEntry>, EngineOptions), String> {
+    let shown = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("--engines {shown}: {e}"))?;
+    let file: EnginesFile = toml::from_str(&text).map_err(|e| {
+        let message = e.message().to_string();
+        let line = e.span().map(|span| text[..span.start.min(text.len())].lines().count().max(1));
+        match line {
+            Some(line) => format!("--engines {shown}: line {line}: {message}"),
+            None => format!("--engines {shown}: {message}"),
+        }
+    })?;
+    let base = path.parent().unwrap_or(Path::new("."));
+    let each = file.each.unwrap_or_default().to_options(base).map_err(|e| format!("--engines {shown}: [each]: {e}"))?;
+    let mut entries = Vec::new();
+    for (i, mut table) in file.engine.into_iter().enumerate() {
+        let which = |e: String| format!("--engines {shown}: engine {}: {e}", i + 1);
+        let name = take_string(&mut table, "name").map_err(which)?;
+        let command = take_string(&mut table, "command").map_err(which)?.ok_or_else(|| which("no command".into()))?;
+        if let Some(name) = &name
+            && !is_engine_name(name)
+        {
+            return Err(which(format!("name '{name}': use letters, digits, '_', '.' and '-'")));
+        }
+        let options: FileOptions = table.try_into().map_err(|e: toml::de::Error| which(e.message().to_string()))?;
+        let options = options.to_options(base).map_err(which)?;
+        entries.push(EngineEntry { name, command, options });
+    }
+    Ok((entries, each))
+}
+
+/// An `--engine` value: `NAME=CMD ARGS` or `CMD ARGS`.
+pub fn entry_from_flag(text: &str) -> EngineEntry {
+    let (name, command) = split_engine_name(text);
+    EngineEntry { name: name.map(str::to_string), command: command.to_string(), options: EngineOptions::default() }
+}
+
+/// Applies `--option NAME:KEY=VALUE` to the engine named NAME.
+pub fn apply_option(entries: &mut [EngineEntry], text: &str) -> Result<(), String> {
+    let (name, pair) = text.split_once(':').ok_or_else(|| format!("--option '{text}': use NAME:KEY=VALUE"))?;
+    let entry = entries
+        .iter_mut()
+        .find(|e| e.name.as_deref() == Some(name))
+        .ok_or_else(|| format!("--option '{text}': no engine is named '{name}'"))?;
+    entry.options.set_pair(pair).map_err(|e| format!("--option '{text}': {e}"))
+}
+
+/// The ready engines: each entry's options over `each`, over the tournament's `default`
+/// time control. Explicit names must be unique.
+pub fn resolve(entries: &[EngineEntry], each: &EngineOptions, default: TimeControl) -> Result<Vec<EngineDef>, String> {
+    let mut defs = Vec::new();
+    for (i, entry) in entries.iter().enumerate() {
+        if let Some(name) = &entry.name
+            && entries[..i].iter().any(|e| e.name.as_ref() == Some(name))
+        {
+            return Err(format!("two engines are named '{name}': names must be unique"));
+        }
+        let which = entry.name.clone().unwrap_or_else(|| format!("'{}'", entry.command));
+        let mut command = EngineCommand::parse(&entry.command)
+            .map_err(|e| format!("engine {which}: command '{}': {e}", entry.command))?;
+        let own = &entry.options;
+        command.dir = own.dir.clone().or_else(|| each.dir.clone());
+        command.init = each.init.iter().chain(&own.init).cloned().collect();
+        let control = if own.has_time_control() {
+            own.time_control()
+        } else if each.has_time_control() {
+            each.time_control()
+        } else {
+            Ok(default)
+        }
+        .map_err(|e| format!("engine {which}: {e}"))?;
+        let odds = own.odds.or(each.odds).unwrap_or(1.0);
+        defs.push(EngineDef {
+            name: entry.name.clone(),
+            command,
+            restart: own.restart.or(each.restart).unwrap_or(false),
+            time_control: control.scaled(odds),
+        });
+    }
+    Ok(defs)
+}
+
+/// Makes names unique by numbering repeats: `x #1`, `x #2`, ... Names marked `fixed`
+/// (given by the user, already unique among themselves) are kept; only the others are
+/// numbered, avoiding every name in use.
+pub fn unique_names(names: &[String], fixed: &[bool]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(names.len());
+    for (i, name) in names.iter().enumerate() {
+        let clashes = names.iter().enumerate().filter(|&(j, n)| j != i && n == name).count();
+        if fixed.get(i).copied().unwrap_or(false) || clashes == 0 {
+            out.push(name.clone());
+            continue;
+        }
+        let mut k = 1;
+        let taken = |candidate: &String, out: &[String]| {
+            out.contains(candidate)
+                || names
+                    .iter()
+                    .enumerate()
+                    .any(|(j, n)| n == candidate && (j > i || fixed.get(j).copied().unwrap_or(false)))
+        };
+        let mut candidate = format!("{name} #{k}");
+        while taken(&candidate, &out) {
+            k += 1;
+            candidate = format!("{name} #{k}");
+        }
+        out.push(candidate);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_options_parse_and_refuse_nonsense() {
+        let mut o = EngineOptions::default();
+        o.set_pair("restart=on").unwrap();
+        o.set_pair("init=player uct").unwrap();
+        o.set_pair("init=threads 2").unwrap();
+        o.set_pair("movetime=0.5").unwrap();
+        o.set_pair("odds=2").unwrap();
+        assert_eq!(o.restart, Some(true));
+        assert_eq!(o.init, ["player uct", "threads 2"]);
+        assert_eq!((o.movetime, o.odds), (Some(0.5), Some(2.0)));
+        for bad in ["restart=maybe", "colour=red", "movetime=-1", "odds=0", "clock=x", "nokey"] {
+            assert!(EngineOptions::default().set_pair(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn own_options_override_each_which_overrides_the_default() {
+        let mut entries = vec![entry_from_flag("a=prog --x"), entry_from_flag("prog2"), entry_from_flag("c=prog3")];
+        apply_option(&mut entries, "a:movetime=0.2").unwrap();
+        apply_option(&mut entries, "a:init=threads 2").unwrap();
+        apply_option(&mut entries, "c:odds=2").unwrap();
+        assert!(apply_option(&mut entries, "zz:odds=2").unwrap_err().contains("no engine is named 'zz'"));
+        let mut each = EngineOptions::default();
+        each.set_pair("clock=10+0.1").unwrap();
+        each.set_pair("init=player uct").unwrap();
+        each.set_pair("restart=on").unwrap();
+        let defs = resolve(&entries, &each, TimeControl::MoveTime(1.0)).unwrap();
+        assert_eq!(defs[0].time_control, TimeControl::MoveTime(0.2));
+        assert_eq!(defs[0].command.init, ["player uct", "threads 2"]);
+        assert_eq!(defs[0].command.args, ["--x"]);
+        assert_eq!(defs[1].time_control, TimeControl::Fischer { main: 10.0, increment: 0.1 });
+        assert_eq!(defs[2].time_control, TimeControl::Fischer { main: 20.0, increment: 0.2 });
+        assert!(defs.iter().all(|d| d.restart));
+        let defs = resolve(&entries, &EngineOptions::default(), TimeControl::MoveTime(1.0)).unwrap();
+        assert_eq!(defs[1].time_control, TimeControl::MoveTime(1.0));
+        assert!(!defs[1].restart);
+    }
+
+    #[test]
+    fn duplicate_names_and_bad_commands_are_refused() {
+        let entries = vec![entry_from_flag("a=x"), entry_from_flag("a=y")];
+        let err = resolve(&entries, &EngineOptions::default(), TimeControl::MoveTime(1.0)).unwrap_err();
+        assert!(err.contains("two engines are named 'a'"), "{err}");
+        let entries = vec![entry_from_flag("a='unclosed")];
+        let err = resolve(&entries, &EngineOptions::default(), TimeControl::MoveTime(1.0)).unwrap_err();
+        assert!(err.contains("unterminated"), "{err}");
+    }
+
+    #[test]
+    fn repeated_names_get_numbers() {
+        let names: Vec<String> = ["v 1", "u", "v 1", "v 1 #2"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(unique_names(&names, &[false; 4]), ["v 1 #1", "u", "v 1 #3", "v 1 #2"]);
+        let names: Vec<String> = ["a", "a", "b"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(unique_names(&names, &[true, false, false]), ["a", "a #1", "b"]);
+    }
+
+    #[test]
+    fn an_engines_file_is_read_with_its_errors_located() {
+        let dir = std::env::temp_dir().join(format!("veletas-field-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("engines.toml");
+        std::fs::write(
+            &path,
+            "[each]\nrestart = true\n\n[[engine]]\nname = \"uct\"\ncommand = \"veletas --player uct\"\n\
+             init = [\"threads 2\"]\nmovetime = 0.5\ndir = \"sub\"\n\n[[engine]]\ncommand = \"veletas\"\n",
+        )
+        .unwrap();
+        let (entries, each) = read_engines_file(&path).unwrap();
+        assert_eq!(each.restart, Some(true));
+        assert_eq!(entries.len(), 2);
+        assert_eq!(entries[0].name.as_deref(), Some("uct"));
+        assert_eq!(entries[0].options.init, ["threads 2"]);
+        assert_eq!(entries[0].options.movetime, Some(0.5));
+        assert_eq!(entries[0].options.dir, Some(dir.join("sub")));
+        assert_eq!(entries[1].name, None);
+        std::fs::write(&path, "[[engine]]\nname = \"a\"\n\ncommand = \"x\n").unwrap();
+        let err = read_engines_file(&path).unwrap_err();
+        assert!(err.contains("line 4"), "{err}");
+        std::fs::write(&path, "[[engine]]\nname = \"a\"\ncommand = 3\n").unwrap();
+        assert!(read_engines_file(&path).unwrap_err().contains("command must be a string"));
+        std::fs::write(&path, "[[engine]]\nname = \"a\"\n").unwrap();
+        assert!(read_engines_file(&path).unwrap_err().contains("no command"));
+        std::fs::write(&path, "[[engine]]\ncommand = \"x\"\nspeed = 3\n").unwrap();
+        assert!(read_engines_file(&path).unwrap_err().contains("speed"));
+        std::fs::write(&path, "[[engine]]\nname = \"a b\"\ncommand = \"x\"\n").unwrap();
+        assert!(read_engines_file(&path).unwrap_err().contains("name 'a b'"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,197 @@
+//! Knockouts: round by round, each match plays `--games-per-pair` games; a level match
+//! plays tie-break pairs (one opening, colours swapped) until one engine leads after a
+//! pair. The winners meet in bracket order; byes (odd fields) go to the top seeds.
+
+use std::fmt;
+
+use crate::referee::RefereeError;
+use crate::referee::tournament::run::{GameResult, Runner};
+use crate::referee::tournament::schedule::{bracket, knockout_game};
+
+/// Tie-break pairs a level match may play before the higher seed goes through.
+pub const MAX_TIE_BREAK_PAIRS: usize = 50;
+
+/// One knockout match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KnockoutMatch {
+    /// The round, from 1.
+    pub round: usize,
+    /// The higher seed (field index) and the other engine; `None` for a bye.
+    pub engines: (usize, Option<usize>),
+    /// Games won by each.
+    pub score: (usize, usize),
+    /// Tie-break pairs played.
+    pub tie_breaks: usize,
+    /// Whether the tie-breaks ran out and the higher seed went through.
+    pub by_seed: bool,
+    /// The engine that goes through.
+    pub winner: usize,
+}
+
+/// A knockout's matches, round by round, and the champion.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KnockoutReport {
+    /// Every match, in order.
+    pub matches: Vec<KnockoutMatch>,
+    /// The winner of the final.
+    pub champion: usize,
+}
+
+impl KnockoutReport {
+    /// The report as text, with engine names.
+    pub fn display<'a>(&'a self, names: &'a [String]) -> impl fmt::Display + 'a {
+        KnockoutText { report: self, names }
+    }
+}
+
+struct KnockoutText<'a> {
+    report: &'a KnockoutReport,
+    names: &'a [String],
+}
+
+impl fmt::Display for KnockoutText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut round = 0;
+        for m in &self.report.matches {
+            if m.round != round {
+                round = m.round;
+                writeln!(f, "Knockout round {round}:")?;
+            }
+            let a = &self.names[m.engines.0];
+            match m.engines.1 {
+                None => writeln!(f, "  {a}: bye")?,
+                Some(b) => {
+                    let b = &self.names[b];
+                    let mut line =
+                        format!("  {a} {}-{} {b}: {} goes through", m.score.0, m.score.1, self.names[m.winner]);
+                    if m.tie_breaks > 0 {
+                        line.push_str(&format!(
+                            " ({} tie-break pair{})",
+                            m.tie_breaks,
+                            if m.tie_breaks == 1 { "" } else { "s" }
+                        ));
+                    }
+                    if m.by_seed {
+                        line.push_str(" (still level: the higher seed goes through)");
+                    }
+                    writeln!(f, "{line}")?;
+                }
+            }
+        }
+        writeln!(f, "Champion: {}", self.names[self.report.champion])
+    }
+}
+
+struct Live {
+    round: usize,
+    slot: usize,
+    a: usize,
+    b: usize,
+    /// Games planned so far (the base games plus tie-break pairs).
+    target: usize,
+    results: Vec<GameResult>,
+}
+
+impl Live {
+    fn score(&self) -> (usize, usize) {
+        let a = self.results.iter().filter(|r| r.winner_engine() == self.a).count();
+        (a, self.results.len() - a)
+    }
+}
+
+/// Plays the knockout round by round and returns its matches.
+pub(super) fn play_knockout(runner: &mut Runner) -> Result<KnockoutReport, RefereeError> {
+    let field = runner.plan.defs.len();
+    let base = runner.plan.games_per_pair;
+    let mut slots = bracket(field);
+    let mut matches = Vec::new();
+    let mut round = 1;
+    loop {
+        let mut live: Vec<Live> = slots
+            .iter()
+            .enumerate()
+            .filter_map(|(slot, &(a, b))| b.map(|b| Live { round, slot, a, b, target: base, results: Vec::new() }))
+            .collect();
+        runner.planned += live.len() * base;
+        loop {
+            // Every game still to play in this round, interleaved across matches.
+            let mut todo = Vec::new();
+            let longest = live.iter().map(|m| m.target).max().unwrap_or(0);
+            for game in 0..longest {
+                for m in live.iter_mut().filter(|m| game < m.target && game >= m.results.len()) {
+                    let scheduled = knockout_game(m.round, m.slot, game, m.a, m.b);
+                    match runner.resumed(&scheduled)? {
+                        Some(result) => {
+                            m.results.push(result.clone());
+                            runner.results.push(result);
+                        }
+                        None => todo.push(scheduled),
+                    }
+                }
+            }
+            let before = runner.results.len();
+            runner.play(todo)?;
+            for result in runner.results[before..].iter().cloned() {
+                if let Some(m) = live.iter_mut().find(|m| {
+                    let (x, y) = (result.black.min(result.white), result.black.max(result.white));
+                    (x, y) == (m.a.min(m.b), m.a.max(m.b)) && result.round == m.round
+                }) {
+                    m.results.push(result);
+                }
+            }
+            let mut more = false;
+            for m in &mut live {
+                let (x, y) = m.score();
+                let tie_breaks = (m.target - base) / 2;
+                if m.results.len() >= m.target && x == y && tie_breaks < MAX_TIE_BREAK_PAIRS {
+                    m.target += 2;
+                    runner.planned += 2;
+                    more = true;
+                }
+            }
+            if !more {
+                break;
+            }
+        }
+        let mut winners = Vec::new();
+        for &(a, b) in &slots {
+            let Some(b) = b else {
+                matches.push(KnockoutMatch {
+                    round,
+                    engines: (a, None),
+                    score: (0, 0),
+                    tie_breaks: 0,
+                    by_seed: false,
+                    winner: a,
+                });
+                winners.push(a);
+                continue;
+            };
+            let Some(m) = live.iter().find(|m| m.a == a && m.b == b) else { continue };
+            let (x, y) = m.score();
+            let winner = if x >= y { a } else { b };
+            matches.push(KnockoutMatch {
+                round,
+                engines: (a, Some(b)),
+                score: (x, y),
+                tie_breaks: (m.target - base) / 2,
+                by_seed: x == y,
+                winner,
+            });
+            winners.push(winner);
+        }
+        if winners.len() <= 1 {
+            let champion = winners.first().copied().unwrap_or(0);
+            return Ok(KnockoutReport { matches, champion });
+        }
+        slots = winners
+            .chunks(2)
+            .map(|pair| match *pair {
+                [x, y] => (x.min(y), Some(x.max(y))),
+                [x] => (x, None),
+                _ => (0, None),
+            })
+            .collect();
+        round += 1;
+    }
+}

@@ -1,0 +1,61 @@
+//! The end of a tournament: the standings, crosstable and LOS matrix from
+//! [`crate::ratings`], the knockout bracket, engines that could not start, and how games
+//! ended.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use crate::ratings::files::parse_anchor;
+use crate::ratings::{RatedGame, RatingOptions, rate};
+use crate::referee::tournament::TournamentReport;
+
+/// The summary printed at the end: `anchor` is `--anchor NAME=RATING`, `head_to_head`
+/// adds every pair's own Elo.
+pub fn summary(report: &TournamentReport, anchor: Option<&str>, head_to_head: bool) -> Result<String, String> {
+    let mut out = String::new();
+    let names = &report.names;
+    let _ =
+        writeln!(out, "Tournament {}: {} of {} games played", report.fingerprint, report.results.len(), report.planned);
+    if let Some(knockout) = &report.knockout {
+        let _ = write!(out, "{}", knockout.display(names));
+    }
+    let games: Vec<RatedGame> = report
+        .results
+        .iter()
+        .map(|r| RatedGame::new(names[r.black].clone(), names[r.white].clone(), r.winner))
+        .collect();
+    let anchor = anchor.map(parse_anchor).transpose()?;
+    if let Some((name, _)) = &anchor
+        && !names.contains(name)
+    {
+        return Err(format!("--anchor: no engine is named '{name}'"));
+    }
+    if games.is_empty() {
+        let _ = writeln!(out, "No games: nothing to rate.");
+    } else {
+        let standings = rate(&games, &RatingOptions { anchor }).map_err(|e| e.to_string())?;
+        out.push_str(&standings.text(head_to_head));
+    }
+    let mut endings: BTreeMap<&str, usize> = BTreeMap::new();
+    for r in &report.results {
+        *endings.entry(r.termination.as_str()).or_default() += 1;
+    }
+    let endings: Vec<String> = endings.iter().map(|(t, n)| format!("{t} {n}")).collect();
+    if !endings.is_empty() {
+        let _ = writeln!(out, "Games ended: {}", endings.join(", "));
+    }
+    let disagreements = report.results.iter().filter(|r| r.disagreement).count();
+    if disagreements > 0 {
+        let _ = writeln!(out, "final_score disagreements: {disagreements} (see the records' Disagreement tags)");
+    }
+    for (name, reason) in &report.unstartable {
+        let lost = report
+            .results
+            .iter()
+            .filter(|r| names[r.black] == *name || names[r.white] == *name)
+            .filter(|r| names[r.winner_engine()] != *name)
+            .count();
+        let _ = writeln!(out, "Engine {name} {reason}: it lost {lost} games by forfeit.");
+    }
+    Ok(out)
+}

@@ -1,0 +1,316 @@
+//! The schedule of a tournament: which engines meet in game `i`, who has Black, and
+//! which opening they play. It is a pure function of the field size, the format and
+//! its counts, so the same tournament run in any order, whole or in shards, plays the
+//! same games.
+//!
+//! Games come in *encounters*: two games of one pair on one opening, colours swapped.
+//! Round robin and gauntlet interleave the pairs: in each round every pair plays its
+//! first encounter before any pair plays its second, so a tournament stopped half-way
+//! has given every pair (nearly) the same number of games. Within a block the pairs
+//! follow the circle method, so consecutive encounters mostly involve other engines.
+//!
+//! A knockout's later rounds depend on results, so it is not a fixed list: [`bracket`]
+//! gives the first round's pairs by seeding and [`knockout_game`] names each game.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// The tournament formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Every pair plays.
+    RoundRobin,
+    /// The first engine plays each other one.
+    Gauntlet,
+    /// Pairs by seeding; winners go on, losers are out.
+    Knockout,
+}
+
+impl FromStr for Format {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Format, String> {
+        match text {
+            "round-robin" | "roundrobin" | "rr" => Ok(Format::RoundRobin),
+            "gauntlet" => Ok(Format::Gauntlet),
+            "knockout" | "ko" => Ok(Format::Knockout),
+            _ => Err(format!("unknown format '{text}': use round-robin, gauntlet or knockout")),
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Format::RoundRobin => "round-robin",
+            Format::Gauntlet => "gauntlet",
+            Format::Knockout => "knockout",
+        })
+    }
+}
+
+/// One scheduled game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScheduledGame {
+    /// Its index in the schedule, from 0 (a knockout numbers its games as they are made).
+    pub index: usize,
+    /// The game's identity in records: `index + 1`, or `ROUND.MATCH.GAME` in a knockout.
+    pub id: String,
+    /// The schedule round (`--rounds`) or knockout round, from 1.
+    pub round: usize,
+    /// The engine (index in the field) playing Black at the start.
+    pub black: usize,
+    /// The engine playing White at the start.
+    pub white: usize,
+    /// The encounter's number: which opening is played (two games share one).
+    pub encounter: u64,
+}
+
+/// A round robin or gauntlet schedule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Schedule {
+    pairs: Vec<(usize, usize)>,
+    games_per_pair: usize,
+    rounds: usize,
+}
+
+impl Schedule {
+    /// The schedule of `format` (not knockout) for `engines` engines. `games_per_pair`
+    /// must be even and positive, `rounds` positive.
+    pub fn new(format: Format, engines: usize, games_per_pair: usize, rounds: usize) -> Result<Schedule, String> {
+        if engines < 2 {
+            return Err(format!("a tournament needs at least two engines, not {engines}"));
+        }
+        if games_per_pair == 0 || !games_per_pair.is_multiple_of(2) {
+            return Err(format!(
+                "--games-per-pair must be even and positive (openings are played twice, colours swapped), not {games_per_pair}"
+            ));
+        }
+        if rounds == 0 {
+            return Err("--rounds must be at least 1".into());
+        }
+        let pairs = match format {
+            Format::RoundRobin => circle_pairs(engines),
+            Format::Gauntlet => (1..engines).map(|other| (0, other)).collect(),
+            Format::Knockout => return Err("a knockout has no fixed schedule".into()),
+        };
+        Ok(Schedule { pairs, games_per_pair, rounds })
+    }
+
+    /// The pairs that meet, in the order of each block.
+    pub fn pairs(&self) -> &[(usize, usize)] {
+        &self.pairs
+    }
+
+    /// The number of games.
+    pub fn len(&self) -> usize {
+        self.pairs.len() * self.games_per_pair * self.rounds
+    }
+
+    /// Whether there is no game (never, for a valid schedule).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Game `index`, or `None` past the end.
+    pub fn game(&self, index: usize) -> Option<ScheduledGame> {
+        if index >= self.len() {
+            return None;
+        }
+        let per_round = self.pairs.len() * self.games_per_pair;
+        let (round, rest) = (index / per_round, index % per_round);
+        let per_block = 2 * self.pairs.len();
+        let (block, within) = (rest / per_block, rest % per_block);
+        let (pair_index, second) = (within / 2, within % 2 == 1);
+        let (a, b) = self.pairs[pair_index];
+        // Who has Black first alternates from one encounter of a pair to the next.
+        let first_black_a = (round * self.games_per_pair / 2 + block).is_multiple_of(2);
+        let (black, white) = if first_black_a != second { (a, b) } else { (b, a) };
+        let encounters_per_round = self.pairs.len() * self.games_per_pair / 2;
+        let encounter = (round * encounters_per_round + block * self.pairs.len() + pair_index) as u64;
+        Some(ScheduledGame { index, id: (index + 1).to_string(), round: round + 1, black, white, encounter })
+    }
+
+    /// Every game, in order.
+    pub fn games(&self) -> impl Iterator<Item = ScheduledGame> + '_ {
+        (0..self.len()).filter_map(|i| self.game(i))
+    }
+}
+
+/// Every pair of `n` engines once, ordered by the circle method: rounds in which each
+/// engine plays at most once (one sits out when `n` is odd).
+pub fn circle_pairs(n: usize) -> Vec<(usize, usize)> {
+    let slots = n + n % 2; // an odd field gets a dummy slot: its partner sits out
+    let mut ring: Vec<usize> = (0..slots).collect();
+    let mut pairs = Vec::with_capacity(n * (n - 1) / 2);
+    for _ in 0..slots - 1 {
+        for k in 0..slots / 2 {
+            let (x, y) = (ring[k], ring[slots - 1 - k]);
+            if x < n && y < n {
+                pairs.push((x.min(y), x.max(y)));
+            }
+        }
+        // Keep the first slot fixed and rotate the others by one.
+        let last = ring.pop().unwrap_or(0);
+        ring.insert(1, last);
+    }
+    pairs
+}
+
+/// The first knockout round for `n` engines in seeding order (engine 0 is the top
+/// seed): the bracket of the next power of two, seed 1 against the lowest seed and so
+/// on, arranged so the top two seeds can only meet in the final. `None` is a bye: the
+/// other engine goes through. Byes go to the top seeds.
+pub fn bracket(n: usize) -> Vec<(usize, Option<usize>)> {
+    let size = n.max(2).next_power_of_two();
+    let mut order = vec![0usize];
+    while order.len() < size {
+        let m = order.len() * 2;
+        order = order.iter().flat_map(|&s| [s, m - 1 - s]).collect();
+    }
+    order
+        .chunks(2)
+        .map(|slot| {
+            let (x, y) = (slot[0], slot[1]);
+            match (x < n, y < n) {
+                (true, true) => (x.min(y), Some(x.max(y))),
+                (true, false) => (x, None),
+                (false, true) => (y, None),
+                (false, false) => (x.min(y), None), // cannot happen: at most one bye per slot
+            }
+        })
+        .collect()
+}
+
+/// Game `game` (from 0) of match `slot` (from 0) in knockout round `round` (from 1)
+/// between seeds `a` and `b` (`a` the higher seed): `a` has Black in the first game of
+/// each encounter. The encounter number is unique in the tournament.
+pub fn knockout_game(round: usize, slot: usize, game: usize, a: usize, b: usize) -> ScheduledGame {
+    let (black, white) = if game.is_multiple_of(2) { (a, b) } else { (b, a) };
+    let encounter = ((round as u64) << 40) | ((slot as u64) << 20) | (game as u64 / 2);
+    ScheduledGame { index: 0, id: format!("{round}.{}.{}", slot + 1, game + 1), round, black, white, encounter }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    #[test]
+    fn the_circle_method_gives_every_pair_once() {
+        for n in 2..=9 {
+            let pairs = circle_pairs(n);
+            assert_eq!(pairs.len(), n * (n - 1) / 2, "{n}");
+            let mut seen = std::collections::HashSet::new();
+            assert!(pairs.iter().all(|&(a, b)| a < b && b < n && seen.insert((a, b))), "{n}: {pairs:?}");
+        }
+        assert_eq!(circle_pairs(4), [(0, 3), (1, 2), (0, 2), (1, 3), (0, 1), (2, 3)]);
+    }
+
+    #[test]
+    fn a_round_robin_gives_each_pair_its_games_with_colours_and_openings_paired() {
+        for (n, g, r) in [(2, 2, 1), (3, 4, 2), (4, 2, 3), (5, 6, 1), (6, 2, 1)] {
+            let schedule = Schedule::new(Format::RoundRobin, n, g, r).unwrap();
+            let games: Vec<_> = schedule.games().collect();
+            assert_eq!(games.len(), n * (n - 1) / 2 * g * r);
+            let mut per_pair: HashMap<(usize, usize), Vec<&ScheduledGame>> = HashMap::new();
+            for game in &games {
+                per_pair.entry((game.black.min(game.white), game.black.max(game.white))).or_default().push(game);
+            }
+            assert_eq!(per_pair.len(), n * (n - 1) / 2);
+            for ((a, _), list) in &per_pair {
+                assert_eq!(list.len(), g * r);
+                let black_a = list.iter().filter(|x| x.black == *a).count();
+                assert_eq!(black_a * 2, list.len(), "colours balanced");
+                let mut by_encounter: HashMap<u64, Vec<usize>> = HashMap::new();
+                list.iter().for_each(|x| by_encounter.entry(x.encounter).or_default().push(x.black));
+                assert!(
+                    by_encounter.values().all(|b| b.len() == 2 && b[0] != b[1]),
+                    "openings paired, colours swapped"
+                );
+            }
+            // Every engine has as many Blacks as Whites.
+            for e in 0..n {
+                let black = games.iter().filter(|x| x.black == e).count();
+                let white = games.iter().filter(|x| x.white == e).count();
+                assert_eq!(black, white);
+            }
+            // Encounters are distinct across pairs: each opening is played by one pair.
+            let mut owners: HashMap<u64, (usize, usize)> = HashMap::new();
+            for x in &games {
+                let pair = (x.black.min(x.white), x.black.max(x.white));
+                assert_eq!(*owners.entry(x.encounter).or_insert(pair), pair);
+            }
+        }
+    }
+
+    #[test]
+    fn a_tournament_stopped_half_way_is_fair() {
+        let schedule = Schedule::new(Format::RoundRobin, 4, 8, 1).unwrap();
+        let pairs = schedule.pairs().len();
+        for stop in (2 * pairs..schedule.len()).step_by(2 * pairs) {
+            let mut count: HashMap<(usize, usize), usize> = HashMap::new();
+            for x in schedule.games().take(stop) {
+                *count.entry((x.black.min(x.white), x.black.max(x.white))).or_default() += 1;
+            }
+            assert!(count.values().all(|&c| c == stop / pairs), "{stop}: {count:?}");
+        }
+    }
+
+    #[test]
+    fn a_gauntlet_pits_the_first_engine_against_each_other() {
+        let schedule = Schedule::new(Format::Gauntlet, 4, 2, 2).unwrap();
+        let games: Vec<_> = schedule.games().collect();
+        assert_eq!(games.len(), 3 * 2 * 2);
+        assert!(games.iter().all(|x| (x.black == 0) != (x.white == 0)));
+        assert_eq!(games.iter().filter(|x| x.black == 0).count(), 6);
+        for other in 1..4 {
+            assert_eq!(games.iter().filter(|x| x.black == other || x.white == other).count(), 4);
+        }
+    }
+
+    #[test]
+    fn the_schedule_is_a_function_of_the_index() {
+        let schedule = Schedule::new(Format::RoundRobin, 5, 4, 2).unwrap();
+        let again = Schedule::new(Format::RoundRobin, 5, 4, 2).unwrap();
+        for i in (0..schedule.len()).rev() {
+            assert_eq!(schedule.game(i), again.game(i));
+            assert_eq!(schedule.game(i).map(|g| g.index), Some(i));
+        }
+        assert_eq!(schedule.game(schedule.len()), None);
+    }
+
+    #[test]
+    fn bad_counts_are_refused() {
+        assert!(Schedule::new(Format::RoundRobin, 1, 2, 1).unwrap_err().contains("two engines"));
+        assert!(Schedule::new(Format::RoundRobin, 3, 3, 1).unwrap_err().contains("even"));
+        assert!(Schedule::new(Format::RoundRobin, 3, 0, 1).unwrap_err().contains("even"));
+        assert!(Schedule::new(Format::Gauntlet, 3, 2, 0).unwrap_err().contains("rounds"));
+        assert!("swiss".parse::<Format>().unwrap_err().contains("unknown format"));
+    }
+
+    #[test]
+    fn brackets_seed_the_top_against_the_bottom_and_give_byes_to_the_top() {
+        assert_eq!(bracket(2), [(0, Some(1))]);
+        assert_eq!(bracket(4), [(0, Some(3)), (1, Some(2))]);
+        assert_eq!(bracket(8), [(0, Some(7)), (3, Some(4)), (1, Some(6)), (2, Some(5))]);
+        assert_eq!(bracket(3), [(0, None), (1, Some(2))]);
+        assert_eq!(bracket(5), [(0, None), (3, Some(4)), (1, None), (2, None)]);
+        for n in 2..=17 {
+            let slots = bracket(n);
+            let mut seen: Vec<usize> = slots.iter().flat_map(|&(a, b)| std::iter::once(a).chain(b)).collect();
+            seen.sort_unstable();
+            assert_eq!(seen, (0..n).collect::<Vec<_>>(), "{n}");
+        }
+    }
+
+    #[test]
+    fn knockout_games_alternate_colours_and_have_unique_encounters() {
+        let g: Vec<_> = (0..4).map(|i| knockout_game(2, 1, i, 0, 3)).collect();
+        assert_eq!(g.iter().map(|x| x.black).collect::<Vec<_>>(), [0, 3, 0, 3]);
+        assert_eq!(g[0].encounter, g[1].encounter);
+        assert_ne!(g[1].encounter, g[2].encounter);
+        assert_eq!(g[3].id, "2.2.4");
+        assert_ne!(knockout_game(1, 1, 0, 0, 1).encounter, knockout_game(2, 1, 0, 0, 1).encounter);
+    }
+}

@@ -1,0 +1,69 @@
+//! `veletas bench` through the binary: repeated runs as JSON, the comparison with another
+//! binary, and its errors.
+
+use std::process::Command;
+
+const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
+
+fn positions() -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("veletas-bench-cli-{}.txt", std::process::id()));
+    std::fs::write(&path, "2 7/7/2s4/7/4s2/1s5/7 b\n1 9s/2s7/7s2/10/5s4/10/10/2s7/7s2/s9 b\n").unwrap();
+    path
+}
+
+fn bench(args: &[&str]) -> std::process::Output {
+    let file = positions();
+    Command::new(VELETAS)
+        .args(["bench", "--file"])
+        .arg(&file)
+        .args(["--playouts", "20", "--search-iterations", "300"])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn json_output_has_every_figure_with_its_runs() {
+    let out = bench(&["--runs", "3", "--warmup", "0", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["runs"], 3);
+    let figures = json["figures"].as_array().unwrap();
+    let names: Vec<&str> = figures.iter().map(|f| f["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["perft", "playouts cheap", "playouts uniform", "search 1 thread", "search 2 threads"]);
+    for f in figures {
+        let values: Vec<f64> = f["values"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        assert_eq!(values.len(), 3);
+        let (min, max, median) =
+            (f["min"].as_f64().unwrap(), f["max"].as_f64().unwrap(), f["median"].as_f64().unwrap());
+        assert!(values.iter().all(|v| *v > 0.0 && *v >= min && *v <= max));
+        assert!(min <= median && median <= max);
+    }
+}
+
+#[test]
+fn a_binary_compared_with_itself_reports_every_figure_and_ratio() {
+    let out = bench(&["--runs", "2", "--warmup", "0", "--json", "--compare", VELETAS]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let figures = json["compare"].as_array().unwrap();
+    assert_eq!(figures.len(), 5);
+    for f in figures {
+        assert_eq!(f["ratios"].as_array().unwrap().len(), 2);
+        assert!(f["ratio"].as_f64().unwrap() > 0.0);
+    }
+    let text = bench(&["--runs", "1", "--warmup", "0", "--compare", VELETAS]);
+    assert!(String::from_utf8_lossy(&text.stdout).contains("ratio"));
+}
+
+#[test]
+fn a_missing_binary_or_file_is_one_line_and_an_error() {
+    let out = bench(&["--runs", "1", "--compare", "/nonexistent/veletas"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("/nonexistent/veletas"), "{err}");
+    let out = Command::new(VELETAS).args(["bench", "--file", "/nonexistent/positions"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/positions"));
+}
