@@ -15,7 +15,7 @@ use crate::player::search_player::MAX_THREADS;
 use crate::player::{SearchPlayer, Setting};
 use crate::protocol::{self, Engine};
 use crate::rules::{Position, RuleSet, Rules, Variant};
-use crate::search::{PlayerKind, SearchSettings};
+use crate::search::{DEFAULT_MEMORY_MB, MAX_MEMORY_MB, MIN_MEMORY_MB, PlayerKind, SearchSettings};
 
 /// Veletas engine: speaks a GTP-style protocol on stdin/stdout.
 #[derive(Parser, Debug)]
@@ -74,28 +74,57 @@ pub struct EngineArgs {
     /// Search threads.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
     pub threads: u64,
+    /// Memory of the search in MiB, for all threads together (the protocol's `memory`).
+    #[arg(long, value_name = "MB", default_value_t = DEFAULT_MEMORY_MB,
+          value_parser = clap::value_parser!(u64).range(MIN_MEMORY_MB..=MAX_MEMORY_MB))]
+    pub memory: u64,
+    /// Resign when the win rate stays below THRESHOLD (0 to 1) for several turns in a row
+    /// (default 0: never; the protocol's `resign_threshold`).
+    #[arg(long, value_name = "THRESHOLD", default_value_t = 0.0, value_parser = parse_threshold)]
+    pub resign: f64,
+    /// Turn the solver off: no proven wins and losses in the tree (for strength tests).
+    #[arg(long)]
+    pub no_solver: bool,
 }
 
 impl Default for EngineArgs {
     fn default() -> EngineArgs {
-        EngineArgs { player: PlayerKind::Veletas, movetime: 1.0, playouts: 0, threads: 1 }
+        EngineArgs {
+            player: PlayerKind::Veletas,
+            movetime: 1.0,
+            playouts: 0,
+            threads: 1,
+            memory: DEFAULT_MEMORY_MB,
+            resign: 0.0,
+            no_solver: false,
+        }
     }
 }
 
 impl EngineArgs {
     /// The player these arguments describe, with `seed`.
     pub fn player(&self, seed: u64) -> Result<SearchPlayer, String> {
-        let settings = SearchSettings { player: self.player, seed, ..SearchSettings::default() };
+        let settings =
+            SearchSettings { player: self.player, seed, solver: !self.no_solver, ..SearchSettings::default() };
         let movetime = Duration::try_from_secs_f64(self.movetime).map_err(|e| e.to_string())?;
         SearchPlayer::new(settings)
             .with(Setting::Threads(self.threads as usize))?
             .with(Setting::MoveTime(movetime))?
-            .with(Setting::Playouts(Some(self.playouts)))
+            .with(Setting::Playouts(Some(self.playouts)))?
+            .with(Setting::Memory(self.memory))?
+            .with(Setting::Resign(self.resign))
     }
 }
 
 fn parse_player(text: &str) -> Result<PlayerKind, String> {
     text.parse::<PlayerKind>().map_err(|e| e.to_string())
+}
+
+fn parse_threshold(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err("the resign threshold must be a win rate from 0 to 1 (0: never resign)".to_string()),
+    }
 }
 
 fn parse_movetime(text: &str) -> Result<f64, String> {

@@ -14,7 +14,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::rules::{Color, Game, Move, PlayoutPolicy, Rng};
-use crate::search::{PlayerKind, SearchResult};
+use crate::search::{PlayerKind, SearchResult, Solution};
 
 pub use search_player::SearchPlayer;
 
@@ -76,6 +76,11 @@ pub enum Setting {
     Playouts(Option<u64>),
     /// Search threads.
     Threads(usize),
+    /// Memory of the search in MiB, all threads together.
+    Memory(u64),
+    /// Resign when the win rate stays below this (0 to 1; 0: never) for
+    /// [`search_player::RESIGN_TURNS`] turns in a row.
+    Resign(f64),
 }
 
 /// Something that chooses moves. The engine calls [`Player::decide`] only when the game
@@ -99,6 +104,19 @@ pub trait Player {
     fn configure(&mut self, setting: Setting) -> Result<(), String> {
         let _ = setting;
         Err(format!("cannot change the settings of the {} player", self.kind()))
+    }
+
+    /// The search's memory limit in MiB, for players that search.
+    fn memory_mb(&self) -> Option<u64> {
+        None
+    }
+
+    /// Tries to prove the outcome of `game` (not over) for the side to move within
+    /// `time` (and the playout budget, if the player has one). Players that do not
+    /// search cannot: an error message.
+    fn solve(&mut self, game: &Game, time: Duration) -> Result<Solution, String> {
+        let _ = (game, time);
+        Err(format!("cannot solve: the {} player does not search", self.kind()))
     }
 
     /// Analyses `game` (not over) until `stop` is raised, calling `report` with the

@@ -146,9 +146,18 @@ fn check_report(line: &str, position: &Position) -> usize {
         assert!(words[i + 6].parse::<u32>().unwrap() <= 10_000, "{line}");
         assert_eq!(words[i + 7], "order");
         assert_eq!(words[i + 8].parse::<usize>().unwrap(), entries, "{line}");
-        assert_eq!(words[i + 9], "pv");
-        assert_eq!(words[i + 10], words[i + 2], "the pv starts with the move: {line}");
-        i += 11;
+        let mv_word = words[i + 2];
+        i += 9;
+        if entries == 0 {
+            // The first entry carries the search's memory and its limit, in MiB.
+            assert_eq!((words[i], words[i + 2]), ("memory", "memory_limit"), "{line}");
+            let (used, limit) = (words[i + 1].parse::<u64>().unwrap(), words[i + 3].parse::<u64>().unwrap());
+            assert!(used <= limit && limit >= 16, "{line}");
+            i += 4;
+        }
+        assert_eq!(words[i], "pv");
+        assert_eq!(words[i + 1], mv_word, "the pv starts with the move: {line}");
+        i += 2;
         while i < words.len() && words[i] != "info" {
             assert!(!words[i].is_empty(), "{line:?}");
             i += 1;
@@ -194,7 +203,7 @@ fn analyze_without_search_reports_once() {
     assert_eq!(
         replies(1, &format!("{WIN_7}analyze 10\nposition\n"))[1..],
         [
-            "= \ninfo move f1 visits 0 winrate 10000 order 0 pv f1".to_string(),
+            "= \ninfo move f1 visits 0 winrate 10000 order 0 memory 0 memory_limit 256 pv f1".to_string(),
             "= Bbwbwbw/wbwbwbw/bwb2wb/wbwsbwb/bwbwbwb/wbwbwbb/bwbwb1s b".to_string()
         ]
     );

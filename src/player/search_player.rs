@@ -8,13 +8,17 @@ use log::info;
 
 use crate::player::time::{self, TimePolicy};
 use crate::player::{Clock, Decision, Player, Setting};
+use crate::rules::Phase;
 use crate::rules::{Game, Move};
-use crate::search::{self, Limits, PlayerKind, SearchResult, SearchSettings};
+use crate::search::{self, Limits, MAX_MEMORY_MB, MIN_MEMORY_MB, PlayerKind, SearchResult, SearchSettings, Solution};
 
 /// Thinking time per move when no clock is set and no playout budget either.
 pub const DEFAULT_MOVETIME: Duration = Duration::from_secs(1);
 /// The most search threads a player accepts.
 pub const MAX_THREADS: usize = 64;
+/// With a resign threshold set, the player resigns after this many turns in a row whose
+/// win rate was below it.
+pub const RESIGN_TURNS: u32 = 3;
 
 /// Chooses moves by search: the time for a move comes from the clock when one is set
 /// ([`time::budget`]), else from the playout budget when one is set (deterministic for
@@ -25,6 +29,13 @@ pub struct SearchPlayer {
     movetime: Duration,
     playouts: Option<u64>,
     policy: TimePolicy,
+    /// Resign below this win rate (0: never).
+    resign: f64,
+    /// Per colour, its turns in a row in this game whose win rate was below `resign`.
+    low_turns: [u32; 2],
+    /// The moves of the game at the last decision (a shorter game means a new one or an
+    /// undo: the count starts again).
+    last_length: usize,
 }
 
 impl SearchPlayer {
@@ -35,6 +46,9 @@ impl SearchPlayer {
             movetime: DEFAULT_MOVETIME,
             playouts: None,
             policy: TimePolicy::default(),
+            resign: 0.0,
+            low_turns: [0; 2],
+            last_length: 0,
         }
     }
 
@@ -52,6 +66,27 @@ impl SearchPlayer {
     /// The thinking time per move when no clock is set.
     pub fn movetime(&self) -> Duration {
         self.movetime
+    }
+
+    /// The resign threshold (0: never resigns).
+    pub fn resign_threshold(&self) -> f64 {
+        self.resign
+    }
+
+    /// Counts a turn whose search gave `win_rate` and tells whether to resign now.
+    fn should_resign(&mut self, game: &Game, win_rate: f64) -> bool {
+        let length = game.moves().len();
+        if length <= self.last_length {
+            self.low_turns = [0; 2];
+        }
+        self.last_length = length;
+        let count = &mut self.low_turns[game.position().side_to_move().index()];
+        if self.resign <= 0.0 || game.position().phase() != Phase::Play {
+            *count = 0;
+            return false;
+        }
+        *count = if win_rate < self.resign { *count + 1 } else { 0 };
+        *count >= RESIGN_TURNS
     }
 
     /// The fixed playouts per move, if any.
@@ -117,6 +152,13 @@ impl Player for SearchPlayer {
                     describe_limits(&limits),
                     join_moves(&result.pv)
                 );
+                if self.should_resign(game, result.win_rate) {
+                    info!(
+                        "search: {side} resigns: win rate below {:.1}% for {RESIGN_TURNS} turns",
+                        100.0 * self.resign
+                    );
+                    return Decision::Resign;
+                }
                 Decision::Play(result.best)
             }
             None => Decision::Resign,
@@ -125,6 +167,8 @@ impl Player for SearchPlayer {
 
     fn new_game(&mut self) {
         self.search.clear();
+        self.low_turns = [0; 2];
+        self.last_length = 0;
     }
 
     fn configure(&mut self, setting: Setting) -> Result<(), String> {
@@ -144,9 +188,29 @@ impl Player for SearchPlayer {
                 self.playouts = n.filter(|&n| n > 0);
                 return Ok(());
             }
+            Setting::Memory(mb) if (MIN_MEMORY_MB..=MAX_MEMORY_MB).contains(&mb) => settings.memory_mb = mb,
+            Setting::Memory(mb) => {
+                return Err(format!("memory must be {MIN_MEMORY_MB} to {MAX_MEMORY_MB} MB, not {mb}"));
+            }
+            Setting::Resign(t) if (0.0..=1.0).contains(&t) => {
+                self.resign = t;
+                return Ok(());
+            }
+            Setting::Resign(t) => return Err(format!("the resign threshold must be 0 to 1, not {t}")),
         }
         self.replace_settings(settings);
         Ok(())
+    }
+
+    fn memory_mb(&self) -> Option<u64> {
+        Some(self.search.settings().memory_mb)
+    }
+
+    fn solve(&mut self, game: &Game, time: Duration) -> Result<Solution, String> {
+        let limits = Limits { time: Some(time), iterations: self.playouts, stop: None };
+        let solution = self.search.solve(game, &limits);
+        info!("solve: {solution:?}");
+        Ok(solution)
     }
 
     fn analyze(

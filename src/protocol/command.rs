@@ -47,6 +47,9 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("playouts", "N", "a fixed number of playouts per move (0: off)"),
     ("threads", "N", "search threads"),
     ("analyze", "[INTERVAL]", "streams the search's view every INTERVAL centiseconds until the next input"),
+    ("solve", "[SECONDS]", "tries to prove the game's outcome: win TURN, loss or unknown"),
+    ("memory", "[MB]", "reports or sets the search's memory in MiB, all threads together"),
+    ("resign_threshold", "THRESHOLD", "resigns after turns below this win rate (0: never)"),
     ("loadgame", "FILE [TURNS [GAME]]", "loads a game of a record file, up to TURNS turns"),
 ];
 
@@ -54,6 +57,9 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
 pub const MAX_MOVETIME: f64 = 86_400.0;
 /// The most search threads the protocol accepts.
 pub const MAX_THREADS: u32 = 64;
+/// The time of `solve` when none is given, in seconds.
+pub const DEFAULT_SOLVE_SECONDS: f64 = 10.0;
+
 /// The interval of `analyze` when none is given, in centiseconds.
 pub const DEFAULT_ANALYZE_INTERVAL: u32 = 100;
 
@@ -137,6 +143,12 @@ pub enum Command {
     Threads(u32),
     /// `analyze [INTERVAL]`: the interval in centiseconds (at least 1).
     Analyze(u32),
+    /// `solve [SECONDS]` (above 0, at most [`MAX_MOVETIME`]).
+    Solve(f64),
+    /// `memory [MB]`: report, or set the search's memory (checked by the player).
+    Memory(Option<u64>),
+    /// `resign_threshold THRESHOLD` (0 to 1).
+    ResignThreshold(f64),
     /// `loadgame FILE [TURNS [GAME]]`
     LoadGame {
         /// The record file (a path without spaces).
@@ -335,6 +347,15 @@ fn command(i: &str) -> Res<'_, Command> {
                 )),
             ),
             keyword(
+                "solve",
+                alt((
+                    map(map_res(finite, positive_seconds), Command::Solve),
+                    success(Command::Solve(DEFAULT_SOLVE_SECONDS)),
+                )),
+            ),
+            keyword("memory", alt((map(unsigned64, |mb| Command::Memory(Some(mb))), success(Command::Memory(None))))),
+            keyword("resign_threshold", map(map_res(finite, in_range(0.0, 1.0)), Command::ResignThreshold)),
+            keyword(
                 "loadgame",
                 map((owned, opt((unsigned64, opt(unsigned64)))), |(path, rest)| Command::LoadGame {
                     path,
@@ -401,6 +422,11 @@ mod tests {
         assert_eq!(parse_command("threads 2"), Ok(Command::Threads(2)));
         assert_eq!(parse_command("analyze"), Ok(Command::Analyze(DEFAULT_ANALYZE_INTERVAL)));
         assert_eq!(parse_command("analyze 5"), Ok(Command::Analyze(5)));
+        assert_eq!(parse_command("solve"), Ok(Command::Solve(DEFAULT_SOLVE_SECONDS)));
+        assert_eq!(parse_command("solve 0.5"), Ok(Command::Solve(0.5)));
+        assert_eq!(parse_command("memory"), Ok(Command::Memory(None)));
+        assert_eq!(parse_command("memory 64"), Ok(Command::Memory(Some(64))));
+        assert_eq!(parse_command("resign_threshold 0.05"), Ok(Command::ResignThreshold(0.05)));
     }
 
     #[test]
@@ -419,6 +445,10 @@ mod tests {
         assert_eq!(parse_command("threads 65"), Err(ParseError::Syntax("threads", "65".into())));
         assert_eq!(parse_command("analyze 0"), Err(ParseError::Syntax("analyze", "0".into())));
         assert_eq!(parse_command("analyze b 10"), Err(ParseError::Syntax("analyze", "b".into())));
+        assert_eq!(parse_command("solve 0"), Err(ParseError::Syntax("solve", "0".into())));
+        assert_eq!(parse_command("memory -1"), Err(ParseError::Syntax("memory", "-1".into())));
+        assert_eq!(parse_command("resign_threshold 1.5"), Err(ParseError::Syntax("resign_threshold", "1.5".into())));
+        assert_eq!(parse_command("resign_threshold"), Err(ParseError::Syntax("resign_threshold", String::new())));
         assert_eq!(parse_command("time_settings 1 -1 0"), Err(ParseError::Syntax("time_settings", "-1".into())));
         assert_eq!(parse_command("perft 9"), Err(ParseError::Syntax("perft", "9".into())));
         assert_eq!(parse_command("boardsize 10x"), Err(ParseError::Syntax("boardsize", "10x".into())));

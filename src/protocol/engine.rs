@@ -13,7 +13,7 @@ use crate::player::{Clock, Decision, Player, Setting, TimeLeft, time};
 use crate::protocol::board::diagram;
 use crate::protocol::command::{COMMANDS, Command, shorten};
 use crate::rules::{Color, Game, IllegalMove, Move, Position, Rules, Variant};
-use crate::search::{PlayerKind, SearchResult};
+use crate::search::{PlayerKind, SearchResult, Solution};
 
 /// What a successful command asks of the loop besides replying.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -194,6 +194,29 @@ impl Engine {
             }
             Command::Threads(n) => {
                 self.player.configure(Setting::Threads(n as usize))?;
+                String::new()
+            }
+            Command::Solve(seconds) => {
+                if self.position().is_over() {
+                    return Err("cannot solve: the game is over".to_string());
+                }
+                let time = Duration::try_from_secs_f64(seconds).map_err(|e| format!("syntax error: {e}"))?;
+                match self.player.solve(&self.game, time)? {
+                    Solution::Win(turn, _) => format!("win {turn}"),
+                    Solution::Loss(_) => "loss".to_string(),
+                    Solution::Unknown => "unknown".to_string(),
+                }
+            }
+            Command::Memory(None) => match self.player.memory_mb() {
+                Some(mb) => mb.to_string(),
+                None => return Err(format!("cannot report: the {} player has no memory limit", self.player.kind())),
+            },
+            Command::Memory(Some(mb)) => {
+                self.player.configure(Setting::Memory(mb)).map_err(|e| format!("syntax error: {e}"))?;
+                String::new()
+            }
+            Command::ResignThreshold(threshold) => {
+                self.player.configure(Setting::Resign(threshold))?;
                 String::new()
             }
             // The session loop streams analyses itself (see `protocol::run`).

@@ -16,6 +16,8 @@ use std::time::{Duration, Instant};
 use crate::rules::{Game, Move, Phase, PlayoutPolicy, Position, Rng, Turn};
 use mcts::{MctsConfig, RootTurn, Tree};
 
+pub use mcts::Proven;
+
 /// Which algorithm chooses the moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PlayerKind {
@@ -76,8 +78,9 @@ pub struct SearchSettings {
     pub threads: usize,
     /// Plies of random play before the evaluation scores a playout.
     pub cutoff: u32,
-    /// Tree size limit per thread, in nodes (about 32 bytes each).
-    pub max_nodes: usize,
+    /// Memory for the search trees of all threads together, in MiB (see
+    /// [`SearchSettings::nodes_per_tree`]).
+    pub memory_mb: u64,
     /// Keep the tree between moves when the game went on along it.
     pub tree_reuse: bool,
     /// Visits a leaf needs before the tree grows below it.
@@ -86,6 +89,28 @@ pub struct SearchSettings {
     pub exploration: f32,
     /// Softmax temperature of our engine's shot priors, in win-probability units.
     pub prior_temperature: f32,
+    /// Our engine proves wins and losses in the tree (MCTS-solver) and plays them.
+    pub solver: bool,
+}
+
+/// The default memory of the search, in MiB.
+pub const DEFAULT_MEMORY_MB: u64 = 256;
+/// The least memory the search accepts, in MiB.
+pub const MIN_MEMORY_MB: u64 = 16;
+/// The most memory the search accepts, in MiB (1 TiB).
+pub const MAX_MEMORY_MB: u64 = 1 << 20;
+/// Memory left out of the trees' share for the rest of the program, in MiB.
+pub const PROGRAM_MEMORY_MB: u64 = 8;
+
+impl SearchSettings {
+    /// The node limit of each thread's tree: the memory less the program's share
+    /// ([`PROGRAM_MEMORY_MB`]), in nodes of [`mcts::NODE_BYTES`] bytes, shared equally by
+    /// the threads.
+    pub fn nodes_per_tree(&self) -> usize {
+        let bytes = self.memory_mb.saturating_sub(PROGRAM_MEMORY_MB).max(1).saturating_mul(1 << 20);
+        let nodes = bytes / mcts::NODE_BYTES as u64 / self.threads.max(1) as u64;
+        usize::try_from(nodes).unwrap_or(usize::MAX).max(mcts::MIN_NODES)
+    }
 }
 
 impl Default for SearchSettings {
@@ -95,11 +120,12 @@ impl Default for SearchSettings {
             seed: 0,
             threads: 1,
             cutoff: 4,
-            max_nodes: 6_000_000,
+            memory_mb: DEFAULT_MEMORY_MB,
             tree_reuse: true,
             expand_visits: 4,
             exploration: 1.4,
             prior_temperature: 0.04,
+            solver: true,
         }
     }
 }
@@ -141,8 +167,29 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
     /// Candidates, most visited first (empty for players that do not search).
     pub candidates: Vec<Candidate>,
+    /// The outcome of the position with best play, when the search proved it (the
+    /// solver; an immediate win counts).
+    pub proven: Option<Proven>,
+    /// Bytes the search trees hold (all threads).
+    pub memory_used: u64,
+    /// The search's memory limit in bytes ([`SearchSettings::memory_mb`]).
+    pub memory_limit: u64,
     /// Time spent.
     pub elapsed: Duration,
+}
+
+/// What [`Player::solve`] found about the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Solution {
+    /// The side to move wins with best play: this turn wins fastest among the wins
+    /// found, the game ending after `turns` turns of both players (1: at once; 3: a win
+    /// on the side's second turn).
+    Win(Turn, u8),
+    /// Every turn loses with best play; the game lasts `turns` more turns of both players
+    /// along the longest loss found (2: the opponent wins on its next turn).
+    Loss(u8),
+    /// Not proven within the limits.
+    Unknown,
 }
 
 /// A player: settings, random numbers, and the trees kept between moves.
@@ -183,8 +230,9 @@ impl Player {
             exploration: if baseline { 0.7 } else { self.settings.exploration },
             cutoff: self.settings.cutoff,
             prior_temperature: self.settings.prior_temperature,
-            max_nodes: self.settings.max_nodes.max(1024),
+            max_nodes: self.settings.nodes_per_tree(),
             expand_visits: self.settings.expand_visits,
+            solver: self.settings.solver && !baseline,
         }
     }
 
@@ -206,12 +254,16 @@ impl Player {
         if pos.is_over() {
             return None;
         }
+        let memory_limit = self.settings.memory_mb << 20;
         let simple = |best: Move| SearchResult {
             best,
             win_rate: 0.5,
             visits: 0,
             pv: vec![best],
             candidates: Vec::new(),
+            proven: None,
+            memory_used: 0,
+            memory_limit,
             elapsed: start.elapsed(),
         };
         if pos.phase() != Phase::Play {
@@ -230,6 +282,7 @@ impl Player {
                 {
                     let mut result = simple(Move::Turn(win));
                     result.win_rate = 1.0;
+                    result.proven = Some(Proven { winner: pos.side_to_move(), turns: 1 });
                     return Some(result);
                 }
                 self.prepare_trees(game);
@@ -242,6 +295,7 @@ impl Player {
                     let done = self.run_trees(Some(chunk_end), remaining, limits.stop.as_deref());
                     remaining = remaining.map(|r| r.saturating_sub(done));
                     let finished = remaining == Some(0)
+                        || self.trees.iter().any(Tree::is_settled)
                         || deadline.is_some_and(|d| Instant::now() >= d)
                         || limits.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
                         || (deadline.is_none() && remaining.is_none() && limits.stop.is_none());
@@ -255,6 +309,24 @@ impl Player {
                     }
                 }
             }
+        }
+    }
+
+    /// Tries to prove the outcome of `game` for the side to move within `limits`, with our
+    /// engine's search and its solver whatever the player (the kept trees are left as
+    /// they are). A setup turn or a finished game is [`Solution::Unknown`].
+    pub fn solve(&self, game: &Game, limits: &Limits) -> Solution {
+        let pos = game.position();
+        if pos.phase() != Phase::Play || pos.is_over() {
+            return Solution::Unknown;
+        }
+        let settings =
+            SearchSettings { player: PlayerKind::Veletas, solver: true, tree_reuse: false, ..self.settings.clone() };
+        let Some(result) = Player::new(settings).choose(game, limits) else { return Solution::Unknown };
+        match (result.proven, result.best) {
+            (Some(p), Move::Turn(turn)) if p.winner == pos.side_to_move() => Solution::Win(turn, p.turns),
+            (Some(p), _) if p.winner != pos.side_to_move() => Solution::Loss(p.turns),
+            _ => Solution::Unknown,
         }
     }
 
@@ -317,7 +389,9 @@ impl Player {
             let budget = iterations.map(|it| it / n + u64::from(i < it % n));
             let mut done = 0u64;
             loop {
-                if budget.is_some_and(|b| done >= b) {
+                // A proven root needs no more search (each tree stops on its own proof,
+                // so fixed budgets stay reproducible with threads).
+                if budget.is_some_and(|b| done >= b) || tree.is_settled() {
                     break;
                 }
                 if done.is_multiple_of(16)
@@ -343,56 +417,99 @@ impl Player {
     }
 
     fn result(&mut self, pos: &Position, visits: u64, start: Instant) -> Option<SearchResult> {
-        let mut merged: HashMap<Turn, (u64, f64)> = HashMap::new();
+        let side = pos.side_to_move();
+        // A proven root: the fastest win any tree found, else the longest loss.
+        let proven = self.trees.iter().filter_map(Tree::proven_turn).min_by_key(|&(turn, p)| {
+            let key = if p.winner == side { i32::from(p.turns) } else { 1000 - i32::from(p.turns) };
+            (key, turn.shooter_move(), turn.shot())
+        });
+        let mut merged: HashMap<Turn, (u64, f64, Option<Proven>)> = HashMap::new();
         for tree in &self.trees {
-            for RootTurn { turn, visits, value } in tree.root_turns() {
+            for RootTurn { turn, visits, value, proof } in tree.root_turns() {
                 let e = merged.entry(turn).or_default();
                 e.0 += visits;
                 e.1 += value;
+                e.2 = e.2.or(proof);
             }
         }
-        let mut ranked: Vec<(Turn, u64, f64)> = merged.into_iter().map(|(t, (n, v))| (t, n, v)).collect();
+        let mut ranked: Vec<(Turn, u64, f64, Option<Proven>)> =
+            merged.into_iter().map(|(t, (n, v, p))| (t, n, v, p)).collect();
         ranked.sort_by(|a, b| {
             b.1.cmp(&a.1)
                 .then(b.2.total_cmp(&a.2))
                 .then((a.0.shooter_move(), a.0.shot()).cmp(&(b.0.shooter_move(), b.0.shot())))
         });
+        let lost = |p: &Option<Proven>| p.is_some_and(|p| p.winner != side);
+        // Turns proven lost come last, after every turn that may still hold.
+        ranked.sort_by_key(|r| lost(&r.3));
         let mut best = ranked.first().map(|r| r.0);
         if self.settings.player == PlayerKind::Veletas {
             // Never hand the opponent an immediate win when a safer turn exists.
-            let safe = ranked.iter().take(12).map(|r| r.0).find(|&t| !tactics::hands_over_win(pos, t));
+            let safe =
+                ranked.iter().take(12).filter(|r| !lost(&r.3)).map(|r| r.0).find(|&t| !tactics::hands_over_win(pos, t));
             if let Some(t) = safe {
                 best = Some(t);
             } else if best.is_some_and(|t| tactics::hands_over_win(pos, t)) {
                 let mut all = Vec::new();
                 pos.legal_turns(&mut all);
-                if let Some(t) = all.into_iter().find(|&t| !tactics::hands_over_win(pos, t)) {
+                let proven_lost: Vec<Turn> = ranked.iter().filter(|r| lost(&r.3)).map(|r| r.0).collect();
+                if let Some(t) =
+                    all.into_iter().find(|&t| !proven_lost.contains(&t) && !tactics::hands_over_win(pos, t))
+                {
                     best = Some(t);
                 }
             }
+        }
+        if let Some((turn, _)) = proven {
+            best = Some(turn);
         }
         let best = match best {
             Some(t) => t,
             None => pos.random_turn(&mut self.rng, PlayoutPolicy::Uniform)?,
         };
         let tree = self.trees.first()?;
-        let candidates: Vec<Candidate> = ranked
+        let rate = |n: u64, v: f64, p: Option<Proven>| match p {
+            Some(p) => f64::from(u8::from(p.winner == side)),
+            None if n > 0 => v / n as f64,
+            None => 0.5,
+        };
+        let mut candidates: Vec<Candidate> = ranked
             .iter()
             .take(10)
-            .map(|&(turn, n, v)| Candidate {
+            .map(|&(turn, n, v, p)| Candidate {
                 mv: Move::Turn(turn),
                 visits: n,
-                win_rate: if n > 0 { v / n as f64 } else { 0.5 },
+                win_rate: rate(n, v, p),
                 pv: tree.principal_variation(turn, PV_LENGTH),
             })
             .collect();
-        let win_rate = candidates.iter().find(|c| c.mv == Move::Turn(best)).map_or(0.5, |c| c.win_rate);
+        if !candidates.iter().any(|c| c.mv == Move::Turn(best))
+            && let Some(&(turn, n, v, p)) = ranked.iter().find(|r| r.0 == best)
+        {
+            candidates.insert(
+                0,
+                Candidate {
+                    mv: Move::Turn(turn),
+                    visits: n,
+                    win_rate: rate(n, v, p),
+                    pv: tree.principal_variation(turn, PV_LENGTH),
+                },
+            );
+            candidates.truncate(10);
+        }
+        let win_rate = match proven {
+            Some((_, p)) => f64::from(u8::from(p.winner == side)),
+            None => candidates.iter().find(|c| c.mv == Move::Turn(best)).map_or(0.5, |c| c.win_rate),
+        };
         Some(SearchResult {
             best: Move::Turn(best),
             win_rate,
             visits,
             pv: tree.principal_variation(best, PV_LENGTH),
             candidates,
+            proven: proven.map(|(_, p)| p),
+            memory_used: self.trees.iter().map(Tree::memory_used).sum(),
+            memory_limit: self.settings.memory_mb << 20,
             elapsed: start.elapsed(),
         })
     }
