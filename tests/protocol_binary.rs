@@ -116,18 +116,18 @@ fn bench_subcommand_on_a_small_file() {
     let file = dir.join("bench.txt");
     std::fs::write(&file, "# tiny\n1 7/7/2s4/7/4s2/1s5/7 b\n").unwrap();
     let out = Command::new(BIN)
-        .args(["bench", "--playouts", "3", "--search-iterations", "500", "--file"])
+        .args(["bench", "--playouts", "3", "--search-iterations", "500", "--runs", "2", "--file"])
         .arg(&file)
         .output()
         .unwrap();
     std::fs::remove_dir_all(&dir).ok();
     assert_eq!(out.status.code(), Some(0));
     let stdout = String::from_utf8(out.stdout).unwrap();
-    assert!(stdout.contains("perft 1: 1034 nodes"), "{stdout}");
-    assert!(stdout.contains("3 playouts"), "{stdout}");
-    assert!(stdout.lines().any(|l| l.starts_with("total: 1034 nodes")), "{stdout}");
-    let search = stdout.lines().last().unwrap_or_default();
-    assert!(search.starts_with("search: ") && search.contains("iterations/s on 1 thread"), "{stdout}");
+    assert!(stdout.starts_with("2 runs after 1 warm-up"), "{stdout}");
+    for figure in ["perft", "playouts cheap", "playouts uniform", "search 1 thread", "search 2 threads"] {
+        assert!(stdout.lines().any(|l| l.starts_with(figure) && l.ends_with('%')), "{figure}: {stdout}");
+    }
+    assert!(stdout.contains("nodes/s") && stdout.contains("iterations/s"), "{stdout}");
 }
 
 #[test]
