@@ -106,6 +106,10 @@ pub fn page(title: &str, status: &str, running: &[LiveGame], panel: &str, finish
     let _ = writeln!(out, "<title>{}{title}</title>", if finished { "" } else { "Live: " });
     out.push_str(LIVE_STYLE);
     out.push_str(super::standings::STYLE);
+    // The names and pairs link to games in the report's viewer; here there are none.
+    out.push_str(
+        "<style>#report .engine, #report .pair { color: inherit; text-decoration: none; cursor: default; }</style>\n",
+    );
     out.push_str("</head>\n<body>\n");
     let state = if finished {
         r#"<span class="state done">Finished</span>"#
