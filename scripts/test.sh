@@ -46,5 +46,8 @@ echo "== a third-party GTP client (@sabaki/gtp) plays whole games"
 echo "== the game viewer in a real browser (headless Chromium, puppeteer-core)"
 (cd tests/node && CHROMIUM="$(command -v chromium)" node viewer_test.js ../../target/release/veletas ../../target/viewer-test)
 
+echo "== the tournament report and the live page in a real browser"
+(cd tests/node && CHROMIUM="$(command -v chromium)" node report_test.js ../../target/release/veletas ../../target/report-test)
+
 echo "== benches compile"
 cargo bench --no-run

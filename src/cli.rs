@@ -217,8 +217,14 @@ pub fn run(cli: Cli) -> ExitCode {
             };
         }
         Some(Subcommand::Tournament(args)) => return tournament(&args),
+        Some(Subcommand::Ratings(args)) if args.format == "html" => {
+            return picture_result("ratings", crate::report::ratings_html(&args));
+        }
         Some(Subcommand::Ratings(args)) => {
             return match crate::ratings::run_ratings(&args) {
+                Ok(output) if args.output.is_some() => {
+                    picture_result("ratings", crate::picture::write_output(args.output.as_deref(), output.as_bytes()))
+                }
                 Ok(output) => match io::stdout().lock().write_all(output.as_bytes()) {
                     Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
                         eprintln!("veletas ratings: {e}");
@@ -264,11 +270,13 @@ fn tournament(args: &crate::referee::tournament::TournamentArgs) -> ExitCode {
     }
 }
 
-/// The exit of `render` and `view`: success, or their one-line error and exit code 2.
+/// The exit of `render`, `view` and pages of `ratings`: success, or their one-line error
+/// (control characters shown as spaces) and exit code 2.
 fn picture_result(command: &str, result: Result<(), String>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
+            let e: String = e.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
             eprintln!("veletas {command}: {e}");
             ExitCode::from(2)
         }

@@ -6,7 +6,8 @@
 //! controllers through a player; [`referee`] plays engines against each other through the
 //! protocol, with [`stats`] for the arithmetic; [`ratings`] rates a whole field of engines
 //! from their games; [`picture`] draws positions (SVG) and games (an HTML viewer) from the
-//! rules and records; [`cli`] is the program's command line.
+//! rules and records; [`report`] puts standings and games into one HTML page (and the
+//! live page of running games) from ratings and pictures; [`cli`] is the program's command line.
 
 pub mod bench;
 pub mod cli;
@@ -16,6 +17,7 @@ pub mod protocol;
 pub mod ratings;
 pub mod record;
 pub mod referee;
+pub mod report;
 pub mod rules;
 pub mod search;
 pub mod stats;

@@ -45,7 +45,8 @@ pub fn json_string(text: &str) -> String {
     out
 }
 
-fn html_escape(text: &str) -> String {
+/// `text` escaped for HTML text and attribute values.
+pub fn html_escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
@@ -216,6 +217,20 @@ fn drawing_json(frames: &[String]) -> String {
 /// The page for the games of `files` (each a name and its games). Every game is
 /// replayed; the first that does not replay is the error (one line).
 pub fn page(files: &[(String, Vec<GameRecord>)], title: Option<&str>) -> Result<String, String> {
+    page_with_panel(files, title, "")
+}
+
+/// The page of [`page`] with `panel` (HTML, trusted: the caller escapes what it holds)
+/// between the header and the games. A panel that is a `<div id="report"
+/// data-tab="NAME">` becomes a tab beside the games, and its elements with
+/// `data-pair-a`/`data-pair-b` (two engine names) or `data-engine` (one) show those
+/// engines' games when clicked: the reports of `veletas ratings --format html` and
+/// `--report` are built so (`crate::report`). The viewer itself knows nothing of ratings.
+pub fn page_with_panel(
+    files: &[(String, Vec<GameRecord>)],
+    title: Option<&str>,
+    panel: &str,
+) -> Result<String, String> {
     let mut frames = Vec::new();
     let mut strings = Strings::default();
     let mut games = Vec::new();
@@ -253,8 +268,9 @@ pub fn page(files: &[(String, Vec<GameRecord>)], title: Option<&str>) -> Result<
     data.push_str("]}");
     // Split the template rather than replace, so that no title or tag can hold a marker.
     let (head, rest) = TEMPLATE.split_once("{{TITLE}}").ok_or("the viewer template has no title marker")?;
+    let (top, rest) = rest.split_once("{{PANEL}}").ok_or("the viewer template has no panel marker")?;
     let (middle, tail) = rest.split_once("{{DATA}}").ok_or("the viewer template has no data marker")?;
-    Ok([head, &html_escape(&title), middle, &data, tail].concat())
+    Ok([head, &html_escape(&title), top, panel, middle, &data, tail].concat())
 }
 
 #[cfg(test)]

@@ -25,7 +25,8 @@ pub struct RatingsArgs {
     /// Record files (see docs/records.md): of tournaments, matches or shards of one tournament.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    /// Output: text (tables), csv (rank,name,rating,error,games,score) or json.
+    /// Output: text (tables), csv (rank,name,rating,error,games,score), json, or html
+    /// (one self-contained page: standings, crosstable, LOS and the games in the viewer).
     #[arg(long, default_value = "text")]
     pub format: String,
     /// Pins one engine's rating instead of a field mean of 0, e.g. `random=0`.
@@ -37,6 +38,10 @@ pub struct RatingsArgs {
     /// Rate records of different tournaments (different Event or Tournament tags) together.
     #[arg(long)]
     pub mix: bool,
+    /// Write the output to FILE (whole or not at all: a temporary file renamed over it)
+    /// instead of stdout.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 /// Parses `NAME=RATING` (split at the last `=`: names may hold one, ratings never do).
@@ -76,6 +81,9 @@ impl fmt::Display for Group {
     }
 }
 
+/// A record file's name (as given) and its games.
+pub type NamedFile = (String, Vec<GameRecord>);
+
 /// Games read from the files, and what was skipped.
 #[derive(Debug, Default)]
 struct Collected {
@@ -84,6 +92,8 @@ struct Collected {
     self_play: usize,
     /// Each group seen, with the first file that holds it.
     groups: Vec<(Group, PathBuf)>,
+    /// Every file's name and games, in the order given.
+    files: Vec<NamedFile>,
 }
 
 /// Reads a whole record file: a regular file of UTF-8 text.
@@ -120,6 +130,7 @@ fn collect(files: &[PathBuf]) -> Result<Collected, String> {
                 Some(winner) => collected.games.push(RatedGame { black, white, winner }),
             }
         }
+        collected.files.push((shown.to_string(), records));
     }
     Ok(collected)
 }
@@ -133,11 +144,19 @@ pub fn run_ratings(args: &RatingsArgs) -> Result<String, String> {
 
 fn ratings(args: &RatingsArgs) -> Result<String, String> {
     let format: Format = args.format.parse()?;
+    let (standings, _) = rate_files(args)?;
+    Ok(standings.render(format, args.head_to_head))
+}
+
+/// The standings of the games of `args.files` (as `veletas ratings` rates them, notes
+/// included) and every file's name and games, for pages that show both. Errors are one
+/// line (control characters are not replaced here; see [`run_ratings`]).
+pub fn rate_files(args: &RatingsArgs) -> Result<(super::Standings, Vec<NamedFile>), String> {
     if args.files.is_empty() {
         return Err("no record files given (usage: veletas ratings FILE...)".to_string());
     }
     let anchor = args.anchor.as_deref().map(parse_anchor).transpose()?;
-    let collected = collect(&args.files)?;
+    let mut collected = collect(&args.files)?;
     if collected.groups.len() > 1 && !args.mix {
         let (first, first_file) = &collected.groups[0];
         let (second, second_file) = &collected.groups[1];
@@ -167,7 +186,7 @@ fn ratings(args: &RatingsArgs) -> Result<String, String> {
     if collected.groups.len() > 1 {
         standings.notes.push(format!("games of {} tournaments mixed (--mix)", collected.groups.len()));
     }
-    Ok(standings.render(format, args.head_to_head))
+    Ok((standings, std::mem::take(&mut collected.files)))
 }
 
 #[cfg(test)]

@@ -33,13 +33,13 @@ impl FromStr for Format {
             "text" => Ok(Format::Text),
             "csv" => Ok(Format::Csv),
             "json" => Ok(Format::Json),
-            _ => Err(format!("unknown format '{s}': expected text, csv or json")),
+            _ => Err(format!("unknown format '{s}': expected text, csv, json or html")),
         }
     }
 }
 
 /// A whole number of Elo with its sign (`+12`, `-3`, `0`); `+inf`/`-inf` when infinite.
-fn signed(x: f64) -> String {
+pub(crate) fn signed(x: f64) -> String {
     if x.is_infinite() {
         return if x > 0.0 { "+inf".into() } else { "-inf".into() };
     }
@@ -48,13 +48,13 @@ fn signed(x: f64) -> String {
 }
 
 /// A whole number without the `-0` that formatting `-0.4` would give.
-fn whole(x: f64) -> String {
+pub(crate) fn whole(x: f64) -> String {
     (x.round() as i64).to_string()
 }
 
 /// One decimal, halves rounded away from zero (31.25 gives 31.3, not the 31.2 that
 /// formatting's round-half-to-even would print).
-fn tenths(x: f64) -> String {
+pub(crate) fn tenths(x: f64) -> String {
     format!("{:.1}", (x * 10.0).round() / 10.0)
 }
 

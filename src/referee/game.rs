@@ -261,6 +261,20 @@ pub fn play_game(
     opening: &Opening,
     engine1_black: bool,
 ) -> PlayedGame {
+    play_game_observed(engines, settings, round, opening, engine1_black, &mut |_| {})
+}
+
+/// [`play_game`], calling `observer` with the game so far once the engines are set up
+/// and after every turn played (for the live page of `--live`; after White's swap the
+/// engines have exchanged colours, which the game's moves show).
+pub fn play_game_observed(
+    engines: &mut [Engine; 2],
+    settings: &GameSettings,
+    round: usize,
+    opening: &Opening,
+    engine1_black: bool,
+    observer: &mut dyn FnMut(&Game),
+) -> PlayedGame {
     let mut game = opening.game();
     let mut played = PlayedGame {
         round,
@@ -275,7 +289,7 @@ pub fn play_game(
         disagreement: None,
     };
     let mut swapped = false;
-    let result = run(engines, settings, opening, &mut game, engine1_black, &mut swapped);
+    let result = run(engines, settings, opening, &mut game, engine1_black, &mut swapped, observer);
     played.game = game;
     played.swapped = swapped;
     let final_engine1_black = engine1_black != swapped;
@@ -305,6 +319,7 @@ fn run(
     game: &mut Game,
     engine1_black: bool,
     swapped: &mut bool,
+    observer: &mut dyn FnMut(&Game),
 ) -> Result<Color, (Color, Loss)> {
     let seat = |color: Color, swapped: bool| usize::from((color == Color::Black) != (engine1_black != swapped));
     let control = |engine: usize| settings.time_controls[engine];
@@ -315,6 +330,7 @@ fn run(
     let mut clocks = Color::ALL.map(|color| Clock::new(control(seat(color, false))));
     let timeout = settings.command_timeout;
     loop {
+        observer(game);
         if let Some(winner) = game.position().winner() {
             return Ok(winner);
         }

@@ -127,9 +127,33 @@ pub struct CommonArgs {
     /// No line per game, only the summary.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// At the end, write one self-contained HTML page with the results (standings,
+    /// crosstable, LOS; a match's summary) and every game counted, in the game viewer.
+    /// Written whole or not at all (docs/pictures.md).
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
+    /// While games run, rewrite this HTML page (at most every 2 s, and at the end) with the
+    /// games in progress and the standings so far; the page reloads itself.
+    #[arg(long, value_name = "FILE.html")]
+    pub live: Option<PathBuf>,
 }
 
 impl CommonArgs {
+    /// Checks that the pages of `--report` and `--live` can be written, before any game.
+    pub fn check_pages(&self) -> Result<(), RefereeError> {
+        for (option, path) in [("--report", &self.report), ("--live", &self.live)] {
+            if let Some(path) = path {
+                crate::report::check_writable(option, path).map_err(RefereeError::Usage)?;
+            }
+        }
+        if let (Some(report), Some(live)) = (&self.report, &self.live)
+            && report == live
+        {
+            return Err(RefereeError::Usage("--report and --live must be different files".into()));
+        }
+        Ok(())
+    }
+
     /// The rules the games are played under, if the options go with the rule set.
     pub fn rules(&self) -> Result<Rules, String> {
         Rules::new(self.rules, self.no_corners, self.claimed_block).map_err(|e| format!("--claimed-block: {e}"))

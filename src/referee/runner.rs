@@ -14,11 +14,13 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use crate::record::{GameRecord, check_regular_file, parse_complete_records, read_record_file};
 use crate::referee::clock::{TimeControl, format_seconds};
 use crate::referee::engine::{Engine, EngineCommand, Failure, Reply};
-use crate::referee::game::{GameSettings, PlayedGame, Termination, play_game};
+use crate::referee::game::{GameSettings, PlayedGame, Termination, play_game_observed};
 use crate::referee::openings::{Opening, OpeningBook};
 use crate::referee::summary::{GameOutcome, MatchSummary, SprtSpec, Tally};
 use crate::referee::words::split_engine_name;
 use crate::referee::{MatchArgs, RefereeError};
+use crate::report::{LiveBoard, LiveGame};
+use crate::rules::Move;
 use crate::stats::SprtDecision;
 
 /// Everything fixed before the first game.
@@ -138,24 +140,29 @@ fn recorded_outcome(game: &GameRecord, plan: &Plan, index: usize) -> Result<Opti
     Ok(Some(GameOutcome { round: round - 1, engine1_black, winner, termination, disagreement }))
 }
 
-/// The outcomes already in the record file and the file opened for appending.
-fn open_record(args: &MatchArgs, plan: &Plan) -> Result<(Vec<GameOutcome>, Option<File>), RefereeError> {
+/// The outcomes already in the record file, their records (for `--report`) and the file
+/// opened for appending.
+type Opened = (Vec<GameOutcome>, Vec<GameRecord>, Option<File>);
+
+fn open_record(args: &MatchArgs, plan: &Plan) -> Result<Opened, RefereeError> {
     let Some(path) = &args.common.record else {
-        return Ok((Vec::new(), None));
+        return Ok((Vec::new(), Vec::new(), None));
     };
     let (games, file) = open_record_file(path, args.common.resume, args.common.overwrite)?;
     let mut outcomes = Vec::new();
+    let mut records = Vec::new();
     let mut seen = HashSet::new();
-    for (i, game) in games.iter().enumerate() {
-        let outcome = recorded_outcome(game, plan, i).map_err(|e| RefereeError::Record {
+    for (i, game) in games.into_iter().enumerate() {
+        let outcome = recorded_outcome(&game, plan, i).map_err(|e| RefereeError::Record {
             path: path.clone(),
             detail: format!("holds games of a different match ({e}); use --overwrite or another --record"),
         })?;
         if let Some(o) = outcome.filter(|o| seen.insert(o.round)) {
             outcomes.push(o);
+            records.push(game);
         }
     }
-    Ok((outcomes, Some(file)))
+    Ok((outcomes, records, Some(file)))
 }
 
 /// Opens a record file for appending and returns the complete games it already holds.
@@ -271,8 +278,10 @@ fn game_line(played: &PlayedGame, games: usize, shown: &[String; 2]) -> String {
 /// (unless `--quiet`), a progress line on stderr when it is a terminal, and the summary.
 pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
     let plan = Plan::new(args)?;
+    args.common.check_pages()?;
     let log = args.common.engine_log_path();
-    let (mut outcomes, mut record) = open_record(args, &plan)?;
+    let (mut outcomes, mut records, mut record) = open_record(args, &plan)?;
+    let keep_records = args.common.report.is_some();
     let mut tally = Tally::default();
     outcomes.iter().for_each(|o| {
         tally.add(o);
@@ -307,6 +316,14 @@ pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
     let progress = !args.common.quiet && std::io::stderr().is_terminal();
     let date = today();
 
+    let live = args.common.live.as_deref().map(|path| LiveBoard::new(path, &plan.event, workers));
+    let live_status = |tally: &Tally| tally.progress_line(&shown, plan.games, plan.sprt, None);
+    let live_panel = |outcomes: &[GameOutcome]| {
+        MatchSummary::new(shown.clone(), plan.games, outcomes, plan.sprt).panel(names.clone()).html()
+    };
+    if let Some(live) = &live {
+        live.write(&live_status(&tally), false, || live_panel(&outcomes)).map_err(RefereeError::Usage)?;
+    }
     let queue = Mutex::new(todo);
     let remaining_at_start = queue.lock().map_or(0, |q| q.len());
     let stop = AtomicBool::new(false);
@@ -314,13 +331,26 @@ pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
     let started = Instant::now();
     let mut failure: Option<RefereeError> = None;
     thread::scope(|scope| {
-        for mut pair in pairs.drain(..) {
-            let (tx, queue, stop, plan) = (tx.clone(), &queue, &stop, &plan);
+        for (worker, mut pair) in pairs.drain(..).enumerate() {
+            let (tx, queue, stop, plan, live, names) = (tx.clone(), &queue, &stop, &plan, live.as_ref(), &names);
             scope.spawn(move || {
                 while !stop.load(Ordering::SeqCst) {
                     let Some(round) = queue.lock().ok().and_then(|mut q| q.pop_front()) else { break };
                     let opening = plan.opening(round);
-                    let played = play_game(&mut pair, &plan.settings, round, &opening, Plan::engine1_black(round));
+                    let black = Plan::engine1_black(round);
+                    let mut observer = |game: &crate::rules::Game| {
+                        if let Some(live) = live {
+                            let swapped = game.moves().any(|m| m == Move::Swap);
+                            let (b, w) = if black != swapped { (0, 1) } else { (1, 0) };
+                            let label = format!("game {}/{}", round + 1, plan.games);
+                            let (black, white) = (names[b].clone(), names[w].clone());
+                            live.set(worker, Some(LiveGame { label, black, white, game: game.clone() }));
+                        }
+                    };
+                    let played = play_game_observed(&mut pair, &plan.settings, round, &opening, black, &mut observer);
+                    if let Some(live) = live {
+                        live.set(worker, None);
+                    }
                     if tx.send(played).is_err() {
                         break;
                     }
@@ -332,10 +362,28 @@ pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
         }
         drop(tx);
         let mut finished_now = 0usize;
-        for played in rx {
+        loop {
+            let wait =
+                live.as_ref().map_or(Duration::from_secs(3600), |l| l.until_due().max(Duration::from_millis(20)));
+            let played = match rx.recv_timeout(wait) {
+                Ok(played) => played,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if let Some(live) = &live
+                        && let Err(e) = live.write(&live_status(&tally), false, || live_panel(&outcomes))
+                    {
+                        log::warn!("--live: {e}");
+                    }
+                    continue;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            };
             finished_now += 1;
-            if let (Some(file), None) = (record.as_mut(), &failure) {
-                let text = to_record(&played, &plan, &names, &date).to_string();
+            let game_record = (record.is_some() || keep_records).then(|| to_record(&played, &plan, &names, &date));
+            if keep_records && let Some(r) = &game_record {
+                records.push(r.clone());
+            }
+            if let (Some(file), None, Some(game_record)) = (record.as_mut(), &failure, &game_record) {
+                let text = game_record.to_string();
                 if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
                     let path = args.common.record.clone().unwrap_or_default();
                     failure = Some(RefereeError::Io { path, source: e });
@@ -361,6 +409,11 @@ pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
             if decided(&tally) {
                 stop.store(true, Ordering::SeqCst);
             }
+            if let Some(live) = &live
+                && let Err(e) = live.write(&live_status(&tally), false, || live_panel(&outcomes))
+            {
+                log::warn!("--live: {e}");
+            }
             if progress {
                 let left = remaining_at_start.saturating_sub(finished_now);
                 let eta = started.elapsed().mul_f64(left as f64 / finished_now as f64);
@@ -377,5 +430,17 @@ pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
     }
     let summary = MatchSummary::new(shown, plan.games, &outcomes, plan.sprt);
     let _ = write!(std::io::stdout(), "{summary}").and_then(|()| std::io::stdout().flush());
+    if let Some(live) = &live {
+        let status = format!("{} of {} games played", summary.games, summary.planned);
+        live.write(&status, true, || summary.panel(names.clone()).html()).map_err(RefereeError::Usage)?;
+    }
+    if let Some(path) = &args.common.report {
+        records.sort_by_key(|r| r.tag("Round").and_then(|n| n.trim().parse::<usize>().ok()).unwrap_or(0));
+        let file = args.common.record.as_ref().map_or("this match".to_string(), |p| p.display().to_string());
+        let panel = summary.panel(names.clone()).html();
+        crate::report::page(&[(file, records)], &plan.event, &panel)
+            .and_then(|page| crate::picture::write_output(Some(path), page.as_bytes()))
+            .map_err(|e| RefereeError::Usage(format!("--report: {e}")))?;
+    }
     Ok(summary)
 }

@@ -230,6 +230,64 @@ impl MatchSummary {
         }
     }
 
+    /// The summary as the HTML report shows it: the same figures as the text summary,
+    /// as labelled lines; `engines` are the names the records hold.
+    pub fn panel(&self, engines: [String; 2]) -> crate::report::MatchPanel {
+        let [a, b] = &self.names;
+        let pct = self.score.fraction().map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s));
+        let mut lines = vec![
+            ("Games".to_string(), format!("{} of {}", self.games, self.planned)),
+            (format!("Score of {a} vs {b}"), format!("{} - {} ({pct})", self.score.wins, self.score.losses)),
+            (
+                "By colour".to_string(),
+                format!(
+                    "{a} with Black {} - {}, with White {} - {}; Black won {}, White won {}",
+                    self.as_black.wins,
+                    self.as_black.losses,
+                    self.as_white.wins,
+                    self.as_white.losses,
+                    self.colour_wins[0],
+                    self.colour_wins[1]
+                ),
+            ),
+            ("Elo difference (95%)".to_string(), self.elo.map_or("no games".to_string(), format_elo)),
+            ("LOS".to_string(), format!("{:.1}%", 100.0 * self.los)),
+        ];
+        let c = self.pentanomial.counts;
+        lines.push((
+            "Pentanomial".to_string(),
+            format!(
+                "{} pairs: LL {}, LD {}, WL/DD {}, WD {}, WW {}",
+                self.pentanomial.pairs(),
+                c[0],
+                c[1],
+                c[2],
+                c[3],
+                c[4]
+            ),
+        ));
+        if let Some(elo) = self.pair_elo {
+            lines.push(("Pair Elo (95%)".to_string(), format_elo(elo)));
+        }
+        let ends: Vec<String> = self.terminations.iter().map(|(t, n)| format!("{t} {n}")).collect();
+        lines.push(("Endings".to_string(), if ends.is_empty() { "-".to_string() } else { ends.join(", ") }));
+        if self.disagreements > 0 {
+            lines.push(("final_score disagreements".to_string(), self.disagreements.to_string()));
+        }
+        if let Some(s) = self.sprt {
+            let decision = match s.decision {
+                SprtDecision::Continue => "continue",
+                SprtDecision::AcceptH0 => "H0 accepted",
+                SprtDecision::AcceptH1 => "H1 accepted",
+            };
+            lines.push((
+                format!("SPRT [{}, {}]", s.spec.elo0, s.spec.elo1),
+                format!("LLR {:.3} of [{:.3}, {:.3}]: {decision}", s.llr, s.bounds.0, s.bounds.1),
+            ));
+        }
+        crate::report::MatchPanel { engines, lines, notes: Vec::new() }
+    }
+
     /// Whether the SPRT has reached a decision.
     pub fn sprt_decided(&self) -> bool {
         self.sprt.is_some_and(|s| s.decision != SprtDecision::Continue)

@@ -6,8 +6,25 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::ratings::files::parse_anchor;
-use crate::ratings::{RatedGame, RatingOptions, rate};
-use crate::referee::tournament::TournamentReport;
+use crate::ratings::{RatedGame, RatingOptions, Standings, rate};
+use crate::referee::tournament::{GameResult, TournamentReport};
+
+/// The standings of `results` between the engines `names` (`None` without games);
+/// `anchor` is `--anchor NAME=RATING`.
+pub fn standings(names: &[String], results: &[GameResult], anchor: Option<&str>) -> Result<Option<Standings>, String> {
+    let games: Vec<RatedGame> =
+        results.iter().map(|r| RatedGame::new(names[r.black].clone(), names[r.white].clone(), r.winner)).collect();
+    let anchor = anchor.map(parse_anchor).transpose()?;
+    if let Some((name, _)) = &anchor
+        && !names.contains(name)
+    {
+        return Err(format!("--anchor: no engine is named '{name}'"));
+    }
+    if games.is_empty() {
+        return Ok(None);
+    }
+    rate(&games, &RatingOptions { anchor }).map(Some).map_err(|e| e.to_string())
+}
 
 /// The summary printed at the end: `anchor` is `--anchor NAME=RATING`, `head_to_head`
 /// adds every pair's own Elo.
@@ -19,22 +36,11 @@ pub fn summary(report: &TournamentReport, anchor: Option<&str>, head_to_head: bo
     if let Some(knockout) = &report.knockout {
         let _ = write!(out, "{}", knockout.display(names));
     }
-    let games: Vec<RatedGame> = report
-        .results
-        .iter()
-        .map(|r| RatedGame::new(names[r.black].clone(), names[r.white].clone(), r.winner))
-        .collect();
-    let anchor = anchor.map(parse_anchor).transpose()?;
-    if let Some((name, _)) = &anchor
-        && !names.contains(name)
-    {
-        return Err(format!("--anchor: no engine is named '{name}'"));
-    }
-    if games.is_empty() {
-        let _ = writeln!(out, "No games: nothing to rate.");
-    } else {
-        let standings = rate(&games, &RatingOptions { anchor }).map_err(|e| e.to_string())?;
-        out.push_str(&standings.text(head_to_head));
+    match standings(names, &report.results, anchor)? {
+        None => {
+            let _ = writeln!(out, "No games: nothing to rate.");
+        }
+        Some(standings) => out.push_str(&standings.text(head_to_head)),
     }
     let mut endings: BTreeMap<&str, usize> = BTreeMap::new();
     for r in &report.results {

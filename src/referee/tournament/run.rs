@@ -15,13 +15,14 @@ use std::time::{Duration, Instant};
 use crate::record::GameRecord;
 use crate::referee::RefereeError;
 use crate::referee::engine::Engine;
-use crate::referee::game::{GameSettings, PlayedGame, Termination, play_game};
+use crate::referee::game::{GameSettings, PlayedGame, Termination, play_game_observed};
 use crate::referee::openings::OpeningBook;
 use crate::referee::runner::{engine_name, open_record_file, today};
 use crate::referee::tournament::field::{self, EngineDef, EngineOptions};
 use crate::referee::tournament::schedule::{Format, Schedule, ScheduledGame};
 use crate::referee::tournament::{ShardSpec, TournamentArgs, knockout};
-use crate::rules::Color;
+use crate::report::{LiveBoard, LiveGame};
+use crate::rules::{Color, Move};
 
 /// One game's result, with the engines as they played it (after a swap, if any).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -326,7 +327,8 @@ impl Worker {
         self.engines[index].take().unwrap_or_else(|| Engine::new(plan.defs[index].command.clone(), plan.log.clone()))
     }
 
-    fn play(&mut self, plan: &Plan, scheduled: &ScheduledGame) -> PlayedGame {
+    /// Plays `scheduled`; `live` is the live page and this worker's slot in it.
+    fn play(&mut self, plan: &Plan, scheduled: &ScheduledGame, live: Option<(&LiveBoard, usize)>) -> PlayedGame {
         let (a, b) = (scheduled.black, scheduled.white);
         let mut pair = [self.take(plan, a), self.take(plan, b)];
         let settings = GameSettings {
@@ -335,7 +337,19 @@ impl Worker {
             command_timeout: plan.command_timeout,
         };
         let opening = plan.book.opening(scheduled.encounter);
-        let played = play_game(&mut pair, &settings, scheduled.index, &opening, true);
+        let mut observer = |game: &crate::rules::Game| {
+            if let Some((board, slot)) = live {
+                let swapped = game.moves().any(|m| m == Move::Swap);
+                let (black, white) = if swapped { (b, a) } else { (a, b) };
+                let label = format!("game {} (round {})", scheduled.id, scheduled.round);
+                let (black, white) = (plan.names[black].clone(), plan.names[white].clone());
+                board.set(slot, Some(LiveGame { label, black, white, game: game.clone() }));
+            }
+        };
+        let played = play_game_observed(&mut pair, &settings, scheduled.index, &opening, true, &mut observer);
+        if let Some((board, slot)) = live {
+            board.set(slot, None);
+        }
         let [one, two] = pair;
         for (index, mut engine) in [(a, one), (b, two)] {
             if plan.defs[index].restart {
@@ -367,6 +381,10 @@ pub(super) struct Runner<'a> {
     started: Instant,
     finished_now: usize,
     pub(super) planned: usize,
+    /// The live page (`--live`).
+    live: Option<LiveBoard>,
+    /// Every counted game's record, when `--report` asks for them.
+    records: Option<Vec<GameRecord>>,
 }
 
 impl Runner<'_> {
@@ -374,10 +392,14 @@ impl Runner<'_> {
     pub(super) fn resumed(&mut self, scheduled: &ScheduledGame) -> Result<Option<GameResult>, RefereeError> {
         let Some(game) = self.recorded.remove(&scheduled.id) else { return Ok(None) };
         let path = self.plan.record.clone().unwrap_or_default();
-        self.plan.recorded_result(&game, scheduled).map(Some).map_err(|e| RefereeError::Record {
+        let result = self.plan.recorded_result(&game, scheduled).map_err(|e| RefereeError::Record {
             path,
             detail: format!("holds games of a different tournament ({e}); use --overwrite or another --record"),
-        })
+        })?;
+        if let Some(records) = self.records.as_mut() {
+            records.push(game);
+        }
+        Ok(Some(result))
     }
 
     /// Plays `games` on the workers, recording and reporting each as it finishes.
@@ -392,13 +414,14 @@ impl Runner<'_> {
         let plan = self.plan;
         let mut failure = None;
         let mut workers = std::mem::take(&mut self.workers);
+        let live = self.live.take();
         thread::scope(|scope| {
-            for worker in workers.iter_mut().take(threads) {
-                let (tx, queue, stop) = (tx.clone(), &queue, &stop);
+            for (slot, worker) in workers.iter_mut().take(threads).enumerate() {
+                let (tx, queue, stop, live) = (tx.clone(), &queue, &stop, live.as_ref());
                 scope.spawn(move || {
                     while !stop.load(Ordering::SeqCst) {
                         let Some(scheduled) = queue.lock().ok().and_then(|mut q| q.next()) else { break };
-                        let played = worker.play(plan, &scheduled);
+                        let played = worker.play(plan, &scheduled, live.map(|l| (l, slot)));
                         if tx.send((scheduled, played)).is_err() {
                             break;
                         }
@@ -406,16 +429,27 @@ impl Runner<'_> {
                 });
             }
             drop(tx);
-            for (scheduled, played) in rx {
-                if failure.is_some() {
-                    continue;
+            loop {
+                let wait =
+                    live.as_ref().map_or(Duration::from_secs(3600), |l| l.until_due().max(Duration::from_millis(20)));
+                match rx.recv_timeout(wait) {
+                    Ok((scheduled, played)) => {
+                        if failure.is_none()
+                            && let Err(e) = self.finished(&scheduled, &played)
+                        {
+                            failure = Some(e);
+                            stop.store(true, Ordering::SeqCst);
+                        }
+                    }
+                    Err(mpsc::RecvTimeoutError::Timeout) => {}
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
                 }
-                if let Err(e) = self.finished(&scheduled, &played) {
-                    failure = Some(e);
-                    stop.store(true, Ordering::SeqCst);
+                if let Some(live) = &live {
+                    self.write_live(live, false);
                 }
             }
         });
+        self.live = live;
         self.workers = workers;
         if self.progress {
             eprint!("\r\x1b[K");
@@ -423,13 +457,32 @@ impl Runner<'_> {
         failure.map_or(Ok(()), Err)
     }
 
+    /// Rewrites the live page when due (or now, when `finished`): the standings so far.
+    fn write_live(&self, live: &LiveBoard, finished: bool) {
+        let status = format!("{} of {} games played", self.results.len(), self.planned);
+        let panel = || match super::report::standings(&self.plan.names, &self.results, None) {
+            Ok(Some(standings)) => crate::report::standings_panel(&standings, ""),
+            Ok(None) => r#"<div id="report"><div class="report-inner"><p>No game finished yet.</p></div></div>"#.into(),
+            Err(e) => format!(r#"<div id="report"><p>{}</p></div>"#, crate::picture::viewer::html_escape(&e)),
+        };
+        if let Err(e) = live.write(&status, finished, panel) {
+            log::warn!("--live: {e}");
+        }
+    }
+
     fn finished(&mut self, scheduled: &ScheduledGame, played: &PlayedGame) -> Result<(), RefereeError> {
         let plan = self.plan;
-        if let Some(file) = self.record.as_mut() {
-            let text = plan.to_record(scheduled, played, &self.date).to_string();
-            file.write_all(text.as_bytes())
-                .and_then(|()| file.flush())
-                .map_err(|source| RefereeError::Io { path: plan.record.clone().unwrap_or_default(), source })?;
+        if self.record.is_some() || self.records.is_some() {
+            let game_record = plan.to_record(scheduled, played, &self.date);
+            if let Some(file) = self.record.as_mut() {
+                let text = game_record.to_string();
+                file.write_all(text.as_bytes())
+                    .and_then(|()| file.flush())
+                    .map_err(|source| RefereeError::Io { path: plan.record.clone().unwrap_or_default(), source })?;
+            }
+            if let Some(records) = self.records.as_mut() {
+                records.push(game_record);
+            }
         }
         let (black, white) = plan.played_engines(scheduled, played);
         let result = GameResult {
@@ -490,6 +543,7 @@ impl Runner<'_> {
 /// caller prints the standings.
 pub fn run_tournament(args: &TournamentArgs) -> Result<TournamentReport, RefereeError> {
     let mut plan = Plan::new(args)?;
+    args.common.check_pages()?;
     let unstartable = plan.probe();
     let (recorded, record) = match &plan.record {
         Some(path) => {
@@ -528,6 +582,8 @@ pub fn run_tournament(args: &TournamentArgs) -> Result<TournamentReport, Referee
         started: Instant::now(),
         finished_now: 0,
         planned: 0,
+        live: args.common.live.as_deref().map(|path| LiveBoard::new(path, &args.event, args.common.concurrency)),
+        records: args.common.report.is_some().then(Vec::new),
     };
     let outcome = match &plan.schedule {
         Some(schedule) => play_schedule(&mut runner, schedule).map(|()| None),
@@ -537,6 +593,12 @@ pub fn run_tournament(args: &TournamentArgs) -> Result<TournamentReport, Referee
         worker.shutdown();
     }
     let knockout = outcome?;
+    if let Some(live) = runner.live.take() {
+        runner.write_live(&live, true);
+    }
+    if let (Some(path), Some(records)) = (&args.common.report, runner.records.take()) {
+        write_report(path, args, &plan, &runner.results, records).map_err(|e| usage(format!("--report: {e}")))?;
+    }
     Ok(TournamentReport {
         names: plan.names.clone(),
         planned: runner.planned,
@@ -545,6 +607,27 @@ pub fn run_tournament(args: &TournamentArgs) -> Result<TournamentReport, Referee
         knockout,
         fingerprint: plan.fingerprint.clone(),
     })
+}
+
+/// Writes the report page: the standings (as the summary rates them) and every counted game.
+fn write_report(
+    path: &Path,
+    args: &TournamentArgs,
+    plan: &Plan,
+    results: &[GameResult],
+    records: Vec<GameRecord>,
+) -> Result<(), String> {
+    let file = plan.record.as_ref().map_or("this tournament".to_string(), |p| p.display().to_string());
+    let lead = format!("Tournament {} ({}): {} games.", plan.fingerprint, plan.format, results.len());
+    let panel = match super::report::standings(&plan.names, results, args.anchor.as_deref())? {
+        Some(standings) => crate::report::standings_panel(&standings, &lead),
+        None => format!(
+            r#"<div id="report" data-tab="Standings"><div class="report-inner"><p>{}</p><p>No games: nothing to rate.</p></div></div>"#,
+            crate::picture::viewer::html_escape(&lead)
+        ),
+    };
+    let page = crate::report::page(&[(file, records)], &args.event, &panel)?;
+    crate::picture::write_output(Some(path), page.as_bytes())
 }
 
 /// The games `args` would play in this process, one line each, without starting any
