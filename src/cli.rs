@@ -15,6 +15,7 @@ use crate::player::search_player::MAX_THREADS;
 use crate::player::{SearchPlayer, Setting};
 use crate::protocol::{self, Engine};
 use crate::rules::{Position, RuleSet, Rules, Variant};
+use crate::search::eval::Evaluation;
 use crate::search::{PlayerKind, SearchSettings};
 
 /// Veletas engine: speaks a GTP-style protocol on stdin/stdout.
@@ -70,18 +71,21 @@ pub struct EngineArgs {
     /// Search threads.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
     pub threads: u64,
+    /// The static evaluation: hand (hand-written) or learned (data/eval-weights.txt).
+    #[arg(long, value_name = "EVAL", default_value = "hand")]
+    pub eval: Evaluation,
 }
 
 impl Default for EngineArgs {
     fn default() -> EngineArgs {
-        EngineArgs { player: PlayerKind::Veletas, movetime: 1.0, playouts: 0, threads: 1 }
+        EngineArgs { player: PlayerKind::Veletas, movetime: 1.0, playouts: 0, threads: 1, eval: Evaluation::Hand }
     }
 }
 
 impl EngineArgs {
     /// The player these arguments describe, with `seed`.
     pub fn player(&self, seed: u64) -> Result<SearchPlayer, String> {
-        let settings = SearchSettings { player: self.player, seed, ..SearchSettings::default() };
+        let settings = SearchSettings { player: self.player, seed, eval: self.eval, ..SearchSettings::default() };
         let movetime = Duration::try_from_secs_f64(self.movetime).map_err(|e| e.to_string())?;
         SearchPlayer::new(settings)
             .with(Setting::Threads(self.threads as usize))?
@@ -119,6 +123,9 @@ veletas bench --compare /path/to/old/veletas --runs 7")]
     Bench(crate::bench::BenchArgs),
     /// Plays two protocol engines against each other and reports the result (see docs/match.md).
     Match(Box<crate::referee::MatchArgs>),
+    /// Learns the weights of the learned evaluation from recorded games (see docs/learning.md).
+    #[command(name = "train-eval")]
+    TrainEval(crate::learn::TrainArgs),
     /// Plays a field of protocol engines (round robin, gauntlet or knockout) and rates it
     /// (see docs/tournament.md).
     Tournament(Box<crate::referee::tournament::TournamentArgs>),
@@ -178,6 +185,18 @@ pub fn run(cli: Cli) -> ExitCode {
             };
         }
         Some(Subcommand::Tournament(args)) => return tournament(&args),
+        Some(Subcommand::TrainEval(args)) => {
+            return match crate::learn::run(&args) {
+                Ok(report) => {
+                    let _ = write!(io::stdout(), "{report}").and_then(|()| io::stdout().flush());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("veletas train-eval: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
         Some(Subcommand::Ratings(args)) => {
             return match crate::ratings::run_ratings(&args) {
                 Ok(output) => match io::stdout().lock().write_all(output.as_bytes()) {

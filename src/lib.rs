@@ -10,6 +10,7 @@
 
 pub mod bench;
 pub mod cli;
+pub mod learn;
 pub mod picture;
 pub mod player;
 pub mod protocol;

@@ -4,7 +4,7 @@
 //! evaluation, PUCT, playouts cut off and scored by the evaluation, immediate wins solved).
 
 use crate::rules::{Color, Move, PlayoutPolicy, Position, Rng, Square, Turn};
-use crate::search::eval::evaluate;
+use crate::search::eval::{Evaluation, evaluate_with};
 use crate::search::tactics::winning_turn;
 
 /// How the tree searches.
@@ -22,6 +22,8 @@ pub struct MctsConfig {
     pub max_nodes: usize,
     /// Visits a move-choice leaf needs before it is expanded (its children cost memory).
     pub expand_visits: u32,
+    /// The static evaluation of cut-off playouts and shot priors (ours only).
+    pub eval: Evaluation,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -208,7 +210,7 @@ impl Tree {
                 None => break,
             }
         }
-        evaluate(pos)
+        evaluate_with(pos, self.config.eval)
     }
 
     fn push_children(&mut self, parent: u32, children: impl Iterator<Item = Node>) {
@@ -255,7 +257,7 @@ impl Tree {
                 let turn = Turn::new(shooter_move, shot);
                 let mut next = pos.clone();
                 next.play_turn_unchecked(turn);
-                let p = evaluate(&next);
+                let p = evaluate_with(&next, self.config.eval);
                 let v = (if side == Color::Black { p } else { 1.0 - p }) as f32;
                 best = best.max(v);
                 self.shots.push((shot, v));

@@ -86,6 +86,8 @@ pub struct SearchSettings {
     pub exploration: f32,
     /// Softmax temperature of our engine's shot priors, in win-probability units.
     pub prior_temperature: f32,
+    /// The static evaluation (hand-written or learned).
+    pub eval: eval::Evaluation,
 }
 
 impl Default for SearchSettings {
@@ -100,6 +102,7 @@ impl Default for SearchSettings {
             expand_visits: 4,
             exploration: 1.4,
             prior_temperature: 0.04,
+            eval: eval::Evaluation::Hand,
         }
     }
 }
@@ -185,6 +188,7 @@ impl Player {
             prior_temperature: self.settings.prior_temperature,
             max_nodes: self.settings.max_nodes.max(1024),
             expand_visits: self.settings.expand_visits,
+            eval: self.settings.eval,
         }
     }
 
@@ -267,7 +271,8 @@ impl Player {
             let mut next = pos.clone();
             next.play_turn_unchecked(turn);
             // A little noise breaks ties between equal turns at random.
-            let value = eval::evaluate_for(&next, side) + 1e-9 * self.rng.unit();
+            let p = eval::evaluate_with(&next, self.settings.eval);
+            let value = (if side == crate::rules::Color::Black { p } else { 1.0 - p }) + 1e-9 * self.rng.unit();
             if best.is_none_or(|(v, _)| value > v) {
                 best = Some((value, turn));
             }
