@@ -15,6 +15,7 @@ use crate::player::search_player::MAX_THREADS;
 use crate::player::{SearchPlayer, Setting};
 use crate::protocol::{self, Engine};
 use crate::rules::{Position, RuleSet, Rules, Variant};
+use crate::search::eval::Evaluation;
 use crate::search::{DEFAULT_MEMORY_MB, MAX_MEMORY_MB, MIN_MEMORY_MB, PlayerKind, SearchSettings};
 
 /// Veletas engine: speaks a GTP-style protocol on stdin/stdout.
@@ -85,6 +86,9 @@ pub struct EngineArgs {
     /// Turn the solver off: no proven wins and losses in the tree (for strength tests).
     #[arg(long)]
     pub no_solver: bool,
+    /// The static evaluation: hand (hand-written) or learned (data/eval-weights.txt).
+    #[arg(long, value_name = "EVAL", default_value = "hand")]
+    pub eval: Evaluation,
 }
 
 impl Default for EngineArgs {
@@ -97,6 +101,7 @@ impl Default for EngineArgs {
             memory: DEFAULT_MEMORY_MB,
             resign: 0.0,
             no_solver: false,
+            eval: Evaluation::Hand,
         }
     }
 }
@@ -104,8 +109,13 @@ impl Default for EngineArgs {
 impl EngineArgs {
     /// The player these arguments describe, with `seed`.
     pub fn player(&self, seed: u64) -> Result<SearchPlayer, String> {
-        let settings =
-            SearchSettings { player: self.player, seed, solver: !self.no_solver, ..SearchSettings::default() };
+        let settings = SearchSettings {
+            player: self.player,
+            seed,
+            solver: !self.no_solver,
+            eval: self.eval,
+            ..SearchSettings::default()
+        };
         let movetime = Duration::try_from_secs_f64(self.movetime).map_err(|e| e.to_string())?;
         SearchPlayer::new(settings)
             .with(Setting::Threads(self.threads as usize))?
@@ -152,6 +162,9 @@ veletas bench --compare /path/to/old/veletas --runs 7")]
     Bench(crate::bench::BenchArgs),
     /// Plays two protocol engines against each other and reports the result (see docs/match.md).
     Match(Box<crate::referee::MatchArgs>),
+    /// Learns the weights of the learned evaluation from recorded games (see docs/learning.md).
+    #[command(name = "train-eval")]
+    TrainEval(crate::learn::TrainArgs),
     /// Plays a field of protocol engines (round robin, gauntlet or knockout) and rates it
     /// (see docs/tournament.md).
     Tournament(Box<crate::referee::tournament::TournamentArgs>),
@@ -217,6 +230,18 @@ pub fn run(cli: Cli) -> ExitCode {
             };
         }
         Some(Subcommand::Tournament(args)) => return tournament(&args),
+        Some(Subcommand::TrainEval(args)) => {
+            return match crate::learn::run(&args) {
+                Ok(report) => {
+                    let _ = write!(io::stdout(), "{report}").and_then(|()| io::stdout().flush());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("veletas train-eval: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
         Some(Subcommand::Ratings(args)) if args.format == "html" => {
             return picture_result("ratings", crate::report::ratings_html(&args));
         }

@@ -16,7 +16,7 @@
 //! reuse, and each root-parallel tree proves on its own.
 
 use crate::rules::{Bitboard, Color, Move, PlayoutPolicy, Position, Rng, Square, Turn};
-use crate::search::eval::evaluate;
+use crate::search::eval::{Evaluation, evaluate_with};
 use crate::search::tactics::winning_turn;
 
 /// How the tree searches.
@@ -34,6 +34,8 @@ pub struct MctsConfig {
     pub max_nodes: usize,
     /// Visits a move-choice leaf needs before it is expanded (its children cost memory).
     pub expand_visits: u32,
+    /// The static evaluation of cut-off playouts and shot priors (ours only).
+    pub eval: Evaluation,
     /// Back proven wins and losses up the tree (ours only; see the module's notes).
     pub solver: bool,
 }
@@ -443,7 +445,7 @@ impl Tree {
                 None => break,
             }
         }
-        evaluate(pos)
+        evaluate_with(pos, self.config.eval)
     }
 
     fn push_children(&mut self, parent: u32, children: impl Iterator<Item = Node>) {
@@ -491,7 +493,7 @@ impl Tree {
                 if let Some(winner) = next.winner() {
                     ends[winner.index()] |= shot.bitboard();
                 }
-                let p = evaluate(&next);
+                let p = evaluate_with(&next, self.config.eval);
                 let v = (if side == Color::Black { p } else { 1.0 - p }) as f32;
                 best = best.max(v);
                 self.shots.push((shot, v));

@@ -89,6 +89,8 @@ pub struct SearchSettings {
     pub exploration: f32,
     /// Softmax temperature of our engine's shot priors, in win-probability units.
     pub prior_temperature: f32,
+    /// The static evaluation (hand-written or learned).
+    pub eval: eval::Evaluation,
     /// Our engine proves wins and losses in the tree (MCTS-solver) and plays them.
     pub solver: bool,
 }
@@ -126,6 +128,7 @@ impl Default for SearchSettings {
             exploration: 1.4,
             prior_temperature: 0.04,
             solver: true,
+            eval: eval::Evaluation::Hand,
         }
     }
 }
@@ -233,6 +236,7 @@ impl Player {
             max_nodes: self.settings.nodes_per_tree(),
             expand_visits: self.settings.expand_visits,
             solver: self.settings.solver && !baseline,
+            eval: self.settings.eval,
         }
     }
 
@@ -339,7 +343,8 @@ impl Player {
             let mut next = pos.clone();
             next.play_turn_unchecked(turn);
             // A little noise breaks ties between equal turns at random.
-            let value = eval::evaluate_for(&next, side) + 1e-9 * self.rng.unit();
+            let p = eval::evaluate_with(&next, self.settings.eval);
+            let value = (if side == crate::rules::Color::Black { p } else { 1.0 - p }) + 1e-9 * self.rng.unit();
             if best.is_none_or(|(v, _)| value > v) {
                 best = Some((value, turn));
             }
