@@ -646,6 +646,7 @@ mod tests {
             max_nodes: 1 << 20,
             expand_visits: 4,
             solver: true,
+            eval: Evaluation::Hand,
         }
     }
 
