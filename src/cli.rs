@@ -86,8 +86,9 @@ pub struct EngineArgs {
     /// Turn the solver off: no proven wins and losses in the tree (for strength tests).
     #[arg(long)]
     pub no_solver: bool,
-    /// The static evaluation: hand (hand-written) or learned (data/eval-weights.txt).
-    #[arg(long, value_name = "EVAL", default_value = "hand")]
+    /// The static evaluation: learned (the default: the logistic model of
+    /// data/eval-weights.txt, learned from self-play) or hand (the hand-written one).
+    #[arg(long, value_name = "EVAL", default_value = "learned")]
     pub eval: Evaluation,
 }
 
@@ -101,7 +102,7 @@ impl Default for EngineArgs {
             memory: DEFAULT_MEMORY_MB,
             resign: 0.0,
             no_solver: false,
-            eval: Evaluation::Hand,
+            eval: Evaluation::Learned,
         }
     }
 }
