@@ -181,14 +181,30 @@ const fn build_select() -> [[u8; N]; 1024] {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Reach {
     sq: u8,
-    entries: [u16; 4],
+    /// The four entries, line kind `k` in bits `16k..16k+16` (one word: built and read
+    /// without narrow stores followed by a wide load).
+    entries: u64,
+}
+
+/// Four reach entries in one word, line kind `k` in bits `16k..16k+16`.
+#[inline(always)]
+fn pack(entries: [u16; 4]) -> u64 {
+    u64::from(entries[0]) | u64::from(entries[1]) << 16 | u64::from(entries[2]) << 32 | u64::from(entries[3]) << 48
 }
 
 impl Reach {
+    /// The entry of line kind `kind` (0-3).
+    #[inline(always)]
+    fn entry(&self, kind: usize) -> u16 {
+        (self.entries >> (16 * kind)) as u16
+    }
+
     /// The number of squares reached.
     #[inline]
     pub(crate) fn count(&self) -> u32 {
-        self.entries.iter().map(|&e| u32::from(e >> 10)).sum()
+        // The four counts side by side, summed into the top lane by one multiplication.
+        let counts = (self.entries >> 10) & 0x000f_000f_000f_000f;
+        (counts.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32
     }
 
     /// The `k`-th reached square (`k` below [`Reach::count`]), lines in the order
@@ -197,7 +213,7 @@ impl Reach {
     pub(crate) fn nth(&self, mut k: u32) -> Square {
         let mut kind = 0;
         while kind < 3 {
-            let c = u32::from(self.entries[kind] >> 10);
+            let c = u32::from(self.entry(kind) >> 10);
             if k < c {
                 break;
             }
@@ -205,7 +221,7 @@ impl Reach {
             kind += 1;
         }
         let (line, _) = SQUARE_LINES[usize::from(self.sq)][kind];
-        let pos = SELECT[usize::from(self.entries[kind] & 0x3ff)][k as usize];
+        let pos = SELECT[usize::from(self.entry(kind) & 0x3ff)][k as usize];
         Square::from_index(u32::from(LINE_SQUARES[slot(line)][usize::from(pos)]))
     }
 
@@ -213,7 +229,7 @@ impl Reach {
     #[inline]
     pub(crate) fn contains(&self, sq: Square) -> bool {
         let (a, b) = (&SQUARE_LINES[usize::from(self.sq)], &SQUARE_LINES[sq.index()]);
-        (0..4).any(|kind| a[kind].0 == b[kind].0 && self.entries[kind] >> b[kind].1 & 1 != 0)
+        (0..4).any(|kind| a[kind].0 == b[kind].0 && self.entry(kind) >> b[kind].1 & 1 != 0)
     }
 
     /// Calls `f` with every reached square, lines in the order rank, file, diagonal,
@@ -221,7 +237,8 @@ impl Reach {
     #[inline]
     pub(crate) fn for_each(&self, mut f: impl FnMut(Square)) {
         let lines = &SQUARE_LINES[usize::from(self.sq)];
-        for (kind, &entry) in self.entries.iter().enumerate() {
+        for kind in 0..4 {
+            let entry = self.entry(kind);
             let squares = &LINE_SQUARES[slot(lines[kind].0)];
             let mut mask = entry & 0x3ff;
             while mask != 0 {
@@ -339,7 +356,10 @@ impl Lines {
             let entry = REACH[usize::from(self.blocked[line]) * N + usize::from(pos)];
             if PASSABLE { land_only(entry, self.unlandable[line]) } else { entry }
         };
-        Reach { sq: sq.index() as u8, entries: [entry(lines[0]), entry(lines[1]), entry(lines[2]), entry(lines[3])] }
+        Reach {
+            sq: sq.index() as u8,
+            entries: pack([entry(lines[0]), entry(lines[1]), entry(lines[2]), entry(lines[3])]),
+        }
     }
 
     /// The number of squares reached from line position `pos` of `line`.
@@ -405,7 +425,7 @@ impl Lines {
             let entry = REACH[usize::from(self.blocked[line] & !clear) * N + usize::from(pos)];
             if PASSABLE { land_only(entry, self.unlandable[line] & !clear) } else { entry }
         };
-        Reach { sq: to.index() as u8, entries: [entry(0), entry(1), entry(2), entry(3)] }
+        Reach { sq: to.index() as u8, entries: pack([entry(0), entry(1), entry(2), entry(3)]) }
     }
 }
 
