@@ -150,7 +150,8 @@ fn parse_movetime(text: &str) -> Result<f64, String> {
 pub enum Subcommand {
     /// Counts the move sequences of a given depth (move-generation check).
     #[command(after_help = "Examples:\n  veletas perft 2 7/7/2s4/7/4s2/1s5/7 b\n  \
-veletas --size 9 perft 1\n  veletas perft --divide 2 '7/7/2s4/7/4s2/1s5/7 b'")]
+veletas --size 9 perft 1\n  veletas perft --divide 2 '7/7/2s4/7/4s2/1s5/7 b'\n  \
+veletas perft --threads 2 3 '7/7/2s4/7/4s2/1s5/7 b'")]
     Perft(PerftArgs),
     /// Times move generation (perft), random playouts and the search on fixed positions.
     #[command(after_help = "Measures perft nodes/s, random playouts/s (cheap and uniform policies) and the \
@@ -188,6 +189,9 @@ pub struct PerftArgs {
     /// Print the count below each legal move, then the total.
     #[arg(long)]
     pub divide: bool,
+    /// Threads to count on: the legal moves of the position are shared out among them.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub threads: u32,
 }
 
 fn parse_rules(text: &str) -> Result<RuleSet, String> {
@@ -344,13 +348,13 @@ fn perft(empty_board: Position, args: &PerftArgs) -> io::Result<()> {
         for mv in position.legal_moves() {
             let mut next = position.clone();
             next.play_unchecked(mv);
-            let count = next.perft(args.depth - 1);
+            let count = next.perft_threads(args.depth - 1, args.threads as usize);
             writeln!(out, "{mv} {count}")?;
             total += count;
         }
         total
     } else {
-        position.perft(args.depth)
+        position.perft_threads(args.depth, args.threads as usize)
     };
     writeln!(out, "{total}")?;
     info!("perft {} = {total} in {:.3}s", args.depth, start.elapsed().as_secs_f64());

@@ -97,6 +97,9 @@ fn extensions_succeed() {
     assert_eq!(last_reply(&format!("{OVER_7}is_legal w d5")), "= false");
     assert_eq!(last_reply("set_position 7/7/2s4/7/4s2/1s5/7 b\nperft 1"), "= 1034");
     assert_eq!(last_reply("set_position 7/7/2s4/7/4s2/1s5/7 b\nperft 0"), "= 1");
+    // Threads share out the root moves: the same count with any number.
+    assert_eq!(last_reply("set_position 7/7/2s4/7/4s2/1s5/7 b\nperft 2 3"), "= 940718");
+    assert_eq!(last_reply("set_position 7/7/2s4/7/4s2/1s5/7 b\nperft 1 2"), "= 1034");
     assert_eq!(
         last_reply("set_position 7/7/2s4/7/4s2/1s5/7 b\nrules"),
         "= 7x7, 3 shooters (black places 1, white 2), 2 claims win; rules classic"
@@ -149,8 +152,9 @@ fn error_replies() {
         ("set_position 7/7/7", "? invalid position: 3 ranks: the board must be 7x7, 9x9 or 10x10: '7/7/7'"),
         ("set_position 7/7/7 b", "? invalid position: 3 ranks: the board must be 7x7, 9x9 or 10x10: '7/7/7 b'"),
         ("set_position 7/7/7/7/7/7/7 w", "? invalid position: it is black's setup turn: '7/7/7/7/7/7/7 w'"),
-        ("perft 9", "? syntax error: unexpected '9'; usage: perft DEPTH"),
-        ("perft", "? syntax error: missing argument; usage: perft DEPTH"),
+        ("perft 9", "? syntax error: unexpected '9'; usage: perft DEPTH [THREADS]"),
+        ("perft", "? syntax error: missing argument; usage: perft DEPTH [THREADS]"),
+        ("perft 2 0", "? syntax error: unexpected '0'; usage: perft DEPTH [THREADS]"),
         ("rules 7", "? syntax error: unexpected '7'; usage: rules [classic|modern]"),
     ];
     for (input, expected) in cases {

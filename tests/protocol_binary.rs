@@ -92,6 +92,13 @@ fn perft_subcommand() {
     assert_eq!(stdout.lines().count(), 1034 + 1);
     assert_eq!(stdout.lines().last(), Some("940718"));
     assert!(stdout.lines().next().is_some_and(|l| l.split(' ').count() == 2));
+    let out = Command::new(BIN).args(["perft", "--threads", "2", "2", "7/7/2s4/7/4s2/1s5/7 b"]).output().unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "940718\n");
+    let out =
+        Command::new(BIN).args(["perft", "--threads", "2", "--divide", "2", "7/7/2s4/7/4s2/1s5/7 b"]).output().unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().last(), Some("940718"));
+    let out = Command::new(BIN).args(["perft", "--threads", "0", "2"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
     let out = Command::new(BIN).args(["perft", "1", "7/7/7", "b"]).output().unwrap();
     assert_ne!(out.status.code(), Some(0));
     assert!(String::from_utf8(out.stderr).unwrap().contains("invalid position"));

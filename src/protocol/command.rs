@@ -39,7 +39,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("is_legal", "COLOR MOVE", "whether a move is legal"),
     ("set_position", "POSITION", "sets up a position string"),
     ("position", "", "the position string"),
-    ("perft", "DEPTH", "the number of move sequences of DEPTH moves"),
+    ("perft", "DEPTH [THREADS]", "the number of move sequences of DEPTH moves"),
     ("rules", "[classic|modern]", "reports the variant and rules in force, or sets the rules (new game)"),
     ("option", "NAME [on|off]", "reports or sets an option of the rules: no-corners, claimed-block (new game)"),
     ("player", "[NAME]", "reports or sets the player: random, greedy, uct or veletas"),
@@ -126,8 +126,8 @@ pub enum Command {
     SetPosition(String),
     /// `position`
     Position,
-    /// `perft DEPTH`
-    Perft(u32),
+    /// `perft DEPTH [THREADS]`: the depth and the threads to count on (1 when not given).
+    Perft(u32, u32),
     /// `rules [classic|modern]`: report, or set the rule set.
     Rules(Option<RuleSet>),
     /// `option NAME [VALUE]`: report or set an option (names and values checked by the
@@ -324,7 +324,12 @@ fn command(i: &str) -> Res<'_, Command> {
             keyword("is_legal", map((color, owned), |(c, m)| Command::IsLegal(c, m))),
             keyword("set_position", map(words, |text| Command::SetPosition(text.to_string()))),
             keyword("position", success(Command::Position)),
-            keyword("perft", map(map_res(unsigned, depth), Command::Perft)),
+            keyword(
+                "perft",
+                map((map_res(unsigned, depth), opt(map_res(unsigned, in_range(1, MAX_THREADS)))), |(d, t)| {
+                    Command::Perft(d, t.unwrap_or(1))
+                }),
+            ),
             keyword(
                 "rules",
                 alt((
@@ -451,6 +456,11 @@ mod tests {
         assert_eq!(parse_command("resign_threshold"), Err(ParseError::Syntax("resign_threshold", String::new())));
         assert_eq!(parse_command("time_settings 1 -1 0"), Err(ParseError::Syntax("time_settings", "-1".into())));
         assert_eq!(parse_command("perft 9"), Err(ParseError::Syntax("perft", "9".into())));
+        assert_eq!(parse_command("perft 2"), Ok(Command::Perft(2, 1)));
+        assert_eq!(parse_command("perft 3 2"), Ok(Command::Perft(3, 2)));
+        for bad in ["perft 2 0", "perft 2 65", "perft 2 x", "perft 2 2 2"] {
+            assert!(matches!(parse_command(bad), Err(ParseError::Syntax("perft", _))), "{bad}");
+        }
         assert_eq!(parse_command("boardsize 10x"), Err(ParseError::Syntax("boardsize", "10x".into())));
         assert_eq!(
             ParseError::Syntax("play", String::new()).message(),

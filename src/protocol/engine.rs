@@ -165,7 +165,7 @@ impl Engine {
                 self.new_game(loaded);
                 side.to_string()
             }
-            Command::Perft(depth) => self.position().perft(depth).to_string(),
+            Command::Perft(depth, threads) => self.position().perft_threads(depth, threads as usize).to_string(),
             Command::Rules(None) => {
                 format!("{}; rules {}", self.position().variant(), rules_words(self.position().rules()))
             }

@@ -194,6 +194,25 @@ pub(crate) fn neighbours_of(sq: Square) -> Bitboard {
     Bitboard(NEIGHBOURS[sq.index()])
 }
 
+/// `BITS[i]`: the set of the one square at bit index `i` (zero beyond the layout); an
+/// entry for every `u8`, so that a lookup needs no bounds check.
+static BITS: [u128; 256] = {
+    let mut table = [0u128; 256];
+    let mut i = 0;
+    while i < 128 {
+        table[i] = 1u128 << i;
+        i += 1;
+    }
+    table
+};
+
+/// The set of `sq` alone, by table lookup (a variable 128-bit shift takes several
+/// instructions and branches or conditional moves): the same as [`Square::bitboard`].
+#[inline(always)]
+pub(crate) fn bit_of(sq: Square) -> Bitboard {
+    Bitboard(BITS[sq.index()])
+}
+
 /// Every square of the 10x10 layout (the padding column excluded).
 pub const FULL_BOARD: u128 = board_mask(MAX_SIZE);
 
@@ -272,6 +291,32 @@ pub fn queen_reach(sq: Square, blockers: Bitboard) -> Bitboard {
     Bitboard(reach & !occ)
 }
 
+/// `LINES_THROUGH[i]`: the squares on the rank, file and diagonals through bit index `i`
+/// of the 10x10 layout, the square itself included.
+static LINES_THROUGH: [u128; 128] = {
+    let mut table = [0u128; 128];
+    let mut i = 0;
+    while i < 127 {
+        let mut d = 0;
+        while d < 8 {
+            table[i] |= RAYS[d][i];
+            d += 1;
+        }
+        if i % STRIDE as usize != MAX_SIZE as usize && i < (MAX_SIZE * STRIDE) as usize {
+            table[i] |= 1u128 << i;
+        }
+        i += 1;
+    }
+    table
+};
+
+/// The squares on the four lines through `sq` (itself included): what a change on `sq`
+/// can matter to, queen-wise.
+#[inline]
+pub(crate) fn lines_through(sq: Square) -> Bitboard {
+    Bitboard(LINES_THROUGH[sq.index() & 127])
+}
+
 /// The squares strictly between `a` and `b` if they share a rank, file or diagonal.
 pub fn between(a: Square, b: Square) -> Option<Bitboard> {
     (0..8).find_map(|d| {
@@ -321,7 +366,19 @@ mod tests {
         for rank in 0..10 {
             for file in 0..10 {
                 let s = Square::new(file, rank).unwrap();
+                assert_eq!(bit_of(s), s.bitboard());
                 assert_eq!(neighbours_of(s), s.bitboard().neighbours());
+            }
+        }
+    }
+
+    #[test]
+    fn lines_through_a_square_are_its_queen_lines() {
+        let walls = Bitboard(FULL_BOARD & !board_mask(10));
+        for rank in 0..10 {
+            for file in 0..10 {
+                let s = Square::new(file, rank).unwrap();
+                assert_eq!(lines_through(s), queen_reach(s, walls) | s.bitboard(), "{s}");
             }
         }
     }

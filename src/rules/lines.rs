@@ -18,14 +18,24 @@ pub(crate) const LINES: usize = 58;
 const N: usize = MAX_SIZE as usize;
 
 /// Bit indices of the layout that can be squares (the rest never are).
+#[cfg(test)]
 const INDICES: usize = N * STRIDE as usize;
 
 /// `(line, position)` of a square on each of its four lines (rank, file, diagonal,
-/// anti-diagonal), by bit index. Padding indices get line 0, position 0 (never used).
-static SQUARE_LINES: [[(u8, u8); 4]; INDICES] = build_square_lines();
+/// anti-diagonal), by bit index. Padding indices get line 0, position 0 (never used);
+/// the table has an entry for every `u8`, so that indexing it needs no bounds check.
+static SQUARE_LINES: [[(u8, u8); 4]; 256] = build_square_lines();
+
+/// `SQUARE_BITS[i]`: the occupancy slot and bit of the square at bit index `i` on each of
+/// its four lines, so that a toggle is a load and an exclusive or per line.
+static SQUARE_BITS: [[(u8, u16); 4]; 256] = build_square_bits();
+
+/// The length of the occupancy arrays: the lines, padded to a power of two so that a
+/// masked line number needs no bounds check.
+const LINE_SLOTS: usize = 64;
 
 /// The bit index of the square at each position of each line (padding: 0, never used).
-static LINE_SQUARES: [[u8; 16]; LINES] = build_line_squares();
+static LINE_SQUARES: [[u8; 16]; LINE_SLOTS] = build_line_squares();
 
 /// Each line's occupancy with nothing on it: the positions beyond its end set.
 static EMPTY_LINES: [u16; LINES] = build_empty_lines();
@@ -50,8 +60,8 @@ const fn line_of(file: usize, rank: usize, kind: usize) -> (usize, usize) {
     }
 }
 
-const fn build_square_lines() -> [[(u8, u8); 4]; INDICES] {
-    let mut table = [[(0u8, 0u8); 4]; INDICES];
+const fn build_square_lines() -> [[(u8, u8); 4]; 256] {
+    let mut table = [[(0u8, 0u8); 4]; 256];
     let mut rank = 0;
     while rank < N {
         let mut file = 0;
@@ -69,8 +79,26 @@ const fn build_square_lines() -> [[(u8, u8); 4]; INDICES] {
     table
 }
 
-const fn build_line_squares() -> [[u8; 16]; LINES] {
-    let mut table = [[0u8; 16]; LINES];
+const fn build_square_bits() -> [[(u8, u16); 4]; 256] {
+    let lines = build_square_lines();
+    let mut table = [[(0u8, 0u16); 4]; 256];
+    let mut i = 0;
+    while i < 256 {
+        let mut kind = 0;
+        while kind < 4 {
+            let (line, pos) = lines[i][kind];
+            // Padding indices toggle nothing (never used).
+            let bit = if i < (N * STRIDE as usize) && i % STRIDE as usize != N { 1u16 << pos } else { 0 };
+            table[i][kind] = (line, bit);
+            kind += 1;
+        }
+        i += 1;
+    }
+    table
+}
+
+const fn build_line_squares() -> [[u8; 16]; LINE_SLOTS] {
+    let mut table = [[0u8; 16]; LINE_SLOTS];
     let mut rank = 0;
     while rank < N {
         let mut file = 0;
@@ -153,14 +181,30 @@ const fn build_select() -> [[u8; N]; 1024] {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Reach {
     sq: u8,
-    entries: [u16; 4],
+    /// The four entries, line kind `k` in bits `16k..16k+16` (one word: built and read
+    /// without narrow stores followed by a wide load).
+    entries: u64,
+}
+
+/// Four reach entries in one word, line kind `k` in bits `16k..16k+16`.
+#[inline(always)]
+fn pack(entries: [u16; 4]) -> u64 {
+    u64::from(entries[0]) | u64::from(entries[1]) << 16 | u64::from(entries[2]) << 32 | u64::from(entries[3]) << 48
 }
 
 impl Reach {
+    /// The entry of line kind `kind` (0-3).
+    #[inline(always)]
+    fn entry(&self, kind: usize) -> u16 {
+        (self.entries >> (16 * kind)) as u16
+    }
+
     /// The number of squares reached.
     #[inline]
     pub(crate) fn count(&self) -> u32 {
-        self.entries.iter().map(|&e| u32::from(e >> 10)).sum()
+        // The four counts side by side, summed into the top lane by one multiplication.
+        let counts = (self.entries >> 10) & 0x000f_000f_000f_000f;
+        (counts.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32
     }
 
     /// The `k`-th reached square (`k` below [`Reach::count`]), lines in the order
@@ -169,7 +213,7 @@ impl Reach {
     pub(crate) fn nth(&self, mut k: u32) -> Square {
         let mut kind = 0;
         while kind < 3 {
-            let c = u32::from(self.entries[kind] >> 10);
+            let c = u32::from(self.entry(kind) >> 10);
             if k < c {
                 break;
             }
@@ -177,15 +221,32 @@ impl Reach {
             kind += 1;
         }
         let (line, _) = SQUARE_LINES[usize::from(self.sq)][kind];
-        let pos = SELECT[usize::from(self.entries[kind] & 0x3ff)][k as usize];
-        Square::from_index(u32::from(LINE_SQUARES[usize::from(line)][usize::from(pos)]))
+        let pos = SELECT[usize::from(self.entry(kind) & 0x3ff)][k as usize];
+        Square::from_index(u32::from(LINE_SQUARES[slot(line)][usize::from(pos)]))
     }
 
     /// Whether `sq` is reached.
     #[inline]
     pub(crate) fn contains(&self, sq: Square) -> bool {
         let (a, b) = (&SQUARE_LINES[usize::from(self.sq)], &SQUARE_LINES[sq.index()]);
-        (0..4).any(|kind| a[kind].0 == b[kind].0 && self.entries[kind] >> b[kind].1 & 1 != 0)
+        (0..4).any(|kind| a[kind].0 == b[kind].0 && self.entry(kind) >> b[kind].1 & 1 != 0)
+    }
+
+    /// Calls `f` with every reached square, lines in the order rank, file, diagonal,
+    /// anti-diagonal and positions upwards along each line (the order of [`Reach::nth`]).
+    #[inline]
+    pub(crate) fn for_each(&self, mut f: impl FnMut(Square)) {
+        let lines = &SQUARE_LINES[usize::from(self.sq)];
+        for kind in 0..4 {
+            let entry = self.entry(kind);
+            let squares = &LINE_SQUARES[slot(lines[kind].0)];
+            let mut mask = entry & 0x3ff;
+            while mask != 0 {
+                let pos = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                f(Square::from_index(u32::from(squares[pos])));
+            }
+        }
     }
 
     /// The reached squares as a bitboard (for tests).
@@ -200,11 +261,17 @@ impl Reach {
 /// in the modern rules, which queens pass over; always empty in the classic rules).
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub(crate) struct Lines {
-    blocked: [u16; LINES],
-    unlandable: [u16; LINES],
+    blocked: [u16; LINE_SLOTS],
+    unlandable: [u16; LINE_SLOTS],
     /// Whether queens pass over unlandable squares at all (the modern rules): when not,
     /// the `unlandable` words are all zero and never read.
     passable: bool,
+}
+
+/// The index of `line` in the occupancy arrays (masked: no bounds check).
+#[inline(always)]
+fn slot(line: u8) -> usize {
+    usize::from(line) & (LINE_SLOTS - 1)
 }
 
 /// One line's reach entry with the squares of `unlandable` removed (count recomputed).
@@ -224,7 +291,9 @@ impl Lines {
     /// 10x10 layout; anything else is ignored). `passable` tells whether there can be
     /// such squares (the modern rules).
     pub(crate) fn new(blockers: Bitboard, unlandable: Bitboard, passable: bool) -> Lines {
-        let mut lines = Lines { blocked: EMPTY_LINES, unlandable: [0; LINES], passable };
+        let mut blocked = [0; LINE_SLOTS];
+        blocked[..LINES].copy_from_slice(&EMPTY_LINES);
+        let mut lines = Lines { blocked, unlandable: [0; LINE_SLOTS], passable };
         let layout = Bitboard(crate::rules::bitboard::FULL_BOARD);
         for sq in blockers & layout {
             lines.toggle(sq);
@@ -238,16 +307,16 @@ impl Lines {
     /// Flips `sq` between empty and blocked on its four lines.
     #[inline]
     pub(crate) fn toggle(&mut self, sq: Square) {
-        for (line, pos) in SQUARE_LINES[sq.index()] {
-            self.blocked[usize::from(line)] ^= 1 << pos;
+        for (line, bit) in SQUARE_BITS[sq.index()] {
+            self.blocked[slot(line)] ^= bit;
         }
     }
 
     /// Flips `sq` between empty and passable-but-occupied on its four lines.
     #[inline]
     pub(crate) fn toggle_unlandable(&mut self, sq: Square) {
-        for (line, pos) in SQUARE_LINES[sq.index()] {
-            self.unlandable[usize::from(line)] ^= 1 << pos;
+        for (line, bit) in SQUARE_BITS[sq.index()] {
+            self.unlandable[slot(line)] ^= bit;
         }
     }
 
@@ -280,12 +349,67 @@ impl Lines {
     #[inline]
     pub(crate) fn reach_of<const PASSABLE: bool>(&self, sq: Square) -> Reach {
         let lines = &SQUARE_LINES[sq.index()];
-        let entries = [0, 1, 2, 3].map(|kind| {
-            let line = usize::from(lines[kind].0);
-            let entry = REACH[usize::from(self.blocked[line]) * N + usize::from(lines[kind].1)];
+        // Written out rather than with `array::map`, which the compiler does not always
+        // inline.
+        let entry = |(line, pos): (u8, u8)| {
+            let line = slot(line);
+            let entry = REACH[usize::from(self.blocked[line]) * N + usize::from(pos)];
             if PASSABLE { land_only(entry, self.unlandable[line]) } else { entry }
-        });
-        Reach { sq: sq.index() as u8, entries }
+        };
+        Reach {
+            sq: sq.index() as u8,
+            entries: pack([entry(lines[0]), entry(lines[1]), entry(lines[2]), entry(lines[3])]),
+        }
+    }
+
+    /// The number of squares reached from line position `pos` of `line`.
+    #[inline]
+    fn count_on<const PASSABLE: bool>(&self, (line, pos): (u8, u8)) -> u32 {
+        let line = slot(line);
+        let entry = REACH[usize::from(self.blocked[line]) * N + usize::from(pos)];
+        if PASSABLE { (entry & 0x3ff & !self.unlandable[line]).count_ones() } else { u32::from(entry >> 10) }
+    }
+
+    /// The number of turns that move the shooter on `from` (each destination times its
+    /// shots), for lines whose [`Lines::passable`] is `PASSABLE`, without listing them.
+    ///
+    /// A destination on one of `from`'s lines sees, along that line once `from` is
+    /// vacated, the whole run `from` reached there (plus `from`, minus itself): as many
+    /// shots as `from` had destinations on that line, under both rule sets (in the modern
+    /// rules the run is bounded by blockers only, and `from` becomes landable while the
+    /// destination does not). So only the destination's three other lines, which do not
+    /// pass through `from`, are looked up.
+    #[inline]
+    pub(crate) fn count_moving_turns<const PASSABLE: bool>(&self, from: Square) -> u32 {
+        self.count_moving_on::<PASSABLE, 0>(from)
+            + self.count_moving_on::<PASSABLE, 1>(from)
+            + self.count_moving_on::<PASSABLE, 2>(from)
+            + self.count_moving_on::<PASSABLE, 3>(from)
+    }
+
+    /// [`Lines::count_moving_turns`] for the destinations on line kind `KIND` of `from`.
+    #[inline(always)]
+    fn count_moving_on<const PASSABLE: bool, const KIND: usize>(&self, from: Square) -> u32 {
+        let (line, pos) = SQUARE_LINES[from.index()][KIND];
+        let entry = REACH[usize::from(self.blocked[slot(line)]) * N + usize::from(pos)];
+        let mut mask = entry & 0x3ff;
+        if PASSABLE {
+            mask &= !self.unlandable[slot(line)];
+        }
+        let along = mask.count_ones();
+        let mut total = along * along;
+        let squares = &LINE_SQUARES[slot(line)];
+        while mask != 0 {
+            let to = usize::from(squares[mask.trailing_zeros() as usize]);
+            mask &= mask - 1;
+            let to_lines = &SQUARE_LINES[to];
+            for (kind, &other) in to_lines.iter().enumerate() {
+                if kind != KIND {
+                    total += self.count_on::<PASSABLE>(other);
+                }
+            }
+        }
+        total
     }
 
     /// What a queen on `to` reaches once `vacated` is empty too (the shots after a shooter
@@ -293,15 +417,15 @@ impl Lines {
     #[inline]
     pub(crate) fn reach_without_of<const PASSABLE: bool>(&self, to: Square, vacated: Square) -> Reach {
         let (lines, others) = (&SQUARE_LINES[to.index()], &SQUARE_LINES[vacated.index()]);
-        let entries = [0, 1, 2, 3].map(|kind| {
+        let entry = |kind: usize| {
             let (line, pos) = lines[kind];
             let (other, other_pos) = others[kind];
             let clear = u16::from(line == other) << other_pos;
-            let line = usize::from(line);
+            let line = slot(line);
             let entry = REACH[usize::from(self.blocked[line] & !clear) * N + usize::from(pos)];
             if PASSABLE { land_only(entry, self.unlandable[line] & !clear) } else { entry }
-        });
-        Reach { sq: to.index() as u8, entries }
+        };
+        Reach { sq: to.index() as u8, entries: pack([entry(0), entry(1), entry(2), entry(3)]) }
     }
 }
 
@@ -342,6 +466,7 @@ mod tests {
     fn reach_count_nth_and_contains_agree_with_the_bitboard_routines() {
         for pos in sample_positions() {
             let lines = pos.lines();
+            let modern = pos.rules().is_modern();
             for from in pos.shooters() {
                 let slow = pos.shooter_reach(from);
                 let fast = lines.reach(from);
@@ -352,6 +477,16 @@ mod tests {
                 for sq in pos.empty_squares() {
                     assert_eq!(fast.contains(sq), slow.contains(sq));
                 }
+                let mut listed = Vec::new();
+                fast.for_each(|sq| listed.push(sq));
+                assert_eq!(listed, (0..fast.count()).map(|k| fast.nth(k)).collect::<Vec<_>>());
+                let moving: u32 = slow.iter().map(|to| pos.shots_after_move(from, to).count()).sum();
+                let counted = if modern {
+                    lines.count_moving_turns::<true>(from)
+                } else {
+                    lines.count_moving_turns::<false>(from)
+                };
+                assert_eq!(counted, moving, "{pos} {from}");
                 for to in slow {
                     let shots = lines.reach_without(to, from);
                     let slow_shots = pos.shots_after_move(from, to);

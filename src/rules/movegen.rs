@@ -1,5 +1,7 @@
 //! Legal move generation, counting without lists, and perft.
 
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
 use crate::rules::bitboard::Bitboard;
 use crate::rules::moves::{Move, Turn};
 use crate::rules::position::{Phase, Position};
@@ -98,16 +100,35 @@ impl Position {
     }
 
     fn count_turns(&self) -> u64 {
+        if self.lines().passable() { self.count_turns_of::<true>() } else { self.count_turns_of::<false>() }
+    }
+
+    /// [`Position::count_turns`] for lines whose passability is `PASSABLE`: the shots
+    /// without a move (the union of the shooters' reaches), plus each shooter's moving
+    /// turns counted along the per-line tables.
+    fn count_turns_of<const PASSABLE: bool>(&self) -> u64 {
+        let lines = self.lines();
         let mut unmoved = Bitboard::EMPTY;
         let mut total = 0u64;
         for from in self.shooters() {
-            let reach = self.shooter_reach(from);
-            unmoved |= reach;
-            for to in reach {
-                total += u64::from(self.shots_after_move(from, to).count());
-            }
+            unmoved |= self.shooter_reach(from);
+            total += u64::from(lines.count_moving_turns::<PASSABLE>(from));
         }
         total + u64::from(unmoved.count())
+    }
+
+    /// Calls `f` with every legal play turn (in play and not over), in an order of its
+    /// own (not that of [`Position::legal_turns`]): the fast path for perft.
+    fn for_each_turn<const PASSABLE: bool>(&self, mut f: impl FnMut(Turn)) {
+        let lines = self.lines();
+        let mut unmoved = Bitboard::EMPTY;
+        for from in self.shooters() {
+            unmoved |= self.shooter_reach(from);
+            lines.reach_of::<PASSABLE>(from).for_each(|to| {
+                lines.reach_without_of::<PASSABLE>(to, from).for_each(|shot| f(Turn::with_move(from, to, shot)));
+            });
+        }
+        unmoved.iter().for_each(|shot| f(Turn::shot_only(shot)));
     }
 
     /// The number of positions exactly `depth` turns ahead (games that end sooner add
@@ -118,16 +139,11 @@ impl Position {
             1 => self.count_legal_moves(),
             _ if self.is_over() => 0,
             _ if self.phase() == Phase::Play => {
-                let mut turns = Vec::with_capacity(4096);
-                self.legal_turns(&mut turns);
-                turns
-                    .into_iter()
-                    .map(|turn| {
-                        let mut next = self.clone();
-                        next.play_turn_unchecked(turn);
-                        next.perft(depth - 1)
-                    })
-                    .sum()
+                if self.lines().passable() {
+                    self.perft_play::<true>(depth)
+                } else {
+                    self.perft_play::<false>(depth)
+                }
             }
             _ => {
                 let mut total = 0;
@@ -139,6 +155,46 @@ impl Position {
                 total
             }
         }
+    }
+
+    /// [`Position::perft`] in play, `depth` at least 2: one child position reused.
+    fn perft_play<const PASSABLE: bool>(&self, depth: u32) -> u64 {
+        let mut total = 0;
+        let mut next = self.clone();
+        self.for_each_turn::<PASSABLE>(|turn| {
+            next.clone_from(self);
+            next.apply_turn(turn);
+            total += next.perft(depth - 1);
+        });
+        total
+    }
+
+    /// [`Position::perft`] with the legal moves of this position shared out among
+    /// `threads` threads (1: no extra thread). Same count, less wall time at depth 2 and
+    /// more.
+    pub fn perft_threads(&self, depth: u32, threads: usize) -> u64 {
+        if threads <= 1 || depth < 2 || self.is_over() {
+            return self.perft(depth);
+        }
+        let moves = self.legal_moves();
+        let next_move = AtomicUsize::new(0);
+        let total = AtomicU64::new(0);
+        std::thread::scope(|scope| {
+            for _ in 0..threads.min(moves.len()) {
+                scope.spawn(|| {
+                    let mut sum = 0;
+                    // Moves are handed out one at a time, so a thread that drew cheap
+                    // subtrees takes more of them.
+                    while let Some(&mv) = moves.get(next_move.fetch_add(1, Ordering::Relaxed)) {
+                        let mut next = self.clone();
+                        next.play_unchecked(mv);
+                        sum += next.perft(depth - 1);
+                    }
+                    total.fetch_add(sum, Ordering::Relaxed);
+                });
+            }
+        });
+        total.into_inner()
     }
 }
 

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::rules::bitboard::{Bitboard, between, neighbours_of, queen_reach};
+use crate::rules::bitboard::{Bitboard, between, bit_of, lines_through, neighbours_of, queen_reach};
 use crate::rules::color::Color;
 use crate::rules::lines::Lines;
 use crate::rules::moves::{Move, Turn};
@@ -491,16 +491,16 @@ impl Position {
             return self.apply_modern_turn(turn);
         }
         let mover = self.side_to_move;
-        let shot = turn.shot().bitboard();
+        let shot = bit_of(turn.shot());
         let mut near = neighbours_of(turn.shot());
         if let Some((from, to)) = turn.shooter_move() {
-            let moved = from.bitboard() | to.bitboard();
+            let moved = bit_of(from) | bit_of(to);
             self.shooters ^= moved;
             self.blockers ^= moved;
             self.filled ^= moved;
             self.lines.toggle(from);
             self.lines.toggle(to);
-            near |= neighbours_of(to) | to.bitboard();
+            near |= neighbours_of(to) | bit_of(to);
         }
         self.stones[mover.index()] |= shot;
         self.blockers |= shot;
@@ -516,18 +516,24 @@ impl Position {
 
     /// [`Position::apply_turn`] under the modern rules: shooters are passed over (they
     /// are not line blockers), and since a stone anywhere on a shooter's lines can cut
-    /// its last move, every unclaimed shooter is checked for being trapped. Kept apart so
+    /// its last move, every unclaimed shooter on the lines of the changed squares is
+    /// checked for being trapped. Kept apart so
     /// that the classic path stays as small as it was.
     #[inline(never)]
     fn apply_modern_turn(&mut self, turn: Turn) -> bool {
         let mover = self.side_to_move;
-        let shot = turn.shot().bitboard();
+        let shot = bit_of(turn.shot());
+        // Only a shooter on a line through the shot (now a blocker) or through the moved
+        // shooter's new square (now not landable; the shooter itself included) can have
+        // lost its last move: the vacated square only adds to what others reach.
+        let mut near = lines_through(turn.shot());
         if let Some((from, to)) = turn.shooter_move() {
-            let moved = from.bitboard() | to.bitboard();
+            let moved = bit_of(from) | bit_of(to);
             self.shooters ^= moved;
             self.filled ^= moved;
             self.lines.toggle_unlandable(from);
             self.lines.toggle_unlandable(to);
+            near |= lines_through(to);
         }
         self.stones[mover.index()] |= shot;
         self.blockers |= shot;
@@ -537,7 +543,7 @@ impl Position {
         // Claiming changes no group, no empty square and (without claimed-block) no line
         // blocker: judging the shooters one by one is judging them all on the position
         // before the claims.
-        for sq in self.shooters {
+        for sq in self.shooters & near {
             if self.lines.reach(sq).count() == 0 {
                 let owner = self.claim_owner(sq, mover);
                 self.shooters ^= sq.bitboard();
@@ -578,8 +584,8 @@ impl Position {
         for sq in candidates {
             if (neighbours_of(sq) & free).is_empty() {
                 let owner = self.claim_owner(sq, mover);
-                self.shooters ^= sq.bitboard();
-                self.claimed[owner.index()] |= sq.bitboard();
+                self.shooters ^= bit_of(sq);
+                self.claimed[owner.index()] |= bit_of(sq);
                 claimed = true;
             }
         }
