@@ -3,10 +3,18 @@
 
 use std::fmt::Write as _;
 
-/// `text` as a JSON string literal: quotes, backslashes and control characters escaped,
-/// and `<`, `>`, `&`, U+2028 and U+2029 written as `\uXXXX`, so the literal is also safe
-/// inside an HTML `<script>` element.
+/// `text` as a JSON string literal: quotes, backslashes and control characters escaped.
 pub fn string(text: &str) -> String {
+    escape(text, false)
+}
+
+/// `text` as a JSON string literal that is also safe inside an HTML `<script>` element:
+/// as [`string`], and `<`, `>`, `&`, U+2028 and U+2029 written as `\uXXXX`.
+pub fn script_string(text: &str) -> String {
+    escape(text, true)
+}
+
+fn escape(text: &str, script: bool) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
     for c in text.chars() {
@@ -14,7 +22,7 @@ pub fn string(text: &str) -> String {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
             '\n' => out.push_str("\\n"),
-            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
+            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' if script => {
                 let _ = write!(out, "\\u{:04x}", u32::from(c));
             }
             c if c.is_control() => {
@@ -34,7 +42,8 @@ mod tests {
     #[test]
     fn strings_escape_what_json_and_script_elements_need() {
         assert_eq!(string("a\"b\\c\u{1}\n"), "\"a\\\"b\\\\c\\u0001\\n\"");
-        assert_eq!(string("</script>&"), "\"\\u003c/script\\u003e\\u0026\"");
+        assert_eq!(string("</script>&"), "\"</script>&\"");
+        assert_eq!(script_string("</script>&"), "\"\\u003c/script\\u003e\\u0026\"");
         assert_eq!(string("été ♟"), "\"été ♟\"");
     }
 }

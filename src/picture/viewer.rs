@@ -23,7 +23,7 @@ use crate::rules::{Position, Variant};
 /// filled in).
 const TEMPLATE: &str = include_str!("viewer.html");
 
-pub use crate::json::string as json_string;
+pub use crate::json::script_string as json_string;
 
 /// `text` escaped for HTML text and attribute values.
 pub fn html_escape(text: &str) -> String {
