@@ -11,6 +11,7 @@ use std::time::Instant;
 
 use clap::Args;
 
+use crate::json::string as json_string;
 use crate::rules::{Phase, PlayoutPolicy, Position, Rng};
 use crate::search::SearchSettings;
 
@@ -219,20 +220,6 @@ fn read_positions(args: &BenchArgs) -> Result<Vec<BenchPosition>, String> {
 
 fn json_number(x: f64) -> String {
     if x.is_finite() { format!("{x:.1}") } else { "null".into() }
-}
-
-fn json_string(text: &str) -> String {
-    let mut out = String::from('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// The figures as JSON: `{"runs": N, "figures": [{"name", "unit", "median", "min", "max", "values"}]}`.

@@ -11,6 +11,7 @@
 
 pub mod bench;
 pub mod cli;
+pub mod json;
 pub mod learn;
 pub mod picture;
 pub mod player;

@@ -23,27 +23,7 @@ use crate::rules::{Position, Variant};
 /// filled in).
 const TEMPLATE: &str = include_str!("viewer.html");
 
-/// `text` as a JSON string, safe inside a `<script>` element (no `<`, `>` or `&`).
-pub fn json_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
+pub use crate::json::script_string as json_string;
 
 /// `text` escaped for HTML text and attribute values.
 pub fn html_escape(text: &str) -> String {
