@@ -161,14 +161,15 @@ impl CommonArgs {
 
     /// The engines' log file: `--engine-log`, else the record file's name plus `.engines.log`.
     pub fn engine_log_path(&self) -> Option<PathBuf> {
-        self.engine_log.clone().or_else(|| {
-            self.record.as_ref().map(|r| {
-                let mut name = r.clone().into_os_string();
-                name.push(".engines.log");
-                PathBuf::from(name)
-            })
-        })
+        self.engine_log.clone().or_else(|| self.record.as_deref().map(engine_log_beside))
     }
+}
+
+/// The default engine log of a record file: its name plus `.engines.log`.
+pub fn engine_log_beside(record: &std::path::Path) -> PathBuf {
+    let mut name = record.as_os_str().to_os_string();
+    name.push(".engines.log");
+    PathBuf::from(name)
 }
 
 fn parse_rule_set(text: &str) -> Result<RuleSet, String> {

@@ -19,7 +19,7 @@ use crate::referee::game::{GameSettings, PlayedGame, Termination, play_game_obse
 use crate::referee::openings::OpeningBook;
 use crate::referee::runner::{engine_name, open_record_file, today};
 use crate::referee::tournament::field::{self, EngineDef, EngineOptions};
-use crate::referee::tournament::schedule::{Format, Schedule, ScheduledGame};
+use crate::referee::tournament::schedule::{Format, Schedule, ScheduledGame, check_games_per_pair};
 use crate::referee::tournament::{ShardSpec, TournamentArgs, knockout};
 use crate::report::{LiveBoard, LiveGame};
 use crate::rules::{Color, Move};
@@ -137,12 +137,7 @@ impl Plan {
         let book = OpeningBook::new(common).map_err(usage)?;
         let schedule = match args.format {
             Format::Knockout => {
-                if args.games_per_pair == 0 || !args.games_per_pair.is_multiple_of(2) {
-                    return Err(usage(format!(
-                        "--games-per-pair must be even and positive (openings are played twice, colours swapped), not {}",
-                        args.games_per_pair
-                    )));
-                }
+                check_games_per_pair(args.games_per_pair).map_err(usage)?;
                 if args.rounds != 1 {
                     return Err(usage("--rounds does not apply to a knockout"));
                 }
@@ -158,13 +153,11 @@ impl Plan {
             Some(spec) => Some((spec.resolve(|name| std::env::var(name).ok()).map_err(usage)?, spec.count())),
         };
         let record = common.record.as_deref().map(|p| with_shard(p, shard));
-        let log = common.engine_log.as_deref().map(|p| with_shard(p, shard)).or_else(|| {
-            record.as_ref().map(|r| {
-                let mut name = r.clone().into_os_string();
-                name.push(".engines.log");
-                PathBuf::from(name)
-            })
-        });
+        let log = common
+            .engine_log
+            .as_deref()
+            .map(|p| with_shard(p, shard))
+            .or_else(|| record.as_deref().map(crate::referee::engine_log_beside));
         Ok(Plan {
             names: Vec::new(),
             defs,

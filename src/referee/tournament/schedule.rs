@@ -81,11 +81,7 @@ impl Schedule {
         if engines < 2 {
             return Err(format!("a tournament needs at least two engines, not {engines}"));
         }
-        if games_per_pair == 0 || !games_per_pair.is_multiple_of(2) {
-            return Err(format!(
-                "--games-per-pair must be even and positive (openings are played twice, colours swapped), not {games_per_pair}"
-            ));
-        }
+        check_games_per_pair(games_per_pair)?;
         if rounds == 0 {
             return Err("--rounds must be at least 1".into());
         }
@@ -135,6 +131,17 @@ impl Schedule {
     pub fn games(&self) -> impl Iterator<Item = ScheduledGame> + '_ {
         (0..self.len()).filter_map(|i| self.game(i))
     }
+}
+
+/// Checks `--games-per-pair`: even and positive, since each opening is played twice with
+/// colours swapped (every format, knockout matches included).
+pub fn check_games_per_pair(games_per_pair: usize) -> Result<(), String> {
+    if games_per_pair == 0 || !games_per_pair.is_multiple_of(2) {
+        return Err(format!(
+            "--games-per-pair must be even and positive (openings are played twice, colours swapped), not {games_per_pair}"
+        ));
+    }
+    Ok(())
 }
 
 /// Every pair of `n` engines once, ordered by the circle method: rounds in which each
