@@ -27,7 +27,7 @@ use crate::search::{DEFAULT_MEMORY_MB, MAX_MEMORY_MB, MIN_MEMORY_MB, PlayerKind,
     after_help = "Without a subcommand, reads protocol commands from stdin and answers on stdout; \
 logs go to stderr (set RUST_LOG=debug to see every command and reply).\n\n\
 Examples:\n  printf 'boardsize 7\\nclear_board\\ngenmove b\\nshowboard\\n' | veletas --seed 1\n  \
-veletas --movetime 0.1 --threads 2\n  \
+veletas --movetime 0.1 --threads 2 --ponder\n  \
 veletas --player uct --playouts 5000 --seed 7   # deterministic moves\n  \
 veletas --rules modern --no-corners --size 9"
 )]
@@ -86,6 +86,11 @@ pub struct EngineArgs {
     /// Turn the solver off: no proven wins and losses in the tree (for strength tests).
     #[arg(long)]
     pub no_solver: bool,
+    /// Ponder: search on the opponent's turn while waiting for its move, and keep the
+    /// tree when it arrives (the protocol's `ponder`; off by default: an idle engine uses
+    /// no CPU).
+    #[arg(long)]
+    pub ponder: bool,
     /// The static evaluation: learned (the default: the logistic model of
     /// data/eval-weights.txt, learned from self-play) or hand (the hand-written one).
     #[arg(long, value_name = "EVAL", default_value = "learned")]
@@ -102,6 +107,7 @@ impl Default for EngineArgs {
             memory: DEFAULT_MEMORY_MB,
             resign: 0.0,
             no_solver: false,
+            ponder: false,
             eval: Evaluation::Learned,
         }
     }
@@ -316,14 +322,16 @@ fn picture_result(command: &str, result: Result<(), String>) -> ExitCode {
 fn engine(start: Position, args: &EngineArgs, seed: u64) -> io::Result<()> {
     let player = args.player(seed).map_err(invalid)?;
     info!(
-        "engine starting: {}, rules {}, player {}, movetime {} s, playouts {}",
+        "engine starting: {}, rules {}, player {}, movetime {} s, playouts {}, ponder {}",
         start.variant(),
         start.rules(),
         crate::player::Player::describe(&player),
         args.movetime,
-        if args.playouts > 0 { args.playouts.to_string() } else { "off".to_string() }
+        if args.playouts > 0 { args.playouts.to_string() } else { "off".to_string() },
+        if args.ponder { "on" } else { "off" }
     );
     let mut engine = Engine::from_position(start, Box::new(player));
+    engine.set_ponder(args.ponder);
     let stdout = io::stdout();
     // Not `stdin().lock()`: `analyze` watches the input from a second thread.
     let input = BufReader::with_capacity(1 << 16, io::stdin());

@@ -119,6 +119,15 @@ pub trait Player {
         Err(format!("cannot solve: the {} player does not search", self.kind()))
     }
 
+    /// Searches `game` (not over) on the opponent's turn, to keep what it finds for the
+    /// player's next move, until `stop` is raised (or a limit of the player's own);
+    /// returns the playouts run. Players that keep nothing between moves do nothing (the
+    /// default) and return 0 at once.
+    fn ponder(&mut self, game: &Game, stop: &Arc<AtomicBool>) -> u64 {
+        let _ = (game, stop);
+        0
+    }
+
     /// Analyses `game` (not over) until `stop` is raised, calling `report` with the
     /// search's view about every `interval` and once more at the end. A player that does
     /// not search may report its choice once and return at once.

@@ -36,6 +36,8 @@ pub struct SearchPlayer {
     /// The moves of the game at the last decision (a shorter game means a new one or an
     /// undo: the count starts again).
     last_length: usize,
+    /// Playouts the last search of `decide` started with, kept from earlier searches.
+    inherited: u64,
 }
 
 impl SearchPlayer {
@@ -49,7 +51,14 @@ impl SearchPlayer {
             resign: 0.0,
             low_turns: [0; 2],
             last_length: 0,
+            inherited: 0,
         }
+    }
+
+    /// The playouts through the root that the last search of [`Player::decide`] kept from
+    /// earlier searches (its own, `analyze`, pondering) when it started.
+    pub fn last_inherited(&self) -> u64 {
+        self.inherited
     }
 
     /// The same player with `setting` changed (see [`Player::configure`]).
@@ -141,12 +150,15 @@ impl Player for SearchPlayer {
         let start = Instant::now();
         let limits = self.limits(game, clock);
         let side = game.position().side_to_move();
-        match self.search.choose(game, &limits) {
+        let result = self.search.choose(game, &limits);
+        self.inherited = result.as_ref().map_or(0, |r| r.inherited);
+        match result {
             Some(result) => {
                 info!(
-                    "search: {side} plays {} after {} visits, win rate {:.1}%, time {:.3} s ({}), pv {}",
+                    "search: {side} plays {} after {} visits ({} inherited), win rate {:.1}%, time {:.3} s ({}), pv {}",
                     result.best,
                     result.visits,
+                    result.inherited,
                     100.0 * result.win_rate,
                     start.elapsed().as_secs_f64(),
                     describe_limits(&limits),
@@ -211,6 +223,16 @@ impl Player for SearchPlayer {
         let solution = self.search.solve(game, &limits);
         info!("solve: {solution:?}");
         Ok(solution)
+    }
+
+    /// Ponders until `stop`, or for the playout budget when one is set (as much as a move
+    /// of its own), within the search's memory (see [`search::Player::ponder`]).
+    fn ponder(&mut self, game: &Game, stop: &Arc<AtomicBool>) -> u64 {
+        let start = Instant::now();
+        let limits = Limits { time: None, iterations: self.playouts, stop: Some(Arc::clone(stop)) };
+        let playouts = self.search.ponder(game, &limits);
+        info!("ponder: {playouts} playouts in {:.3} s", start.elapsed().as_secs_f64());
+        playouts
     }
 
     fn analyze(

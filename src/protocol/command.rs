@@ -50,6 +50,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("solve", "[SECONDS]", "tries to prove the game's outcome: win TURN, loss or unknown"),
     ("memory", "[MB]", "reports or sets the search's memory in MiB, all threads together"),
     ("resign_threshold", "THRESHOLD", "resigns after turns below this win rate (0: never)"),
+    ("ponder", "[on|off]", "reports or sets pondering: searching on the opponent's turn"),
     ("loadgame", "FILE [TURNS [GAME]]", "loads a game of a record file, up to TURNS turns"),
 ];
 
@@ -149,6 +150,8 @@ pub enum Command {
     Memory(Option<u64>),
     /// `resign_threshold THRESHOLD` (0 to 1).
     ResignThreshold(f64),
+    /// `ponder [on|off]`: report, or turn pondering on or off.
+    Ponder(Option<bool>),
     /// `loadgame FILE [TURNS [GAME]]`
     LoadGame {
         /// The record file (a path without spaces).
@@ -360,6 +363,7 @@ fn command(i: &str) -> Res<'_, Command> {
             ),
             keyword("memory", alt((map(unsigned64, |mb| Command::Memory(Some(mb))), success(Command::Memory(None))))),
             keyword("resign_threshold", map(map_res(finite, in_range(0.0, 1.0)), Command::ResignThreshold)),
+            keyword("ponder", alt((map(switch, |on| Command::Ponder(Some(on))), success(Command::Ponder(None))))),
             keyword(
                 "loadgame",
                 map((owned, opt((unsigned64, opt(unsigned64)))), |(path, rest)| Command::LoadGame {
@@ -370,6 +374,16 @@ fn command(i: &str) -> Res<'_, Command> {
             ),
         )),
     ))
+    .parse(i)
+}
+
+/// `on` or `off`.
+fn switch(i: &str) -> Res<'_, bool> {
+    map_res(word, |w: &str| match w {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(()),
+    })
     .parse(i)
 }
 
@@ -432,6 +446,9 @@ mod tests {
         assert_eq!(parse_command("memory"), Ok(Command::Memory(None)));
         assert_eq!(parse_command("memory 64"), Ok(Command::Memory(Some(64))));
         assert_eq!(parse_command("resign_threshold 0.05"), Ok(Command::ResignThreshold(0.05)));
+        assert_eq!(parse_command("ponder"), Ok(Command::Ponder(None)));
+        assert_eq!(parse_command("ponder on"), Ok(Command::Ponder(Some(true))));
+        assert_eq!(parse_command("ponder off"), Ok(Command::Ponder(Some(false))));
     }
 
     #[test]
@@ -455,6 +472,9 @@ mod tests {
         assert_eq!(parse_command("resign_threshold 1.5"), Err(ParseError::Syntax("resign_threshold", "1.5".into())));
         assert_eq!(parse_command("resign_threshold"), Err(ParseError::Syntax("resign_threshold", String::new())));
         assert_eq!(parse_command("time_settings 1 -1 0"), Err(ParseError::Syntax("time_settings", "-1".into())));
+        assert_eq!(parse_command("ponder yes"), Err(ParseError::Syntax("ponder", "yes".into())));
+        assert_eq!(parse_command("ponder ON"), Err(ParseError::Syntax("ponder", "ON".into())));
+        assert_eq!(parse_command("ponder on off"), Err(ParseError::Syntax("ponder", "off".into())));
         assert_eq!(parse_command("perft 9"), Err(ParseError::Syntax("perft", "9".into())));
         assert_eq!(parse_command("perft 2"), Ok(Command::Perft(2, 1)));
         assert_eq!(parse_command("perft 3 2"), Ok(Command::Perft(3, 2)));

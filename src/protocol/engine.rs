@@ -12,7 +12,7 @@ use log::debug;
 use crate::player::{Clock, Decision, Player, Setting, TimeLeft, time};
 use crate::protocol::board::diagram;
 use crate::protocol::command::{COMMANDS, Command, shorten};
-use crate::rules::{Color, Game, IllegalMove, Move, Position, Rules, Variant};
+use crate::rules::{Color, Game, IllegalMove, Move, Phase, Position, Rules, Variant};
 use crate::search::{PlayerKind, SearchResult, Solution};
 
 /// What a successful command asks of the loop besides replying.
@@ -30,6 +30,11 @@ pub struct Engine {
     clock: Clock,
     komi: f64,
     player: Box<dyn Player>,
+    /// Search on the opponent's turn while idle (`ponder`, `--ponder`).
+    ponder: bool,
+    /// The colour of the engine's last `genmove` in this game: the other one is the
+    /// opponent, on whose turn it ponders.
+    own: Option<Color>,
 }
 
 /// The result of a command: the reply text and what to do next, or an error message.
@@ -45,7 +50,41 @@ impl Engine {
     /// An engine whose first game starts at `position` (its variant and rules stay in
     /// force for `clear_board` and `boardsize`), with `player` choosing its moves.
     pub fn from_position(position: Position, player: Box<dyn Player>) -> Engine {
-        Engine { game: Game::from_position(position), clock: Clock::default(), komi: 0.0, player }
+        Engine {
+            game: Game::from_position(position),
+            clock: Clock::default(),
+            komi: 0.0,
+            player,
+            ponder: false,
+            own: None,
+        }
+    }
+
+    /// Turns pondering on or off (as the `ponder` command does; off by default).
+    pub fn set_ponder(&mut self, on: bool) {
+        self.ponder = on;
+    }
+
+    /// Whether pondering is on.
+    pub fn ponder_enabled(&self) -> bool {
+        self.ponder
+    }
+
+    /// Whether the engine should ponder while it waits for the next command: pondering
+    /// is on, the game is in play (past the setup turns) and not over, and the side to move
+    /// is the opponent, that is not the colour of the engine's last `genmove` in this game.
+    pub fn should_ponder(&self) -> bool {
+        let pos = self.position();
+        self.ponder
+            && !pos.is_over()
+            && pos.phase() == Phase::Play
+            && self.own.is_some_and(|own| own != pos.side_to_move())
+    }
+
+    /// Lets the player search the opponent's turn until `stop` is raised (see
+    /// [`Player::ponder`]), when [`Engine::should_ponder`]; returns the playouts run.
+    pub fn ponder(&mut self, stop: &Arc<AtomicBool>) -> u64 {
+        if self.should_ponder() { self.player.ponder(&self.game, stop) } else { 0 }
     }
 
     /// The game in progress.
@@ -74,6 +113,7 @@ impl Engine {
 
     fn new_game(&mut self, game: Game) {
         self.game = game;
+        self.own = None;
         self.player.new_game();
     }
 
@@ -109,6 +149,7 @@ impl Engine {
                 let text = match self.generate(color)? {
                     Decision::Play(mv) => {
                         self.game.play(mv).map_err(|e| illegal(&mv.to_string(), &e))?;
+                        self.own = Some(color);
                         mv.to_string()
                     }
                     Decision::Resign => "resign".to_string(),
@@ -217,6 +258,11 @@ impl Engine {
             }
             Command::ResignThreshold(threshold) => {
                 self.player.configure(Setting::Resign(threshold))?;
+                String::new()
+            }
+            Command::Ponder(None) => (if self.ponder { "on" } else { "off" }).to_string(),
+            Command::Ponder(Some(on)) => {
+                self.ponder = on;
                 String::new()
             }
             // The session loop streams analyses itself (see `protocol::run`).

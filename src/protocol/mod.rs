@@ -4,8 +4,8 @@
 //! the binary wires it to stdin/stdout and tests feed it bytes. The protocol is
 //! specified in `protocol.md` at the repository root. Layers: [`framing`] turns bytes
 //! into lines and replies into bytes, [`command`] parses a line into a [`Command`],
-//! [`Engine`] executes it; [`analysis`] streams `analyze` replies, which run until the
-//! next input arrives.
+//! [`Engine`] executes it; [`analysis`] streams `analyze` replies and ponders, both of
+//! which run until the next input arrives.
 
 pub mod analysis;
 pub mod board;
@@ -58,7 +58,8 @@ pub fn respond(engine: &mut Engine, line: &Line) -> (String, Flow, bool) {
 /// `input` is `Send` because `analyze` watches it from a second (scoped) thread while
 /// the search runs, to stop at the next input line; nothing else reads it concurrently.
 /// At the terminal, wrap stdin as `BufReader::new(io::stdin())` (a `StdinLock` is not
-/// `Send`).
+/// `Send`). With pondering on ([`Engine::should_ponder`]), the engine searches the
+/// opponent's turn the same way between a reply and the next input.
 pub fn run(mut input: impl BufRead + Send, mut output: impl Write, engine: &mut Engine) -> io::Result<Summary> {
     let mut summary = Summary::default();
     while let Some(line) = read_line(&mut input)? {
@@ -84,6 +85,9 @@ pub fn run(mut input: impl BufRead + Send, mut output: impl Write, engine: &mut 
         if flow == Flow::Quit {
             summary.quit = true;
             break;
+        }
+        if engine.should_ponder() {
+            analysis::ponder(&mut input, engine);
         }
     }
     info!(

@@ -166,6 +166,9 @@ pub struct SearchResult {
     pub win_rate: f64,
     /// Playouts in this search, all threads.
     pub visits: u64,
+    /// Playouts through the root kept from earlier searches (tree reuse, analysis,
+    /// pondering) when this search started, all threads.
+    pub inherited: u64,
     /// Expected line of play, starting with `best`.
     pub pv: Vec<Move>,
     /// Candidates, most visited first (empty for players that do not search).
@@ -207,6 +210,13 @@ pub struct Player {
 }
 
 const PV_LENGTH: usize = 8;
+
+/// [`Player::ponder`] stops once a tree holds this share (percent) of its node limit: a
+/// tree past half of it is not reused (it would cost memory), which would waste the
+/// pondering.
+pub const PONDER_FILL_PERCENT: u64 = 40;
+/// Playouts per thread between two checks of the trees' size while pondering.
+const PONDER_CHUNK: u64 = 256;
 
 impl Player {
     /// A player with `settings`.
@@ -263,6 +273,7 @@ impl Player {
             best,
             win_rate: 0.5,
             visits: 0,
+            inherited: 0,
             pv: vec![best],
             candidates: Vec::new(),
             proven: None,
@@ -304,7 +315,7 @@ impl Player {
                         || limits.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
                         || (deadline.is_none() && remaining.is_none() && limits.stop.is_none());
                     let visits = self.trees.iter().map(Tree::root_visits).sum::<u64>() - visits_before;
-                    let result = self.result(pos, visits, start);
+                    let result = self.result(pos, visits, visits_before, start);
                     if finished {
                         return result;
                     }
@@ -313,6 +324,36 @@ impl Player {
                     }
                 }
             }
+        }
+    }
+
+    /// Searches `game` ahead of time, normally on the opponent's turn, so that the next
+    /// search keeps the tree (see [`SearchSettings::tree_reuse`]): until `limits.stop` is
+    /// raised or `limits.iterations` are run (`limits.time` is ignored), and never once a
+    /// tree holds [`PONDER_FILL_PERCENT`] of its node limit, so that it stays reusable.
+    /// Nothing happens for a finished game, a setup turn, players that keep no tree
+    /// (random, greedy) or with tree reuse off. Returns the playouts run (all threads).
+    pub fn ponder(&mut self, game: &Game, limits: &Limits) -> u64 {
+        let pos = game.position();
+        let searches = matches!(self.settings.player, PlayerKind::Uct | PlayerKind::Veletas);
+        if pos.is_over() || pos.phase() != Phase::Play || !searches || !self.settings.tree_reuse {
+            return 0;
+        }
+        self.prepare_trees(game);
+        let stop = limits.stop.as_deref();
+        let tree_bytes = self.settings.nodes_per_tree() as u64 * mcts::NODE_BYTES as u64;
+        let full = tree_bytes / 100 * PONDER_FILL_PERCENT;
+        let chunk = PONDER_CHUNK * self.trees.len() as u64;
+        let mut done = 0u64;
+        loop {
+            let budget = limits.iterations.map_or(chunk, |n| n.saturating_sub(done).min(chunk));
+            if budget == 0
+                || stop.is_some_and(|s| s.load(Ordering::Relaxed))
+                || self.trees.iter().any(|t| t.is_settled() || t.memory_used() >= full)
+            {
+                return done;
+            }
+            done += self.run_trees(None, Some(budget), stop);
         }
     }
 
@@ -421,7 +462,7 @@ impl Player {
         })
     }
 
-    fn result(&mut self, pos: &Position, visits: u64, start: Instant) -> Option<SearchResult> {
+    fn result(&mut self, pos: &Position, visits: u64, inherited: u64, start: Instant) -> Option<SearchResult> {
         let side = pos.side_to_move();
         // A proven root: the fastest win any tree found, else the longest loss.
         let proven = self.trees.iter().filter_map(Tree::proven_turn).min_by_key(|&(turn, p)| {
@@ -510,6 +551,7 @@ impl Player {
             best: Move::Turn(best),
             win_rate,
             visits,
+            inherited,
             pv: tree.principal_variation(best, PV_LENGTH),
             candidates,
             proven: proven.map(|(_, p)| p),
