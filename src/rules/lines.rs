@@ -472,6 +472,7 @@ mod tests {
                 let fast = lines.reach(from);
                 assert_eq!(fast.bitboard(), slow, "{pos} {from}");
                 assert_eq!(fast.count(), slow.count());
+                assert_eq!(pos.reach_count(from), slow.count());
                 let listed: Bitboard = (0..fast.count()).map(|k| fast.nth(k)).collect();
                 assert_eq!(listed, slow);
                 for sq in pos.empty_squares() {

@@ -224,6 +224,12 @@ impl Position {
         queen_reach(sq, self.blockers) & !self.filled
     }
 
+    /// The number of squares in [`Position::shooter_reach`], from the per-line tables.
+    #[inline]
+    pub fn reach_count(&self, sq: Square) -> u32 {
+        self.lines.reach(sq).count()
+    }
+
     /// The shots after the shooter on `from` moves to `to`: its reach from `to` once
     /// `from` is empty.
     #[inline]
