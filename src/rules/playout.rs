@@ -149,11 +149,11 @@ impl Position {
     }
 
     fn cheap_turn<const PASSABLE: bool>(&self, rng: &mut Rng) -> Option<Turn> {
-        let (shooters, n) = shooter_list(self.shooters());
+        let n = self.shooters().count();
         if n == 0 {
             return None;
         }
-        let from = shooters[rng.below(n) as usize];
+        let from = self.shooters().nth(rng.below(n))?;
         let lines = self.lines();
         let reach = lines.reach_of::<PASSABLE>(from);
         let count = reach.count();
@@ -268,9 +268,14 @@ impl<'a, const PASSABLE: bool> UniformSampler<'a, PASSABLE> {
             i += 1;
         }
         let from = self.shooters[i];
-        let to = self.reaches[i].nth(group);
+        let (to, kind) = self.reaches[i].nth_with_kind(group);
+        // Most draws are rejected: count the shots with three lookups first, and list
+        // them only for a draw that holds one.
+        if slot >= self.lines.count_shots_after_move::<PASSABLE>(&self.reaches[i], to, kind) {
+            return None;
+        }
         let shots = self.lines.reach_without_of::<PASSABLE>(to, from);
-        if slot < shots.count() { Some(Turn::with_move(from, to, shots.nth(slot))) } else { None }
+        Some(Turn::with_move(from, to, shots.nth(slot)))
     }
 }
 
