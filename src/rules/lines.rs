@@ -370,7 +370,7 @@ impl Lines {
 
     /// [`Lines::reach`] for lines whose [`Lines::passable`] is `PASSABLE`: hot loops
     /// choose once, so the classic path reads no `unlandable` word and takes no branch.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn reach_of<const PASSABLE: bool>(&self, sq: Square) -> Reach {
         let lines = &SQUARE_LINES[sq.index()];
         // Written out rather than with `array::map`, which the compiler does not always
@@ -456,7 +456,7 @@ impl Lines {
 
     /// What a queen on `to` reaches once `vacated` is empty too (the shots after a shooter
     /// moved from `vacated` to `to`), for lines whose [`Lines::passable`] is `PASSABLE`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn reach_without_of<const PASSABLE: bool>(&self, to: Square, vacated: Square) -> Reach {
         let (lines, others) = (&SQUARE_LINES[to.index()], &SQUARE_LINES[vacated.index()]);
         let entry = |kind: usize| {

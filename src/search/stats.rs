@@ -106,19 +106,52 @@ impl Stats {
                 let q = if v[i] == 0 { UNVISITED_VALUE } else { mean };
                 s[i] = q + exploration * p[i] * sqrt_n / (1.0 + n);
             }
-            for (i, &score) in s.iter().enumerate() {
-                // A skipped child must not count, so it is asked about only when it would
-                // become the best (the same choice as skipping it before scoring).
+            // The block's best is its first child with the block's highest score, unless
+            // that child is skipped: then the block is gone through child by child.
+            let top = block_max(s);
+            if top > best_score {
+                let i = s.iter().position(|&x| x == top).unwrap_or(0);
                 let c = first + (start + i) as u32;
-                if score > best_score && !skipped(c) {
-                    best_score = score;
+                if !skipped(c) {
+                    best_score = top;
                     best = c;
+                } else {
+                    for (i, &score) in s.iter().enumerate() {
+                        // A skipped child must not count, so it is asked about only when it
+                        // would become the best (the same choice as skipping it first).
+                        let c = first + (start + i) as u32;
+                        if score > best_score && !skipped(c) {
+                            best_score = score;
+                            best = c;
+                        }
+                    }
                 }
             }
             start = end;
         }
         best
     }
+}
+
+/// The highest of `scores` (none NaN), `f32::MIN` for none: eight running maxima side by
+/// side, which the compiler vectorizes, then the rest.
+#[inline]
+fn block_max(scores: &[f32]) -> f32 {
+    const LANES: usize = 8;
+    let mut lanes = [f32::MIN; LANES];
+    let mut chunks = scores.chunks_exact(LANES);
+    for chunk in &mut chunks {
+        for j in 0..LANES {
+            lanes[j] = if chunk[j] > lanes[j] { chunk[j] } else { lanes[j] };
+        }
+    }
+    let mut top = lanes.iter().fold(f32::MIN, |a, &b| if b > a { b } else { a });
+    for &x in chunks.remainder() {
+        if x > top {
+            top = x;
+        }
+    }
+    top
 }
 
 #[cfg(test)]
