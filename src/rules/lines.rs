@@ -443,7 +443,12 @@ impl Lines {
     /// count of [`Lines::reach_without_of`]`(to, from)`, for lines whose
     /// [`Lines::passable`] is `PASSABLE`, with three lookups.
     #[inline]
-    pub(crate) fn count_shots_after_move<const PASSABLE: bool>(&self, from_reach: &Reach, to: Square, kind: usize) -> u32 {
+    pub(crate) fn count_shots_after_move<const PASSABLE: bool>(
+        &self,
+        from_reach: &Reach,
+        to: Square,
+        kind: usize,
+    ) -> u32 {
         let lines = &SQUARE_LINES[to.index()];
         let mut total = from_reach.count_on(kind);
         for (k, &line) in lines.iter().enumerate() {

@@ -198,7 +198,7 @@ mod tests {
             let count = rng.below(len - first + 1);
             let sqrt_n = ((round % 50) as f32 + 1.0).sqrt();
             let skip_mod = 1 + rng.below(5);
-            let skipped = |id: u32| round % 3 == 0 && id % skip_mod == 0;
+            let skipped = |id: u32| round % 3 == 0 && id.is_multiple_of(skip_mod);
             assert_eq!(
                 stats.puct_best(first, count, 1.4, sqrt_n, skipped),
                 plain_best(&stats, first, count, 1.4, sqrt_n, skipped),
