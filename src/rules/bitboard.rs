@@ -194,6 +194,33 @@ pub(crate) fn neighbours_of(sq: Square) -> Bitboard {
     Bitboard(NEIGHBOURS[sq.index()])
 }
 
+/// `ORTHOGONAL[i]`: the squares orthogonally next to the square at bit index `i`.
+static ORTHOGONAL: [u128; (MAX_SIZE * STRIDE) as usize] = {
+    let mut table = [0u128; (MAX_SIZE * STRIDE) as usize];
+    let mut i = 0;
+    while i < table.len() {
+        table[i] = Bitboard(1u128 << i).orthogonal_neighbours().0;
+        i += 1;
+    }
+    table
+};
+
+impl Square {
+    /// The squares orthogonally or diagonally next to this one (a table lookup; includes
+    /// squares off smaller boards: mask with the variant's board).
+    #[inline]
+    pub fn neighbours(self) -> Bitboard {
+        neighbours_of(self)
+    }
+
+    /// The squares orthogonally next to this one (a table lookup; includes squares off
+    /// smaller boards).
+    #[inline]
+    pub fn orthogonal_neighbours(self) -> Bitboard {
+        Bitboard(ORTHOGONAL[self.index()])
+    }
+}
+
 /// `BITS[i]`: the set of the one square at bit index `i` (zero beyond the layout); an
 /// entry for every `u8`, so that a lookup needs no bounds check.
 static BITS: [u128; 256] = {
@@ -368,6 +395,8 @@ mod tests {
                 let s = Square::new(file, rank).unwrap();
                 assert_eq!(bit_of(s), s.bitboard());
                 assert_eq!(neighbours_of(s), s.bitboard().neighbours());
+                assert_eq!(s.neighbours(), s.bitboard().neighbours());
+                assert_eq!(s.orthogonal_neighbours(), s.bitboard().orthogonal_neighbours());
             }
         }
     }

@@ -225,6 +225,30 @@ impl Reach {
         Square::from_index(u32::from(LINE_SQUARES[slot(line)][usize::from(pos)]))
     }
 
+    /// [`Reach::nth`] and the kind of the line (0-3: rank, file, diagonal,
+    /// anti-diagonal) the square is on.
+    #[inline]
+    pub(crate) fn nth_with_kind(&self, mut k: u32) -> (Square, usize) {
+        let mut kind = 0;
+        while kind < 3 {
+            let c = u32::from(self.entry(kind) >> 10);
+            if k < c {
+                break;
+            }
+            k -= c;
+            kind += 1;
+        }
+        let (line, _) = SQUARE_LINES[usize::from(self.sq)][kind];
+        let pos = SELECT[usize::from(self.entry(kind) & 0x3ff)][k as usize];
+        (Square::from_index(u32::from(LINE_SQUARES[slot(line)][usize::from(pos)])), kind)
+    }
+
+    /// The number of squares reached along the line of kind `kind` (0-3).
+    #[inline]
+    pub(crate) fn count_on(&self, kind: usize) -> u32 {
+        u32::from(self.entry(kind) >> 10)
+    }
+
     /// Whether `sq` is reached.
     #[inline]
     pub(crate) fn contains(&self, sq: Square) -> bool {
@@ -346,7 +370,7 @@ impl Lines {
 
     /// [`Lines::reach`] for lines whose [`Lines::passable`] is `PASSABLE`: hot loops
     /// choose once, so the classic path reads no `unlandable` word and takes no branch.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn reach_of<const PASSABLE: bool>(&self, sq: Square) -> Reach {
         let lines = &SQUARE_LINES[sq.index()];
         // Written out rather than with `array::map`, which the compiler does not always
@@ -412,9 +436,32 @@ impl Lines {
         total
     }
 
+    /// The number of shots after the shooter on `from` moved to `to` along its line of
+    /// kind `kind` (0-3), where `from_reach` is what `from` reaches: along that line the
+    /// run `from` reached (see [`Lines::count_moving_turns`]), plus what `to` reaches
+    /// along its three other lines, which do not pass through `from`. The same as the
+    /// count of [`Lines::reach_without_of`]`(to, from)`, for lines whose
+    /// [`Lines::passable`] is `PASSABLE`, with three lookups.
+    #[inline]
+    pub(crate) fn count_shots_after_move<const PASSABLE: bool>(
+        &self,
+        from_reach: &Reach,
+        to: Square,
+        kind: usize,
+    ) -> u32 {
+        let lines = &SQUARE_LINES[to.index()];
+        let mut total = from_reach.count_on(kind);
+        for (k, &line) in lines.iter().enumerate() {
+            if k != kind {
+                total += self.count_on::<PASSABLE>(line);
+            }
+        }
+        total
+    }
+
     /// What a queen on `to` reaches once `vacated` is empty too (the shots after a shooter
     /// moved from `vacated` to `to`), for lines whose [`Lines::passable`] is `PASSABLE`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn reach_without_of<const PASSABLE: bool>(&self, to: Square, vacated: Square) -> Reach {
         let (lines, others) = (&SQUARE_LINES[to.index()], &SQUARE_LINES[vacated.index()]);
         let entry = |kind: usize| {
@@ -472,6 +519,7 @@ mod tests {
                 let fast = lines.reach(from);
                 assert_eq!(fast.bitboard(), slow, "{pos} {from}");
                 assert_eq!(fast.count(), slow.count());
+                assert_eq!(pos.reach_count(from), slow.count());
                 let listed: Bitboard = (0..fast.count()).map(|k| fast.nth(k)).collect();
                 assert_eq!(listed, slow);
                 for sq in pos.empty_squares() {
@@ -487,6 +535,16 @@ mod tests {
                     lines.count_moving_turns::<false>(from)
                 };
                 assert_eq!(counted, moving, "{pos} {from}");
+                for k in 0..fast.count() {
+                    let (to, kind) = fast.nth_with_kind(k);
+                    assert_eq!(to, fast.nth(k));
+                    let counted = if modern {
+                        lines.count_shots_after_move::<true>(&fast, to, kind)
+                    } else {
+                        lines.count_shots_after_move::<false>(&fast, to, kind)
+                    };
+                    assert_eq!(counted, pos.shots_after_move(from, to).count(), "{pos} {from}-{to}");
+                }
                 for to in slow {
                     let shots = lines.reach_without(to, from);
                     let slow_shots = pos.shots_after_move(from, to);

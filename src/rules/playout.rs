@@ -149,11 +149,11 @@ impl Position {
     }
 
     fn cheap_turn<const PASSABLE: bool>(&self, rng: &mut Rng) -> Option<Turn> {
-        let (shooters, n) = shooter_list(self.shooters());
+        let n = self.shooters().count();
         if n == 0 {
             return None;
         }
-        let from = shooters[rng.below(n) as usize];
+        let from = nth_square(self.shooters(), rng.below(n));
         let lines = self.lines();
         let reach = lines.reach_of::<PASSABLE>(from);
         let count = reach.count();
@@ -191,6 +191,17 @@ fn random_subset(allowed: Bitboard, k: u8, rng: &mut Rng) -> Option<Bitboard> {
         chosen |= left.nth(rng.below(left.count().max(1)))?.bitboard();
     }
     Some(chosen)
+}
+
+/// The `k`-th lowest square of `set`, which has more than `k` squares: the lowest bit
+/// cleared `k` times, fast for the few shooters of a board.
+#[inline]
+fn nth_square(set: Bitboard, k: u32) -> Square {
+    let mut bits = set.0;
+    for _ in 0..k {
+        bits &= bits.wrapping_sub(1);
+    }
+    Square::from_index(bits.trailing_zeros())
 }
 
 /// The unclaimed shooters (at most 8 are listed) and their number.
@@ -268,9 +279,14 @@ impl<'a, const PASSABLE: bool> UniformSampler<'a, PASSABLE> {
             i += 1;
         }
         let from = self.shooters[i];
-        let to = self.reaches[i].nth(group);
+        let (to, kind) = self.reaches[i].nth_with_kind(group);
+        // Most draws are rejected: count the shots with three lookups first, and list
+        // them only for a draw that holds one.
+        if slot >= self.lines.count_shots_after_move::<PASSABLE>(&self.reaches[i], to, kind) {
+            return None;
+        }
         let shots = self.lines.reach_without_of::<PASSABLE>(to, from);
-        if slot < shots.count() { Some(Turn::with_move(from, to, shots.nth(slot))) } else { None }
+        Some(Turn::with_move(from, to, shots.nth(slot)))
     }
 }
 
@@ -312,6 +328,15 @@ mod tests {
                     pos.play_unchecked(mv);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn nth_square_counts_from_the_lowest() {
+        let set: Bitboard = ["j10", "a1", "e5", "c9"].iter().map(|s| s.parse::<Square>().unwrap()).collect();
+        let listed: Vec<Square> = set.iter().collect();
+        for (k, &sq) in listed.iter().enumerate() {
+            assert_eq!(nth_square(set, k as u32), sq);
         }
     }
 

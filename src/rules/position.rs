@@ -224,6 +224,12 @@ impl Position {
         queen_reach(sq, self.blockers) & !self.filled
     }
 
+    /// The number of squares in [`Position::shooter_reach`], from the per-line tables.
+    #[inline]
+    pub fn reach_count(&self, sq: Square) -> u32 {
+        self.lines.reach(sq).count()
+    }
+
     /// The shots after the shooter on `from` moves to `to`: its reach from `to` once
     /// `from` is empty.
     #[inline]
@@ -595,6 +601,16 @@ impl Position {
     /// Who claims an immobilized shooter on `sq` after `mover`'s turn: the owner of the
     /// biggest orthogonally adjacent group; no group or a tie gives it to the opponent.
     fn claim_owner(&self, sq: Square, mover: Color) -> Color {
+        // With stones of one colour only next to it (or none), no group needs filling.
+        let adjacent = sq.orthogonal_neighbours();
+        let near_black = !(adjacent & self.stones(Color::Black)).is_empty();
+        let near_white = !(adjacent & self.stones(Color::White)).is_empty();
+        match (near_black, near_white) {
+            (false, false) => return !mover,
+            (true, false) => return Color::Black,
+            (false, true) => return Color::White,
+            (true, true) => {}
+        }
         let black = self.biggest_adjacent_group(sq, Color::Black);
         let white = self.biggest_adjacent_group(sq, Color::White);
         match black.cmp(&white) {

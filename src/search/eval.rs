@@ -8,7 +8,7 @@
 
 use std::sync::OnceLock;
 
-use crate::rules::{Bitboard, Color, Position, group_of};
+use crate::rules::{Bitboard, Color, Position, Square, group_of};
 
 /// Which static evaluation the search uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -88,36 +88,30 @@ const IMMINENCE: [f64; 9] = [1.0, 0.95, 0.7, 0.5, 0.38, 0.3, 0.24, 0.2, 0.17];
 /// Scale from expected claim difference to win probability.
 const CLAIM_SCALE: f64 = 1.1;
 
-/// The groups of one colour that touch some unclaimed shooter orthogonally, with sizes.
-struct Groups {
-    list: [(Bitboard, u32); 32],
-    len: usize,
-}
+/// The most unclaimed shooters a position holds (the 10x10 board has 7).
+const MAX_SHOOTERS: usize = 8;
 
-impl Groups {
-    fn touching_shooters(pos: &Position, color: Color) -> Groups {
-        let stones = pos.stones(color);
-        let mut todo = pos.shooters().orthogonal_neighbours() & stones;
-        let mut groups = Groups { list: [(Bitboard::EMPTY, 0); 32], len: 0 };
-        while let Some(start) = todo.first() {
-            let group = group_of(start, stones);
-            todo &= !group;
-            if groups.len < groups.list.len() {
-                groups.list[groups.len] = (group, group.count());
-                groups.len += 1;
+/// For each of the first `n` shooters, whose orthogonal neighbours are `adjacent`, the
+/// size of the biggest group of `stones` orthogonally next to it (0 for none). Each group
+/// next to some shooter is filled once.
+fn biggest_adjacent_groups(stones: Bitboard, adjacent: &[Bitboard; MAX_SHOOTERS], n: usize) -> [u32; MAX_SHOOTERS] {
+    let mut best = [0u32; MAX_SHOOTERS];
+    let mut todo = adjacent[..n].iter().fold(Bitboard::EMPTY, |acc, &a| acc | a) & stones;
+    while let Some(start) = todo.first() {
+        let group = group_of(start, stones);
+        todo &= !group;
+        let size = group.count();
+        for (b, &a) in best[..n].iter_mut().zip(adjacent) {
+            if !(a & group).is_empty() {
+                *b = (*b).max(size);
             }
         }
-        groups
     }
-
-    /// The size of the biggest group with a stone among `adjacent`.
-    fn biggest_touching(&self, adjacent: Bitboard) -> u32 {
-        self.list[..self.len].iter().filter(|(g, _)| !(*g & adjacent).is_empty()).map(|&(_, n)| n).max().unwrap_or(0)
-    }
+    best
 }
 
 /// tanh, closely enough for a heuristic and much cheaper than the library's.
-fn fast_tanh(x: f64) -> f64 {
+const fn fast_tanh(x: f64) -> f64 {
     if x >= 3.0 {
         1.0
     } else if x <= -3.0 {
@@ -127,9 +121,41 @@ fn fast_tanh(x: f64) -> f64 {
     }
 }
 
+/// `fast_tanh(0.6 * d)` for the group difference `d` from -6 to 6 (beyond, as at the
+/// ends: 0.6 * 6 is past 3 already), computed once when compiling (IEEE arithmetic, so
+/// the same values as computed at run time).
+static CONTROL_TANH: [f64; 13] = {
+    let mut table = [0.0; 13];
+    let mut i = 0;
+    while i < 13 {
+        table[i] = fast_tanh(0.6 * (i as f64 - 6.0));
+        i += 1;
+    }
+    table
+};
+
+/// `fast_tanh(0.6 * (d + 0.5))` for the group difference `d` from -7 to 6 (beyond, as
+/// at the ends), as [`CONTROL_TANH`].
+static TEMPO_TANH: [f64; 14] = {
+    let mut table = [0.0; 14];
+    let mut i = 0;
+    while i < 14 {
+        table[i] = fast_tanh(0.6 * ((i as f64 - 7.0) + 0.5));
+        i += 1;
+    }
+    table
+};
+
 /// One pass over the shooters: the hand-written evaluation's logit and the features.
 /// `None` once the game is over.
 pub fn analyse(pos: &Position) -> Option<(f64, Features)> {
+    analyse_with::<true>(pos)
+}
+
+/// [`analyse`], the features filled only when `FEATURES` (the hand-written evaluation
+/// needs the logit alone).
+#[inline]
+fn analyse_with<const FEATURES_TOO: bool>(pos: &Position) -> Option<(f64, Features)> {
     if pos.winner().is_some() {
         return None;
     }
@@ -143,20 +169,29 @@ pub fn analyse(pos: &Position) -> Option<(f64, Features)> {
     f[2] = expected_black - expected_white;
     let to_move = if side == Color::Black { 1.0 } else { -1.0 };
     f[3] = to_move;
-    let groups = [Groups::touching_shooters(pos, Color::Black), Groups::touching_shooters(pos, Color::White)];
-    for shooter in pos.shooters() {
+    let mut shooters = [Square::from_index(0); MAX_SHOOTERS];
+    let mut adjacent = [Bitboard::EMPTY; MAX_SHOOTERS];
+    let mut n = 0;
+    for (i, shooter) in pos.shooters().iter().take(MAX_SHOOTERS).enumerate() {
+        shooters[i] = shooter;
+        adjacent[i] = shooter.orthogonal_neighbours();
+        n = i + 1;
+    }
+    let black_groups = biggest_adjacent_groups(pos.stones(Color::Black), &adjacent, n);
+    let white_groups = biggest_adjacent_groups(pos.stones(Color::White), &adjacent, n);
+    for i in 0..n {
+        let shooter = shooters[i];
         // Classic: empty neighbours; modern: reachable squares (trapped at none).
-        let libs = if modern {
-            pos.shooter_reach(shooter).count() as usize
-        } else {
-            (shooter.bitboard().neighbours() & empty).count() as usize
-        };
-        let adjacent = shooter.bitboard().orthogonal_neighbours();
-        let [black, white] = [groups[0].biggest_touching(adjacent), groups[1].biggest_touching(adjacent)];
-        let b = bucket(libs);
-        f[4 + b] += fast_tanh(0.6 * (f64::from(black) - f64::from(white)));
-        if black == white {
-            f[4 + BUCKETS + b] += to_move;
+        let libs =
+            if modern { pos.reach_count(shooter) as usize } else { (shooter.neighbours() & empty).count() as usize };
+        let (black, white) = (black_groups[i], white_groups[i]);
+        if FEATURES_TOO {
+            let b = bucket(libs);
+            let d = (i64::from(black) - i64::from(white)).clamp(-6, 6);
+            f[4 + b] += CONTROL_TANH[(d + 6) as usize];
+            if black == white {
+                f[4 + BUCKETS + b] += to_move;
+            }
         }
         let (mine, theirs) = if side == Color::Black { (black, white) } else { (white, black) };
         // Probability that the side to move ends up with this shooter.
@@ -170,8 +205,9 @@ pub fn analyse(pos: &Position) -> Option<(f64, Features)> {
                 0.5
             }
         } else {
-            let diff = f64::from(mine) - f64::from(theirs) + 0.5; // the move is worth a stone
-            0.5 + 0.5 * fast_tanh(0.6 * diff) * IMMINENCE[libs.min(8)]
+            // The move is worth a stone: fast_tanh(0.6 * (mine - theirs + 0.5)).
+            let d = (i64::from(mine) - i64::from(theirs)).clamp(-7, 6);
+            0.5 + 0.5 * TEMPO_TANH[(d + 7) as usize] * IMMINENCE[libs.min(8)]
         };
         let p_black = if side == Color::Black { p_side } else { 1.0 - p_side };
         expected_black += p_black;
@@ -197,7 +233,11 @@ pub fn evaluate(pos: &Position) -> f64 {
 
 /// The probability that Black wins by evaluation `kind`.
 pub fn evaluate_with(pos: &Position, kind: Evaluation) -> f64 {
-    match analyse(pos) {
+    let analysis = match kind {
+        Evaluation::Hand => analyse_with::<false>(pos),
+        Evaluation::Learned => analyse_with::<true>(pos),
+    };
+    match analysis {
         None => {
             if pos.winner() == Some(Color::Black) {
                 1.0
@@ -282,4 +322,103 @@ pub fn learned_model() -> &'static EvalModel {
 pub fn evaluate_for(pos: &Position, color: Color) -> f64 {
     let p = evaluate(pos);
     if color == Color::Black { p } else { 1.0 - p }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Phase, PlayoutPolicy, Rng, Rules, Variant};
+
+    /// The evaluation's pass as first written (group list, shifts and `fast_tanh` per
+    /// shooter): the fast pass must give the very same numbers.
+    fn plain_analyse(pos: &Position) -> Option<(f64, Features)> {
+        if pos.winner().is_some() {
+            return None;
+        }
+        let side = pos.side_to_move();
+        let empty = pos.empty_squares();
+        let mut f = [0.0; FEATURES];
+        let mut expected_black = f64::from(pos.claims(Color::Black));
+        let mut expected_white = f64::from(pos.claims(Color::White));
+        f[0] = 1.0;
+        f[2] = expected_black - expected_white;
+        let to_move = if side == Color::Black { 1.0 } else { -1.0 };
+        f[3] = to_move;
+        for shooter in pos.shooters() {
+            let libs = if pos.rules().is_modern() {
+                pos.shooter_reach(shooter).count() as usize
+            } else {
+                (shooter.bitboard().neighbours() & empty).count() as usize
+            };
+            let adjacent = shooter.bitboard().orthogonal_neighbours();
+            let [black, white] = [Color::Black, Color::White].map(|c| {
+                let stones = pos.stones(c);
+                (adjacent & stones).iter().map(|s| group_of(s, stones).count()).max().unwrap_or(0)
+            });
+            let b = bucket(libs);
+            f[4 + b] += fast_tanh(0.6 * (f64::from(black) - f64::from(white)));
+            if black == white {
+                f[4 + BUCKETS + b] += to_move;
+            }
+            let (mine, theirs) = if side == Color::Black { (black, white) } else { (white, black) };
+            let p_side = if libs <= 1 {
+                if mine > theirs {
+                    0.95
+                } else if theirs > mine {
+                    0.2
+                } else {
+                    0.5
+                }
+            } else {
+                let diff = f64::from(mine) - f64::from(theirs) + 0.5;
+                0.5 + 0.5 * fast_tanh(0.6 * diff) * IMMINENCE[libs.min(8)]
+            };
+            let p_black = if side == Color::Black { p_side } else { 1.0 - p_side };
+            expected_black += p_black;
+            expected_white += 1.0 - p_black;
+        }
+        let need = f64::from(pos.variant().claims_to_win());
+        let urgency = 1.0 + 0.5 * ((expected_black.max(expected_white) - need + 1.5).max(0.0));
+        let logit = CLAIM_SCALE * urgency * (expected_black - expected_white);
+        f[1] = logit;
+        Some((logit, Features(f)))
+    }
+
+    fn bits(a: &Option<(f64, Features)>) -> Option<(u64, Vec<u64>)> {
+        a.as_ref().map(|(l, f)| (l.to_bits(), f.0.iter().map(|x| x.to_bits()).collect()))
+    }
+
+    #[test]
+    fn fast_pass_gives_the_plain_pass_numbers_bit_for_bit() {
+        let mut rng = Rng::new(17);
+        let mut checked = 0;
+        for variant in Variant::all() {
+            for (game, rules) in (0..30).zip(Rules::all().into_iter().cycle()) {
+                let mut pos = Position::with_rules(variant, rules);
+                let policy = if game % 2 == 0 { PlayoutPolicy::Cheap } else { PlayoutPolicy::Uniform };
+                loop {
+                    if pos.phase() == Phase::Play {
+                        let plain = plain_analyse(&pos);
+                        assert_eq!(bits(&analyse(&pos)), bits(&plain), "{pos}");
+                        let hand = analyse_with::<false>(&pos).map(|(l, _)| l.to_bits());
+                        assert_eq!(hand, plain.map(|(l, _)| l.to_bits()), "{pos}");
+                        checked += 1;
+                    }
+                    let Some(mv) = pos.random_move(&mut rng, policy) else { break };
+                    pos.play_unchecked(mv);
+                }
+            }
+        }
+        assert!(checked > 3000, "{checked}");
+    }
+
+    #[test]
+    fn tanh_tables_hold_the_function_over_the_whole_range() {
+        for d in -120i64..=120 {
+            let c = CONTROL_TANH[(d.clamp(-6, 6) + 6) as usize];
+            assert_eq!(c.to_bits(), fast_tanh(0.6 * d as f64).to_bits(), "{d}");
+            let t = TEMPO_TANH[(d.clamp(-7, 6) + 7) as usize];
+            assert_eq!(t.to_bits(), fast_tanh(0.6 * (d as f64 + 0.5)).to_bits(), "{d}");
+        }
+    }
 }

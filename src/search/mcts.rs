@@ -17,6 +17,7 @@
 
 use crate::rules::{Bitboard, Color, Move, PlayoutPolicy, Position, Rng, Square, Turn};
 use crate::search::eval::{Evaluation, evaluate_with};
+use crate::search::stats::{STATS_BYTES, Stats};
 use crate::search::tactics::winning_turn;
 
 /// How the tree searches.
@@ -71,34 +72,18 @@ struct Node {
     expanded: bool,
     /// The outcome, once proven (with the solver off only immediate wins are marked).
     proof: Option<Proven>,
-    visits: u32,
-    /// Sum of rewards for the player who chose the edge into this node.
-    value: f32,
-    prior: f32,
+    // Visits, rewards and prior are in the tree's `Stats`, indexed like the nodes.
 }
 
 impl Node {
-    fn new(shooter_move: Option<(Square, Square)>, shot: Option<Square>, prior: f32) -> Node {
-        Node {
-            shooter_move,
-            shot,
-            first_child: 0,
-            children: 0,
-            expanded: false,
-            proof: None,
-            visits: 0,
-            value: 0.0,
-            prior,
-        }
-    }
-
-    fn mean(&self) -> f32 {
-        if self.visits == 0 { 0.5 } else { self.value / self.visits as f32 }
+    fn new(shooter_move: Option<(Square, Square)>, shot: Option<Square>) -> Node {
+        Node { shooter_move, shot, first_child: 0, children: 0, expanded: false, proof: None }
     }
 }
 
-/// The size of one tree node in bytes (the unit of the trees' memory limit).
-pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
+/// The size of one tree node in bytes, its statistics included (the unit of the trees'
+/// memory limit).
+pub const NODE_BYTES: usize = std::mem::size_of::<Node>() + STATS_BYTES;
 /// The smallest node limit of a tree (room for the root's children and then some).
 pub const MIN_NODES: usize = 4096;
 
@@ -139,6 +124,8 @@ pub struct Tree {
     config: MctsConfig,
     root_position: Position,
     nodes: Vec<Node>,
+    /// The visits, rewards and priors of the nodes.
+    stats: Stats,
     root: u32,
     path: Vec<u32>,
     shots: Vec<(Square, f32)>,
@@ -156,8 +143,13 @@ impl Tree {
                 // The whole limit at once: only the pages used become resident, and the
                 // vector never reallocates (which would hold two copies for a moment).
                 let mut nodes = Vec::with_capacity(config.max_nodes);
-                nodes.push(Node::new(None, None, 1.0));
+                nodes.push(Node::new(None, None));
                 nodes
+            },
+            stats: {
+                let mut stats = Stats::with_capacity(config.max_nodes);
+                stats.push(1.0);
+                stats
             },
             root: 0,
             path: Vec::with_capacity(64),
@@ -173,7 +165,7 @@ impl Tree {
 
     /// Playouts through the root.
     pub fn root_visits(&self) -> u64 {
-        u64::from(self.nodes[self.root as usize].visits)
+        u64::from(self.stats.visits(self.root))
     }
 
     /// Moves the root down along `turns` played since, keeping the subtree; returns
@@ -247,11 +239,11 @@ impl Tree {
                 break if proof.winner == Color::Black { 1.0 } else { 0.0 };
             }
             if !self.nodes[node as usize].expanded {
-                let may_expand = node == self.root || self.nodes[node as usize].visits >= self.config.expand_visits;
+                let may_expand = node == self.root || self.stats.visits(node) >= self.config.expand_visits;
                 if may_expand && self.has_room() {
                     self.expand_moves(node, &pos);
                 } else {
-                    if solver && self.nodes[node as usize].visits == 0 && winning_turn(&pos).is_some() {
+                    if solver && self.stats.visits(node) == 0 && winning_turn(&pos).is_some() {
                         self.prove_immediate_win(node, side);
                         break if side == Color::Black { 1.0 } else { 0.0 };
                     }
@@ -398,12 +390,12 @@ impl Tree {
                     if root_proof.winner == side {
                         p.winner == side && (bp.winner != side || p.turns < bp.turns)
                     } else {
-                        p.turns > bp.turns || (p.turns == bp.turns && an.visits > bv)
+                        p.turns > bp.turns || (p.turns == bp.turns && self.stats.visits(a) > bv)
                     }
                 }
             };
             if better && (root_proof.winner != side || p.winner == side) {
-                best = Some((turn, p, an.visits));
+                best = Some((turn, p, self.stats.visits(a)));
             }
         }
         best.map(|(t, p, _)| (t, Proven::new(p.winner, u32::from(p.turns) + 1)))
@@ -423,14 +415,14 @@ impl Tree {
         // Each edge is chosen by the side to move at the move-choice node above it.
         let mut chooser = self.root_position.side_to_move();
         for (depth, &id) in self.path.iter().enumerate() {
-            let node = &mut self.nodes[id as usize];
-            node.visits += 1;
             if depth > 0 {
                 let reward = if chooser == Color::Black { value_black } else { 1.0 - value_black };
-                node.value += reward as f32;
+                self.stats.visit(id, Some(reward as f32));
                 if depth % 2 == 0 {
                     chooser = !chooser;
                 }
+            } else {
+                self.stats.visit(id, None);
             }
         }
     }
@@ -448,11 +440,16 @@ impl Tree {
         evaluate_with(pos, self.config.eval)
     }
 
-    fn push_children(&mut self, parent: u32, children: impl Iterator<Item = Node>) {
+    /// Adds the children of `parent` (nodes with their priors), at most `u16::MAX`.
+    fn push_children(&mut self, parent: u32, children: impl Iterator<Item = (Node, f32)>) {
         let first = self.nodes.len() as u32;
-        self.nodes.extend(children);
+        for (node, prior) in children {
+            self.nodes.push(node);
+            self.stats.push(prior);
+        }
         let count = (self.nodes.len() as u32 - first).min(u32::from(u16::MAX)) as u16;
         self.nodes.truncate(first as usize + count as usize);
+        self.stats.truncate(first as usize + count as usize);
         let p = &mut self.nodes[parent as usize];
         p.first_child = first;
         p.children = count;
@@ -472,7 +469,10 @@ impl Tree {
         // Staying put keeps a quarter of the prior mass: most good turns only shoot.
         let stay = if n > 1.0 { 0.25 } else { 1.0 };
         let other = if n > 1.0 { 0.75 / (n - 1.0) } else { 0.0 };
-        self.push_children(node, moves.into_iter().map(|m| Node::new(m, None, if m.is_none() { stay } else { other })));
+        self.push_children(
+            node,
+            moves.into_iter().map(|m| (Node::new(m, None), if m.is_none() { stay } else { other })),
+        );
     }
 
     fn expand_shots(&mut self, node: u32, pos: &Position, shooter_move: Option<(Square, Square)>) {
@@ -509,7 +509,7 @@ impl Tree {
             }
         }
         let shots = std::mem::take(&mut self.shots);
-        self.push_children(node, shots.iter().map(|&(sq, prior)| Node::new(None, Some(sq), prior)));
+        self.push_children(node, shots.iter().map(|&(sq, prior)| (Node::new(None, Some(sq)), prior)));
         self.shots = shots;
         if self.config.solver {
             // Shots that end the game are proven at once.
@@ -532,41 +532,28 @@ impl Tree {
         let count = u32::from(parent.children);
         if self.config.baseline {
             // UCB1; unvisited children first, in random order.
-            let unvisited = (first..first + count).filter(|&c| self.nodes[c as usize].visits == 0).count() as u32;
+            let unvisited = (first..first + count).filter(|&c| self.stats.visits(c) == 0).count() as u32;
             if unvisited > 0 {
                 let k = rng.below(unvisited);
-                if let Some(c) = (first..first + count).filter(|&c| self.nodes[c as usize].visits == 0).nth(k as usize)
-                {
+                if let Some(c) = (first..first + count).filter(|&c| self.stats.visits(c) == 0).nth(k as usize) {
                     return c;
                 }
             }
-            let log_n = (parent.visits.max(1) as f32).ln();
+            let log_n = (self.stats.visits(node).max(1) as f32).ln();
             return (first..first + count)
                 .max_by(|&a, &b| {
                     let ucb = |c: u32| {
-                        let n = &self.nodes[c as usize];
-                        n.mean() + self.config.exploration * (log_n / n.visits as f32).sqrt()
+                        self.stats.mean(c) + self.config.exploration * (log_n / self.stats.visits(c) as f32).sqrt()
                     };
                     ucb(a).total_cmp(&ucb(b))
                 })
                 .unwrap_or(first);
         }
-        let sqrt_n = (parent.visits as f32 + 1.0).sqrt();
-        let mut best = first;
-        let mut best_score = f32::MIN;
-        for c in first..first + count {
-            let n = &self.nodes[c as usize];
-            if self.config.solver && self.skipped(c, actor, skip_proven && node == self.root, skip_proven) {
-                continue;
-            }
-            let q = if n.visits == 0 { 0.35 } else { n.mean() };
-            let score = q + self.config.exploration * n.prior * sqrt_n / (1.0 + n.visits as f32);
-            if score > best_score {
-                best_score = score;
-                best = c;
-            }
-        }
-        best
+        let sqrt_n = (self.stats.visits(node) as f32 + 1.0).sqrt();
+        let whole = skip_proven && node == self.root;
+        self.stats.puct_best(first, count, self.config.exploration, sqrt_n, |c| {
+            self.config.solver && self.skipped(c, actor, whole, skip_proven)
+        })
     }
 
     /// Whether selection passes over child `c`: lost for `actor`; or, when looking for a
@@ -590,11 +577,12 @@ impl Tree {
         let mut out = Vec::new();
         for (turn, a) in self.root_edges() {
             let an = &self.nodes[a as usize];
-            if an.visits == 0 {
+            let visits = self.stats.visits(a);
+            if visits == 0 {
                 continue;
             }
             let proof = if self.config.solver { an.proof } else { None };
-            out.push(RootTurn { turn, visits: u64::from(an.visits), value: f64::from(an.value), proof });
+            out.push(RootTurn { turn, visits: u64::from(visits), value: f64::from(self.stats.value(a)), proof });
         }
         out
     }
@@ -626,8 +614,8 @@ impl Tree {
             return None;
         }
         (n.first_child..n.first_child + u32::from(n.children))
-            .filter(|&c| self.nodes[c as usize].visits > 0)
-            .max_by_key(|&c| self.nodes[c as usize].visits)
+            .filter(|&c| self.stats.visits(c) > 0)
+            .max_by_key(|&c| self.stats.visits(c))
     }
 }
 
@@ -696,7 +684,7 @@ mod tests {
             for a in bn.first_child..bn.first_child + u32::from(bn.children) {
                 let an = &tree.nodes[a as usize];
                 if let Some(shot) = an.shot
-                    && (an.visits > 0 || an.proof.is_some())
+                    && (tree.stats.visits(a) > 0 || an.proof.is_some())
                 {
                     checked += check(tree, a, &after(pos, Turn::new(bn.shooter_move, shot)));
                 }

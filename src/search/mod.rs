@@ -4,6 +4,7 @@
 pub mod eval;
 pub mod mcts;
 pub mod setup;
+mod stats;
 pub mod tactics;
 
 use std::collections::HashMap;
