@@ -16,7 +16,7 @@ use crate::player::{SearchPlayer, Setting};
 use crate::protocol::{self, Engine};
 use crate::rules::{Position, RuleSet, Rules, Variant};
 use crate::search::eval::Evaluation;
-use crate::search::{DEFAULT_MEMORY_MB, MAX_MEMORY_MB, MIN_MEMORY_MB, PlayerKind, SearchSettings};
+use crate::search::{DEFAULT_MEMORY_MB, MAX_MEMORY_MB, MIN_MEMORY_MB, PlayerKind, SearchParam, SearchSettings};
 
 /// Veletas engine: speaks a GTP-style protocol on stdin/stdout.
 #[derive(Parser, Debug)]
@@ -90,6 +90,10 @@ pub struct EngineArgs {
     /// data/eval-weights.txt, learned from self-play) or hand (the hand-written one).
     #[arg(long, value_name = "EVAL", default_value = "learned")]
     pub eval: Evaluation,
+    /// A search parameter for tuning matches, `NAME=VALUE` (repeatable): exploration,
+    /// cutoff, prior-temperature or expand-visits (docs/strength.md); the defaults are the tuned values.
+    #[arg(long = "search", value_name = "NAME=VALUE")]
+    pub search: Vec<SearchParam>,
 }
 
 impl Default for EngineArgs {
@@ -103,6 +107,7 @@ impl Default for EngineArgs {
             resign: 0.0,
             no_solver: false,
             eval: Evaluation::Learned,
+            search: Vec::new(),
         }
     }
 }
@@ -117,6 +122,7 @@ impl EngineArgs {
             eval: self.eval,
             ..SearchSettings::default()
         };
+        let settings = self.search.iter().fold(settings, |s, &p| s.with_param(p));
         let movetime = Duration::try_from_secs_f64(self.movetime).map_err(|e| e.to_string())?;
         SearchPlayer::new(settings)
             .with(Setting::Threads(self.threads as usize))?
