@@ -16,7 +16,7 @@ use crate::player::{SearchPlayer, Setting};
 use crate::protocol::{self, Engine};
 use crate::rules::{Position, RuleSet, Rules, Variant};
 use crate::search::eval::Evaluation;
-use crate::search::{DEFAULT_MEMORY_MB, MAX_MEMORY_MB, MIN_MEMORY_MB, PlayerKind, SearchSettings};
+use crate::search::{DEFAULT_MEMORY_MB, MAX_MEMORY_MB, MIN_MEMORY_MB, PlayerKind, SearchParam, SearchSettings};
 
 /// Veletas engine: speaks a GTP-style protocol on stdin/stdout.
 #[derive(Parser, Debug)]
@@ -95,6 +95,10 @@ pub struct EngineArgs {
     /// data/eval-weights.txt, learned from self-play) or hand (the hand-written one).
     #[arg(long, value_name = "EVAL", default_value = "learned")]
     pub eval: Evaluation,
+    /// A search parameter for tuning matches, `NAME=VALUE` (repeatable): exploration,
+    /// cutoff, prior-temperature or expand-visits (docs/strength.md); the defaults are the tuned values.
+    #[arg(long = "search", value_name = "NAME=VALUE")]
+    pub search: Vec<SearchParam>,
 }
 
 impl Default for EngineArgs {
@@ -109,6 +113,7 @@ impl Default for EngineArgs {
             no_solver: false,
             ponder: false,
             eval: Evaluation::Learned,
+            search: Vec::new(),
         }
     }
 }
@@ -123,6 +128,7 @@ impl EngineArgs {
             eval: self.eval,
             ..SearchSettings::default()
         };
+        let settings = self.search.iter().fold(settings, |s, &p| s.with_param(p));
         let movetime = Duration::try_from_secs_f64(self.movetime).map_err(|e| e.to_string())?;
         SearchPlayer::new(settings)
             .with(Setting::Threads(self.threads as usize))?

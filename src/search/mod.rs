@@ -134,6 +134,81 @@ impl Default for SearchSettings {
     }
 }
 
+/// One tunable search parameter with its value, as `NAME=VALUE` (the CLI's `--search`):
+/// `exploration`, `cutoff`, `prior-temperature` or `expand-visits`. For tuning matches;
+/// the defaults are the tuned values.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SearchParam {
+    /// [`SearchSettings::exploration`], from 0.01 to 100.
+    Exploration(f32),
+    /// [`SearchSettings::cutoff`], from 0 to 200 plies.
+    Cutoff(u32),
+    /// [`SearchSettings::prior_temperature`], from 0.001 to 10.
+    PriorTemperature(f32),
+    /// [`SearchSettings::expand_visits`], from 1 to 1000.
+    ExpandVisits(u32),
+}
+
+/// Why a `NAME=VALUE` search parameter was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseSearchParamError(String);
+
+impl fmt::Display for ParseSearchParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ParseSearchParamError {}
+
+impl FromStr for SearchParam {
+    type Err = ParseSearchParamError;
+    fn from_str(s: &str) -> Result<SearchParam, ParseSearchParamError> {
+        let err = |m: String| ParseSearchParamError(m);
+        let (name, value) =
+            s.split_once('=').ok_or_else(|| err(format!("expected NAME=VALUE, got '{}'", shorten(s))))?;
+        let real = |lo: f32, hi: f32| -> Result<f32, ParseSearchParamError> {
+            match value.trim().parse::<f32>() {
+                Ok(x) if (lo..=hi).contains(&x) => Ok(x),
+                _ => Err(err(format!("{name} must be a number from {lo} to {hi}, got '{}'", shorten(value)))),
+            }
+        };
+        let whole = |lo: u32, hi: u32| -> Result<u32, ParseSearchParamError> {
+            match value.trim().parse::<u32>() {
+                Ok(x) if (lo..=hi).contains(&x) => Ok(x),
+                _ => Err(err(format!("{name} must be a whole number from {lo} to {hi}, got '{}'", shorten(value)))),
+            }
+        };
+        match name.trim() {
+            "exploration" => Ok(SearchParam::Exploration(real(0.01, 100.0)?)),
+            "cutoff" => Ok(SearchParam::Cutoff(whole(0, 200)?)),
+            "prior-temperature" => Ok(SearchParam::PriorTemperature(real(0.001, 10.0)?)),
+            "expand-visits" => Ok(SearchParam::ExpandVisits(whole(1, 1000)?)),
+            other => Err(err(format!(
+                "unknown search parameter '{}' (exploration, cutoff, prior-temperature, expand-visits)",
+                shorten(other)
+            ))),
+        }
+    }
+}
+
+fn shorten(s: &str) -> String {
+    s.chars().take(30).collect()
+}
+
+impl SearchSettings {
+    /// These settings with `param` set.
+    pub fn with_param(mut self, param: SearchParam) -> SearchSettings {
+        match param {
+            SearchParam::Exploration(x) => self.exploration = x,
+            SearchParam::Cutoff(x) => self.cutoff = x,
+            SearchParam::PriorTemperature(x) => self.prior_temperature = x,
+            SearchParam::ExpandVisits(x) => self.expand_visits = x,
+        }
+        self
+    }
+}
+
 /// When a search stops: whichever limit comes first.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {

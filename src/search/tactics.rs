@@ -15,7 +15,7 @@
 //! are that tight (plus the moved one) no turn wins, and otherwise every legal turn is
 //! tried. The same holds with `claimed-block`, where claimed shooters block lines.
 
-use crate::rules::{Bitboard, Phase, Position, Square, Turn, queen_reach};
+use crate::rules::{Bitboard, Phase, Position, Square, Turn, group_of, queen_reach};
 
 /// A turn that wins the game for the side to move right away, if there is one.
 pub fn winning_turn(pos: &Position) -> Option<Turn> {
@@ -31,6 +31,7 @@ pub fn winning_turn(pos: &Position) -> Option<Turn> {
     // Liberties of shooters that one turn could close: one or two empty neighbours.
     let mut single = Bitboard::EMPTY;
     let mut double = Bitboard::EMPTY;
+    let mut tight_libs = [Bitboard::EMPTY; 16];
     let mut tight = 0;
     for s in pos.shooters() {
         let libs = s.bitboard().neighbours() & empty;
@@ -39,10 +40,15 @@ pub fn winning_turn(pos: &Position) -> Option<Turn> {
             2 => double |= libs,
             _ => continue,
         }
+        if let Some(slot) = tight_libs.get_mut(tight) {
+            *slot = libs;
+        }
         tight += 1;
     }
-    // One turn claims at most the tight shooters plus the one it moves.
-    if tight + 1 < needed {
+    // One turn fills two squares (the destination and the shot; vacating the origin only
+    // frees one), so it closes at most the moved shooter and those whose liberties lie
+    // within some two squares.
+    if needed >= 2 && (tight as u32 + 1 < needed || max_closed_by_two(&tight_libs[..tight.min(16)], single | double) + 1 < needed) {
         return None;
     }
     let wins = |turn: Turn| {
@@ -63,16 +69,54 @@ pub fn winning_turn(pos: &Position) -> Option<Turn> {
         let vacated = blockers ^ from.bitboard();
         for to in queen_reach(from, blockers) {
             let after = vacated | to.bitboard();
-            let own_libs = (to.bitboard().neighbours() & pos.variant().board() & !after).count();
-            let shots = queen_reach(to, vacated);
+            let own = to.bitboard().neighbours() & pos.variant().board() & !after;
             // Filling a shooter's last liberty with the move leaves the shot free (it may
-            // still matter, by growing a group next to a claimed shooter).
-            let candidates = if own_libs <= 1 || single.contains(to) {
-                shots
-            } else if double.contains(to) {
-                shots & libs
+            // still matter, by growing a group next to a claimed shooter). Otherwise the
+            // shot must close a shooter: the moved one's last liberty, another's last,
+            // or the second of two when the move filled the first. (Vacating `from`
+            // only frees squares, so no other shooter can be closed.)
+            let shots = || queen_reach(to, vacated);
+            let candidates = if own.is_empty() || single.contains(to) {
+                // The move closes a shooter whatever the shot; the shot still matters
+                // where it closes another (as below, or into the vacated origin, which
+                // may be the only liberty left of a shooter next to it), or where it joins
+                // a group of ours that touches a closed shooter (the claim goes to the
+                // biggest group). Any other shot gives the same outcome: try one of them.
+                let mut closed = Bitboard::EMPTY;
+                let mut touching = Bitboard::EMPTY;
+                for s in pos.shooters() {
+                    if s != from && (s.bitboard().neighbours() & empty & !to.bitboard()).is_empty() {
+                        closed |= s.bitboard();
+                    }
+                }
+                if own.is_empty() {
+                    closed |= to.bitboard();
+                }
+                let near = closed.orthogonal_neighbours();
+                let ours = pos.stones(side);
+                for start in near & ours {
+                    touching |= group_of(start, ours);
+                }
+                let mut t = single | from.bitboard() | near | touching.orthogonal_neighbours();
+                if double.contains(to) {
+                    t |= libs;
+                }
+                t |= own;
+                let all = shots();
+                let rest = all & !t;
+                (all & t) | rest.first().map_or(Bitboard::EMPTY, Square::bitboard)
             } else {
-                shots & single
+                let mut t = single;
+                if double.contains(to) {
+                    t |= libs;
+                }
+                if own.count() == 1 {
+                    t |= own;
+                }
+                if t.is_empty() {
+                    continue;
+                }
+                shots() & t
             };
             if let Some(turn) = candidates.iter().map(|q| Turn::with_move(from, to, q)).find(|&t| wins(t)) {
                 return Some(turn);
@@ -80,6 +124,20 @@ pub fn winning_turn(pos: &Position) -> Option<Turn> {
         }
     }
     None
+}
+
+/// The most shooters of `tight` (their liberty sets) that filling two squares of
+/// `squares` (the union of those liberties) closes.
+fn max_closed_by_two(tight: &[Bitboard], squares: Bitboard) -> u32 {
+    let mut best = 0;
+    for a in squares {
+        for b in squares {
+            let filled = a.bitboard() | b.bitboard();
+            let closed = tight.iter().filter(|&&l| (l & !filled).is_empty()).count() as u32;
+            best = best.max(closed);
+        }
+    }
+    best
 }
 
 /// The modern rules' winning turn: a cheap exact test for "no turn can win", then
