@@ -6,6 +6,7 @@
 //! search ([`crate::search`]), which knows nothing of clocks. [`RandomPlayer`] is a
 //! minimal player for tests.
 
+pub mod length;
 pub mod search_player;
 pub mod time;
 
