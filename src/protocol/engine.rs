@@ -127,13 +127,11 @@ impl Engine {
             }
             Command::Showboard => diagram(self.position()),
             Command::TimeSettings { main_time, byo_yomi, stones } => {
-                self.clock = Clock { main_time, byo_yomi, byo_yomi_stones: stones, left: [None, None] };
+                self.clock = Clock { main_time, byo_yomi, byo_yomi_stones: stones, ..Clock::default() };
                 String::new()
             }
             Command::TimeLeft { color, seconds, stones } => {
-                if let Some(slot) = self.clock.left.get_mut(color.index()) {
-                    *slot = Some(TimeLeft { seconds, stones });
-                }
+                time::observe_time_left(&mut self.clock, color, TimeLeft { seconds, stones });
                 String::new()
             }
             Command::FinalScore => match self.position().winner() {

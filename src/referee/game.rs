@@ -121,6 +121,9 @@ pub struct PlayedGame {
     pub final_scores: [Option<String>; 2],
     /// Set when an engine's `final_score` disagrees with the referee's result.
     pub disagreement: Option<String>,
+    /// The seconds Black's and White's engine spent on `genmove` as the referee timed
+    /// them (clocks belong to colours), every answered `genmove` counted.
+    pub time_used: [f64; 2],
 }
 
 impl PlayedGame {
@@ -178,6 +181,12 @@ impl PlayedGame {
         }
         if let Some(d) = &self.disagreement {
             record.set_tag("Disagreement", d.clone());
+        }
+        // Under a clock, what each side spent: the share of the clock an engine uses.
+        if !time_control.starts_with("movetime") {
+            for (color, tag) in [(Color::Black, "TimeUsedBlack"), (Color::White, "TimeUsedWhite")] {
+                record.set_tag(tag, format!("{:.3}", self.time_used[color.index()]));
+            }
         }
         record.moves = self.game.moves().map(|mv| mv.to_string()).collect();
         record.result = result.to_string();
@@ -287,9 +296,11 @@ pub fn play_game_observed(
         reason: String::new(),
         final_scores: [None, None],
         disagreement: None,
+        time_used: [0.0; 2],
     };
     let mut swapped = false;
-    let result = run(engines, settings, opening, &mut game, engine1_black, &mut swapped, observer);
+    let result =
+        run(engines, settings, opening, &mut game, engine1_black, &mut swapped, &mut played.time_used, observer);
     played.game = game;
     played.swapped = swapped;
     let final_engine1_black = engine1_black != swapped;
@@ -319,6 +330,7 @@ fn run(
     game: &mut Game,
     engine1_black: bool,
     swapped: &mut bool,
+    time_used: &mut [f64; 2],
     observer: &mut dyn FnMut(&Game),
 ) -> Result<Color, (Color, Loss)> {
     let seat = |color: Color, swapped: bool| usize::from((color == Color::Black) != (engine1_black != swapped));
@@ -340,7 +352,7 @@ fn run(
         let (left, stones) = clock.time_left();
         expect_ok(engine, &format!("time_left {color} {} {stones}", format_seconds(left)), timeout)
             .map_err(|l| (color, l))?;
-        let mv = genmove(engine, color, clock, settings, game).map_err(|l| (color, l))?;
+        let mv = genmove(engine, color, clock, settings, game, &mut time_used[color.index()]).map_err(|l| (color, l))?;
         let Some(mv) = mv else {
             return Err((color, loss(Termination::Resignation, "resigned")));
         };
@@ -360,12 +372,14 @@ fn genmove(
     clock: &mut Clock,
     settings: &GameSettings,
     game: &mut Game,
+    time_used: &mut f64,
 ) -> Result<Option<Move>, Loss> {
     let command = format!("genmove {color}");
     let deadline = clock.deadline(settings.margin);
     let start = Instant::now();
     let reply = engine.command(&command, deadline);
     let elapsed = start.elapsed().as_secs_f64();
+    *time_used += elapsed;
     let text = match reply {
         Ok(Reply { success: true, text }) => text,
         Ok(Reply { success: false, text }) => {
