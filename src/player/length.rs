@@ -247,3 +247,139 @@ fn solve<const N: usize>(mut a: [[f64; N]; N], mut b: [f64; N]) -> Option<[f64; 
     }
     Some(x)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    fn pos(text: &str) -> Position {
+        text.parse().expect("a position")
+    }
+
+    /// Positions of one recorded 10x10 game (sp10.txt, game 1... of the self-play
+    /// files), every sixth turn, with the own turns the side to move really still played.
+    const GAME_10: [(&str, u32); 5] = [
+        ("6s1s1/4s5/2s7/7s2/10/3s6/10/10/4s5/10 b", 29),
+        ("Ww5bs1/www1s2bb1/1s2w3b1/6bsb1/10/2w7/3b6/bbss6/w9/ww8 b", 20),
+        ("WwWw1bwbs1/wwwwwbsbb1/4wwb1b1/6b1b1/1sw7/2w7/2bb6/bbbbbb4/wbBws5/wwww6 b", 11),
+        ("WwWw1bwbs1/wwwwwbBbb1/4wwbbb1/2w3b1b1/2ww3w2/bww7/Bwbb1w4/bbbbbb4/wbBw2bs2/wwww2bbb1 b", 5),
+        (
+            "WwWw1bwbs1/wwwwwbBbb1/4wwbbb1/2w1w1b1b1/2ww3w2/bww3w3/Bwbb1ws3/bbbbbbb2w/wbBw2bb2/wwww2bbbb b",
+            2,
+        ),
+    ];
+
+    #[test]
+    fn features_count_claims_needed_and_the_room_of_unclaimed_shooters() {
+        // 7x7, 3 shooters, 2 claims win; the capital B on a7 is a shooter claimed by
+        // Black, so Black needs 1 more, White 2; two shooters are unclaimed.
+        let p = pos("Bb1w3/bw1w2b/4w2/4w2/1bbswb1/2b1wbb/2s1ww1 b");
+        let f = features(&p).0;
+        assert_eq!(f[0], 1.0);
+        assert_eq!(f[1], f64::from(p.empty_squares().count()));
+        assert_eq!((f[2], f[3]), (1.0, 2.0), "{f:?}");
+        // The needed room is the smaller of the two shooters' empty neighbourhoods.
+        let mut libs: Vec<u32> = Vec::new();
+        for sq in p.shooters() & !p.claimed(Color::Black) & !p.claimed(Color::White) {
+            libs.push((sq.bitboard().neighbours() & p.empty_squares()).count());
+        }
+        libs.sort_unstable();
+        assert_eq!(f[4], f64::from(libs[0]));
+        assert_eq!(f[5], f64::from(libs.iter().sum::<u32>()));
+        assert!(f[6] <= f[7] && f[6] > 0.0, "{f:?}");
+    }
+
+    #[test]
+    fn the_estimate_follows_a_recorded_game_down() {
+        let estimates: Vec<f64> = GAME_10.iter().map(|(text, _)| expected_turns(&pos(text))).collect();
+        for pair in estimates.windows(2) {
+            assert!(pair[1] < pair[0], "{estimates:?}");
+        }
+        // Within a few turns of what was played, from the opening to the end.
+        for ((text, real), estimate) in GAME_10.iter().zip(&estimates) {
+            assert!((estimate - f64::from(*real)).abs() <= 0.35 * f64::from(*real) + 2.0, "{text}: {estimate}");
+        }
+    }
+
+    #[test]
+    fn the_estimate_is_small_near_the_end_on_every_size() {
+        // Late positions of recorded games: 7x7 (1 own turn was left), 9x9 (3), 10x10 (2).
+        // The old estimate (a quarter of the empty squares, at least 8) said 8 for each.
+        for (text, real) in [
+            ("Bb1w3/bwww2b/1s2w2/3ww2/1bbwwb1/bbb1wbb/s1b1ww1 b", 1.0),
+            ("1w1bBb3/1wwbbbwww/1w1s2w1s/3w1wwwb/1w3wbww/bw2bwbbw/2w2bbb1/bbbb2sb1/1b1w3bB b", 3.0),
+            (GAME_10[4].0, 2.0),
+        ] {
+            let e = expected_turns(&pos(text));
+            assert!((1.0..=real + 3.0).contains(&e), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn the_estimate_at_the_start_of_play_matches_the_games_means() {
+        // Own turns still played at the first play turn: about 22 on 10x10, 19 on 9x9
+        // and 12 on 7x7 (game_lengths on the recorded games).
+        for (text, low, high) in [
+            ("6s1s1/4s5/2s7/7s2/10/3s6/10/10/4s5/10 b", 18.0, 27.0),
+            ("9/4s4/9/9/2s3s2/9/9/1s7/8s b", 15.0, 24.0),
+            ("5s1/7/7/7/3s3/7/6s b", 9.0, 16.0),
+        ] {
+            let e = expected_turns(&pos(text));
+            assert!((low..=high).contains(&e), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn setup_turns_add_one_and_unknown_boards_fall_back_on_the_empty_squares() {
+        let start = Position::new(Variant::STANDARD);
+        let e = expected_turns(&start);
+        assert!(e >= 2.0 && e <= 51.0, "{e}");
+        let empty = LengthModel::default();
+        assert_eq!(expected_turns_with(&empty, &start), 1.0 + 25.0);
+        let late = pos(GAME_10[4].0);
+        assert_eq!(expected_turns_with(&empty, &late), f64::from(late.empty_squares().count()) / 4.0);
+    }
+
+    #[test]
+    fn the_built_in_weights_cover_every_size_of_the_classic_rules_and_10x10_modern() {
+        let model = LengthModel::parse(LENGTH_WEIGHTS).expect("data/game-lengths.txt parses");
+        for size in [7, 9, 10] {
+            assert!(model.weights(size, RuleSet::Classic).is_some(), "{size}");
+        }
+        assert!(model.weights(10, RuleSet::Modern).is_some());
+        assert_eq!(LengthModel::parse(&model.to_text()), Ok(model));
+    }
+
+    #[test]
+    fn bad_weight_files_are_refused_with_the_line() {
+        let full: String = FEATURE_NAMES.iter().map(|n| format!("7 classic {n} 0.5\n")).collect();
+        assert!(LengthModel::parse(&full).is_ok());
+        let missing: String = full.lines().skip(1).map(|l| format!("{l}\n")).collect();
+        assert!(LengthModel::parse(&missing).unwrap_err().contains("no weight for 'bias'"));
+        let twice = format!("{full}7 classic empty 1\n");
+        assert!(LengthModel::parse(&twice).unwrap_err().contains("line 9"));
+        for bad in ["8 classic bias 1", "7 odd bias 1", "7 classic colour 1", "7 classic bias x", "7 classic bias"] {
+            assert!(LengthModel::parse(bad).unwrap_err().starts_with("game lengths line 1"), "{bad}");
+        }
+    }
+
+    #[test]
+    fn fitting_recovers_the_weights_of_a_linear_rule() {
+        let truth = [2.0, 0.25, 1.5, -0.5, 0.1, 0.2, 0.05, -0.01];
+        let mut samples = Vec::new();
+        let mut x = 1.0f64;
+        for i in 0..400 {
+            // Deterministic, varied features.
+            x = (x * 7.3 + 1.1) % 13.0;
+            let f = Features([1.0, 20.0 + x * 3.0, f64::from(i % 4), x % 5.0, (x * 1.7) % 9.0, x * 2.0 + f64::from(i % 7), (x * 5.1) % 23.0, f64::from(i % 11) * x]);
+            let y: f64 = truth.iter().zip(f.0.iter()).map(|(w, v)| w * v).sum();
+            samples.push((f, y));
+        }
+        let w = fit(&samples, 0.0).expect("a solution");
+        for (got, want) in w.iter().zip(truth.iter()) {
+            assert!((got - want).abs() < 1e-6, "{w:?}");
+        }
+        assert_eq!(fit(&[], 0.0), None);
+    }
+}

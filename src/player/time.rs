@@ -244,3 +244,136 @@ mod tests {
         assert_eq!(none, Clock::default());
     }
 }
+
+#[cfg(test)]
+mod allocation_tests {
+    use super::*;
+    use crate::rules::Move;
+
+    const P: TimePolicy =
+        TimePolicy { safety_margin: Duration::from_millis(80), margin_fraction: 0.25, max_fraction: 0.9 };
+
+    fn sudden_death(main_time: f64, left: f64, increment: f64) -> Clock {
+        let mut clock = Clock { main_time, increment, ..Clock::default() };
+        clock.left[Color::Black.index()] = Some(TimeLeft { seconds: left, stones: 0 });
+        clock
+    }
+
+    #[test]
+    fn never_more_than_the_time_left_less_a_margin() {
+        for left in [0.0, 0.001, 0.05, 0.1, 0.3, 1.0, 2.0, 10.0, 100.0] {
+            for increment in [0.0, 0.1, 1.0, 5.0] {
+                for turns in [0.0, 0.5, 1.0, 2.0, 7.5, 30.0, f64::NAN, f64::INFINITY] {
+                    let b = budget(&sudden_death(10.0, left, increment), Color::Black, turns, &P).unwrap();
+                    let b = b.as_secs_f64();
+                    // At most 90% of what is left, less the safety margin (or a quarter
+                    // of it on tiny clocks): a move never runs the clock out.
+                    let planned = left * P.max_fraction;
+                    let margin = P.safety_margin.as_secs_f64().min(planned * P.margin_fraction);
+                    assert!(b <= planned - margin + 1e-9, "left {left} inc {increment} turns {turns}: {b}");
+                    assert!(b >= 0.0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_increment_is_spent_on_top_of_the_share_of_main_time() {
+        let without = budget(&sudden_death(10.0, 10.0, 0.0), Color::Black, 20.0, &P).unwrap().as_secs_f64();
+        let with = budget(&sudden_death(10.0, 10.0, 0.1), Color::Black, 20.0, &P).unwrap().as_secs_f64();
+        assert!((with - without - 0.1).abs() < 1e-9, "{without} {with}");
+        // A nonsensical increment counts as none.
+        let nan = budget(&sudden_death(10.0, 10.0, f64::NAN), Color::Black, 20.0, &P).unwrap().as_secs_f64();
+        assert!((nan - without).abs() < 1e-12);
+    }
+
+    #[test]
+    fn fewer_turns_to_go_give_more_time_per_move() {
+        let mut last = 0.0;
+        for turns in [40.0, 20.0, 10.0, 5.0, 2.0, 1.0] {
+            let b = budget(&sudden_death(10.0, 10.0, 0.0), Color::Black, turns, &P).unwrap().as_secs_f64();
+            assert!(b > last, "{turns}: {b}");
+            last = b;
+        }
+    }
+
+    #[test]
+    fn the_increment_is_learned_from_the_time_left_after_our_move() {
+        let mut clock = Clock { main_time: 2.0, ..Clock::default() };
+        // A time_left before any move of ours teaches nothing.
+        observe_time_left(&mut clock, Color::White, TimeLeft { seconds: 2.0, stones: 0 });
+        assert_eq!(clock.increment, 0.0);
+        charge(&mut clock, Color::White, 0.3);
+        assert_eq!(clock.charged[Color::White.index()], Some(1.7));
+        // The controller gives 1.79: 0.1 of increment less 0.01 of its own overhead.
+        observe_time_left(&mut clock, Color::White, TimeLeft { seconds: 1.79, stones: 0 });
+        assert!((clock.increment - 0.09).abs() < 1e-9, "{}", clock.increment);
+        assert_eq!(clock.time_left(Color::White), Some(TimeLeft { seconds: 1.79, stones: 0 }));
+        assert_eq!(clock.charged, [None, None]);
+        // Only once per move: a second time_left changes nothing.
+        observe_time_left(&mut clock, Color::White, TimeLeft { seconds: 5.0, stones: 0 });
+        assert!((clock.increment - 0.09).abs() < 1e-9);
+        // No increment (the controller's overhead only): 0, never negative.
+        charge(&mut clock, Color::White, 1.0);
+        observe_time_left(&mut clock, Color::White, TimeLeft { seconds: 3.98, stones: 0 });
+        assert_eq!(clock.increment, 0.0);
+    }
+
+    #[test]
+    fn byo_yomi_clocks_learn_no_increment() {
+        let mut clock = Clock { main_time: 10.0, byo_yomi: 5.0, byo_yomi_stones: 2, ..Clock::default() };
+        charge(&mut clock, Color::Black, 1.0);
+        assert_eq!(clock.charged, [None, None]);
+        observe_time_left(&mut clock, Color::Black, TimeLeft { seconds: 9.5, stones: 0 });
+        assert_eq!(clock.increment, 0.0);
+    }
+
+    /// Plays the clock along a recorded 10x10 game (its play-phase positions), Black
+    /// thinking exactly its budget plus `overhead` on each move, the controller adding
+    /// `increment` after each; the share of the clock used and the least time left.
+    fn replay_clock(main: f64, increment: f64, overhead: f64) -> (f64, f64) {
+        let record = &crate::record::parse_records(GAME).expect("the game parses")[0];
+        let game = record.replay(None).expect("the game replays");
+        let mut pos = game.start().clone();
+        let mut clock = Clock { main_time: main, ..Clock::default() };
+        let (mut used, mut given, mut least) = (0.0, main, main);
+        for mv in game.moves().collect::<Vec<Move>>() {
+            if pos.phase() == crate::rules::Phase::Play && pos.side_to_move() == Color::Black {
+                let think = budget(&clock, Color::Black, moves_to_go(&pos), &P).unwrap().as_secs_f64();
+                let spent = think + overhead;
+                let left = time_left(&clock, Color::Black).seconds;
+                assert!(spent < left + 0.1, "out of time: {spent} of {left}");
+                charge(&mut clock, Color::Black, think);
+                let after = left - spent + increment;
+                observe_time_left(&mut clock, Color::Black, TimeLeft { seconds: after, stones: 0 });
+                used += spent;
+                given += increment;
+                least = f64::min(least, after);
+            }
+            pos.play_unchecked(mv);
+        }
+        (used / given, least)
+    }
+
+    /// The first game of the 10x10 self-play records (/work/selfplay/sp10.txt).
+    const GAME: &str = "[Size \"10\"]\n\n1. e9,g10,h7 c8,d5,e2,i10 2. h10 g10-a10/b10 3. c8-h8/h9 e2-a2/a9 4. i9 b9 5. a3 \
+        c5 6. i7 a1 7. b3 a2-b2/a2 8. i8 b1 9. b2-c3/g7 h8-b8/e8 10. d5-d3/d4 c9 11. b8-b4/c4 d3-d1/c1 \
+        12. c3-b2/c3 b2-e2/d2 13. d1-c2/d3 d1 14. b2 b4-b6/c6 15. e3 e9-d10/d9 16. f3 h7-e10/e9 \
+        17. e10-g10/f10 g10-g8/f8 18. g8-g10/g8 g10-f9/g10 19. f9-g9/f9 d10-c10/d10 20. h8 b6-a5/b5 \
+        21. a5-b4/a5 b4-a4/b4 22. e2-h2/h1 c7 23. g1 d6 24. i1 h6 25. g2 f4 26. h2-i2/j1 j3 27. h2 \
+        i2-d7/e7 28. d7-g4/g3 g5 29. h4 d7 30. i10-j10/j9 j10-i10/j10 B+\n";
+
+    #[test]
+    fn a_sudden_death_clock_is_spent_without_running_out() {
+        let (share, least) = replay_clock(10.0, 0.0, 0.01);
+        assert!(share > 0.6, "{share}");
+        assert!(least > 0.0, "{least}");
+    }
+
+    #[test]
+    fn an_increment_clock_is_spent_without_running_out() {
+        let (share, least) = replay_clock(2.0, 0.1, 0.01);
+        assert!(share > 0.6, "{share}");
+        assert!(least > 0.0, "{least}");
+    }
+}
