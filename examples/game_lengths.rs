@@ -103,7 +103,9 @@ fn main() {
     for (&(size, modern), list) in &rows {
         let rules = rule_set(modern);
         println!("{size}x{size} {rules}: {} games", games.get(&(size, modern)).copied().unwrap_or(0));
-        println!("empty  positions  own_turns_mean  own_turns_p90  old_estimate  new_estimate  within_new  rmse_old  rmse_new");
+        println!(
+            "empty  positions  own_turns_mean  own_turns_p90  old_estimate  new_estimate  within_new  rmse_old  rmse_new"
+        );
         for band in (0..10).rev() {
             let band_rows: Vec<&Row> = list.iter().filter(|r| r.empty / 10 == band).collect();
             if band_rows.is_empty() {

@@ -232,10 +232,11 @@ fn solve<const N: usize>(mut a: [[f64; N]; N], mut b: [f64; N]) -> Option<[f64; 
         }
         a.swap(col, pivot);
         b.swap(col, pivot);
+        let pivot_row = a[col];
         for row in col + 1..N {
-            let factor = a[row][col] / a[col][col];
-            for k in col..N {
-                a[row][k] -= factor * a[col][k];
+            let factor = a[row][col] / pivot_row[col];
+            for (x, p) in a[row][col..].iter_mut().zip(&pivot_row[col..]) {
+                *x -= factor * p;
             }
             b[row] -= factor * b[col];
         }
@@ -264,10 +265,7 @@ mod tests {
         ("Ww5bs1/www1s2bb1/1s2w3b1/6bsb1/10/2w7/3b6/bbss6/w9/ww8 b", 20),
         ("WwWw1bwbs1/wwwwwbsbb1/4wwb1b1/6b1b1/1sw7/2w7/2bb6/bbbbbb4/wbBws5/wwww6 b", 11),
         ("WwWw1bwbs1/wwwwwbBbb1/4wwbbb1/2w3b1b1/2ww3w2/bww7/Bwbb1w4/bbbbbb4/wbBw2bs2/wwww2bbb1 b", 5),
-        (
-            "WwWw1bwbs1/wwwwwbBbb1/4wwbbb1/2w1w1b1b1/2ww3w2/bww3w3/Bwbb1ws3/bbbbbbb2w/wbBw2bb2/wwww2bbbb b",
-            2,
-        ),
+        ("WwWw1bwbs1/wwwwwbBbb1/4wwbbb1/2w1w1b1b1/2ww3w2/bww3w3/Bwbb1ws3/bbbbbbb2w/wbBw2bb2/wwww2bbbb b", 2),
     ];
 
     #[test]
@@ -334,7 +332,7 @@ mod tests {
     fn setup_turns_add_one_and_unknown_boards_fall_back_on_the_empty_squares() {
         let start = Position::new(Variant::STANDARD);
         let e = expected_turns(&start);
-        assert!(e >= 2.0 && e <= 51.0, "{e}");
+        assert!((2.0..=51.0).contains(&e), "{e}");
         let empty = LengthModel::default();
         assert_eq!(expected_turns_with(&empty, &start), 1.0 + 25.0);
         let late = pos(GAME_10[4].0);
@@ -372,7 +370,16 @@ mod tests {
         for i in 0..400 {
             // Deterministic, varied features.
             x = (x * 7.3 + 1.1) % 13.0;
-            let f = Features([1.0, 20.0 + x * 3.0, f64::from(i % 4), x % 5.0, (x * 1.7) % 9.0, x * 2.0 + f64::from(i % 7), (x * 5.1) % 23.0, f64::from(i % 11) * x]);
+            let f = Features([
+                1.0,
+                20.0 + x * 3.0,
+                f64::from(i % 4),
+                x % 5.0,
+                (x * 1.7) % 9.0,
+                x * 2.0 + f64::from(i % 7),
+                (x * 5.1) % 23.0,
+                f64::from(i % 11) * x,
+            ]);
             let y: f64 = truth.iter().zip(f.0.iter()).map(|(w, v)| w * v).sum();
             samples.push((f, y));
         }

@@ -148,7 +148,6 @@ pub fn observe_time_left(clock: &mut Clock, color: Color, left: TimeLeft) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Variant;
 
     fn clock(main_time: f64, byo_yomi: f64, byo_yomi_stones: u32) -> Clock {
         Clock { main_time, byo_yomi, byo_yomi_stones, ..Clock::default() }
