@@ -5,7 +5,8 @@
 //! Usage: `cargo run --release --example clock_use -- RECORD_FILE...`
 //!
 //! Prints, per engine name: games, the mean share of the clock used per game, the
-//! smallest and largest share, its own moves per game, and its losses on time.
+//! smallest and largest share, the mean share in the longer half of its games (by its own
+//! moves: where the clock could run short), its own moves per game, and its losses on time.
 
 use std::collections::BTreeMap;
 
@@ -14,6 +15,8 @@ use veletas::rules::Color;
 #[derive(Default)]
 struct Usage {
     shares: Vec<f64>,
+    /// (own moves, share) per game.
+    games: Vec<(usize, f64)>,
     moves: usize,
     forfeits: usize,
 }
@@ -59,6 +62,7 @@ fn main() {
                 let given = main + inc * n as f64;
                 if given > 0.0 {
                     usage.shares.push(used / given);
+                    usage.games.push((n, used / given));
                 }
                 usage.moves += n;
                 if forfeit && loser == Some(color) {
@@ -67,18 +71,22 @@ fn main() {
             }
         }
     }
-    println!("engine  games  clock_used_mean  min    max    moves_per_game  time_forfeits");
-    for (name, u) in &by_engine {
+    println!("engine  games  clock_used_mean  min    max    longer_half  moves_per_game  time_forfeits");
+    for (name, u) in by_engine.iter_mut() {
+        u.games.sort_by_key(|g| g.0);
+        let longer = &u.games[u.games.len() / 2..];
+        let longer_mean = longer.iter().map(|g| g.1).sum::<f64>() / longer.len().max(1) as f64;
         let n = u.shares.len().max(1) as f64;
         let mean = u.shares.iter().sum::<f64>() / n;
         let min = u.shares.iter().copied().fold(f64::INFINITY, f64::min);
         let max = u.shares.iter().copied().fold(0.0, f64::max);
         println!(
-            "{name}  {}  {:.1}%  {:.1}%  {:.1}%  {:.1}  {}",
+            "{name}  {}  {:.1}%  {:.1}%  {:.1}%  {:.1}%  {:.1}  {}",
             u.shares.len(),
             100.0 * mean,
             100.0 * min,
             100.0 * max,
+            100.0 * longer_mean,
             u.moves as f64 / n,
             u.forfeits
         );
