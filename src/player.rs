@@ -6,6 +6,7 @@
 //! search ([`crate::search`]), which knows nothing of clocks. [`RandomPlayer`] is a
 //! minimal player for tests.
 
+pub mod length;
 pub mod search_player;
 pub mod time;
 
@@ -50,6 +51,13 @@ pub struct Clock {
     pub byo_yomi_stones: u32,
     /// The last `time_left` for Black and White (by [`Color::index`]).
     pub left: [Option<TimeLeft>; 2],
+    /// The seconds added to a player's main time after each of its moves (a Fischer
+    /// increment), as seen in the first `time_left` after one of our moves: GTP cannot
+    /// announce it ([`time::observe_time_left`]). 0 until seen.
+    pub increment: f64,
+    /// Our own account of each colour's main time after our last move with it
+    /// ([`time::charge`]), until the next `time_left` for it replaces it.
+    pub charged: [Option<f64>; 2],
 }
 
 impl Clock {

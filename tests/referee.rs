@@ -201,6 +201,28 @@ fn clocks_with_increment_and_byoyomi_are_announced_and_kept() {
 }
 
 #[test]
+fn records_under_a_clock_carry_the_time_each_side_used() {
+    let dir = scratch("time-used");
+    let record = dir.join("games.txt");
+    let rec = record.to_str().unwrap();
+    // Engine 2 sleeps 0.3 s before its second genmove of each game.
+    let (one, two) = (fake("--seed 3"), fake("--seed 4 --slow-at 2 --delay 0.3"));
+    let args = ["--engine", &one, "--engine", &two, "--games", "2", "--size", "7", "--record", rec, "--quiet"];
+    let summary = run(&[&args[..], &["--clock", "5+0.1"]].concat()).unwrap();
+    assert_eq!(summary.terminations, vec![(Termination::Normal, 2)]);
+    for game in read_games(&record) {
+        let used = |tag: &str| game.tag(tag).and_then(|t| t.parse::<f64>().ok()).expect("a time used");
+        let slow = if game.tag("BlackEngine") == Some("2") { "TimeUsedBlack" } else { "TimeUsedWhite" };
+        assert!(used(slow) >= 0.3, "{:?}", game.tag(slow));
+        assert!(used("TimeUsedBlack") >= 0.0 && used("TimeUsedWhite") >= 0.0);
+    }
+    // Per-move time: no clock to use a share of, no tags.
+    let summary = run(&[&args[..], &["--movetime", "5", "--overwrite"]].concat()).unwrap();
+    assert_eq!(summary.games, 2);
+    assert!(read_games(&record).iter().all(|g| g.tag("TimeUsedBlack").is_none()));
+}
+
+#[test]
 fn resuming_plays_only_the_missing_games() {
     let dir = scratch("resume");
     let record = dir.join("games.txt");

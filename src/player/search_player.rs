@@ -108,7 +108,7 @@ impl SearchPlayer {
     /// playout budget alone, or else the per-move time.
     pub fn limits(&self, game: &Game, clock: &Clock) -> Limits {
         let position = game.position();
-        let moves_to_go = time::expected_moves(position);
+        let moves_to_go = time::moves_to_go(position);
         match time::budget(clock, position.side_to_move(), moves_to_go, &self.policy) {
             Some(budget) => Limits { time: Some(budget), iterations: self.playouts, stop: None },
             None if self.playouts.is_some() => Limits { time: None, iterations: self.playouts, stop: None },
@@ -276,7 +276,7 @@ mod tests {
         p.configure(Setting::Playouts(Some(300))).unwrap();
         let l = p.limits(&game, &none);
         assert_eq!((l.time, l.iterations), (None, Some(300)));
-        let byo = Clock { main_time: 0.0, byo_yomi: 1.0, byo_yomi_stones: 1, left: [None, None] };
+        let byo = Clock { main_time: 0.0, byo_yomi: 1.0, byo_yomi_stones: 1, ..Clock::default() };
         let l = p.limits(&game, &byo);
         assert!(l.time.is_some_and(|t| t < Duration::from_secs(1)));
         assert_eq!(l.iterations, Some(300));

@@ -168,13 +168,11 @@ impl Engine {
             }
             Command::Showboard => diagram(self.position()),
             Command::TimeSettings { main_time, byo_yomi, stones } => {
-                self.clock = Clock { main_time, byo_yomi, byo_yomi_stones: stones, left: [None, None] };
+                self.clock = Clock { main_time, byo_yomi, byo_yomi_stones: stones, ..Clock::default() };
                 String::new()
             }
             Command::TimeLeft { color, seconds, stones } => {
-                if let Some(slot) = self.clock.left.get_mut(color.index()) {
-                    *slot = Some(TimeLeft { seconds, stones });
-                }
+                time::observe_time_left(&mut self.clock, color, TimeLeft { seconds, stones });
                 String::new()
             }
             Command::FinalScore => match self.position().winner() {
@@ -415,5 +413,21 @@ mod tests {
         assert_eq!(e.execute(Command::BoardSize(8)), Err("unacceptable size".into()));
         assert_eq!(e.execute(Command::BoardSize(u32::MAX)), Err("unacceptable size".into()));
         assert_eq!(e.game().position().variant().size(), 7);
+    }
+
+    #[test]
+    fn the_increment_is_learned_from_the_time_left_after_our_move() {
+        let mut e = engine();
+        e.execute(Command::TimeSettings { main_time: 2.0, byo_yomi: 0.0, stones: 0 }).unwrap();
+        e.execute(Command::TimeLeft { color: Color::Black, seconds: 2.0, stones: 0 }).unwrap();
+        e.execute(Command::Genmove(Color::Black)).unwrap();
+        let ours = e.clock().charged[Color::Black.index()].expect("our account of the clock after the move");
+        assert!(ours <= 2.0);
+        // The controller adds a 0.25 s increment to what we spent (the exact value is ours).
+        e.execute(Command::TimeLeft { color: Color::Black, seconds: ours + 0.25, stones: 0 }).unwrap();
+        assert!((e.clock().increment - 0.25).abs() < 1e-9, "{}", e.clock().increment);
+        // A new time control forgets it.
+        e.execute(Command::TimeSettings { main_time: 2.0, byo_yomi: 0.0, stones: 0 }).unwrap();
+        assert_eq!(e.clock().increment, 0.0);
     }
 }

@@ -121,6 +121,9 @@ pub struct PlayedGame {
     pub final_scores: [Option<String>; 2],
     /// Set when an engine's `final_score` disagrees with the referee's result.
     pub disagreement: Option<String>,
+    /// The seconds Black's and White's engine spent on `genmove` as the referee timed
+    /// them (clocks belong to colours), every answered `genmove` counted.
+    pub time_used: [f64; 2],
 }
 
 impl PlayedGame {
@@ -178,6 +181,12 @@ impl PlayedGame {
         }
         if let Some(d) = &self.disagreement {
             record.set_tag("Disagreement", d.clone());
+        }
+        // Under a clock, what each side spent: the share of the clock an engine uses.
+        if !time_control.starts_with("movetime") {
+            for (color, tag) in [(Color::Black, "TimeUsedBlack"), (Color::White, "TimeUsedWhite")] {
+                record.set_tag(tag, format!("{:.3}", self.time_used[color.index()]));
+            }
         }
         record.moves = self.game.moves().map(|mv| mv.to_string()).collect();
         record.result = result.to_string();
@@ -287,11 +296,14 @@ pub fn play_game_observed(
         reason: String::new(),
         final_scores: [None, None],
         disagreement: None,
+        time_used: [0.0; 2],
     };
-    let mut swapped = false;
-    let result = run(engines, settings, opening, &mut game, engine1_black, &mut swapped, observer);
+    let mut tally = Tally::default();
+    let result = run(engines, settings, opening, &mut game, engine1_black, &mut tally, observer);
+    let swapped = tally.swapped;
     played.game = game;
     played.swapped = swapped;
+    played.time_used = tally.time_used;
     let final_engine1_black = engine1_black != swapped;
     played.engine1_black = final_engine1_black;
     let seat = |color: Color| usize::from((color == Color::Black) != final_engine1_black);
@@ -309,7 +321,16 @@ pub fn play_game_observed(
     played
 }
 
-/// The game loop proper: the winner, or the loser and why. `swapped` is set when White
+/// What the game loop notes besides the result.
+#[derive(Default)]
+struct Tally {
+    /// Whether White swapped.
+    swapped: bool,
+    /// Seconds spent on `genmove` by Black and White.
+    time_used: [f64; 2],
+}
+
+/// The game loop proper: the winner, or the loser and why. `tally.swapped` is set when White
 /// swaps; from then on the engines play the other colours (the loser's colour is
 /// always the colour its engine played at that moment).
 fn run(
@@ -318,7 +339,7 @@ fn run(
     opening: &Opening,
     game: &mut Game,
     engine1_black: bool,
-    swapped: &mut bool,
+    tally: &mut Tally,
     observer: &mut dyn FnMut(&Game),
 ) -> Result<Color, (Color, Loss)> {
     let seat = |color: Color, swapped: bool| usize::from((color == Color::Black) != (engine1_black != swapped));
@@ -336,19 +357,20 @@ fn run(
         }
         let color = game.position().side_to_move();
         let clock = &mut clocks[color.index()];
-        let engine = &mut engines[seat(color, *swapped)];
+        let engine = &mut engines[seat(color, tally.swapped)];
         let (left, stones) = clock.time_left();
         expect_ok(engine, &format!("time_left {color} {} {stones}", format_seconds(left)), timeout)
             .map_err(|l| (color, l))?;
-        let mv = genmove(engine, color, clock, settings, game).map_err(|l| (color, l))?;
+        let mv = genmove(engine, color, clock, settings, game, &mut tally.time_used[color.index()])
+            .map_err(|l| (color, l))?;
         let Some(mv) = mv else {
             return Err((color, loss(Termination::Resignation, "resigned")));
         };
-        expect_ok(&mut engines[seat(!color, *swapped)], &format!("play {color} {mv}"), timeout)
+        expect_ok(&mut engines[seat(!color, tally.swapped)], &format!("play {color} {mv}"), timeout)
             .map_err(|l| (!color, l))?;
         if mv == Move::Swap {
             // The engine that swapped takes over Black's setup; the other plays White.
-            *swapped = true;
+            tally.swapped = true;
         }
     }
 }
@@ -360,12 +382,14 @@ fn genmove(
     clock: &mut Clock,
     settings: &GameSettings,
     game: &mut Game,
+    time_used: &mut f64,
 ) -> Result<Option<Move>, Loss> {
     let command = format!("genmove {color}");
     let deadline = clock.deadline(settings.margin);
     let start = Instant::now();
     let reply = engine.command(&command, deadline);
     let elapsed = start.elapsed().as_secs_f64();
+    *time_used += elapsed;
     let text = match reply {
         Ok(Reply { success: true, text }) => text,
         Ok(Reply { success: false, text }) => {

@@ -1,0 +1,94 @@
+//! The share of the clock each engine used, from match records with a clock: the
+//! referee's `TimeUsedBlack` and `TimeUsedWhite` tags against what the clock gave
+//! (main time plus an increment per move of that colour), and the time forfeits.
+//!
+//! Usage: `cargo run --release --example clock_use -- RECORD_FILE...`
+//!
+//! Prints, per engine name: games, the mean share of the clock used per game, the
+//! smallest and largest share, the mean share in the longer half of its games (by its own
+//! moves: where the clock could run short), its own moves per game, and its losses on time.
+
+use std::collections::BTreeMap;
+
+use veletas::rules::Color;
+
+#[derive(Default)]
+struct Usage {
+    shares: Vec<f64>,
+    /// (own moves, share) per game.
+    games: Vec<(usize, f64)>,
+    moves: usize,
+    forfeits: usize,
+}
+
+/// Main time and increment of a `clock MAIN+INC` or `clock MAIN` tag (byo-yomi: `None`).
+fn fischer(tag: &str) -> Option<(f64, f64)> {
+    let spec = tag.strip_prefix("clock ")?;
+    if spec.contains("byoyomi") {
+        return None;
+    }
+    let (main, inc) = spec.split_once('+').unwrap_or((spec, "0"));
+    Some((main.trim().parse().ok()?, inc.trim().parse().ok()?))
+}
+
+fn main() {
+    let mut by_engine: BTreeMap<String, Usage> = BTreeMap::new();
+    for path in std::env::args().skip(1) {
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let records = veletas::record::parse_records(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+        for record in records {
+            let Some((main, inc)) = record.tag("TimeControl").and_then(fischer) else { continue };
+            let Ok(game) = record.replay(None) else { continue };
+            // The genmoves each colour answered: the turns it played after the opening.
+            let opening_turns = record.tag("Opening").map_or(0, |o| o.split_whitespace().count());
+            let mut pos = game.start().clone();
+            let mut moves = [0usize; 2];
+            for (i, mv) in game.moves().enumerate() {
+                if i >= opening_turns {
+                    moves[pos.side_to_move().index()] += 1;
+                }
+                pos.play_unchecked(mv);
+            }
+            let forfeit = record.tag("Termination") == Some("time forfeit");
+            let loser = record.winner().map(|w| !w);
+            for (color, name_tag, used_tag) in
+                [(Color::Black, "Black", "TimeUsedBlack"), (Color::White, "White", "TimeUsedWhite")]
+            {
+                let Some(used) = record.tag(used_tag).and_then(|u| u.parse::<f64>().ok()) else { continue };
+                let name = record.tag(name_tag).unwrap_or("?").to_string();
+                let usage = by_engine.entry(name).or_default();
+                let n = moves[color.index()];
+                // The clock it had: main time and an increment after each move it made.
+                let given = main + inc * n as f64;
+                if given > 0.0 {
+                    usage.shares.push(used / given);
+                    usage.games.push((n, used / given));
+                }
+                usage.moves += n;
+                if forfeit && loser == Some(color) {
+                    usage.forfeits += 1;
+                }
+            }
+        }
+    }
+    println!("engine  games  clock_used_mean  min    max    longer_half  moves_per_game  time_forfeits");
+    for (name, u) in by_engine.iter_mut() {
+        u.games.sort_by_key(|g| g.0);
+        let longer = &u.games[u.games.len() / 2..];
+        let longer_mean = longer.iter().map(|g| g.1).sum::<f64>() / longer.len().max(1) as f64;
+        let n = u.shares.len().max(1) as f64;
+        let mean = u.shares.iter().sum::<f64>() / n;
+        let min = u.shares.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = u.shares.iter().copied().fold(0.0, f64::max);
+        println!(
+            "{name}  {}  {:.1}%  {:.1}%  {:.1}%  {:.1}%  {:.1}  {}",
+            u.shares.len(),
+            100.0 * mean,
+            100.0 * min,
+            100.0 * max,
+            100.0 * longer_mean,
+            u.moves as f64 / n,
+            u.forfeits
+        );
+    }
+}
