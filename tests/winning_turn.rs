@@ -48,6 +48,18 @@ fn check(games: usize, seed: u64, rule_sets: &[Rules]) -> usize {
     with_win
 }
 
+/// Black has 3 claims of 4. Moving c6-c2 closes the shooter on d1, whose orthogonal
+/// groups tie 3-3 (white's a1-c1, black's e1-e3), so White would claim it; only a shot
+/// that grows black's group (d3 or e4) makes it Black's. Filling c2 with a stone alone
+/// leaves the tie, and every other shot after c6-c2 too.
+#[test]
+fn finds_the_win_whose_shot_only_grows_a_group_next_to_the_closed_shooter() {
+    let pos: Position = "B1B1B5/10/7s2/10/2s7/9s/10/4b5/3wb5/wwwsb5 b".parse().expect("a position");
+    assert!(brute_force_wins(&pos));
+    let turn = winning_turn(&pos).expect("the win is found");
+    assert!(["c6-c2/d3", "c6-c2/e4"].contains(&turn.to_string().as_str()), "{turn}");
+}
+
 #[test]
 fn finds_a_win_exactly_when_one_exists() {
     assert!(check(20, 5, &Rules::all()) > 100);

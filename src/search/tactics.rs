@@ -92,12 +92,13 @@ pub fn winning_turn(pos: &Position) -> Option<Turn> {
                 if own.is_empty() {
                     closed |= to.bitboard();
                 }
-                let near = closed.orthogonal_neighbours();
+                // (A closed shooter has no empty neighbour, so the shot can only grow a
+                // group next to it.)
                 let ours = pos.stones(side);
-                for start in near & ours {
+                for start in closed.orthogonal_neighbours() & ours {
                     touching |= group_of(start, ours);
                 }
-                let mut t = single | from.bitboard() | near | touching.orthogonal_neighbours();
+                let mut t = single | from.bitboard() | touching.orthogonal_neighbours();
                 if double.contains(to) {
                     t |= libs;
                 }
