@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::rules::{Bitboard, Color, Move, PlayoutPolicy, Position, Rng, Square, Turn};
 use crate::search::eval::{Evaluation, evaluate_with};
-use crate::search::nodes::{Node, Nodes};
+use crate::search::nodes::{MAX_BLOCK, Node, Nodes};
 use crate::search::tactics::winning_turn;
 
 /// How the tree searches.
@@ -151,6 +151,12 @@ impl Tree {
 
     fn node(&self, id: u32) -> &Node {
         self.nodes.get(id)
+    }
+
+    /// The first child's id and the children of `n` (none until it is expanded).
+    fn children(&self, n: &Node) -> (u32, &[Node]) {
+        let range = n.child_range();
+        (range.start, self.nodes.block(range))
     }
 
     /// The root position.
@@ -344,16 +350,16 @@ impl Tree {
     /// The proof of an expanded node from its children's: won by `actor` when a child is
     /// (fewest turns), lost when every child is lost (most turns).
     fn proof_from_children(&self, id: u32, actor: Color, shot_choice: bool) -> Option<Proven> {
-        let range = self.node(id).child_range();
-        if range.is_empty() {
+        let (_, children) = self.children(self.node(id));
+        if children.is_empty() {
             return None;
         }
         let extra = u32::from(shot_choice);
         let mut fastest_win: Option<u32> = None;
         let mut slowest_loss = 0;
         let mut all_lost = true;
-        for c in range {
-            match self.node(c).proof() {
+        for child in children {
+            match child.proof() {
                 Some(p) if p.winner == actor => {
                     let t = u32::from(p.turns) + extra;
                     fastest_win = Some(fastest_win.map_or(t, |f: u32| f.min(t)));
@@ -459,7 +465,7 @@ impl Tree {
     /// Reserves and writes the children of claimed node `parent`; false (the claim given
     /// back) when the tree has no room for them. `set` writes child `i` at id `first + i`.
     fn add_children(&self, parent: u32, count: usize, set: impl Fn(u32, usize)) -> bool {
-        let count = count.min(usize::from(u16::MAX)) as u16;
+        let count = count.min(usize::from(u16::MAX)).min(MAX_BLOCK as usize) as u16;
         let Some(first) = self.nodes.alloc(u32::from(count)) else {
             self.node(parent).unclaim();
             return false;
@@ -574,11 +580,11 @@ impl Tree {
                 .unwrap_or(first);
         }
         let sqrt_n = (parent.visits() as f32 + 1.0).sqrt();
+        let whole = skip_proven && node == self.root;
         let mut best = first;
         let mut best_score = f32::MIN;
-        for c in range {
-            let n = self.node(c);
-            if self.config.solver && self.skipped(c, actor, skip_proven && node == self.root, skip_proven) {
+        for (c, n) in (first..).zip(self.children(parent).1) {
+            if self.config.solver && self.skips(n, actor, whole, skip_proven) {
                 continue;
             }
             let visits = n.visits();
@@ -596,13 +602,17 @@ impl Tree {
     /// faster win (`skip_proven`), proven, and at the root (`whole`) with every child of
     /// its own proven too (the no-move choice holds all the shot-only turns).
     fn skipped(&self, c: u32, actor: Color, whole: bool, skip_proven: bool) -> bool {
-        let n = self.node(c);
+        self.skips(self.node(c), actor, whole, skip_proven)
+    }
+
+    /// [`Tree::skipped`] for a node at hand.
+    fn skips(&self, n: &Node, actor: Color, whole: bool, skip_proven: bool) -> bool {
         match n.proof() {
             None => false,
             Some(p) if p.winner != actor => true,
             Some(_) if !skip_proven => false,
             Some(_) if !whole => true,
-            Some(_) => n.child_range().all(|a| self.node(a).proof().is_some()),
+            Some(_) => self.children(n).1.iter().all(|a| a.proof().is_some()),
         }
     }
 

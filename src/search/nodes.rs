@@ -177,6 +177,8 @@ fn decode(bits: u16) -> Option<Proven> {
 /// Nodes per chunk of the store (about 900 KB).
 const CHUNK_SHIFT: u32 = 15;
 const CHUNK: usize = 1 << CHUNK_SHIFT;
+/// The most nodes one [`Nodes::alloc`] reserves (a node's children: a few hundred).
+pub(crate) const MAX_BLOCK: u32 = CHUNK as u32;
 
 /// The node store: at most `max` nodes, allocated chunk by chunk.
 #[derive(Debug)]
@@ -214,12 +216,29 @@ impl Nodes {
         self.max as usize
     }
 
-    /// Reserves `count` consecutive fresh nodes; their first id, or None past the limit.
+    /// The nodes `range` (a block from one [`Nodes::alloc`], so within one chunk).
+    pub(crate) fn block(&self, range: Range<u32>) -> &[Node] {
+        if range.is_empty() {
+            return &[];
+        }
+        let chunk = self.chunks[(range.start >> CHUNK_SHIFT) as usize].get().expect("a block is read once allocated");
+        let start = range.start as usize & (CHUNK - 1);
+        chunk.get(start..start + range.len()).unwrap_or(&[])
+    }
+
+    /// Reserves `count` (at most [`MAX_BLOCK`]) consecutive fresh nodes within one chunk (a
+    /// block that would cross into the next chunk starts there instead); their first id,
+    /// or None past the limit.
     pub(crate) fn alloc(&self, count: u32) -> Option<u32> {
-        let first = self
-            .len
+        if count > MAX_BLOCK {
+            return None;
+        }
+        let mut first = 0;
+        self.len
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |len| {
-                len.checked_add(count).filter(|&end| end <= self.max)
+                let offset = len & (CHUNK as u32 - 1);
+                first = if offset + count > CHUNK as u32 { len - offset + CHUNK as u32 } else { len };
+                first.checked_add(count).filter(|&end| end <= self.max)
             })
             .ok()?;
         let end = first + count;
@@ -278,10 +297,12 @@ mod tests {
                 });
             }
         });
-        // The root and every block that fitted, each node counted once.
+        // The root and every block that fitted, each node counted once (blocks never
+        // cross chunks: a chunk's last few nodes may stay unused).
         let total = got.load(Ordering::Relaxed) as usize + 1;
-        assert_eq!(total, nodes.len());
+        assert!(total <= nodes.len() && total + 2 * 7 >= nodes.len(), "{total} of {}", nodes.len());
         assert!(nodes.len() <= nodes.max() && nodes.len() + 7 > nodes.max());
-        assert!((1..nodes.len() as u32).all(|id| nodes.get(id).visits() == 1));
+        let visited: Vec<u32> = (1..nodes.len() as u32).map(|id| nodes.get(id).visits()).collect();
+        assert!(visited.iter().all(|&v| v <= 1) && visited.iter().sum::<u32>() as usize == total - 1);
     }
 }
