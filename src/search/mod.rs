@@ -507,7 +507,7 @@ impl Player {
     fn run_tree(&mut self, deadline: Option<Instant>, iterations: Option<u64>, stop: Option<&AtomicBool>) -> u64 {
         let n = self.settings.threads.max(1) as u64;
         let seeds: Vec<u64> = (0..n).map(|_| self.rng.next_u64()).collect();
-        let Some(tree) = self.tree.as_ref() else { return 0 };
+        let Some(tree) = self.tree.as_mut() else { return 0 };
         let out_of_time =
             || deadline.is_some_and(|d| Instant::now() >= d) || stop.is_some_and(|s| s.load(Ordering::Relaxed));
         if n == 1 {
@@ -518,11 +518,12 @@ impl Player {
                 if done.is_multiple_of(16) && done > 0 && out_of_time() {
                     break;
                 }
-                tree.iterate(&mut ws, &mut rng);
+                tree.iterate_alone(&mut ws, &mut rng);
                 done += 1;
             }
             return done;
         }
+        let tree = &*tree;
         let claimed = AtomicU64::new(0);
         let work = |seed: u64| -> u64 {
             let (mut rng, mut ws) = (Rng::new(seed), Workspace::new(true));

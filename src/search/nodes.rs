@@ -35,16 +35,68 @@ pub(crate) struct Node {
     state: AtomicU8,
     /// The proof, packed (0: none).
     proof: AtomicU16,
-    visits: AtomicU32,
+    // Visits, summed rewards and prior are kept per field in the chunk's arrays (see
+    // [`Stat`]), so that selection scans a node's children's values contiguously.
+}
+
+/// A node's statistics, one per array of its chunk (see [`NodeRef`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Stat<'a> {
+    visits: &'a AtomicU32,
     /// Sum of rewards for the player who chose the edge into this node (f32 bits).
-    value: AtomicU32,
+    value: &'a AtomicU32,
     /// The prior of the edge into this node (f32 bits).
-    prior: AtomicU32,
+    prior: &'a AtomicU32,
+}
+
+/// A node and its statistics.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NodeRef<'a> {
+    node: &'a Node,
+    stat: Stat<'a>,
+}
+
+impl std::ops::Deref for NodeRef<'_> {
+    type Target = Node;
+
+    fn deref(&self) -> &Node {
+        self.node
+    }
+}
+
+/// The statistics of a block of consecutive nodes (a node's children), per field.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StatBlock<'a> {
+    pub(crate) visits: &'a [AtomicU32],
+    pub(crate) value: &'a [AtomicU32],
+    pub(crate) prior: &'a [AtomicU32],
+}
+
+impl<'a> StatBlock<'a> {
+    /// The statistics as plain numbers (visits, summed rewards, priors), read in place
+    /// so that selection's scoring loop vectorizes its loads.
+    ///
+    /// # Safety
+    /// No thread may write these nodes while the slices live: the caller has the tree
+    /// to itself (it holds it by `&mut`).
+    pub(crate) unsafe fn plain(self) -> (&'a [u32], &'a [f32], &'a [f32]) {
+        // SAFETY: `AtomicU32` has the size, alignment and bit validity of `u32` (and of
+        // `f32`, whose every bit pattern is a value); the slices' pointers cover their own
+        // memory, which lives as long as 'a; the caller guarantees no concurrent writes,
+        // so plain reads race with nothing.
+        unsafe {
+            (
+                std::slice::from_raw_parts(self.visits.as_ptr().cast::<u32>(), self.visits.len()),
+                std::slice::from_raw_parts(self.value.as_ptr().cast::<f32>(), self.value.len()),
+                std::slice::from_raw_parts(self.prior.as_ptr().cast::<f32>(), self.prior.len()),
+            )
+        }
+    }
 }
 
 impl Node {
-    /// Sets the edge and prior of a fresh node (before its parent publishes it).
-    fn init(&self, shooter_move: Option<(Square, Square)>, shot: Option<Square>, prior: f32) {
+    /// Sets the edge of a fresh node (before its parent publishes it).
+    fn init(&self, shooter_move: Option<(Square, Square)>, shot: Option<Square>) {
         let mut edge = 0;
         if let Some((from, to)) = shooter_move {
             edge |= HAS_MOVE | from.index() as u32 | (to.index() as u32) << 8;
@@ -53,7 +105,6 @@ impl Node {
             edge |= HAS_SHOT | (shot.index() as u32) << 16;
         }
         self.edge.store(edge, Ordering::Relaxed);
-        self.prior.store(prior.to_bits(), Ordering::Relaxed);
     }
 
     /// The shooter move of the edge into a shot-choice node.
@@ -67,10 +118,6 @@ impl Node {
     pub(crate) fn shot(&self) -> Option<Square> {
         let edge = self.edge.load(Ordering::Relaxed);
         (edge & HAS_SHOT != 0).then(|| Square::from_index(edge >> 16 & 0xff))
-    }
-
-    pub(crate) fn prior(&self) -> f32 {
-        f32::from_bits(self.prior.load(Ordering::Relaxed))
     }
 
     /// Whether the children are published (a won node may have none).
@@ -123,13 +170,21 @@ impl Node {
     pub(crate) fn replace_proof(&self, old: Proven, new: Proven) {
         let _ = self.proof.compare_exchange(encode(old), encode(new), Ordering::AcqRel, Ordering::Relaxed);
     }
+}
+
+impl NodeRef<'_> {
+    #[cfg(test)]
+    /// The prior of the edge into this node.
+    pub(crate) fn prior(&self) -> f32 {
+        f32::from_bits(self.stat.prior.load(Ordering::Relaxed))
+    }
 
     pub(crate) fn visits(&self) -> u32 {
-        self.visits.load(Ordering::Relaxed)
+        self.stat.visits.load(Ordering::Relaxed)
     }
 
     pub(crate) fn value(&self) -> f32 {
-        f32::from_bits(self.value.load(Ordering::Relaxed))
+        f32::from_bits(self.stat.value.load(Ordering::Relaxed))
     }
 
     /// The mean reward (0.5 before the first visit).
@@ -142,23 +197,23 @@ impl Node {
     /// node too (an atomic add), else a plain load and store.
     pub(crate) fn add_visit(&self, shared: bool) -> u32 {
         if shared {
-            self.visits.fetch_add(1, Ordering::Relaxed)
+            self.stat.visits.fetch_add(1, Ordering::Relaxed)
         } else {
-            let v = self.visits.load(Ordering::Relaxed);
-            self.visits.store(v + 1, Ordering::Relaxed);
+            let v = self.stat.visits.load(Ordering::Relaxed);
+            self.stat.visits.store(v + 1, Ordering::Relaxed);
             v
         }
     }
 
-    /// Adds `reward` to the value (see [`Node::add_visit`] for `shared`).
+    /// Adds `reward` to the value (see [`NodeRef::add_visit`] for `shared`).
     pub(crate) fn add_value(&self, reward: f32, shared: bool) {
         if shared {
-            let _ = self.value.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |bits| {
+            let _ = self.stat.value.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |bits| {
                 Some((f32::from_bits(bits) + reward).to_bits())
             });
         } else {
-            let bits = self.value.load(Ordering::Relaxed);
-            self.value.store((f32::from_bits(bits) + reward).to_bits(), Ordering::Relaxed);
+            let bits = self.stat.value.load(Ordering::Relaxed);
+            self.stat.value.store((f32::from_bits(bits) + reward).to_bits(), Ordering::Relaxed);
         }
     }
 }
@@ -180,10 +235,26 @@ const CHUNK: usize = 1 << CHUNK_SHIFT;
 /// The most nodes one [`Nodes::alloc`] reserves (a node's children: a few hundred).
 pub(crate) const MAX_BLOCK: u32 = CHUNK as u32;
 
+/// One chunk of the store: the nodes, and their statistics one array per field.
+#[derive(Debug)]
+struct Chunk {
+    nodes: Box<[Node]>,
+    visits: Box<[AtomicU32]>,
+    value: Box<[AtomicU32]>,
+    prior: Box<[AtomicU32]>,
+}
+
+impl Chunk {
+    fn new(size: usize) -> Chunk {
+        let zeros = || (0..size).map(|_| AtomicU32::new(0)).collect();
+        Chunk { nodes: (0..size).map(|_| Node::default()).collect(), visits: zeros(), value: zeros(), prior: zeros() }
+    }
+}
+
 /// The node store: at most `max` nodes, allocated chunk by chunk.
 #[derive(Debug)]
 pub(crate) struct Nodes {
-    chunks: Box<[OnceLock<Box<[Node]>>]>,
+    chunks: Box<[OnceLock<Chunk>]>,
     len: AtomicU32,
     max: u32,
 }
@@ -195,15 +266,20 @@ impl Nodes {
         let chunks = (max as usize).div_ceil(CHUNK);
         let nodes = Nodes { chunks: (0..chunks).map(|_| OnceLock::new()).collect(), len: AtomicU32::new(0), max };
         if let Some(root) = nodes.alloc(1) {
-            nodes.get(root).init(None, None, 1.0);
+            nodes.init(root, None, None, 1.0);
         }
         nodes
     }
 
     /// Node `id`, which must have been allocated.
-    pub(crate) fn get(&self, id: u32) -> &Node {
+    #[inline(always)]
+    pub(crate) fn get(&self, id: u32) -> NodeRef<'_> {
         let chunk = self.chunks[(id >> CHUNK_SHIFT) as usize].get().expect("a node is read only once allocated");
-        &chunk[id as usize & (CHUNK - 1)]
+        let i = id as usize & (CHUNK - 1);
+        NodeRef {
+            node: &chunk.nodes[i],
+            stat: Stat { visits: &chunk.visits[i], value: &chunk.value[i], prior: &chunk.prior[i] },
+        }
     }
 
     /// Nodes allocated.
@@ -217,13 +293,29 @@ impl Nodes {
     }
 
     /// The nodes `range` (a block from one [`Nodes::alloc`], so within one chunk).
+    #[inline]
     pub(crate) fn block(&self, range: Range<u32>) -> &[Node] {
         if range.is_empty() {
             return &[];
         }
         let chunk = self.chunks[(range.start >> CHUNK_SHIFT) as usize].get().expect("a block is read once allocated");
         let start = range.start as usize & (CHUNK - 1);
-        chunk.get(start..start + range.len()).unwrap_or(&[])
+        chunk.nodes.get(start..start + range.len()).unwrap_or(&[])
+    }
+
+    /// The statistics of the nodes `range` (a block as for [`Nodes::block`]).
+    #[inline]
+    pub(crate) fn stat_block(&self, range: Range<u32>) -> StatBlock<'_> {
+        let empty = StatBlock { visits: &[], value: &[], prior: &[] };
+        if range.is_empty() {
+            return empty;
+        }
+        let chunk = self.chunks[(range.start >> CHUNK_SHIFT) as usize].get().expect("a block is read once allocated");
+        let r = range.start as usize & (CHUNK - 1)..(range.start as usize & (CHUNK - 1)) + range.len();
+        match (chunk.visits.get(r.clone()), chunk.value.get(r.clone()), chunk.prior.get(r)) {
+            (Some(visits), Some(value), Some(prior)) => StatBlock { visits, value, prior },
+            _ => empty,
+        }
     }
 
     /// Reserves `count` (at most [`MAX_BLOCK`]) consecutive fresh nodes within one chunk (a
@@ -246,7 +338,7 @@ impl Nodes {
             for c in (first >> CHUNK_SHIFT)..=((end - 1) >> CHUNK_SHIFT) {
                 let start = (c as usize) << CHUNK_SHIFT;
                 let size = CHUNK.min(self.max as usize - start);
-                self.chunks[c as usize].get_or_init(|| (0..size).map(|_| Node::default()).collect());
+                self.chunks[c as usize].get_or_init(|| Chunk::new(size));
             }
         }
         Some(first)
@@ -254,7 +346,9 @@ impl Nodes {
 
     /// Writes the edges and priors of fresh nodes `first..` (after [`Nodes::alloc`]).
     pub(crate) fn init(&self, id: u32, shooter_move: Option<(Square, Square)>, shot: Option<Square>, prior: f32) {
-        self.get(id).init(shooter_move, shot, prior);
+        let n = self.get(id);
+        n.node.init(shooter_move, shot);
+        n.stat.prior.store(prior.to_bits(), Ordering::Relaxed);
     }
 }
 

@@ -48,7 +48,9 @@ pub fn winning_turn(pos: &Position) -> Option<Turn> {
     // One turn fills two squares (the destination and the shot; vacating the origin only
     // frees one), so it closes at most the moved shooter and those whose liberties lie
     // within some two squares.
-    if needed >= 2 && (tight as u32 + 1 < needed || max_closed_by_two(&tight_libs[..tight.min(16)], single | double) + 1 < needed) {
+    if needed >= 2
+        && (tight as u32 + 1 < needed || max_closed_by_two(&tight_libs[..tight.min(16)], single | double) + 1 < needed)
+    {
         return None;
     }
     let wins = |turn: Turn| {
