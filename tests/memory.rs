@@ -8,14 +8,14 @@ use std::process::{Command, Stdio};
 use veletas::search::{SearchSettings, mcts::NODE_BYTES};
 
 #[test]
-fn the_trees_of_all_threads_share_one_limit() {
+fn all_threads_share_one_tree_under_one_limit() {
     for memory_mb in [16, 64, 256, 4096] {
         for threads in [1, 2, 3, 64] {
             let settings = SearchSettings { memory_mb, threads, ..Default::default() };
-            let bytes = settings.nodes_per_tree() * threads * NODE_BYTES;
-            // The trees get the limit less the program's 8 MiB, and nearly all of it.
+            let bytes = settings.max_nodes() * NODE_BYTES;
+            // The tree gets the limit less the program's 8 MiB, and nearly all of it.
             let trees = (memory_mb - 8) << 20;
-            assert!(bytes as u64 <= trees.max((4096 * threads * NODE_BYTES) as u64), "{memory_mb} MB, {threads}");
+            assert!(bytes as u64 <= trees.max((4096 * NODE_BYTES) as u64), "{memory_mb} MB, {threads}");
             if memory_mb >= 64 {
                 assert!(bytes as u64 * 100 >= trees * 99, "{memory_mb} MB, {threads} threads: {bytes}");
             }

@@ -93,9 +93,16 @@ fn genmove_with_playouts_is_reproducible_for_a_seed() {
     let a = replies(7, &input);
     assert_eq!(a, replies(7, &input));
     assert!(a.iter().all(|r| r.starts_with("= ")), "{a:?}");
-    // Two threads with a playout budget are reproducible too.
-    let input = format!("threads 2\n{input}");
-    assert_eq!(replies(7, &input), replies(7, &input));
+    // Two threads share the budget (their moves may differ from run to run): legal moves,
+    // and the position reported is the game they make.
+    let two = replies(7, &format!("threads 2\n{input}"));
+    assert!(two.iter().all(|r| r.starts_with("= ")), "{two:?}");
+    let mut game = Game::new(Variant::from_size(7).unwrap());
+    for mv in ["d4", "c7,e1"].into_iter().chain(two[5..8].iter().map(|r| &r[2..])) {
+        let mv = game.position().parse_move(mv).unwrap();
+        game.play(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+    }
+    assert_eq!(two[9], format!("= {}", game.position()));
 }
 
 #[test]

@@ -100,14 +100,9 @@ fn cases() -> Vec<(String, (String, u64))> {
             self_play(engine(5), empty(7, Rules::BOARDSPACE), 300, 200),
         ),
         (
-            "engine 10x10 opening, no tree reuse, learned eval, 2 threads, 4000 iterations, seed 6".into(),
+            "engine 10x10 opening, no tree reuse, learned eval, 4000 iterations, seed 6".into(),
             self_play(
-                SearchSettings {
-                    threads: 2,
-                    tree_reuse: false,
-                    eval: veletas::search::eval::Evaluation::Learned,
-                    ..engine(6)
-                },
+                SearchSettings { tree_reuse: false, eval: veletas::search::eval::Evaluation::Learned, ..engine(6) },
                 opening,
                 4000,
                 2,

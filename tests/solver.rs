@@ -133,7 +133,7 @@ fn without_the_solver_nothing_is_proven() {
 }
 
 #[test]
-fn threads_prove_the_win_each_in_its_own_tree() {
+fn threads_sharing_the_tree_prove_the_win() {
     for (pos, _) in positions().into_iter().step_by(3) {
         let settings = SearchSettings { threads: 2, seed: 4, ..Default::default() };
         let limits = Limits { iterations: Some(4 * BUDGET), ..Default::default() };

@@ -13,11 +13,21 @@
 //! node is first reached), and they are backed up along the path of each playout.
 //! Selection skips children lost for the actor; a playout that reaches a proven node
 //! scores its exact result. Proofs are facts about positions, so they survive tree
-//! reuse, and each root-parallel tree proves on its own.
+//! reuse, and the threads searching one tree prove together (a proof is written once
+//! and never changes, except a won root's, which only gets faster).
+//!
+//! **Threads** share one tree (tree-parallel; the nodes are atomics, see [`super::nodes`]):
+//! each playout counts its visits on the way down, so the others see it as a loss until
+//! its value arrives (virtual loss) and spread over other lines, and a leaf is expanded by
+//! the one thread that claims it while the others simulate from it. One thread searches
+//! exactly as an unshared tree does.
+
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::rules::{Bitboard, Color, Move, PlayoutPolicy, Position, Rng, Square, Turn};
 use crate::search::eval::{Evaluation, evaluate_with};
-use crate::search::stats::{STATS_BYTES, Stats};
+use crate::search::nodes::{MAX_BLOCK, Node, NodeRef, Nodes};
+use crate::search::stats;
 use crate::search::tactics::winning_turn;
 
 /// How the tree searches.
@@ -60,30 +70,8 @@ impl Proven {
     }
 }
 
-#[derive(Clone, Copy, Debug)]
-struct Node {
-    /// The shooter move of the edge into a shot-choice node.
-    shooter_move: Option<(Square, Square)>,
-    /// The shot of the edge into a move-choice node (None for the root and for
-    /// shot-choice nodes).
-    shot: Option<Square>,
-    first_child: u32,
-    children: u16,
-    expanded: bool,
-    /// The outcome, once proven (with the solver off only immediate wins are marked).
-    proof: Option<Proven>,
-    // Visits, rewards and prior are in the tree's `Stats`, indexed like the nodes.
-}
-
-impl Node {
-    fn new(shooter_move: Option<(Square, Square)>, shot: Option<Square>) -> Node {
-        Node { shooter_move, shot, first_child: 0, children: 0, expanded: false, proof: None }
-    }
-}
-
-/// The size of one tree node in bytes, its statistics included (the unit of the trees'
-/// memory limit).
-pub const NODE_BYTES: usize = std::mem::size_of::<Node>() + STATS_BYTES;
+/// The size of one tree node in bytes (the unit of the tree's memory limit).
+pub const NODE_BYTES: usize = std::mem::size_of::<Node>() + stats::STATS_BYTES;
 /// The smallest node limit of a tree (room for the root's children and then some).
 pub const MIN_NODES: usize = 4096;
 
@@ -118,19 +106,34 @@ fn random_shot(pos: &Position, shooter_move: Option<(Square, Square)>, rng: &mut
     targets.nth(rng.below(n)).map(|shot| Turn::new(shooter_move, shot))
 }
 
-/// A search tree rooted at a position in play.
-#[derive(Clone, Debug)]
+/// One search thread's scratch space for [`Tree::iterate`], and how it counts visits.
+#[derive(Debug, Default)]
+pub struct Workspace {
+    /// Other threads search the same tree: visits are counted on the way down (a
+    /// virtual loss until the playout's value arrives) with atomic adds.
+    shared: bool,
+    path: Vec<u32>,
+    shots: Vec<(Square, f32)>,
+    moves: Vec<Option<(Square, Square)>>,
+}
+
+impl Workspace {
+    /// Scratch space for a thread; `shared` when several threads search the tree at once.
+    pub fn new(shared: bool) -> Workspace {
+        Workspace { shared, path: Vec::with_capacity(64), shots: Vec::with_capacity(64), moves: Vec::new() }
+    }
+}
+
+/// A search tree rooted at a position in play, searched by one thread or by several at
+/// once (tree-parallel: each [`Tree::iterate`] takes `&self`).
+#[derive(Debug)]
 pub struct Tree {
     config: MctsConfig,
     root_position: Position,
-    nodes: Vec<Node>,
-    /// The visits, rewards and priors of the nodes.
-    stats: Stats,
+    nodes: Nodes,
     root: u32,
-    path: Vec<u32>,
-    shots: Vec<(Square, f32)>,
     /// Every root child has been proven (nothing is left to find a faster win in).
-    exhausted: bool,
+    exhausted: AtomicBool,
 }
 
 impl Tree {
@@ -139,23 +142,23 @@ impl Tree {
         Tree {
             config,
             root_position: position,
-            nodes: {
-                // The whole limit at once: only the pages used become resident, and the
-                // vector never reallocates (which would hold two copies for a moment).
-                let mut nodes = Vec::with_capacity(config.max_nodes);
-                nodes.push(Node::new(None, None));
-                nodes
-            },
-            stats: {
-                let mut stats = Stats::with_capacity(config.max_nodes);
-                stats.push(1.0);
-                stats
-            },
+            // Chunks of the limit are allocated as the tree grows: only the memory used
+            // becomes resident, and no node ever moves.
+            nodes: Nodes::new(config.max_nodes),
             root: 0,
-            path: Vec::with_capacity(64),
-            shots: Vec::with_capacity(64),
-            exhausted: false,
+            exhausted: AtomicBool::new(false),
         }
+    }
+
+    #[inline(always)]
+    fn node(&self, id: u32) -> NodeRef<'_> {
+        self.nodes.get(id)
+    }
+
+    /// The first child's id and the children of `n` (none until it is expanded).
+    fn children(&self, n: &Node) -> (u32, &[Node]) {
+        let range = n.child_range();
+        (range.start, self.nodes.block(range))
     }
 
     /// The root position.
@@ -165,7 +168,7 @@ impl Tree {
 
     /// Playouts through the root.
     pub fn root_visits(&self) -> u64 {
-        u64::from(self.stats.visits(self.root))
+        u64::from(self.node(self.root).visits())
     }
 
     /// Moves the root down along `turns` played since, keeping the subtree; returns
@@ -174,21 +177,21 @@ impl Tree {
         let mut node = self.root;
         let mut position = self.root_position.clone();
         for turn in turns {
-            let Some(b) = self.find_child(node, |n| n.shooter_move == turn.shooter_move()) else {
+            let Some(b) = self.find_child(node, |n| n.shooter_move() == turn.shooter_move()) else {
                 return false;
             };
-            let Some(a) = self.find_child(b, |n| n.shot == Some(turn.shot())) else {
+            let Some(a) = self.find_child(b, |n| n.shot() == Some(turn.shot())) else {
                 return false;
             };
             position.play_turn_unchecked(*turn);
             node = a;
         }
-        if position.is_over() || !self.nodes[node as usize].expanded {
+        if position.is_over() || !self.node(node).is_expanded() {
             return false;
         }
         self.root = node;
         self.root_position = position;
-        self.exhausted = false;
+        self.exhausted = AtomicBool::new(false);
         true
     }
 
@@ -204,29 +207,46 @@ impl Tree {
     }
 
     fn find_child(&self, node: u32, pred: impl Fn(&Node) -> bool) -> Option<u32> {
-        let n = &self.nodes[node as usize];
-        if !n.expanded {
-            return None;
-        }
-        (n.first_child..n.first_child + u32::from(n.children)).find(|&c| pred(&self.nodes[c as usize]))
+        self.node(node).child_range().find(|&c| pred(&self.node(c)))
     }
 
     /// Runs one playout: select, expand, simulate, back up (and, with the solver, back
-    /// proofs up the path).
-    pub fn iterate(&mut self, rng: &mut Rng) {
+    /// proofs up the path). Several threads may run playouts at once, each with its own
+    /// [`Workspace`] made `shared`: a node's visits then count on the way down, so the
+    /// others see a playout under way as a loss (virtual loss) and spread out, and a node
+    /// is expanded by the one thread that claims it while the others simulate from it.
+    /// One thread alone (not `shared`) searches exactly as the tree did before it was
+    /// shared.
+    pub fn iterate(&self, ws: &mut Workspace, rng: &mut Rng) {
+        self.playout(ws, rng, false);
+    }
+
+    /// [`Tree::iterate`] by the one thread that holds the tree (`&mut`): exactly the
+    /// same search, with selection reading the statistics in place (faster).
+    pub fn iterate_alone(&mut self, ws: &mut Workspace, rng: &mut Rng) {
+        self.playout(ws, rng, true);
+    }
+
+    /// One playout; `alone`: only called through `&mut self` (no other thread can touch
+    /// the tree meanwhile).
+    fn playout(&self, ws: &mut Workspace, rng: &mut Rng, alone: bool) {
+        let shared = ws.shared;
         let mut pos = self.root_position.clone();
-        self.path.clear();
+        ws.path.clear();
         let mut node = self.root;
-        self.path.push(node);
+        // The visits of the current node before this playout.
+        let mut seen = self.enter(node, shared);
+        ws.path.push(node);
         let solver = self.config.solver;
         // A root won in more than three turns keeps searching its unproven children for
         // a faster win (no immediate win exists, or the root would have none).
         let seeking = self.seeking_faster();
         let value_black = loop {
             // A move-choice node: `pos` is the position, the side to move chooses.
+            let n = self.node(node);
             if let Some(winner) = pos.winner() {
                 if solver {
-                    self.nodes[node as usize].proof = Some(Proven::new(winner, 0));
+                    n.set_proof(Proven::new(winner, 0));
                 }
                 break if winner == Color::Black { 1.0 } else { 0.0 };
             }
@@ -234,87 +254,100 @@ impl Tree {
             let open_root = seeking && node == self.root;
             if solver
                 && !open_root
-                && let Some(proof) = self.nodes[node as usize].proof
+                && let Some(proof) = n.proof()
             {
                 break if proof.winner == Color::Black { 1.0 } else { 0.0 };
             }
-            if !self.nodes[node as usize].expanded {
-                let may_expand = node == self.root || self.stats.visits(node) >= self.config.expand_visits;
-                if may_expand && self.has_room() {
-                    self.expand_moves(node, &pos);
-                } else {
-                    if solver && self.stats.visits(node) == 0 && winning_turn(&pos).is_some() {
+            if !n.is_expanded() {
+                let may_expand = node == self.root || seen >= self.config.expand_visits;
+                // Another thread may be expanding the node: this playout simulates.
+                let expanded = may_expand && self.has_room() && n.try_claim() && self.expand_moves(node, &pos, ws);
+                if !expanded {
+                    if solver && seen == 0 && winning_turn(&pos).is_some() {
                         self.prove_immediate_win(node, side);
                         break if side == Color::Black { 1.0 } else { 0.0 };
                     }
                     break self.simulate(&mut pos, rng);
                 }
             }
-            if !open_root && self.nodes[node as usize].proof.is_some() {
+            if !open_root && n.proof().is_some() {
                 break if side == Color::Black { 1.0 } else { 0.0 };
             }
-            let b = self.select(node, side, open_root, rng);
+            let b = self.select(node, side, open_root, rng, alone);
             if open_root && self.skipped(b, side, true, true) {
                 // Every root child is proven: nothing faster to find.
-                self.exhausted = true;
+                self.exhausted.store(true, Ordering::Relaxed);
                 break if side == Color::Black { 1.0 } else { 0.0 };
             }
-            self.path.push(b);
-            let shooter_move = self.nodes[b as usize].shooter_move;
-            if !self.nodes[b as usize].expanded {
-                if self.has_room() {
-                    self.expand_shots(b, &pos, shooter_move);
-                } else {
-                    // No room for the shots: finish the turn at random below the tree.
-                    let Some(turn) = random_shot(&pos, shooter_move, rng) else { break 0.5 };
-                    pos.play_turn_unchecked(turn);
-                    break match pos.winner() {
-                        Some(w) => f64::from(u8::from(w == Color::Black)),
-                        None => self.simulate(&mut pos, rng),
-                    };
-                }
+            self.enter(b, shared);
+            ws.path.push(b);
+            let bn = self.node(b);
+            let shooter_move = bn.shooter_move();
+            let ready =
+                bn.is_expanded() || (self.has_room() && bn.try_claim() && self.expand_shots(b, &pos, shooter_move, ws));
+            if !ready {
+                // No room for the shots (or another thread is adding them): finish the
+                // turn at random below the tree.
+                let Some(turn) = random_shot(&pos, shooter_move, rng) else { break 0.5 };
+                pos.play_turn_unchecked(turn);
+                break match pos.winner() {
+                    Some(w) => f64::from(u8::from(w == Color::Black)),
+                    None => self.simulate(&mut pos, rng),
+                };
             }
-            let a = self.select(b, side, open_root, rng);
-            self.path.push(a);
-            let Some(shot) = self.nodes[a as usize].shot else { break 0.5 };
+            let a = self.select(b, side, open_root, rng, alone);
+            seen = self.enter(a, shared);
+            ws.path.push(a);
+            let Some(shot) = self.node(a).shot() else { break 0.5 };
             let turn = Turn::new(shooter_move, shot);
             pos.play_turn_unchecked(turn);
             node = a;
         };
-        self.backup(value_black);
+        self.backup(value_black, ws);
         if solver {
-            self.back_up_proofs();
+            self.back_up_proofs(ws);
         }
+    }
+
+    /// Enters node `id` on the way down; returns its visits before this playout. A
+    /// shared tree counts the visit now (a virtual loss until the value comes back).
+    fn enter(&self, id: u32, shared: bool) -> u32 {
+        let n = self.node(id);
+        if shared { n.add_visit(true) } else { n.visits() }
     }
 
     /// Whether the tree may still grow by one node's children.
     fn has_room(&self) -> bool {
-        self.nodes.len() + 512 < self.config.max_nodes
+        self.nodes.len() + 512 < self.nodes.max()
     }
 
-    fn prove_immediate_win(&mut self, node: u32, side: Color) {
-        let n = &mut self.nodes[node as usize];
-        n.proof = Some(Proven::new(side, 1));
-        // A won node needs no children: playouts stop there.
-        n.expanded = true;
+    fn prove_immediate_win(&self, node: u32, side: Color) {
+        let n = self.node(node);
+        n.set_proof(Proven::new(side, 1));
+        // A won node needs no children: playouts stop there (unless another thread is
+        // expanding it; that thread finds the win too).
+        n.close();
     }
 
     /// Proves what the last playout's path allows, from its end up: a node whose child
     /// was just proven may be proven in turn.
-    fn back_up_proofs(&mut self) {
+    fn back_up_proofs(&self, ws: &Workspace) {
         let root_side = self.root_position.side_to_move();
-        for i in (0..self.path.len()).rev() {
-            let id = self.path[i];
+        for i in (0..ws.path.len()).rev() {
+            let id = ws.path[i];
+            let n = self.node(id);
             if i == 0 && self.seeking_faster() {
                 // A won root takes the fastest win among its children.
                 if let Some(p) = self.proof_from_children(id, root_side, false)
-                    && self.nodes[id as usize].proof.is_some_and(|old| p.winner == root_side && p.turns < old.turns)
+                    && let Some(old) = n.proof()
+                    && p.winner == root_side
+                    && p.turns < old.turns
                 {
-                    self.nodes[id as usize].proof = Some(p);
+                    n.replace_proof(old, p);
                 }
                 continue;
             }
-            if self.nodes[id as usize].proof.is_some() {
+            if n.proof().is_some() {
                 continue;
             }
             // path[0] is the root (move choice), path[1] its shot choice, path[2] the next
@@ -322,7 +355,7 @@ impl Tree {
             let actor = if (i / 2) % 2 == 0 { root_side } else { !root_side };
             let shot_choice = i % 2 == 1;
             match self.proof_from_children(id, actor, shot_choice) {
-                Some(p) => self.nodes[id as usize].proof = Some(p),
+                Some(p) => n.set_proof(p),
                 None => break,
             }
         }
@@ -331,16 +364,16 @@ impl Tree {
     /// The proof of an expanded node from its children's: won by `actor` when a child is
     /// (fewest turns), lost when every child is lost (most turns).
     fn proof_from_children(&self, id: u32, actor: Color, shot_choice: bool) -> Option<Proven> {
-        let n = &self.nodes[id as usize];
-        if !n.expanded || n.children == 0 {
+        let (_, children) = self.children(&self.node(id));
+        if children.is_empty() {
             return None;
         }
         let extra = u32::from(shot_choice);
         let mut fastest_win: Option<u32> = None;
         let mut slowest_loss = 0;
         let mut all_lost = true;
-        for c in n.first_child..n.first_child + u32::from(n.children) {
-            match self.nodes[c as usize].proof {
+        for child in children {
+            match child.proof() {
                 Some(p) if p.winner == actor => {
                     let t = u32::from(p.turns) + extra;
                     fastest_win = Some(fastest_win.map_or(t, |f: u32| f.min(t)));
@@ -360,7 +393,9 @@ impl Tree {
     /// still unproven: the search goes on for a faster win.
     fn seeking_faster(&self) -> bool {
         let side = self.root_position.side_to_move();
-        self.config.solver && !self.exhausted && self.root_proof().is_some_and(|p| p.winner == side && p.turns > 3)
+        self.config.solver
+            && !self.exhausted.load(Ordering::Relaxed)
+            && self.root_proof().is_some_and(|p| p.winner == side && p.turns > 3)
     }
 
     /// Whether the search of this tree is over: the root is proven (and no faster win
@@ -371,7 +406,7 @@ impl Tree {
 
     /// The root's outcome, once proven.
     pub fn root_proof(&self) -> Option<Proven> {
-        self.nodes[self.root as usize].proof
+        self.node(self.root).proof()
     }
 
     /// The turn to play at a proven root: the fastest win, or the longest loss (then the
@@ -382,20 +417,20 @@ impl Tree {
         let side = self.root_position.side_to_move();
         let mut best: Option<(Turn, Proven, u32)> = None;
         for (turn, a) in self.root_edges() {
-            let an = &self.nodes[a as usize];
-            let Some(p) = an.proof else { continue };
+            let an = self.node(a);
+            let Some(p) = an.proof() else { continue };
             let better = match best {
                 None => true,
                 Some((_, bp, bv)) => {
                     if root_proof.winner == side {
                         p.winner == side && (bp.winner != side || p.turns < bp.turns)
                     } else {
-                        p.turns > bp.turns || (p.turns == bp.turns && self.stats.visits(a) > bv)
+                        p.turns > bp.turns || (p.turns == bp.turns && an.visits() > bv)
                     }
                 }
             };
             if better && (root_proof.winner != side || p.winner == side) {
-                best = Some((turn, p, self.stats.visits(a)));
+                best = Some((turn, p, an.visits()));
             }
         }
         best.map(|(t, p, _)| (t, Proven::new(p.winner, u32::from(p.turns) + 1)))
@@ -403,31 +438,32 @@ impl Tree {
 
     /// Every complete root turn in the tree with its shot-choice node.
     fn root_edges(&self) -> impl Iterator<Item = (Turn, u32)> + '_ {
-        let root = &self.nodes[self.root as usize];
-        (root.first_child..root.first_child + u32::from(root.children)).flat_map(move |b| {
-            let bn = &self.nodes[b as usize];
-            let range = if bn.expanded { bn.first_child..bn.first_child + u32::from(bn.children) } else { 0..0 };
-            range.filter_map(move |a| self.nodes[a as usize].shot.map(|shot| (Turn::new(bn.shooter_move, shot), a)))
+        self.node(self.root).child_range().flat_map(move |b| {
+            let bn = self.node(b);
+            let shooter_move = bn.shooter_move();
+            bn.child_range().filter_map(move |a| self.node(a).shot().map(|shot| (Turn::new(shooter_move, shot), a)))
         })
     }
 
-    fn backup(&mut self, value_black: f64) {
+    fn backup(&self, value_black: f64, ws: &Workspace) {
         // Each edge is chosen by the side to move at the move-choice node above it.
         let mut chooser = self.root_position.side_to_move();
-        for (depth, &id) in self.path.iter().enumerate() {
+        for (depth, &id) in ws.path.iter().enumerate() {
+            let node = self.node(id);
+            if !ws.shared {
+                node.add_visit(false);
+            }
             if depth > 0 {
                 let reward = if chooser == Color::Black { value_black } else { 1.0 - value_black };
-                self.stats.visit(id, Some(reward as f32));
+                node.add_value(reward as f32, ws.shared);
                 if depth % 2 == 0 {
                     chooser = !chooser;
                 }
-            } else {
-                self.stats.visit(id, None);
             }
         }
     }
 
-    fn simulate(&mut self, pos: &mut Position, rng: &mut Rng) -> f64 {
+    fn simulate(&self, pos: &mut Position, rng: &mut Rng) -> f64 {
         if self.config.baseline {
             return if pos.playout(rng, PlayoutPolicy::Uniform) == Color::Black { 1.0 } else { 0.0 };
         }
@@ -440,49 +476,59 @@ impl Tree {
         evaluate_with(pos, self.config.eval)
     }
 
-    /// Adds the children of `parent` (nodes with their priors), at most `u16::MAX`.
-    fn push_children(&mut self, parent: u32, children: impl Iterator<Item = (Node, f32)>) {
-        let first = self.nodes.len() as u32;
-        for (node, prior) in children {
-            self.nodes.push(node);
-            self.stats.push(prior);
+    /// Reserves and writes the children of claimed node `parent`; false (the claim given
+    /// back) when the tree has no room for them. `set` writes child `i` at id `first + i`.
+    fn add_children(&self, parent: u32, count: usize, set: impl Fn(u32, usize)) -> bool {
+        let count = count.min(usize::from(u16::MAX)).min(MAX_BLOCK as usize) as u16;
+        let Some(first) = self.nodes.alloc(u32::from(count)) else {
+            self.node(parent).unclaim();
+            return false;
+        };
+        for i in 0..count {
+            set(first + u32::from(i), usize::from(i));
         }
-        let count = (self.nodes.len() as u32 - first).min(u32::from(u16::MAX)) as u16;
-        self.nodes.truncate(first as usize + count as usize);
-        self.stats.truncate(first as usize + count as usize);
-        let p = &mut self.nodes[parent as usize];
-        p.first_child = first;
-        p.children = count;
-        p.expanded = true;
+        self.node(parent).publish(first, count);
+        true
     }
 
-    fn expand_moves(&mut self, node: u32, pos: &Position) {
+    /// Expands claimed move-choice node `node` (or proves its immediate win).
+    fn expand_moves(&self, node: u32, pos: &Position, ws: &mut Workspace) -> bool {
         if !self.config.baseline && winning_turn(pos).is_some() {
-            self.prove_immediate_win(node, pos.side_to_move());
-            return;
+            self.node(node).set_proof(Proven::new(pos.side_to_move(), 1));
+            self.node(node).publish(0, 0);
+            return true;
         }
-        let mut moves: Vec<Option<(Square, Square)>> = vec![None];
+        ws.moves.clear();
+        ws.moves.push(None);
         for from in pos.shooters() {
-            moves.extend(pos.shooter_reach(from).iter().map(|to| Some((from, to))));
+            ws.moves.extend(pos.shooter_reach(from).iter().map(|to| Some((from, to))));
         }
-        let n = moves.len() as f32;
+        let n = ws.moves.len() as f32;
         // Staying put keeps a quarter of the prior mass: most good turns only shoot.
         let stay = if n > 1.0 { 0.25 } else { 1.0 };
         let other = if n > 1.0 { 0.75 / (n - 1.0) } else { 0.0 };
-        self.push_children(
-            node,
-            moves.into_iter().map(|m| (Node::new(m, None), if m.is_none() { stay } else { other })),
-        );
+        let moves = &ws.moves;
+        self.add_children(node, moves.len(), |id, i| {
+            let m = moves[i];
+            self.nodes.init(id, m, None, if m.is_none() { stay } else { other });
+        })
     }
 
-    fn expand_shots(&mut self, node: u32, pos: &Position, shooter_move: Option<(Square, Square)>) {
+    /// Expands claimed shot-choice node `node`.
+    fn expand_shots(
+        &self,
+        node: u32,
+        pos: &Position,
+        shooter_move: Option<(Square, Square)>,
+        ws: &mut Workspace,
+    ) -> bool {
         let targets = shot_targets(pos, shooter_move);
-        self.shots.clear();
+        ws.shots.clear();
         // The shots that end the game, by winner (Color::index).
         let mut ends = [Bitboard::EMPTY; 2];
         if self.config.baseline {
             let n = targets.count().max(1) as f32;
-            self.shots.extend(targets.iter().map(|sq| (sq, 1.0 / n)));
+            ws.shots.extend(targets.iter().map(|sq| (sq, 1.0 / n)));
         } else {
             let side = pos.side_to_move();
             let mut best = f32::MIN;
@@ -496,79 +542,88 @@ impl Tree {
                 let p = evaluate_with(&next, self.config.eval);
                 let v = (if side == Color::Black { p } else { 1.0 - p }) as f32;
                 best = best.max(v);
-                self.shots.push((shot, v));
+                ws.shots.push((shot, v));
             }
             let t = self.config.prior_temperature;
             let mut total = 0.0;
-            for (_, v) in self.shots.iter_mut() {
+            for (_, v) in ws.shots.iter_mut() {
                 *v = ((*v - best) / t).exp();
                 total += *v;
             }
-            for (_, v) in self.shots.iter_mut() {
+            for (_, v) in ws.shots.iter_mut() {
                 *v /= total;
             }
         }
-        let shots = std::mem::take(&mut self.shots);
-        self.push_children(node, shots.iter().map(|&(sq, prior)| (Node::new(None, Some(sq)), prior)));
-        self.shots = shots;
-        if self.config.solver {
+        let shots = &ws.shots;
+        let solver = self.config.solver;
+        self.add_children(node, shots.len(), |id, i| {
+            let (shot, prior) = shots[i];
+            self.nodes.init(id, None, Some(shot), prior);
             // Shots that end the game are proven at once.
-            let first = self.nodes[node as usize].first_child;
-            for c in first..first + u32::from(self.nodes[node as usize].children) {
-                let Some(shot) = self.nodes[c as usize].shot else { continue };
-                if let Some(winner) = Color::ALL.into_iter().find(|w| ends[w.index()].contains(shot)) {
-                    self.nodes[c as usize].proof = Some(Proven::new(winner, 0));
-                }
+            if solver && let Some(winner) = Color::ALL.into_iter().find(|w| ends[w.index()].contains(shot)) {
+                self.node(id).set_proof(Proven::new(winner, 0));
             }
-        }
+        })
     }
 
     /// The child of `node` to visit; `actor` chooses there. With the solver, children
     /// lost for `actor` are skipped while another remains, and every proven child when
     /// `skip_proven` (a won root looking for a faster win).
-    fn select(&self, node: u32, actor: Color, skip_proven: bool, rng: &mut Rng) -> u32 {
-        let parent = &self.nodes[node as usize];
-        let first = parent.first_child;
-        let count = u32::from(parent.children);
+    /// `alone`: see [`Tree::playout`].
+    fn select(&self, node: u32, actor: Color, skip_proven: bool, rng: &mut Rng, alone: bool) -> u32 {
+        let parent = self.node(node);
+        let range = parent.child_range();
+        let first = range.start;
         if self.config.baseline {
             // UCB1; unvisited children first, in random order.
-            let unvisited = (first..first + count).filter(|&c| self.stats.visits(c) == 0).count() as u32;
+            let unvisited = range.clone().filter(|&c| self.node(c).visits() == 0).count() as u32;
             if unvisited > 0 {
                 let k = rng.below(unvisited);
-                if let Some(c) = (first..first + count).filter(|&c| self.stats.visits(c) == 0).nth(k as usize) {
+                if let Some(c) = range.clone().filter(|&c| self.node(c).visits() == 0).nth(k as usize) {
                     return c;
                 }
             }
-            let log_n = (self.stats.visits(node).max(1) as f32).ln();
-            return (first..first + count)
+            let log_n = (parent.visits().max(1) as f32).ln();
+            return range
                 .max_by(|&a, &b| {
                     let ucb = |c: u32| {
-                        self.stats.mean(c) + self.config.exploration * (log_n / self.stats.visits(c) as f32).sqrt()
+                        let n = self.node(c);
+                        n.mean() + self.config.exploration * (log_n / n.visits() as f32).sqrt()
                     };
                     ucb(a).total_cmp(&ucb(b))
                 })
                 .unwrap_or(first);
         }
-        let sqrt_n = (self.stats.visits(node) as f32 + 1.0).sqrt();
+        let sqrt_n = (parent.visits() as f32 + 1.0).sqrt();
         let whole = skip_proven && node == self.root;
-        self.stats.puct_best(first, count, self.config.exploration, sqrt_n, |c| {
-            self.config.solver && self.skipped(c, actor, whole, skip_proven)
-        })
+        let solver = self.config.solver;
+        let skipped = |c| solver && self.skipped(c, actor, whole, skip_proven);
+        let block = self.nodes.stat_block(range);
+        if alone {
+            // SAFETY: `alone` playouts run only from `iterate_alone`, which holds the
+            // tree by `&mut`: no other thread writes its nodes.
+            let plain = unsafe { block.plain() };
+            stats::puct_best_plain(plain, first, self.config.exploration, sqrt_n, skipped)
+        } else {
+            stats::puct_best(block, first, self.config.exploration, sqrt_n, skipped)
+        }
     }
 
     /// Whether selection passes over child `c`: lost for `actor`; or, when looking for a
     /// faster win (`skip_proven`), proven, and at the root (`whole`) with every child of
     /// its own proven too (the no-move choice holds all the shot-only turns).
     fn skipped(&self, c: u32, actor: Color, whole: bool, skip_proven: bool) -> bool {
-        let n = &self.nodes[c as usize];
-        match n.proof {
+        self.skips(&self.node(c), actor, whole, skip_proven)
+    }
+
+    /// [`Tree::skipped`] for a node at hand.
+    fn skips(&self, n: &Node, actor: Color, whole: bool, skip_proven: bool) -> bool {
+        match n.proof() {
             None => false,
             Some(p) if p.winner != actor => true,
             Some(_) if !skip_proven => false,
             Some(_) if !whole => true,
-            Some(_) => {
-                (n.first_child..n.first_child + u32::from(n.children)).all(|a| self.nodes[a as usize].proof.is_some())
-            }
+            Some(_) => self.children(n).1.iter().all(|a| a.proof().is_some()),
         }
     }
 
@@ -576,13 +631,12 @@ impl Tree {
     pub fn root_turns(&self) -> Vec<RootTurn> {
         let mut out = Vec::new();
         for (turn, a) in self.root_edges() {
-            let an = &self.nodes[a as usize];
-            let visits = self.stats.visits(a);
-            if visits == 0 {
+            let an = self.node(a);
+            if an.visits() == 0 {
                 continue;
             }
-            let proof = if self.config.solver { an.proof } else { None };
-            out.push(RootTurn { turn, visits: u64::from(visits), value: f64::from(self.stats.value(a)), proof });
+            let proof = if self.config.solver { an.proof() } else { None };
+            out.push(RootTurn { turn, visits: u64::from(an.visits()), value: f64::from(an.value()), proof });
         }
         out
     }
@@ -593,13 +647,13 @@ impl Tree {
         let mut node = self.root;
         let mut turn = first;
         while pv.len() <= max_len {
-            let Some(b) = self.find_child(node, |n| n.shooter_move == turn.shooter_move()) else { break };
-            let Some(a) = self.find_child(b, |n| n.shot == Some(turn.shot())) else { break };
+            let Some(b) = self.find_child(node, |n| n.shooter_move() == turn.shooter_move()) else { break };
+            let Some(a) = self.find_child(b, |n| n.shot() == Some(turn.shot())) else { break };
             node = a;
             let Some(nb) = self.most_visited(node) else { break };
             let Some(na) = self.most_visited(nb) else { break };
-            let Some(shot) = self.nodes[na as usize].shot else { break };
-            turn = Turn::new(self.nodes[nb as usize].shooter_move, shot);
+            let Some(shot) = self.node(na).shot() else { break };
+            turn = Turn::new(self.node(nb).shooter_move(), shot);
             if pv.len() >= max_len {
                 break;
             }
@@ -609,13 +663,7 @@ impl Tree {
     }
 
     fn most_visited(&self, node: u32) -> Option<u32> {
-        let n = &self.nodes[node as usize];
-        if !n.expanded || n.children == 0 {
-            return None;
-        }
-        (n.first_child..n.first_child + u32::from(n.children))
-            .filter(|&c| self.stats.visits(c) > 0)
-            .max_by_key(|&c| self.stats.visits(c))
+        self.node(node).child_range().filter(|&c| self.node(c).visits() > 0).max_by_key(|&c| self.node(c).visits())
     }
 }
 
@@ -665,28 +713,22 @@ mod tests {
     /// Checks every proof of two turns or fewer at the move-choice nodes below `node`
     /// against brute force; returns how many were checked.
     fn check(tree: &Tree, node: u32, pos: &Position) -> usize {
-        let n = &tree.nodes[node as usize];
+        let n = tree.node(node);
         let mut checked = 0;
-        if let Some(p) = n.proof
+        if let Some(p) = n.proof()
             && p.turns <= 2
         {
             assert!(forced_within(pos, p.winner, u32::from(p.turns)), "{pos}: {p:?}");
             checked += 1;
         }
-        if !n.expanded {
-            return checked;
-        }
-        for b in n.first_child..n.first_child + u32::from(n.children) {
-            let bn = &tree.nodes[b as usize];
-            if !bn.expanded {
-                continue;
-            }
-            for a in bn.first_child..bn.first_child + u32::from(bn.children) {
-                let an = &tree.nodes[a as usize];
-                if let Some(shot) = an.shot
-                    && (tree.stats.visits(a) > 0 || an.proof.is_some())
+        for b in n.child_range() {
+            let bn = tree.node(b);
+            for a in bn.child_range() {
+                let an = tree.node(a);
+                if let Some(shot) = an.shot()
+                    && (an.visits() > 0 || an.proof().is_some())
                 {
-                    checked += check(tree, a, &after(pos, Turn::new(bn.shooter_move, shot)));
+                    checked += check(tree, a, &after(pos, Turn::new(bn.shooter_move(), shot)));
                 }
             }
         }
@@ -699,12 +741,13 @@ mod tests {
         let mut checked = 0;
         for line in WIN2.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
             let pos: Position = line.split(';').next().unwrap().trim().parse().unwrap();
-            let mut tree = Tree::new(config(), pos.clone());
+            let tree = Tree::new(config(), pos.clone());
+            let mut ws = Workspace::new(false);
             for _ in 0..100_000 {
                 if tree.is_settled() {
                     break;
                 }
-                tree.iterate(&mut rng);
+                tree.iterate(&mut ws, &mut rng);
             }
             // Won (no immediate win exists; the fastest win is 3 turns away, but the
             // search may settle for a longer one first within this budget).
@@ -719,12 +762,85 @@ mod tests {
     fn without_the_solver_only_immediate_wins_are_marked() {
         let line = WIN2.lines().find(|l| !l.starts_with('#')).unwrap();
         let pos: Position = line.split(';').next().unwrap().trim().parse().unwrap();
-        let mut tree = Tree::new(MctsConfig { solver: false, ..config() }, pos);
-        let mut rng = Rng::new(1);
+        let tree = Tree::new(MctsConfig { solver: false, ..config() }, pos);
+        let (mut rng, mut ws) = (Rng::new(1), Workspace::new(false));
         for _ in 0..5_000 {
-            tree.iterate(&mut rng);
+            tree.iterate(&mut ws, &mut rng);
         }
-        assert!(tree.nodes.iter().all(|n| n.proof.is_none_or(|p| p.turns == 1)));
+        assert!((0..tree.nodes.len() as u32).all(|id| tree.node(id).proof().is_none_or(|p| p.turns == 1)));
         assert!(tree.root_proof().is_none() && tree.root_turns().iter().all(|t| t.proof.is_none()));
+    }
+
+    /// Runs `per_thread` playouts in each of `threads` threads on one shared tree.
+    fn search_shared(tree: &Tree, threads: u64, per_thread: u64, seed: u64) {
+        std::thread::scope(|scope| {
+            for t in 0..threads {
+                scope.spawn(move || {
+                    let (mut rng, mut ws) = (Rng::new(seed + t), Workspace::new(true));
+                    for _ in 0..per_thread {
+                        tree.iterate(&mut ws, &mut rng);
+                    }
+                });
+            }
+        });
+    }
+
+    /// Checks the statistics of a tree at rest: no visit lost, every value a sum of
+    /// rewards in [0, 1]; returns the nodes checked.
+    fn check_counts(tree: &Tree, node: u32) -> usize {
+        let n = tree.node(node);
+        let children: u64 = n.child_range().map(|c| u64::from(tree.node(c).visits())).sum();
+        // Playouts end at a node or go on into exactly one child.
+        assert!(u64::from(n.visits()) >= children, "node {node}: {} visits, children {children}", n.visits());
+        assert!(n.value() >= 0.0 && n.value() <= n.visits() as f32 + 0.01, "node {node}");
+        1 + n.child_range().map(|c| check_counts(tree, c)).sum::<usize>()
+    }
+
+    #[test]
+    fn a_shared_tree_loses_no_visits() {
+        let line = WIN2.lines().find(|l| !l.starts_with('#')).unwrap();
+        let pos: Position = line.split(';').next().unwrap().trim().parse().unwrap();
+        for (solver, max_nodes) in [(false, 1 << 20), (false, MIN_NODES), (true, MIN_NODES)] {
+            let tree = Tree::new(MctsConfig { solver, max_nodes, ..config() }, pos.clone());
+            search_shared(&tree, 4, 3_000, 5);
+            // The root is proven quickly with the solver, and the playouts after that
+            // stop at the root: they count there too.
+            assert_eq!(tree.root_visits(), 12_000, "solver {solver}, {max_nodes} nodes");
+            assert!(check_counts(&tree, tree.root) > 100);
+            assert!(tree.nodes.len() <= max_nodes, "{} nodes", tree.nodes.len());
+        }
+    }
+
+    #[test]
+    fn threads_sharing_a_tree_prove_the_wins_and_every_short_proof_agrees_with_brute_force() {
+        let mut checked = 0;
+        for line in WIN2.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).step_by(2) {
+            let pos: Position = line.split(';').next().unwrap().trim().parse().unwrap();
+            let tree = Tree::new(config(), pos.clone());
+            std::thread::scope(|scope| {
+                for t in 0..2 {
+                    let tree = &tree;
+                    scope.spawn(move || {
+                        let (mut rng, mut ws) = (Rng::new(20 + t), Workspace::new(true));
+                        for _ in 0..50_000 {
+                            if tree.is_settled() {
+                                break;
+                            }
+                            tree.iterate(&mut ws, &mut rng);
+                        }
+                    });
+                }
+            });
+            let root = tree.root_proof().expect("proven");
+            assert!(root.winner == pos.side_to_move() && root.turns >= 3 && root.turns % 2 == 1, "{pos}: {root:?}");
+            let (turn, p) = tree.proven_turn().expect("a proven turn");
+            assert_eq!(p, root, "{pos}");
+            if p.turns == 3 {
+                assert!(forced_within(&after(&pos, turn), pos.side_to_move(), 2), "{pos}: {turn}");
+            }
+            checked += check(&tree, tree.root, &pos);
+            check_counts(&tree, tree.root);
+        }
+        assert!(checked > 500, "only {checked} proofs checked");
     }
 }

@@ -3,19 +3,19 @@
 
 pub mod eval;
 pub mod mcts;
+mod nodes;
 pub mod setup;
 mod stats;
 pub mod tactics;
 
-use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::rules::{Game, Move, Phase, PlayoutPolicy, Position, Rng, Turn};
-use mcts::{MctsConfig, RootTurn, Tree};
+use mcts::{MctsConfig, RootTurn, Tree, Workspace};
 
 pub use mcts::Proven;
 
@@ -75,12 +75,12 @@ pub struct SearchSettings {
     pub player: PlayerKind,
     /// Seed of the player's random numbers.
     pub seed: u64,
-    /// Search threads (each searches its own tree; their root statistics are summed).
+    /// Search threads (all search one shared tree, with virtual loss).
     pub threads: usize,
     /// Plies of random play before the evaluation scores a playout.
     pub cutoff: u32,
-    /// Memory for the search trees of all threads together, in MiB (see
-    /// [`SearchSettings::nodes_per_tree`]).
+    /// Memory for the search tree of all threads together, in MiB (see
+    /// [`SearchSettings::max_nodes`]).
     pub memory_mb: u64,
     /// Keep the tree between moves when the game went on along it.
     pub tree_reuse: bool,
@@ -106,12 +106,12 @@ pub const MAX_MEMORY_MB: u64 = 1 << 20;
 pub const PROGRAM_MEMORY_MB: u64 = 8;
 
 impl SearchSettings {
-    /// The node limit of each thread's tree: the memory less the program's share
-    /// ([`PROGRAM_MEMORY_MB`]), in nodes of [`mcts::NODE_BYTES`] bytes, shared equally by
-    /// the threads.
-    pub fn nodes_per_tree(&self) -> usize {
+    /// The node limit of the search tree, which all threads share: the memory less the
+    /// program's share ([`PROGRAM_MEMORY_MB`]), in nodes of [`mcts::NODE_BYTES`] bytes
+    /// (node ids are 32 bits, so at most `u32::MAX` nodes).
+    pub fn max_nodes(&self) -> usize {
         let bytes = self.memory_mb.saturating_sub(PROGRAM_MEMORY_MB).max(1).saturating_mul(1 << 20);
-        let nodes = bytes / mcts::NODE_BYTES as u64 / self.threads.max(1) as u64;
+        let nodes = (bytes / mcts::NODE_BYTES as u64).min(u64::from(u32::MAX));
         usize::try_from(nodes).unwrap_or(usize::MAX).max(mcts::MIN_NODES)
     }
 }
@@ -252,7 +252,7 @@ pub struct SearchResult {
     /// The outcome of the position with best play, when the search proved it (the
     /// solver; an immediate win counts).
     pub proven: Option<Proven>,
-    /// Bytes the search trees hold (all threads).
+    /// Bytes the search tree holds.
     pub memory_used: u64,
     /// The search's memory limit in bytes ([`SearchSettings::memory_mb`]).
     pub memory_limit: u64,
@@ -274,13 +274,13 @@ pub enum Solution {
     Unknown,
 }
 
-/// A player: settings, random numbers, and the trees kept between moves.
+/// A player: settings, random numbers, and the tree kept between moves.
 #[derive(Debug)]
 pub struct Player {
     settings: SearchSettings,
     rng: Rng,
-    trees: Vec<Tree>,
-    /// The game (start and moves) the trees' roots stand for.
+    tree: Option<Tree>,
+    /// The game (start and moves) the tree's root stands for.
     tree_game: Option<(Position, Vec<Move>)>,
     scratch: Vec<Turn>,
 }
@@ -298,7 +298,7 @@ impl Player {
     /// A player with `settings`.
     pub fn new(settings: SearchSettings) -> Player {
         let rng = Rng::new(settings.seed ^ 0x9e37_79b9_7f4a_7c15);
-        Player { settings, rng, trees: Vec::new(), tree_game: None, scratch: Vec::new() }
+        Player { settings, rng, tree: None, tree_game: None, scratch: Vec::new() }
     }
 
     /// The settings in force.
@@ -306,9 +306,9 @@ impl Player {
         &self.settings
     }
 
-    /// Forgets the trees kept between moves.
+    /// Forgets the tree kept between moves.
     pub fn clear(&mut self) {
-        self.trees.clear();
+        self.tree = None;
         self.tree_game = None;
     }
 
@@ -319,7 +319,7 @@ impl Player {
             exploration: if baseline { 0.7 } else { self.settings.exploration },
             cutoff: self.settings.cutoff,
             prior_temperature: self.settings.prior_temperature,
-            max_nodes: self.settings.nodes_per_tree(),
+            max_nodes: self.settings.max_nodes(),
             expand_visits: self.settings.expand_visits,
             solver: self.settings.solver && !baseline,
             eval: self.settings.eval,
@@ -376,21 +376,21 @@ impl Player {
                     result.proven = Some(Proven { winner: pos.side_to_move(), turns: 1 });
                     return Some(result);
                 }
-                self.prepare_trees(game);
-                let visits_before: u64 = self.trees.iter().map(Tree::root_visits).sum();
+                self.prepare_tree(game);
+                let visits_before = self.tree.as_ref().map_or(0, Tree::root_visits);
                 let deadline = limits.time.map(|t| start + t);
                 let mut remaining = limits.iterations;
                 loop {
                     let next_report = Instant::now() + interval.min(Duration::from_secs(86_400));
                     let chunk_end = deadline.map_or(next_report, |d| d.min(next_report));
-                    let done = self.run_trees(Some(chunk_end), remaining, limits.stop.as_deref());
+                    let done = self.run_tree(Some(chunk_end), remaining, limits.stop.as_deref());
                     remaining = remaining.map(|r| r.saturating_sub(done));
                     let finished = remaining == Some(0)
-                        || self.trees.iter().any(Tree::is_settled)
+                        || self.tree.as_ref().is_none_or(Tree::is_settled)
                         || deadline.is_some_and(|d| Instant::now() >= d)
                         || limits.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
                         || (deadline.is_none() && remaining.is_none() && limits.stop.is_none());
-                    let visits = self.trees.iter().map(Tree::root_visits).sum::<u64>() - visits_before;
+                    let visits = self.tree.as_ref().map_or(0, |t| t.root_visits().saturating_sub(visits_before));
                     let result = self.result(pos, visits, visits_before, start);
                     if finished {
                         return result;
@@ -415,21 +415,21 @@ impl Player {
         if pos.is_over() || pos.phase() != Phase::Play || !searches || !self.settings.tree_reuse {
             return 0;
         }
-        self.prepare_trees(game);
+        self.prepare_tree(game);
         let stop = limits.stop.as_deref();
-        let tree_bytes = self.settings.nodes_per_tree() as u64 * mcts::NODE_BYTES as u64;
+        let tree_bytes = self.settings.max_nodes() as u64 * mcts::NODE_BYTES as u64;
         let full = tree_bytes / 100 * PONDER_FILL_PERCENT;
-        let chunk = PONDER_CHUNK * self.trees.len() as u64;
+        let chunk = PONDER_CHUNK * self.settings.threads.max(1) as u64;
         let mut done = 0u64;
         loop {
             let budget = limits.iterations.map_or(chunk, |n| n.saturating_sub(done).min(chunk));
             if budget == 0
                 || stop.is_some_and(|s| s.load(Ordering::Relaxed))
-                || self.trees.iter().any(|t| t.is_settled() || t.memory_used() >= full)
+                || self.tree.as_ref().is_none_or(|t| t.is_settled() || t.memory_used() >= full)
             {
                 return done;
             }
-            done += self.run_trees(None, Some(budget), stop);
+            done += self.run_tree(None, Some(budget), stop);
         }
     }
 
@@ -469,18 +469,19 @@ impl Player {
         best.map(|(_, turn)| Move::Turn(turn))
     }
 
-    fn prepare_trees(&mut self, game: &Game) {
-        let threads = self.settings.threads.max(1);
+    /// The tree for `game`: the kept one moved down along the turns played since, when
+    /// it can be, else a new one.
+    fn prepare_tree(&mut self, game: &Game) {
         let reusable = self.settings.tree_reuse
-            && self.trees.len() == threads
-            && self.trees.iter().all(|t| !t.is_crowded())
+            && self.tree.as_ref().is_some_and(|t| !t.is_crowded())
             && self.tree_game.as_ref().is_some_and(|(start, moves)| {
                 start == game.start()
                     && game.moves().len() >= moves.len()
                     && game.moves().zip(moves).all(|(a, b)| a == *b)
             });
+        let done = self.tree_game.as_ref().map_or(0, |(_, moves)| moves.len());
+        self.tree_game = Some((game.start().clone(), game.moves().collect()));
         if reusable {
-            let done = self.tree_game.as_ref().map_or(0, |(_, moves)| moves.len());
             let new: Option<Vec<Turn>> = game
                 .moves()
                 .skip(done)
@@ -490,72 +491,73 @@ impl Player {
                 })
                 .collect();
             if let Some(new) = new
-                && self.trees.iter_mut().all(|tree| tree.advance(&new))
-                && self.trees.iter().all(|t| t.position() == game.position())
+                && let Some(tree) = self.tree.as_mut()
+                && tree.advance(&new)
+                && tree.position() == game.position()
             {
-                self.tree_game = Some((game.start().clone(), game.moves().collect()));
                 return;
             }
         }
-        let config = self.mcts_config();
-        self.trees = (0..threads).map(|_| Tree::new(config, game.position().clone())).collect();
-        self.tree_game = Some((game.start().clone(), game.moves().collect()));
+        self.tree = Some(Tree::new(self.mcts_config(), game.position().clone()));
     }
 
-    /// Runs the trees until `deadline`, `iterations` or `stop`; returns the iterations run.
-    fn run_trees(&mut self, deadline: Option<Instant>, iterations: Option<u64>, stop: Option<&AtomicBool>) -> u64 {
-        let n = self.trees.len() as u64;
+    /// Runs the tree until `deadline`, `iterations` or `stop`; returns the iterations run.
+    /// Several threads search the one tree; the budget is shared, so exactly `iterations`
+    /// playouts run unless the time, the stop flag or a proof at the root ends the search.
+    fn run_tree(&mut self, deadline: Option<Instant>, iterations: Option<u64>, stop: Option<&AtomicBool>) -> u64 {
+        let n = self.settings.threads.max(1) as u64;
         let seeds: Vec<u64> = (0..n).map(|_| self.rng.next_u64()).collect();
-        let work = |i: u64, tree: &mut Tree| -> u64 {
-            let mut rng = Rng::new(seeds[i as usize]);
-            let budget = iterations.map(|it| it / n + u64::from(i < it % n));
+        let Some(tree) = self.tree.as_mut() else { return 0 };
+        let out_of_time =
+            || deadline.is_some_and(|d| Instant::now() >= d) || stop.is_some_and(|s| s.load(Ordering::Relaxed));
+        if n == 1 {
+            let (mut rng, mut ws) = (Rng::new(seeds[0]), Workspace::new(false));
             let mut done = 0u64;
-            loop {
-                // A proven root needs no more search (each tree stops on its own proof,
-                // so fixed budgets stay reproducible with threads).
-                if budget.is_some_and(|b| done >= b) || tree.is_settled() {
+            // A proven root needs no more search.
+            while iterations.is_none_or(|b| done < b) && !tree.is_settled() {
+                if done.is_multiple_of(16) && done > 0 && out_of_time() {
                     break;
                 }
-                if done.is_multiple_of(16)
-                    && done > 0
-                    && (deadline.is_some_and(|d| Instant::now() >= d)
-                        || stop.is_some_and(|s| s.load(Ordering::Relaxed)))
-                {
+                tree.iterate_alone(&mut ws, &mut rng);
+                done += 1;
+            }
+            return done;
+        }
+        let tree = &*tree;
+        let claimed = AtomicU64::new(0);
+        let work = |seed: u64| -> u64 {
+            let (mut rng, mut ws) = (Rng::new(seed), Workspace::new(true));
+            let mut done = 0u64;
+            while !tree.is_settled() {
+                if done.is_multiple_of(16) && done > 0 && out_of_time() {
                     break;
                 }
-                tree.iterate(&mut rng);
+                // A playout is claimed from the shared budget only when it will run.
+                if iterations.is_some_and(|b| claimed.fetch_add(1, Ordering::Relaxed) >= b) {
+                    break;
+                }
+                tree.iterate(&mut ws, &mut rng);
                 done += 1;
             }
             done
         };
-        if n == 1 {
-            return work(0, &mut self.trees[0]);
-        }
         std::thread::scope(|scope| {
-            let handles: Vec<_> =
-                self.trees.iter_mut().enumerate().map(|(i, tree)| scope.spawn(move || work(i as u64, tree))).collect();
+            let work = &work;
+            let handles: Vec<_> = seeds.iter().map(|&seed| scope.spawn(move || work(seed))).collect();
             handles.into_iter().map(|h| h.join().unwrap_or(0)).sum()
         })
     }
 
     fn result(&mut self, pos: &Position, visits: u64, inherited: u64, start: Instant) -> Option<SearchResult> {
         let side = pos.side_to_move();
-        // A proven root: the fastest win any tree found, else the longest loss.
-        let proven = self.trees.iter().filter_map(Tree::proven_turn).min_by_key(|&(turn, p)| {
-            let key = if p.winner == side { i32::from(p.turns) } else { 1000 - i32::from(p.turns) };
-            (key, turn.shooter_move(), turn.shot())
-        });
-        let mut merged: HashMap<Turn, (u64, f64, Option<Proven>)> = HashMap::new();
-        for tree in &self.trees {
-            for RootTurn { turn, visits, value, proof } in tree.root_turns() {
-                let e = merged.entry(turn).or_default();
-                e.0 += visits;
-                e.1 += value;
-                e.2 = e.2.or(proof);
-            }
-        }
-        let mut ranked: Vec<(Turn, u64, f64, Option<Proven>)> =
-            merged.into_iter().map(|(t, (n, v, p))| (t, n, v, p)).collect();
+        let tree = self.tree.as_ref()?;
+        // A proven root: the fastest win, else the longest loss.
+        let proven = tree.proven_turn();
+        let mut ranked: Vec<(Turn, u64, f64, Option<Proven>)> = tree
+            .root_turns()
+            .into_iter()
+            .map(|RootTurn { turn, visits, value, proof }| (turn, visits, value, proof))
+            .collect();
         ranked.sort_by(|a, b| {
             b.1.cmp(&a.1)
                 .then(b.2.total_cmp(&a.2))
@@ -589,7 +591,6 @@ impl Player {
             Some(t) => t,
             None => pos.random_turn(&mut self.rng, PlayoutPolicy::Uniform)?,
         };
-        let tree = self.trees.first()?;
         let rate = |n: u64, v: f64, p: Option<Proven>| match p {
             Some(p) => f64::from(u8::from(p.winner == side)),
             None if n > 0 => v / n as f64,
@@ -631,7 +632,7 @@ impl Player {
             pv: tree.principal_variation(best, PV_LENGTH),
             candidates,
             proven: proven.map(|(_, p)| p),
-            memory_used: self.trees.iter().map(Tree::memory_used).sum(),
+            memory_used: tree.memory_used(),
             memory_limit: self.settings.memory_mb << 20,
             elapsed: start.elapsed(),
         })

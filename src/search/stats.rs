@@ -1,17 +1,13 @@
-//! The statistics of the search tree's nodes (visits, summed reward, prior), kept apart
-//! from the nodes, one array per field, so that selection's pass over a node's children
-//! reads them contiguously and the compiler computes the scores several at a time. The
+//! PUCT selection over the statistics of a node's children (visits, summed reward, prior),
+//! which the node store keeps one array per field in each chunk (see [`super::nodes`]), so
+//! that selection reads them contiguously and the compiler computes the scores several at a
+//! time. The
 //! arithmetic is exactly that of the one-child-at-a-time loop (the same operations in
 //! the same order on each child), so the same child is chosen.
 
-/// One array per statistic, indexed like the tree's nodes.
-#[derive(Clone, Debug)]
-pub(crate) struct Stats {
-    visits: Vec<u32>,
-    /// Sum of rewards for the player who chose the edge into the node.
-    value: Vec<f32>,
-    prior: Vec<f32>,
-}
+use std::sync::atomic::Ordering;
+
+use crate::search::nodes::StatBlock;
 
 /// Bytes the statistics take per node (part of a node's size for the memory limit).
 pub(crate) const STATS_BYTES: usize = 2 * std::mem::size_of::<f32>() + std::mem::size_of::<u32>();
@@ -22,114 +18,99 @@ const BLOCK: usize = 64;
 /// A child's value while it has no visits, in PUCT selection.
 const UNVISITED_VALUE: f32 = 0.35;
 
-impl Stats {
-    /// Room for `capacity` nodes (reserved, becoming resident only as it is used).
-    pub(crate) fn with_capacity(capacity: usize) -> Stats {
-        Stats {
-            visits: Vec::with_capacity(capacity),
-            value: Vec::with_capacity(capacity),
-            prior: Vec::with_capacity(capacity),
+/// PUCT: the child among the block `stats` (ids from `first`) with the highest
+/// `q + exploration * prior * sqrt_n / (1 + visits)` (q the mean reward, or 0.35 without
+/// visits), the first one among equals, passing over those `skipped` tells; `first` when
+/// every child is passed over. The statistics are copied a block at a time (relaxed loads)
+/// into buffers the scoring loop reads as plain numbers; [`puct_best_plain`] reads them in
+/// place when no other thread can write them.
+#[inline]
+pub(crate) fn puct_best(
+    stats: StatBlock<'_>,
+    first: u32,
+    exploration: f32,
+    sqrt_n: f32,
+    mut skipped: impl FnMut(u32) -> bool,
+) -> u32 {
+    let len = stats.visits.len().min(stats.value.len()).min(stats.prior.len());
+    let mut best = (first, f32::MIN);
+    let mut scores = [0f32; BLOCK];
+    let (mut vb, mut wb, mut pb) = ([0u32; BLOCK], [0f32; BLOCK], [0f32; BLOCK]);
+    let mut start = 0;
+    while start < len {
+        let end = (start + BLOCK).min(len);
+        let k = end - start;
+        for i in 0..k {
+            vb[i] = stats.visits[start + i].load(Ordering::Relaxed);
+            wb[i] = f32::from_bits(stats.value[start + i].load(Ordering::Relaxed));
+            pb[i] = f32::from_bits(stats.prior[start + i].load(Ordering::Relaxed));
         }
+        let s = &mut scores[..k];
+        score(&vb[..k], &wb[..k], &pb[..k], s, exploration, sqrt_n);
+        take_best(s, first + start as u32, &mut best, &mut skipped);
+        start = end;
     }
+    best.0
+}
 
-    /// Adds a node with no visits and `prior`.
-    #[inline]
-    pub(crate) fn push(&mut self, prior: f32) {
-        self.visits.push(0);
-        self.value.push(0.0);
-        self.prior.push(prior);
+/// [`puct_best`] on plain statistics (visits, summed rewards, priors of the block).
+#[inline]
+pub(crate) fn puct_best_plain(
+    (visits, value, prior): (&[u32], &[f32], &[f32]),
+    first: u32,
+    exploration: f32,
+    sqrt_n: f32,
+    mut skipped: impl FnMut(u32) -> bool,
+) -> u32 {
+    let len = visits.len().min(value.len()).min(prior.len());
+    let mut best = (first, f32::MIN);
+    let mut scores = [0f32; BLOCK];
+    let mut start = 0;
+    while start < len {
+        let end = (start + BLOCK).min(len);
+        let s = &mut scores[..end - start];
+        score(&visits[start..end], &value[start..end], &prior[start..end], s, exploration, sqrt_n);
+        take_best(s, first + start as u32, &mut best, &mut skipped);
+        start = end;
     }
+    best.0
+}
 
-    /// Keeps the first `len` nodes.
-    pub(crate) fn truncate(&mut self, len: usize) {
-        self.visits.truncate(len);
-        self.value.truncate(len);
-        self.prior.truncate(len);
+/// The PUCT scores of a block of children into `s`.
+#[inline(always)]
+fn score(v: &[u32], w: &[f32], p: &[f32], s: &mut [f32], exploration: f32, sqrt_n: f32) {
+    let (v, w, p) = (&v[..s.len()], &w[..s.len()], &p[..s.len()]);
+    // Branch-free, so that it vectorizes: the mean is computed for every child and
+    // discarded for the unvisited ones.
+    for i in 0..s.len() {
+        let n = v[i] as f32;
+        let mean = w[i] / n;
+        let q = if v[i] == 0 { UNVISITED_VALUE } else { mean };
+        s[i] = q + exploration * p[i] * sqrt_n / (1.0 + n);
     }
+}
 
-    /// Visits of node `id`.
-    #[inline]
-    pub(crate) fn visits(&self, id: u32) -> u32 {
-        self.visits[id as usize]
-    }
-
-    /// Summed reward of node `id`.
-    #[inline]
-    pub(crate) fn value(&self, id: u32) -> f32 {
-        self.value[id as usize]
-    }
-
-    /// Mean reward of node `id` (0.5 before any visit).
-    #[inline]
-    pub(crate) fn mean(&self, id: u32) -> f32 {
-        let visits = self.visits(id);
-        if visits == 0 { 0.5 } else { self.value(id) / visits as f32 }
-    }
-
-    /// Counts a visit of node `id`, adding `reward` to its sum when given.
-    #[inline]
-    pub(crate) fn visit(&mut self, id: u32, reward: Option<f32>) {
-        self.visits[id as usize] += 1;
-        if let Some(r) = reward {
-            self.value[id as usize] += r;
-        }
-    }
-
-    /// PUCT: the child among `first..first + count` with the highest
-    /// `q + exploration * prior * sqrt_n / (1 + visits)` (q the mean reward, or 0.35
-    /// without visits), the first one among equals, passing over those `skipped` tells;
-    /// `first` when every child is passed over.
-    #[inline]
-    pub(crate) fn puct_best(
-        &self,
-        first: u32,
-        count: u32,
-        exploration: f32,
-        sqrt_n: f32,
-        mut skipped: impl FnMut(u32) -> bool,
-    ) -> u32 {
-        let range = first as usize..(first + count) as usize;
-        let (visits, value, prior) = (&self.visits[range.clone()], &self.value[range.clone()], &self.prior[range]);
-        let mut best = first;
-        let mut best_score = f32::MIN;
-        let mut scores = [0f32; BLOCK];
-        let mut start = 0;
-        while start < visits.len() {
-            let end = (start + BLOCK).min(visits.len());
-            let (v, w, p) = (&visits[start..end], &value[start..end], &prior[start..end]);
-            let s = &mut scores[..end - start];
-            // Branch-free, so that it vectorizes: the mean is computed for every child and
-            // discarded for the unvisited ones.
-            for i in 0..s.len() {
-                let n = v[i] as f32;
-                let mean = w[i] / n;
-                let q = if v[i] == 0 { UNVISITED_VALUE } else { mean };
-                s[i] = q + exploration * p[i] * sqrt_n / (1.0 + n);
-            }
-            // The block's best is its first child with the block's highest score, unless
-            // that child is skipped: then the block is gone through child by child.
-            let top = block_max(s);
-            if top > best_score {
-                let i = s.iter().position(|&x| x == top).unwrap_or(0);
-                let c = first + (start + i) as u32;
-                if !skipped(c) {
-                    best_score = top;
-                    best = c;
-                } else {
-                    for (i, &score) in s.iter().enumerate() {
-                        // A skipped child must not count, so it is asked about only when it
-                        // would become the best (the same choice as skipping it first).
-                        let c = first + (start + i) as u32;
-                        if score > best_score && !skipped(c) {
-                            best_score = score;
-                            best = c;
-                        }
-                    }
+/// Updates `best` (id, score) with the block of scores `s` of the children from `first`.
+#[inline(always)]
+fn take_best(s: &[f32], first: u32, best: &mut (u32, f32), skipped: &mut impl FnMut(u32) -> bool) {
+    // The block's best is its first child with the block's highest score, unless that
+    // child is skipped: then the block is gone through child by child.
+    let top = block_max(s);
+    if top > best.1 {
+        let i = s.iter().position(|&x| x == top).unwrap_or(0);
+        let c = first + i as u32;
+        if !skipped(c) {
+            *best = (c, top);
+        } else {
+            for (i, &score) in s.iter().enumerate() {
+                // A skipped child must not count, so it is asked about only when it would
+                // become the best (the same choice as skipping it first).
+                let c = first + i as u32;
+                if score > best.1 && !skipped(c) {
+                    *best = (c, score);
                 }
             }
-            start = end;
         }
-        best
     }
 }
 
@@ -158,18 +139,27 @@ fn block_max(scores: &[f32]) -> f32 {
 mod tests {
     use super::*;
     use crate::rules::Rng;
+    use std::sync::atomic::AtomicU32;
 
     /// The loop the block version replaces, one child at a time.
-    fn plain_best(stats: &Stats, first: u32, count: u32, c: f32, sqrt_n: f32, skipped: impl Fn(u32) -> bool) -> u32 {
+    fn plain_best(
+        visits: &[u32],
+        value: &[f32],
+        prior: &[f32],
+        first: u32,
+        c: f32,
+        sqrt_n: f32,
+        skipped: impl Fn(u32) -> bool,
+    ) -> u32 {
         let mut best = first;
         let mut best_score = f32::MIN;
-        for id in first..first + count {
+        for i in 0..visits.len() {
+            let id = first + i as u32;
             if skipped(id) {
                 continue;
             }
-            let visits = stats.visits(id);
-            let q = if visits == 0 { UNVISITED_VALUE } else { stats.mean(id) };
-            let score = q + c * stats.prior[id as usize] * sqrt_n / (1.0 + visits as f32);
+            let q = if visits[i] == 0 { UNVISITED_VALUE } else { value[i] / visits[i] as f32 };
+            let score = q + c * prior[i] * sqrt_n / (1.0 + visits[i] as f32);
             if score > best_score {
                 best_score = score;
                 best = id;
@@ -182,28 +172,34 @@ mod tests {
     fn block_selection_chooses_as_the_plain_loop_does() {
         let mut rng = Rng::new(3);
         for round in 0..3000 {
-            let len = 1 + rng.below(300);
-            let mut stats = Stats::with_capacity(len as usize);
+            let len = 1 + rng.below(300) as usize;
             // Few distinct priors and small counts, so that ties are common.
             let priors = [0.25, 0.75 / 137.0, 0.1, 0.003];
-            for _ in 0..len {
-                stats.push(priors[rng.below(4) as usize]);
-            }
-            for id in 0..len {
+            let prior: Vec<f32> = (0..len).map(|_| priors[rng.below(4) as usize]).collect();
+            let mut visits = vec![0u32; len];
+            let mut value = vec![0f32; len];
+            for i in 0..len {
                 for _ in 0..rng.below(4) * rng.below(6) {
-                    stats.visit(id, Some(rng.below(3) as f32 * 0.5));
+                    visits[i] += 1;
+                    value[i] += rng.below(3) as f32 * 0.5;
                 }
             }
-            let first = rng.below(len);
-            let count = rng.below(len - first + 1);
+            let atomics = |xs: Vec<u32>| xs.into_iter().map(AtomicU32::new).collect::<Vec<_>>();
+            let av = atomics(visits.clone());
+            let aw = atomics(value.iter().map(|x| x.to_bits()).collect());
+            let ap = atomics(prior.iter().map(|x| x.to_bits()).collect());
+            let start = rng.below(len as u32) as usize;
+            let end = start + rng.below((len - start) as u32 + 1) as usize;
+            let first = 1000 + start as u32;
             let sqrt_n = ((round % 50) as f32 + 1.0).sqrt();
             let skip_mod = 1 + rng.below(5);
             let skipped = |id: u32| round % 3 == 0 && id.is_multiple_of(skip_mod);
-            assert_eq!(
-                stats.puct_best(first, count, 1.4, sqrt_n, skipped),
-                plain_best(&stats, first, count, 1.4, sqrt_n, skipped),
-                "round {round}"
-            );
+            let block = StatBlock { visits: &av[start..end], value: &aw[start..end], prior: &ap[start..end] };
+            let expected =
+                plain_best(&visits[start..end], &value[start..end], &prior[start..end], first, 1.4, sqrt_n, skipped);
+            assert_eq!(puct_best(block, first, 1.4, sqrt_n, skipped), expected, "round {round}");
+            let plain = (&visits[start..end], &value[start..end], &prior[start..end]);
+            assert_eq!(puct_best_plain(plain, first, 1.4, sqrt_n, skipped), expected, "round {round}");
         }
     }
 }
