@@ -210,19 +210,8 @@ impl Reach {
     /// The `k`-th reached square (`k` below [`Reach::count`]), lines in the order
     /// rank, file, diagonal, anti-diagonal and positions upwards along each line.
     #[inline]
-    pub(crate) fn nth(&self, mut k: u32) -> Square {
-        let mut kind = 0;
-        while kind < 3 {
-            let c = u32::from(self.entry(kind) >> 10);
-            if k < c {
-                break;
-            }
-            k -= c;
-            kind += 1;
-        }
-        let (line, _) = SQUARE_LINES[usize::from(self.sq)][kind];
-        let pos = SELECT[usize::from(self.entry(kind) & 0x3ff)][k as usize];
-        Square::from_index(u32::from(LINE_SQUARES[slot(line)][usize::from(pos)]))
+    pub(crate) fn nth(&self, k: u32) -> Square {
+        self.nth_with_kind(k).0
     }
 
     /// [`Reach::nth`] and the kind of the line (0-3: rank, file, diagonal,
