@@ -48,8 +48,10 @@ pub fn winning_turn(pos: &Position) -> Option<Turn> {
     // One turn fills two squares (the destination and the shot; vacating the origin only
     // frees one), so it closes at most the moved shooter and those whose liberties lie
     // within some two squares.
+    // (No board has more shooters than the array holds; if one did, the plain count bounds.)
     if needed >= 2
-        && (tight as u32 + 1 < needed || max_closed_by_two(&tight_libs[..tight.min(16)], single | double) + 1 < needed)
+        && (tight as u32 + 1 < needed
+            || tight_libs.get(..tight).is_some_and(|libs| max_closed_by_two(libs, single | double) + 1 < needed))
     {
         return None;
     }
@@ -78,6 +80,7 @@ pub fn winning_turn(pos: &Position) -> Option<Turn> {
             // or the second of two when the move filled the first. (Vacating `from`
             // only frees squares, so no other shooter can be closed.)
             let shots = || queen_reach(to, vacated);
+            let closing = if double.contains(to) { single | libs } else { single };
             let candidates = if own.is_empty() || single.contains(to) {
                 // The move closes a shooter whatever the shot; the shot still matters
                 // where it closes another (as below, or into the vacated origin, which
@@ -100,22 +103,12 @@ pub fn winning_turn(pos: &Position) -> Option<Turn> {
                 for start in closed.orthogonal_neighbours() & ours {
                     touching |= group_of(start, ours);
                 }
-                let mut t = single | from.bitboard() | touching.orthogonal_neighbours();
-                if double.contains(to) {
-                    t |= libs;
-                }
-                t |= own;
+                let t = closing | own | from.bitboard() | touching.orthogonal_neighbours();
                 let all = shots();
                 let rest = all & !t;
                 (all & t) | rest.first().map_or(Bitboard::EMPTY, Square::bitboard)
             } else {
-                let mut t = single;
-                if double.contains(to) {
-                    t |= libs;
-                }
-                if own.count() == 1 {
-                    t |= own;
-                }
+                let t = if own.count() == 1 { closing | own } else { closing };
                 if t.is_empty() {
                     continue;
                 }
