@@ -60,6 +60,28 @@ fn finds_the_win_whose_shot_only_grows_a_group_next_to_the_closed_shooter() {
     assert!(["c6-c2/d3", "c6-c2/e4"].contains(&turn.to_string().as_str()), "{turn}");
 }
 
+/// Modern rules, 9x9, Black has 2 claims of 3. The shooter on d4 reaches only f6 (over
+/// the claimed shooter on e5), and its orthogonal groups tie 2-2 (black d5-d6 and e4,
+/// white b4-c4 and d3-e3), so a shot on f6 would trap it for White. Only moving i6-f6
+/// traps it and leaves the shot free: e6 grows black's d5-d6 and makes the claim Black's.
+#[test]
+fn finds_the_modern_win_whose_move_traps_and_whose_shot_grows_a_group() {
+    let pos: Position = "9/9/6w2/1w1b4s/2BbW4/1wwsb4/2Bww4/1w7/9 b modern".parse().expect("a position");
+    let mut turns = Vec::new();
+    pos.legal_turns(&mut turns);
+    let winning: Vec<String> = turns
+        .into_iter()
+        .filter(|&t| {
+            let mut next = pos.clone();
+            next.play_turn_unchecked(t);
+            next.winner() == Some(pos.side_to_move())
+        })
+        .map(|t| t.to_string())
+        .collect();
+    assert_eq!(winning, ["i6-f6/e6"]);
+    assert_eq!(winning_turn(&pos).map(|t| t.to_string()).as_deref(), Some("i6-f6/e6"));
+}
+
 #[test]
 fn finds_a_win_exactly_when_one_exists() {
     assert!(check(20, 5, &Rules::all()) > 100);
@@ -68,7 +90,13 @@ fn finds_a_win_exactly_when_one_exists() {
 #[test]
 #[ignore = "slow: thousands of games, run in release by scripts/test.sh"]
 fn finds_a_win_exactly_when_one_exists_over_many_games() {
-    // The modern rules try every legal turn once the cheap bound fails: their
-    // finder has no shortcut to miss, so the classic rules get the games.
     assert!(check(1000, 6, &[Rules::CLASSIC, Rules::CLASSIC.with_no_corners(true)]) > 10_000);
+}
+
+#[test]
+#[ignore = "slow: hundreds of games, run in release by scripts/test.sh"]
+fn finds_a_win_exactly_when_one_exists_over_many_modern_games() {
+    let modern: Vec<Rules> = Rules::all().into_iter().filter(|r| r.is_modern()).collect();
+    assert!(modern.len() >= 3);
+    assert!(check(1000, 7, &modern) > 1000);
 }

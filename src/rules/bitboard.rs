@@ -352,12 +352,48 @@ pub fn between(a: Square, b: Square) -> Option<Bitboard> {
     })
 }
 
+/// If every square of `squares` (not empty) lies on one of the 8 rays leaving `from`, the
+/// one nearest to `from`: a stone there cuts the whole ray beyond it.
+pub fn nearest_on_ray(from: Square, squares: Bitboard) -> Option<Square> {
+    if squares.is_empty() {
+        return None;
+    }
+    let s = squares.0;
+    // Rays 0-3 run towards higher bit indices, 4-7 towards lower ones.
+    let d = (0..8).find(|&d| s & !RAYS[d][from.index()] == 0)?;
+    Some(Square::from_index(if d < 4 { s.trailing_zeros() } else { 127 - s.leading_zeros() }))
+}
+
+/// How many squares of `squares` lie off the ray leaving `from` that holds most of them
+/// (squares off all 8 rays count too).
+pub fn off_fullest_ray(from: Square, squares: Bitboard) -> u32 {
+    let s = squares.0;
+    let fullest = (0..8).map(|d| (s & RAYS[d][from.index()]).count_ones()).max().unwrap_or(0);
+    s.count_ones() - fullest
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn sq(s: &str) -> Square {
         s.parse().unwrap()
+    }
+
+    #[test]
+    fn nearest_on_ray_finds_the_square_that_cuts_a_one_ray_set() {
+        let set = |names: &[&str]| names.iter().fold(Bitboard::EMPTY, |b, n| b | sq(n).bitboard());
+        assert_eq!(nearest_on_ray(sq("d4"), set(&["f6", "g7", "e5"])), Some(sq("e5")));
+        assert_eq!(nearest_on_ray(sq("d4"), set(&["a1", "b2"])), Some(sq("b2")));
+        assert_eq!(nearest_on_ray(sq("d4"), set(&["d9", "d6"])), Some(sq("d6")));
+        assert_eq!(nearest_on_ray(sq("d4"), set(&["b4", "a4"])), Some(sq("b4")));
+        assert_eq!(nearest_on_ray(sq("d4"), set(&["d6", "e5"])), None);
+        assert_eq!(nearest_on_ray(sq("d4"), set(&["d6", "d2"])), None);
+        assert_eq!(nearest_on_ray(sq("d4"), set(&["e6"])), None);
+        assert_eq!(nearest_on_ray(sq("d4"), Bitboard::EMPTY), None);
+        assert_eq!(off_fullest_ray(sq("d4"), set(&["d6", "d7", "d2", "e6"])), 2);
+        assert_eq!(off_fullest_ray(sq("d4"), set(&["d6", "d7"])), 0);
+        assert_eq!(off_fullest_ray(sq("d4"), Bitboard::EMPTY), 0);
     }
 
     #[test]

@@ -14,7 +14,7 @@ mod ruleset;
 mod square;
 mod variant;
 
-pub use bitboard::{Bitboard, Squares, between, queen_reach};
+pub use bitboard::{Bitboard, Squares, between, nearest_on_ray, off_fullest_ray, queen_reach};
 pub use color::{Color, ParseColorError};
 pub use fen::ParsePositionError;
 pub use game::{Game, NothingToUndo};

@@ -9,13 +9,13 @@
 
 //!
 //! Under the modern rules a shooter is trapped when it has no move at all, so the
-//! liberties above do not apply: there a turn can only trap a shooter whose reachable
-//! squares, apart from those along its fullest ray, number at most one (the shot cuts
-//! one ray, the moved shooter's destination fills one square); when too few shooters
-//! are that tight (plus the moved one) no turn wins, and otherwise every legal turn is
-//! tried. The same holds with `claimed-block`, where claimed shooters block lines.
+//! liberties above do not apply: there the shot cuts a whole ray and the destination
+//! fills one square, so a turn can only trap a shooter whose reach after the move lies on
+//! one ray, and only by a shot on that ray's nearest square (see
+//! `modern_winning_turn`). The same holds with `claimed-block`, where claimed shooters
+//! block lines.
 
-use crate::rules::{Bitboard, Phase, Position, Square, Turn, group_of, queen_reach};
+use crate::rules::{Bitboard, Phase, Position, Square, Turn, group_of, nearest_on_ray, off_fullest_ray, queen_reach};
 
 /// A turn that wins the game for the side to move right away, if there is one.
 pub fn winning_turn(pos: &Position) -> Option<Turn> {
@@ -136,42 +136,87 @@ fn max_closed_by_two(tight: &[Bitboard], squares: Bitboard) -> u32 {
     best
 }
 
-/// The modern rules' winning turn: a cheap exact test for "no turn can win", then
-/// every legal turn.
+/// The modern rules' winning turn. A shooter there is trapped when no empty square is
+/// left along its lines (shooters are passed over), and a turn fills two squares: the
+/// moved shooter's destination (which blocks nothing) and the shot (which cuts its ray
+/// beyond). So a shooter the turn traps is one whose reach after the move is empty, or
+/// lies on one ray, cut by a shot on its nearest square. For each move only those shots
+/// are played out, plus, when the move alone traps a shooter, the shots that grow a group
+/// of ours next to it and one other shot (any other gives the same claims). The moved
+/// shooter shoots from its destination, so it is trapped only by its own cutting shot.
 fn modern_winning_turn(pos: &Position) -> Option<Turn> {
     let side = pos.side_to_move();
     let needed = u32::from(pos.variant().claims_to_win()).saturating_sub(pos.claims(side));
-    let tight = pos.shooters().iter().filter(|&s| reach_beyond_fullest_ray(pos, s) <= 1).count() as u32;
+    let shooters = pos.shooters();
+    let empty = pos.empty_squares();
+    // Blockers do not change in a turn's move: only stones (and, with claimed-block,
+    // claimed shooters) block, and the moved shooter is unclaimed.
+    let blockers = pos.blockers();
+    // Filling one square takes at most one square off a shooter's reach outside the ray
+    // the shot cuts, and vacating the origin only adds to it: only these can be trapped
+    // without being moved.
+    let mut tight = Bitboard::EMPTY;
+    let mut unmoved = Bitboard::EMPTY;
+    for s in shooters {
+        let reach = pos.shooter_reach(s);
+        unmoved |= reach;
+        if off_fullest_ray(s, reach) <= 1 {
+            tight |= s.bitboard();
+        }
+    }
     // With claimed-block the bound holds too: a claim blocks lines, but never a line
     // along which another shooter reached an empty square (see `Position::apply_turn`).
-    if tight + 1 < needed {
+    if tight.count() + 1 < needed {
         return None;
     }
-    let mut turns = Vec::new();
-    pos.legal_turns(&mut turns);
-    turns.into_iter().find(|&turn| {
+    let wins = |turn: Turn| {
         let mut next = pos.clone();
         next.play_turn_unchecked(turn);
         next.winner() == Some(side)
-    })
-}
-
-/// The squares a shooter on `sq` reaches outside the ray (of its 8) where it reaches most.
-fn reach_beyond_fullest_ray(pos: &Position, sq: Square) -> u32 {
-    const DIRECTIONS: [(i8, i8); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
-    let reach = pos.shooter_reach(sq);
-    let mut fullest = 0;
-    for (df, dr) in DIRECTIONS {
-        let mut ray = Bitboard::EMPTY;
-        let (mut f, mut r) = (sq.file() as i8 + df, sq.rank() as i8 + dr);
-        while let Some(next) = u8::try_from(f).ok().zip(u8::try_from(r).ok()).and_then(|(f, r)| Square::new(f, r)) {
-            ray |= next.bitboard();
-            f += df;
-            r += dr;
+    };
+    let ours = pos.stones(side);
+    // The shots worth playing out, from `shots`, after a move that leaves `empty_after`
+    // and puts a shooter on `moved` (the other tight shooters are `others`).
+    let candidates = |others: Bitboard, moved: Option<Square>, empty_after: Bitboard, shots: Bitboard| {
+        let mut cutting = Bitboard::EMPTY;
+        let mut trapped = Bitboard::EMPTY;
+        for s in others.iter().chain(moved) {
+            let reach = queen_reach(s, blockers) & empty_after;
+            match nearest_on_ray(s, reach) {
+                Some(q) => cutting |= q.bitboard(),
+                None if reach.is_empty() => trapped |= s.bitboard(),
+                None => {}
+            }
         }
-        fullest = fullest.max((ray & reach).count());
+        let mut wanted = cutting & shots;
+        if !trapped.is_empty() {
+            // Claims go to the biggest orthogonal group: our shot can only change them by
+            // growing one of our groups next to a trapped shooter (or starting one there).
+            let mut touching = trapped;
+            for start in trapped.orthogonal_neighbours() & ours {
+                touching |= group_of(start, ours);
+            }
+            wanted |= shots & touching.orthogonal_neighbours();
+            wanted |= (shots & !wanted).first().map_or(Bitboard::EMPTY, Square::bitboard);
+        }
+        wanted
+    };
+    let shots = candidates(tight, None, empty, unmoved);
+    if let Some(turn) = shots.iter().map(Turn::shot_only).find(|&t| wins(t)) {
+        return Some(turn);
     }
-    reach.count() - fullest
+    for from in shooters {
+        let others = tight & !from.bitboard();
+        for to in pos.shooter_reach(from) {
+            let empty_after = (empty | from.bitboard()) & !to.bitboard();
+            let shots = queen_reach(to, blockers) & empty_after;
+            let wanted = candidates(others, Some(to), empty_after, shots);
+            if let Some(turn) = wanted.iter().map(|q| Turn::with_move(from, to, q)).find(|&t| wins(t)) {
+                return Some(turn);
+            }
+        }
+    }
+    None
 }
 
 /// Whether playing `turn` lets the opponent win on the next turn (or loses at once).
