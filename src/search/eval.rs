@@ -8,7 +8,7 @@
 
 use std::sync::OnceLock;
 
-use crate::rules::{Bitboard, Color, Position, Square, group_of};
+use crate::rules::{Bitboard, Color, Position, Square, group_of, queen_reach};
 
 /// Which static evaluation the search uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -152,6 +152,16 @@ pub fn analyse(pos: &Position) -> Option<(f64, Features)> {
     analyse_with::<true>(pos)
 }
 
+/// What the evaluation reads of one unclaimed shooter: its room (classic: empty
+/// neighbours; modern: reachable squares) and the biggest black and white groups
+/// orthogonally next to it (0 for none).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct ShooterFacts {
+    libs: usize,
+    black: u32,
+    white: u32,
+}
+
 /// [`analyse`], the features filled only when `FEATURES` (the hand-written evaluation
 /// needs the logit alone).
 #[inline]
@@ -159,16 +169,8 @@ fn analyse_with<const FEATURES_TOO: bool>(pos: &Position) -> Option<(f64, Featur
     if pos.winner().is_some() {
         return None;
     }
-    let side = pos.side_to_move();
     let empty = pos.empty_squares();
     let modern = pos.rules().is_modern();
-    let mut f = [0.0; FEATURES];
-    let mut expected_black = f64::from(pos.claims(Color::Black));
-    let mut expected_white = f64::from(pos.claims(Color::White));
-    f[0] = 1.0;
-    f[2] = expected_black - expected_white;
-    let to_move = if side == Color::Black { 1.0 } else { -1.0 };
-    f[3] = to_move;
     let mut shooters = [Square::from_index(0); MAX_SHOOTERS];
     let mut adjacent = [Bitboard::EMPTY; MAX_SHOOTERS];
     let mut n = 0;
@@ -179,12 +181,29 @@ fn analyse_with<const FEATURES_TOO: bool>(pos: &Position) -> Option<(f64, Featur
     }
     let black_groups = biggest_adjacent_groups(pos.stones(Color::Black), &adjacent, n);
     let white_groups = biggest_adjacent_groups(pos.stones(Color::White), &adjacent, n);
+    let mut facts = [ShooterFacts::default(); MAX_SHOOTERS];
     for i in 0..n {
         let shooter = shooters[i];
-        // Classic: empty neighbours; modern: reachable squares (trapped at none).
         let libs =
             if modern { pos.reach_count(shooter) as usize } else { (shooter.neighbours() & empty).count() as usize };
-        let (black, white) = (black_groups[i], white_groups[i]);
+        facts[i] = ShooterFacts { libs, black: black_groups[i], white: white_groups[i] };
+    }
+    let claims = [pos.claims(Color::Black), pos.claims(Color::White)];
+    Some(score::<FEATURES_TOO>(pos.side_to_move(), claims, pos.variant().claims_to_win(), &facts[..n]))
+}
+
+/// The hand-written logit and the features of a position in play where `side` moves,
+/// with `claims` (Black's, White's), `need` claims to win, and these unclaimed shooters.
+#[inline]
+fn score<const FEATURES_TOO: bool>(side: Color, claims: [u32; 2], need: u8, facts: &[ShooterFacts]) -> (f64, Features) {
+    let mut f = [0.0; FEATURES];
+    let mut expected_black = f64::from(claims[0]);
+    let mut expected_white = f64::from(claims[1]);
+    f[0] = 1.0;
+    f[2] = expected_black - expected_white;
+    let to_move = if side == Color::Black { 1.0 } else { -1.0 };
+    f[3] = to_move;
+    for &ShooterFacts { libs, black, white } in facts {
         if FEATURES_TOO {
             let b = bucket(libs);
             let d = (i64::from(black) - i64::from(white)).clamp(-6, 6);
@@ -213,12 +232,22 @@ fn analyse_with<const FEATURES_TOO: bool>(pos: &Position) -> Option<(f64, Featur
         expected_black += p_black;
         expected_white += 1.0 - p_black;
     }
-    let need = f64::from(pos.variant().claims_to_win());
+    let need = f64::from(need);
     // Both near a majority: the difference matters more.
     let urgency = 1.0 + 0.5 * ((expected_black.max(expected_white) - need + 1.5).max(0.0));
     let logit = CLAIM_SCALE * urgency * (expected_black - expected_white);
     f[1] = logit;
-    Some((logit, Features(f)))
+    (logit, Features(f))
+}
+
+/// The probability that Black wins from the hand-written `logit` and the `features` of a
+/// position in play, by evaluation `kind`.
+#[inline]
+fn probability(kind: Evaluation, logit: f64, features: &Features) -> f64 {
+    match kind {
+        Evaluation::Hand => sigmoid(logit),
+        Evaluation::Learned => sigmoid(learned_model().logit(features)),
+    }
 }
 
 fn sigmoid(x: f64) -> f64 {
@@ -245,10 +274,116 @@ pub fn evaluate_with(pos: &Position, kind: Evaluation) -> f64 {
                 0.0
             }
         }
-        Some((logit, features)) => match kind {
-            Evaluation::Hand => sigmoid(logit),
-            Evaluation::Learned => sigmoid(learned_model().logit(&features)),
-        },
+        Some((logit, features)) => probability(kind, logit, &features),
+    }
+}
+
+/// The evaluations of the positions after each shot of one turn, prepared once for the
+/// turn's move: a shot adds one stone of the mover's colour, so it changes only the
+/// shooters whose room holds it and the biggest group of the mover's colour next to the
+/// shooters it joins; the other colour's groups and every fill but one stay as they are.
+/// [`ShotEvaluator::evaluate`] gives the very same number as [`evaluate_with`] on the
+/// position after the turn (a test checks it bit for bit), or `None` when the shot traps
+/// a shooter (claims change: play the turn and evaluate that).
+#[derive(Clone, Debug)]
+pub struct ShotEvaluator {
+    kind: Evaluation,
+    mover: Color,
+    modern: bool,
+    n: usize,
+    shooters: [Square; MAX_SHOOTERS],
+    adjacent: [Bitboard; MAX_SHOOTERS],
+    /// Each shooter's facts after the move, before the shot.
+    facts: [ShooterFacts; MAX_SHOOTERS],
+    /// The mover's stones, and the empty squares and line blockers after the move.
+    own: Bitboard,
+    empty: Bitboard,
+    blockers: Bitboard,
+    claims: [u32; 2],
+    need: u8,
+}
+
+impl ShotEvaluator {
+    /// Prepares the shots of the turn of `pos` (in play, not over) that starts with
+    /// `shooter_move` (`None`: a shot without a move), for evaluation `kind`.
+    pub fn new(pos: &Position, shooter_move: Option<(Square, Square)>, kind: Evaluation) -> ShotEvaluator {
+        let mover = pos.side_to_move();
+        let modern = pos.rules().is_modern();
+        let (mut set, mut empty) = (pos.shooters(), pos.empty_squares());
+        if let Some((from, to)) = shooter_move {
+            set = (set & !from.bitboard()) | to.bitboard();
+            empty = (empty | from.bitboard()) & !to.bitboard();
+        }
+        // The move changes no blocker: only stones (and, with claimed-block, claimed
+        // shooters) block lines where shooters do not, and in the classic rules the room
+        // is counted from the empty neighbours.
+        let blockers = pos.blockers();
+        let mut shooters = [Square::from_index(0); MAX_SHOOTERS];
+        let mut adjacent = [Bitboard::EMPTY; MAX_SHOOTERS];
+        let mut n = 0;
+        for (i, shooter) in set.iter().take(MAX_SHOOTERS).enumerate() {
+            shooters[i] = shooter;
+            adjacent[i] = shooter.orthogonal_neighbours();
+            n = i + 1;
+        }
+        let black = biggest_adjacent_groups(pos.stones(Color::Black), &adjacent, n);
+        let white = biggest_adjacent_groups(pos.stones(Color::White), &adjacent, n);
+        let mut facts = [ShooterFacts::default(); MAX_SHOOTERS];
+        for i in 0..n {
+            let room = if modern { queen_reach(shooters[i], blockers) } else { shooters[i].neighbours() };
+            facts[i] = ShooterFacts { libs: (room & empty).count() as usize, black: black[i], white: white[i] };
+        }
+        ShotEvaluator {
+            kind,
+            mover,
+            modern,
+            n,
+            shooters,
+            adjacent,
+            facts,
+            own: pos.stones(mover),
+            empty,
+            blockers,
+            claims: [pos.claims(Color::Black), pos.claims(Color::White)],
+            need: pos.variant().claims_to_win(),
+        }
+    }
+
+    /// The probability that Black wins after the shot on `shot` (a legal shot of the
+    /// turn), or `None` when the shot traps a shooter.
+    pub fn evaluate(&self, shot: Square) -> Option<f64> {
+        let mut facts = self.facts;
+        let stone = shot.bitboard();
+        // The mover's group holding the shot: bigger than any group it joined, so it is
+        // the biggest next to every shooter it touches that any of those touched.
+        let group = if (stone.orthogonal_neighbours() & self.own).is_empty() {
+            stone
+        } else {
+            group_of(shot, self.own | stone)
+        };
+        let size = group.count();
+        for (i, fact) in facts[..self.n].iter_mut().enumerate() {
+            let shooter = self.shooters[i];
+            if self.modern {
+                if queen_reach(shooter, self.blockers).contains(shot) {
+                    fact.libs = (queen_reach(shooter, self.blockers | stone) & self.empty & !stone).count() as usize;
+                }
+            } else if shooter.neighbours().contains(shot) {
+                fact.libs -= 1;
+            }
+            if fact.libs == 0 {
+                return None;
+            }
+            if !(self.adjacent[i] & group).is_empty() {
+                let best = if self.mover == Color::Black { &mut fact.black } else { &mut fact.white };
+                *best = (*best).max(size);
+            }
+        }
+        let (logit, features) = match self.kind {
+            Evaluation::Hand => score::<false>(!self.mover, self.claims, self.need, &facts[..self.n]),
+            Evaluation::Learned => score::<true>(!self.mover, self.claims, self.need, &facts[..self.n]),
+        };
+        Some(probability(self.kind, logit, &features))
     }
 }
 
@@ -410,6 +545,60 @@ mod tests {
             }
         }
         assert!(checked > 3000, "{checked}");
+    }
+
+    #[test]
+    fn shot_evaluator_gives_the_played_positions_numbers_bit_for_bit() {
+        let mut rng = Rng::new(23);
+        let (mut checked, mut trapping) = (0, 0);
+        for variant in Variant::all() {
+            for (game, rules) in (0..12).zip(Rules::all().into_iter().cycle()) {
+                let mut pos = Position::with_rules(variant, rules);
+                let policy = if game % 2 == 0 { PlayoutPolicy::Cheap } else { PlayoutPolicy::Uniform };
+                loop {
+                    if pos.phase() == Phase::Play && !pos.is_over() {
+                        let mut moves = vec![None];
+                        for from in pos.shooters() {
+                            moves.extend(pos.shooter_reach(from).iter().map(|to| Some((from, to))));
+                        }
+                        for (k, &m) in moves.iter().enumerate() {
+                            // Every move of the first turns, then a sample.
+                            if k > 3 && rng.below(8) != 0 {
+                                continue;
+                            }
+                            let targets = match m {
+                                Some((from, to)) => pos.shots_after_move(from, to),
+                                None => pos.shooters().iter().fold(Bitboard::EMPTY, |a, s| a | pos.shooter_reach(s)),
+                            };
+                            for kind in [Evaluation::Hand, Evaluation::Learned] {
+                                let shots = ShotEvaluator::new(&pos, m, kind);
+                                for shot in targets {
+                                    let mut next = pos.clone();
+                                    next.play_turn_unchecked(crate::rules::Turn::new(m, shot));
+                                    let claimed = next.claims(Color::Black) + next.claims(Color::White)
+                                        != pos.claims(Color::Black) + pos.claims(Color::White);
+                                    match shots.evaluate(shot) {
+                                        Some(p) => {
+                                            assert!(!claimed, "{pos}: {m:?} {shot}");
+                                            let full = evaluate_with(&next, kind);
+                                            assert_eq!(p.to_bits(), full.to_bits(), "{pos}: {m:?} {shot} {kind}");
+                                            checked += 1;
+                                        }
+                                        None => {
+                                            assert!(claimed, "{pos}: {m:?} {shot}");
+                                            trapping += 1;
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    let Some(mv) = pos.random_move(&mut rng, policy) else { break };
+                    pos.play_unchecked(mv);
+                }
+            }
+        }
+        assert!(checked > 100_000 && trapping > 500, "{checked} {trapping}");
     }
 
     #[test]

@@ -25,7 +25,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::rules::{Bitboard, Color, Move, PlayoutPolicy, Position, Rng, Square, Turn};
-use crate::search::eval::{Evaluation, evaluate_with};
+use crate::search::eval::{Evaluation, ShotEvaluator, evaluate_with};
 use crate::search::nodes::{MAX_BLOCK, Node, NodeRef, Nodes};
 use crate::search::stats;
 use crate::search::tactics::winning_turn;
@@ -532,14 +532,17 @@ impl Tree {
         } else {
             let side = pos.side_to_move();
             let mut best = f32::MIN;
+            let shots = ShotEvaluator::new(pos, shooter_move, self.config.eval);
             for shot in targets {
-                let turn = Turn::new(shooter_move, shot);
-                let mut next = pos.clone();
-                next.play_turn_unchecked(turn);
-                if let Some(winner) = next.winner() {
-                    ends[winner.index()] |= shot.bitboard();
-                }
-                let p = evaluate_with(&next, self.config.eval);
+                // A shot that traps a shooter changes the claims: play it out.
+                let p = shots.evaluate(shot).unwrap_or_else(|| {
+                    let mut next = pos.clone();
+                    next.play_turn_unchecked(Turn::new(shooter_move, shot));
+                    if let Some(winner) = next.winner() {
+                        ends[winner.index()] |= shot.bitboard();
+                    }
+                    evaluate_with(&next, self.config.eval)
+                });
                 let v = (if side == Color::Black { p } else { 1.0 - p }) as f32;
                 best = best.max(v);
                 ws.shots.push((shot, v));
