@@ -162,6 +162,32 @@ struct ShooterFacts {
     white: u32,
 }
 
+/// The shooters of `set` (in square order, at most [`MAX_SHOOTERS`]), their orthogonal
+/// neighbours and their facts, with `stones` (Black's, White's) and `room` counting each
+/// one's room; and how many there are.
+#[allow(clippy::type_complexity)]
+fn shooter_facts(
+    set: Bitboard,
+    stones: [Bitboard; 2],
+    room: impl Fn(Square) -> usize,
+) -> ([Square; MAX_SHOOTERS], [Bitboard; MAX_SHOOTERS], [ShooterFacts; MAX_SHOOTERS], usize) {
+    let mut shooters = [Square::from_index(0); MAX_SHOOTERS];
+    let mut adjacent = [Bitboard::EMPTY; MAX_SHOOTERS];
+    let mut n = 0;
+    for (i, shooter) in set.iter().take(MAX_SHOOTERS).enumerate() {
+        shooters[i] = shooter;
+        adjacent[i] = shooter.orthogonal_neighbours();
+        n = i + 1;
+    }
+    let black = biggest_adjacent_groups(stones[0], &adjacent, n);
+    let white = biggest_adjacent_groups(stones[1], &adjacent, n);
+    let mut facts = [ShooterFacts::default(); MAX_SHOOTERS];
+    for i in 0..n {
+        facts[i] = ShooterFacts { libs: room(shooters[i]), black: black[i], white: white[i] };
+    }
+    (shooters, adjacent, facts, n)
+}
+
 /// [`analyse`], the features filled only when `FEATURES` (the hand-written evaluation
 /// needs the logit alone).
 #[inline]
@@ -171,23 +197,10 @@ fn analyse_with<const FEATURES_TOO: bool>(pos: &Position) -> Option<(f64, Featur
     }
     let empty = pos.empty_squares();
     let modern = pos.rules().is_modern();
-    let mut shooters = [Square::from_index(0); MAX_SHOOTERS];
-    let mut adjacent = [Bitboard::EMPTY; MAX_SHOOTERS];
-    let mut n = 0;
-    for (i, shooter) in pos.shooters().iter().take(MAX_SHOOTERS).enumerate() {
-        shooters[i] = shooter;
-        adjacent[i] = shooter.orthogonal_neighbours();
-        n = i + 1;
-    }
-    let black_groups = biggest_adjacent_groups(pos.stones(Color::Black), &adjacent, n);
-    let white_groups = biggest_adjacent_groups(pos.stones(Color::White), &adjacent, n);
-    let mut facts = [ShooterFacts::default(); MAX_SHOOTERS];
-    for i in 0..n {
-        let shooter = shooters[i];
-        let libs =
-            if modern { pos.reach_count(shooter) as usize } else { (shooter.neighbours() & empty).count() as usize };
-        facts[i] = ShooterFacts { libs, black: black_groups[i], white: white_groups[i] };
-    }
+    let room = |shooter: Square| {
+        if modern { pos.reach_count(shooter) as usize } else { (shooter.neighbours() & empty).count() as usize }
+    };
+    let (_, _, facts, n) = shooter_facts(pos.shooters(), [pos.stones(Color::Black), pos.stones(Color::White)], room);
     let claims = [pos.claims(Color::Black), pos.claims(Color::White)];
     Some(score::<FEATURES_TOO>(pos.side_to_move(), claims, pos.variant().claims_to_win(), &facts[..n]))
 }
@@ -318,21 +331,12 @@ impl ShotEvaluator {
         // shooters) block lines where shooters do not, and in the classic rules the room
         // is counted from the empty neighbours.
         let blockers = pos.blockers();
-        let mut shooters = [Square::from_index(0); MAX_SHOOTERS];
-        let mut adjacent = [Bitboard::EMPTY; MAX_SHOOTERS];
-        let mut n = 0;
-        for (i, shooter) in set.iter().take(MAX_SHOOTERS).enumerate() {
-            shooters[i] = shooter;
-            adjacent[i] = shooter.orthogonal_neighbours();
-            n = i + 1;
-        }
-        let black = biggest_adjacent_groups(pos.stones(Color::Black), &adjacent, n);
-        let white = biggest_adjacent_groups(pos.stones(Color::White), &adjacent, n);
-        let mut facts = [ShooterFacts::default(); MAX_SHOOTERS];
-        for i in 0..n {
-            let room = if modern { queen_reach(shooters[i], blockers) } else { shooters[i].neighbours() };
-            facts[i] = ShooterFacts { libs: (room & empty).count() as usize, black: black[i], white: white[i] };
-        }
+        let room = |shooter: Square| {
+            let room = if modern { queen_reach(shooter, blockers) } else { shooter.neighbours() };
+            (room & empty).count() as usize
+        };
+        let (shooters, adjacent, facts, n) =
+            shooter_facts(set, [pos.stones(Color::Black), pos.stones(Color::White)], room);
         ShotEvaluator {
             kind,
             mover,
