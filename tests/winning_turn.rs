@@ -7,14 +7,23 @@
 use veletas::rules::{Move, Phase, PlayoutPolicy, Position, Rng, Rules, Variant};
 use veletas::search::tactics::winning_turn;
 
-fn brute_force_wins(pos: &Position) -> bool {
+/// Every legal turn that wins at once, found by playing each out.
+fn brute_force_winning_turns(pos: &Position) -> Vec<String> {
     let mut turns = Vec::new();
     pos.legal_turns(&mut turns);
-    turns.into_iter().any(|t| {
-        let mut next = pos.clone();
-        next.play_turn_unchecked(t);
-        next.winner() == Some(pos.side_to_move())
-    })
+    turns
+        .into_iter()
+        .filter(|&t| {
+            let mut next = pos.clone();
+            next.play_turn_unchecked(t);
+            next.winner() == Some(pos.side_to_move())
+        })
+        .map(|t| t.to_string())
+        .collect()
+}
+
+fn brute_force_wins(pos: &Position) -> bool {
+    !brute_force_winning_turns(pos).is_empty()
 }
 
 /// Plays `games` random games of every size and rule set (both playout policies) and
@@ -67,17 +76,7 @@ fn finds_the_win_whose_shot_only_grows_a_group_next_to_the_closed_shooter() {
 #[test]
 fn finds_the_modern_win_whose_move_traps_and_whose_shot_grows_a_group() {
     let pos: Position = "9/9/6w2/1w1b4s/2BbW4/1wwsb4/2Bww4/1w7/9 b modern".parse().expect("a position");
-    let mut turns = Vec::new();
-    pos.legal_turns(&mut turns);
-    let winning: Vec<String> = turns
-        .into_iter()
-        .filter(|&t| {
-            let mut next = pos.clone();
-            next.play_turn_unchecked(t);
-            next.winner() == Some(pos.side_to_move())
-        })
-        .map(|t| t.to_string())
-        .collect();
+    let winning = brute_force_winning_turns(&pos);
     assert_eq!(winning, ["i6-f6/e6"]);
     assert_eq!(winning_turn(&pos).map(|t| t.to_string()).as_deref(), Some("i6-f6/e6"));
 }

@@ -162,30 +162,36 @@ struct ShooterFacts {
     white: u32,
 }
 
-/// The shooters of `set` (in square order, at most [`MAX_SHOOTERS`]), their orthogonal
-/// neighbours and their facts, with `stones` (Black's, White's) and `room` counting each
-/// one's room; and how many there are.
-#[allow(clippy::type_complexity)]
-fn shooter_facts(
-    set: Bitboard,
-    stones: [Bitboard; 2],
-    room: impl Fn(Square) -> usize,
-) -> ([Square; MAX_SHOOTERS], [Bitboard; MAX_SHOOTERS], [ShooterFacts; MAX_SHOOTERS], usize) {
-    let mut shooters = [Square::from_index(0); MAX_SHOOTERS];
-    let mut adjacent = [Bitboard::EMPTY; MAX_SHOOTERS];
-    let mut n = 0;
-    for (i, shooter) in set.iter().take(MAX_SHOOTERS).enumerate() {
-        shooters[i] = shooter;
-        adjacent[i] = shooter.orthogonal_neighbours();
-        n = i + 1;
+/// The unclaimed shooters a pass reads (in square order, at most [`MAX_SHOOTERS`]):
+/// their squares, orthogonal neighbours and facts; the first `n` entries are used.
+#[derive(Clone, Copy, Debug)]
+struct ShooterTable {
+    n: usize,
+    squares: [Square; MAX_SHOOTERS],
+    adjacent: [Bitboard; MAX_SHOOTERS],
+    facts: [ShooterFacts; MAX_SHOOTERS],
+}
+
+impl ShooterTable {
+    /// The shooters of `set`, with `stones` (Black's, White's) and `room` counting each
+    /// one's room.
+    fn new(set: Bitboard, stones: [Bitboard; 2], room: impl Fn(Square) -> usize) -> ShooterTable {
+        let mut squares = [Square::from_index(0); MAX_SHOOTERS];
+        let mut adjacent = [Bitboard::EMPTY; MAX_SHOOTERS];
+        let mut n = 0;
+        for (i, shooter) in set.iter().take(MAX_SHOOTERS).enumerate() {
+            squares[i] = shooter;
+            adjacent[i] = shooter.orthogonal_neighbours();
+            n = i + 1;
+        }
+        let black = biggest_adjacent_groups(stones[0], &adjacent, n);
+        let white = biggest_adjacent_groups(stones[1], &adjacent, n);
+        let mut facts = [ShooterFacts::default(); MAX_SHOOTERS];
+        for i in 0..n {
+            facts[i] = ShooterFacts { libs: room(squares[i]), black: black[i], white: white[i] };
+        }
+        ShooterTable { n, squares, adjacent, facts }
     }
-    let black = biggest_adjacent_groups(stones[0], &adjacent, n);
-    let white = biggest_adjacent_groups(stones[1], &adjacent, n);
-    let mut facts = [ShooterFacts::default(); MAX_SHOOTERS];
-    for i in 0..n {
-        facts[i] = ShooterFacts { libs: room(shooters[i]), black: black[i], white: white[i] };
-    }
-    (shooters, adjacent, facts, n)
 }
 
 /// [`analyse`], the features filled only when `FEATURES` (the hand-written evaluation
@@ -200,9 +206,9 @@ fn analyse_with<const FEATURES_TOO: bool>(pos: &Position) -> Option<(f64, Featur
     let room = |shooter: Square| {
         if modern { pos.reach_count(shooter) as usize } else { (shooter.neighbours() & empty).count() as usize }
     };
-    let (_, _, facts, n) = shooter_facts(pos.shooters(), [pos.stones(Color::Black), pos.stones(Color::White)], room);
+    let table = ShooterTable::new(pos.shooters(), [pos.stones(Color::Black), pos.stones(Color::White)], room);
     let claims = [pos.claims(Color::Black), pos.claims(Color::White)];
-    Some(score::<FEATURES_TOO>(pos.side_to_move(), claims, pos.variant().claims_to_win(), &facts[..n]))
+    Some(score::<FEATURES_TOO>(pos.side_to_move(), claims, pos.variant().claims_to_win(), &table.facts[..table.n]))
 }
 
 /// The hand-written logit and the features of a position in play where `side` moves,
@@ -303,11 +309,11 @@ pub struct ShotEvaluator {
     kind: Evaluation,
     mover: Color,
     modern: bool,
-    n: usize,
-    shooters: [Square; MAX_SHOOTERS],
-    adjacent: [Bitboard; MAX_SHOOTERS],
-    /// Each shooter's facts after the move, before the shot.
-    facts: [ShooterFacts; MAX_SHOOTERS],
+    /// The shooters and their facts after the move, before the shot.
+    table: ShooterTable,
+    /// Modern rules: each shooter's lines up to the first blocker (its room is the empty
+    /// squares of them; a shot there cuts them).
+    lines: [Bitboard; MAX_SHOOTERS],
     /// The mover's stones, and the empty squares and line blockers after the move.
     own: Bitboard,
     empty: Bitboard,
@@ -335,16 +341,19 @@ impl ShotEvaluator {
             let room = if modern { queen_reach(shooter, blockers) } else { shooter.neighbours() };
             (room & empty).count() as usize
         };
-        let (shooters, adjacent, facts, n) =
-            shooter_facts(set, [pos.stones(Color::Black), pos.stones(Color::White)], room);
+        let table = ShooterTable::new(set, [pos.stones(Color::Black), pos.stones(Color::White)], room);
+        let mut lines = [Bitboard::EMPTY; MAX_SHOOTERS];
+        if modern {
+            for (line, &shooter) in lines.iter_mut().zip(&table.squares[..table.n]) {
+                *line = queen_reach(shooter, blockers);
+            }
+        }
         ShotEvaluator {
             kind,
             mover,
             modern,
-            n,
-            shooters,
-            adjacent,
-            facts,
+            table,
+            lines,
             own: pos.stones(mover),
             empty,
             blockers,
@@ -356,7 +365,8 @@ impl ShotEvaluator {
     /// The probability that Black wins after the shot on `shot` (a legal shot of the
     /// turn), or `None` when the shot traps a shooter.
     pub fn evaluate(&self, shot: Square) -> Option<f64> {
-        let mut facts = self.facts;
+        let table = &self.table;
+        let mut facts = table.facts;
         let stone = shot.bitboard();
         // The mover's group holding the shot: bigger than any group it joined, so it is
         // the biggest next to every shooter it touches that any of those touched.
@@ -366,10 +376,10 @@ impl ShotEvaluator {
             group_of(shot, self.own | stone)
         };
         let size = group.count();
-        for (i, fact) in facts[..self.n].iter_mut().enumerate() {
-            let shooter = self.shooters[i];
+        for (i, fact) in facts[..table.n].iter_mut().enumerate() {
+            let shooter = table.squares[i];
             if self.modern {
-                if queen_reach(shooter, self.blockers).contains(shot) {
+                if self.lines[i].contains(shot) {
                     fact.libs = (queen_reach(shooter, self.blockers | stone) & self.empty & !stone).count() as usize;
                 }
             } else if shooter.neighbours().contains(shot) {
@@ -378,14 +388,14 @@ impl ShotEvaluator {
             if fact.libs == 0 {
                 return None;
             }
-            if !(self.adjacent[i] & group).is_empty() {
+            if !(table.adjacent[i] & group).is_empty() {
                 let best = if self.mover == Color::Black { &mut fact.black } else { &mut fact.white };
                 *best = (*best).max(size);
             }
         }
         let (logit, features) = match self.kind {
-            Evaluation::Hand => score::<false>(!self.mover, self.claims, self.need, &facts[..self.n]),
-            Evaluation::Learned => score::<true>(!self.mover, self.claims, self.need, &facts[..self.n]),
+            Evaluation::Hand => score::<false>(!self.mover, self.claims, self.need, &facts[..table.n]),
+            Evaluation::Learned => score::<true>(!self.mover, self.claims, self.need, &facts[..table.n]),
         };
         Some(probability(self.kind, logit, &features))
     }
