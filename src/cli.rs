@@ -96,7 +96,7 @@ pub struct EngineArgs {
     #[arg(long, value_name = "EVAL", default_value = "learned")]
     pub eval: Evaluation,
     /// A search parameter for tuning matches, `NAME=VALUE` (repeatable): exploration,
-    /// cutoff, prior-temperature or expand-visits (docs/strength.md); the defaults are the tuned values.
+    /// cutoff, prior-temperature, expand-visits, fpu or stay-prior (docs/strength.md); the defaults are the tuned values.
     #[arg(long = "search", value_name = "NAME=VALUE")]
     pub search: Vec<SearchParam>,
 }

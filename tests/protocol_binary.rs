@@ -172,9 +172,9 @@ fn genmove_under_one_second_byo_yomi_stays_within_the_period() {
     let summaries: Vec<&str> = stderr.lines().filter(|l| l.contains("search: ")).collect();
     assert_eq!(summaries.len(), 3, "{stderr}");
     for line in summaries {
-        // The engine's own account: the budget keeps the margin, the search kept to it.
+        // The engine's own account: the budget keeps the 80 ms margin, the search kept to it.
         let (time, budget) = reported_times(line);
-        assert!(budget <= 0.9 - 0.08 + 1e-3, "{line}");
+        assert!(budget <= 1.0 - 0.08 + 1e-3, "{line}");
         assert!(time < 1.0, "{line}");
     }
 }

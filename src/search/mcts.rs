@@ -45,6 +45,10 @@ pub struct MctsConfig {
     pub max_nodes: usize,
     /// Visits a move-choice leaf needs before it is expanded (its children cost memory).
     pub expand_visits: u32,
+    /// The value of a child without visits in PUCT selection (ours only).
+    pub unvisited_value: f32,
+    /// The prior share of the no-move choice at a move-choice node (ours only).
+    pub stay_prior: f32,
     /// The static evaluation of cut-off playouts and shot priors (ours only).
     pub eval: Evaluation,
     /// Back proven wins and losses up the tree (ours only; see the module's notes).
@@ -504,9 +508,11 @@ impl Tree {
             ws.moves.extend(pos.shooter_reach(from).iter().map(|to| Some((from, to))));
         }
         let n = ws.moves.len() as f32;
-        // Staying put keeps a quarter of the prior mass: most good turns only shoot.
-        let stay = if n > 1.0 { 0.25 } else { 1.0 };
-        let other = if n > 1.0 { 0.75 / (n - 1.0) } else { 0.0 };
+        // Staying put keeps its share of the prior mass (a quarter by default): most
+        // good turns only shoot.
+        let share = self.config.stay_prior;
+        let stay = if n > 1.0 { share } else { 1.0 };
+        let other = if n > 1.0 { (1.0 - share) / (n - 1.0) } else { 0.0 };
         let moves = &ws.moves;
         self.add_children(node, moves.len(), |id, i| {
             let m = moves[i];
@@ -606,10 +612,15 @@ impl Tree {
             // SAFETY: `alone` playouts run only from `iterate_alone`, which holds the
             // tree by `&mut`: no other thread writes its nodes.
             let plain = unsafe { block.plain() };
-            stats::puct_best_plain(plain, first, self.config.exploration, sqrt_n, skipped)
+            stats::puct_best_plain(plain, first, self.puct(), sqrt_n, skipped)
         } else {
-            stats::puct_best(block, first, self.config.exploration, sqrt_n, skipped)
+            stats::puct_best(block, first, self.puct(), sqrt_n, skipped)
         }
+    }
+
+    /// The constants of PUCT selection.
+    fn puct(&self) -> stats::Puct {
+        stats::Puct { exploration: self.config.exploration, unvisited: self.config.unvisited_value }
     }
 
     /// Whether selection passes over child `c`: lost for `actor`; or, when looking for a
@@ -684,6 +695,8 @@ mod tests {
             prior_temperature: 0.04,
             max_nodes: 1 << 20,
             expand_visits: 4,
+            unvisited_value: stats::UNVISITED_VALUE,
+            stay_prior: crate::search::DEFAULT_STAY_PRIOR,
             solver: true,
             eval: Evaluation::Hand,
         }

@@ -90,11 +90,19 @@ pub struct SearchSettings {
     pub exploration: f32,
     /// Softmax temperature of our engine's shot priors, in win-probability units.
     pub prior_temperature: f32,
+    /// The value our engine's PUCT gives a child without visits (first-play urgency).
+    pub unvisited_value: f32,
+    /// The prior share of not moving a shooter (the turn only shoots) at our engine's
+    /// move-choice nodes; the moves share the rest equally.
+    pub stay_prior: f32,
     /// The static evaluation (hand-written or learned).
     pub eval: eval::Evaluation,
     /// Our engine proves wins and losses in the tree (MCTS-solver) and plays them.
     pub solver: bool,
 }
+
+/// The default [`SearchSettings::stay_prior`].
+pub const DEFAULT_STAY_PRIOR: f32 = 0.1;
 
 /// The default memory of the search, in MiB.
 pub const DEFAULT_MEMORY_MB: u64 = 256;
@@ -128,6 +136,8 @@ impl Default for SearchSettings {
             expand_visits: 4,
             exploration: 1.4,
             prior_temperature: 0.04,
+            unvisited_value: stats::UNVISITED_VALUE,
+            stay_prior: DEFAULT_STAY_PRIOR,
             solver: true,
             eval: eval::Evaluation::Hand,
         }
@@ -135,7 +145,7 @@ impl Default for SearchSettings {
 }
 
 /// One tunable search parameter with its value, as `NAME=VALUE` (the CLI's `--search`):
-/// `exploration`, `cutoff`, `prior-temperature` or `expand-visits`. For tuning matches;
+/// `exploration`, `cutoff`, `prior-temperature`, `expand-visits`, `fpu` or `stay-prior`. For tuning matches;
 /// the defaults are the tuned values.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum SearchParam {
@@ -147,6 +157,10 @@ pub enum SearchParam {
     PriorTemperature(f32),
     /// [`SearchSettings::expand_visits`], from 1 to 1000.
     ExpandVisits(u32),
+    /// [`SearchSettings::unvisited_value`], from 0 to 1.
+    Fpu(f32),
+    /// [`SearchSettings::stay_prior`], from 0.001 to 0.999.
+    StayPrior(f32),
 }
 
 /// Why a `NAME=VALUE` search parameter was refused.
@@ -184,8 +198,10 @@ impl FromStr for SearchParam {
             "cutoff" => Ok(SearchParam::Cutoff(whole(0, 200)?)),
             "prior-temperature" => Ok(SearchParam::PriorTemperature(real(0.001, 10.0)?)),
             "expand-visits" => Ok(SearchParam::ExpandVisits(whole(1, 1000)?)),
+            "fpu" => Ok(SearchParam::Fpu(real(0.0, 1.0)?)),
+            "stay-prior" => Ok(SearchParam::StayPrior(real(0.001, 0.999)?)),
             other => Err(err(format!(
-                "unknown search parameter '{}' (exploration, cutoff, prior-temperature, expand-visits)",
+                "unknown search parameter '{}' (exploration, cutoff, prior-temperature, expand-visits, fpu, stay-prior)",
                 shorten(other)
             ))),
         }
@@ -204,6 +220,8 @@ impl SearchSettings {
             SearchParam::Cutoff(x) => self.cutoff = x,
             SearchParam::PriorTemperature(x) => self.prior_temperature = x,
             SearchParam::ExpandVisits(x) => self.expand_visits = x,
+            SearchParam::Fpu(x) => self.unvisited_value = x,
+            SearchParam::StayPrior(x) => self.stay_prior = x,
         }
         self
     }
@@ -321,6 +339,8 @@ impl Player {
             prior_temperature: self.settings.prior_temperature,
             max_nodes: self.settings.max_nodes(),
             expand_visits: self.settings.expand_visits,
+            unvisited_value: self.settings.unvisited_value,
+            stay_prior: self.settings.stay_prior,
             solver: self.settings.solver && !baseline,
             eval: self.settings.eval,
         }

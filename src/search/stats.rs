@@ -15,12 +15,21 @@ pub(crate) const STATS_BYTES: usize = 2 * std::mem::size_of::<f32>() + std::mem:
 /// Children scored at once: the scores of a block go through a small buffer.
 const BLOCK: usize = 64;
 
-/// A child's value while it has no visits, in PUCT selection.
-const UNVISITED_VALUE: f32 = 0.35;
+/// A child's value while it has no visits, in PUCT selection, by default.
+pub(crate) const UNVISITED_VALUE: f32 = 0.35;
+
+/// The constants of PUCT selection.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Puct {
+    /// The exploration constant.
+    pub exploration: f32,
+    /// The value a child without visits counts as (first-play urgency).
+    pub unvisited: f32,
+}
 
 /// PUCT: the child among the block `stats` (ids from `first`) with the highest
-/// `q + exploration * prior * sqrt_n / (1 + visits)` (q the mean reward, or 0.35 without
-/// visits), the first one among equals, passing over those `skipped` tells; `first` when
+/// `q + exploration * prior * sqrt_n / (1 + visits)` (q the mean reward, or
+/// [`Puct::unvisited`] without visits), the first one among equals, passing over those `skipped` tells; `first` when
 /// every child is passed over. The statistics are copied a block at a time (relaxed loads)
 /// into buffers the scoring loop reads as plain numbers; [`puct_best_plain`] reads them in
 /// place when no other thread can write them.
@@ -28,7 +37,7 @@ const UNVISITED_VALUE: f32 = 0.35;
 pub(crate) fn puct_best(
     stats: StatBlock<'_>,
     first: u32,
-    exploration: f32,
+    puct: Puct,
     sqrt_n: f32,
     mut skipped: impl FnMut(u32) -> bool,
 ) -> u32 {
@@ -46,7 +55,7 @@ pub(crate) fn puct_best(
             pb[i] = f32::from_bits(stats.prior[start + i].load(Ordering::Relaxed));
         }
         let s = &mut scores[..k];
-        score(&vb[..k], &wb[..k], &pb[..k], s, exploration, sqrt_n);
+        score(&vb[..k], &wb[..k], &pb[..k], s, puct, sqrt_n);
         take_best(s, first + start as u32, &mut best, &mut skipped);
         start = end;
     }
@@ -58,7 +67,7 @@ pub(crate) fn puct_best(
 pub(crate) fn puct_best_plain(
     (visits, value, prior): (&[u32], &[f32], &[f32]),
     first: u32,
-    exploration: f32,
+    puct: Puct,
     sqrt_n: f32,
     mut skipped: impl FnMut(u32) -> bool,
 ) -> u32 {
@@ -69,7 +78,7 @@ pub(crate) fn puct_best_plain(
     while start < len {
         let end = (start + BLOCK).min(len);
         let s = &mut scores[..end - start];
-        score(&visits[start..end], &value[start..end], &prior[start..end], s, exploration, sqrt_n);
+        score(&visits[start..end], &value[start..end], &prior[start..end], s, puct, sqrt_n);
         take_best(s, first + start as u32, &mut best, &mut skipped);
         start = end;
     }
@@ -78,14 +87,15 @@ pub(crate) fn puct_best_plain(
 
 /// The PUCT scores of a block of children into `s`.
 #[inline(always)]
-fn score(v: &[u32], w: &[f32], p: &[f32], s: &mut [f32], exploration: f32, sqrt_n: f32) {
+fn score(v: &[u32], w: &[f32], p: &[f32], s: &mut [f32], puct: Puct, sqrt_n: f32) {
+    let Puct { exploration, unvisited } = puct;
     let (v, w, p) = (&v[..s.len()], &w[..s.len()], &p[..s.len()]);
     // Branch-free, so that it vectorizes: the mean is computed for every child and
     // discarded for the unvisited ones.
     for i in 0..s.len() {
         let n = v[i] as f32;
         let mean = w[i] / n;
-        let q = if v[i] == 0 { UNVISITED_VALUE } else { mean };
+        let q = if v[i] == 0 { unvisited } else { mean };
         s[i] = q + exploration * p[i] * sqrt_n / (1.0 + n);
     }
 }
@@ -147,10 +157,11 @@ mod tests {
         value: &[f32],
         prior: &[f32],
         first: u32,
-        c: f32,
+        puct: Puct,
         sqrt_n: f32,
         skipped: impl Fn(u32) -> bool,
     ) -> u32 {
+        let Puct { exploration: c, unvisited: fpu } = puct;
         let mut best = first;
         let mut best_score = f32::MIN;
         for i in 0..visits.len() {
@@ -158,7 +169,7 @@ mod tests {
             if skipped(id) {
                 continue;
             }
-            let q = if visits[i] == 0 { UNVISITED_VALUE } else { value[i] / visits[i] as f32 };
+            let q = if visits[i] == 0 { fpu } else { value[i] / visits[i] as f32 };
             let score = q + c * prior[i] * sqrt_n / (1.0 + visits[i] as f32);
             if score > best_score {
                 best_score = score;
@@ -195,11 +206,12 @@ mod tests {
             let skip_mod = 1 + rng.below(5);
             let skipped = |id: u32| round % 3 == 0 && id.is_multiple_of(skip_mod);
             let block = StatBlock { visits: &av[start..end], value: &aw[start..end], prior: &ap[start..end] };
-            let expected =
-                plain_best(&visits[start..end], &value[start..end], &prior[start..end], first, 1.4, sqrt_n, skipped);
-            assert_eq!(puct_best(block, first, 1.4, sqrt_n, skipped), expected, "round {round}");
-            let plain = (&visits[start..end], &value[start..end], &prior[start..end]);
-            assert_eq!(puct_best_plain(plain, first, 1.4, sqrt_n, skipped), expected, "round {round}");
+            let fpu = [UNVISITED_VALUE, 0.0, 0.6][round % 3];
+            let puct = Puct { exploration: 1.4, unvisited: fpu };
+            let (v, w, p) = (&visits[start..end], &value[start..end], &prior[start..end]);
+            let expected = plain_best(v, w, p, first, puct, sqrt_n, skipped);
+            assert_eq!(puct_best(block, first, puct, sqrt_n, skipped), expected, "round {round}");
+            assert_eq!(puct_best_plain((v, w, p), first, puct, sqrt_n, skipped), expected, "round {round}");
         }
     }
 }
