@@ -24,7 +24,8 @@ pub const MAX_THINKING: Duration = Duration::from_secs(86_400);
 pub struct TimePolicy {
     /// Kept back on every move for the process, pipe and controller overhead.
     pub safety_margin: Duration,
-    /// On tiny clocks the margin is at most this fraction of the planned time.
+    /// The margin is at most this fraction of the planned time (so on moves planned
+    /// under `safety_margin / margin_fraction` it is this fraction).
     pub margin_fraction: f64,
     /// In main time, never plan to use more than this fraction of the time there is (a
     /// byo-yomi period comes back after its stones, so it is planned in full, less the
@@ -38,7 +39,8 @@ impl Default for TimePolicy {
     }
 }
 
-/// The share of a move's planned time kept back on tiny clocks. The overhead of a reply is
+/// The share of a move's planned time kept back when that is less than the safety
+/// margin (moves planned under 0.8 s). The overhead of a reply is
 /// a fraction of a millisecond (the time from the command to the reply, less the search's
 /// limit: 0.2 ms at 0.1 s a move), so a tenth of 0.1 s is ample and leaves 90 ms to think;
 /// v0.1.0 kept a quarter of 90% of the period back, thinking for 68 ms of 100.

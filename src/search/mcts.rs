@@ -508,8 +508,8 @@ impl Tree {
             ws.moves.extend(pos.shooter_reach(from).iter().map(|to| Some((from, to))));
         }
         let n = ws.moves.len() as f32;
-        // Staying put keeps its share of the prior mass (a quarter by default): most
-        // good turns only shoot.
+        // Staying put keeps its share of the prior mass (`stay_prior`, a tenth by
+        // default); the moves share the rest equally.
         let share = self.config.stay_prior;
         let stay = if n > 1.0 { share } else { 1.0 };
         let other = if n > 1.0 { (1.0 - share) / (n - 1.0) } else { 0.0 };

@@ -29,8 +29,8 @@ pub(crate) struct Puct {
 
 /// PUCT: the child among the block `stats` (ids from `first`) with the highest
 /// `q + exploration * prior * sqrt_n / (1 + visits)` (q the mean reward, or
-/// [`Puct::unvisited`] without visits), the first one among equals, passing over those `skipped` tells; `first` when
-/// every child is passed over. The statistics are copied a block at a time (relaxed loads)
+/// [`Puct::unvisited`] without visits), the first one among equals, passing over those
+/// `skipped` tells; `first` when every child is passed over. The statistics are copied a block at a time (relaxed loads)
 /// into buffers the scoring loop reads as plain numbers; [`puct_best_plain`] reads them in
 /// place when no other thread can write them.
 #[inline]
