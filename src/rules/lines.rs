@@ -42,11 +42,23 @@ static EMPTY_LINES: [u16; LINES] = build_empty_lines();
 
 /// `REACH[occupancy * 10 + position]`: the positions reached from `position` along a
 /// line with that occupancy (bits 0-9; the bit of `position` itself is ignored),
-/// and their number in bits 10-13.
-static REACH: [u16; 1024 * N] = build_reach();
+/// and their number in bits 10-13. Padded with empty entries, so that a masked
+/// occupancy and any `u8` position index it without a bounds check (see [`reach_entry`]).
+static REACH: [u16; REACH_LEN] = build_reach();
 
-/// `SELECT[mask][k]`: the position of the `k`-th lowest set bit of a 10-bit mask.
-static SELECT: [[u8; N]; 1024] = build_select();
+/// The length of [`REACH`]: every occupancy and position, and room for any `u8` position.
+const REACH_LEN: usize = 1024 * N + 256;
+
+/// The [`REACH`] entry of a line with occupancy `occupancy` (only its 10 low bits are
+/// ever set) at line position `pos`.
+#[inline(always)]
+fn reach_entry(occupancy: u16, pos: u8) -> u16 {
+    REACH[usize::from(occupancy & 0x3ff) * N + usize::from(pos)]
+}
+
+/// `SELECT[mask][k]`: the position of the `k`-th lowest set bit of a 10-bit mask (rows
+/// padded to 16, so that a masked `k` indexes them without a bounds check).
+static SELECT: [[u8; 16]; 1024] = build_select();
 
 const fn line_of(file: usize, rank: usize, kind: usize) -> (usize, usize) {
     match kind {
@@ -132,8 +144,8 @@ const fn build_empty_lines() -> [u16; LINES] {
     table
 }
 
-const fn build_reach() -> [u16; 1024 * N] {
-    let mut table = [0u16; 1024 * N];
+const fn build_reach() -> [u16; REACH_LEN] {
+    let mut table = [0u16; REACH_LEN];
     let mut occ = 0;
     while occ < 1024 {
         let mut pos = 0;
@@ -159,8 +171,8 @@ const fn build_reach() -> [u16; 1024 * N] {
     table
 }
 
-const fn build_select() -> [[u8; N]; 1024] {
-    let mut table = [[0u8; N]; 1024];
+const fn build_select() -> [[u8; 16]; 1024] {
+    let mut table = [[0u8; 16]; 1024];
     let mut mask = 0;
     while mask < 1024 {
         let (mut k, mut p) = (0, 0);
@@ -228,8 +240,8 @@ impl Reach {
             kind += 1;
         }
         let (line, _) = SQUARE_LINES[usize::from(self.sq)][kind];
-        let pos = SELECT[usize::from(self.entry(kind) & 0x3ff)][k as usize];
-        (Square::from_index(u32::from(LINE_SQUARES[slot(line)][usize::from(pos)])), kind)
+        let pos = SELECT[usize::from(self.entry(kind) & 0x3ff)][k as usize & 15];
+        (Square::from_index(u32::from(LINE_SQUARES[slot(line)][usize::from(pos & 15)])), kind)
     }
 
     /// The number of squares reached along the line of kind `kind` (0-3).
@@ -255,7 +267,7 @@ impl Reach {
             let squares = &LINE_SQUARES[slot(lines[kind].0)];
             let mut mask = entry & 0x3ff;
             while mask != 0 {
-                let pos = mask.trailing_zeros() as usize;
+                let pos = mask.trailing_zeros() as usize & 15;
                 mask &= mask - 1;
                 f(Square::from_index(u32::from(squares[pos])));
             }
@@ -366,7 +378,7 @@ impl Lines {
         // inline.
         let entry = |(line, pos): (u8, u8)| {
             let line = slot(line);
-            let entry = REACH[usize::from(self.blocked[line]) * N + usize::from(pos)];
+            let entry = reach_entry(self.blocked[line], pos);
             if PASSABLE { land_only(entry, self.unlandable[line]) } else { entry }
         };
         Reach {
@@ -379,7 +391,7 @@ impl Lines {
     #[inline]
     fn count_on<const PASSABLE: bool>(&self, (line, pos): (u8, u8)) -> u32 {
         let line = slot(line);
-        let entry = REACH[usize::from(self.blocked[line]) * N + usize::from(pos)];
+        let entry = reach_entry(self.blocked[line], pos);
         if PASSABLE { (entry & 0x3ff & !self.unlandable[line]).count_ones() } else { u32::from(entry >> 10) }
     }
 
@@ -404,7 +416,7 @@ impl Lines {
     #[inline(always)]
     fn count_moving_on<const PASSABLE: bool, const KIND: usize>(&self, from: Square) -> u32 {
         let (line, pos) = SQUARE_LINES[from.index()][KIND];
-        let entry = REACH[usize::from(self.blocked[slot(line)]) * N + usize::from(pos)];
+        let entry = reach_entry(self.blocked[slot(line)], pos);
         let mut mask = entry & 0x3ff;
         if PASSABLE {
             mask &= !self.unlandable[slot(line)];
@@ -413,7 +425,7 @@ impl Lines {
         let mut total = along * along;
         let squares = &LINE_SQUARES[slot(line)];
         while mask != 0 {
-            let to = usize::from(squares[mask.trailing_zeros() as usize]);
+            let to = usize::from(squares[mask.trailing_zeros() as usize & 15]);
             mask &= mask - 1;
             let to_lines = &SQUARE_LINES[to];
             for (kind, &other) in to_lines.iter().enumerate() {
@@ -448,6 +460,29 @@ impl Lines {
         total
     }
 
+    /// The shots after the shooter on `from` moved to `to` along its line of kind `kind`
+    /// (0-3), where `from_reach` is what `from` reaches: [`Lines::reach_without_of`]`(to,
+    /// from)` with one lookup fewer. Along that line `to` sees the run `from` reached,
+    /// with `from` in it and `to` itself out (see [`Lines::count_moving_turns`]); its
+    /// three other lines do not pass through `from` and are looked up as they are.
+    #[inline(always)]
+    pub(crate) fn reach_after_move_of<const PASSABLE: bool>(
+        &self,
+        from_reach: &Reach,
+        to: Square,
+        kind: usize,
+    ) -> Reach {
+        let kind = kind & 3;
+        let mut reach = self.reach_of::<PASSABLE>(to);
+        let (from_pos, to_pos) = (SQUARE_LINES[usize::from(from_reach.sq)][kind].1, SQUARE_LINES[to.index()][kind].1);
+        // `from`'s run never holds `from` and always holds `to`: flipping both bits
+        // moves the one in and the other out, and keeps the count.
+        let along = from_reach.entry(kind) ^ (1 << (from_pos & 15)) ^ (1 << (to_pos & 15));
+        let lane = 16 * kind;
+        reach.entries = (reach.entries & !(0xffff << lane)) | u64::from(along) << lane;
+        reach
+    }
+
     /// What a queen on `to` reaches once `vacated` is empty too (the shots after a shooter
     /// moved from `vacated` to `to`), for lines whose [`Lines::passable`] is `PASSABLE`.
     #[inline(always)]
@@ -458,7 +493,7 @@ impl Lines {
             let (other, other_pos) = others[kind];
             let clear = u16::from(line == other) << other_pos;
             let line = slot(line);
-            let entry = REACH[usize::from(self.blocked[line] & !clear) * N + usize::from(pos)];
+            let entry = reach_entry(self.blocked[line] & !clear, pos);
             if PASSABLE { land_only(entry, self.unlandable[line] & !clear) } else { entry }
         };
         Reach { sq: to.index() as u8, entries: pack([entry(0), entry(1), entry(2), entry(3)]) }
@@ -533,6 +568,16 @@ mod tests {
                         lines.count_shots_after_move::<false>(&fast, to, kind)
                     };
                     assert_eq!(counted, pos.shots_after_move(from, to).count(), "{pos} {from}-{to}");
+                }
+                for k in 0..fast.count() {
+                    let (to, kind) = fast.nth_with_kind(k);
+                    let after = if modern {
+                        lines.reach_after_move_of::<true>(&fast, to, kind)
+                    } else {
+                        lines.reach_after_move_of::<false>(&fast, to, kind)
+                    };
+                    let shots = lines.reach_without(to, from);
+                    assert_eq!(after.entries, shots.entries, "{pos} {from}-{to}");
                 }
                 for to in slow {
                     let shots = lines.reach_without(to, from);

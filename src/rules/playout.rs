@@ -162,8 +162,8 @@ impl Position {
         }
         let pick = rng.below(count + 1);
         if pick < count {
-            let to = reach.nth(pick);
-            let shots = lines.reach_without_of::<PASSABLE>(to, from);
+            let (to, kind) = reach.nth_with_kind(pick);
+            let shots = lines.reach_after_move_of::<PASSABLE>(&reach, to, kind);
             let shot = shots.nth(rng.below(shots.count()));
             Some(Turn::with_move(from, to, shot))
         } else {
