@@ -35,15 +35,19 @@ impl Bitboard {
 
     /// The `k`-th lowest square of the set (from 0), if the set has more than `k` squares.
     pub fn nth(self, k: u32) -> Option<Square> {
+        if k < self.count() { Some(self.select(k)) } else { None }
+    }
+
+    /// The `k`-th lowest square of the set (from 0), which has more than `k` squares;
+    /// without branches, since in random playouts `k` is random and a mispredicted
+    /// branch costs more than the instructions.
+    #[inline]
+    pub(crate) fn select(self, k: u32) -> Square {
         let low = self.0 as u64;
         let low_count = low.count_ones();
-        if k < low_count {
-            Some(Square::from_index(select_u64(low, k)))
-        } else {
-            let high = (self.0 >> 64) as u64;
-            let k = k - low_count;
-            if k < high.count_ones() { Some(Square::from_index(64 + select_u64(high, k))) } else { None }
-        }
+        let high = u32::from(k >= low_count);
+        let word = if high == 1 { (self.0 >> 64) as u64 } else { low };
+        Square::from_index(64 * high + select_u64(word, k - low_count * high))
     }
 
     /// The squares orthogonally or diagonally next to some square of the set (the
@@ -84,28 +88,42 @@ fn select_u64(x: u64, k: u32) -> u32 {
     #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
     {
         // SAFETY: the bmi2 target feature is enabled at compile time.
-        let _ = k;
         let bit = unsafe { std::arch::x86_64::_pdep_u64(1u64 << k, x) };
         bit.trailing_zeros()
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
     {
-        // Narrow down to a byte by halves, then clear the lowest bits.
+        // Narrow down to a byte by halves without branches, then look the byte up.
         let (mut x, mut k, mut base) = (x, k, 0);
         for width in [32u32, 16, 8] {
             let low = (x & ((1u64 << width) - 1)).count_ones();
-            if k >= low {
-                k -= low;
-                x >>= width;
-                base += width;
-            }
+            let up = u32::from(k >= low);
+            x >>= width * up;
+            k -= low * up;
+            base += width * up;
         }
-        for _ in 0..k {
-            x &= x - 1;
-        }
-        base + x.trailing_zeros()
+        base + u32::from(SELECT_BYTE[(x & 0xff) as usize][k as usize & 7])
     }
 }
+
+/// `SELECT_BYTE[byte][k]`: the position of the `k`-th lowest set bit of `byte`.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+static SELECT_BYTE: [[u8; 8]; 256] = {
+    let mut table = [[0u8; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let (mut k, mut bit) = (0, 0);
+        while bit < 8 {
+            if byte >> bit & 1 != 0 {
+                table[byte][k] = bit as u8;
+                k += 1;
+            }
+            bit += 1;
+        }
+        byte += 1;
+    }
+    table
+};
 
 /// Iterator over the squares of a [`Bitboard`], lowest first. The two 64-bit halves are
 /// scanned one after the other: a bit scan and a lowest-bit clear of a 128-bit word take
@@ -467,6 +485,17 @@ mod tests {
             assert_eq!(b.nth(k as u32), Some(*s));
         }
         assert_eq!(b.nth(4), None);
+        // Random sets of the layout, dense and sparse, in both halves of the word.
+        let mut rng = crate::rules::Rng::new(17);
+        for density in [2u64, 8, 32, 64] {
+            for _ in 0..500 {
+                let set: Bitboard = Bitboard(FULL_BOARD).iter().filter(|_| rng.next_u64() % 64 < density).collect();
+                for (k, s) in set.iter().enumerate() {
+                    assert_eq!(set.select(k as u32), s, "{:x} {k}", set.0);
+                }
+                assert_eq!(set.nth(set.count()), None);
+            }
+        }
     }
 
     #[test]

@@ -332,15 +332,6 @@ mod tests {
     }
 
     #[test]
-    fn nth_square_counts_from_the_lowest() {
-        let set: Bitboard = ["j10", "a1", "e5", "c9"].iter().map(|s| s.parse::<Square>().unwrap()).collect();
-        let listed: Vec<Square> = set.iter().collect();
-        for (k, &sq) in listed.iter().enumerate() {
-            assert_eq!(nth_square(set, k as u32), sq);
-        }
-    }
-
-    #[test]
     fn cheap_turns_are_legal_and_reach_every_kind() {
         let mut rng = Rng::new(5);
         for variant in crate::rules::Variant::all() {
