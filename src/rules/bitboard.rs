@@ -222,6 +222,24 @@ pub(crate) fn neighbours_of(sq: Square) -> Bitboard {
     Bitboard(NEIGHBOURS[sq.index()])
 }
 
+/// `CLOSED[i]`: the square at bit index `i` and the squares next to it (an entry for
+/// every `u8`, as [`NEIGHBOURS`] has).
+static CLOSED: [u128; 256] = {
+    let mut table = [0u128; 256];
+    let mut i = 0;
+    while i < (MAX_SIZE * STRIDE) as usize {
+        table[i] = NEIGHBOURS[i] | 1u128 << i;
+        i += 1;
+    }
+    table
+};
+
+/// `sq` and the squares next to it: [`neighbours_of`] with `sq` itself, one lookup.
+#[inline]
+pub(crate) fn closed_neighbourhood_of(sq: Square) -> Bitboard {
+    Bitboard(CLOSED[sq.index()])
+}
+
 /// `ORTHOGONAL[i]`: the squares orthogonally next to the square at bit index `i` (an
 /// entry for every `u8`, as [`NEIGHBOURS`] has).
 static ORTHOGONAL: [u128; 256] = {

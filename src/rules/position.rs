@@ -2,7 +2,9 @@
 
 use std::fmt;
 
-use crate::rules::bitboard::{Bitboard, between, bit_of, lines_through, neighbours_of, queen_reach};
+use crate::rules::bitboard::{
+    Bitboard, between, bit_of, closed_neighbourhood_of, lines_through, neighbours_of, queen_reach,
+};
 use crate::rules::color::Color;
 use crate::rules::lines::Lines;
 use crate::rules::moves::{Move, Turn};
@@ -499,20 +501,19 @@ impl Position {
         }
         let mover = self.side_to_move;
         let shot = bit_of(turn.shot());
-        let mut filled = self.filled;
         let mut near = neighbours_of(turn.shot());
         if let Some((from, to)) = turn.shooter_move() {
-            let moved = bit_of(from) | bit_of(to);
-            self.shooters ^= moved;
-            filled ^= moved;
             self.lines.toggle(from);
             self.lines.toggle(to);
-            near |= neighbours_of(to) | bit_of(to);
+            let moved = bit_of(from) | bit_of(to);
+            self.shooters ^= moved;
+            self.filled ^= moved;
+            near |= closed_neighbourhood_of(to);
         }
         // The shot after the move: it may land on the square just vacated.
-        self.filled = filled | shot;
-        self.stones[mover.index()] |= shot;
         self.lines.toggle(turn.shot());
+        self.filled |= shot;
+        self.stones[mover.index()] |= shot;
         self.side_to_move = !mover;
         // Only shooters next to the shot or the moved shooter's new square (or that
         // shooter itself) can have lost their last empty neighbour.
@@ -619,13 +620,13 @@ impl Position {
     fn claim_owner(&self, sq: Square, mover: Color) -> Color {
         // With stones of one colour only next to it (or none), no group needs filling.
         let adjacent = sq.orthogonal_neighbours();
-        let near_black = !(adjacent & self.stones(Color::Black)).is_empty();
-        let near_white = !(adjacent & self.stones(Color::White)).is_empty();
-        match (near_black, near_white) {
-            (false, false) => return !mover,
-            (true, false) => return Color::Black,
-            (false, true) => return Color::White,
-            (true, true) => {}
+        let black_seeds = adjacent & self.stones(Color::Black);
+        let white_seeds = adjacent & self.stones(Color::White);
+        match (black_seeds.is_empty(), white_seeds.is_empty()) {
+            (true, true) => return !mover,
+            (false, true) => return Color::Black,
+            (true, false) => return Color::White,
+            (false, false) => {}
         }
         let black = self.biggest_adjacent_group(sq, Color::Black);
         let white = self.biggest_adjacent_group(sq, Color::White);
@@ -654,12 +655,22 @@ impl Position {
 pub fn group_of(start: Square, stones: Bitboard) -> Bitboard {
     let mut group = start.bitboard();
     loop {
-        let grown = (group | group.orthogonal_neighbours()) & stones;
+        let grown = grow(group, stones);
         if grown == group {
             return group;
         }
         group = grown;
     }
+}
+
+/// `group` (squares of `stones`) and the squares of `stones` orthogonally next to it.
+/// A shift may carry a square off the board in use, or into the padding column, but
+/// never onto one of `stones`: no mask of the board is needed.
+#[inline(always)]
+fn grow(group: Bitboard, stones: Bitboard) -> Bitboard {
+    let g = group.0;
+    let s = u32::from(crate::rules::square::STRIDE);
+    Bitboard((g | g << 1 | g >> 1 | g << s | g >> s) & stones.0)
 }
 
 /// The squares never played on under `rules`: off the board, and the corners with
