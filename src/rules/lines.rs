@@ -405,6 +405,20 @@ impl Lines {
         }
     }
 
+    /// Whether a queen on `sq` reaches no square at all (a trapped shooter): the four
+    /// runs' landable squares, without counting them.
+    #[inline]
+    pub(crate) fn reaches_nothing(&self, sq: Square) -> bool {
+        let lines = &SQUARE_LINES[sq.index()];
+        let mut any = 0;
+        for &(line, pos) in lines {
+            let line = slot(line);
+            let run = reach_entry(self.blocked[line], pos);
+            any |= if self.passable { run & !self.unlandable[line] } else { run };
+        }
+        any & 0x3ff == 0
+    }
+
     /// The number of squares reached from line position `pos` of `line`.
     #[inline]
     fn count_on<const PASSABLE: bool>(&self, (line, pos): (Slot, u8)) -> u32 {
@@ -556,6 +570,11 @@ mod tests {
         for pos in sample_positions() {
             let lines = pos.lines();
             let modern = pos.rules().is_modern();
+            // Every square, empty or not (trapped ones included): whether a queen there
+            // would reach nothing.
+            for sq in pos.variant().board() & !pos.walls() {
+                assert_eq!(lines.reaches_nothing(sq), pos.shooter_reach(sq).is_empty(), "{pos} {sq}");
+            }
             for from in pos.shooters() {
                 let slow = pos.shooter_reach(from);
                 let fast = lines.reach(from);

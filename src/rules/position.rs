@@ -249,7 +249,7 @@ impl Position {
     #[inline]
     pub fn is_immobilized(&self, sq: Square) -> bool {
         if self.rules.is_modern() {
-            self.lines.reach(sq).count() == 0
+            self.lines.reaches_nothing(sq)
         } else {
             (neighbours_of(sq) & !self.filled).is_empty()
         }
@@ -555,7 +555,7 @@ impl Position {
         // blocker: judging the shooters one by one is judging them all on the position
         // before the claims.
         for sq in self.shooters & near {
-            if self.lines.reach(sq).count() == 0 {
+            if self.lines.reaches_nothing(sq) {
                 let owner = self.claim_owner(sq, mover);
                 self.shooters ^= sq.bitboard();
                 self.claimed[owner.index()] |= sq.bitboard();
