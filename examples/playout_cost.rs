@@ -1,11 +1,12 @@
-//! Runs cheap random playouts from the bench positions, for counting the instructions
-//! a playout costs under callgrind: run it with PLAYOUTS N and 2N; the difference over
-//! N is the cost of one playout per bench position.
+//! Runs random playouts from the bench positions (`data/bench.txt`), for counting the
+//! instructions a playout costs under callgrind: run it with PLAYOUTS N and 2N; the
+//! difference over 4N (four positions) is the cost of one playout. It uses only the
+//! rules' public interface of v0.1.0, so the same file measures that version too.
 //!
 //! Usage: cargo run --release --example playout_cost -- PLAYOUTS [cheap|uniform]
 
 use std::hint::black_box;
-use veletas::rules::{Color, PlayoutPolicy, Rng};
+use veletas::rules::{Color, PlayoutPolicy, Position, Rng};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -14,12 +15,16 @@ fn main() {
         Some("uniform") => PlayoutPolicy::Uniform,
         _ => PlayoutPolicy::Cheap,
     };
-    let positions = veletas::bench::parse_bench(veletas::bench::BENCH_POSITIONS).expect("the built-in positions");
+    let positions: Vec<Position> = include_str!("../data/bench.txt")
+        .lines()
+        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+        .map(|line| line.split_once(' ').expect("DEPTH POSITION").1.parse().expect("a position string"))
+        .collect();
     let mut rng = Rng::new(11);
     let mut black = 0u32;
-    for bench in &positions {
+    for position in &positions {
         for _ in 0..playouts {
-            if black_box(bench.position.clone()).playout(&mut rng, policy) == Color::Black {
+            if black_box(position.clone()).playout(&mut rng, policy) == Color::Black {
                 black += 1;
             }
         }
