@@ -614,7 +614,9 @@ impl Tree {
             let plain = unsafe { block.plain() };
             stats::puct_best_plain(plain, first, self.puct(), sqrt_n, skipped)
         } else {
-            stats::puct_best(block, first, self.puct(), sqrt_n, skipped)
+            // SAFETY: `range` is the child range of `parent`, seen expanded.
+            let published = unsafe { block.published() };
+            stats::puct_best(published, first, self.puct(), sqrt_n, skipped)
         }
     }
 

@@ -309,6 +309,8 @@ const PV_LENGTH: usize = 8;
 /// tree past half of it is not reused (it would cost memory), which would waste the
 /// pondering.
 pub const PONDER_FILL_PERCENT: u64 = 40;
+/// Playouts a search thread claims at once from a shared budget (see [`Player::run_tree`]).
+const CLAIM_BATCH: u64 = 16;
 /// Playouts per thread between two checks of the trees' size while pondering.
 const PONDER_CHUNK: u64 = 256;
 
@@ -548,13 +550,23 @@ impl Player {
         let work = |seed: u64| -> u64 {
             let (mut rng, mut ws) = (Rng::new(seed), Workspace::new(true));
             let mut done = 0u64;
+            // Playouts claimed from the shared budget and not run yet: a thread claims
+            // them a batch at a time, so that the threads do not write the one counter
+            // at every playout.
+            let mut held = 0u64;
             while !tree.is_settled() {
                 if done.is_multiple_of(16) && done > 0 && out_of_time() {
                     break;
                 }
-                // A playout is claimed from the shared budget only when it will run.
-                if iterations.is_some_and(|b| claimed.fetch_add(1, Ordering::Relaxed) >= b) {
-                    break;
+                if let Some(budget) = iterations {
+                    if held == 0 {
+                        let before = claimed.fetch_add(CLAIM_BATCH, Ordering::Relaxed);
+                        held = budget.saturating_sub(before).min(CLAIM_BATCH);
+                    }
+                    if held == 0 {
+                        break;
+                    }
+                    held -= 1;
                 }
                 tree.iterate(&mut ws, &mut rng);
                 done += 1;

@@ -35,25 +35,57 @@ pub(crate) struct Node {
     state: AtomicU8,
     /// The proof, packed (0: none).
     proof: AtomicU16,
-    // Visits, summed rewards and prior are kept per field in the chunk's arrays (see
-    // [`Stat`]), so that selection scans a node's children's values contiguously.
+    // Visits and summed rewards are kept in the chunk's array of [`Tally`]s, priors in
+    // its array of their own, so that selection scans a node's children's values
+    // contiguously.
 }
 
-/// A node's statistics, one per array of its chunk (see [`NodeRef`]).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Stat<'a> {
-    visits: &'a AtomicU32,
+/// A node's visits and summed rewards, side by side: a playout updates both, so it
+/// writes one cache line per node (which matters when other threads read it).
+#[derive(Debug, Default)]
+#[repr(C)]
+pub(crate) struct Tally {
+    visits: AtomicU32,
     /// Sum of rewards for the player who chose the edge into this node (f32 bits).
-    value: &'a AtomicU32,
-    /// The prior of the edge into this node (f32 bits).
-    prior: &'a AtomicU32,
+    value: AtomicU32,
+}
+
+/// A [`Tally`] as plain numbers (the same layout).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C)]
+pub(crate) struct PlainTally {
+    /// Visits.
+    pub(crate) visits: u32,
+    /// Summed rewards.
+    pub(crate) value: f32,
+}
+
+impl Tally {
+    /// The tally now (relaxed loads; another thread may be updating it).
+    #[inline(always)]
+    pub(crate) fn load(&self) -> PlainTally {
+        PlainTally {
+            visits: self.visits.load(Ordering::Relaxed),
+            value: f32::from_bits(self.value.load(Ordering::Relaxed)),
+        }
+    }
+}
+
+#[cfg(test)]
+impl Tally {
+    /// A tally holding `t`.
+    pub(crate) fn new(t: PlainTally) -> Tally {
+        Tally { visits: AtomicU32::new(t.visits), value: AtomicU32::new(t.value.to_bits()) }
+    }
 }
 
 /// A node and its statistics.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct NodeRef<'a> {
     node: &'a Node,
-    stat: Stat<'a>,
+    tally: &'a Tally,
+    /// The prior of the edge into this node (f32 bits).
+    prior: &'a AtomicU32,
 }
 
 impl std::ops::Deref for NodeRef<'_> {
@@ -64,30 +96,45 @@ impl std::ops::Deref for NodeRef<'_> {
     }
 }
 
-/// The statistics of a block of consecutive nodes (a node's children), per field.
+/// The statistics of a block of consecutive nodes (a node's children).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct StatBlock<'a> {
-    pub(crate) visits: &'a [AtomicU32],
-    pub(crate) value: &'a [AtomicU32],
+    pub(crate) tally: &'a [Tally],
     pub(crate) prior: &'a [AtomicU32],
 }
 
 impl<'a> StatBlock<'a> {
-    /// The statistics as plain numbers (visits, summed rewards, priors), read in place
-    /// so that selection's scoring loop vectorizes its loads.
+    /// The statistics for selection while other threads may search the tree: the
+    /// tallies as atomics, the priors as plain numbers read in place.
+    ///
+    /// # Safety
+    /// The block must be a published block of children (the range of a node seen
+    /// expanded, [`Node::child_range`]): their priors were written by [`Nodes::init`]
+    /// before the publication and are never written again.
+    pub(crate) unsafe fn published(self) -> (&'a [Tally], &'a [f32]) {
+        // SAFETY: `AtomicU32` has the size, alignment and bit validity of `f32`; the
+        // priors' only writes happen before the parent's release store of its expanded
+        // state, which the caller's acquire load of that state saw, so these plain reads
+        // race with no write.
+        let prior = unsafe { std::slice::from_raw_parts(self.prior.as_ptr().cast::<f32>(), self.prior.len()) };
+        (self.tally, prior)
+    }
+
+    /// The statistics as plain numbers (tallies, priors), read in place so that
+    /// selection's scoring loop vectorizes its loads.
     ///
     /// # Safety
     /// No thread may write these nodes while the slices live: the caller has the tree
     /// to itself (it holds it by `&mut`).
-    pub(crate) unsafe fn plain(self) -> (&'a [u32], &'a [f32], &'a [f32]) {
-        // SAFETY: `AtomicU32` has the size, alignment and bit validity of `u32` (and of
-        // `f32`, whose every bit pattern is a value); the slices' pointers cover their own
+    pub(crate) unsafe fn plain(self) -> (&'a [PlainTally], &'a [f32]) {
+        // SAFETY: `Tally` and `PlainTally` are both `repr(C)` pairs of 4-byte fields
+        // (`AtomicU32` has the size, alignment and bit validity of `u32`, and of `f32`,
+        // whose every bit pattern is a value); the slices' pointers cover their own
         // memory, which lives as long as 'a; the caller guarantees no concurrent writes,
         // so plain reads race with nothing.
         unsafe {
             (
-                std::slice::from_raw_parts(self.visits.as_ptr().cast::<u32>(), self.visits.len()),
-                std::slice::from_raw_parts(self.value.as_ptr().cast::<f32>(), self.value.len()),
+                std::slice::from_raw_parts(self.tally.as_ptr().cast::<PlainTally>(), self.tally.len()),
                 std::slice::from_raw_parts(self.prior.as_ptr().cast::<f32>(), self.prior.len()),
             )
         }
@@ -176,15 +223,15 @@ impl NodeRef<'_> {
     #[cfg(test)]
     /// The prior of the edge into this node.
     pub(crate) fn prior(&self) -> f32 {
-        f32::from_bits(self.stat.prior.load(Ordering::Relaxed))
+        f32::from_bits(self.prior.load(Ordering::Relaxed))
     }
 
     pub(crate) fn visits(&self) -> u32 {
-        self.stat.visits.load(Ordering::Relaxed)
+        self.tally.visits.load(Ordering::Relaxed)
     }
 
     pub(crate) fn value(&self) -> f32 {
-        f32::from_bits(self.stat.value.load(Ordering::Relaxed))
+        f32::from_bits(self.tally.value.load(Ordering::Relaxed))
     }
 
     /// The mean reward (0.5 before the first visit).
@@ -197,10 +244,10 @@ impl NodeRef<'_> {
     /// node too (an atomic add), else a plain load and store.
     pub(crate) fn add_visit(&self, shared: bool) -> u32 {
         if shared {
-            self.stat.visits.fetch_add(1, Ordering::Relaxed)
+            self.tally.visits.fetch_add(1, Ordering::Relaxed)
         } else {
-            let v = self.stat.visits.load(Ordering::Relaxed);
-            self.stat.visits.store(v + 1, Ordering::Relaxed);
+            let v = self.tally.visits.load(Ordering::Relaxed);
+            self.tally.visits.store(v + 1, Ordering::Relaxed);
             v
         }
     }
@@ -208,12 +255,12 @@ impl NodeRef<'_> {
     /// Adds `reward` to the value (see [`NodeRef::add_visit`] for `shared`).
     pub(crate) fn add_value(&self, reward: f32, shared: bool) {
         if shared {
-            let _ = self.stat.value.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |bits| {
+            let _ = self.tally.value.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |bits| {
                 Some((f32::from_bits(bits) + reward).to_bits())
             });
         } else {
-            let bits = self.stat.value.load(Ordering::Relaxed);
-            self.stat.value.store((f32::from_bits(bits) + reward).to_bits(), Ordering::Relaxed);
+            let bits = self.tally.value.load(Ordering::Relaxed);
+            self.tally.value.store((f32::from_bits(bits) + reward).to_bits(), Ordering::Relaxed);
         }
     }
 }
@@ -239,24 +286,70 @@ pub(crate) const MAX_BLOCK: u32 = CHUNK as u32;
 #[derive(Debug)]
 struct Chunk {
     nodes: Box<[Node]>,
-    visits: Box<[AtomicU32]>,
-    value: Box<[AtomicU32]>,
+    tally: Box<[Tally]>,
     prior: Box<[AtomicU32]>,
 }
 
+// A fresh node is all zeros: an open node without proof, visits, value or prior.
+const _: () = assert!(OPEN == 0);
+
 impl Chunk {
     fn new(size: usize) -> Chunk {
-        let zeros = || (0..size).map(|_| AtomicU32::new(0)).collect();
-        Chunk { nodes: (0..size).map(|_| Node::default()).collect(), visits: zeros(), value: zeros(), prior: zeros() }
+        // SAFETY: every field of a `Node` and a `Tally` is an atomic integer, and an
+        // `AtomicU32` is one, for which all-zero bytes are a valid value (0).
+        let chunk = unsafe { Chunk { nodes: zeroed(size), tally: zeroed(size), prior: zeroed(size) } };
+        // A store into every page now maps it writable. Fresh zeroed memory is mapped
+        // only when first touched, and when a search thread first reads a page (the
+        // shared zero page gets mapped) and then writes it, the kernel must replace the
+        // mapping and flush it from every CPU running the search: an interrupt to the
+        // other threads for each page (a tenth of the time of two threads).
+        touch(&chunk.nodes, |n| n.state.store(OPEN, Ordering::Relaxed));
+        touch(&chunk.tally, |t| t.visits.store(0, Ordering::Relaxed));
+        touch(&chunk.prior, |p| p.store(0, Ordering::Relaxed));
+        chunk
     }
+}
+
+/// Calls `write` on one item of every 4 KiB page of `items`.
+fn touch<T>(items: &[T], write: impl Fn(&T)) {
+    let step = (4096 / std::mem::size_of::<T>().max(1)).max(1);
+    items.iter().step_by(step).for_each(write);
+}
+
+/// `size` values of `T` of all-zero bytes, asked from the allocator as zeroed memory
+/// (fresh pages need no writing of zeros).
+///
+/// # Safety
+/// All-zero bytes must be a valid `T`.
+unsafe fn zeroed<T>(size: usize) -> Box<[T]> {
+    // SAFETY: the caller guarantees that zeroed memory holds valid values.
+    unsafe { Box::<[T]>::new_zeroed_slice(size).assume_init() }
 }
 
 /// The node store: at most `max` nodes, allocated chunk by chunk.
 #[derive(Debug)]
 pub(crate) struct Nodes {
     chunks: Box<[OnceLock<Chunk>]>,
-    len: AtomicU32,
+    /// Nodes allocated: written at every expansion, so on a cache line of its own, away
+    /// from `chunks`, which every node lookup reads.
+    len: Padded<AtomicU32>,
+    /// The highest chunk made ahead of the store's length (see [`Nodes::alloc`]).
+    made: AtomicU32,
     max: u32,
+}
+
+/// A value alone on its cache line (two 64-byte lines: neighbouring lines are fetched
+/// in pairs).
+#[derive(Debug, Default)]
+#[repr(align(128))]
+struct Padded<T>(T);
+
+impl<T> std::ops::Deref for Padded<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
 }
 
 impl Nodes {
@@ -264,7 +357,12 @@ impl Nodes {
     pub(crate) fn new(max: usize) -> Nodes {
         let max = u32::try_from(max).unwrap_or(u32::MAX).max(1);
         let chunks = (max as usize).div_ceil(CHUNK);
-        let nodes = Nodes { chunks: (0..chunks).map(|_| OnceLock::new()).collect(), len: AtomicU32::new(0), max };
+        let nodes = Nodes {
+            chunks: (0..chunks).map(|_| OnceLock::new()).collect(),
+            len: Padded(AtomicU32::new(0)),
+            made: AtomicU32::new(0),
+            max,
+        };
         if let Some(root) = nodes.alloc(1) {
             nodes.init(root, None, None, 1.0);
         }
@@ -276,10 +374,7 @@ impl Nodes {
     pub(crate) fn get(&self, id: u32) -> NodeRef<'_> {
         let chunk = self.chunks[(id >> CHUNK_SHIFT) as usize].get().expect("a node is read only once allocated");
         let i = id as usize & (CHUNK - 1);
-        NodeRef {
-            node: &chunk.nodes[i],
-            stat: Stat { visits: &chunk.visits[i], value: &chunk.value[i], prior: &chunk.prior[i] },
-        }
+        NodeRef { node: &chunk.nodes[i], tally: &chunk.tally[i], prior: &chunk.prior[i] }
     }
 
     /// Nodes allocated.
@@ -306,14 +401,14 @@ impl Nodes {
     /// The statistics of the nodes `range` (a block as for [`Nodes::block`]).
     #[inline]
     pub(crate) fn stat_block(&self, range: Range<u32>) -> StatBlock<'_> {
-        let empty = StatBlock { visits: &[], value: &[], prior: &[] };
+        let empty = StatBlock { tally: &[], prior: &[] };
         if range.is_empty() {
             return empty;
         }
         let chunk = self.chunks[(range.start >> CHUNK_SHIFT) as usize].get().expect("a block is read once allocated");
         let r = range.start as usize & (CHUNK - 1)..(range.start as usize & (CHUNK - 1)) + range.len();
-        match (chunk.visits.get(r.clone()), chunk.value.get(r.clone()), chunk.prior.get(r)) {
-            (Some(visits), Some(value), Some(prior)) => StatBlock { visits, value, prior },
+        match (chunk.tally.get(r.clone()), chunk.prior.get(r)) {
+            (Some(tally), Some(prior)) => StatBlock { tally, prior },
             _ => empty,
         }
     }
@@ -336,19 +431,37 @@ impl Nodes {
         let end = first + count;
         if count > 0 {
             for c in (first >> CHUNK_SHIFT)..=((end - 1) >> CHUNK_SHIFT) {
-                let start = (c as usize) << CHUNK_SHIFT;
-                let size = CHUNK.min(self.max as usize - start);
-                self.chunks[c as usize].get_or_init(|| Chunk::new(size));
+                self.make_chunk(c);
+            }
+            // The first block past the middle of a chunk makes the next chunk, so that
+            // it is ready when the store reaches it (the threads that reach a chunk
+            // being made wait for it).
+            let next = (end >> CHUNK_SHIFT) + 1;
+            if end & (CHUNK as u32 - 1) >= CHUNK as u32 / 2
+                && self.made.load(Ordering::Relaxed) < next
+                && self.made.fetch_max(next, Ordering::Relaxed) < next
+            {
+                self.make_chunk(next);
             }
         }
         Some(first)
+    }
+
+    /// Makes chunk `c` unless it is made or past the limit.
+    fn make_chunk(&self, c: u32) {
+        let start = (c as usize) << CHUNK_SHIFT;
+        if let Some(slot) = self.chunks.get(c as usize)
+            && start < self.max as usize
+        {
+            slot.get_or_init(|| Chunk::new(CHUNK.min(self.max as usize - start)));
+        }
     }
 
     /// Writes the edges and priors of fresh nodes `first..` (after [`Nodes::alloc`]).
     pub(crate) fn init(&self, id: u32, shooter_move: Option<(Square, Square)>, shot: Option<Square>, prior: f32) {
         let n = self.get(id);
         n.node.init(shooter_move, shot);
-        n.stat.prior.store(prior.to_bits(), Ordering::Relaxed);
+        n.prior.store(prior.to_bits(), Ordering::Relaxed);
     }
 }
 

@@ -1,16 +1,14 @@
-//! PUCT selection over the statistics of a node's children (visits, summed reward, prior),
-//! which the node store keeps one array per field in each chunk (see [`super::nodes`]), so
-//! that selection reads them contiguously and the compiler computes the scores several at a
-//! time. The
-//! arithmetic is exactly that of the one-child-at-a-time loop (the same operations in
-//! the same order on each child), so the same child is chosen.
+//! PUCT selection over the statistics of a node's children (visits and summed reward side
+//! by side, prior), which the node store keeps in arrays of each chunk (see
+//! [`super::nodes`]), so that selection reads them contiguously and the compiler computes
+//! the scores several at a time. The arithmetic is exactly that of the
+//! one-child-at-a-time loop (the same operations in the same order on each child), so the
+//! same child is chosen.
 
-use std::sync::atomic::Ordering;
-
-use crate::search::nodes::StatBlock;
+use crate::search::nodes::{PlainTally, Tally};
 
 /// Bytes the statistics take per node (part of a node's size for the memory limit).
-pub(crate) const STATS_BYTES: usize = 2 * std::mem::size_of::<f32>() + std::mem::size_of::<u32>();
+pub(crate) const STATS_BYTES: usize = std::mem::size_of::<Tally>() + std::mem::size_of::<f32>();
 
 /// Children scored at once: the scores of a block go through a small buffer.
 const BLOCK: usize = 64;
@@ -27,58 +25,58 @@ pub(crate) struct Puct {
     pub unvisited: f32,
 }
 
-/// PUCT: the child among the block `stats` (ids from `first`) with the highest
+/// PUCT: the child among the block (`tally`, `prior`; ids from `first`) with the highest
 /// `q + exploration * prior * sqrt_n / (1 + visits)` (q the mean reward, or
 /// [`Puct::unvisited`] without visits), the first one among equals, passing over those
-/// `skipped` tells; `first` when every child is passed over. The statistics are copied a block at a time (relaxed loads)
-/// into buffers the scoring loop reads as plain numbers; [`puct_best_plain`] reads them in
-/// place when no other thread can write them.
+/// `skipped` tells; `first` when every child is passed over. The tallies may change
+/// meanwhile (other threads): they are copied a block at a time (relaxed loads) into a
+/// buffer the scoring loop reads as plain numbers; `prior` (written once, before the
+/// block was published) is read in place. [`puct_best_plain`] reads the tallies in place
+/// too, when no other thread can write them.
 #[inline]
 pub(crate) fn puct_best(
-    stats: StatBlock<'_>,
+    (tally, prior): (&[Tally], &[f32]),
     first: u32,
     puct: Puct,
     sqrt_n: f32,
     mut skipped: impl FnMut(u32) -> bool,
 ) -> u32 {
-    let len = stats.visits.len().min(stats.value.len()).min(stats.prior.len());
+    let len = tally.len().min(prior.len());
     let mut best = (first, f32::MIN);
     let mut scores = [0f32; BLOCK];
-    let (mut vb, mut wb, mut pb) = ([0u32; BLOCK], [0f32; BLOCK], [0f32; BLOCK]);
+    let mut buffer = [PlainTally::default(); BLOCK];
     let mut start = 0;
     while start < len {
         let end = (start + BLOCK).min(len);
         let k = end - start;
-        for i in 0..k {
-            vb[i] = stats.visits[start + i].load(Ordering::Relaxed);
-            wb[i] = f32::from_bits(stats.value[start + i].load(Ordering::Relaxed));
-            pb[i] = f32::from_bits(stats.prior[start + i].load(Ordering::Relaxed));
+        for (b, t) in buffer[..k].iter_mut().zip(&tally[start..end]) {
+            *b = t.load();
         }
         let s = &mut scores[..k];
-        score(&vb[..k], &wb[..k], &pb[..k], s, puct, sqrt_n);
+        score(&buffer[..k], &prior[start..end], s, puct, sqrt_n);
         take_best(s, first + start as u32, &mut best, &mut skipped);
         start = end;
     }
     best.0
 }
 
-/// [`puct_best`] on plain statistics (visits, summed rewards, priors of the block).
+/// [`puct_best`] on plain statistics (tallies and priors of the block).
 #[inline]
 pub(crate) fn puct_best_plain(
-    (visits, value, prior): (&[u32], &[f32], &[f32]),
+    (tally, prior): (&[PlainTally], &[f32]),
     first: u32,
     puct: Puct,
     sqrt_n: f32,
     mut skipped: impl FnMut(u32) -> bool,
 ) -> u32 {
-    let len = visits.len().min(value.len()).min(prior.len());
+    let len = tally.len().min(prior.len());
     let mut best = (first, f32::MIN);
     let mut scores = [0f32; BLOCK];
     let mut start = 0;
     while start < len {
         let end = (start + BLOCK).min(len);
         let s = &mut scores[..end - start];
-        score(&visits[start..end], &value[start..end], &prior[start..end], s, puct, sqrt_n);
+        score(&tally[start..end], &prior[start..end], s, puct, sqrt_n);
         take_best(s, first + start as u32, &mut best, &mut skipped);
         start = end;
     }
@@ -87,15 +85,15 @@ pub(crate) fn puct_best_plain(
 
 /// The PUCT scores of a block of children into `s`.
 #[inline(always)]
-fn score(v: &[u32], w: &[f32], p: &[f32], s: &mut [f32], puct: Puct, sqrt_n: f32) {
+fn score(t: &[PlainTally], p: &[f32], s: &mut [f32], puct: Puct, sqrt_n: f32) {
     let Puct { exploration, unvisited } = puct;
-    let (v, w, p) = (&v[..s.len()], &w[..s.len()], &p[..s.len()]);
+    let (t, p) = (&t[..s.len()], &p[..s.len()]);
     // Branch-free, so that it vectorizes: the mean is computed for every child and
     // discarded for the unvisited ones.
     for i in 0..s.len() {
-        let n = v[i] as f32;
-        let mean = w[i] / n;
-        let q = if v[i] == 0 { unvisited } else { mean };
+        let n = t[i].visits as f32;
+        let mean = t[i].value / n;
+        let q = if t[i].visits == 0 { unvisited } else { mean };
         s[i] = q + exploration * p[i] * sqrt_n / (1.0 + n);
     }
 }
@@ -149,7 +147,6 @@ fn block_max(scores: &[f32]) -> f32 {
 mod tests {
     use super::*;
     use crate::rules::Rng;
-    use std::sync::atomic::AtomicU32;
 
     /// The loop the block version replaces, one child at a time.
     fn plain_best(
@@ -195,23 +192,23 @@ mod tests {
                     value[i] += rng.below(3) as f32 * 0.5;
                 }
             }
-            let atomics = |xs: Vec<u32>| xs.into_iter().map(AtomicU32::new).collect::<Vec<_>>();
-            let av = atomics(visits.clone());
-            let aw = atomics(value.iter().map(|x| x.to_bits()).collect());
-            let ap = atomics(prior.iter().map(|x| x.to_bits()).collect());
+            let plain: Vec<PlainTally> =
+                visits.iter().zip(&value).map(|(&visits, &value)| PlainTally { visits, value }).collect();
+            let tally: Vec<Tally> = plain.iter().map(|&t| Tally::new(t)).collect();
             let start = rng.below(len as u32) as usize;
             let end = start + rng.below((len - start) as u32 + 1) as usize;
             let first = 1000 + start as u32;
             let sqrt_n = ((round % 50) as f32 + 1.0).sqrt();
             let skip_mod = 1 + rng.below(5);
             let skipped = |id: u32| round % 3 == 0 && id.is_multiple_of(skip_mod);
-            let block = StatBlock { visits: &av[start..end], value: &aw[start..end], prior: &ap[start..end] };
+            let block = (&tally[start..end], &prior[start..end]);
             let fpu = [UNVISITED_VALUE, 0.0, 0.6][round % 3];
             let puct = Puct { exploration: 1.4, unvisited: fpu };
             let (v, w, p) = (&visits[start..end], &value[start..end], &prior[start..end]);
             let expected = plain_best(v, w, p, first, puct, sqrt_n, skipped);
+            let plain = (&plain[start..end], p);
             assert_eq!(puct_best(block, first, puct, sqrt_n, skipped), expected, "round {round}");
-            assert_eq!(puct_best_plain((v, w, p), first, puct, sqrt_n, skipped), expected, "round {round}");
+            assert_eq!(puct_best_plain(plain, first, puct, sqrt_n, skipped), expected, "round {round}");
         }
     }
 }
