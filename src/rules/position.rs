@@ -643,7 +643,7 @@ impl Position {
         let mut todo = sq.bitboard().orthogonal_neighbours() & stones;
         let mut best = 0;
         while let Some(start) = todo.first() {
-            let group = group_of(start, stones);
+            let group = fill_group(start, stones);
             best = best.max(group.count());
             todo &= !group;
         }
@@ -653,6 +653,14 @@ impl Position {
 
 /// The orthogonally connected group of `stones` that holds `start`.
 pub fn group_of(start: Square, stones: Bitboard) -> Bitboard {
+    // Squares of the layout only (a caller's set might hold padding bits, which the
+    // shifts of `grow` would reach).
+    fill_group(start, stones & Bitboard(crate::rules::bitboard::FULL_BOARD))
+}
+
+/// [`group_of`] for `stones` on the layout's squares only (a position's stones).
+#[inline]
+fn fill_group(start: Square, stones: Bitboard) -> Bitboard {
     let mut group = start.bitboard();
     loop {
         let grown = grow(group, stones);
@@ -690,5 +698,26 @@ impl fmt::Display for Phase {
             Phase::WhiteSetup => "white setup",
             Phase::Play => "play",
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Square {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn a_group_grows_orthogonally_within_the_board_only() {
+        let stones: Bitboard = ["a2", "b2", "b3", "c4", "j1", "a3"].iter().map(|s| sq(s)).collect();
+        let group: Bitboard = ["a2", "b2", "b3", "a3"].iter().map(|s| sq(s)).collect();
+        assert_eq!(group_of(sq("a2"), stones), group);
+        // A set with a bit in the padding column (index 10, after j1, before a2) does not
+        // join a2 and j1 through it.
+        let padded = Bitboard(stones.0 | 1 << 10);
+        assert_eq!(group_of(sq("a2"), padded), group);
+        assert_eq!(group_of(sq("j1"), padded), sq("j1").bitboard());
     }
 }
