@@ -3,6 +3,7 @@
 
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
+use crate::rules::facts::facts;
 use crate::rules::square::{MAX_SIZE, STRIDE, Square};
 
 /// A set of squares, one bit per square at [`Square::index`].
@@ -203,54 +204,12 @@ impl Not for Bitboard {
     }
 }
 
-/// `NEIGHBOURS[i]`: the squares next to the square at bit index `i` (an entry for every
-/// `u8`, empty beyond the layout, so that a lookup needs no bounds check).
-static NEIGHBOURS: [u128; 256] = {
-    let mut table = [0u128; 256];
-    let mut i = 0;
-    while i < (MAX_SIZE * STRIDE) as usize {
-        table[i] = Bitboard(1u128 << i).neighbours().0;
-        i += 1;
-    }
-    table
-};
-
 /// The squares orthogonally or diagonally next to `sq` (a table lookup; includes
 /// squares off smaller boards, as [`Bitboard::neighbours`] does).
 #[inline]
 pub(crate) fn neighbours_of(sq: Square) -> Bitboard {
-    Bitboard(NEIGHBOURS[sq.index()])
+    facts(sq).neighbours
 }
-
-/// `CLOSED[i]`: the square at bit index `i` and the squares next to it (an entry for
-/// every `u8`, as [`NEIGHBOURS`] has).
-static CLOSED: [u128; 256] = {
-    let mut table = [0u128; 256];
-    let mut i = 0;
-    while i < (MAX_SIZE * STRIDE) as usize {
-        table[i] = NEIGHBOURS[i] | 1u128 << i;
-        i += 1;
-    }
-    table
-};
-
-/// `sq` and the squares next to it: [`neighbours_of`] with `sq` itself, one lookup.
-#[inline]
-pub(crate) fn closed_neighbourhood_of(sq: Square) -> Bitboard {
-    Bitboard(CLOSED[sq.index()])
-}
-
-/// `ORTHOGONAL[i]`: the squares orthogonally next to the square at bit index `i` (an
-/// entry for every `u8`, as [`NEIGHBOURS`] has).
-static ORTHOGONAL: [u128; 256] = {
-    let mut table = [0u128; 256];
-    let mut i = 0;
-    while i < (MAX_SIZE * STRIDE) as usize {
-        table[i] = Bitboard(1u128 << i).orthogonal_neighbours().0;
-        i += 1;
-    }
-    table
-};
 
 impl Square {
     /// The squares orthogonally or diagonally next to this one (a table lookup; includes
@@ -264,27 +223,15 @@ impl Square {
     /// smaller boards).
     #[inline]
     pub fn orthogonal_neighbours(self) -> Bitboard {
-        Bitboard(ORTHOGONAL[self.index()])
+        facts(self).orthogonal
     }
 }
-
-/// `BITS[i]`: the set of the one square at bit index `i` (zero beyond the layout); an
-/// entry for every `u8`, so that a lookup needs no bounds check.
-static BITS: [u128; 256] = {
-    let mut table = [0u128; 256];
-    let mut i = 0;
-    while i < 128 {
-        table[i] = 1u128 << i;
-        i += 1;
-    }
-    table
-};
 
 /// The set of `sq` alone, by table lookup (a variable 128-bit shift takes several
 /// instructions and branches or conditional moves): the same as [`Square::bitboard`].
 #[inline(always)]
 pub(crate) fn bit_of(sq: Square) -> Bitboard {
-    Bitboard(BITS[sq.index()])
+    facts(sq).bit
 }
 
 /// Every square of the 10x10 layout (the padding column excluded).

@@ -10,6 +10,7 @@
 //! along the line, and their number.
 
 use crate::rules::bitboard::Bitboard;
+use crate::rules::facts::{SquareFacts, facts};
 use crate::rules::square::{MAX_SIZE, STRIDE, Square};
 
 /// Number of lines: 10 ranks, 10 files, 19 diagonals, 19 anti-diagonals.
@@ -25,10 +26,6 @@ const INDICES: usize = N * STRIDE as usize;
 /// anti-diagonal), by bit index. Padding indices get line 0, position 0 (never used);
 /// the table has an entry for every `u8`, so that indexing it needs no bounds check.
 static SQUARE_LINES: [[(Slot, u8); 4]; 256] = build_square_lines();
-
-/// `SQUARE_BITS[i]`: the occupancy slot and bit of the square at bit index `i` on each of
-/// its four lines, so that a toggle is a load and an exclusive or per line.
-static SQUARE_BITS: [[(Slot, u16); 4]; 256] = build_square_bits();
 
 /// The length of the occupancy arrays: the lines, padded to a power of two (the
 /// number of [`Slot`]s).
@@ -88,7 +85,10 @@ const fn build_square_lines() -> [[(Slot, u8); 4]; 256] {
     table
 }
 
-const fn build_square_bits() -> [[(Slot, u16); 4]; 256] {
+/// The occupancy slot and bit of the square at each bit index on each of its four lines
+/// (so that a toggle is a load and an exclusive or per line): the `line_bits` of
+/// [`crate::rules::facts::SquareFacts`].
+pub(crate) const fn build_square_bits() -> [[(Slot, u16); 4]; 256] {
     let lines = build_square_lines();
     let mut table = [[(Slot::L0, 0u16); 4]; 256];
     let mut i = 0;
@@ -300,7 +300,7 @@ macro_rules! slots {
         /// [`LINE_SLOTS`] entries with it needs neither a mask nor a bounds check.
         #[derive(Clone, Copy, PartialEq, Eq, Debug)]
         #[repr(u8)]
-        enum Slot {
+        pub(crate) enum Slot {
             $($name),*
         }
 
@@ -350,7 +350,14 @@ impl Lines {
     /// Flips `sq` between empty and blocked on its four lines.
     #[inline]
     pub(crate) fn toggle(&mut self, sq: Square) {
-        for (line, bit) in SQUARE_BITS[sq.index()] {
+        self.toggle_facts(facts(sq));
+    }
+
+    /// [`Lines::toggle`] of the square whose facts are `facts` (for a caller that has
+    /// them at hand).
+    #[inline(always)]
+    pub(crate) fn toggle_facts(&mut self, facts: &SquareFacts) {
+        for (line, bit) in facts.line_bits {
             self.blocked[slot(line)] ^= bit;
         }
     }
@@ -358,7 +365,7 @@ impl Lines {
     /// Flips `sq` between empty and passable-but-occupied on its four lines.
     #[inline]
     pub(crate) fn toggle_unlandable(&mut self, sq: Square) {
-        for (line, bit) in SQUARE_BITS[sq.index()] {
+        for (line, bit) in facts(sq).line_bits {
             self.unlandable[slot(line)] ^= bit;
         }
     }

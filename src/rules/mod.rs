@@ -2,6 +2,7 @@
 
 mod bitboard;
 mod color;
+mod facts;
 mod fen;
 mod game;
 mod lines;

@@ -2,10 +2,9 @@
 
 use std::fmt;
 
-use crate::rules::bitboard::{
-    Bitboard, between, bit_of, closed_neighbourhood_of, lines_through, neighbours_of, queen_reach,
-};
+use crate::rules::bitboard::{Bitboard, between, bit_of, lines_through, neighbours_of, queen_reach};
 use crate::rules::color::Color;
+use crate::rules::facts::facts;
 use crate::rules::lines::Lines;
 use crate::rules::moves::{Move, Turn};
 use crate::rules::ruleset::Rules;
@@ -499,30 +498,46 @@ impl Position {
         if self.rules.is_modern() {
             return self.apply_modern_turn(turn);
         }
+        let near = self.place_classic(turn);
+        // Only shooters next to the shot or to the moved shooter's new square can have
+        // lost their last empty neighbour. The moved shooter itself is one only when it
+        // is next to the shot: the square next to it on the way it came (the one it left,
+        // or one it crossed) is empty unless the shot landed there.
+        let candidates = self.shooters & near;
+        let free = !self.filled;
+        for sq in candidates {
+            if (facts(sq).neighbours & free).is_empty() {
+                self.claim(self.immobilized(candidates), !self.side_to_move);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The pieces and lines of a classic turn; returns the squares next to the shot and
+    /// to the moved shooter's new square. Kept out of line: the callers' loops then keep
+    /// their registers, and this leaf needs few saved (on random games, 3.6 instructions
+    /// a turn fewer than with it inlined).
+    #[inline(never)]
+    fn place_classic(&mut self, turn: Turn) -> Bitboard {
         let mover = self.side_to_move;
-        let shot = bit_of(turn.shot());
-        let mut near = neighbours_of(turn.shot());
+        let shot = facts(turn.shot());
+        let mut near = shot.neighbours;
         if let Some((from, to)) = turn.shooter_move() {
-            self.lines.toggle(from);
-            self.lines.toggle(to);
-            let moved = bit_of(from) | bit_of(to);
+            let (from, to) = (facts(from), facts(to));
+            self.lines.toggle_facts(from);
+            self.lines.toggle_facts(to);
+            let moved = from.bit | to.bit;
             self.shooters ^= moved;
             self.filled ^= moved;
-            near |= closed_neighbourhood_of(to);
+            near |= to.neighbours;
         }
         // The shot after the move: it may land on the square just vacated.
-        self.lines.toggle(turn.shot());
-        self.filled |= shot;
-        self.stones[mover.index()] |= shot;
+        self.lines.toggle_facts(shot);
+        self.filled |= shot.bit;
+        self.stones[mover.index()] |= shot.bit;
         self.side_to_move = !mover;
-        // Only shooters next to the shot or the moved shooter's new square (or that
-        // shooter itself) can have lost their last empty neighbour.
-        let trapped = self.immobilized(self.shooters & near);
-        if trapped.is_empty() {
-            return false;
-        }
-        self.claim(trapped, mover);
-        true
+        near
     }
 
     /// [`Position::apply_turn`] under the modern rules: shooters are passed over (they
@@ -628,8 +643,21 @@ impl Position {
             (true, false) => return Color::White,
             (false, false) => {}
         }
-        let black = self.biggest_adjacent_group(sq, Color::Black);
-        let white = self.biggest_adjacent_group(sq, Color::White);
+        // One step from the seeds tells whether every adjacent group of a colour is a
+        // lone stone: then the other colour, with a group of two or more, has the bigger
+        // one (over random games, a colour's adjacent stones are all alone in about
+        // a third of the claims that get here).
+        let (black, white) = (self.stones(Color::Black), self.stones(Color::White));
+        let black_near = grow(black_seeds, black);
+        let white_near = grow(white_seeds, white);
+        match (black_near == black_seeds, white_near == white_seeds) {
+            (true, true) => return !mover,
+            (true, false) => return Color::White,
+            (false, true) => return Color::Black,
+            (false, false) => {}
+        }
+        let black = biggest_group(black_seeds, black_near, black);
+        let white = biggest_group(white_seeds, white_near, white);
         match black.cmp(&white) {
             std::cmp::Ordering::Greater => Color::Black,
             std::cmp::Ordering::Less => Color::White,
@@ -640,15 +668,28 @@ impl Position {
     /// The size of the biggest group of `color` orthogonally adjacent to `sq`.
     pub fn biggest_adjacent_group(&self, sq: Square, color: Color) -> u32 {
         let stones = self.stones(color);
-        let mut todo = sq.bitboard().orthogonal_neighbours() & stones;
-        let mut best = 0;
-        while let Some(start) = todo.first() {
-            let group = fill_group(start, stones);
-            best = best.max(group.count());
-            todo &= !group;
-        }
-        best
+        let seeds = sq.orthogonal_neighbours() & stones;
+        biggest_group(seeds, grow(seeds, stones), stones)
     }
+}
+
+/// The size of the biggest group of `stones` (a position's stones) holding a square of
+/// `seeds` (squares of `stones`, orthogonally next to one square); `near` is `seeds`
+/// grown by one step.
+#[inline]
+fn biggest_group(seeds: Bitboard, near: Bitboard, stones: Bitboard) -> u32 {
+    if seeds.count() == 1 {
+        // One group: carry on from the step already taken.
+        return fill_from(near, stones).count();
+    }
+    let mut todo = seeds;
+    let mut best = 0;
+    while let Some(start) = todo.first() {
+        let group = fill_group(start, stones);
+        best = best.max(group.count());
+        todo &= !group;
+    }
+    best
 }
 
 /// The orthogonally connected group of `stones` that holds `start`.
@@ -661,7 +702,12 @@ pub fn group_of(start: Square, stones: Bitboard) -> Bitboard {
 /// [`group_of`] for `stones` on the layout's squares only (a position's stones).
 #[inline]
 fn fill_group(start: Square, stones: Bitboard) -> Bitboard {
-    let mut group = start.bitboard();
+    fill_from(start.bitboard(), stones)
+}
+
+/// The squares of `stones` orthogonally connected to `group` (squares of `stones`).
+#[inline]
+fn fill_from(mut group: Bitboard, stones: Bitboard) -> Bitboard {
     loop {
         let grown = grow(group, stones);
         if grown == group {
