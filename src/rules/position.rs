@@ -504,7 +504,10 @@ impl Position {
         // is next to the shot: the square next to it on the way it came (the one it left,
         // or one it crossed) is empty unless the shot landed there.
         let candidates = self.shooters & near;
-        let free = !self.filled;
+        // The filled squares read half by half, as `place_classic` just stored them (one
+        // 16-byte load of two 8-byte stores waits for both to reach the cache).
+        let (filled_lo, filled_hi) = (self.filled.0 as u64, (self.filled.0 >> 64) as u64);
+        let free = Bitboard(u128::from(!filled_lo) | u128::from(!filled_hi) << 64);
         for sq in candidates {
             if (facts(sq).neighbours & free).is_empty() {
                 self.claim(self.immobilized(candidates), !self.side_to_move);
