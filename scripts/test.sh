@@ -33,6 +33,9 @@ cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --all-targets -- -D warnings
 
+echo "== cargo doc (private items too): no broken or private links"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --document-private-items --quiet
+
 echo "== cargo test"
 cargo test
 

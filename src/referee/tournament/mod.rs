@@ -7,7 +7,7 @@
 //!   `--option`;
 //! - [`schedule`]: which engines meet in game `i`, a pure function of the command, so
 //!   games can be played in any order, whole or in shards (`--shard K/N`);
-//! - [`run`]: workers, the record file and resume, knockout rounds, the output;
+//! - `run`: workers, the record file and resume, knockout rounds, the output;
 //! - the standings, crosstable and LOS matrix come from [`crate::ratings`].
 //!
 //! `docs/tournament.md` describes the behaviour for users.

@@ -1,6 +1,7 @@
 //! Running a tournament: the plan (engines probed and named, schedule, shard), the
-//! workers that play games through [`play_game`], the record file and resume, and the
-//! output. Knockouts are driven round by round in [`super::knockout`].
+//! workers that play games through [`crate::referee::game::play_game`], the record
+//! file and resume, and the output. Knockouts are driven round by round in
+//! [`super::knockout`].
 
 use std::collections::HashMap;
 use std::fs::File;

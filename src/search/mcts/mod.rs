@@ -3,9 +3,10 @@
 //! expansion, UCB1, uniform random playouts to the end) and our engine (priors from the
 //! evaluation, PUCT, playouts cut off and scored by the evaluation, immediate wins solved).
 //!
-//! **The solver** (ours, [`MctsConfig::solver`]) proves positions won or lost: see [`solver`].
+//! **The solver** (ours, [`MctsConfig::solver`]) proves positions won or lost; its
+//! submodule `solver` says how.
 //!
-//! **Threads** share one tree (tree-parallel; the nodes are atomics, see [`super::nodes`]):
+//! **Threads** share one tree (tree-parallel; the nodes are atomics, see `search::nodes`):
 //! each playout counts its visits on the way down, so the others see it as a loss until
 //! its value arrives (virtual loss) and spread over other lines, and a leaf is expanded by
 //! the one thread that claims it while the others simulate from it. One thread searches
