@@ -247,11 +247,7 @@ impl Position {
     /// Walls and corners count as occupied.
     #[inline]
     pub fn is_immobilized(&self, sq: Square) -> bool {
-        if self.rules.is_modern() {
-            self.lines.reaches_nothing(sq)
-        } else {
-            (neighbours_of(sq) & !self.filled).is_empty()
-        }
+        if self.rules.is_modern() { self.lines.reaches_nothing(sq) } else { is_trapped(sq, !self.filled) }
     }
 
     /// The blocked squares as per-line occupancy words.
@@ -509,8 +505,10 @@ impl Position {
         let (filled_lo, filled_hi) = (self.filled.0 as u64, (self.filled.0 >> 64) as u64);
         let free = Bitboard(u128::from(!filled_lo) | u128::from(!filled_hi) << 64);
         for sq in candidates {
-            if (facts(sq).neighbours & free).is_empty() {
-                self.claim(self.immobilized(candidates), !self.side_to_move);
+            if is_trapped(sq, free) {
+                // Read again, not `free`: handing `free` on lets the compiler merge the two
+                // halves above into the one 16-byte load again.
+                self.claim(immobilized(candidates, !self.filled), !self.side_to_move);
                 return true;
             }
         }
@@ -605,20 +603,6 @@ impl Position {
         }
     }
 
-    /// The shooters of `candidates` (unclaimed shooters) with no empty neighbour
-    /// (classic rules).
-    #[inline(always)]
-    fn immobilized(&self, candidates: Bitboard) -> Bitboard {
-        let free = !self.filled;
-        let mut trapped = Bitboard::EMPTY;
-        for sq in candidates {
-            if (neighbours_of(sq) & free).is_empty() {
-                trapped |= bit_of(sq);
-            }
-        }
-        trapped
-    }
-
     /// Claims the immobilized shooters `trapped` after `mover`'s classic turn (the
     /// game's side to move is already the opponent). Claiming changes no group and no
     /// empty square, so each owner is judged on the position before the claims. Rare
@@ -693,6 +677,26 @@ fn biggest_group(seeds: Bitboard, near: Bitboard, stones: Bitboard) -> u32 {
         todo &= !group;
     }
     best
+}
+
+/// Whether a shooter on `sq` has no empty neighbour, `free` being the empty squares
+/// (classic rules).
+#[inline(always)]
+fn is_trapped(sq: Square, free: Bitboard) -> bool {
+    (neighbours_of(sq) & free).is_empty()
+}
+
+/// The shooters of `candidates` with no empty neighbour, `free` being the empty squares
+/// (classic rules).
+#[inline(always)]
+fn immobilized(candidates: Bitboard, free: Bitboard) -> Bitboard {
+    let mut trapped = Bitboard::EMPTY;
+    for sq in candidates {
+        if is_trapped(sq, free) {
+            trapped |= bit_of(sq);
+        }
+    }
+    trapped
 }
 
 /// The orthogonally connected group of `stones` that holds `start`.
