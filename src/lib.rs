@@ -1,25 +1,17 @@
-//! Veletas: the rules of the game, a searching engine, a GTP-style protocol and a match referee.
+//! Veletas: the rules of the game, a searching engine, a GTP-style protocol and the tools
+//! that pit engines against each other.
 //!
-//! Layers depend in one direction: [`rules`] knows nothing of the others; [`search`]
-//! chooses moves within plain limits (time, playouts, a stop flag); [`player`] runs the
-//! search under the game's clock (GTP time controls); [`protocol`] speaks GTP to
-//! controllers through a player; [`referee`] plays engines against each other through the
-//! protocol, with [`stats`] for the arithmetic; [`ratings`] rates a whole field of engines
-//! from their games; [`picture`] draws positions (SVG) and games (an HTML viewer) from the
-//! rules and records; [`report`] puts standings and games into one HTML page (and the
-//! live page of running games) from ratings and pictures; [`cli`] is the program's command line.
+//! The house is a workspace whose crates are its layers, so the compiler checks the arrows:
+//! `veletas-rules` (crates/rules: board, moves, notation, rule sets, records) knows nothing
+//! of the others; `veletas-engine` (crates/engine: search, players, the protocol) uses the
+//! rules; `veletas-tools` (crates/tools: referee, tournaments, ratings, reports, pictures)
+//! uses the rules and drives engines as processes through the protocol; this crate is the
+//! `veletas` program's command line ([`cli`]), which wires them, and `main.rs` only starts it.
+//! The layers are re-exported here under their old paths (`veletas::rules`, ...).
 
-pub mod bench;
 pub mod cli;
-pub mod json;
-pub mod learn;
-pub mod picture;
-pub mod player;
-pub mod protocol;
-pub mod ratings;
-pub mod record;
-pub mod referee;
-pub mod report;
-pub mod rules;
-pub mod search;
-pub mod stats;
+
+pub use veletas_engine::{bench, learn, player, protocol, search};
+pub use veletas_rules as rules;
+pub use veletas_rules::record;
+pub use veletas_tools::{json, picture, ratings, referee, report, stats};

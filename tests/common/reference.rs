@@ -1,5 +1,5 @@
 //! A slow, deliberately plain reference implementation of the Veletas rules, written
-//! from the rulebook alone. It shares no code with `src/rules/`: the board is a grid of
+//! from the rulebook alone. It shares no code with `crates/rules/`: the board is a grid of
 //! cells indexed by (file, rank), lines are walked one square at a time along the eight
 //! direction vectors, and groups are found by breadth-first search. Speed does not
 //! matter here; being obviously right does.

@@ -2,7 +2,7 @@
 //! `no-corners` option and the modern rules' `claimed-block` option, written from the
 //! rule texts (the classic rulebook, issue 6, and issue 11 for claimed-block: a claimed
 //! shooter blocks, an unclaimed one is passed over, claims repeat while a claim traps
-//! another shooter) for checking the modern rules. It shares no code with `src/rules/` nor with
+//! another shooter) for checking the modern rules. It shares no code with `crates/rules/` nor with
 //! `tests/common/reference.rs`: the board is a grid indexed `[file][rank]`, lines are
 //! walked one square at a time, groups are found by flood fill, and moves are compared
 //! by their notation strings.

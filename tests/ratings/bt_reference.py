@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent reference for src/ratings: Bradley-Terry maximum likelihood in plain Python.
+"""Independent reference for crates/tools/src/ratings: Bradley-Terry maximum likelihood in plain Python.
 
 usage: python3 tests/ratings/bt_reference.py FIELD.txt > FIELD.expected
 

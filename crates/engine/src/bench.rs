@@ -1,0 +1,542 @@
+//! `veletas bench`: speed figures on fixed positions (perft, random playouts with both
+//! policies, the search with one and several threads), measured over repeated runs after
+//! a warm-up and reported as median and spread, as text or JSON; and `--compare OTHER`,
+//! which runs this binary and another one alternately on the same positions and reports
+//! each figure's ratio, the honest way to compare builds on a noisy machine.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use clap::Args;
+
+use crate::search::SearchSettings;
+use veletas_rules::{Phase, PlayoutPolicy, Position, Rng};
+
+/// A JSON string literal.
+fn json_string(text: &str) -> String {
+    serde_json::Value::from(text).to_string()
+}
+
+/// The bench positions built into the binary (`data/bench.txt`).
+pub const BENCH_POSITIONS: &str = include_str!("../../../data/bench.txt");
+
+/// Arguments of `bench`.
+#[derive(Args, Debug, Clone)]
+pub struct BenchArgs {
+    /// A file of `DEPTH POSITION` lines instead of the built-in positions.
+    #[arg(long)]
+    pub file: Option<PathBuf>,
+    /// Random playouts per position and policy in each run.
+    #[arg(long, default_value_t = 1000)]
+    pub playouts: u32,
+    /// Search iterations per position and thread count (0: skip the search).
+    #[arg(long, default_value_t = 40_000)]
+    pub search_iterations: u64,
+    /// Threads of the second search run, for the scaling figure.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub search_threads: u32,
+    /// Measured runs of every figure (the median is reported).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub runs: u32,
+    /// Runs before the measured ones, not counted (warm caches, CPU frequency).
+    #[arg(long, default_value_t = 1)]
+    pub warmup: u32,
+    /// Print the figures as JSON (for scripts) instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Another veletas binary: run both alternately on the same positions and print each
+    /// figure's ratio (this binary's rate divided by the other's).
+    #[arg(long, value_name = "BINARY")]
+    pub compare: Option<PathBuf>,
+}
+
+/// A bench position: the perft depth to time and the position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchPosition {
+    /// Perft depth.
+    pub depth: u32,
+    /// The position.
+    pub position: Position,
+}
+
+/// Reads `DEPTH POSITION` lines, skipping empty lines and `#` comments.
+pub fn parse_bench(text: &str) -> Result<Vec<BenchPosition>, String> {
+    let mut positions = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let err = |what: String| format!("bench line {}: {what}", n + 1);
+        let (depth, position) = line.split_once(' ').ok_or_else(|| err("expected DEPTH POSITION".into()))?;
+        let depth = depth.parse().map_err(|_| err(format!("invalid depth '{depth}'")))?;
+        let position = position.parse().map_err(|e| err(format!("{e}")))?;
+        positions.push(BenchPosition { depth, position });
+    }
+    Ok(positions)
+}
+
+/// One measured figure: its name, unit, and the value of every run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Figure {
+    /// What is measured, e.g. `perft`.
+    pub name: String,
+    /// The unit of the values, e.g. `nodes/s`.
+    pub unit: &'static str,
+    /// One value per measured run.
+    pub values: Vec<f64>,
+}
+
+/// The median of `values` (0 for none).
+pub fn median(values: &[f64]) -> f64 {
+    let mut sorted: Vec<f64> = values.iter().copied().filter(|v| !v.is_nan()).collect();
+    sorted.sort_by(f64::total_cmp);
+    match sorted.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => sorted[n / 2],
+        n => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
+    }
+}
+
+impl Figure {
+    fn new(name: impl Into<String>, unit: &'static str) -> Figure {
+        Figure { name: name.into(), unit, values: Vec::new() }
+    }
+
+    /// The median of the runs.
+    pub fn median(&self) -> f64 {
+        median(&self.values)
+    }
+
+    /// The smallest and largest run.
+    pub fn range(&self) -> (f64, f64) {
+        let min = self.values.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = self.values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        if self.values.is_empty() { (0.0, 0.0) } else { (min, max) }
+    }
+
+    /// The spread: (largest - smallest) / median, in percent.
+    pub fn spread_percent(&self) -> f64 {
+        let (min, max) = self.range();
+        let m = self.median();
+        if m > 0.0 { (max - min) / m * 100.0 } else { 0.0 }
+    }
+}
+
+fn rate(count: u64, seconds: f64) -> f64 {
+    if seconds > 0.0 { count as f64 / seconds } else { 0.0 }
+}
+
+/// Iterations per second of our engine's search from `position` with `threads` threads,
+/// over a fixed budget (wall-clock time, all threads together).
+fn search_rate(position: &Position, threads: usize, iterations: u64, seed: u64) -> f64 {
+    let settings = SearchSettings { threads, seed, tree_reuse: false, ..SearchSettings::default() };
+    let mut player = crate::search::Player::new(settings);
+    let game = veletas_rules::Game::from_position(position.clone());
+    let limits = crate::search::Limits { iterations: Some(iterations), ..Default::default() };
+    let start = Instant::now();
+    let visits = player.choose(&game, &limits).map_or(0, |r| r.visits);
+    rate(visits, start.elapsed().as_secs_f64())
+}
+
+/// One run of every figure: perft over all positions, playouts of both policies, and
+/// the search's mean rate over the positions in play.
+fn measure_once(positions: &[BenchPosition], args: &BenchArgs, seed: u64) -> Vec<(String, &'static str, f64)> {
+    let mut rng = Rng::new(seed);
+    let (mut nodes, mut perft_time) = (0u64, 0f64);
+    let mut playouts = [(0u64, 0f64); 2];
+    let mut search = Vec::new();
+    for BenchPosition { depth, position } in positions {
+        let start = Instant::now();
+        nodes += position.perft(*depth);
+        perft_time += start.elapsed().as_secs_f64();
+        for (slot, policy) in [PlayoutPolicy::Cheap, PlayoutPolicy::Uniform].into_iter().enumerate() {
+            let start = Instant::now();
+            for _ in 0..args.playouts {
+                position.clone().playout(&mut rng, policy);
+            }
+            playouts[slot].0 += u64::from(args.playouts);
+            playouts[slot].1 += start.elapsed().as_secs_f64();
+        }
+        if args.search_iterations > 0 && position.phase() == Phase::Play {
+            let one = search_rate(position, 1, args.search_iterations, seed);
+            let many = search_rate(position, args.search_threads as usize, args.search_iterations, seed);
+            search.push((one, many));
+        }
+    }
+    let mut figures = vec![
+        ("perft".to_string(), "nodes/s", rate(nodes, perft_time)),
+        ("playouts cheap".to_string(), "playouts/s", rate(playouts[0].0, playouts[0].1)),
+        ("playouts uniform".to_string(), "playouts/s", rate(playouts[1].0, playouts[1].1)),
+    ];
+    if !search.is_empty() {
+        let n = search.len() as f64;
+        figures.push(("search 1 thread".into(), "iterations/s", search.iter().map(|s| s.0).sum::<f64>() / n));
+        figures.push((
+            format!("search {} threads", args.search_threads),
+            "iterations/s",
+            search.iter().map(|s| s.1).sum::<f64>() / n,
+        ));
+    }
+    figures
+}
+
+/// Adds one run's values to `figures` (created on the first run).
+fn collect(figures: &mut Vec<Figure>, run: Vec<(String, &'static str, f64)>) {
+    for (name, unit, value) in run {
+        match figures.iter_mut().find(|f| f.name == name) {
+            Some(f) => f.values.push(value),
+            None => {
+                let mut f = Figure::new(name, unit);
+                f.values.push(value);
+                figures.push(f);
+            }
+        }
+    }
+}
+
+/// Runs the bench `args` describe on this binary and returns its figures.
+pub fn measure(args: &BenchArgs, seed: u64) -> Result<Vec<Figure>, String> {
+    let positions = read_positions(args)?;
+    for _ in 0..args.warmup {
+        measure_once(&positions, args, seed);
+    }
+    let mut figures = Vec::new();
+    for run in 0..args.runs {
+        collect(&mut figures, measure_once(&positions, args, seed.wrapping_add(u64::from(run))));
+    }
+    Ok(figures)
+}
+
+fn read_positions(args: &BenchArgs) -> Result<Vec<BenchPosition>, String> {
+    let text = match &args.file {
+        Some(path) => std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        None => BENCH_POSITIONS.to_string(),
+    };
+    let positions = parse_bench(&text)?;
+    if positions.is_empty() {
+        return Err("the bench file holds no position".into());
+    }
+    Ok(positions)
+}
+
+fn json_number(x: f64) -> String {
+    if x.is_finite() { format!("{x:.1}") } else { "null".into() }
+}
+
+/// The figures as JSON: `{"runs": N, "figures": [{"name", "unit", "median", "min", "max", "values"}]}`.
+pub fn to_json(figures: &[Figure], runs: u32) -> String {
+    let items: Vec<String> = figures
+        .iter()
+        .map(|f| {
+            let (min, max) = f.range();
+            let values: Vec<String> = f.values.iter().map(|v| json_number(*v)).collect();
+            format!(
+                "{{\"name\": {}, \"unit\": {}, \"median\": {}, \"min\": {}, \"max\": {}, \"values\": [{}]}}",
+                json_string(&f.name),
+                json_string(f.unit),
+                json_number(f.median()),
+                json_number(min),
+                json_number(max),
+                values.join(", ")
+            )
+        })
+        .collect();
+    format!("{{\"runs\": {runs}, \"figures\": [\n  {}\n]}}\n", items.join(",\n  "))
+}
+
+fn human(x: f64) -> String {
+    match x {
+        x if x >= 1e9 => format!("{:.2} G", x / 1e9),
+        x if x >= 1e6 => format!("{:.2} M", x / 1e6),
+        x if x >= 1e3 => format!("{:.1} k", x / 1e3),
+        x => format!("{x:.0}"),
+    }
+}
+
+/// The figures as an aligned table: median, range and spread of each.
+pub fn to_text(figures: &[Figure], runs: u32, warmup: u32) -> String {
+    let mut out = format!("{runs} runs after {warmup} warm-up; median [min, max] and spread (max-min)/median\n");
+    let width = figures.iter().map(|f| f.name.len()).max().unwrap_or(0);
+    for f in figures {
+        let (min, max) = f.range();
+        out.push_str(&format!(
+            "{:width$}  {:>10} {} [{}, {}]  {:.1}%\n",
+            f.name,
+            human(f.median()),
+            f.unit,
+            human(min).trim_end(),
+            human(max).trim_end(),
+            f.spread_percent()
+        ));
+    }
+    out
+}
+
+/// A comparison's figure: each binary's runs and the per-round ratios.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    /// The figure's name.
+    pub name: String,
+    /// This binary's values, one per round.
+    pub ours: Vec<f64>,
+    /// The other binary's values.
+    pub theirs: Vec<f64>,
+}
+
+impl Comparison {
+    /// Per-round ratios ours / theirs.
+    pub fn ratios(&self) -> Vec<f64> {
+        self.ours.iter().zip(&self.theirs).filter(|(_, t)| **t > 0.0).map(|(o, t)| o / t).collect()
+    }
+}
+
+/// Reads the figures of one `bench` run from its output: JSON (this version) or the text
+/// of versions before `--json` (`total: N nodes, X nodes/s; P playouts, Y playouts/s` and
+/// `search: A iterations/s on 1 thread, B on T (...)`).
+pub fn parse_output(text: &str) -> Result<Vec<(String, f64)>, String> {
+    let mut figures = Vec::new();
+    if text.trim_start().starts_with('{') {
+        for line in text.lines().filter(|l| l.contains("\"name\"")) {
+            let field = |key: &str| {
+                let start = line.find(&format!("\"{key}\": "))? + key.len() + 4;
+                let rest = &line[start..];
+                let end = rest.find([',', '}']).unwrap_or(rest.len());
+                Some(rest[..end].trim().trim_matches('"').to_string())
+            };
+            let (Some(name), Some(median)) = (field("name"), field("median")) else { continue };
+            figures.push((name, median.parse().map_err(|_| format!("bad median '{median}'"))?));
+        }
+    } else {
+        for line in text.lines() {
+            if let Some(rest) = line.strip_prefix("total: ") {
+                let numbers: Vec<f64> = rest.split([' ', ',', ';']).filter_map(|w| w.parse().ok()).collect();
+                if let [_, nodes_per_s, _, playouts_per_s] = numbers[..] {
+                    figures.push(("perft".to_string(), nodes_per_s));
+                    figures.push(("playouts cheap".to_string(), playouts_per_s));
+                }
+            } else if let Some(rest) = line.strip_prefix("search: ") {
+                let numbers: Vec<f64> = rest.split([' ', ',', '(']).filter_map(|w| w.parse().ok()).collect();
+                if let [one, _, many, threads, ..] = numbers[..] {
+                    figures.push(("search 1 thread".to_string(), one));
+                    figures.push((format!("search {threads} threads"), many));
+                }
+            }
+        }
+    }
+    if figures.is_empty() { Err("no figures in the bench output".into()) } else { Ok(figures) }
+}
+
+/// Runs `binary bench` once with the comparison's settings and reads its figures.
+fn run_binary(
+    binary: &Path,
+    args: &BenchArgs,
+    file: &Path,
+    seed: u64,
+    json: bool,
+) -> Result<Vec<(String, f64)>, String> {
+    let mut command = Command::new(binary);
+    command.arg("--seed").arg(seed.to_string()).arg("bench").arg("--file").arg(file);
+    command.args(["--playouts", &args.playouts.to_string()]);
+    command.args(["--search-iterations", &args.search_iterations.to_string()]);
+    command.args(["--search-threads", &args.search_threads.to_string()]);
+    if json {
+        command.args(["--runs", "1", "--warmup", "0", "--json"]);
+    }
+    let output = command.output().map_err(|e| format!("{}: {e}", binary.display()))?;
+    if !output.status.success() {
+        let err = String::from_utf8_lossy(&output.stderr);
+        return Err(format!("{} bench failed: {}", binary.display(), err.lines().next().unwrap_or("").trim()));
+    }
+    parse_output(&String::from_utf8_lossy(&output.stdout)).map_err(|e| format!("{}: {e}", binary.display()))
+}
+
+/// Whether `binary bench` knows `--json` (versions before it print text only).
+fn knows_json(binary: &Path) -> bool {
+    Command::new(binary)
+        .args(["bench", "--help"])
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("--json"))
+}
+
+/// Runs this binary and `other` alternately (`runs` rounds after the warm-up, the order
+/// swapped every round) on the same positions and returns every figure both report.
+pub fn compare(args: &BenchArgs, other: &Path, seed: u64) -> Result<Vec<Comparison>, String> {
+    let ours = std::env::current_exe().map_err(|e| format!("this binary: {e}"))?;
+    let positions = read_positions(args)?;
+    let file = std::env::temp_dir().join(format!("veletas-bench-{}.txt", std::process::id()));
+    let text: String = positions.iter().map(|p| format!("{} {}\n", p.depth, p.position)).collect();
+    std::fs::write(&file, text).map_err(|e| format!("{}: {e}", file.display()))?;
+    let json = [knows_json(&ours), knows_json(other)];
+    let binaries = [ours.as_path(), other];
+    let mut comparisons: Vec<Comparison> = Vec::new();
+    let result = (|| {
+        for round in 0..args.warmup + args.runs {
+            let mut got: [Vec<(String, f64)>; 2] = [Vec::new(), Vec::new()];
+            let order = if round % 2 == 0 { [0, 1] } else { [1, 0] };
+            for which in order {
+                got[which] = run_binary(binaries[which], args, &file, seed, json[which])?;
+            }
+            if round < args.warmup {
+                continue;
+            }
+            for (name, value) in &got[0] {
+                let Some((_, theirs)) = got[1].iter().find(|(n, _)| n == name) else { continue };
+                match comparisons.iter_mut().find(|c| c.name == *name) {
+                    Some(c) => {
+                        c.ours.push(*value);
+                        c.theirs.push(*theirs);
+                    }
+                    None => {
+                        comparisons.push(Comparison { name: name.clone(), ours: vec![*value], theirs: vec![*theirs] })
+                    }
+                }
+            }
+        }
+        Ok(())
+    })();
+    let _ = std::fs::remove_file(&file);
+    result.map(|()| comparisons)
+}
+
+/// The comparison as a table (or JSON): each binary's median and the median ratio with its range.
+pub fn comparison_text(comparisons: &[Comparison], other: &Path, runs: u32, json: bool) -> String {
+    if json {
+        let items: Vec<String> = comparisons
+            .iter()
+            .map(|c| {
+                let ratios = c.ratios();
+                format!(
+                    "{{\"name\": {}, \"ours\": {}, \"theirs\": {}, \"ratio\": {:.3}, \"ratios\": [{}]}}",
+                    json_string(&c.name),
+                    json_number(median(&c.ours)),
+                    json_number(median(&c.theirs)),
+                    median(&ratios),
+                    ratios.iter().map(|r| format!("{r:.3}")).collect::<Vec<_>>().join(", ")
+                )
+            })
+            .collect();
+        return format!("{{\"runs\": {runs}, \"compare\": [\n  {}\n]}}\n", items.join(",\n  "));
+    }
+    let mut out = format!(
+        "this binary vs {} ({runs} alternating rounds): medians, and the median of the per-round ratios [min, max]\n",
+        other.display()
+    );
+    let width = comparisons.iter().map(|c| c.name.len()).max().unwrap_or(0);
+    for c in comparisons {
+        let ratios = c.ratios();
+        let min = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        out.push_str(&format!(
+            "{:width$}  {:>10} vs {:>10}  ratio {:.2}x [{:.2}, {:.2}]\n",
+            c.name,
+            human(median(&c.ours)).trim_end(),
+            human(median(&c.theirs)).trim_end(),
+            median(&ratios),
+            min,
+            max
+        ));
+    }
+    out
+}
+
+/// `veletas bench`: measures (or compares) and prints.
+pub fn run(args: &BenchArgs, seed: u64) -> io::Result<()> {
+    let invalid = |e: String| io::Error::new(io::ErrorKind::InvalidInput, e);
+    let text = match &args.compare {
+        Some(other) => comparison_text(&compare(args, other, seed).map_err(invalid)?, other, args.runs, args.json),
+        None => {
+            let figures = measure(args, seed).map_err(invalid)?;
+            if args.json { to_json(&figures, args.runs) } else { to_text(&figures, args.runs, args.warmup) }
+        }
+    };
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_in_bench_positions_parse() {
+        let positions = parse_bench(BENCH_POSITIONS).unwrap();
+        assert!(positions.len() >= 3);
+        assert!(positions.iter().all(|p| !p.position.is_over()));
+    }
+
+    #[test]
+    fn bench_errors_name_the_line() {
+        assert_eq!(parse_bench("\n2\n"), Err("bench line 2: expected DEPTH POSITION".to_string()));
+        assert!(parse_bench("x 7/7/7/7/7/7/7 b").unwrap_err().contains("invalid depth"));
+    }
+
+    #[test]
+    fn medians_and_spreads() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert_eq!(median(&[]), 0.0);
+        let f = Figure { name: "x".into(), unit: "u", values: vec![90.0, 100.0, 110.0] };
+        assert_eq!(f.range(), (90.0, 110.0));
+        assert!((f.spread_percent() - 20.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn json_output_is_read_back() {
+        let figures = vec![
+            Figure { name: "perft".into(), unit: "nodes/s", values: vec![1e9, 2e9, 3e9] },
+            Figure { name: "search 2 threads".into(), unit: "iterations/s", values: vec![5.0] },
+        ];
+        let json = to_json(&figures, 3);
+        assert_eq!(parse_output(&json).unwrap(), [("perft".to_string(), 2e9), ("search 2 threads".to_string(), 5.0)]);
+    }
+
+    #[test]
+    fn the_text_of_older_versions_is_read() {
+        let old = "7/7/2s4/7/4s2/1s5/7 b | perft 3: 761855648 nodes, 480000000 nodes/s | 1000 playouts, 200000 playouts/s\n\
+                   total: 761855648 nodes, 450000000 nodes/s; 4000 playouts, 210000 playouts/s\n\
+                   search: 250000 iterations/s on 1 thread, 470000 on 2 (1.88x), mean over 3 positions\n";
+        assert_eq!(
+            parse_output(old).unwrap(),
+            [
+                ("perft".to_string(), 450_000_000.0),
+                ("playouts cheap".to_string(), 210_000.0),
+                ("search 1 thread".to_string(), 250_000.0),
+                ("search 2 threads".to_string(), 470_000.0),
+            ]
+        );
+        assert!(parse_output("nothing here").is_err());
+    }
+
+    #[test]
+    fn a_run_measures_every_figure() {
+        let args = BenchArgs {
+            file: None,
+            playouts: 3,
+            search_iterations: 200,
+            search_threads: 2,
+            runs: 2,
+            warmup: 0,
+            json: false,
+            compare: None,
+        };
+        let positions: Vec<BenchPosition> = read_positions(&args)
+            .unwrap()
+            .into_iter()
+            .map(|p| BenchPosition { depth: 1, position: p.position })
+            .collect();
+        let run = measure_once(&positions, &args, 1);
+        let names: Vec<&str> = run.iter().map(|(n, _, _)| n.as_str()).collect();
+        assert_eq!(names, ["perft", "playouts cheap", "playouts uniform", "search 1 thread", "search 2 threads"]);
+        assert!(run.iter().all(|(_, _, v)| *v > 0.0));
+        let mut figures = Vec::new();
+        collect(&mut figures, run.clone());
+        collect(&mut figures, run);
+        assert!(figures.iter().all(|f| f.values.len() == 2));
+        let text = to_text(&figures, 2, 0);
+        assert!(text.contains("playouts uniform") && text.contains('%'), "{text}");
+    }
+}

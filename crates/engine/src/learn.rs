@@ -1,0 +1,305 @@
+//! `veletas train-eval`: learns the weights of the learned evaluation
+//! ([`crate::search::eval::Evaluation::Learned`]) from the outcomes of recorded games.
+//!
+//! Every position in play of every game that ended normally is a sample: its features
+//! ([`crate::search::eval::analyse`]) and whether Black went on to win. A logistic
+//! regression (maximum likelihood with a small L2 penalty, by Newton's method) fits the
+//! weights on the games whose number is not a multiple of `--holdout`; the others are held
+//! out, and the held-out log-loss of the learned model is reported beside that of the
+//! hand-written evaluation. docs/learning.md describes the whole pipeline.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::Args;
+
+use crate::search::eval::{EvalModel, FEATURES, Features, analyse, feature_names};
+use veletas_rules::record::parse_complete_records;
+use veletas_rules::{Color, Phase};
+
+/// Arguments of `train-eval`.
+#[derive(Args, Debug, Clone)]
+pub struct TrainArgs {
+    /// Record files of the training games (e.g. self-play tournaments).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Where the weights go (written to a temporary file, then renamed).
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Every N-th game (by its order in the files) is held out for testing.
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u64).range(2..))]
+    pub holdout: u64,
+    /// L2 penalty on the weights (not the bias), per sample.
+    #[arg(long, default_value_t = 1e-4)]
+    pub l2: f64,
+}
+
+/// One position: its features and the outcome (1 when Black won).
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    /// The position's features.
+    pub features: Features,
+    /// 1.0 when Black won the game, else 0.0.
+    pub black_won: f64,
+}
+
+/// Training and held-out samples, and what was skipped.
+#[derive(Debug, Default)]
+pub struct DataSet {
+    /// Samples of the training games.
+    pub train: Vec<Sample>,
+    /// Samples of the held-out games.
+    pub test: Vec<Sample>,
+    /// Games used.
+    pub games: usize,
+    /// Games skipped (no result, or not ended on the board).
+    pub skipped: usize,
+}
+
+/// Reads the games of `files` into samples; game k (from 0, in file order) is held out
+/// when k is a multiple of `holdout`.
+pub fn read_samples(files: &[PathBuf], holdout: u64) -> Result<DataSet, String> {
+    let mut data = DataSet::default();
+    let mut k = 0u64;
+    for path in files {
+        let shown = path.display();
+        let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
+        if !meta.is_file() {
+            return Err(format!("{shown}: not a regular file"));
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
+        // A file still being written may end in the middle of a game: that game is left out.
+        let (games, _) = parse_complete_records(&text).map_err(|e| format!("{shown}: {e}"))?;
+        for game in games {
+            let normal = game.tag("Termination").is_none_or(|t| t == "normal");
+            let Some(winner) = game.winner().filter(|_| normal) else {
+                data.skipped += 1;
+                continue;
+            };
+            let black_won = if winner == Color::Black { 1.0 } else { 0.0 };
+            let mut position = game.start_position().map_err(|e| format!("{shown}: {e}"))?;
+            let held_out = k.is_multiple_of(holdout);
+            k += 1;
+            data.games += 1;
+            let target = if held_out { &mut data.test } else { &mut data.train };
+            for text in &game.moves {
+                let mv = position.parse_move(text).map_err(|e| format!("{shown}: '{text}': {e}"))?;
+                position.play(mv).map_err(|e| format!("{shown}: '{text}': {e}"))?;
+                if position.phase() == Phase::Play
+                    && let Some((_, features)) = analyse(&position)
+                {
+                    target.push(Sample { features, black_won });
+                }
+            }
+        }
+    }
+    Ok(data)
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The mean log-loss (natural log) of probabilities `p` for the samples.
+pub fn log_loss(samples: &[Sample], p: impl Fn(&Features) -> f64) -> f64 {
+    if samples.is_empty() {
+        return f64::NAN;
+    }
+    let total: f64 = samples
+        .iter()
+        .map(|s| {
+            let q = p(&s.features).clamp(1e-12, 1.0 - 1e-12);
+            -(s.black_won * q.ln() + (1.0 - s.black_won) * (1.0 - q).ln())
+        })
+        .sum();
+    total / samples.len() as f64
+}
+
+/// Solves `a x = b` (n x n, row-major) by Gaussian elimination with partial pivoting.
+fn solve(mut a: Vec<f64>, mut b: Vec<f64>, n: usize) -> Option<Vec<f64>> {
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&i, &j| a[i * n + col].abs().total_cmp(&a[j * n + col].abs()))?;
+        if a[pivot * n + col].abs() < 1e-12 {
+            return None;
+        }
+        for k in 0..n {
+            a.swap(col * n + k, pivot * n + k);
+        }
+        b.swap(col, pivot);
+        for row in col + 1..n {
+            let factor = a[row * n + col] / a[col * n + col];
+            for k in col..n {
+                a[row * n + k] -= factor * a[col * n + k];
+            }
+            b[row] -= factor * b[col];
+        }
+    }
+    let mut x = vec![0.0; n];
+    for row in (0..n).rev() {
+        let rest: f64 = (row + 1..n).map(|k| a[row * n + k] * x[k]).sum();
+        x[row] = (b[row] - rest) / a[row * n + row];
+    }
+    Some(x)
+}
+
+/// Maximum-likelihood logistic regression with an L2 penalty `l2` per sample on every
+/// weight but the bias (feature 0), by Newton's method from the hand-written model.
+pub fn fit(samples: &[Sample], l2: f64) -> Result<EvalModel, String> {
+    if samples.is_empty() {
+        return Err("no training positions".into());
+    }
+    let n = FEATURES;
+    let m = samples.len() as f64;
+    let mut w = [0.0; FEATURES];
+    w[1] = 1.0; // start from the hand-written evaluation
+    for _ in 0..50 {
+        let mut grad = vec![0.0; n];
+        let mut hess = vec![0.0; n * n];
+        for s in samples {
+            let f = &s.features.0;
+            let p = sigmoid(w.iter().zip(f).map(|(a, b)| a * b).sum::<f64>().clamp(-30.0, 30.0));
+            let r = p - s.black_won;
+            let h = p * (1.0 - p);
+            for i in 0..n {
+                grad[i] += r * f[i];
+                for j in 0..=i {
+                    hess[i * n + j] += h * f[i] * f[j];
+                }
+            }
+        }
+        for i in 0..n {
+            for j in 0..i {
+                hess[j * n + i] = hess[i * n + j];
+            }
+        }
+        for i in 0..n {
+            grad[i] /= m;
+            for j in 0..n {
+                hess[i * n + j] /= m;
+            }
+            if i > 0 {
+                grad[i] += l2 * w[i];
+                hess[i * n + i] += l2;
+            }
+            hess[i * n + i] += 1e-9;
+        }
+        let step = solve(hess, grad, n).ok_or("the training data do not determine the weights")?;
+        let mut largest: f64 = 0.0;
+        for i in 0..n {
+            w[i] -= step[i];
+            largest = largest.max(step[i].abs());
+        }
+        if largest < 1e-9 {
+            break;
+        }
+    }
+    if w.iter().any(|x| !x.is_finite()) {
+        return Err("the training diverged".into());
+    }
+    Ok(EvalModel { weights: w })
+}
+
+/// `veletas train-eval`: reads, fits, reports and writes the weights.
+pub fn run(args: &TrainArgs) -> Result<String, String> {
+    let start = Instant::now();
+    let data = read_samples(&args.files, args.holdout)?;
+    let read_secs = start.elapsed().as_secs_f64();
+    let start = Instant::now();
+    let model = fit(&data.train, args.l2)?;
+    let fit_secs = start.elapsed().as_secs_f64();
+    let hand = |f: &Features| sigmoid(f.0[1]);
+    let learned = |f: &Features| sigmoid(model.logit(f));
+    let base_rate = data.train.iter().map(|s| s.black_won).sum::<f64>() / data.train.len().max(1) as f64;
+    let mut report = format!(
+        "{} games ({} skipped), {} training and {} held-out positions; read in {read_secs:.2} s, fitted in {fit_secs:.2} s\n",
+        data.games,
+        data.skipped,
+        data.train.len(),
+        data.test.len()
+    );
+    report.push_str("held-out log-loss (nats per position; lower is better):\n");
+    report.push_str(&format!(
+        "  constant (Black wins {:.1}%)  {:.4}\n",
+        base_rate * 100.0,
+        log_loss(&data.test, |_| base_rate)
+    ));
+    report.push_str(&format!("  hand-written evaluation     {:.4}\n", log_loss(&data.test, hand)));
+    report.push_str(&format!("  learned evaluation          {:.4}\n", log_loss(&data.test, learned)));
+    report.push_str(&format!(
+        "training log-loss: hand {:.4}, learned {:.4}\nweights:\n",
+        log_loss(&data.train, hand),
+        log_loss(&data.train, learned)
+    ));
+    for (name, w) in feature_names().iter().zip(model.weights.iter()) {
+        report.push_str(&format!("  {name:16} {w:+.4}\n"));
+    }
+    if let Some(path) = &args.output {
+        let files: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
+        let text = format!(
+            "# Learned evaluation weights: veletas train-eval {} --holdout {} --l2 {}\n# {} games, {} positions; held-out log-loss hand {:.4}, learned {:.4}\n{}",
+            files.join(" "),
+            args.holdout,
+            args.l2,
+            data.games,
+            data.train.len() + data.test.len(),
+            log_loss(&data.test, hand),
+            log_loss(&data.test, learned),
+            model.to_text()
+        );
+        let mut tmp = path.clone().into_os_string();
+        tmp.push(".tmp");
+        let tmp = PathBuf::from(tmp);
+        std::fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
+        std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))?;
+        report.push_str(&format!("weights written to {}\n", path.display()));
+    }
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(x: f64, won: bool) -> Sample {
+        let mut f = [0.0; FEATURES];
+        f[0] = 1.0;
+        f[2] = x;
+        Sample { features: Features(f), black_won: if won { 1.0 } else { 0.0 } }
+    }
+
+    #[test]
+    fn linear_systems_are_solved() {
+        let x = solve(vec![2.0, 1.0, 1.0, 3.0], vec![3.0, 5.0], 2).unwrap();
+        assert!((x[0] - 0.8).abs() < 1e-12 && (x[1] - 1.4).abs() < 1e-12);
+        assert!(solve(vec![1.0, 2.0, 2.0, 4.0], vec![1.0, 2.0], 2).is_none());
+    }
+
+    #[test]
+    fn the_fit_recovers_a_known_logistic_law() {
+        // P(win | x) = sigmoid(0.5 + 1.5 x), sampled exactly in proportion.
+        let mut samples = Vec::new();
+        for step in -20..=20 {
+            let x = f64::from(step) / 10.0;
+            let p = sigmoid(0.5 + 1.5 * x);
+            let wins = (p * 1000.0).round() as usize;
+            samples.extend((0..wins).map(|_| sample(x, true)));
+            samples.extend((wins..1000).map(|_| sample(x, false)));
+        }
+        let model = fit(&samples, 0.0).unwrap();
+        assert!((model.weights[0] - 0.5).abs() < 0.01, "{:?}", model.weights);
+        assert!((model.weights[2] - 1.5).abs() < 0.01, "{:?}", model.weights);
+        assert!(log_loss(&samples, |f| sigmoid(model.logit(f))) < log_loss(&samples, |_| 0.5));
+    }
+
+    #[test]
+    fn weights_files_round_trip_and_bad_ones_are_refused() {
+        let model = EvalModel { weights: std::array::from_fn(|i| i as f64 / 4.0) };
+        assert_eq!(EvalModel::parse(&model.to_text()).unwrap(), model);
+        assert!(EvalModel::parse("bias 1\n").unwrap_err().contains("no weight for 'hand_logit'"));
+        assert!(EvalModel::parse("speed 1\n").unwrap_err().contains("unknown feature"));
+        assert!(EvalModel::parse("bias x\n").unwrap_err().contains("bad weight"));
+        assert!(EvalModel::parse(&format!("{}bias 2\n", model.to_text())).unwrap_err().contains("twice"));
+        // The weights built into the binary parse.
+        assert!(EvalModel::parse(crate::search::eval::LEARNED_WEIGHTS).is_ok());
+    }
+}

@@ -1,0 +1,627 @@
+//! Static evaluation: how likely Black is to win a position, from its claims and the
+//! state of each unclaimed shooter.
+//!
+//! Two evaluations share one pass over the shooters: the hand-written one ([`evaluate`]),
+//! and a learned one ([`Evaluation::Learned`]): a logistic model over [`Features`] (the
+//! hand-written logit among them) whose weights are learned from game outcomes
+//! (`veletas train-eval`, docs/learning.md) and read from `data/eval-weights.txt`.
+
+use std::sync::OnceLock;
+
+use veletas_rules::{Bitboard, Color, Position, Square, group_of, queen_reach};
+
+/// Which static evaluation the search uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Evaluation {
+    /// The hand-written evaluation.
+    #[default]
+    Hand,
+    /// The learned logistic model (`data/eval-weights.txt`).
+    Learned,
+}
+
+impl std::str::FromStr for Evaluation {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Evaluation, String> {
+        match text {
+            "hand" => Ok(Evaluation::Hand),
+            "learned" => Ok(Evaluation::Learned),
+            _ => Err(format!("unknown evaluation '{text}': use hand or learned")),
+        }
+    }
+}
+
+impl std::fmt::Display for Evaluation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Evaluation::Hand => "hand",
+            Evaluation::Learned => "learned",
+        })
+    }
+}
+
+/// Liberty buckets of the learned features: 1, 2, 3, 4, 5-6, 7 and more.
+const BUCKETS: usize = 6;
+
+fn bucket(libs: usize) -> usize {
+    match libs {
+        0 | 1 => 0,
+        2 => 1,
+        3 => 2,
+        4 => 3,
+        5 | 6 => 4,
+        _ => 5,
+    }
+}
+
+/// The number of features.
+pub const FEATURES: usize = 4 + 2 * BUCKETS;
+
+/// The names of the features, in order (the weights file uses them).
+pub fn feature_names() -> [String; FEATURES] {
+    let mut names: [String; FEATURES] = std::array::from_fn(|_| String::new());
+    names[0] = "bias".into();
+    names[1] = "hand_logit".into();
+    names[2] = "claims".into();
+    names[3] = "black_to_move".into();
+    let labels = ["1", "2", "3", "4", "5_6", "7_plus"];
+    for (b, label) in labels.iter().enumerate() {
+        names[4 + b] = format!("control_libs_{label}");
+        names[4 + BUCKETS + b] = format!("tempo_libs_{label}");
+    }
+    names
+}
+
+/// A position's features, from Black's point of view: a bias, the hand-written
+/// evaluation's logit, the claim difference, who moves, and per liberty bucket of the
+/// unclaimed shooters the sum of `tanh(0.6 (black group - white group))` next to them
+/// (control) and the number of them where the groups are level, signed by who moves
+/// (tempo).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Features(pub [f64; FEATURES]);
+
+/// How close a shooter with this many empty neighbours is to being claimed (index =
+/// empty neighbours, 1..=8).
+const IMMINENCE: [f64; 9] = [1.0, 0.95, 0.7, 0.5, 0.38, 0.3, 0.24, 0.2, 0.17];
+
+/// Scale from expected claim difference to win probability.
+const CLAIM_SCALE: f64 = 1.1;
+
+/// The most unclaimed shooters a position holds (the 10x10 board has 7).
+const MAX_SHOOTERS: usize = 8;
+
+/// For each of the first `n` shooters, whose orthogonal neighbours are `adjacent`, the
+/// size of the biggest group of `stones` orthogonally next to it (0 for none). Each group
+/// next to some shooter is filled once.
+fn biggest_adjacent_groups(stones: Bitboard, adjacent: &[Bitboard; MAX_SHOOTERS], n: usize) -> [u32; MAX_SHOOTERS] {
+    let mut best = [0u32; MAX_SHOOTERS];
+    let mut todo = adjacent[..n].iter().fold(Bitboard::EMPTY, |acc, &a| acc | a) & stones;
+    while let Some(start) = todo.first() {
+        let group = group_of(start, stones);
+        todo &= !group;
+        let size = group.count();
+        for (b, &a) in best[..n].iter_mut().zip(adjacent) {
+            if !(a & group).is_empty() {
+                *b = (*b).max(size);
+            }
+        }
+    }
+    best
+}
+
+/// tanh, closely enough for a heuristic and much cheaper than the library's.
+const fn fast_tanh(x: f64) -> f64 {
+    if x >= 3.0 {
+        1.0
+    } else if x <= -3.0 {
+        -1.0
+    } else {
+        x * (27.0 + x * x) / (27.0 + 9.0 * x * x)
+    }
+}
+
+/// `fast_tanh(0.6 * d)` for the group difference `d` from -6 to 6 (beyond, as at the
+/// ends: 0.6 * 6 is past 3 already), computed once when compiling (IEEE arithmetic, so
+/// the same values as computed at run time).
+static CONTROL_TANH: [f64; 13] = {
+    let mut table = [0.0; 13];
+    let mut i = 0;
+    while i < 13 {
+        table[i] = fast_tanh(0.6 * (i as f64 - 6.0));
+        i += 1;
+    }
+    table
+};
+
+/// `fast_tanh(0.6 * (d + 0.5))` for the group difference `d` from -7 to 6 (beyond, as
+/// at the ends), as [`CONTROL_TANH`].
+static TEMPO_TANH: [f64; 14] = {
+    let mut table = [0.0; 14];
+    let mut i = 0;
+    while i < 14 {
+        table[i] = fast_tanh(0.6 * ((i as f64 - 7.0) + 0.5));
+        i += 1;
+    }
+    table
+};
+
+/// One pass over the shooters: the hand-written evaluation's logit and the features.
+/// `None` once the game is over.
+pub fn analyse(pos: &Position) -> Option<(f64, Features)> {
+    analyse_with::<true>(pos)
+}
+
+/// What the evaluation reads of one unclaimed shooter: its room (classic: empty
+/// neighbours; modern: reachable squares) and the biggest black and white groups
+/// orthogonally next to it (0 for none).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct ShooterFacts {
+    libs: usize,
+    black: u32,
+    white: u32,
+}
+
+/// The unclaimed shooters a pass reads (in square order, at most [`MAX_SHOOTERS`]):
+/// their squares, orthogonal neighbours and facts; the first `n` entries are used.
+#[derive(Clone, Copy, Debug)]
+struct ShooterTable {
+    n: usize,
+    squares: [Square; MAX_SHOOTERS],
+    adjacent: [Bitboard; MAX_SHOOTERS],
+    facts: [ShooterFacts; MAX_SHOOTERS],
+}
+
+impl ShooterTable {
+    /// The shooters of `set`, with `stones` (Black's, White's) and `room` counting each
+    /// one's room.
+    fn new(set: Bitboard, stones: [Bitboard; 2], room: impl Fn(Square) -> usize) -> ShooterTable {
+        let mut squares = [Square::from_index_unchecked(0); MAX_SHOOTERS];
+        let mut adjacent = [Bitboard::EMPTY; MAX_SHOOTERS];
+        let mut n = 0;
+        for (i, shooter) in set.iter().take(MAX_SHOOTERS).enumerate() {
+            squares[i] = shooter;
+            adjacent[i] = shooter.orthogonal_neighbours();
+            n = i + 1;
+        }
+        let black = biggest_adjacent_groups(stones[0], &adjacent, n);
+        let white = biggest_adjacent_groups(stones[1], &adjacent, n);
+        let mut facts = [ShooterFacts::default(); MAX_SHOOTERS];
+        for i in 0..n {
+            facts[i] = ShooterFacts { libs: room(squares[i]), black: black[i], white: white[i] };
+        }
+        ShooterTable { n, squares, adjacent, facts }
+    }
+}
+
+/// [`analyse`], the features filled only when `FEATURES` (the hand-written evaluation
+/// needs the logit alone).
+#[inline]
+fn analyse_with<const FEATURES_TOO: bool>(pos: &Position) -> Option<(f64, Features)> {
+    if pos.winner().is_some() {
+        return None;
+    }
+    let empty = pos.empty_squares();
+    let modern = pos.rules().is_modern();
+    let room = |shooter: Square| {
+        if modern { pos.reach_count(shooter) as usize } else { (shooter.neighbours() & empty).count() as usize }
+    };
+    let table = ShooterTable::new(pos.shooters(), [pos.stones(Color::Black), pos.stones(Color::White)], room);
+    let claims = [pos.claims(Color::Black), pos.claims(Color::White)];
+    Some(score::<FEATURES_TOO>(pos.side_to_move(), claims, pos.variant().claims_to_win(), &table.facts[..table.n]))
+}
+
+/// The hand-written logit and the features of a position in play where `side` moves,
+/// with `claims` (Black's, White's), `need` claims to win, and these unclaimed shooters.
+#[inline]
+fn score<const FEATURES_TOO: bool>(side: Color, claims: [u32; 2], need: u8, facts: &[ShooterFacts]) -> (f64, Features) {
+    let mut f = [0.0; FEATURES];
+    let mut expected_black = f64::from(claims[0]);
+    let mut expected_white = f64::from(claims[1]);
+    f[0] = 1.0;
+    f[2] = expected_black - expected_white;
+    let to_move = if side == Color::Black { 1.0 } else { -1.0 };
+    f[3] = to_move;
+    for &ShooterFacts { libs, black, white } in facts {
+        if FEATURES_TOO {
+            let b = bucket(libs);
+            let d = (i64::from(black) - i64::from(white)).clamp(-6, 6);
+            f[4 + b] += CONTROL_TANH[(d + 6) as usize];
+            if black == white {
+                f[4 + BUCKETS + b] += to_move;
+            }
+        }
+        let (mine, theirs) = if side == Color::Black { (black, white) } else { (white, black) };
+        // Probability that the side to move ends up with this shooter.
+        let p_side = if libs <= 1 {
+            // The side to move closes it when that wins it; otherwise the opponent will.
+            if mine > theirs {
+                0.95
+            } else if theirs > mine {
+                0.2
+            } else {
+                0.5
+            }
+        } else {
+            // The move is worth a stone: fast_tanh(0.6 * (mine - theirs + 0.5)).
+            let d = (i64::from(mine) - i64::from(theirs)).clamp(-7, 6);
+            0.5 + 0.5 * TEMPO_TANH[(d + 7) as usize] * IMMINENCE[libs.min(8)]
+        };
+        let p_black = if side == Color::Black { p_side } else { 1.0 - p_side };
+        expected_black += p_black;
+        expected_white += 1.0 - p_black;
+    }
+    let need = f64::from(need);
+    // Both near a majority: the difference matters more.
+    let urgency = 1.0 + 0.5 * ((expected_black.max(expected_white) - need + 1.5).max(0.0));
+    let logit = CLAIM_SCALE * urgency * (expected_black - expected_white);
+    f[1] = logit;
+    (logit, Features(f))
+}
+
+/// The probability that Black wins from the hand-written `logit` and the `features` of a
+/// position in play, by evaluation `kind`.
+#[inline]
+fn probability(kind: Evaluation, logit: f64, features: &Features) -> f64 {
+    match kind {
+        Evaluation::Hand => sigmoid(logit),
+        Evaluation::Learned => sigmoid(learned_model().logit(features)),
+    }
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The probability that Black wins, in `(0, 1)`, or exactly 0 or 1 once the game is over
+/// (the hand-written evaluation).
+pub fn evaluate(pos: &Position) -> f64 {
+    evaluate_with(pos, Evaluation::Hand)
+}
+
+/// The probability that Black wins by evaluation `kind`.
+pub fn evaluate_with(pos: &Position, kind: Evaluation) -> f64 {
+    let analysis = match kind {
+        Evaluation::Hand => analyse_with::<false>(pos),
+        Evaluation::Learned => analyse_with::<true>(pos),
+    };
+    match analysis {
+        None => {
+            if pos.winner() == Some(Color::Black) {
+                1.0
+            } else {
+                0.0
+            }
+        }
+        Some((logit, features)) => probability(kind, logit, &features),
+    }
+}
+
+/// The evaluations of the positions after each shot of one turn, prepared once for the
+/// turn's move: a shot adds one stone of the mover's colour, so it changes only the
+/// shooters whose room holds it and the biggest group of the mover's colour next to the
+/// shooters it joins; the other colour's groups and every fill but one stay as they are.
+/// [`ShotEvaluator::evaluate`] gives the very same number as [`evaluate_with`] on the
+/// position after the turn (a test checks it bit for bit), or `None` when the shot traps
+/// a shooter (claims change: play the turn and evaluate that).
+#[derive(Clone, Debug)]
+pub struct ShotEvaluator {
+    kind: Evaluation,
+    mover: Color,
+    modern: bool,
+    /// The shooters and their facts after the move, before the shot.
+    table: ShooterTable,
+    /// Modern rules: each shooter's lines up to the first blocker (its room is the empty
+    /// squares of them; a shot there cuts them).
+    lines: [Bitboard; MAX_SHOOTERS],
+    /// The mover's stones, and the empty squares and line blockers after the move.
+    own: Bitboard,
+    empty: Bitboard,
+    blockers: Bitboard,
+    claims: [u32; 2],
+    need: u8,
+}
+
+impl ShotEvaluator {
+    /// Prepares the shots of the turn of `pos` (in play, not over) that starts with
+    /// `shooter_move` (`None`: a shot without a move), for evaluation `kind`.
+    pub fn new(pos: &Position, shooter_move: Option<(Square, Square)>, kind: Evaluation) -> ShotEvaluator {
+        let mover = pos.side_to_move();
+        let modern = pos.rules().is_modern();
+        let (mut set, mut empty) = (pos.shooters(), pos.empty_squares());
+        if let Some((from, to)) = shooter_move {
+            set = (set & !from.bitboard()) | to.bitboard();
+            empty = (empty | from.bitboard()) & !to.bitboard();
+        }
+        // The move changes no blocker: only stones (and, with claimed-block, claimed
+        // shooters) block lines where shooters do not, and in the classic rules the room
+        // is counted from the empty neighbours.
+        let blockers = pos.blockers();
+        let room = |shooter: Square| {
+            let room = if modern { queen_reach(shooter, blockers) } else { shooter.neighbours() };
+            (room & empty).count() as usize
+        };
+        let table = ShooterTable::new(set, [pos.stones(Color::Black), pos.stones(Color::White)], room);
+        let mut lines = [Bitboard::EMPTY; MAX_SHOOTERS];
+        if modern {
+            for (line, &shooter) in lines.iter_mut().zip(&table.squares[..table.n]) {
+                *line = queen_reach(shooter, blockers);
+            }
+        }
+        ShotEvaluator {
+            kind,
+            mover,
+            modern,
+            table,
+            lines,
+            own: pos.stones(mover),
+            empty,
+            blockers,
+            claims: [pos.claims(Color::Black), pos.claims(Color::White)],
+            need: pos.variant().claims_to_win(),
+        }
+    }
+
+    /// The probability that Black wins after the shot on `shot` (a legal shot of the
+    /// turn), or `None` when the shot traps a shooter.
+    pub fn evaluate(&self, shot: Square) -> Option<f64> {
+        let table = &self.table;
+        let mut facts = table.facts;
+        let stone = shot.bitboard();
+        // The mover's group holding the shot: bigger than any group it joined, so it is
+        // the biggest next to every shooter it touches that any of those touched.
+        let group = if (stone.orthogonal_neighbours() & self.own).is_empty() {
+            stone
+        } else {
+            group_of(shot, self.own | stone)
+        };
+        let size = group.count();
+        for (i, fact) in facts[..table.n].iter_mut().enumerate() {
+            let shooter = table.squares[i];
+            if self.modern {
+                if self.lines[i].contains(shot) {
+                    fact.libs = (queen_reach(shooter, self.blockers | stone) & self.empty & !stone).count() as usize;
+                }
+            } else if shooter.neighbours().contains(shot) {
+                fact.libs -= 1;
+            }
+            if fact.libs == 0 {
+                return None;
+            }
+            if !(table.adjacent[i] & group).is_empty() {
+                let best = if self.mover == Color::Black { &mut fact.black } else { &mut fact.white };
+                *best = (*best).max(size);
+            }
+        }
+        let (logit, features) = match self.kind {
+            Evaluation::Hand => score::<false>(!self.mover, self.claims, self.need, &facts[..table.n]),
+            Evaluation::Learned => score::<true>(!self.mover, self.claims, self.need, &facts[..table.n]),
+        };
+        Some(probability(self.kind, logit, &features))
+    }
+}
+
+/// Weights of the learned evaluation: one per feature.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalModel {
+    /// The weights, in feature order.
+    pub weights: [f64; FEATURES],
+}
+
+impl EvalModel {
+    /// The model's logit for `features`.
+    pub fn logit(&self, features: &Features) -> f64 {
+        self.weights.iter().zip(features.0.iter()).map(|(w, f)| w * f).sum::<f64>().clamp(-30.0, 30.0)
+    }
+
+    /// Reads `NAME WEIGHT` lines (`#` comments and blank lines skipped); every feature
+    /// must be given once.
+    pub fn parse(text: &str) -> Result<EvalModel, String> {
+        let names = feature_names();
+        let mut weights = [f64::NAN; FEATURES];
+        for (n, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let err = |what: String| format!("weights line {}: {what}", n + 1);
+            let (name, value) =
+                line.split_once(char::is_whitespace).ok_or_else(|| err("expected NAME WEIGHT".into()))?;
+            let index = names.iter().position(|x| x == name).ok_or_else(|| err(format!("unknown feature '{name}'")))?;
+            if !weights[index].is_nan() {
+                return Err(err(format!("'{name}' given twice")));
+            }
+            weights[index] = value
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|w| w.is_finite())
+                .ok_or_else(|| err(format!("bad weight '{}'", value.trim())))?;
+        }
+        if let Some(missing) = weights.iter().position(|w| w.is_nan()) {
+            return Err(format!("weights: no weight for '{}'", names[missing]));
+        }
+        Ok(EvalModel { weights })
+    }
+
+    /// The model as a weights file.
+    pub fn to_text(&self) -> String {
+        feature_names().iter().zip(self.weights.iter()).map(|(n, w)| format!("{n} {w:.6}\n")).collect()
+    }
+}
+
+/// The learned weights built into the binary (`data/eval-weights.txt`).
+pub const LEARNED_WEIGHTS: &str = include_str!("../../../../data/eval-weights.txt");
+
+/// The learned model, parsed once from [`LEARNED_WEIGHTS`] (a file a test checks; should
+/// it not parse, the hand-written evaluation's weights stand in).
+pub fn learned_model() -> &'static EvalModel {
+    static MODEL: OnceLock<EvalModel> = OnceLock::new();
+    MODEL.get_or_init(|| {
+        EvalModel::parse(LEARNED_WEIGHTS).unwrap_or_else(|e| {
+            log::error!("{e}");
+            let mut weights = [0.0; FEATURES];
+            weights[1] = 1.0;
+            EvalModel { weights }
+        })
+    })
+}
+
+/// The evaluation from the point of view of `color`.
+pub fn evaluate_for(pos: &Position, color: Color) -> f64 {
+    let p = evaluate(pos);
+    if color == Color::Black { p } else { 1.0 - p }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use veletas_rules::{Phase, PlayoutPolicy, Rng, Rules, Variant};
+
+    /// The evaluation's pass as first written (group list, shifts and `fast_tanh` per
+    /// shooter): the fast pass must give the very same numbers.
+    fn plain_analyse(pos: &Position) -> Option<(f64, Features)> {
+        if pos.winner().is_some() {
+            return None;
+        }
+        let side = pos.side_to_move();
+        let empty = pos.empty_squares();
+        let mut f = [0.0; FEATURES];
+        let mut expected_black = f64::from(pos.claims(Color::Black));
+        let mut expected_white = f64::from(pos.claims(Color::White));
+        f[0] = 1.0;
+        f[2] = expected_black - expected_white;
+        let to_move = if side == Color::Black { 1.0 } else { -1.0 };
+        f[3] = to_move;
+        for shooter in pos.shooters() {
+            let libs = if pos.rules().is_modern() {
+                pos.shooter_reach(shooter).count() as usize
+            } else {
+                (shooter.bitboard().neighbours() & empty).count() as usize
+            };
+            let adjacent = shooter.bitboard().orthogonal_neighbours();
+            let [black, white] = [Color::Black, Color::White].map(|c| {
+                let stones = pos.stones(c);
+                (adjacent & stones).iter().map(|s| group_of(s, stones).count()).max().unwrap_or(0)
+            });
+            let b = bucket(libs);
+            f[4 + b] += fast_tanh(0.6 * (f64::from(black) - f64::from(white)));
+            if black == white {
+                f[4 + BUCKETS + b] += to_move;
+            }
+            let (mine, theirs) = if side == Color::Black { (black, white) } else { (white, black) };
+            let p_side = if libs <= 1 {
+                if mine > theirs {
+                    0.95
+                } else if theirs > mine {
+                    0.2
+                } else {
+                    0.5
+                }
+            } else {
+                let diff = f64::from(mine) - f64::from(theirs) + 0.5;
+                0.5 + 0.5 * fast_tanh(0.6 * diff) * IMMINENCE[libs.min(8)]
+            };
+            let p_black = if side == Color::Black { p_side } else { 1.0 - p_side };
+            expected_black += p_black;
+            expected_white += 1.0 - p_black;
+        }
+        let need = f64::from(pos.variant().claims_to_win());
+        let urgency = 1.0 + 0.5 * ((expected_black.max(expected_white) - need + 1.5).max(0.0));
+        let logit = CLAIM_SCALE * urgency * (expected_black - expected_white);
+        f[1] = logit;
+        Some((logit, Features(f)))
+    }
+
+    fn bits(a: &Option<(f64, Features)>) -> Option<(u64, Vec<u64>)> {
+        a.as_ref().map(|(l, f)| (l.to_bits(), f.0.iter().map(|x| x.to_bits()).collect()))
+    }
+
+    #[test]
+    fn fast_pass_gives_the_plain_pass_numbers_bit_for_bit() {
+        let mut rng = Rng::new(17);
+        let mut checked = 0;
+        for variant in Variant::all() {
+            for (game, rules) in (0..30).zip(Rules::all().into_iter().cycle()) {
+                let mut pos = Position::with_rules(variant, rules);
+                let policy = if game % 2 == 0 { PlayoutPolicy::Cheap } else { PlayoutPolicy::Uniform };
+                loop {
+                    if pos.phase() == Phase::Play {
+                        let plain = plain_analyse(&pos);
+                        assert_eq!(bits(&analyse(&pos)), bits(&plain), "{pos}");
+                        let hand = analyse_with::<false>(&pos).map(|(l, _)| l.to_bits());
+                        assert_eq!(hand, plain.map(|(l, _)| l.to_bits()), "{pos}");
+                        checked += 1;
+                    }
+                    let Some(mv) = pos.random_move(&mut rng, policy) else { break };
+                    pos.play_unchecked(mv);
+                }
+            }
+        }
+        assert!(checked > 3000, "{checked}");
+    }
+
+    #[test]
+    fn shot_evaluator_gives_the_played_positions_numbers_bit_for_bit() {
+        let mut rng = Rng::new(23);
+        let (mut checked, mut trapping) = (0, 0);
+        for variant in Variant::all() {
+            for (game, rules) in (0..12).zip(Rules::all().into_iter().cycle()) {
+                let mut pos = Position::with_rules(variant, rules);
+                let policy = if game % 2 == 0 { PlayoutPolicy::Cheap } else { PlayoutPolicy::Uniform };
+                loop {
+                    if pos.phase() == Phase::Play && !pos.is_over() {
+                        let mut moves = vec![None];
+                        for from in pos.shooters() {
+                            moves.extend(pos.shooter_reach(from).iter().map(|to| Some((from, to))));
+                        }
+                        for (k, &m) in moves.iter().enumerate() {
+                            // Every move of the first turns, then a sample.
+                            if k > 3 && rng.below(8) != 0 {
+                                continue;
+                            }
+                            let targets = match m {
+                                Some((from, to)) => pos.shots_after_move(from, to),
+                                None => pos.shooters().iter().fold(Bitboard::EMPTY, |a, s| a | pos.shooter_reach(s)),
+                            };
+                            for kind in [Evaluation::Hand, Evaluation::Learned] {
+                                let shots = ShotEvaluator::new(&pos, m, kind);
+                                for shot in targets {
+                                    let mut next = pos.clone();
+                                    next.play_turn_unchecked(veletas_rules::Turn::new(m, shot));
+                                    let claimed = next.claims(Color::Black) + next.claims(Color::White)
+                                        != pos.claims(Color::Black) + pos.claims(Color::White);
+                                    match shots.evaluate(shot) {
+                                        Some(p) => {
+                                            assert!(!claimed, "{pos}: {m:?} {shot}");
+                                            let full = evaluate_with(&next, kind);
+                                            assert_eq!(p.to_bits(), full.to_bits(), "{pos}: {m:?} {shot} {kind}");
+                                            checked += 1;
+                                        }
+                                        None => {
+                                            assert!(claimed, "{pos}: {m:?} {shot}");
+                                            trapping += 1;
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    let Some(mv) = pos.random_move(&mut rng, policy) else { break };
+                    pos.play_unchecked(mv);
+                }
+            }
+        }
+        assert!(checked > 100_000 && trapping > 500, "{checked} {trapping}");
+    }
+
+    #[test]
+    fn tanh_tables_hold_the_function_over_the_whole_range() {
+        for d in -120i64..=120 {
+            let c = CONTROL_TANH[(d.clamp(-6, 6) + 6) as usize];
+            assert_eq!(c.to_bits(), fast_tanh(0.6 * d as f64).to_bits(), "{d}");
+            let t = TEMPO_TANH[(d.clamp(-7, 6) + 7) as usize];
+            assert_eq!(t.to_bits(), fast_tanh(0.6 * (d as f64 + 0.5)).to_bits(), "{d}");
+        }
+    }
+}

@@ -1,0 +1,672 @@
+//! Players that choose moves: `random`, `greedy`, the plain `uct` baseline, and our
+//! engine (`veletas`). Search uses the rules and never prints; it returns a typed result.
+
+pub mod eval;
+pub mod mcts;
+mod nodes;
+pub mod setup;
+mod stats;
+pub mod tactics;
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use mcts::{MctsConfig, RootTurn, Tree, Workspace};
+use veletas_rules::{Game, Move, Phase, PlayoutPolicy, Position, Rng, Turn};
+
+pub use mcts::Proven;
+
+/// Which algorithm chooses the moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PlayerKind {
+    /// A uniformly random legal move.
+    Random,
+    /// The turn with the best static evaluation, one ply deep.
+    Greedy,
+    /// Plain UCT over the split turn with uniform random playouts to the end.
+    Uct,
+    /// Our engine: MCTS with evaluation priors, cut-off playouts and a tactical solver.
+    Veletas,
+}
+
+impl PlayerKind {
+    /// Every player, by name.
+    pub const ALL: [PlayerKind; 4] = [PlayerKind::Random, PlayerKind::Greedy, PlayerKind::Uct, PlayerKind::Veletas];
+
+    /// The name used on the command line and in the protocol.
+    pub const fn name(self) -> &'static str {
+        match self {
+            PlayerKind::Random => "random",
+            PlayerKind::Greedy => "greedy",
+            PlayerKind::Uct => "uct",
+            PlayerKind::Veletas => "veletas",
+        }
+    }
+}
+
+impl fmt::Display for PlayerKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is no player.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown player '{0}' (random, greedy, uct or veletas)")]
+pub struct ParsePlayerError(pub String);
+
+impl FromStr for PlayerKind {
+    type Err = ParsePlayerError;
+    fn from_str(s: &str) -> Result<PlayerKind, ParsePlayerError> {
+        PlayerKind::ALL
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| ParsePlayerError(s.chars().take(20).collect()))
+    }
+}
+
+/// Settings of a player: a plain struct.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchSettings {
+    /// The algorithm.
+    pub player: PlayerKind,
+    /// Seed of the player's random numbers.
+    pub seed: u64,
+    /// Search threads (all search one shared tree, with virtual loss).
+    pub threads: usize,
+    /// Plies of random play before the evaluation scores a playout.
+    pub cutoff: u32,
+    /// Memory for the search tree of all threads together, in MiB (see
+    /// [`SearchSettings::max_nodes`]).
+    pub memory_mb: u64,
+    /// Keep the tree between moves when the game went on along it.
+    pub tree_reuse: bool,
+    /// Visits a leaf needs before the tree grows below it.
+    pub expand_visits: u32,
+    /// PUCT exploration constant of our engine (the baseline uses UCB1 with 0.7).
+    pub exploration: f32,
+    /// Softmax temperature of our engine's shot priors, in win-probability units.
+    pub prior_temperature: f32,
+    /// The value our engine's PUCT gives a child without visits (first-play urgency).
+    pub unvisited_value: f32,
+    /// The prior share of not moving a shooter (the turn only shoots) at our engine's
+    /// move-choice nodes; the moves share the rest equally.
+    pub stay_prior: f32,
+    /// The static evaluation (hand-written or learned).
+    pub eval: eval::Evaluation,
+    /// Our engine proves wins and losses in the tree (MCTS-solver) and plays them.
+    pub solver: bool,
+}
+
+/// The default [`SearchSettings::stay_prior`].
+pub const DEFAULT_STAY_PRIOR: f32 = 0.1;
+
+/// The default memory of the search, in MiB.
+pub const DEFAULT_MEMORY_MB: u64 = 256;
+/// The least memory the search accepts, in MiB.
+pub const MIN_MEMORY_MB: u64 = 16;
+/// The most memory the search accepts, in MiB (1 TiB).
+pub const MAX_MEMORY_MB: u64 = 1 << 20;
+/// Memory left out of the trees' share for the rest of the program, in MiB.
+pub const PROGRAM_MEMORY_MB: u64 = 8;
+
+impl SearchSettings {
+    /// The node limit of the search tree, which all threads share: the memory less the
+    /// program's share ([`PROGRAM_MEMORY_MB`]), in nodes of [`mcts::NODE_BYTES`] bytes
+    /// (node ids are 32 bits, so at most `u32::MAX` nodes).
+    pub fn max_nodes(&self) -> usize {
+        let bytes = self.memory_mb.saturating_sub(PROGRAM_MEMORY_MB).max(1).saturating_mul(1 << 20);
+        let nodes = (bytes / mcts::NODE_BYTES as u64).min(u64::from(u32::MAX));
+        usize::try_from(nodes).unwrap_or(usize::MAX).max(mcts::MIN_NODES)
+    }
+}
+
+impl Default for SearchSettings {
+    fn default() -> SearchSettings {
+        SearchSettings {
+            player: PlayerKind::Veletas,
+            seed: 0,
+            threads: 1,
+            cutoff: 4,
+            memory_mb: DEFAULT_MEMORY_MB,
+            tree_reuse: true,
+            expand_visits: 4,
+            exploration: 1.4,
+            prior_temperature: 0.04,
+            unvisited_value: stats::UNVISITED_VALUE,
+            stay_prior: DEFAULT_STAY_PRIOR,
+            solver: true,
+            eval: eval::Evaluation::Hand,
+        }
+    }
+}
+
+/// One tunable search parameter with its value, as `NAME=VALUE` (the CLI's `--search`):
+/// `exploration`, `cutoff`, `prior-temperature`, `expand-visits`, `fpu` or `stay-prior`. For tuning matches;
+/// the defaults are the tuned values.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SearchParam {
+    /// [`SearchSettings::exploration`], from 0.01 to 100.
+    Exploration(f32),
+    /// [`SearchSettings::cutoff`], from 0 to 200 plies.
+    Cutoff(u32),
+    /// [`SearchSettings::prior_temperature`], from 0.001 to 10.
+    PriorTemperature(f32),
+    /// [`SearchSettings::expand_visits`], from 1 to 1000.
+    ExpandVisits(u32),
+    /// [`SearchSettings::unvisited_value`], from 0 to 1.
+    Fpu(f32),
+    /// [`SearchSettings::stay_prior`], from 0.001 to 0.999.
+    StayPrior(f32),
+}
+
+/// Why a `NAME=VALUE` search parameter was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseSearchParamError(String);
+
+impl fmt::Display for ParseSearchParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ParseSearchParamError {}
+
+impl FromStr for SearchParam {
+    type Err = ParseSearchParamError;
+    fn from_str(s: &str) -> Result<SearchParam, ParseSearchParamError> {
+        let err = |m: String| ParseSearchParamError(m);
+        let (name, value) =
+            s.split_once('=').ok_or_else(|| err(format!("expected NAME=VALUE, got '{}'", shorten(s))))?;
+        let real = |lo: f32, hi: f32| -> Result<f32, ParseSearchParamError> {
+            match value.trim().parse::<f32>() {
+                Ok(x) if (lo..=hi).contains(&x) => Ok(x),
+                _ => Err(err(format!("{name} must be a number from {lo} to {hi}, got '{}'", shorten(value)))),
+            }
+        };
+        let whole = |lo: u32, hi: u32| -> Result<u32, ParseSearchParamError> {
+            match value.trim().parse::<u32>() {
+                Ok(x) if (lo..=hi).contains(&x) => Ok(x),
+                _ => Err(err(format!("{name} must be a whole number from {lo} to {hi}, got '{}'", shorten(value)))),
+            }
+        };
+        match name.trim() {
+            "exploration" => Ok(SearchParam::Exploration(real(0.01, 100.0)?)),
+            "cutoff" => Ok(SearchParam::Cutoff(whole(0, 200)?)),
+            "prior-temperature" => Ok(SearchParam::PriorTemperature(real(0.001, 10.0)?)),
+            "expand-visits" => Ok(SearchParam::ExpandVisits(whole(1, 1000)?)),
+            "fpu" => Ok(SearchParam::Fpu(real(0.0, 1.0)?)),
+            "stay-prior" => Ok(SearchParam::StayPrior(real(0.001, 0.999)?)),
+            other => Err(err(format!(
+                "unknown search parameter '{}' (exploration, cutoff, prior-temperature, expand-visits, fpu, stay-prior)",
+                shorten(other)
+            ))),
+        }
+    }
+}
+
+fn shorten(s: &str) -> String {
+    s.chars().take(30).collect()
+}
+
+impl SearchSettings {
+    /// These settings with `param` set.
+    pub fn with_param(mut self, param: SearchParam) -> SearchSettings {
+        match param {
+            SearchParam::Exploration(x) => self.exploration = x,
+            SearchParam::Cutoff(x) => self.cutoff = x,
+            SearchParam::PriorTemperature(x) => self.prior_temperature = x,
+            SearchParam::ExpandVisits(x) => self.expand_visits = x,
+            SearchParam::Fpu(x) => self.unvisited_value = x,
+            SearchParam::StayPrior(x) => self.stay_prior = x,
+        }
+        self
+    }
+}
+
+/// When a search stops: whichever limit comes first.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Thinking time.
+    pub time: Option<Duration>,
+    /// Playouts (iterations) in all threads together.
+    pub iterations: Option<u64>,
+    /// Raised by another thread to stop the search.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+/// One candidate move of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    /// The move.
+    pub mv: Move,
+    /// Playouts through it.
+    pub visits: u64,
+    /// Estimated probability that the side to move wins after it.
+    pub win_rate: f64,
+    /// The principal variation starting with it.
+    pub pv: Vec<Move>,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The move to play.
+    pub best: Move,
+    /// Estimated probability that the side to move wins.
+    pub win_rate: f64,
+    /// Playouts in this search, all threads.
+    pub visits: u64,
+    /// Playouts through the root kept from earlier searches (tree reuse, analysis,
+    /// pondering) when this search started, all threads.
+    pub inherited: u64,
+    /// Expected line of play, starting with `best`.
+    pub pv: Vec<Move>,
+    /// Candidates, most visited first (empty for players that do not search).
+    pub candidates: Vec<Candidate>,
+    /// The outcome of the position with best play, when the search proved it (the
+    /// solver; an immediate win counts).
+    pub proven: Option<Proven>,
+    /// Bytes the search tree holds.
+    pub memory_used: u64,
+    /// The search's memory limit in bytes ([`SearchSettings::memory_mb`]).
+    pub memory_limit: u64,
+    /// Time spent.
+    pub elapsed: Duration,
+}
+
+/// What [`Player::solve`] found about the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Solution {
+    /// The side to move wins with best play: this turn wins fastest among the wins
+    /// found, the game ending after `turns` turns of both players (1: at once; 3: a win
+    /// on the side's second turn).
+    Win(Turn, u8),
+    /// Every turn loses with best play; the game lasts `turns` more turns of both players
+    /// along the longest loss found (2: the opponent wins on its next turn).
+    Loss(u8),
+    /// Not proven within the limits.
+    Unknown,
+}
+
+/// A player: settings, random numbers, and the tree kept between moves.
+#[derive(Debug)]
+pub struct Player {
+    settings: SearchSettings,
+    rng: Rng,
+    tree: Option<Tree>,
+    /// The game (start and moves) the tree's root stands for.
+    tree_game: Option<(Position, Vec<Move>)>,
+    scratch: Vec<Turn>,
+}
+
+const PV_LENGTH: usize = 8;
+
+/// [`Player::ponder`] stops once a tree holds this share (percent) of its node limit: a
+/// tree past half of it is not reused (it would cost memory), which would waste the
+/// pondering.
+pub const PONDER_FILL_PERCENT: u64 = 40;
+/// Playouts a search thread claims at once from a shared budget (see [`Player::run_tree`]).
+const CLAIM_BATCH: u64 = 16;
+/// Playouts per thread between two checks of the trees' size while pondering.
+const PONDER_CHUNK: u64 = 256;
+
+impl Player {
+    /// A player with `settings`.
+    pub fn new(settings: SearchSettings) -> Player {
+        let rng = Rng::new(settings.seed ^ 0x9e37_79b9_7f4a_7c15);
+        Player { settings, rng, tree: None, tree_game: None, scratch: Vec::new() }
+    }
+
+    /// The settings in force.
+    pub fn settings(&self) -> &SearchSettings {
+        &self.settings
+    }
+
+    /// Forgets the tree kept between moves.
+    pub fn clear(&mut self) {
+        self.tree = None;
+        self.tree_game = None;
+    }
+
+    fn mcts_config(&self) -> MctsConfig {
+        let baseline = self.settings.player == PlayerKind::Uct;
+        MctsConfig {
+            baseline,
+            exploration: if baseline { 0.7 } else { self.settings.exploration },
+            cutoff: self.settings.cutoff,
+            prior_temperature: self.settings.prior_temperature,
+            max_nodes: self.settings.max_nodes(),
+            expand_visits: self.settings.expand_visits,
+            unvisited_value: self.settings.unvisited_value,
+            stay_prior: self.settings.stay_prior,
+            solver: self.settings.solver && !baseline,
+            eval: self.settings.eval,
+        }
+    }
+
+    /// Chooses a move for the side to move in `game`, or `None` once the game is over.
+    pub fn choose(&mut self, game: &Game, limits: &Limits) -> Option<SearchResult> {
+        self.analyze(game, limits, Duration::MAX, &mut |_| {})
+    }
+
+    /// Like [`Player::choose`], calling `progress` with the search's view every `interval`.
+    pub fn analyze(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        interval: Duration,
+        progress: &mut dyn FnMut(&SearchResult),
+    ) -> Option<SearchResult> {
+        let start = Instant::now();
+        let pos = game.position();
+        if pos.is_over() {
+            return None;
+        }
+        let memory_limit = self.settings.memory_mb << 20;
+        let simple = |best: Move| SearchResult {
+            best,
+            win_rate: 0.5,
+            visits: 0,
+            inherited: 0,
+            pv: vec![best],
+            candidates: Vec::new(),
+            proven: None,
+            memory_used: 0,
+            memory_limit,
+            elapsed: start.elapsed(),
+        };
+        if pos.phase() != Phase::Play {
+            let best = match self.settings.player {
+                PlayerKind::Veletas => setup::choose_setup(pos, &mut self.rng, limits, start),
+                _ => pos.random_setup(&mut self.rng),
+            }?;
+            return Some(simple(best));
+        }
+        match self.settings.player {
+            PlayerKind::Random => pos.random_move(&mut self.rng, PlayoutPolicy::Uniform).map(simple),
+            PlayerKind::Greedy => self.greedy(pos).map(simple),
+            PlayerKind::Uct | PlayerKind::Veletas => {
+                if self.settings.player == PlayerKind::Veletas
+                    && let Some(win) = tactics::winning_turn(pos)
+                {
+                    let mut result = simple(Move::Turn(win));
+                    result.win_rate = 1.0;
+                    result.proven = Some(Proven { winner: pos.side_to_move(), turns: 1 });
+                    return Some(result);
+                }
+                self.prepare_tree(game);
+                let visits_before = self.tree.as_ref().map_or(0, Tree::root_visits);
+                let deadline = limits.time.map(|t| start + t);
+                let mut remaining = limits.iterations;
+                loop {
+                    let next_report = Instant::now() + interval.min(Duration::from_secs(86_400));
+                    let chunk_end = deadline.map_or(next_report, |d| d.min(next_report));
+                    let done = self.run_tree(Some(chunk_end), remaining, limits.stop.as_deref());
+                    remaining = remaining.map(|r| r.saturating_sub(done));
+                    let finished = remaining == Some(0)
+                        || self.tree.as_ref().is_none_or(Tree::is_settled)
+                        || deadline.is_some_and(|d| Instant::now() >= d)
+                        || limits.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+                        || (deadline.is_none() && remaining.is_none() && limits.stop.is_none());
+                    let visits = self.tree.as_ref().map_or(0, |t| t.root_visits().saturating_sub(visits_before));
+                    let result = self.result(pos, visits, visits_before, start);
+                    if finished {
+                        return result;
+                    }
+                    if let Some(r) = &result {
+                        progress(r);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Searches `game` ahead of time, normally on the opponent's turn, so that the next
+    /// search keeps the tree (see [`SearchSettings::tree_reuse`]): until `limits.stop` is
+    /// raised or `limits.iterations` are run (`limits.time` is ignored), and never once a
+    /// tree holds [`PONDER_FILL_PERCENT`] of its node limit, so that it stays reusable.
+    /// Nothing happens for a finished game, a setup turn, players that keep no tree
+    /// (random, greedy) or with tree reuse off. Returns the playouts run (all threads).
+    pub fn ponder(&mut self, game: &Game, limits: &Limits) -> u64 {
+        let pos = game.position();
+        let searches = matches!(self.settings.player, PlayerKind::Uct | PlayerKind::Veletas);
+        if pos.is_over() || pos.phase() != Phase::Play || !searches || !self.settings.tree_reuse {
+            return 0;
+        }
+        self.prepare_tree(game);
+        let stop = limits.stop.as_deref();
+        let tree_bytes = self.settings.max_nodes() as u64 * mcts::NODE_BYTES as u64;
+        let full = tree_bytes / 100 * PONDER_FILL_PERCENT;
+        let chunk = PONDER_CHUNK * self.settings.threads.max(1) as u64;
+        let mut done = 0u64;
+        loop {
+            let budget = limits.iterations.map_or(chunk, |n| n.saturating_sub(done).min(chunk));
+            if budget == 0
+                || stop.is_some_and(|s| s.load(Ordering::Relaxed))
+                || self.tree.as_ref().is_none_or(|t| t.is_settled() || t.memory_used() >= full)
+            {
+                return done;
+            }
+            done += self.run_tree(None, Some(budget), stop);
+        }
+    }
+
+    /// Tries to prove the outcome of `game` for the side to move within `limits`, with our
+    /// engine's search and its solver whatever the player (the kept trees are left as
+    /// they are). A setup turn or a finished game is [`Solution::Unknown`].
+    pub fn solve(&self, game: &Game, limits: &Limits) -> Solution {
+        let pos = game.position();
+        if pos.phase() != Phase::Play || pos.is_over() {
+            return Solution::Unknown;
+        }
+        let settings =
+            SearchSettings { player: PlayerKind::Veletas, solver: true, tree_reuse: false, ..self.settings.clone() };
+        let Some(result) = Player::new(settings).choose(game, limits) else { return Solution::Unknown };
+        match (result.proven, result.best) {
+            (Some(p), Move::Turn(turn)) if p.winner == pos.side_to_move() => Solution::Win(turn, p.turns),
+            (Some(p), _) if p.winner != pos.side_to_move() => Solution::Loss(p.turns),
+            _ => Solution::Unknown,
+        }
+    }
+
+    fn greedy(&mut self, pos: &Position) -> Option<Move> {
+        self.scratch.clear();
+        pos.legal_turns(&mut self.scratch);
+        let side = pos.side_to_move();
+        let mut best: Option<(f64, Turn)> = None;
+        for &turn in &self.scratch {
+            let mut next = pos.clone();
+            next.play_turn_unchecked(turn);
+            // A little noise breaks ties between equal turns at random.
+            let p = eval::evaluate_with(&next, self.settings.eval);
+            let value = (if side == veletas_rules::Color::Black { p } else { 1.0 - p }) + 1e-9 * self.rng.unit();
+            if best.is_none_or(|(v, _)| value > v) {
+                best = Some((value, turn));
+            }
+        }
+        best.map(|(_, turn)| Move::Turn(turn))
+    }
+
+    /// The tree for `game`: the kept one moved down along the turns played since, when
+    /// it can be, else a new one.
+    fn prepare_tree(&mut self, game: &Game) {
+        let reusable = self.settings.tree_reuse
+            && self.tree.as_ref().is_some_and(|t| !t.is_crowded())
+            && self.tree_game.as_ref().is_some_and(|(start, moves)| {
+                start == game.start()
+                    && game.moves().len() >= moves.len()
+                    && game.moves().zip(moves).all(|(a, b)| a == *b)
+            });
+        let done = self.tree_game.as_ref().map_or(0, |(_, moves)| moves.len());
+        self.tree_game = Some((game.start().clone(), game.moves().collect()));
+        if reusable {
+            let new: Option<Vec<Turn>> = game
+                .moves()
+                .skip(done)
+                .map(|mv| match mv {
+                    Move::Turn(t) => Some(t),
+                    Move::Setup(_) | Move::SetupWithStone { .. } | Move::Swap => None,
+                })
+                .collect();
+            if let Some(new) = new
+                && let Some(tree) = self.tree.as_mut()
+                && tree.advance(&new)
+                && tree.position() == game.position()
+            {
+                return;
+            }
+        }
+        self.tree = Some(Tree::new(self.mcts_config(), game.position().clone()));
+    }
+
+    /// Runs the tree until `deadline`, `iterations` or `stop`; returns the iterations run.
+    /// Several threads search the one tree; the budget is shared, so exactly `iterations`
+    /// playouts run unless the time, the stop flag or a proof at the root ends the search.
+    fn run_tree(&mut self, deadline: Option<Instant>, iterations: Option<u64>, stop: Option<&AtomicBool>) -> u64 {
+        let n = self.settings.threads.max(1) as u64;
+        let seeds: Vec<u64> = (0..n).map(|_| self.rng.next_u64()).collect();
+        let Some(tree) = self.tree.as_mut() else { return 0 };
+        let out_of_time =
+            || deadline.is_some_and(|d| Instant::now() >= d) || stop.is_some_and(|s| s.load(Ordering::Relaxed));
+        if n == 1 {
+            let (mut rng, mut ws) = (Rng::new(seeds[0]), Workspace::new(false));
+            let mut done = 0u64;
+            // A proven root needs no more search.
+            while iterations.is_none_or(|b| done < b) && !tree.is_settled() {
+                if done.is_multiple_of(16) && done > 0 && out_of_time() {
+                    break;
+                }
+                tree.iterate_alone(&mut ws, &mut rng);
+                done += 1;
+            }
+            return done;
+        }
+        let tree = &*tree;
+        let claimed = AtomicU64::new(0);
+        let work = |seed: u64| -> u64 {
+            let (mut rng, mut ws) = (Rng::new(seed), Workspace::new(true));
+            let mut done = 0u64;
+            // Playouts claimed from the shared budget and not run yet: a thread claims
+            // them a batch at a time, so that the threads do not write the one counter
+            // at every playout.
+            let mut held = 0u64;
+            while !tree.is_settled() {
+                if done.is_multiple_of(16) && done > 0 && out_of_time() {
+                    break;
+                }
+                if let Some(budget) = iterations {
+                    if held == 0 {
+                        let before = claimed.fetch_add(CLAIM_BATCH, Ordering::Relaxed);
+                        held = budget.saturating_sub(before).min(CLAIM_BATCH);
+                    }
+                    if held == 0 {
+                        break;
+                    }
+                    held -= 1;
+                }
+                tree.iterate(&mut ws, &mut rng);
+                done += 1;
+            }
+            done
+        };
+        std::thread::scope(|scope| {
+            let work = &work;
+            let handles: Vec<_> = seeds.iter().map(|&seed| scope.spawn(move || work(seed))).collect();
+            handles.into_iter().map(|h| h.join().unwrap_or(0)).sum()
+        })
+    }
+
+    fn result(&mut self, pos: &Position, visits: u64, inherited: u64, start: Instant) -> Option<SearchResult> {
+        let side = pos.side_to_move();
+        let tree = self.tree.as_ref()?;
+        // A proven root: the fastest win, else the longest loss.
+        let proven = tree.proven_turn();
+        let mut ranked: Vec<(Turn, u64, f64, Option<Proven>)> = tree
+            .root_turns()
+            .into_iter()
+            .map(|RootTurn { turn, visits, value, proof }| (turn, visits, value, proof))
+            .collect();
+        ranked.sort_by(|a, b| {
+            b.1.cmp(&a.1)
+                .then(b.2.total_cmp(&a.2))
+                .then((a.0.shooter_move(), a.0.shot()).cmp(&(b.0.shooter_move(), b.0.shot())))
+        });
+        let lost = |p: &Option<Proven>| p.is_some_and(|p| p.winner != side);
+        // Turns proven lost come last, after every turn that may still hold.
+        ranked.sort_by_key(|r| lost(&r.3));
+        let mut best = ranked.first().map(|r| r.0);
+        if self.settings.player == PlayerKind::Veletas {
+            // Never hand the opponent an immediate win when a safer turn exists.
+            let safe =
+                ranked.iter().take(12).filter(|r| !lost(&r.3)).map(|r| r.0).find(|&t| !tactics::hands_over_win(pos, t));
+            if let Some(t) = safe {
+                best = Some(t);
+            } else if best.is_some_and(|t| tactics::hands_over_win(pos, t)) {
+                let mut all = Vec::new();
+                pos.legal_turns(&mut all);
+                let proven_lost: Vec<Turn> = ranked.iter().filter(|r| lost(&r.3)).map(|r| r.0).collect();
+                if let Some(t) =
+                    all.into_iter().find(|&t| !proven_lost.contains(&t) && !tactics::hands_over_win(pos, t))
+                {
+                    best = Some(t);
+                }
+            }
+        }
+        if let Some((turn, _)) = proven {
+            best = Some(turn);
+        }
+        let best = match best {
+            Some(t) => t,
+            None => pos.random_turn(&mut self.rng, PlayoutPolicy::Uniform)?,
+        };
+        let rate = |n: u64, v: f64, p: Option<Proven>| match p {
+            Some(p) => f64::from(u8::from(p.winner == side)),
+            None if n > 0 => v / n as f64,
+            None => 0.5,
+        };
+        let mut candidates: Vec<Candidate> = ranked
+            .iter()
+            .take(10)
+            .map(|&(turn, n, v, p)| Candidate {
+                mv: Move::Turn(turn),
+                visits: n,
+                win_rate: rate(n, v, p),
+                pv: tree.principal_variation(turn, PV_LENGTH),
+            })
+            .collect();
+        if !candidates.iter().any(|c| c.mv == Move::Turn(best))
+            && let Some(&(turn, n, v, p)) = ranked.iter().find(|r| r.0 == best)
+        {
+            candidates.insert(
+                0,
+                Candidate {
+                    mv: Move::Turn(turn),
+                    visits: n,
+                    win_rate: rate(n, v, p),
+                    pv: tree.principal_variation(turn, PV_LENGTH),
+                },
+            );
+            candidates.truncate(10);
+        }
+        let win_rate = match proven {
+            Some((_, p)) => f64::from(u8::from(p.winner == side)),
+            None => candidates.iter().find(|c| c.mv == Move::Turn(best)).map_or(0.5, |c| c.win_rate),
+        };
+        Some(SearchResult {
+            best: Move::Turn(best),
+            win_rate,
+            visits,
+            inherited,
+            pv: tree.principal_variation(best, PV_LENGTH),
+            candidates,
+            proven: proven.map(|(_, p)| p),
+            memory_used: tree.memory_used(),
+            memory_limit: self.settings.memory_mb << 20,
+            elapsed: start.elapsed(),
+        })
+    }
+}

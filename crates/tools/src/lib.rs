@@ -1,0 +1,16 @@
+//! Veletas tools: the programs that drive engines through the protocol and show their games.
+//!
+//! They know the rules and the record format (the `veletas-rules` crate) but not the engine:
+//! an engine is a process spoken to over GTP, ours or anyone's. [`referee`] plays engines
+//! against each other (matches and tournaments), with [`stats`] for the arithmetic;
+//! [`ratings`] rates a whole field of engines from their games; [`picture`] draws positions
+//! (SVG) and games (an HTML viewer) from the rules and records; [`report`] puts standings
+//! and games into one HTML page (and the live page of running games) from ratings and
+//! pictures; [`json`] escapes the text those pages and outputs embed.
+
+pub mod json;
+pub mod picture;
+pub mod ratings;
+pub mod referee;
+pub mod report;
+pub mod stats;

@@ -1,0 +1,274 @@
+//! Every game of record files in one self-contained HTML page: a list of games, the board,
+//! the move list, and keys and buttons to step through a game. No network, no server.
+//!
+//! The rules stay on this side: each game is replayed here with the rules library, and
+//! the page gets, per game, the pieces of the start position and, per turn, the squares
+//! that changed and what stands on them now (`e2.e6sg8b`: `e2` empty, a shooter on `e6`,
+//! a black stone on `g8`; claims show up as `B`/`W`), plus one letter per position for
+//! the side to move (`b`, `w`) or the winner (`B`, `W`). The page's JavaScript only
+//! applies those changes and draws them with the templates of [`super::svg`], so it
+//! draws exactly what `veletas render` draws and never decides anything about the game.
+//!
+//! The data sits in a `<script type="application/json">` block, one compact array per
+//! game, and the page lists the games virtually (only the visible rows exist), so a
+//! 10,000-game tournament file opens quickly (figures in `docs/pictures.md`).
+
+use std::fmt::Write as _;
+
+use crate::picture::svg::{self, CELL, Layout, MIN_LINE, MOVE_INSET, MOVE_LINE, Mark, PIECES, SHOT_INSET, SHOT_LINE};
+use veletas_rules::record::GameRecord;
+use veletas_rules::{Position, Variant};
+
+/// The page around the data: HTML, CSS and JavaScript (`{{TITLE}}` and `{{DATA}}` are
+/// filled in).
+const TEMPLATE: &str = include_str!("viewer.html");
+
+pub use crate::json::script_string as json_string;
+
+/// `text` escaped for HTML text and attribute values.
+pub fn html_escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// The pieces of `position` as changes from the empty board (`c3sf6b`...).
+fn piece_list(position: &Position) -> String {
+    let mut out = String::new();
+    for sq in position.variant().board() {
+        if let Some(piece) = position.piece_at(sq) {
+            let _ = write!(out, "{sq}{}", svg::piece_letter(piece));
+        }
+    }
+    out
+}
+
+/// The squares whose content differs between `before` and `after`, with what stands on
+/// them after (`.` for empty); `-` when nothing changed (the swap).
+fn changes(before: &Position, after: &Position) -> String {
+    let mut out = String::new();
+    for sq in after.variant().board() {
+        let now = after.piece_at(sq);
+        if before.piece_at(sq) != now {
+            let _ = write!(out, "{sq}{}", now.map_or('.', svg::piece_letter));
+        }
+    }
+    if out.is_empty() { "-".to_string() } else { out }
+}
+
+/// One letter for a position: the side to move (`b`, `w`), or the winner (`B`, `W`).
+fn state(position: &Position) -> char {
+    match position.winner() {
+        Some(winner) => winner.name().chars().next().map_or('?', |c| c.to_ascii_uppercase()),
+        None => position.side_to_move().name().chars().next().unwrap_or('?'),
+    }
+}
+
+/// The key of a board frame: its size, and `n` with `no-corners`.
+fn frame_key(position: &Position) -> String {
+    format!("{}{}", position.variant().size(), if position.rules().no_corners { "n" } else { "" })
+}
+
+/// The rules in words, for the game's header.
+fn rules_words(position: &Position) -> String {
+    let rules = position.rules();
+    format!("{} rules{}", rules.set, if rules.no_corners { ", no corners" } else { "" })
+}
+
+/// Strings that repeat from game to game (names, tag names and values), stored once in
+/// the page and referred to by their index.
+#[derive(Default)]
+struct Strings {
+    list: Vec<String>,
+    index: std::collections::HashMap<String, usize>,
+}
+
+impl Strings {
+    fn id(&mut self, text: &str) -> usize {
+        if let Some(&i) = self.index.get(text) {
+            return i;
+        }
+        self.list.push(text.to_string());
+        self.index.insert(text.to_string(), self.list.len() - 1);
+        self.list.len() - 1
+    }
+}
+
+/// One game as the page's JSON array: `[file, black, white, result, termination, reason,
+/// frame, rules, start pieces, moves, changes, states, tags]`, where the names, the
+/// termination, the reason, the rules and the tags (name, value, name, value...) are
+/// indices in the page's table of strings.
+fn game_json(
+    file: usize,
+    record: &GameRecord,
+    frames: &mut Vec<String>,
+    strings: &mut Strings,
+) -> Result<String, String> {
+    let mut game = veletas_rules::Game::from_position(record.start_position().map_err(|e| e.to_string())?);
+    let start = game.position().clone();
+    let (mut moves, mut diffs) = (Vec::with_capacity(record.moves.len()), Vec::with_capacity(record.moves.len()));
+    let mut states = String::with_capacity(record.moves.len() + 1);
+    states.push(state(&start));
+    for (i, text) in record.moves.iter().enumerate() {
+        let mv = game.position().parse_move(text).map_err(|e| format!("turn {}: {e}", i + 1))?;
+        let before = game.position().clone();
+        game.play(mv).map_err(|e| format!("turn {} ({text}): illegal move: {e}", i + 1))?;
+        moves.push(mv.to_string());
+        diffs.push(changes(&before, game.position()));
+        states.push(state(game.position()));
+    }
+    let key = frame_key(&start);
+    if !frames.contains(&key) {
+        frames.push(key.clone());
+    }
+    let mut tag = |name: &str| strings.id(record.tag(name).unwrap_or(""));
+    let (black, white, termination, reason) = (tag("Black"), tag("White"), tag("Termination"), tag("Reason"));
+    let rules = strings.id(&rules_words(&start));
+    let tags: Vec<String> =
+        record.tags.iter().flat_map(|(n, v)| [strings.id(n).to_string(), strings.id(v).to_string()]).collect();
+    Ok(format!(
+        "[{file},{black},{white},{},{termination},{reason},{},{rules},{},{},{},{},[{}]]",
+        json_string(&record.result),
+        json_string(&key),
+        json_string(&piece_list(&start)),
+        json_string(&moves.join(" ")),
+        json_string(&diffs.join(" ")),
+        json_string(&states),
+        tags.join(",")
+    ))
+}
+
+/// The drawing parts the page needs: geometry, frames, piece and mark templates, lines.
+fn drawing_json(frames: &[String]) -> String {
+    let mut out = String::new();
+    let layout = Layout::new(10, true);
+    let _ = write!(
+        out,
+        "{{\"cell\":{CELL},\"left\":{},\"top\":{},\"minLine\":[{},{}],\"moveInset\":[{},{}],\"shotInset\":[{},{}],\
+         \"defs\":{},\"moveLine\":{},\"shotLine\":{},",
+        layout.left(),
+        layout.top(),
+        MIN_LINE.0,
+        MIN_LINE.1,
+        MOVE_INSET.0,
+        MOVE_INSET.1,
+        SHOT_INSET.0,
+        SHOT_INSET.1,
+        json_string(&svg::defs()),
+        json_string(MOVE_LINE),
+        json_string(SHOT_LINE)
+    );
+    let pieces: Vec<String> = PIECES
+        .iter()
+        .map(|&p| {
+            format!(
+                "{}:[{},{}]",
+                json_string(&svg::piece_letter(p).to_string()),
+                json_string(&svg::piece_class(p)),
+                json_string(&svg::piece_template(p))
+            )
+        })
+        .collect();
+    let _ = write!(out, "\"pieces\":{{{}}},", pieces.join(","));
+    let _ = write!(
+        out,
+        "\"marks\":{{\"from\":{},\"to\":{}}},",
+        json_string(&svg::mark_template(Mark::From)),
+        json_string(&svg::mark_template(Mark::To))
+    );
+    let mut entries = Vec::new();
+    for key in frames {
+        let no_corners = key.ends_with('n');
+        let size: u8 = key.trim_end_matches('n').parse().unwrap_or(10);
+        let Some(variant) = Variant::from_size(size) else { continue };
+        let rules = veletas_rules::Rules::CLASSIC.with_no_corners(no_corners);
+        let layout = Layout::new(size, true);
+        entries.push(format!(
+            "{}:{{\"size\":{size},\"toWin\":{},\"width\":{},\"height\":{},\"svg\":{}}}",
+            json_string(key),
+            variant.claims_to_win(),
+            layout.width(),
+            layout.board_height(),
+            json_string(&svg::frame(variant, rules, layout))
+        ));
+    }
+    let _ = write!(out, "\"frames\":{{{}}}}}", entries.join(","));
+    out
+}
+
+/// The page for the games of `files` (each a name and its games). Every game is
+/// replayed; the first that does not replay is the error (one line).
+pub fn page(files: &[(String, Vec<GameRecord>)], title: Option<&str>) -> Result<String, String> {
+    page_with_panel(files, title, "")
+}
+
+/// The page of [`page`] with `panel` (HTML, trusted: the caller escapes what it holds)
+/// between the header and the games. A panel that is a `<div id="report"
+/// data-tab="NAME">` becomes a tab beside the games, and its elements with
+/// `data-pair-a`/`data-pair-b` (two engine names) or `data-engine` (one) show those
+/// engines' games when clicked: the reports of `veletas ratings --format html` and
+/// `--report` are built so (`crate::report`). The viewer itself knows nothing of ratings.
+pub fn page_with_panel(
+    files: &[(String, Vec<GameRecord>)],
+    title: Option<&str>,
+    panel: &str,
+) -> Result<String, String> {
+    let mut frames = Vec::new();
+    let mut strings = Strings::default();
+    let mut games = Vec::new();
+    for (index, (name, records)) in files.iter().enumerate() {
+        for (n, record) in records.iter().enumerate() {
+            let game = game_json(index, record, &mut frames, &mut strings)
+                .map_err(|e| format!("{name}: game {}: {e}", n + 1))?;
+            games.push(game);
+        }
+    }
+    let title = match title {
+        Some(title) => title.to_string(),
+        None => files
+            .iter()
+            .flat_map(|(_, records)| records.first())
+            .find_map(|r| r.tag("Event"))
+            .unwrap_or("Veletas games")
+            .to_string(),
+    };
+    let names: Vec<String> = files.iter().map(|(name, _)| json_string(name)).collect();
+    let mut data = String::with_capacity(games.iter().map(|g| g.len() + 2).sum::<usize>() + 16384);
+    let _ = writeln!(
+        data,
+        "{{\"title\":{},\"generator\":{},\"files\":[{}],\"drawing\":{},\"strings\":[{}],\"games\":[",
+        json_string(&title),
+        json_string(concat!("veletas ", env!("CARGO_PKG_VERSION"))),
+        names.join(","),
+        drawing_json(&frames),
+        strings.list.iter().map(|s| json_string(s)).collect::<Vec<_>>().join(",")
+    );
+    for (i, game) in games.iter().enumerate() {
+        data.push_str(game);
+        data.push_str(if i + 1 < games.len() { ",\n" } else { "\n" });
+    }
+    data.push_str("]}");
+    // Split the template rather than replace, so that no title or tag can hold a marker.
+    let (head, rest) = TEMPLATE.split_once("{{TITLE}}").ok_or("the viewer template has no title marker")?;
+    let (top, rest) = rest.split_once("{{PANEL}}").ok_or("the viewer template has no panel marker")?;
+    let (middle, tail) = rest.split_once("{{DATA}}").ok_or("the viewer template has no data marker")?;
+    Ok([head, &html_escape(&title), top, panel, middle, &data, tail].concat())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_strings_cannot_close_the_script_element() {
+        assert_eq!(json_string("a\"b\\</script>\n"), "\"a\\\"b\\\\\\u003c/script\\u003e\\n\"");
+    }
+
+    #[test]
+    fn changes_name_every_square_that_changed() {
+        let before: Position = "7/7/2s4/7/4s2/1s5/7 b".parse().unwrap();
+        let mut after = before.clone();
+        after.play(before.parse_move("c5-c7/e7").unwrap()).unwrap();
+        assert_eq!(changes(&before, &after), "c5.c7se7b");
+        assert_eq!(changes(&before, &before), "-");
+        assert_eq!(piece_list(&before), "b2se3sc5s");
+    }
+}

@@ -1,0 +1,212 @@
+//! `veletas ratings FILE...`: the standings of the games in record files.
+//!
+//! Engines are told apart by the `Black` and `White` tags; the result token decides the
+//! game (games without a result, `*`, are skipped and counted in a note, and so are games
+//! of an engine against itself). Files of different tournaments are refused unless
+//! `--mix` is given: games are grouped by their `Event` tag and their `Tournament` tag
+//! (the fingerprint of a tournament's schedule, absent in `veletas match` records), and
+//! the files must hold a single group.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use super::{Format, RatedGame, RatingOptions, rate};
+use veletas_rules::record::{GameRecord, parse_records};
+
+/// Options of `veletas ratings`.
+#[derive(Args, Clone, Debug, PartialEq)]
+#[command(after_help = "Examples:\n  veletas ratings games.txt\n  \
+veletas ratings shard-*.txt --format csv\n  \
+veletas ratings a.txt b.txt --mix --anchor 'random=0' --head-to-head")]
+pub struct RatingsArgs {
+    /// Record files (see docs/records.md): of tournaments, matches or shards of one tournament.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Output: text (tables), csv (rank,name,rating,error,games,score), json, or html
+    /// (one self-contained page: standings, crosstable, LOS and the games in the viewer).
+    #[arg(long, default_value = "text")]
+    pub format: String,
+    /// Pins one engine's rating instead of a field mean of 0, e.g. `random=0`.
+    #[arg(long, value_name = "NAME=RATING")]
+    pub anchor: Option<String>,
+    /// Also print each pair's own Elo from its games against each other, with its 95% interval.
+    #[arg(long)]
+    pub head_to_head: bool,
+    /// Rate records of different tournaments (different Event or Tournament tags) together.
+    #[arg(long)]
+    pub mix: bool,
+    /// Write the output to FILE (whole or not at all: a temporary file renamed over it)
+    /// instead of stdout.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// Parses `NAME=RATING` (split at the last `=`: names may hold one, ratings never do).
+pub fn parse_anchor(text: &str) -> Result<(String, f64), String> {
+    let bad = || format!("the anchor must be NAME=RATING with a finite rating, not '{text}'");
+    let (name, rating) = text.rsplit_once('=').ok_or_else(bad)?;
+    let rating: f64 = rating.trim().parse().map_err(|_| bad())?;
+    if name.is_empty() || !rating.is_finite() {
+        return Err(bad());
+    }
+    Ok((name.to_string(), rating))
+}
+
+/// The games of one tournament: the `Event` tag and the `Tournament` fingerprint.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Group {
+    event: Option<String>,
+    tournament: Option<String>,
+}
+
+impl Group {
+    fn of(game: &GameRecord) -> Group {
+        Group { event: game.tag("Event").map(str::to_string), tournament: game.tag("Tournament").map(str::to_string) }
+    }
+}
+
+impl fmt::Display for Group {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.event {
+            Some(event) => write!(f, "event \"{event}\"")?,
+            None => write!(f, "no Event tag")?,
+        }
+        match &self.tournament {
+            Some(t) => write!(f, " with tournament {t}"),
+            None => write!(f, " without a Tournament tag"),
+        }
+    }
+}
+
+/// A record file's name (as given) and its games.
+pub type NamedFile = (String, Vec<GameRecord>);
+
+/// Games read from the files, and what was skipped.
+#[derive(Debug, Default)]
+struct Collected {
+    games: Vec<RatedGame>,
+    unfinished: usize,
+    self_play: usize,
+    /// Each group seen, with the first file that holds it.
+    groups: Vec<(Group, PathBuf)>,
+    /// Every file's name and games, in the order given.
+    files: Vec<NamedFile>,
+}
+
+/// Reads a whole record file: a regular file of UTF-8 text.
+fn read(path: &Path) -> Result<String, String> {
+    veletas_rules::record::read_record_file(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))
+}
+
+fn collect(files: &[PathBuf]) -> Result<Collected, String> {
+    let mut collected = Collected::default();
+    let mut seen = HashSet::new();
+    for path in files {
+        let shown = path.display();
+        let text = read(path)?;
+        if !seen.insert(std::fs::canonicalize(path).unwrap_or_else(|_| path.clone())) {
+            return Err(format!("{shown}: given twice (its games would count twice)"));
+        }
+        let records = parse_records(&text).map_err(|e| match e.line {
+            Some(line) => format!("{shown}:{line}: {}", e.message),
+            None => format!("{shown}: {}", e.message),
+        })?;
+        for (number, game) in records.iter().enumerate() {
+            let tag = |name: &str| match game.tag(name).map(str::trim) {
+                Some(value) if !value.is_empty() => Ok(value.to_string()),
+                _ => Err(format!("{shown}: game {} has no {name} tag", number + 1)),
+            };
+            let (black, white) = (tag("Black")?, tag("White")?);
+            let group = Group::of(game);
+            if !collected.groups.iter().any(|(g, _)| *g == group) {
+                collected.groups.push((group, path.clone()));
+            }
+            match game.winner() {
+                None => collected.unfinished += 1,
+                Some(_) if black == white => collected.self_play += 1,
+                Some(winner) => collected.games.push(RatedGame { black, white, winner }),
+            }
+        }
+        collected.files.push((shown.to_string(), records));
+    }
+    Ok(collected)
+}
+
+/// Runs `veletas ratings`: the whole output, or the one-line error (without the
+/// `veletas ratings:` prefix; control characters of file names, tags or arguments become
+/// spaces). Nothing is printed here.
+pub fn run_ratings(args: &RatingsArgs) -> Result<String, String> {
+    ratings(args).map_err(|e| e.chars().map(|c| if c.is_control() { ' ' } else { c }).collect())
+}
+
+fn ratings(args: &RatingsArgs) -> Result<String, String> {
+    let format: Format = args.format.parse()?;
+    let (standings, _) = rate_files(args)?;
+    Ok(standings.render(format, args.head_to_head))
+}
+
+/// The standings of the games of `args.files` (as `veletas ratings` rates them, notes
+/// included) and every file's name and games, for pages that show both. Errors are one
+/// line (control characters are not replaced here; see [`run_ratings`]).
+pub fn rate_files(args: &RatingsArgs) -> Result<(super::Standings, Vec<NamedFile>), String> {
+    if args.files.is_empty() {
+        return Err("no record files given (usage: veletas ratings FILE...)".to_string());
+    }
+    let anchor = args.anchor.as_deref().map(parse_anchor).transpose()?;
+    let mut collected = collect(&args.files)?;
+    if collected.groups.len() > 1 && !args.mix {
+        let (first, first_file) = &collected.groups[0];
+        let (second, second_file) = &collected.groups[1];
+        let second_place =
+            if first_file == second_file { "also".to_string() } else { format!("{} has", second_file.display()) };
+        return Err(format!(
+            "records of different tournaments: {} has {first}, {second_place} {second} (give --mix to rate them together)",
+            first_file.display()
+        ));
+    }
+    let skipped = collected.unfinished + collected.self_play;
+    if collected.games.is_empty() {
+        let files = args.files.len();
+        return Err(match skipped {
+            0 => format!("no games in the {}", if files == 1 { "file" } else { "files" }),
+            _ => format!("no decided games between two engines ({skipped} skipped)"),
+        });
+    }
+    let options = RatingOptions { anchor };
+    let mut standings = rate(&collected.games, &options).map_err(|e| e.to_string())?;
+    if collected.unfinished > 0 {
+        standings.notes.push(format!("{} games without a result (*) skipped", collected.unfinished));
+    }
+    if collected.self_play > 0 {
+        standings.notes.push(format!("{} games of an engine against itself skipped", collected.self_play));
+    }
+    if collected.groups.len() > 1 {
+        standings.notes.push(format!("games of {} tournaments mixed (--mix)", collected.groups.len()));
+    }
+    Ok((standings, std::mem::take(&mut collected.files)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn anchors_split_at_the_last_equals_sign() {
+        assert_eq!(parse_anchor("random=0"), Ok(("random".into(), 0.0)));
+        assert_eq!(parse_anchor("a=b=-12.5"), Ok(("a=b".into(), -12.5)));
+        for bad in ["random", "=5", "x=", "x=inf", "x=NaN", "x=1e999"] {
+            assert!(parse_anchor(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn groups_name_event_and_tournament() {
+        let g = Group { event: Some("t".into()), tournament: None };
+        assert_eq!(g.to_string(), "event \"t\" without a Tournament tag");
+        let g = Group { event: None, tournament: Some("ab12".into()) };
+        assert_eq!(g.to_string(), "no Event tag with tournament ab12");
+    }
+}

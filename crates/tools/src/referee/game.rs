@@ -1,0 +1,452 @@
+//! One game between two engines, refereed: the referee keeps the authoritative
+//! [`Game`], asks the side to move for `genmove`, checks the reply, and sends it to the
+//! other engine with `play`.
+//!
+//! Every misbehaviour loses the game for the engine that commits it, with a
+//! [`Termination`] and a reason recorded: an illegal move, a `?` reply to `genmove`, a
+//! reply that is not a well-formed GTP reply or not a move, the engine ending (crash or
+//! end of output), a move past the clock plus the margin, no reply to another command
+//! within the command timeout, and a `?` reply to another command (such as refusing the
+//! opponent's legal move). An engine that timed out or answered malformed output is
+//! killed; a killed or crashed engine is restarted before its next game.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use crate::referee::clock::{Clock, TimeControl, format_seconds};
+use crate::referee::engine::{Engine, Failure, Reply};
+use crate::referee::openings::Opening;
+use veletas_rules::record::GameRecord;
+use veletas_rules::{Color, Game, Move, RuleSet, Rules};
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Termination {
+    /// A player won on the board.
+    Normal,
+    /// The loser answered `genmove` with `resign`.
+    Resignation,
+    /// The loser played an illegal move.
+    IllegalMove,
+    /// The loser answered `genmove` with `?`.
+    GenmoveError,
+    /// The loser wrote something that is not a well-formed reply, or a reply to
+    /// `genmove` that is not a move.
+    MalformedReply,
+    /// The loser's process ended (crash, exit, closed output) or could not be started.
+    Crash,
+    /// The loser's move took longer than its clock allowed plus the margin.
+    TimeForfeit,
+    /// The loser did not answer another command within the command timeout.
+    Timeout,
+    /// The loser refused another command (`boardsize`, `play`, ...) with `?`.
+    RejectedCommand,
+}
+
+impl Termination {
+    /// Every termination, in report order.
+    pub const ALL: [Termination; 9] = [
+        Termination::Normal,
+        Termination::Resignation,
+        Termination::IllegalMove,
+        Termination::GenmoveError,
+        Termination::MalformedReply,
+        Termination::Crash,
+        Termination::TimeForfeit,
+        Termination::Timeout,
+        Termination::RejectedCommand,
+    ];
+
+    /// The name used in records and reports, e.g. `time forfeit`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Termination::Normal => "normal",
+            Termination::Resignation => "resignation",
+            Termination::IllegalMove => "illegal move",
+            Termination::GenmoveError => "genmove error",
+            Termination::MalformedReply => "malformed reply",
+            Termination::Crash => "crash",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::Timeout => "timeout",
+            Termination::RejectedCommand => "rejected command",
+        }
+    }
+
+    /// The termination named `name` (as written by [`Termination::as_str`]).
+    pub fn from_name(name: &str) -> Option<Termination> {
+        Termination::ALL.into_iter().find(|t| t.as_str() == name)
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The settings every game of a match shares.
+#[derive(Clone, Debug)]
+pub struct GameSettings {
+    /// The time control of each seat: the first engine of the pair (engine 1 of a
+    /// match), then the second. Clocks belong to colours: each colour's clock runs on the
+    /// control of the engine that plays it at the start (after a swap they are kept).
+    pub time_controls: [TimeControl; 2],
+    /// Seconds a move may exceed the clock before it loses.
+    pub margin: f64,
+    /// The deadline for replies to commands other than `genmove`.
+    pub command_timeout: Duration,
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct PlayedGame {
+    /// The game number in the match, from 0.
+    pub round: usize,
+    /// Whether the first `--engine` played Black (after White's swap, if any: the
+    /// engines then exchanged colours).
+    pub engine1_black: bool,
+    /// Whether White played the swap (modern rules), so the engines exchanged colours.
+    pub swapped: bool,
+    /// The opening it started from.
+    pub opening: Opening,
+    /// The game: start position and every move played, opening included.
+    pub game: Game,
+    /// The winner.
+    pub winner: Color,
+    /// How it ended.
+    pub termination: Termination,
+    /// Details of the ending (empty for a normal end).
+    pub reason: String,
+    /// The answers to `final_score` of Black's and White's engine (after normal ends).
+    pub final_scores: [Option<String>; 2],
+    /// Set when an engine's `final_score` disagrees with the referee's result.
+    pub disagreement: Option<String>,
+    /// The seconds Black's and White's engine spent on `genmove` as the referee timed
+    /// them (clocks belong to colours), every answered `genmove` counted.
+    pub time_used: [f64; 2],
+}
+
+impl PlayedGame {
+    /// The line reporting this game: `BLACK (black) vs WHITE (white): W+ normal, 12 turns`,
+    /// then a swap, the reason of an adjudication and a `final_score` disagreement.
+    pub fn report_line(&self, black: &str, white: &str) -> String {
+        let result = if self.winner == Color::Black { "B+" } else { "W+" };
+        let mut line = format!(
+            "{black} (black) vs {white} (white): {result} {}, {} turns",
+            self.termination,
+            self.game.moves().len()
+        );
+        if self.swapped {
+            line.push_str(" (white swapped)");
+        }
+        if !self.reason.is_empty() {
+            line.push_str(&format!(" ({})", self.reason));
+        }
+        if let Some(d) = &self.disagreement {
+            line.push_str(&format!(" [final_score disagreement: {d}]"));
+        }
+        line
+    }
+
+    /// The game's record: the tags of `head` (event, engines, ...), then the board, the
+    /// opening, `time_control` as the `TimeControl` tag, the result and how it ended.
+    /// `swap` is the `Swap` tag's text, written only when White swapped.
+    pub fn record(&self, head: &[(&str, String)], time_control: &str, swap: &str) -> GameRecord {
+        let mut record = GameRecord::default();
+        for (name, value) in head {
+            record.set_tag(name, value.clone());
+        }
+        record.set_tag("Size", self.opening.variant.size().to_string());
+        if self.opening.rules != Rules::CLASSIC {
+            record.set_tag("Rules", self.opening.rules.to_string());
+        }
+        if self.swapped {
+            record.set_tag("Swap", swap);
+        }
+        record.set_tag("Opening", self.opening.to_string());
+        if let Some(start) = &self.opening.start {
+            record.set_tag("Start", start.to_string());
+        }
+        record.set_tag("TimeControl", time_control);
+        let result = if self.winner == Color::Black { "B+" } else { "W+" };
+        record.set_tag("Result", result);
+        record.set_tag("Termination", self.termination.as_str());
+        if !self.reason.is_empty() {
+            record.set_tag("Reason", self.reason.clone());
+        }
+        for (color, tag) in [(Color::Black, "FinalScoreBlack"), (Color::White, "FinalScoreWhite")] {
+            if let Some(answer) = &self.final_scores[color.index()] {
+                record.set_tag(tag, answer.clone());
+            }
+        }
+        if let Some(d) = &self.disagreement {
+            record.set_tag("Disagreement", d.clone());
+        }
+        // Under a clock, what each side spent: the share of the clock an engine uses.
+        if !time_control.starts_with("movetime") {
+            for (color, tag) in [(Color::Black, "TimeUsedBlack"), (Color::White, "TimeUsedWhite")] {
+                record.set_tag(tag, format!("{:.3}", self.time_used[color.index()]));
+            }
+        }
+        record.moves = self.game.moves().map(|mv| mv.to_string()).collect();
+        record.result = result.to_string();
+        record
+    }
+}
+
+/// The loss of a game by one engine.
+struct Loss {
+    termination: Termination,
+    reason: String,
+}
+
+fn loss(termination: Termination, reason: impl Into<String>) -> Loss {
+    Loss { termination, reason: reason.into() }
+}
+
+fn failure_loss(command: &str, failure: Failure, timeout: Duration) -> Loss {
+    match failure {
+        Failure::Timeout => {
+            loss(Termination::Timeout, format!("no reply to '{command}' within {:.3} s", timeout.as_secs_f64()))
+        }
+        Failure::Exited(detail) => loss(Termination::Crash, format!("ended during '{command}': {detail}")),
+        Failure::Malformed(detail) => loss(Termination::MalformedReply, format!("to '{command}': {detail}")),
+    }
+}
+
+/// Sends a command that must succeed within the command timeout.
+fn expect_ok(engine: &mut Engine, command: &str, timeout: Duration) -> Result<String, Loss> {
+    match engine.command(command, timeout) {
+        Ok(Reply { success: true, text }) => Ok(text),
+        Ok(Reply { success: false, text }) => {
+            Err(loss(Termination::RejectedCommand, format!("'{command}' was refused: {text}")))
+        }
+        Err(failure) => Err(failure_loss(command, failure, timeout)),
+    }
+}
+
+/// Starts the engine if needed and sets up the opening and its clock's time control.
+fn prepare(engine: &mut Engine, settings: &GameSettings, opening: &Opening, control: TimeControl) -> Result<(), Loss> {
+    let started =
+        engine.ensure_running().map_err(|e| loss(Termination::Crash, format!("could not be started: {e}")))?;
+    let timeout = settings.command_timeout;
+    if started {
+        for command in engine.command_line().init.clone() {
+            expect_ok(engine, &command, timeout)?;
+        }
+    }
+    expect_ok(engine, &format!("boardsize {}", opening.variant.size()), timeout)?;
+    // Only what differs from plain classic is announced, so engines without these
+    // commands still play classic matches.
+    if opening.rules.set != RuleSet::Classic {
+        expect_ok(engine, &format!("rules {}", opening.rules.set), timeout)?;
+    }
+    if opening.rules.no_corners {
+        expect_ok(engine, "option no-corners on", timeout)?;
+    }
+    if opening.rules.claimed_block() {
+        expect_ok(engine, "option claimed-block on", timeout)?;
+    }
+    expect_ok(engine, "clear_board", timeout)?;
+    if let Some(start) = &opening.start {
+        expect_ok(engine, &format!("set_position {start}"), timeout)?;
+    }
+    expect_ok(engine, &control.time_settings_command(), timeout)?;
+    let mut game = Game::from_position(opening.start_position());
+    for &mv in &opening.moves {
+        let color = game.position().side_to_move();
+        expect_ok(engine, &format!("play {color} {mv}"), timeout)?;
+        let _ = game.play(mv);
+    }
+    Ok(())
+}
+
+/// Plays game `round` from `opening` between `engines` (the first and second
+/// `--engine`); the first plays Black when `engine1_black`.
+pub fn play_game(
+    engines: &mut [Engine; 2],
+    settings: &GameSettings,
+    round: usize,
+    opening: &Opening,
+    engine1_black: bool,
+) -> PlayedGame {
+    play_game_observed(engines, settings, round, opening, engine1_black, &mut |_| {})
+}
+
+/// [`play_game`], calling `observer` with the game so far once the engines are set up
+/// and after every turn played (for the live page of `--live`; after White's swap the
+/// engines have exchanged colours, which the game's moves show).
+pub fn play_game_observed(
+    engines: &mut [Engine; 2],
+    settings: &GameSettings,
+    round: usize,
+    opening: &Opening,
+    engine1_black: bool,
+    observer: &mut dyn FnMut(&Game),
+) -> PlayedGame {
+    let mut game = opening.game();
+    let mut played = PlayedGame {
+        round,
+        engine1_black,
+        swapped: false,
+        opening: opening.clone(),
+        game: game.clone(),
+        winner: Color::Black,
+        termination: Termination::Normal,
+        reason: String::new(),
+        final_scores: [None, None],
+        disagreement: None,
+        time_used: [0.0; 2],
+    };
+    let mut tally = Tally::default();
+    let result = run(engines, settings, opening, &mut game, engine1_black, &mut tally, observer);
+    let swapped = tally.swapped;
+    played.game = game;
+    played.swapped = swapped;
+    played.time_used = tally.time_used;
+    let final_engine1_black = engine1_black != swapped;
+    played.engine1_black = final_engine1_black;
+    let seat = |color: Color| usize::from((color == Color::Black) != final_engine1_black);
+    match result {
+        Ok(winner) => {
+            played.winner = winner;
+            ask_final_scores(engines, settings, &mut played, seat);
+        }
+        Err((loser, Loss { termination, reason })) => {
+            played.winner = !loser;
+            played.termination = termination;
+            played.reason = format!("{loser}: {reason}");
+        }
+    }
+    played
+}
+
+/// What the game loop notes besides the result.
+#[derive(Default)]
+struct Tally {
+    /// Whether White swapped.
+    swapped: bool,
+    /// Seconds spent on `genmove` by Black and White.
+    time_used: [f64; 2],
+}
+
+/// The game loop proper: the winner, or the loser and why. `tally.swapped` is set when White
+/// swaps; from then on the engines play the other colours (the loser's colour is
+/// always the colour its engine played at that moment).
+fn run(
+    engines: &mut [Engine; 2],
+    settings: &GameSettings,
+    opening: &Opening,
+    game: &mut Game,
+    engine1_black: bool,
+    tally: &mut Tally,
+    observer: &mut dyn FnMut(&Game),
+) -> Result<Color, (Color, Loss)> {
+    let seat = |color: Color, swapped: bool| usize::from((color == Color::Black) != (engine1_black != swapped));
+    let control = |engine: usize| settings.time_controls[engine];
+    for color in Color::ALL {
+        let index = seat(color, false);
+        prepare(&mut engines[index], settings, opening, control(index)).map_err(|l| (color, l))?;
+    }
+    let mut clocks = Color::ALL.map(|color| Clock::new(control(seat(color, false))));
+    let timeout = settings.command_timeout;
+    loop {
+        observer(game);
+        if let Some(winner) = game.position().winner() {
+            return Ok(winner);
+        }
+        let color = game.position().side_to_move();
+        let clock = &mut clocks[color.index()];
+        let engine = &mut engines[seat(color, tally.swapped)];
+        let (left, stones) = clock.time_left();
+        expect_ok(engine, &format!("time_left {color} {} {stones}", format_seconds(left)), timeout)
+            .map_err(|l| (color, l))?;
+        let mv = genmove(engine, color, clock, settings, game, &mut tally.time_used[color.index()])
+            .map_err(|l| (color, l))?;
+        let Some(mv) = mv else {
+            return Err((color, loss(Termination::Resignation, "resigned")));
+        };
+        expect_ok(&mut engines[seat(!color, tally.swapped)], &format!("play {color} {mv}"), timeout)
+            .map_err(|l| (!color, l))?;
+        if mv == Move::Swap {
+            // The engine that swapped takes over Black's setup; the other plays White.
+            tally.swapped = true;
+        }
+    }
+}
+
+/// Asks for a move and checks it; `None` is a resignation. The move is played in `game`.
+fn genmove(
+    engine: &mut Engine,
+    color: Color,
+    clock: &mut Clock,
+    settings: &GameSettings,
+    game: &mut Game,
+    time_used: &mut f64,
+) -> Result<Option<Move>, Loss> {
+    let command = format!("genmove {color}");
+    let deadline = clock.deadline(settings.margin);
+    let start = Instant::now();
+    let reply = engine.command(&command, deadline);
+    let elapsed = start.elapsed().as_secs_f64();
+    *time_used += elapsed;
+    let text = match reply {
+        Ok(Reply { success: true, text }) => text,
+        Ok(Reply { success: false, text }) => {
+            return Err(loss(Termination::GenmoveError, format!("'?' to genmove: {text}")));
+        }
+        Err(Failure::Timeout) => {
+            let reason = format!(
+                "no move within {} s + {} s margin; killed",
+                format_seconds(clock.allowed()),
+                format_seconds(settings.margin)
+            );
+            return Err(loss(Termination::TimeForfeit, reason));
+        }
+        Err(failure) => return Err(failure_loss(&command, failure, deadline)),
+    };
+    if text.eq_ignore_ascii_case("resign") {
+        return Ok(None);
+    }
+    let shown: String = text.chars().take(60).collect();
+    if text.is_empty() || text.contains(char::is_whitespace) {
+        return Err(loss(Termination::MalformedReply, format!("'{shown}' is not a move")));
+    }
+    let mv = game
+        .position()
+        .parse_move(&text)
+        .map_err(|e| loss(Termination::MalformedReply, format!("'{shown}' is not a move: {e}")))?;
+    game.play(mv).map_err(|e| loss(Termination::IllegalMove, format!("played {mv}: {e}")))?;
+    clock
+        .spend(elapsed, settings.margin)
+        .map_err(|e| loss(Termination::TimeForfeit, format!("played {mv} too late: {e}")))?;
+    Ok(Some(mv))
+}
+
+/// Asks both engines for `final_score` and notes any disagreement with the result.
+fn ask_final_scores(
+    engines: &mut [Engine; 2],
+    settings: &GameSettings,
+    played: &mut PlayedGame,
+    seat: impl Fn(Color) -> usize,
+) {
+    let want = match played.winner {
+        Color::Black => 'B',
+        Color::White => 'W',
+    };
+    let mut disagreements = Vec::new();
+    for color in Color::ALL {
+        let answer = match engines[seat(color)].command("final_score", settings.command_timeout) {
+            Ok(Reply { success: true, text }) => text,
+            Ok(Reply { success: false, text }) => format!("? {text}"),
+            Err(failure) => format!("({failure})"),
+        };
+        if !answer.to_ascii_uppercase().starts_with(want) {
+            disagreements.push(format!("{color} engine says '{answer}'"));
+        }
+        played.final_scores[color.index()] = Some(answer);
+    }
+    if !disagreements.is_empty() {
+        played.disagreement = Some(disagreements.join("; "));
+    }
+}

@@ -1,0 +1,247 @@
+//! The match referee: `veletas match` plays two protocol engines against each other.
+//!
+//! The referee talks to engines only through the protocol (GTP 2 framing), as an
+//! outside referee would, and keeps the authoritative game with the rules library.
+//! [`MatchArgs`] are the command-line options (a clap `Args` struct to flatten into a
+//! subcommand) and [`run_match`] plays the match:
+//!
+//! - [`engine`]: engine processes, every read with a deadline, kill and restart;
+//! - [`game`]: one refereed game and its adjudication;
+//! - [`clock`]: time controls and clocks;
+//! - [`openings`]: random setups or openings from a file;
+//! - [`veletas_rules::record`]: the record file format (`docs/records.md`) and its parser;
+//! - [`summary`]: the statistics and reports, on top of [`crate::stats`];
+//! - [`words`]: splitting engine command lines without a shell.
+//!
+//! `docs/match.md` describes the behaviour for users.
+
+pub mod clock;
+pub mod engine;
+pub mod game;
+pub mod openings;
+mod runner;
+pub mod summary;
+pub mod tournament;
+pub mod words;
+
+use std::path::PathBuf;
+
+use veletas_rules::{RuleSet, Rules};
+
+pub use clock::{ByoYomiSpec, ClockSpec, TimeControl};
+pub use game::{PlayedGame, Termination};
+pub use runner::run_match;
+pub use summary::{GameOutcome, MatchSummary, SprtSpec};
+pub use veletas_rules::record::{GameRecord, RecordError, parse_complete_records, parse_records};
+
+/// Options of `veletas match`.
+#[derive(clap::Args, Clone, Debug, PartialEq)]
+#[command(after_help = "Example: veletas match --engine 'veletas --seed 1' --engine 'veletas --seed 2' \
+                        --games 100 --size 7 --movetime 0.1 --concurrency 2 --record games.txt")]
+pub struct MatchArgs {
+    /// An engine command line, split like a shell would but run without one; give it
+    /// twice (engine 1, then engine 2). Scores are reported from engine 1's side.
+    /// `NAME=CMD ARGS` names the engine (letters, digits, `_`, `.`, `-`); otherwise its
+    /// `name` and `version` replies name it.
+    #[arg(long = "engine", value_name = "[NAME=]CMD ARGS", required = true)]
+    pub engines: Vec<String>,
+    /// Number of games; consecutive games form pairs playing one opening with colours swapped.
+    #[arg(long, short = 'n', default_value_t = 2)]
+    pub games: usize,
+    /// Time odds: every time of engine 1's clock multiplied by FACTOR (e.g. 2 gives it twice
+    /// the time of engine 2). Clocks belong to colours, so after a modern swap each engine keeps
+    /// the clock of the colour it now plays.
+    #[arg(long, value_name = "FACTOR", default_value = "1", value_parser = parse_odds)]
+    pub time_odds: f64,
+    /// Stop when an SPRT of engine 1 against engine 2 decides (on complete pairs).
+    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]", allow_hyphen_values = true)]
+    pub sprt: Option<SprtSpec>,
+    /// The Event tag of the records.
+    #[arg(long, default_value = "veletas match")]
+    pub event: String,
+    /// The options `match` and `tournament` share.
+    #[command(flatten)]
+    pub common: CommonArgs,
+}
+
+/// The options `veletas match` and `veletas tournament` share: the games' rules and
+/// openings, time, concurrency, the record file and logs.
+#[derive(clap::Args, Clone, Debug, PartialEq)]
+pub struct CommonArgs {
+    /// Board size: 7, 9 or 10 (default 10, or the size of the openings file).
+    #[arg(long)]
+    pub size: Option<u8>,
+    /// The rule set: classic or modern (sent to the engines with `rules` unless classic).
+    #[arg(long, value_name = "RULES", default_value = "classic", value_parser = parse_rule_set)]
+    pub rules: RuleSet,
+    /// The no-corners option (sent to the engines with `option no-corners on`).
+    #[arg(long)]
+    pub no_corners: bool,
+    /// The claimed-block option of the modern rules, boardspace.net's dialect (sent to
+    /// the engines with `option claimed-block on`).
+    #[arg(long)]
+    pub claimed_block: bool,
+    /// Start every pair from a random-setup position (every shooter on a random square
+    /// off the edge, no stones, Black to move) instead of random setup turns.
+    #[arg(long, conflicts_with = "openings")]
+    pub random_setup: bool,
+    /// Fixed time per move, in seconds (the default time control is 1 s per move).
+    #[arg(long, value_name = "SECONDS", value_parser = clock::parse_seconds)]
+    pub movetime: Option<f64>,
+    /// A clock per player: main time plus an increment per move, in seconds.
+    #[arg(long, visible_alias = "tc", value_name = "MAIN[+INC]")]
+    pub clock: Option<ClockSpec>,
+    /// Canadian byo-yomi after the --clock main time: PERIOD seconds for STONES moves.
+    #[arg(long, value_name = "PERIOD/STONES")]
+    pub byoyomi: Option<ByoYomiSpec>,
+    /// Seconds a move may exceed the clock before it loses on time.
+    #[arg(long, value_name = "SECONDS", default_value = "0.1", value_parser = clock::parse_seconds)]
+    pub margin: f64,
+    /// Seconds an engine has to answer any command other than genmove (start-up included).
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = clock::parse_seconds)]
+    pub command_timeout: f64,
+    /// Games played at the same time, each worker with its own engine processes.
+    #[arg(long, short = 'j', default_value_t = 1)]
+    pub concurrency: usize,
+    /// Openings file: one opening per line, moves from the empty board or a position
+    /// string followed by moves (default: random setups drawn from the seed).
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Record file: every game is appended to it. If it exists, play resumes: the
+    /// games it holds are not played again.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// Require the record file to exist (resuming is automatic anyway).
+    #[arg(long, requires = "record")]
+    pub resume: bool,
+    /// Start over: empty the record file instead of resuming.
+    #[arg(long, requires = "record", conflicts_with = "resume")]
+    pub overwrite: bool,
+    /// Where the engines' stderr goes (appended); default: the record file name plus
+    /// `.engines.log`, or nowhere without a record file.
+    #[arg(long, value_name = "FILE")]
+    pub engine_log: Option<PathBuf>,
+    /// No line per game, only the summary.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    /// At the end, write one self-contained HTML page with the results (standings,
+    /// crosstable, LOS; a match's summary) and every game counted, in the game viewer.
+    /// Written whole or not at all (docs/pictures.md).
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
+    /// While games run, rewrite this HTML page (at most every 2 s, and at the end) with the
+    /// games in progress and the standings so far; the page reloads itself.
+    #[arg(long, value_name = "FILE.html")]
+    pub live: Option<PathBuf>,
+}
+
+impl CommonArgs {
+    /// Checks that the pages of `--report` and `--live` can be written, before any game.
+    pub fn check_pages(&self) -> Result<(), RefereeError> {
+        for (option, path) in [("--report", &self.report), ("--live", &self.live)] {
+            if let Some(path) = path {
+                crate::report::check_writable(option, path).map_err(RefereeError::Usage)?;
+            }
+        }
+        if let (Some(report), Some(live)) = (&self.report, &self.live)
+            && report == live
+        {
+            return Err(RefereeError::Usage("--report and --live must be different files".into()));
+        }
+        Ok(())
+    }
+
+    /// The rules the games are played under, if the options go with the rule set.
+    pub fn rules(&self) -> Result<Rules, String> {
+        Rules::new(self.rules, self.no_corners, self.claimed_block).map_err(|e| format!("--claimed-block: {e}"))
+    }
+
+    /// The engines' log file: `--engine-log`, else the record file's name plus `.engines.log`.
+    pub fn engine_log_path(&self) -> Option<PathBuf> {
+        self.engine_log.clone().or_else(|| self.record.as_deref().map(engine_log_beside))
+    }
+}
+
+/// The default engine log of a record file: its name plus `.engines.log`.
+pub fn engine_log_beside(record: &std::path::Path) -> PathBuf {
+    let mut name = record.as_os_str().to_os_string();
+    name.push(".engines.log");
+    PathBuf::from(name)
+}
+
+fn parse_rule_set(text: &str) -> Result<RuleSet, String> {
+    text.parse::<RuleSet>().map_err(|e| e.to_string())
+}
+
+impl MatchArgs {
+    /// The rules the match is played under, if the options go with the rule set.
+    pub fn rules(&self) -> Result<Rules, String> {
+        self.common.rules()
+    }
+}
+
+impl MatchArgs {
+    /// Parses options as on the command line (without the program and subcommand names):
+    /// for tests and for callers that build option lists.
+    pub fn parse_from<I, T>(args: I) -> Result<MatchArgs, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        parse_options("veletas match", args)
+    }
+}
+
+/// Parses a subcommand's options (a clap `Args` struct) from a list without the program
+/// and subcommand names.
+pub(crate) fn parse_options<A, I, T>(name: &'static str, args: I) -> Result<A, clap::Error>
+where
+    A: clap::Args + clap::FromArgMatches,
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let command = A::augment_args(clap::Command::new(name).no_binary_name(true));
+    A::from_arg_matches(&command.try_get_matches_from(args)?)
+}
+
+/// Why a match could not be played.
+#[derive(Debug, thiserror::Error)]
+pub enum RefereeError {
+    /// Options that do not make a match.
+    #[error("{0}")]
+    Usage(String),
+    /// An engine that cannot be started at all.
+    #[error("cannot start engine '{command}': {detail}")]
+    Engine {
+        /// The engine's command line.
+        command: String,
+        /// What went wrong.
+        detail: String,
+    },
+    /// A file that cannot be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// A record file that cannot be resumed.
+    #[error("{path}: {detail}")]
+    Record {
+        /// The record file.
+        path: PathBuf,
+        /// What is wrong with it.
+        detail: String,
+    },
+}
+
+fn parse_odds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && (0.01..=100.0).contains(&x) => Ok(x),
+        _ => Err(format!("'{text}' is not a factor between 0.01 and 100")),
+    }
+}

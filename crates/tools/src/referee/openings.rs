@@ -1,0 +1,315 @@
+//! Openings: where each pair of games starts.
+//!
+//! By default every pair gets random legal setups for both sides (Black's shooter
+//! placement, then White's) drawn from the match seed and the pair number, so the same
+//! seed always gives the same openings. An openings file has one opening per line
+//! (blank lines and `#` comments are skipped): either moves from the empty board
+//! (`c3,f6,h8 a1,c9,h2,j10`), or a position string optionally followed by moves played
+//! from it (`7/7/7/3s3/7/7/7 w b2,f6`). Openings are used in file order and
+//! cycled; each is played twice, with colours swapped.
+//!
+//! Every opening is played under the match's rules (`--rules`, `--no-corners`), and a
+//! position string in a file must carry the same rules. Under the modern rules a random
+//! opening is Black's random setup (shooters and stone) only: White's setup turn, where
+//! it may swap, is left to the engines; an openings file cannot hold the swap either. With
+//! `--random-setup` each pair starts instead from the random-setup position: every
+//! shooter on a random square off the edge, no stones, Black to move.
+
+use std::path::Path;
+
+use veletas_rules::{Game, Move, Phase, Position, Rng, Rules, Variant};
+
+/// An opening: a start position and moves played from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// The start position, when it is not the empty board (sent with `set_position`).
+    pub start: Option<Position>,
+    /// Moves played from the start (sent with `play`).
+    pub moves: Vec<Move>,
+    /// The variant.
+    pub variant: Variant,
+    /// The rules.
+    pub rules: Rules,
+}
+
+/// Where the openings of a match or tournament come from: a file (used in order and
+/// cycled), random setups, or random-setup positions, all under one variant and rules.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpeningBook {
+    /// The variant every opening is played on.
+    pub variant: Variant,
+    /// The rules every opening is played under.
+    pub rules: Rules,
+    list: Option<Vec<Opening>>,
+    random_setup: bool,
+    seed: u64,
+}
+
+impl OpeningBook {
+    /// The book the shared options describe: `--openings FILE` (its size, which must agree
+    /// with `--size`), or random openings of `--size` (10 by default) from `--seed`.
+    pub fn new(args: &crate::referee::CommonArgs) -> Result<OpeningBook, String> {
+        let rules = args.rules()?;
+        let list = match &args.openings {
+            Some(path) => Some(read_openings(path, args.size, rules)?),
+            None => None,
+        };
+        let variant = match (&list, args.size) {
+            (Some(list), _) => list.first().map(|o| o.variant).ok_or("the openings file holds no opening")?,
+            (None, size) => {
+                let size = size.unwrap_or(10);
+                Variant::from_size(size).ok_or_else(|| format!("--size {size}: the board is 7, 9 or 10"))?
+            }
+        };
+        Ok(OpeningBook { variant, rules, list, random_setup: args.random_setup, seed: args.seed })
+    }
+
+    /// The opening of encounter `n` (two games, colours swapped, share one).
+    pub fn opening(&self, n: u64) -> Opening {
+        match &self.list {
+            Some(list) if !list.is_empty() => list[(n % list.len() as u64) as usize].clone(),
+            _ if self.random_setup => Opening::random_start(self.variant, self.rules, self.seed, n),
+            _ => Opening::random_with_rules(self.variant, self.rules, self.seed, n),
+        }
+    }
+
+    /// A short description for fingerprints and reports: the file's openings, or the
+    /// kind of random opening and the seed.
+    pub fn describe(&self) -> String {
+        match &self.list {
+            Some(list) => {
+                let all: Vec<String> = list.iter().map(Opening::to_string).collect();
+                format!("file:{}", all.join(";"))
+            }
+            None if self.random_setup => format!("random-setup seed {}", self.seed),
+            None => format!("random seed {}", self.seed),
+        }
+    }
+}
+
+/// Mixes a seed and a counter into a well-spread 64-bit value (splitmix64).
+pub fn mix(seed: u64, n: u64) -> u64 {
+    let mut z = seed.wrapping_add(n.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl Opening {
+    /// Random legal setups of both sides for pair `pair` of a match seeded with `seed`
+    /// (classic rules).
+    pub fn random(variant: Variant, seed: u64, pair: u64) -> Opening {
+        Opening::random_with_rules(variant, Rules::CLASSIC, seed, pair)
+    }
+
+    /// A random opening under `rules` for pair `pair` of a match seeded with `seed`:
+    /// random setups of both sides (classic), or Black's random setup only (modern: the
+    /// swap decision stays with White's engine).
+    pub fn random_with_rules(variant: Variant, rules: Rules, seed: u64, pair: u64) -> Opening {
+        let mut rng = Rng::new(mix(seed, pair));
+        let mut position = Position::with_rules(variant, rules);
+        let mut moves = Vec::with_capacity(2);
+        let setups = if rules.is_modern() { 1 } else { 2 };
+        while position.phase() != Phase::Play && moves.len() < setups {
+            let Some(mv) = position.random_setup(&mut rng) else { break };
+            if mv == Move::Swap {
+                continue;
+            }
+            if position.play(mv).is_err() {
+                break;
+            }
+            moves.push(mv);
+        }
+        Opening { start: None, moves, variant, rules }
+    }
+
+    /// The random-setup start of pair `pair` of a match seeded with `seed`: every shooter
+    /// on a random square off the edge, no stones, Black to move.
+    pub fn random_start(variant: Variant, rules: Rules, seed: u64, pair: u64) -> Opening {
+        let mut rng = Rng::new(mix(seed, pair));
+        Opening { start: Some(Position::random_start(variant, rules, &mut rng)), moves: Vec::new(), variant, rules }
+    }
+
+    /// Reads one line of an openings file (classic rules); `size` is the `--size` to
+    /// check against.
+    pub fn parse(line: &str, size: Option<u8>) -> Result<Opening, String> {
+        Opening::parse_with_rules(line, size, Rules::CLASSIC)
+    }
+
+    /// Reads one line of an openings file for a match under `rules`; `size` is the
+    /// `--size` to check against. A position string's rules words must give `rules`.
+    pub fn parse_with_rules(line: &str, size: Option<u8>, rules: Rules) -> Result<Opening, String> {
+        let mut words = line.split_whitespace().peekable();
+        let start: Option<Position> = match words.peek() {
+            Some(first) if is_position_word(first) => {
+                let board = words.next().unwrap_or_default();
+                // Without a side, the parser says what is missing (or wrong in the ranks).
+                let mut text = board.to_string();
+                if let Some(side) = words.next() {
+                    text.push(' ');
+                    text.push_str(side);
+                }
+                while let Some(word) = words.next_if(|w| {
+                    matches!(*w, "classic" | "modern" | "no-corners" | "claimed-block" | "swap" | "noswap")
+                }) {
+                    text.push(' ');
+                    text.push_str(word);
+                }
+                let position: Position = text.parse().map_err(|e| format!("bad position: {e}"))?;
+                if position.rules() != rules {
+                    return Err(format!(
+                        "a position of the {} rules in a match of the {rules} rules",
+                        position.rules()
+                    ));
+                }
+                Some(position)
+            }
+            _ => None,
+        };
+        let variant = match (&start, size) {
+            (Some(p), Some(size)) if p.variant().size() != size => {
+                return Err(format!("a {0}x{0} position in a match on {size}x{size}", p.variant().size()));
+            }
+            (Some(p), _) => p.variant(),
+            (None, size) => {
+                let size = size.unwrap_or(10);
+                Variant::from_size(size).ok_or(format!("no variant is played on {size}x{size}"))?
+            }
+        };
+        let mut game = Game::from_position(start.clone().unwrap_or_else(|| Position::with_rules(variant, rules)));
+        let mut moves = Vec::new();
+        for word in words {
+            let mv = game.position().parse_move(word).map_err(|e| e.to_string())?;
+            if mv == Move::Swap {
+                return Err("an opening cannot hold the swap: the engines decide it".into());
+            }
+            game.play(mv).map_err(|e| format!("illegal move {word}: {e}"))?;
+            moves.push(mv);
+        }
+        if game.position().is_over() {
+            return Err("the game is already over".into());
+        }
+        let start = start.filter(|p| *p != Position::with_rules(variant, rules));
+        Ok(Opening { start, moves, variant, rules })
+    }
+
+    /// The position the opening starts from.
+    pub fn start_position(&self) -> Position {
+        self.start.clone().unwrap_or_else(|| Position::with_rules(self.variant, self.rules))
+    }
+
+    /// The game after the opening.
+    pub fn game(&self) -> Game {
+        let mut game = Game::from_position(self.start_position());
+        for &mv in &self.moves {
+            // Openings are checked when made; a failure here cannot happen.
+            let _ = game.play(mv);
+        }
+        game
+    }
+}
+
+impl std::fmt::Display for Opening {
+    /// The line form: the position string (if any), then the moves, space-separated.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut first = true;
+        if let Some(start) = &self.start {
+            write!(f, "{start}")?;
+            first = false;
+        }
+        for mv in &self.moves {
+            if !first {
+                f.write_str(" ")?;
+            }
+            write!(f, "{mv}")?;
+            first = false;
+        }
+        Ok(())
+    }
+}
+
+/// Whether a word is the ranks of a position string (at least 7 ranks, so at least six
+/// `/`), not a move (a modern setup such as `c3,e5/d4` has one `/`, a play turn one).
+fn is_position_word(word: &str) -> bool {
+    word.matches('/').count() >= 2
+}
+
+/// Reads an openings file (see the module documentation) for a match under `rules`.
+/// All openings must be of one variant; `size` (the `--size` option) must match it when
+/// given. Without it, the size is that of the first position string in the file, or 10.
+pub fn read_openings(path: &Path, size: Option<u8>, rules: Rules) -> Result<Vec<Opening>, String> {
+    let text = veletas_rules::record::read_record_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.split('#').next().unwrap_or_default().trim()))
+        .filter(|(_, line)| !line.is_empty())
+        .collect();
+    // Without --size, the first position string sets the size of move-list lines too.
+    let first_position = lines.iter().find_map(|(_, l)| l.split_whitespace().next().filter(|w| is_position_word(w)));
+    let size = size.or_else(|| first_position.and_then(|p| u8::try_from(p.split('/').count()).ok()));
+    let mut openings: Vec<Opening> = Vec::new();
+    for (number, line) in lines {
+        let size = size.or(openings.first().map(|o| o.variant.size()));
+        let opening =
+            Opening::parse_with_rules(line, size, rules).map_err(|e| format!("{}:{number}: {e}", path.display()))?;
+        openings.push(opening);
+    }
+    if openings.is_empty() {
+        return Err(format!("{}: no openings", path.display()));
+    }
+    Ok(openings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_openings_are_both_setups_and_reproducible() {
+        let v = Variant::STANDARD;
+        let a = Opening::random(v, 7, 3);
+        assert_eq!(a.moves.len(), 2);
+        assert_eq!(a, Opening::random(v, 7, 3));
+        assert_ne!(a, Opening::random(v, 7, 4));
+        assert_eq!(Opening::parse(&a.to_string(), Some(10)), Ok(a));
+    }
+
+    #[test]
+    fn lines_are_moves_or_positions_with_moves() {
+        let o = Opening::parse("d4 b2,f6", None);
+        assert!(o.is_err(), "d4 is no 10x10 setup of three shooters");
+        let o = Opening::parse("d4 b2,f6 d4-d6/d5", Some(7)).unwrap();
+        assert_eq!((o.start.is_none(), o.moves.len()), (true, 3));
+        let p = Opening::parse("7/7/7/3s3/7/7/7 w b2,f6", None).unwrap();
+        assert_eq!(p.variant.size(), 7);
+        assert_eq!(p.to_string(), "7/7/7/3s3/7/7/7 w b2,f6");
+        assert!(Opening::parse("7/7/7/3s3/7/7/7 w", Some(9)).is_err());
+        assert_eq!(Opening::parse("7/7/7/7/7/7/7 b", None).unwrap().start, None);
+        // A malformed position string gets the parser's specific reason.
+        let err = Opening::parse("7/7/7/7/7/7/7", None).unwrap_err();
+        assert_eq!(err, "bad position: the side to move ('b' or 'w') is missing after the ranks");
+        let err = Opening::parse("7/7/7/7/7/7/x6 b d4", None).unwrap_err();
+        assert_eq!(err, "bad position: unexpected 'x' in rank 1");
+    }
+
+    #[test]
+    fn modern_openings_place_stones_and_check_the_rules() {
+        let modern = Rules::MODERN;
+        let a = Opening::random_with_rules(Variant::STANDARD, modern, 7, 3);
+        assert_eq!(a.moves.len(), 1);
+        assert!(a.moves.iter().all(|mv| matches!(mv, Move::SetupWithStone { .. })));
+        assert_eq!(a.game().position().phase(), Phase::WhiteSetup);
+        assert!(a.game().position().swap_available());
+        assert_eq!(Opening::parse_with_rules(&a.to_string(), Some(10), modern), Ok(a.clone()));
+        assert!(Opening::parse(&a.to_string(), Some(10)).is_err(), "modern setups are no classic opening");
+        let p = Opening::parse_with_rules("7/7/7/3s3/7/7/b6 w modern noswap e3,c5/g7", None, modern).unwrap();
+        assert_eq!(p.to_string(), "7/7/7/3s3/7/7/b6 w modern noswap c5,e3/g7");
+        assert!(Opening::parse_with_rules("7/7/7/3s3/7/7/b6 w modern swap", None, Rules::CLASSIC).is_err());
+        assert!(Opening::parse_with_rules("d4/a1 swap", Some(7), modern).is_err());
+        let r = Opening::random_start(Variant::STANDARD, modern.with_no_corners(true), 1, 0);
+        assert_eq!(r.game().position().phase(), Phase::Play);
+        assert_eq!(Opening::parse_with_rules(&r.to_string(), None, modern.with_no_corners(true)), Ok(r.clone()));
+        assert_ne!(r, Opening::random_start(Variant::STANDARD, modern.with_no_corners(true), 1, 1));
+    }
+}

@@ -1,0 +1,380 @@
+//! Match statistics from game outcomes, built on [`crate::stats`], and their reports:
+//! the final summary and the live progress line.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use crate::referee::game::Termination;
+use crate::stats::{EloInterval, Pentanomial, Score, Sprt, SprtDecision};
+use veletas_rules::Color;
+
+/// What the statistics need to know of a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameOutcome {
+    /// The game number in the match, from 0; games `2k` and `2k + 1` form pair `k`.
+    pub round: usize,
+    /// Whether the first engine played Black.
+    pub engine1_black: bool,
+    /// The winner.
+    pub winner: Color,
+    /// How the game ended.
+    pub termination: Termination,
+    /// Whether an engine's `final_score` disagreed with the result.
+    pub disagreement: bool,
+}
+
+impl GameOutcome {
+    /// Whether the first engine won.
+    pub fn engine1_won(&self) -> bool {
+        (self.winner == Color::Black) == self.engine1_black
+    }
+}
+
+/// SPRT bounds as given to `--sprt ELO0,ELO1[,ALPHA,BETA]` (alpha and beta default to 0.05).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtSpec {
+    /// Elo of the null hypothesis.
+    pub elo0: f64,
+    /// Elo of the alternative hypothesis.
+    pub elo1: f64,
+    /// False-positive rate.
+    pub alpha: f64,
+    /// False-negative rate.
+    pub beta: f64,
+}
+
+impl SprtSpec {
+    /// The test (valid by construction).
+    pub fn sprt(&self) -> Option<Sprt> {
+        Sprt::new(self.elo0, self.elo1, self.alpha, self.beta)
+    }
+}
+
+impl FromStr for SprtSpec {
+    type Err = String;
+    fn from_str(s: &str) -> Result<SprtSpec, String> {
+        let numbers: Result<Vec<f64>, _> = s.split(',').map(|x| x.trim().parse::<f64>()).collect();
+        let spec = match numbers.as_deref() {
+            Ok(&[elo0, elo1]) => SprtSpec { elo0, elo1, alpha: 0.05, beta: 0.05 },
+            Ok(&[elo0, elo1, alpha, beta]) => SprtSpec { elo0, elo1, alpha, beta },
+            _ => return Err(format!("expected ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA, not '{s}'")),
+        };
+        match spec.sprt() {
+            Some(_) => Ok(spec),
+            None => Err(format!("invalid SPRT '{s}': need elo0 < elo1, 0 < alpha, beta and alpha + beta < 1")),
+        }
+    }
+}
+
+/// The state of an SPRT.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtReport {
+    /// The bounds asked for.
+    pub spec: SprtSpec,
+    /// The log-likelihood ratio over the complete pairs (pentanomial).
+    pub llr: f64,
+    /// The lower and upper LLR bounds.
+    pub bounds: (f64, f64),
+    /// The decision at this LLR.
+    pub decision: SprtDecision,
+    /// The complete pairs the LLR is computed from.
+    pub pairs: u64,
+}
+
+/// The statistics of a match, from the first engine's point of view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchSummary {
+    /// The engines' names (first and second `--engine`).
+    pub names: [String; 2],
+    /// Games planned (`--games`).
+    pub planned: usize,
+    /// Games finished.
+    pub games: u64,
+    /// The first engine's wins and losses.
+    pub score: Score,
+    /// The first engine's wins and losses with Black.
+    pub as_black: Score,
+    /// The first engine's wins and losses with White.
+    pub as_white: Score,
+    /// Games won by Black and by White, whoever played them.
+    pub colour_wins: [u64; 2],
+    /// Complete pairs by the first engine's points: `[0, 0.5, 1, 1.5, 2]`.
+    pub pentanomial: Pentanomial,
+    /// Elo of the first engine from single games, with its 95% interval.
+    pub elo: Option<EloInterval>,
+    /// Elo from the pair statistics, with its 95% interval.
+    pub pair_elo: Option<EloInterval>,
+    /// Likelihood that the first engine is stronger.
+    pub los: f64,
+    /// The SPRT, if one was asked for.
+    pub sprt: Option<SprtReport>,
+    /// Games by how they ended (only terminations that occurred).
+    pub terminations: Vec<(Termination, u64)>,
+    /// Games where an engine's `final_score` disagreed with the result.
+    pub disagreements: u64,
+}
+
+/// Running totals of a match, updated game by game: what the progress line and the
+/// SPRT stopping rule need, in constant time per game.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    /// The first engine's wins and losses.
+    pub score: Score,
+    /// Complete pairs by the first engine's points.
+    pub pentanomial: Pentanomial,
+    /// Finished games whose partner (round `r ^ 1`) is not finished yet: round -> won.
+    pending: HashMap<usize, bool>,
+    seen: HashSet<usize>,
+}
+
+impl Tally {
+    /// Counts a game; a round already counted is ignored (returns `false`).
+    pub fn add(&mut self, outcome: &GameOutcome) -> bool {
+        if !self.seen.insert(outcome.round) {
+            return false;
+        }
+        let won = outcome.engine1_won();
+        self.score.add(won);
+        match self.pending.remove(&(outcome.round ^ 1)) {
+            Some(partner) if outcome.round % 2 == 1 => self.pentanomial.add_games(partner, won),
+            Some(partner) => self.pentanomial.add_games(won, partner),
+            None => {
+                self.pending.insert(outcome.round, won);
+            }
+        }
+        true
+    }
+
+    /// The SPRT over the complete pairs.
+    pub fn sprt(&self, spec: Option<SprtSpec>) -> Option<SprtReport> {
+        let spec = spec?;
+        let test = spec.sprt()?;
+        let llr = test.llr(&self.pentanomial);
+        let pairs = self.pentanomial.pairs();
+        let decision = test.decision(llr);
+        Some(SprtReport { spec, llr, bounds: test.bounds(), decision, pairs })
+    }
+
+    /// The live progress line: games done, score, Elo so far, LLR, and the ETA if known.
+    pub fn progress_line(
+        &self,
+        names: &[String; 2],
+        planned: usize,
+        sprt: Option<SprtSpec>,
+        eta: Option<Duration>,
+    ) -> String {
+        let mut line = format!(
+            "[{}/{planned}] {} {} - {} {}",
+            self.score.games(),
+            names[0],
+            self.score.wins,
+            self.score.losses,
+            names[1]
+        );
+        if let Some(elo) = self.score.elo_interval() {
+            line.push_str(&format!(", Elo {}", format_elo(elo)));
+        }
+        if let Some(s) = self.sprt(sprt) {
+            line.push_str(&format!(", LLR {:.2}", s.llr));
+        }
+        if let Some(eta) = eta {
+            let secs = eta.as_secs();
+            line.push_str(&format!(", ETA {}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60));
+        }
+        line
+    }
+}
+
+impl MatchSummary {
+    /// The statistics of `outcomes` (in any order; for a round listed twice the first counts).
+    pub fn new(names: [String; 2], planned: usize, outcomes: &[GameOutcome], sprt: Option<SprtSpec>) -> MatchSummary {
+        let mut tally = Tally::default();
+        let (mut as_black, mut as_white) = (Score::default(), Score::default());
+        let mut colour_wins = [0u64; 2];
+        let mut counts = [0u64; Termination::ALL.len()];
+        let mut disagreements = 0;
+        for o in outcomes {
+            if !tally.add(o) {
+                continue;
+            }
+            if o.engine1_black {
+                as_black.add(o.engine1_won())
+            } else {
+                as_white.add(o.engine1_won())
+            }
+            colour_wins[o.winner.index()] += 1;
+            disagreements += u64::from(o.disagreement);
+            if let Some(i) = Termination::ALL.iter().position(|&t| t == o.termination) {
+                counts[i] += 1;
+            }
+        }
+        let terminations = Termination::ALL.into_iter().zip(counts).filter(|&(_, n)| n > 0).collect();
+        let (score, pentanomial) = (tally.score, tally.pentanomial);
+        MatchSummary {
+            names,
+            planned,
+            games: score.games(),
+            score,
+            as_black,
+            as_white,
+            colour_wins,
+            pentanomial,
+            elo: score.elo_interval(),
+            pair_elo: pentanomial.elo_interval(),
+            los: score.los(),
+            sprt: tally.sprt(sprt),
+            terminations,
+            disagreements,
+        }
+    }
+
+    /// The summary as the HTML report shows it: the same figures as the text summary,
+    /// as labelled lines; `engines` are the names the records hold.
+    pub fn panel(&self, engines: [String; 2]) -> crate::report::MatchPanel {
+        let [a, b] = &self.names;
+        let pct = self.score.fraction().map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s));
+        let mut lines = vec![
+            ("Games".to_string(), format!("{} of {}", self.games, self.planned)),
+            (format!("Score of {a} vs {b}"), format!("{} - {} ({pct})", self.score.wins, self.score.losses)),
+            (
+                "By colour".to_string(),
+                format!(
+                    "{a} with Black {} - {}, with White {} - {}; Black won {}, White won {}",
+                    self.as_black.wins,
+                    self.as_black.losses,
+                    self.as_white.wins,
+                    self.as_white.losses,
+                    self.colour_wins[0],
+                    self.colour_wins[1]
+                ),
+            ),
+            ("Elo difference (95%)".to_string(), self.elo.map_or("no games".to_string(), format_elo)),
+            ("LOS".to_string(), format!("{:.1}%", 100.0 * self.los)),
+        ];
+        let c = self.pentanomial.counts;
+        lines.push((
+            "Pentanomial".to_string(),
+            format!(
+                "{} pairs: LL {}, LD {}, WL/DD {}, WD {}, WW {}",
+                self.pentanomial.pairs(),
+                c[0],
+                c[1],
+                c[2],
+                c[3],
+                c[4]
+            ),
+        ));
+        if let Some(elo) = self.pair_elo {
+            lines.push(("Pair Elo (95%)".to_string(), format_elo(elo)));
+        }
+        let ends: Vec<String> = self.terminations.iter().map(|(t, n)| format!("{t} {n}")).collect();
+        lines.push(("Endings".to_string(), if ends.is_empty() { "-".to_string() } else { ends.join(", ") }));
+        if self.disagreements > 0 {
+            lines.push(("final_score disagreements".to_string(), self.disagreements.to_string()));
+        }
+        if let Some(s) = self.sprt {
+            let decision = match s.decision {
+                SprtDecision::Continue => "continue",
+                SprtDecision::AcceptH0 => "H0 accepted",
+                SprtDecision::AcceptH1 => "H1 accepted",
+            };
+            lines.push((
+                format!("SPRT [{}, {}]", s.spec.elo0, s.spec.elo1),
+                format!("LLR {:.3} of [{:.3}, {:.3}]: {decision}", s.llr, s.bounds.0, s.bounds.1),
+            ));
+        }
+        crate::report::MatchPanel { engines, lines, notes: Vec::new() }
+    }
+
+    /// Whether the SPRT has reached a decision.
+    pub fn sprt_decided(&self) -> bool {
+        self.sprt.is_some_and(|s| s.decision != SprtDecision::Continue)
+    }
+}
+
+fn signed(x: f64) -> String {
+    let x = x + 0.0; // no "-0.0"
+    if x.is_infinite() { if x > 0.0 { "+inf".into() } else { "-inf".into() } } else { format!("{x:+.1}") }
+}
+
+/// `+12.3 ± 45.6 [-33.3, +57.9]`: the estimate, half the interval width, the interval.
+pub fn format_elo(elo: EloInterval) -> String {
+    let half = (elo.upper - elo.lower) / 2.0;
+    let half = if half.is_finite() { format!("{half:.1}") } else { "inf".into() };
+    format!("{} ± {half} [{}, {}]", signed(elo.elo), signed(elo.lower), signed(elo.upper))
+}
+
+impl fmt::Display for MatchSummary {
+    /// The final summary, several lines.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [a, b] = &self.names;
+        writeln!(f, "Match: {a} (engine 1) vs {b} (engine 2), {} of {} games", self.games, self.planned)?;
+        let pct = self.score.fraction().map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s));
+        writeln!(f, "Score of {a} vs {b}: {} - {} ({pct})", self.score.wins, self.score.losses)?;
+        writeln!(
+            f,
+            "{a} with Black: {} - {}; with White: {} - {}; Black won {}, White won {}",
+            self.as_black.wins,
+            self.as_black.losses,
+            self.as_white.wins,
+            self.as_white.losses,
+            self.colour_wins[0],
+            self.colour_wins[1]
+        )?;
+        match self.elo {
+            Some(elo) => writeln!(f, "Elo difference: {} (95%), LOS {:.1}%", format_elo(elo), 100.0 * self.los)?,
+            None => writeln!(f, "Elo difference: no games")?,
+        }
+        let c = self.pentanomial.counts;
+        write!(
+            f,
+            "Pairs: {} [LL {}, LD {}, WL/DD {}, WD {}, WW {}]",
+            self.pentanomial.pairs(),
+            c[0],
+            c[1],
+            c[2],
+            c[3],
+            c[4]
+        )?;
+        match self.pair_elo {
+            Some(elo) => writeln!(f, ", pair Elo {}", format_elo(elo))?,
+            None => writeln!(f)?,
+        }
+        let ends: Vec<String> = self.terminations.iter().map(|(t, n)| format!("{t} {n}")).collect();
+        writeln!(f, "Endings: {}", if ends.is_empty() { "-".to_string() } else { ends.join(", ") })?;
+        if self.disagreements > 0 {
+            writeln!(f, "final_score disagreements: {}", self.disagreements)?;
+        }
+        if let Some(s) = self.sprt {
+            let decision = match s.decision {
+                SprtDecision::Continue => "continue (no decision yet)",
+                SprtDecision::AcceptH0 => "H0 accepted",
+                SprtDecision::AcceptH1 => "H1 accepted",
+            };
+            writeln!(
+                f,
+                "SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {:.3} bounds [{:.3}, {:.3}]: {decision}",
+                s.spec.elo0, s.spec.elo1, s.spec.alpha, s.spec.beta, s.llr, s.bounds.0, s.bounds.1
+            )?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sprt_specs_parse_and_validate() {
+        let s: SprtSpec = "0,10".parse().unwrap();
+        assert_eq!((s.alpha, s.beta), (0.05, 0.05));
+        let s: SprtSpec = "-5, 5, 0.1, 0.2".parse().unwrap();
+        assert_eq!((s.elo0, s.beta), (-5.0, 0.2));
+        for bad in ["10,0", "1", "a,b", "0,5,0.6,0.5", "0,5,0.1"] {
+            assert!(bad.parse::<SprtSpec>().is_err(), "{bad}");
+        }
+    }
+}
