@@ -1,5 +1,5 @@
 //! The command line: the engine (no subcommand), `perft`, `bench`, `match`, `tournament`,
-//! `ratings`, `render` and `view`.
+//! `ratings`, `render`, `view` and `gui`.
 //!
 //! `main.rs` only parses [`Cli`], sets up logging and calls [`run`]. Subcommands are the
 //! variants of [`Subcommand`]; adding one means adding a variant and its arm in [`run`].
@@ -188,6 +188,8 @@ veletas bench --compare /path/to/old/veletas --runs 7")]
     Render(crate::picture::command::RenderArgs),
     /// Writes every game of record files into one self-contained HTML viewer (see docs/pictures.md).
     View(crate::picture::command::ViewArgs),
+    /// Plays in the browser against protocol engines: a local web server (see docs/gui.md).
+    Gui(veletas_gui::GuiArgs),
 }
 
 /// Arguments of `perft`.
@@ -237,6 +239,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Subcommand::Bench(args)) => crate::bench::run(&args, cli.seed.unwrap_or(1)),
         Some(Subcommand::Render(args)) => return picture_result("render", crate::picture::command::render(&args)),
         Some(Subcommand::View(args)) => return picture_result("view", crate::picture::command::view(&args)),
+        Some(Subcommand::Gui(args)) => return picture_result("gui", gui(&args)),
         Some(Subcommand::Match(args)) => {
             return match crate::referee::run_match(&args) {
                 Ok(_) => ExitCode::SUCCESS,
@@ -323,6 +326,12 @@ fn picture_result(command: &str, result: Result<(), String>) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Runs `veletas gui`, offering this very program as the default engine.
+fn gui(args: &veletas_gui::GuiArgs) -> Result<(), String> {
+    let program = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+    veletas_gui::run(args, &program)
 }
 
 fn engine(start: Position, args: &EngineArgs, seed: u64) -> io::Result<()> {

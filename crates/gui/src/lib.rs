@@ -1,0 +1,197 @@
+//! `veletas gui`: play Veletas in the browser against protocol engines.
+//!
+//! A local HTTP server ([`server`]) serves one page (plain HTML, CSS, JavaScript and the
+//! SVG board of `veletas render`, all built into the binary) and a small JSON API. The
+//! server keeps every game with the rules library ([`session`]) and sends the page the
+//! legal targets of each click ([`steps`]): the browser knows no rules. Engines are
+//! driven through the protocol with the referee's engine client, exactly as a
+//! third-party engine would be, and their command lines come from the command line only,
+//! never from the page.
+//!
+//! docs/gui.md describes it for users.
+
+pub mod server;
+pub mod session;
+pub mod steps;
+
+use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use veletas_tools::referee::engine::EngineCommand;
+use veletas_tools::referee::words::split_engine_name;
+
+use crate::server::App;
+use crate::session::{EngineSpec, Settings};
+
+/// The playouts per move of our own engine when no `--engine` is given: a quick move
+/// that still plays sensibly.
+pub const DEFAULT_PLAYOUTS: u32 = 2000;
+
+/// Options of `veletas gui`.
+#[derive(clap::Args, Clone, Debug, PartialEq)]
+#[command(after_help = "Examples:\n  veletas gui\n  veletas gui --engine strong='veletas --playouts 20000' \
+--engine random='veletas --player random'\n  veletas gui --no-browser --port 8080 --record my-games.txt")]
+pub struct GuiArgs {
+    /// An engine the page may choose for either colour (repeatable), `NAME=CMD ARGS` or
+    /// `CMD ARGS`, run without a shell. Default: this program as the engine, with
+    /// --playouts 2000.
+    #[arg(long = "engine", value_name = "[NAME=]CMD ARGS")]
+    pub engines: Vec<String>,
+    /// The port to listen on (0: a free one).
+    #[arg(long, default_value_t = 0)]
+    pub port: u16,
+    /// The address to listen on. Any other than loopback needs the token printed in the
+    /// URL, so that nobody else on the network can use the server.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Print the URL but open no browser.
+    #[arg(long)]
+    pub no_browser: bool,
+    /// Append every finished game to this record file.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+}
+
+/// The engines of `--engine`, or our own engine (`program`) when none is given.
+pub fn engine_specs(args: &GuiArgs, program: &std::path::Path) -> Result<Vec<EngineSpec>, String> {
+    if args.engines.is_empty() {
+        let command = EngineCommand {
+            text: format!("{} --playouts {DEFAULT_PLAYOUTS}", program.display()),
+            program: program.display().to_string(),
+            args: vec!["--playouts".into(), DEFAULT_PLAYOUTS.to_string()],
+            dir: None,
+            init: Vec::new(),
+        };
+        return Ok(vec![EngineSpec { name: "veletas".into(), command }]);
+    }
+    let mut specs = Vec::new();
+    for text in &args.engines {
+        let (name, line) = split_engine_name(text);
+        let command = EngineCommand::parse(line).map_err(|e| format!("--engine '{text}': {e}"))?;
+        let name = name.map_or_else(
+            || {
+                std::path::Path::new(&command.program)
+                    .file_name()
+                    .map_or(command.program.clone(), |f| f.to_string_lossy().into_owned())
+            },
+            str::to_string,
+        );
+        specs.push(EngineSpec { name, command });
+    }
+    Ok(specs)
+}
+
+/// Whether every address `host` names is a loopback address.
+fn is_loopback(addresses: &[SocketAddr]) -> bool {
+    !addresses.is_empty() && addresses.iter().all(|a| a.ip().is_loopback())
+}
+
+/// A random token of 32 hex digits, from the standard library's randomly seeded hasher.
+fn random_token() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut text = String::new();
+    for i in 0..2u64 {
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u64(i);
+        hasher
+            .write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos()));
+        text.push_str(&format!("{:016x}", hasher.finish()));
+    }
+    text
+}
+
+/// Opens `url` in the default browser, if there is a display to show it on.
+fn open_browser(url: &str) {
+    let program = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else if std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some() {
+        "xdg-open"
+    } else {
+        eprintln!("veletas gui: no display; open {url} in a browser");
+        return;
+    };
+    let started = std::process::Command::new(program)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    if let Err(e) = started {
+        eprintln!("veletas gui: cannot start {program} ({e}); open {url} in a browser");
+    }
+}
+
+/// Runs the server until the process is stopped. `program` is our own engine's binary.
+/// The URL is the first line on stdout. Errors are one line.
+pub fn run(args: &GuiArgs, program: &std::path::Path) -> Result<(), String> {
+    let engines = engine_specs(args, program)?;
+    let addresses: Vec<SocketAddr> =
+        (args.host.as_str(), args.port).to_socket_addrs().map_err(|e| format!("--host {}: {e}", args.host))?.collect();
+    let address = *addresses.first().ok_or_else(|| format!("--host {}: no address", args.host))?;
+    let loopback = is_loopback(&addresses);
+    let server = tiny_http::Server::http(address).map_err(|e| format!("cannot listen on {address}: {e}"))?;
+    let port = server.server_addr().to_ip().map_or(args.port, |a| a.port());
+    let (token, hosts) = if loopback {
+        let mut hosts = vec!["localhost".to_string(), "127.0.0.1".to_string(), "[::1]".to_string()];
+        hosts.push(args.host.clone());
+        (None, hosts)
+    } else {
+        (Some(random_token()), Vec::new())
+    };
+    let shown_host = match address.ip() {
+        IpAddr::V6(ip) => format!("[{ip}]"),
+        IpAddr::V4(ip) if ip.is_unspecified() => args.host.clone(),
+        IpAddr::V4(ip) => ip.to_string(),
+    };
+    let url = match &token {
+        Some(token) => format!("http://{shown_host}:{port}/?token={token}"),
+        None => format!("http://{shown_host}:{port}/"),
+    };
+    {
+        use std::io::Write as _;
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{url}").and_then(|()| out.flush()).map_err(|e| format!("stdout: {e}"))?;
+    }
+    let settings = Settings { engines, command_timeout: Duration::from_secs(10), margin: 0.5 };
+    let app = Arc::new(App::new(settings, args.record.clone(), token, hosts, port));
+    if !args.no_browser {
+        open_browser(&url);
+    }
+    let server = Arc::new(server);
+    app.serve(&server, 4);
+    app.close_all();
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engines_come_from_the_command_line_or_default_to_this_program() {
+        let args = GuiArgs { engines: vec![], port: 0, host: "127.0.0.1".into(), no_browser: true, record: None };
+        let specs = engine_specs(&args, std::path::Path::new("/bin/veletas")).unwrap();
+        assert_eq!(specs.len(), 1);
+        assert_eq!(specs[0].command.program, "/bin/veletas");
+        let args = GuiArgs { engines: vec!["strong=v --seed 1".into(), "./other -x".into()], ..args };
+        let specs = engine_specs(&args, std::path::Path::new("/bin/veletas")).unwrap();
+        assert_eq!((specs[0].name.as_str(), specs[1].name.as_str()), ("strong", "other"));
+        assert_eq!(specs[0].command.args, ["--seed", "1"]);
+        let bad = GuiArgs { engines: vec!["'open".into()], ..args };
+        assert!(engine_specs(&bad, std::path::Path::new("/bin/veletas")).is_err());
+    }
+
+    #[test]
+    fn only_loopback_addresses_go_without_a_token() {
+        let local: Vec<SocketAddr> = ("127.0.0.1", 0).to_socket_addrs().unwrap().collect();
+        assert!(is_loopback(&local));
+        let any: Vec<SocketAddr> = ("0.0.0.0", 0).to_socket_addrs().unwrap().collect();
+        assert!(!is_loopback(&any));
+        assert_eq!(random_token().len(), 32);
+        assert_ne!(random_token(), random_token());
+    }
+}

@@ -1,0 +1,340 @@
+//! The HTTP server: the page and a small JSON API, on [`tiny_http`] (synchronous, a few
+//! worker threads, no async runtime).
+//!
+//! | request | what it does |
+//! |---|---|
+//! | `GET /` | the page (HTML, CSS and JavaScript built into the binary) |
+//! | `GET /api/config` | the engines a game may use |
+//! | `POST /api/games` | a new game ([`NewGame`]); the answer is its [`GameView`] |
+//! | `GET /api/games/ID` | the game's view (the page polls it) |
+//! | `POST /api/games/ID/steps` | `{"picks": [...]}`: the targets of the next click ([`crate::steps`]) |
+//! | `POST /api/games/ID/play` | `{"move": "d4-d7/d4"}`: a person's turn |
+//! | `POST /api/games/ID/undo`, `/resign` | take back the person's last turn; resign |
+//! | `GET /api/games/ID/record` | the game as a record file |
+//!
+//! Everything the page sends is checked: a malformed body, an unknown game, an illegal
+//! turn or a body over [`MAX_BODY`] bytes is a JSON `{"error": ...}` with a 4xx status and
+//! changes nothing. A `POST` must say `Content-Type: application/json` (so that another web
+//! site cannot post a plain form to it), every request must name this server in its `Host`
+//! header (against DNS rebinding), and with a token (a non-loopback `--host`) every request
+//! must carry it as `?token=`.
+
+use std::collections::BTreeMap;
+use std::fs::OpenOptions;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tiny_http::{Header, Method, Request, Response, Server};
+
+use crate::session::{self, GameSession, NewGame, Refusal, Settings, SharedGame};
+
+/// The largest request body accepted, in bytes.
+pub const MAX_BODY: usize = 64 * 1024;
+
+/// The most games open at once; the oldest is closed to make room for a new one.
+pub const MAX_GAMES: usize = 64;
+
+const PAGE_HTML: &str = include_str!("page/index.html");
+const PAGE_CSS: &str = include_str!("page/app.css");
+const PAGE_JS: &str = include_str!("page/app.js");
+
+/// The page with its style and script inlined (one request, nothing else to fetch).
+pub fn page() -> String {
+    PAGE_HTML.replace("/*APP_CSS*/", PAGE_CSS).replace("/*APP_JS*/", PAGE_JS)
+}
+
+/// The server's state: the settings, the games, the record file.
+pub struct App {
+    settings: Arc<Settings>,
+    games: Mutex<BTreeMap<u64, SharedGame>>,
+    next_id: Mutex<u64>,
+    record: Option<PathBuf>,
+    token: Option<String>,
+    hosts: Vec<String>,
+    page: String,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// An answer: status and JSON (or another content type and text).
+struct Answer {
+    status: u16,
+    content_type: &'static str,
+    body: String,
+    download: Option<String>,
+}
+
+impl Answer {
+    fn json(status: u16, value: &Value) -> Answer {
+        Answer { status, content_type: "application/json", body: value.to_string(), download: None }
+    }
+
+    fn error(status: u16, message: impl Into<String>) -> Answer {
+        Answer::json(status, &json!({ "error": message.into() }))
+    }
+
+    fn refusal(refusal: Refusal) -> Answer {
+        match refusal {
+            Refusal::Bad(message) => Answer::error(400, message),
+            Refusal::Conflict(message) => Answer::error(409, message),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlayBody {
+    #[serde(rename = "move")]
+    mv: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StepsBody {
+    picks: Vec<String>,
+}
+
+impl App {
+    /// The state of a server answering on `port`, reachable as `hosts` (the names the
+    /// `Host` header may give, without the port; any name when empty).
+    pub fn new(
+        settings: Settings,
+        record: Option<PathBuf>,
+        token: Option<String>,
+        hosts: Vec<String>,
+        port: u16,
+    ) -> App {
+        let hosts = hosts.into_iter().map(|h| format!("{h}:{port}")).collect();
+        App {
+            settings: Arc::new(settings),
+            games: Mutex::new(BTreeMap::new()),
+            next_id: Mutex::new(1),
+            record,
+            token,
+            hosts,
+            page: page(),
+        }
+    }
+
+    /// Answers requests from `server` on `threads` threads until it is unblocked.
+    pub fn serve(self: &Arc<Self>, server: &Arc<Server>, threads: usize) {
+        let workers: Vec<_> = (0..threads.max(1))
+            .filter_map(|i| {
+                let (app, server) = (Arc::clone(self), Arc::clone(server));
+                std::thread::Builder::new()
+                    .name(format!("http-{i}"))
+                    .spawn(move || {
+                        for request in server.incoming_requests() {
+                            app.handle(request);
+                        }
+                    })
+                    .ok()
+            })
+            .collect();
+        for worker in workers {
+            let _ = worker.join();
+        }
+    }
+
+    /// Closes every game, killing its engines.
+    pub fn close_all(&self) {
+        for game in lock(&self.games).values() {
+            lock(game).close();
+        }
+    }
+
+    fn handle(&self, mut request: Request) {
+        let answer = self.answer(&mut request);
+        let mut response = Response::from_string(answer.body).with_status_code(answer.status);
+        let mut headers = vec![
+            format!("Content-Type: {}; charset=utf-8", answer.content_type),
+            "Cache-Control: no-store".to_string(),
+            "X-Content-Type-Options: nosniff".to_string(),
+            "Content-Security-Policy: default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; \
+             img-src data:; connect-src 'self'"
+                .to_string(),
+        ];
+        if let Some(name) = answer.download {
+            headers.push(format!("Content-Disposition: attachment; filename=\"{name}\""));
+        }
+        for header in headers {
+            if let Ok(header) = header.parse::<Header>() {
+                response.add_header(header);
+            }
+        }
+        if let Err(e) = request.respond(response) {
+            log::debug!("answering a request failed: {e}");
+        }
+    }
+
+    fn answer(&self, request: &mut Request) -> Answer {
+        let host = request.headers().iter().find(|h| h.field.equiv("Host")).map(|h| h.value.as_str().to_string());
+        let known = |h: &String| self.hosts.iter().any(|ok| ok.eq_ignore_ascii_case(h));
+        if !self.hosts.is_empty() && !host.as_ref().is_some_and(known) {
+            return Answer::error(403, "unknown Host header");
+        }
+        let url = request.url().to_string();
+        let (path, query) = url.split_once('?').unwrap_or((&url, ""));
+        if let Some(token) = &self.token {
+            let given = query.split('&').find_map(|pair| pair.strip_prefix("token="));
+            if given != Some(token.as_str()) {
+                return Answer::error(403, "a valid ?token= is required");
+            }
+        }
+        let method = request.method().clone();
+        let body = if method == Method::Post {
+            let json = request
+                .headers()
+                .iter()
+                .any(|h| h.field.equiv("Content-Type") && h.value.as_str().starts_with("application/json"));
+            if !json {
+                return Answer::error(415, "a POST must be application/json");
+            }
+            match read_body(request) {
+                Ok(body) => body,
+                Err(answer) => return answer,
+            }
+        } else {
+            String::new()
+        };
+        let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+        match (&method, parts.as_slice()) {
+            (Method::Get, [""]) => {
+                Answer { status: 200, content_type: "text/html", body: self.page.clone(), download: None }
+            }
+            (Method::Get, ["api", "config"]) => {
+                let engines: Vec<&str> = self.settings.engines.iter().map(|e| e.name.as_str()).collect();
+                Answer::json(200, &json!({ "engines": engines }))
+            }
+            (Method::Post, ["api", "games"]) => self.new_game(&body),
+            (_, ["api", "games", id, rest @ ..]) => {
+                let Some(game) = id.parse::<u64>().ok().and_then(|id| lock(&self.games).get(&id).cloned()) else {
+                    return Answer::error(404, format!("no game '{}'", id.chars().take(20).collect::<String>()));
+                };
+                self.game_request(&method, rest, &body, &game)
+            }
+            (_, ["", ..] | ["api", ..]) if method != Method::Get && method != Method::Post => {
+                Answer::error(405, "method not allowed")
+            }
+            _ => Answer::error(404, "not found"),
+        }
+    }
+
+    fn new_game(&self, body: &str) -> Answer {
+        let request: NewGame = match serde_json::from_str(body) {
+            Ok(request) => request,
+            Err(e) => return Answer::error(400, format!("malformed new game: {e}")),
+        };
+        let id = {
+            let mut next = lock(&self.next_id);
+            *next += 1;
+            *next - 1
+        };
+        let session = match GameSession::new(id, &request, &self.settings) {
+            Ok(session) => session,
+            Err(refusal) => return Answer::refusal(refusal),
+        };
+        let shared = Arc::new(Mutex::new(session));
+        {
+            let mut games = lock(&self.games);
+            while games.len() >= MAX_GAMES {
+                if let Some((_, oldest)) = games.pop_first() {
+                    lock(&oldest).close();
+                }
+            }
+            games.insert(id, Arc::clone(&shared));
+        }
+        session::kick(&shared, &self.settings);
+        let view = lock(&shared).view();
+        Answer::json(201, &json!(view))
+    }
+
+    fn game_request(&self, method: &Method, rest: &[&str], body: &str, game: &SharedGame) -> Answer {
+        let answer = match (method, rest) {
+            (Method::Get, []) => return self.view(game),
+            (Method::Get, ["record"]) => {
+                let session = lock(game);
+                let id = session.view().id;
+                return Answer {
+                    status: 200,
+                    content_type: "text/plain",
+                    body: session.record().to_string(),
+                    download: Some(format!("veletas-game-{id}.txt")),
+                };
+            }
+            (Method::Post, ["steps"]) => {
+                return match serde_json::from_str::<StepsBody>(body) {
+                    Ok(StepsBody { picks }) if picks.len() <= 16 => match lock(game).steps(&picks) {
+                        Ok(steps) => Answer::json(200, &json!(steps)),
+                        Err(refusal) => Answer::refusal(refusal),
+                    },
+                    Ok(_) => Answer::error(400, "too many picks"),
+                    Err(e) => Answer::error(400, format!("malformed steps request: {e}")),
+                };
+            }
+            (Method::Post, ["play"]) => match serde_json::from_str::<PlayBody>(body) {
+                Ok(PlayBody { mv }) => lock(game).play(&mv),
+                Err(e) => Err(Refusal::Bad(format!("malformed turn: {e}"))),
+            },
+            (Method::Post, ["undo"]) => lock(game).undo(),
+            (Method::Post, ["resign"]) => lock(game).resign(),
+            (Method::Get | Method::Post, _) => return Answer::error(404, "not found"),
+            _ => return Answer::error(405, "method not allowed"),
+        };
+        match answer {
+            Ok(()) => {
+                self.after_change(game);
+                self.view(game)
+            }
+            Err(refusal) => Answer::refusal(refusal),
+        }
+    }
+
+    /// Starts the engine's move if it is an engine's turn; appends a finished game to the
+    /// record file.
+    fn after_change(&self, game: &SharedGame) {
+        session::kick(game, &self.settings);
+        self.save_finished(game);
+    }
+
+    fn view(&self, game: &SharedGame) -> Answer {
+        self.save_finished(game);
+        let view = lock(game).view();
+        Answer::json(200, &json!(view))
+    }
+
+    fn save_finished(&self, game: &SharedGame) {
+        let Some(path) = &self.record else { return };
+        let Some(record) = lock(game).take_finished_record() else { return };
+        let written = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .and_then(|mut file| file.write_all(record.to_string().as_bytes()));
+        if let Err(e) = written {
+            log::error!("{}: cannot append the game: {e}", path.display());
+        }
+    }
+}
+
+/// Reads a request body of at most [`MAX_BODY`] bytes of UTF-8.
+fn read_body(request: &mut Request) -> Result<String, Answer> {
+    let too_big = || Answer::error(413, format!("the body is over {MAX_BODY} bytes"));
+    if request.body_length().is_some_and(|n| n > MAX_BODY) {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::new();
+    let read = request.as_reader().take(MAX_BODY as u64 + 1).read_to_end(&mut bytes);
+    if let Err(e) = read {
+        return Err(Answer::error(400, format!("cannot read the body: {e}")));
+    }
+    if bytes.len() > MAX_BODY {
+        return Err(too_big());
+    }
+    String::from_utf8(bytes).map_err(|_| Answer::error(400, "the body is not UTF-8"))
+}

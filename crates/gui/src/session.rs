@@ -1,0 +1,593 @@
+//! The games open in the server: each one's authoritative [`Game`] (kept with the rules
+//! library), who plays each colour, and the engines playing it.
+//!
+//! An engine is driven through the protocol only, with the referee's engine client
+//! ([`veletas_tools::referee::engine`]), as a third-party engine would be: `boardsize`,
+//! `rules`, `clear_board`, `time_settings`, `play`, `time_left`, `genmove`. Its move is
+//! asked for on a thread of its own, so that the server keeps answering while it thinks;
+//! before each `genmove` the engine is brought up to date with the game (the moves it has
+//! not seen are sent with `play`; after an undo or a new game it starts over with
+//! `clear_board`). An engine that crashes, does not answer in time, answers junk or plays an
+//! illegal move loses the game, with the reason shown, and is killed; nothing else stops.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use veletas_rules::record::GameRecord;
+use veletas_rules::{Color, Game, Move, Position, RuleSet, Rules, Variant};
+use veletas_tools::picture::svg::{self, Layout, SvgOptions};
+use veletas_tools::referee::clock::{Clock, TimeControl, format_seconds};
+use veletas_tools::referee::engine::{Engine, EngineCommand, Failure, Reply};
+use veletas_tools::referee::game::Termination;
+
+use crate::steps::{self, Steps};
+
+/// An engine the server may start: its name and its command line (from the command line
+/// only, never from the page).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// The name shown in the page and written in records.
+    pub name: String,
+    /// The command line.
+    pub command: EngineCommand,
+}
+
+/// Settings every game shares.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The engines a game may use, by index.
+    pub engines: Vec<EngineSpec>,
+    /// The deadline of every command other than `genmove`.
+    pub command_timeout: Duration,
+    /// Seconds a move may exceed its time before it loses.
+    pub margin: f64,
+}
+
+/// What the page asks for when it starts a game.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    /// Board size: 7, 9 or 10.
+    pub size: u8,
+    /// `classic` or `modern`.
+    pub rules: String,
+    /// Who plays Black: `null` for a person, else the index of an engine.
+    pub black: Option<usize>,
+    /// Who plays White, the same way.
+    pub white: Option<usize>,
+    /// Seconds per move for the engines (1 when not given).
+    #[serde(default)]
+    pub movetime: Option<f64>,
+}
+
+/// Why a request about a game cannot be granted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The request is malformed or asks for something impossible (HTTP 400).
+    Bad(String),
+    /// Not now: the game is over, or it is the engine's turn (HTTP 409).
+    Conflict(String),
+}
+
+/// The player of a seat: the seat that starts as Black is seat 0 (White's swap
+/// exchanges the colours of the seats, not the seats).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Player {
+    Person,
+    Engine(usize),
+}
+
+/// An engine playing in one game, with the moves it has been told.
+struct EngineSeat {
+    engine: Engine,
+    /// The game's moves this engine knows (played or generated); `None`: it must start over.
+    known: Option<Vec<Move>>,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Outcome {
+    /// `black` or `white`.
+    pub winner: String,
+    /// How it ended, as the referee names it (`normal`, `resignation`, `crash`, ...).
+    pub termination: String,
+    /// The details (empty for a normal end).
+    pub reason: String,
+}
+
+/// One game open in the server.
+pub struct GameSession {
+    id: u64,
+    game: Game,
+    players: [Player; 2],
+    names: [String; 2],
+    control: TimeControl,
+    swapped: bool,
+    outcome: Option<(Color, Termination, String)>,
+    /// Bumped at every change, so that a reply to an older `genmove` is dropped.
+    version: u64,
+    thinking: bool,
+    engines: [Option<Arc<Mutex<EngineSeat>>>; 2],
+    /// Whether the finished game has been handed to the record file.
+    recorded: bool,
+    started: String,
+}
+
+/// What the page is shown of a game.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameView {
+    /// The game's id.
+    pub id: u64,
+    /// Changes at every change of the game.
+    pub version: u64,
+    /// Board size.
+    pub size: u8,
+    /// The rules, as in records (`classic`, `modern`).
+    pub rules: String,
+    /// The position string.
+    pub position: String,
+    /// The board as `veletas render` draws it, the last turn marked.
+    pub svg: String,
+    /// Where the squares are in the picture: left and top of the board, side of a square.
+    pub layout: [u32; 3],
+    /// The moves so far, in notation.
+    pub moves: Vec<String>,
+    /// `black` or `white`.
+    pub to_move: String,
+    /// The names of Black's and White's players.
+    pub players: [String; 2],
+    /// Whether Black's and White's players are persons.
+    pub persons: [bool; 2],
+    /// Whether an engine is thinking.
+    pub thinking: bool,
+    /// How the game ended, once it has.
+    pub outcome: Option<Outcome>,
+    /// The first step of the turn, when a person is to move.
+    pub steps: Option<Steps>,
+    /// Whether `undo` would take back a turn now.
+    pub can_undo: bool,
+    /// The status line: who is to move, claims.
+    pub status: Vec<String>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn today() -> String {
+    let days =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() / 86_400) as i64;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+impl GameSession {
+    /// A new game as `request` asks, checked against `settings`.
+    pub fn new(id: u64, request: &NewGame, settings: &Settings) -> Result<GameSession, Refusal> {
+        let variant = Variant::from_size(request.size)
+            .ok_or_else(|| Refusal::Bad(format!("the board size must be 7, 9 or 10, not {}", request.size)))?;
+        let set: RuleSet =
+            request.rules.parse().map_err(|_| Refusal::Bad(format!("unknown rules '{}'", request.rules)))?;
+        let movetime = request.movetime.unwrap_or(1.0);
+        if !(movetime.is_finite() && (0.01..=3600.0).contains(&movetime)) {
+            return Err(Refusal::Bad("the time per move must be from 0.01 to 3600 seconds".into()));
+        }
+        let player = |choice: Option<usize>| match choice {
+            None => Ok(Player::Person),
+            Some(i) if i < settings.engines.len() => Ok(Player::Engine(i)),
+            Some(i) => Err(Refusal::Bad(format!("there is no engine {i}"))),
+        };
+        let players = [player(request.black)?, player(request.white)?];
+        let names = players.map(|p| match p {
+            Player::Person => "person".to_string(),
+            Player::Engine(i) => settings.engines[i].name.clone(),
+        });
+        let engines = players.map(|p| match p {
+            Player::Person => None,
+            Player::Engine(i) => Some(Arc::new(Mutex::new(EngineSeat {
+                engine: Engine::new(settings.engines[i].command.clone(), None),
+                known: None,
+            }))),
+        });
+        Ok(GameSession {
+            id,
+            game: Game::from_position(Position::with_rules(variant, Rules::from(set))),
+            players,
+            names,
+            control: TimeControl::MoveTime(movetime),
+            swapped: false,
+            outcome: None,
+            version: 1,
+            thinking: false,
+            engines,
+            recorded: false,
+            started: today(),
+        })
+    }
+
+    /// The seat playing `color` now.
+    fn seat(&self, color: Color) -> usize {
+        usize::from((color == Color::White) != self.swapped)
+    }
+
+    fn winner(&self) -> Option<Color> {
+        self.outcome.as_ref().map(|(c, _, _)| *c).or_else(|| self.game.position().winner())
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.winner().is_some()
+    }
+
+    fn person_to_move(&self) -> bool {
+        !self.is_over() && self.players[self.seat(self.game.position().side_to_move())] == Player::Person
+    }
+
+    /// The page's view of the game.
+    pub fn view(&self) -> GameView {
+        let position = self.game.position();
+        let last = self.game.moves().last();
+        let options = SvgOptions { width: 560, coordinates: true, status: false };
+        let layout = Layout::new(position.variant().size(), true);
+        let (left, top) = (layout.left(), layout.top());
+        let colour_name = |c: Color| self.names[self.seat(c)].clone();
+        let mut status = svg::status_lines(position, last.as_ref());
+        if let Some((winner, termination, reason)) = &self.outcome {
+            status[0] = format!("{} wins ({termination})", capitalized(*winner));
+            if !reason.is_empty() {
+                status.insert(1, reason.clone());
+            }
+        }
+        GameView {
+            id: self.id,
+            version: self.version,
+            size: position.variant().size(),
+            rules: position.rules().to_string(),
+            position: position.to_string(),
+            svg: svg::render(position, last.as_ref(), &options),
+            layout: [left, top, svg::CELL],
+            moves: self.game.moves().map(|m| m.to_string()).collect(),
+            to_move: position.side_to_move().to_string(),
+            players: [colour_name(Color::Black), colour_name(Color::White)],
+            persons: Color::ALL.map(|c| self.players[self.seat(c)] == Player::Person),
+            thinking: self.thinking,
+            outcome: self.winner().map(|w| {
+                let (termination, reason) = match &self.outcome {
+                    Some((_, t, r)) => (t.as_str().to_string(), r.clone()),
+                    None => (Termination::Normal.as_str().to_string(), String::new()),
+                };
+                Outcome { winner: w.to_string(), termination, reason }
+            }),
+            steps: if self.person_to_move() { steps::steps(position, &[]).ok() } else { None },
+            can_undo: self.undo_target().is_some(),
+            status,
+        }
+    }
+
+    /// The next step of a person's turn after `picks`.
+    pub fn steps(&self, picks: &[String]) -> Result<Steps, Refusal> {
+        if !self.person_to_move() {
+            return Err(Refusal::Conflict(self.not_your_turn()));
+        }
+        steps::steps(self.game.position(), picks).map_err(|e| Refusal::Bad(e.0))
+    }
+
+    fn not_your_turn(&self) -> String {
+        if self.is_over() { "the game is over".into() } else { "it is the engine's turn".into() }
+    }
+
+    /// Plays a person's turn given in notation.
+    pub fn play(&mut self, text: &str) -> Result<(), Refusal> {
+        if !self.person_to_move() {
+            return Err(Refusal::Conflict(self.not_your_turn()));
+        }
+        let shown: String = text.chars().take(40).collect();
+        let mv = self.game.position().parse_move(text).map_err(|e| Refusal::Bad(e.to_string()))?;
+        self.game.play(mv).map_err(|e| Refusal::Bad(format!("illegal move {shown}: {e}")))?;
+        if mv == Move::Swap {
+            self.swapped = !self.swapped;
+        }
+        self.version += 1;
+        Ok(())
+    }
+
+    /// How many turns `undo` takes back: back to the last turn of a person, so that the
+    /// person is to move again; `None` when there is none or an engine is thinking.
+    fn undo_target(&self) -> Option<usize> {
+        if self.thinking || self.outcome.is_some() || self.swapped {
+            return None;
+        }
+        let mut game = self.game.clone();
+        let mut taken = 0;
+        while let Ok(mv) = game.undo() {
+            taken += 1;
+            if mv == Move::Swap {
+                return None;
+            }
+            let mover = game.position().side_to_move();
+            if self.players[self.seat(mover)] == Player::Person {
+                return Some(taken);
+            }
+        }
+        None
+    }
+
+    /// Takes back turns up to and including the last turn of a person.
+    pub fn undo(&mut self) -> Result<(), Refusal> {
+        let taken =
+            self.undo_target().ok_or_else(|| Refusal::Conflict("there is no turn of yours to take back".into()))?;
+        for _ in 0..taken {
+            let _ = self.game.undo();
+        }
+        self.version += 1;
+        Ok(())
+    }
+
+    /// The person to move resigns (with two engines playing, nobody may).
+    pub fn resign(&mut self) -> Result<(), Refusal> {
+        if self.is_over() {
+            return Err(Refusal::Conflict("the game is over".into()));
+        }
+        let to_move = self.game.position().side_to_move();
+        let person = [to_move, !to_move].into_iter().find(|&c| self.players[self.seat(c)] == Player::Person);
+        let Some(loser) = person else {
+            return Err(Refusal::Conflict("no person plays in this game".into()));
+        };
+        self.finish(!loser, Termination::Resignation, format!("{loser} resigned"));
+        Ok(())
+    }
+
+    fn finish(&mut self, winner: Color, termination: Termination, reason: String) {
+        self.outcome = Some((winner, termination, reason));
+        self.thinking = false;
+        self.version += 1;
+    }
+
+    /// The game as a record (result `*` while it goes on).
+    pub fn record(&self) -> GameRecord {
+        let mut record = GameRecord::default();
+        let position = self.game.start();
+        record.set_tag("Event", "veletas gui");
+        record.set_tag("Date", self.started.clone());
+        record.set_tag("Black", self.names[0].clone());
+        record.set_tag("White", self.names[1].clone());
+        record.set_tag("Size", position.variant().size().to_string());
+        if position.rules() != Rules::CLASSIC {
+            record.set_tag("Rules", position.rules().to_string());
+        }
+        if self.swapped {
+            record.set_tag("Swap", format!("{} plays Black after the swap", self.names[1]));
+        }
+        record.set_tag("TimeControl", self.control.to_string());
+        record.result = match self.winner() {
+            Some(Color::Black) => "B+".into(),
+            Some(Color::White) => "W+".into(),
+            None => "*".into(),
+        };
+        record.set_tag("Result", record.result.clone());
+        if let Some((_, termination, reason)) = &self.outcome {
+            record.set_tag("Termination", termination.as_str());
+            if !reason.is_empty() {
+                record.set_tag("Reason", reason.clone());
+            }
+        } else if self.winner().is_some() {
+            record.set_tag("Termination", Termination::Normal.as_str());
+        }
+        record.moves = self.game.moves().map(|m| m.to_string()).collect();
+        record
+    }
+
+    /// The finished game's record, once: `None` while it goes on or once taken.
+    pub fn take_finished_record(&mut self) -> Option<GameRecord> {
+        if self.recorded || !self.is_over() {
+            return None;
+        }
+        self.recorded = true;
+        Some(self.record())
+    }
+
+    /// Kills the game's engines (when the game is closed).
+    pub fn close(&mut self) {
+        self.outcome.get_or_insert((Color::Black, Termination::Normal, "closed".into()));
+        for seat in self.engines.iter().flatten() {
+            if let Ok(mut seat) = seat.try_lock() {
+                seat.engine.kill();
+            }
+        }
+    }
+}
+
+fn capitalized(color: Color) -> &'static str {
+    match color {
+        Color::Black => "Black",
+        Color::White => "White",
+    }
+}
+
+/// A game shared between the server's threads and the engine's.
+pub type SharedGame = Arc<Mutex<GameSession>>;
+
+/// Starts the engine's move if an engine is to move and none is thinking.
+pub fn kick(shared: &SharedGame, settings: &Arc<Settings>) {
+    let mut session = lock(shared);
+    if session.is_over() || session.thinking {
+        return;
+    }
+    let color = session.game.position().side_to_move();
+    let seat = session.seat(color);
+    let Some(engine) = session.engines[seat].clone() else { return };
+    session.thinking = true;
+    session.version += 1;
+    let job = Job {
+        version: session.version,
+        game: session.game.clone(),
+        color,
+        control: session.control,
+        shared: Arc::clone(shared),
+        settings: Arc::clone(settings),
+    };
+    drop(session);
+    let spawned = thread::Builder::new().name("engine-move".into()).spawn(move || job.run(&engine));
+    if let Err(e) = spawned {
+        let mut session = lock(shared);
+        session.finish(!color, Termination::Crash, format!("{color}: no thread for the engine: {e}"));
+    }
+}
+
+/// One engine move being asked for.
+struct Job {
+    version: u64,
+    game: Game,
+    color: Color,
+    control: TimeControl,
+    shared: SharedGame,
+    settings: Arc<Settings>,
+}
+
+/// A loss by the engine to move: how and why.
+type Loss = (Termination, String);
+
+fn failure_loss(command: &str, failure: Failure) -> Loss {
+    match failure {
+        Failure::Timeout => (Termination::Timeout, format!("no reply to '{command}' in time")),
+        Failure::Exited(detail) => (Termination::Crash, format!("ended during '{command}': {detail}")),
+        Failure::Malformed(detail) => (Termination::MalformedReply, format!("to '{command}': {detail}")),
+    }
+}
+
+fn expect_ok(engine: &mut Engine, command: &str, timeout: Duration) -> Result<String, Loss> {
+    match engine.command(command, timeout) {
+        Ok(Reply { success: true, text }) => Ok(text),
+        Ok(Reply { success: false, text }) => {
+            Err((Termination::RejectedCommand, format!("'{command}' was refused: {text}")))
+        }
+        Err(failure) => Err(failure_loss(command, failure)),
+    }
+}
+
+impl Job {
+    fn run(self, engine: &Arc<Mutex<EngineSeat>>) {
+        let result = {
+            let mut seat = lock(engine);
+            let result = self.genmove(&mut seat);
+            if result.is_err() {
+                seat.engine.kill();
+                seat.known = None;
+            }
+            result
+        };
+        let mut session = lock(&self.shared);
+        if session.version != self.version {
+            return; // The game changed meanwhile (undo, resign, closed): the reply is stale.
+        }
+        session.thinking = false;
+        let color = self.color;
+        match result {
+            Ok(Some(mv)) => {
+                let _ = session.game.play(mv);
+                if mv == Move::Swap {
+                    session.swapped = !session.swapped;
+                }
+                session.version += 1;
+            }
+            Ok(None) => session.finish(!color, Termination::Resignation, format!("{color} resigned")),
+            Err((termination, reason)) => session.finish(!color, termination, format!("{color}: {reason}")),
+        }
+    }
+
+    /// Brings the engine up to date with the game, asks for its move and checks it
+    /// (played in `self.game`); `None` is a resignation.
+    fn genmove(&self, seat: &mut EngineSeat) -> Result<Option<Move>, Loss> {
+        let timeout = self.settings.command_timeout;
+        let started =
+            seat.engine.ensure_running().map_err(|e| (Termination::Crash, format!("could not be started: {e}")))?;
+        if started {
+            seat.known = None;
+            for command in seat.engine.command_line().init.clone() {
+                expect_ok(&mut seat.engine, &command, timeout)?;
+            }
+        }
+        let moves: Vec<Move> = self.game.moves().collect();
+        let known = seat.known.take().filter(|known| moves.starts_with(known));
+        let known = match known {
+            Some(known) => known,
+            None => {
+                self.set_up(&mut seat.engine)?;
+                Vec::new()
+            }
+        };
+        let mut replay = Game::from_position(self.game.start().clone());
+        for mv in &known {
+            let _ = replay.play(*mv);
+        }
+        for &mv in &moves[known.len()..] {
+            let color = replay.position().side_to_move();
+            expect_ok(&mut seat.engine, &format!("play {color} {mv}"), timeout)?;
+            let _ = replay.play(mv);
+        }
+        seat.known = Some(moves);
+        let clock = Clock::new(self.control);
+        let (left, stones) = clock.time_left();
+        let color = self.color;
+        expect_ok(&mut seat.engine, &format!("time_left {color} {} {stones}", format_seconds(left)), timeout)?;
+        let command = format!("genmove {color}");
+        let start = Instant::now();
+        let reply = seat.engine.command(&command, clock.deadline(self.settings.margin));
+        let text = match reply {
+            Ok(Reply { success: true, text }) => text,
+            Ok(Reply { success: false, text }) => {
+                return Err((Termination::GenmoveError, format!("'?' to genmove: {text}")));
+            }
+            Err(Failure::Timeout) => {
+                let reason = format!("no move within {} s; killed", format_seconds(clock.allowed()));
+                return Err((Termination::TimeForfeit, reason));
+            }
+            Err(failure) => return Err(failure_loss(&command, failure)),
+        };
+        if text.eq_ignore_ascii_case("resign") {
+            return Ok(None);
+        }
+        let shown: String = text.chars().take(60).collect();
+        if text.is_empty() || text.contains(char::is_whitespace) {
+            return Err((Termination::MalformedReply, format!("'{shown}' is not a move")));
+        }
+        let mut game = self.game.clone();
+        let mv = game
+            .position()
+            .parse_move(&text)
+            .map_err(|e| (Termination::MalformedReply, format!("'{shown}' is not a move: {e}")))?;
+        game.play(mv).map_err(|e| (Termination::IllegalMove, format!("played {mv}: {e}")))?;
+        let mut clock = clock;
+        clock
+            .spend(start.elapsed().as_secs_f64(), self.settings.margin)
+            .map_err(|e| (Termination::TimeForfeit, format!("played {mv} too late: {e}")))?;
+        if let Some(known) = seat.known.as_mut() {
+            known.push(mv);
+        }
+        Ok(Some(mv))
+    }
+
+    /// Sets the engine up for a new game: size, rules, empty board, time control.
+    fn set_up(&self, engine: &mut Engine) -> Result<(), Loss> {
+        let timeout = self.settings.command_timeout;
+        let start = self.game.start();
+        expect_ok(engine, &format!("boardsize {}", start.variant().size()), timeout)?;
+        if start.rules().set != RuleSet::Classic {
+            expect_ok(engine, &format!("rules {}", start.rules().set), timeout)?;
+        }
+        expect_ok(engine, "clear_board", timeout)?;
+        expect_ok(engine, &self.control.time_settings_command(), timeout)?;
+        Ok(())
+    }
+}
