@@ -125,45 +125,77 @@ fn open_browser(url: &str) {
     }
 }
 
+/// A server listening, not yet answering: [`Gui::serve`] answers until [`Gui::stop`].
+pub struct Gui {
+    /// The page's address (with the token when there is one).
+    pub url: String,
+    app: Arc<App>,
+    server: Arc<tiny_http::Server>,
+}
+
+impl Gui {
+    /// Listens as `args` ask, `program` being our own engine's binary. Errors are one line.
+    pub fn bind(args: &GuiArgs, program: &std::path::Path) -> Result<Gui, String> {
+        let engines = engine_specs(args, program)?;
+        let addresses: Vec<SocketAddr> = (args.host.as_str(), args.port)
+            .to_socket_addrs()
+            .map_err(|e| format!("--host {}: {e}", args.host))?
+            .collect();
+        let address = *addresses.first().ok_or_else(|| format!("--host {}: no address", args.host))?;
+        let loopback = is_loopback(&addresses);
+        let server = tiny_http::Server::http(address).map_err(|e| format!("cannot listen on {address}: {e}"))?;
+        let port = server.server_addr().to_ip().map_or(args.port, |a| a.port());
+        let (token, hosts) = if loopback {
+            let hosts = ["localhost", "127.0.0.1", "[::1]", args.host.as_str()].map(str::to_string).to_vec();
+            (None, hosts)
+        } else {
+            (Some(random_token()), Vec::new())
+        };
+        let shown_host = match address.ip() {
+            IpAddr::V6(ip) => format!("[{ip}]"),
+            IpAddr::V4(ip) if ip.is_unspecified() => args.host.clone(),
+            IpAddr::V4(ip) => ip.to_string(),
+        };
+        let url = match &token {
+            Some(token) => format!("http://{shown_host}:{port}/?token={token}"),
+            None => format!("http://{shown_host}:{port}/"),
+        };
+        let settings = Settings { engines, command_timeout: Duration::from_secs(10), margin: 0.5 };
+        let app = Arc::new(App::new(settings, args.record.clone(), token, hosts, port));
+        Ok(Gui { url, app, server: Arc::new(server) })
+    }
+
+    /// Answers requests until [`Gui::stop`] is called, then closes every game (killing
+    /// its engines).
+    pub fn serve(&self) {
+        self.app.serve(&self.server, 4);
+        self.app.close_all();
+    }
+
+    /// A handle that stops [`Gui::serve`] from another thread.
+    pub fn stopper(&self) -> impl Fn() + Send + 'static {
+        let server = Arc::clone(&self.server);
+        move || {
+            for _ in 0..8 {
+                server.unblock();
+            }
+        }
+    }
+}
+
 /// Runs the server until the process is stopped. `program` is our own engine's binary.
 /// The URL is the first line on stdout. Errors are one line.
 pub fn run(args: &GuiArgs, program: &std::path::Path) -> Result<(), String> {
-    let engines = engine_specs(args, program)?;
-    let addresses: Vec<SocketAddr> =
-        (args.host.as_str(), args.port).to_socket_addrs().map_err(|e| format!("--host {}: {e}", args.host))?.collect();
-    let address = *addresses.first().ok_or_else(|| format!("--host {}: no address", args.host))?;
-    let loopback = is_loopback(&addresses);
-    let server = tiny_http::Server::http(address).map_err(|e| format!("cannot listen on {address}: {e}"))?;
-    let port = server.server_addr().to_ip().map_or(args.port, |a| a.port());
-    let (token, hosts) = if loopback {
-        let mut hosts = vec!["localhost".to_string(), "127.0.0.1".to_string(), "[::1]".to_string()];
-        hosts.push(args.host.clone());
-        (None, hosts)
-    } else {
-        (Some(random_token()), Vec::new())
-    };
-    let shown_host = match address.ip() {
-        IpAddr::V6(ip) => format!("[{ip}]"),
-        IpAddr::V4(ip) if ip.is_unspecified() => args.host.clone(),
-        IpAddr::V4(ip) => ip.to_string(),
-    };
-    let url = match &token {
-        Some(token) => format!("http://{shown_host}:{port}/?token={token}"),
-        None => format!("http://{shown_host}:{port}/"),
-    };
+    let gui = Gui::bind(args, program)?;
     {
         use std::io::Write as _;
         let mut out = std::io::stdout().lock();
-        writeln!(out, "{url}").and_then(|()| out.flush()).map_err(|e| format!("stdout: {e}"))?;
+        writeln!(out, "{}", gui.url).and_then(|()| out.flush()).map_err(|e| format!("stdout: {e}"))?;
     }
-    let settings = Settings { engines, command_timeout: Duration::from_secs(10), margin: 0.5 };
-    let app = Arc::new(App::new(settings, args.record.clone(), token, hosts, port));
     if !args.no_browser {
-        open_browser(&url);
+        open_browser(&gui.url);
     }
-    let server = Arc::new(server);
-    app.serve(&server, 4);
-    app.close_all();
+    gui.serve();
     Ok(())
 }
 

@@ -1,0 +1,209 @@
+//! The HTTP API of `veletas gui` without a browser: a server on a free loopback port,
+//! spoken to with plain HTTP/1.1 over a socket. Bad requests (malformed JSON, an illegal
+//! turn, an unknown game, a huge body, a foreign Host, a form post) each get a clear
+//! error and leave the game as it was; an engine that crashes or answers junk loses the
+//! game with the reason, and the server goes on serving.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::thread;
+
+use serde_json::{Value, json};
+use veletas_gui::{Gui, GuiArgs};
+
+struct Running {
+    address: String,
+    stop: Box<dyn Fn()>,
+    thread: Option<thread::JoinHandle<()>>,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        (self.stop)();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn start(engines: &[&str], record: Option<&Path>) -> Running {
+    let args = GuiArgs {
+        engines: engines.iter().map(|e| e.to_string()).collect(),
+        port: 0,
+        host: "127.0.0.1".into(),
+        no_browser: true,
+        record: record.map(Path::to_path_buf),
+    };
+    let gui = Gui::bind(&args, Path::new("/nonexistent/veletas")).expect("the server listens");
+    let address = gui.url.trim_start_matches("http://").trim_end_matches('/').to_string();
+    let stop = Box::new(gui.stopper());
+    let thread = thread::spawn(move || gui.serve());
+    Running { address, stop, thread: Some(thread) }
+}
+
+/// Sends one request; the status and the body.
+fn request(server: &Running, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> (u16, String) {
+    let mut stream = TcpStream::connect(&server.address).expect("connects");
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n", server.address);
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
+    stream.write_all(head.as_bytes()).expect("writes");
+    let _ = stream.write_all(body);
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    let text = String::from_utf8_lossy(&answer).into_owned();
+    let status = text.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let body = text.split_once("\r\n\r\n").map_or(String::new(), |(_, b)| b.to_string());
+    (status, body)
+}
+
+fn post(server: &Running, path: &str, body: &str) -> (u16, Value) {
+    let (status, text) = request(server, "POST", path, &[("Content-Type", "application/json")], body.as_bytes());
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+fn get(server: &Running, path: &str) -> (u16, Value) {
+    let (status, text) = request(server, "GET", path, &[], b"");
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+fn error_of(answer: &(u16, Value)) -> String {
+    answer.1["error"].as_str().unwrap_or_default().to_string()
+}
+
+fn new_person_game(server: &Running) -> u64 {
+    let (status, game) = post(server, "/api/games", &json!({"size": 7, "rules": "classic"}).to_string());
+    assert_eq!(status, 201, "{game}");
+    game["id"].as_u64().expect("an id")
+}
+
+#[test]
+fn the_page_is_served_with_its_script_inlined() {
+    let server = start(&["sh -c 'exit 0'"], None);
+    let (status, page) = request(&server, "GET", "/", &[], b"");
+    assert_eq!(status, 200);
+    assert!(page.contains("<svg") || page.contains("id=\"board\""), "{page}");
+    assert!(!page.contains("/*APP_JS*/") && page.contains("async function api"));
+}
+
+#[test]
+fn bad_requests_get_clear_errors_and_change_nothing() {
+    let server = start(&["sh -c 'exit 0'"], None);
+    let id = new_person_game(&server);
+    let path = format!("/api/games/{id}");
+    let before = get(&server, &path).1;
+
+    let malformed = post(&server, &format!("{path}/play"), "{\"move\": ");
+    assert_eq!(malformed.0, 400);
+    assert!(error_of(&malformed).contains("malformed"), "{malformed:?}");
+    let unknown_field = post(&server, &format!("{path}/play"), "{\"mv\": \"d4\"}");
+    assert_eq!(unknown_field.0, 400, "{unknown_field:?}");
+    let not_a_move = post(&server, &format!("{path}/play"), &json!({"move": "hello"}).to_string());
+    assert_eq!(not_a_move.0, 400);
+    assert!(error_of(&not_a_move).contains("invalid move"), "{not_a_move:?}");
+
+    // Black's 7x7 setup is one shooter: two are illegal.
+    let illegal = post(&server, &format!("{path}/play"), &json!({"move": "b2,f6"}).to_string());
+    assert_eq!(illegal.0, 400);
+    assert!(error_of(&illegal).contains("illegal move"), "{illegal:?}");
+    let bad_pick = post(&server, &format!("{path}/steps"), &json!({"picks": ["z9"]}).to_string());
+    assert_eq!(bad_pick.0, 400, "{bad_pick:?}");
+
+    let missing = get(&server, "/api/games/999");
+    assert_eq!(missing.0, 404);
+    assert!(error_of(&missing).contains("no game"), "{missing:?}");
+    assert_eq!(post(&server, "/api/games/x1/play", "{}").0, 404);
+    assert_eq!(get(&server, "/nothing/here").0, 404);
+
+    let huge = format!("{{\"move\": \"{}\"}}", "a".repeat(veletas_gui::server::MAX_BODY + 10));
+    let too_big = post(&server, &format!("{path}/play"), &huge);
+    assert_eq!(too_big.0, 413);
+    assert!(error_of(&too_big).contains("over"), "{too_big:?}");
+
+    let form =
+        request(&server, "POST", &format!("{path}/play"), &[("Content-Type", "text/plain")], b"{\"move\":\"d4\"}");
+    assert_eq!(form.0, 415);
+    let bad_size = post(&server, "/api/games", &json!({"size": 8, "rules": "classic"}).to_string());
+    assert_eq!(bad_size.0, 400);
+    let bad_engine = post(&server, "/api/games", &json!({"size": 7, "rules": "classic", "white": 5}).to_string());
+    assert!(bad_engine.0 == 400 && error_of(&bad_engine).contains("no engine 5"), "{bad_engine:?}");
+
+    let after = get(&server, &path).1;
+    assert_eq!(before, after, "the game is unchanged");
+    assert_eq!(post(&server, &format!("{path}/play"), &json!({"move": "d4"}).to_string()).0, 200);
+    assert_eq!(get(&server, &path).1["moves"], json!(["d4"]));
+}
+
+#[test]
+fn a_foreign_host_header_is_refused() {
+    let server = start(&["sh -c 'exit 0'"], None);
+    let mut stream = TcpStream::connect(&server.address).unwrap();
+    stream.write_all(b"GET /api/config HTTP/1.1\r\nHost: evil.example:80\r\nConnection: close\r\n\r\n").unwrap();
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 403"), "{answer}");
+}
+
+#[test]
+fn a_person_enters_turns_step_by_step_and_can_take_them_back() {
+    let server = start(&["sh -c 'exit 0'"], None);
+    let id = new_person_game(&server);
+    let path = format!("/api/games/{id}");
+    for mv in ["d4", "b2,f6"] {
+        assert_eq!(post(&server, &format!("{path}/play"), &json!({"move": mv}).to_string()).0, 200);
+    }
+    let steps = post(&server, &format!("{path}/steps"), &json!({"picks": ["d4", "d7"]}).to_string()).1;
+    assert!(steps["targets"].as_array().unwrap().contains(&json!("d4")), "{steps}");
+    let done = post(&server, &format!("{path}/steps"), &json!({"picks": ["d4", "d7", "d4"]}).to_string()).1;
+    assert_eq!(done["complete"], "d4-d7/d4");
+    let (_, game) = post(&server, &format!("{path}/play"), &json!({"move": "d4-d7/d4"}).to_string());
+    assert_eq!(game["moves"].as_array().unwrap().len(), 3);
+    let (status, game) = post(&server, &format!("{path}/undo"), "{}");
+    assert_eq!(status, 200);
+    assert_eq!(game["moves"], json!(["d4", "b2,f6"]));
+    let (_, game) = post(&server, &format!("{path}/resign"), "{}");
+    assert_eq!(game["outcome"]["termination"], "resignation");
+    assert_eq!(post(&server, &format!("{path}/play"), &json!({"move": "d5"}).to_string()).0, 409);
+}
+
+fn wait_for_end(server: &Running, path: &str) -> Value {
+    for _ in 0..200 {
+        let game = get(server, path).1;
+        if !game["outcome"].is_null() {
+            return game;
+        }
+        thread::sleep(std::time::Duration::from_millis(25));
+    }
+    panic!("the game did not end");
+}
+
+#[test]
+fn an_engine_that_crashes_or_answers_junk_loses_and_the_server_goes_on() {
+    let dir = std::env::temp_dir().join(format!("veletas-gui-api-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("games.txt");
+    let _ = std::fs::remove_file(&record);
+    let crash = "crash=sh -c 'exit 3'";
+    let junk = "junk=sh -c 'while read line; do echo thinking; done'";
+    let server = start(&[crash, junk], Some(&record));
+    for (engine, termination) in [(0, "crash"), (1, "malformed reply")] {
+        let request = json!({"size": 7, "rules": "classic", "black": engine, "white": null});
+        let (status, game) = post(&server, "/api/games", &request.to_string());
+        assert_eq!(status, 201, "{game}");
+        let path = format!("/api/games/{}", game["id"]);
+        let game = wait_for_end(&server, &path);
+        assert_eq!(game["outcome"]["winner"], "white", "{game}");
+        assert_eq!(game["outcome"]["termination"], termination, "{game}");
+        assert!(game["outcome"]["reason"].as_str().unwrap().starts_with("black: "), "{game}");
+    }
+    assert_eq!(get(&server, "/api/config").0, 200, "the server still serves");
+    let text = std::fs::read_to_string(&record).unwrap();
+    let games = veletas_rules::record::parse_records(&text).unwrap();
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].tag("Termination"), Some("crash"));
+    assert_eq!(games[1].winner(), Some(veletas_rules::Color::White));
+    let _ = std::fs::remove_dir_all(&dir);
+}
