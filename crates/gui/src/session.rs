@@ -305,7 +305,7 @@ impl GameSession {
     /// How many turns `undo` takes back: back to the last turn of a person, so that the
     /// person is to move again; `None` when there is none or an engine is thinking.
     fn undo_target(&self) -> Option<usize> {
-        if self.thinking || self.outcome.is_some() || self.swapped {
+        if self.thinking || self.is_over() {
             return None;
         }
         let mut game = self.game.clone();

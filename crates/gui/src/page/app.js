@@ -213,6 +213,7 @@ function render() {
   })
   list.scrollTop = list.scrollHeight
   document.body.dataset.version = String(game.version)
+  document.body.dataset.picks = state.picks.join(' ')
   document.body.dataset.position = game.position
 }
 

@@ -1,0 +1,305 @@
+// `veletas gui` in a real browser: headless Chromium from the OS packages, driven by
+// puppeteer-core. Starts `veletas gui --no-browser --port 0`, reads the URL from its first
+// line, and plays a whole 7x7 classic game by clicks (a person as Black, seeded random
+// choices among the targets the page shows) against our engine at a small playout budget.
+// After every turn the page's board must hold exactly the pieces that `loadgame` +
+// `position` give for the game's record (saved through the page's own "Save record" link);
+// an illegal click sends nothing and changes nothing; undo takes back a turn pair; at the
+// end the --record file holds the game. Then a game against the fake engine crashing at its
+// second move must end with the reason shown, and the server must keep serving. No console
+// errors. Screenshots go to OUT_DIR/screenshots; the start-up figures are printed.
+//
+// Usage: node gui_test.js VELETAS_BINARY OUT_DIR
+// The browser: $CHROMIUM, else /usr/bin/chromium.
+'use strict'
+
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const readline = require('node:readline')
+const {spawn} = require('node:child_process')
+const puppeteer = require('puppeteer-core')
+
+const [binArg, outArg] = process.argv.slice(2)
+if (!binArg || !outArg) {
+  console.error('usage: node gui_test.js VELETAS_BINARY OUT_DIR')
+  process.exit(2)
+}
+const veletas = path.resolve(binArg)
+const fake = path.join(path.dirname(veletas), 'veletas-fake-engine')
+const out = path.resolve(outArg)
+const shots = path.join(out, 'screenshots')
+fs.rmSync(out, {recursive: true, force: true})
+fs.mkdirSync(shots, {recursive: true})
+const recordFile = path.join(out, 'games.txt')
+
+// A small seeded generator (mulberry32), so that a failing game can be replayed.
+let seed = 20261202
+function random() {
+  seed = (seed + 0x6d2b79f5) | 0
+  let t = seed
+  t = Math.imul(t ^ (t >>> 15), t | 1)
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+}
+const choose = (list) => list[Math.floor(random() * list.length)]
+
+// Our engine over the protocol, for the expected positions.
+class Engine {
+  constructor() {
+    this.child = spawn(veletas, [], {stdio: ['pipe', 'pipe', 'ignore']})
+    this.buffer = ''
+    this.waiting = []
+    this.child.stdout.setEncoding('utf8')
+    this.child.stdout.on('data', (chunk) => {
+      this.buffer += chunk
+      let end
+      while ((end = this.buffer.indexOf('\n\n')) >= 0) {
+        const reply = this.buffer.slice(0, end)
+        this.buffer = this.buffer.slice(end + 2)
+        const waiter = this.waiting.shift()
+        if (waiter) waiter(reply)
+      }
+    })
+  }
+  ask(line) {
+    return new Promise((resolve) => {
+      this.waiting.push(resolve)
+      this.child.stdin.write(line + '\n')
+    })
+  }
+  close() {
+    this.child.stdin.end('quit\n')
+  }
+}
+
+// A position string's pieces: square -> letter.
+function parsePieces(text) {
+  const ranks = text.split(' ')[0].split('/')
+  const pieces = {}
+  ranks.forEach((rank, i) => {
+    let file = 0
+    for (const m of rank.matchAll(/(\d+)|([sbwBW])/g)) {
+      if (m[1]) { file += Number(m[1]); continue }
+      pieces[String.fromCharCode(97 + file) + (ranks.length - i)] = m[2]
+      file += 1
+    }
+  })
+  return pieces
+}
+
+// Starts the server; resolves with {child, url, ms} once its first line (the URL) is read.
+function startServer(args) {
+  const started = Date.now()
+  const child = spawn(veletas, ['gui', '--no-browser', '--port', '0', ...args], {stdio: ['ignore', 'pipe', 'pipe']})
+  child.stderr.setEncoding('utf8')
+  child.stderr.on('data', (text) => process.stderr.write(`[gui] ${text}`))
+  return new Promise((resolve, reject) => {
+    const lines = readline.createInterface({input: child.stdout})
+    lines.once('line', (url) => resolve({child, url, ms: Date.now() - started}))
+    child.once('exit', (code) => reject(new Error(`veletas gui exited (${code}) before printing its URL`)))
+  })
+}
+
+async function main() {
+  const engineCommand = `veletas=${veletas} --playouts 200 --seed 7`
+  const crashCommand = `crasher=${fake} --seed 3 --crash-at 2`
+  const t0 = Date.now()
+  const server = await startServer(['--record', recordFile, '--engine', engineCommand, '--engine', crashCommand])
+  assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/$/, 'the first line is the URL')
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'veletas-chromium-'))
+  const browser = await puppeteer.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    userDataDir,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      `--user-data-dir=${userDataDir}`],
+  })
+  const engine = new Engine()
+  const problems = []
+  let requests = 0
+  const figures = {}
+  try {
+    const page = await browser.newPage()
+    await page.setViewport({width: 1200, height: 820})
+    page.on('console', (msg) => { if (msg.type() === 'error' || msg.type() === 'warn') problems.push(`console: ${msg.text()}`) })
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`))
+    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`))
+    page.on('request', (r) => {
+      if (!r.url().startsWith(server.url) && !r.url().startsWith('data:')) problems.push(`foreign request: ${r.url()}`)
+      if (r.url().includes('/api/games/') && r.method() === 'POST') requests += 1
+    })
+    const t1 = Date.now()
+    await page.goto(server.url, {waitUntil: 'load'})
+    await page.waitForSelector('dialog[open]')
+    figures.dialog = Date.now() - t1
+    await page.screenshot({path: path.join(shots, 'new-game.png')})
+
+    // ---- a 7x7 classic game: the person plays Black against our engine ----
+    await page.select('select[name=size]', '7')
+    await page.click('input[name=rules][value=classic]')
+    await page.select('select[name=black]', 'person')
+    await page.select('select[name=white]', '0')
+    const t2 = Date.now()
+    await page.click('#start')
+    await page.waitForSelector('#board svg .hit')
+    figures.board = Date.now() - t2
+    figures.total = Date.now() - t0
+
+    const view = () => page.evaluate(() => {
+      const pieces = {}
+      for (const g of document.querySelectorAll('#board svg g.piece')) pieces[g.dataset.square] = g.dataset.piece
+      const targets = [...document.querySelectorAll('#board .hit.target')].map((h) => h.dataset.square)
+      const all = [...document.querySelectorAll('#board .hit')].map((h) => h.dataset.square)
+      return {
+        pieces, targets, all,
+        version: document.body.dataset.version,
+        picks: document.body.dataset.picks,
+        moves: [...document.querySelectorAll('#moves li')].map((li) => li.lastChild.textContent),
+        prompt: document.getElementById('prompt').textContent,
+        status: document.getElementById('status').textContent,
+        noMove: !document.getElementById('no-move').hidden,
+        save: document.getElementById('save').href,
+        over: /wins/.test(document.getElementById('status').textContent),
+      }
+    })
+    // Waits until the person is to move (a prompt) or the game is over.
+    const settled = async () => {
+      await page.waitForFunction(() => {
+        const status = document.getElementById('status').textContent
+        return document.getElementById('prompt').textContent !== '' || /wins/.test(status)
+      }, {timeout: 30000})
+      return view()
+    }
+    const clickSquare = async (square) => {
+      const box = await (await page.$(`#board .hit[data-square="${square}"]`)).boundingBox()
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2)
+    }
+    // The page's board against `loadgame` + `position` of the record the page saves.
+    let checked = 0
+    const checkBoard = async (where) => {
+      const shown = await view()
+      const text = await page.evaluate(async (href) => (await fetch(href)).text(), shown.save)
+      const file = path.join(out, 'current.txt')
+      fs.writeFileSync(file, text)
+      const loaded = await engine.ask(`loadgame ${file}`)
+      assert.ok(loaded.startsWith('='), `${where}: loadgame: ${loaded}`)
+      const position = (await engine.ask('position')).replace(/^= /, '')
+      assert.deepEqual(shown.pieces, parsePieces(position), `${where}: the page's board differs from ${position}`)
+      checked += 1
+      return shown
+    }
+
+    let state = await settled()
+    let turns = 0
+    let undone = false
+    let illegalChecked = false
+    while (!state.over) {
+      assert.ok(turns < 200, 'the game ends')
+      await checkBoard(`before turn ${state.moves.length + 1}`)
+      // An illegal click: a square that is not a target sends nothing and changes nothing.
+      if (!illegalChecked && state.moves.length >= 2) {
+        const wrong = state.all.find((sq) => !state.targets.includes(sq) && !(sq in state.pieces))
+        const before = requests
+        await clickSquare(wrong)
+        await page.waitForFunction(() => document.getElementById('refused').textContent !== '')
+        const after = await view()
+        assert.equal(requests, before, 'an illegal click sends no request')
+        assert.equal(after.version, state.version, 'an illegal click changes nothing')
+        assert.deepEqual(after.pieces, state.pieces)
+        illegalChecked = true
+      }
+      // The clicks of one turn: a target at each step (or "no move" now and then).
+      const movesBefore = state.moves.length
+      for (let step = 0; ; step++) {
+        const now = await view()
+        if (now.moves.length > movesBefore || now.over) break
+        assert.ok(step < 12, 'a turn takes a few clicks')
+        if (now.noMove && (now.targets.length === 0 || random() < 0.1)) {
+          await page.click('#no-move')
+        } else {
+          assert.ok(now.targets.length > 0, `targets to click: ${now.prompt}`)
+          await clickSquare(choose(now.targets))
+        }
+        if (step === 0 && movesBefore === 2) {
+          await page.waitForFunction((p) => document.getElementById('prompt').textContent !== p, {}, now.prompt)
+          await page.screenshot({path: path.join(shots, 'targets.png')})
+        }
+        await page.waitForFunction((v, p) => document.body.dataset.version !== v || document.body.dataset.picks !== p,
+          {}, now.version, now.picks)
+      }
+      turns += 1
+      state = await settled()
+      // Undo once, mid-game: the person's turn and the engine's reply are taken back.
+      if (!undone && state.moves.length >= 6 && !state.over) {
+        const before = state.moves.length
+        await page.click('#undo')
+        await page.waitForFunction((n) => document.querySelectorAll('#moves li').length === n, {}, before - 2)
+        state = await settled()
+        await checkBoard('after undo')
+        undone = true
+      }
+    }
+    await checkBoard('at the end')
+    await page.screenshot({path: path.join(shots, 'game-over.png')})
+    assert.ok(undone, 'undo was tried')
+    assert.ok(illegalChecked, 'an illegal click was tried')
+    const final = await view()
+    // The record file holds the finished game, and its last position is the page's board.
+    await page.waitForFunction(() => true)
+    let text = ''
+    for (let i = 0; i < 50 && !/Result/.test(text); i++) {
+      text = fs.existsSync(recordFile) ? fs.readFileSync(recordFile, 'utf8') : ''
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    assert.match(text, /\[Result "[BW]\+"\]/, 'the record file holds the finished game')
+    assert.ok((await engine.ask(`loadgame ${recordFile}`)).startsWith('='))
+    const position = (await engine.ask('position')).replace(/^= /, '')
+    assert.deepEqual(final.pieces, parsePieces(position), 'the record file ends on the page\'s board')
+    console.log(`game: ${final.moves.length} turns, ${turns} by the person, board checked ${checked} times`)
+
+    // ---- the fake engine crashes at its second move: the game ends with the reason ----
+    await page.click('#new-game')
+    await page.waitForSelector('dialog[open]')
+    await page.select('select[name=black]', '1')
+    await page.select('select[name=white]', 'person')
+    await page.click('#start')
+    await page.waitForSelector('#board svg .hit')
+    for (let i = 0; i < 4; i++) {
+      state = await settled()
+      if (state.over) break
+      const before = state.moves.length
+      while ((await view()).moves.length === before) {
+        const now = await view()
+        if (now.noMove && now.targets.length === 0) await page.click('#no-move')
+        else await clickSquare(choose(now.targets))
+        await page.waitForFunction((v, p) => document.body.dataset.version !== v || document.body.dataset.picks !== p,
+          {}, now.version, now.picks)
+      }
+    }
+    state = await settled()
+    assert.ok(state.over, 'the crash ends the game')
+    assert.match(state.status, /White wins \(crash\)/, state.status)
+    assert.match(state.status, /black: ended during 'genmove black'/, state.status)
+    await page.screenshot({path: path.join(shots, 'engine-crashed.png')})
+    const config = await page.evaluate(async () => (await fetch('/api/config')).status)
+    assert.equal(config, 200, 'the server keeps serving')
+    assert.deepEqual(problems, [], 'no console errors, failed or foreign requests')
+    console.log(`start-up: URL printed after ${server.ms} ms; page and dialog ${figures.dialog} ms; ` +
+      `Start to the first drawn board ${figures.board} ms; server start to board ${figures.total} ms ` +
+      `(including the browser's start)`)
+    console.log('gui test: 1 passed, 0 failed')
+  } finally {
+    engine.close()
+    await browser.close()
+    server.child.kill()
+    fs.rmSync(userDataDir, {recursive: true, force: true})
+  }
+}
+
+main().catch((e) => {
+  console.error(e)
+  process.exit(1)
+})
