@@ -160,8 +160,9 @@ impl Gui {
             Some(token) => format!("http://{shown_host}:{port}/?token={token}"),
             None => format!("http://{shown_host}:{port}/"),
         };
-        let settings = Settings { engines, command_timeout: Duration::from_secs(10), margin: 0.5 };
-        let app = Arc::new(App::new(settings, args.record.clone(), token, hosts, port));
+        let settings =
+            Settings { engines, command_timeout: Duration::from_secs(10), margin: 0.5, record: args.record.clone() };
+        let app = Arc::new(App::new(settings, token, hosts, port));
         Ok(Gui { url, app, server: Arc::new(server) })
     }
 
@@ -191,6 +192,10 @@ pub fn run(args: &GuiArgs, program: &std::path::Path) -> Result<(), String> {
         use std::io::Write as _;
         let mut out = std::io::stdout().lock();
         writeln!(out, "{}", gui.url).and_then(|()| out.flush()).map_err(|e| format!("stdout: {e}"))?;
+    }
+    // Ctrl-C (and SIGTERM) end the serving; the games are closed and their engines ended.
+    if let Err(e) = ctrlc::set_handler(gui.stopper()) {
+        log::warn!("cannot catch Ctrl-C: {e}");
     }
     if !args.no_browser {
         open_browser(&gui.url);

@@ -20,9 +20,7 @@
 //! must carry it as `?token=`.
 
 use std::collections::BTreeMap;
-use std::fs::OpenOptions;
-use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::io::Read;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde::Deserialize;
@@ -46,12 +44,11 @@ pub fn page() -> String {
     PAGE_HTML.replace("/*APP_CSS*/", PAGE_CSS).replace("/*APP_JS*/", PAGE_JS)
 }
 
-/// The server's state: the settings, the games, the record file.
+/// The server's state: the settings, the games.
 pub struct App {
     settings: Arc<Settings>,
     games: Mutex<BTreeMap<u64, SharedGame>>,
     next_id: Mutex<u64>,
-    record: Option<PathBuf>,
     token: Option<String>,
     hosts: Vec<String>,
     page: String,
@@ -102,19 +99,12 @@ struct StepsBody {
 impl App {
     /// The state of a server answering on `port`, reachable as `hosts` (the names the
     /// `Host` header may give, without the port; any name when empty).
-    pub fn new(
-        settings: Settings,
-        record: Option<PathBuf>,
-        token: Option<String>,
-        hosts: Vec<String>,
-        port: u16,
-    ) -> App {
+    pub fn new(settings: Settings, token: Option<String>, hosts: Vec<String>, port: u16) -> App {
         let hosts = hosts.into_iter().map(|h| format!("{h}:{port}")).collect();
         App {
             settings: Arc::new(settings),
             games: Mutex::new(BTreeMap::new()),
             next_id: Mutex::new(1),
-            record,
             token,
             hosts,
             page: page(),
@@ -309,16 +299,7 @@ impl App {
     }
 
     fn save_finished(&self, game: &SharedGame) {
-        let Some(path) = &self.record else { return };
-        let Some(record) = lock(game).take_finished_record() else { return };
-        let written = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .and_then(|mut file| file.write_all(record.to_string().as_bytes()));
-        if let Err(e) = written {
-            log::error!("{}: cannot append the game: {e}", path.display());
-        }
+        session::save_finished(game, &self.settings);
     }
 }
 

@@ -43,6 +43,22 @@ pub struct Settings {
     pub command_timeout: Duration,
     /// Seconds a move may exceed its time before it loses.
     pub margin: f64,
+    /// The record file every finished game is appended to.
+    pub record: Option<std::path::PathBuf>,
+}
+
+/// Appends the game to the record file of `settings` once it is finished (once only).
+pub fn save_finished(shared: &SharedGame, settings: &Settings) {
+    let Some(path) = &settings.record else { return };
+    let Some(record) = lock(shared).take_finished_record() else { return };
+    let written = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut file| std::io::Write::write_all(&mut file, record.to_string().as_bytes()));
+    if let Err(e) = written {
+        log::error!("{}: cannot append the game: {e}", path.display());
+    }
 }
 
 /// What the page asks for when it starts a game.
@@ -504,6 +520,10 @@ impl Job {
             Ok(None) => session.finish(!color, Termination::Resignation, format!("{color} resigned")),
             Err((termination, reason)) => session.finish(!color, termination, format!("{color}: {reason}")),
         }
+        drop(session);
+        save_finished(&self.shared, &self.settings);
+        // Engine against engine: the other one's move is next.
+        kick(&self.shared, &self.settings);
     }
 
     /// Brings the engine up to date with the game, asks for its move and checks it
