@@ -105,8 +105,10 @@ function startServer(args) {
 async function main() {
   const engineCommand = `veletas=${veletas} --playouts 200 --seed 7`
   const crashCommand = `crasher=${fake} --seed 3 --crash-at 2`
+  const randomCommand = `random=${fake} --seed 5`
   const t0 = Date.now()
-  const server = await startServer(['--record', recordFile, '--engine', engineCommand, '--engine', crashCommand])
+  const server = await startServer(['--record', recordFile, '--engine', engineCommand, '--engine', crashCommand,
+    '--engine', randomCommand])
   assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/$/, 'the first line is the URL')
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'veletas-chromium-'))
   const browser = await puppeteer.launch({
@@ -192,6 +194,48 @@ async function main() {
       return shown
     }
 
+    // The clicks of one person's turn: a target at each step (or "no move" now and then).
+    const playTurn = async (screenshot) => {
+      const movesBefore = (await view()).moves.length
+      for (let step = 0; ; step++) {
+        const now = await view()
+        if (now.moves.length > movesBefore || now.over) break
+        assert.ok(step < 12, 'a turn takes a few clicks')
+        if (now.noMove && (now.targets.length === 0 || random() < 0.1)) {
+          await page.click('#no-move')
+        } else {
+          assert.ok(now.targets.length > 0, `targets to click: ${now.prompt}`)
+          await clickSquare(choose(now.targets))
+        }
+        if (step === 0 && screenshot) {
+          await page.waitForFunction((p) => document.body.dataset.picks !== p, {}, now.picks)
+          await page.screenshot({path: path.join(shots, screenshot)})
+        }
+        await page.waitForFunction((v, p) => document.body.dataset.version !== v || document.body.dataset.picks !== p,
+          {}, now.version, now.picks)
+      }
+    }
+    const newGame = async (size, rules, black, white) => {
+      const previous = await page.evaluate(() => document.body.dataset.game)
+      await page.click('#new-game')
+      await page.waitForSelector('dialog[open]')
+      await page.select('select[name=size]', size)
+      await page.click(`input[name=rules][value=${rules}]`)
+      await page.select('select[name=black]', black)
+      await page.select('select[name=white]', white)
+      await page.click('#start')
+      await page.waitForFunction((g) => document.body.dataset.game !== g, {}, previous)
+    }
+    // The record file's games, once it holds `count` of them.
+    const recordedGames = async (count) => {
+      let text = ''
+      for (let i = 0; i < 100 && (text.match(/\[Result /g) || []).length < count; i++) {
+        text = fs.existsSync(recordFile) ? fs.readFileSync(recordFile, 'utf8') : ''
+        await new Promise((r) => setTimeout(r, 50))
+      }
+      return text
+    }
+
     let state = await settled()
     let turns = 0
     let undone = false
@@ -211,25 +255,7 @@ async function main() {
         assert.deepEqual(after.pieces, state.pieces)
         illegalChecked = true
       }
-      // The clicks of one turn: a target at each step (or "no move" now and then).
-      const movesBefore = state.moves.length
-      for (let step = 0; ; step++) {
-        const now = await view()
-        if (now.moves.length > movesBefore || now.over) break
-        assert.ok(step < 12, 'a turn takes a few clicks')
-        if (now.noMove && (now.targets.length === 0 || random() < 0.1)) {
-          await page.click('#no-move')
-        } else {
-          assert.ok(now.targets.length > 0, `targets to click: ${now.prompt}`)
-          await clickSquare(choose(now.targets))
-        }
-        if (step === 0 && movesBefore === 2) {
-          await page.waitForFunction((p) => document.getElementById('prompt').textContent !== p, {}, now.prompt)
-          await page.screenshot({path: path.join(shots, 'targets.png')})
-        }
-        await page.waitForFunction((v, p) => document.body.dataset.version !== v || document.body.dataset.picks !== p,
-          {}, now.version, now.picks)
-      }
+      await playTurn(state.moves.length === 2 ? 'targets.png' : null)
       turns += 1
       state = await settled()
       // Undo once, mid-game: the person's turn and the engine's reply are taken back.
@@ -248,36 +274,57 @@ async function main() {
     assert.ok(illegalChecked, 'an illegal click was tried')
     const final = await view()
     // The record file holds the finished game, and its last position is the page's board.
-    await page.waitForFunction(() => true)
-    let text = ''
-    for (let i = 0; i < 50 && !/Result/.test(text); i++) {
-      text = fs.existsSync(recordFile) ? fs.readFileSync(recordFile, 'utf8') : ''
-      await new Promise((r) => setTimeout(r, 50))
-    }
+    const text = await recordedGames(1)
     assert.match(text, /\[Result "[BW]\+"\]/, 'the record file holds the finished game')
     assert.ok((await engine.ask(`loadgame ${recordFile}`)).startsWith('='))
     const position = (await engine.ask('position')).replace(/^= /, '')
     assert.deepEqual(final.pieces, parsePieces(position), 'the record file ends on the page\'s board')
-    console.log(`game: ${final.moves.length} turns, ${turns} by the person, board checked ${checked} times`)
+    console.log(`7x7 classic: ${final.moves.length} turns, ${turns} by the person, board checked ${checked} times`)
+
+    // ---- modern 7x7: the person plays White, swaps, and so plays Black to the end ----
+    await newGame('7', 'modern', '0', 'person')
+    state = await settled()
+    assert.equal(state.moves.length, 1, 'the engine placed its setup')
+    await page.waitForSelector('#swap:not([hidden])')
+    await page.screenshot({path: path.join(shots, 'modern-swap-offered.png')})
+    await page.click('#swap')
+    await page.waitForFunction(() => document.querySelectorAll('#moves li').length >= 3)
+    state = await settled()
+    assert.equal(state.moves[1], 'swap')
+    assert.match(await page.$eval('#player-black .name', (e) => e.textContent), /person/, 'the person now plays Black')
+    let modernTurns = 0
+    while (!state.over) {
+      assert.ok(modernTurns < 200, 'the modern game ends')
+      await checkBoard(`modern, before turn ${state.moves.length + 1}`)
+      await playTurn(null)
+      modernTurns += 1
+      state = await settled()
+    }
+    await checkBoard('modern, at the end')
+    await page.screenshot({path: path.join(shots, 'modern-over.png')})
+    console.log(`7x7 modern with the swap: ${state.moves.length} turns, ${modernTurns} by the person`)
+
+    // ---- 10x10 classic against the fake engine: setup by clicks, a few turns, resign ----
+    await newGame('10', 'classic', 'person', '2')
+    for (let i = 0; i < 4; i++) {
+      state = await settled()
+      await checkBoard(`10x10, before turn ${state.moves.length + 1}`)
+      await playTurn(i === 2 ? 'ten-by-ten.png' : null)
+    }
+    state = await settled()
+    await checkBoard('10x10, before resigning')
+    page.once('dialog', (dialog) => dialog.accept())
+    await page.click('#resign')
+    await page.waitForFunction(() => /resignation/.test(document.getElementById('status').textContent))
+    const games = await recordedGames(3)
+    assert.match(games, /\[Termination "resignation"\]/, 'the resigned game is recorded')
 
     // ---- the fake engine crashes at its second move: the game ends with the reason ----
-    await page.click('#new-game')
-    await page.waitForSelector('dialog[open]')
-    await page.select('select[name=black]', '1')
-    await page.select('select[name=white]', 'person')
-    await page.click('#start')
-    await page.waitForSelector('#board svg .hit')
+    await newGame('7', 'classic', '1', 'person')
     for (let i = 0; i < 4; i++) {
       state = await settled()
       if (state.over) break
-      const before = state.moves.length
-      while ((await view()).moves.length === before) {
-        const now = await view()
-        if (now.noMove && now.targets.length === 0) await page.click('#no-move')
-        else await clickSquare(choose(now.targets))
-        await page.waitForFunction((v, p) => document.body.dataset.version !== v || document.body.dataset.picks !== p,
-          {}, now.version, now.picks)
-      }
+      await playTurn(null)
     }
     state = await settled()
     assert.ok(state.over, 'the crash ends the game')

@@ -125,7 +125,7 @@ fn open_browser(url: &str) {
     }
 }
 
-/// A server listening, not yet answering: [`Gui::serve`] answers until [`Gui::stop`].
+/// A server listening, not yet answering: [`Gui::serve`] answers until the [`Gui::stopper`] is called.
 pub struct Gui {
     /// The page's address (with the token when there is one).
     pub url: String,
@@ -166,7 +166,7 @@ impl Gui {
         Ok(Gui { url, app, server: Arc::new(server) })
     }
 
-    /// Answers requests until [`Gui::stop`] is called, then closes every game (killing
+    /// Answers requests until the [`Gui::stopper`] is called, then closes every game (killing
     /// its engines).
     pub fn serve(&self) {
         self.app.serve(&self.server, 4);

@@ -5,7 +5,7 @@
 //! |---|---|
 //! | `GET /` | the page (HTML, CSS and JavaScript built into the binary) |
 //! | `GET /api/config` | the engines a game may use |
-//! | `POST /api/games` | a new game ([`NewGame`]); the answer is its [`GameView`] |
+//! | `POST /api/games` | a new game ([`NewGame`]); the answer is its [`session::GameView`] |
 //! | `GET /api/games/ID` | the game's view (the page polls it) |
 //! | `POST /api/games/ID/steps` | `{"picks": [...]}`: the targets of the next click ([`crate::steps`]) |
 //! | `POST /api/games/ID/play` | `{"move": "d4-d7/d4"}`: a person's turn |

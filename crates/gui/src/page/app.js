@@ -202,18 +202,23 @@ function render() {
   $('save').setAttribute('download', `veletas-game-${game.id}.txt`)
   const list = $('moves')
   list.textContent = ''
+  let mover = 'black'
   game.moves.forEach((move, i) => {
     const li = document.createElement('li')
+    const disc = document.createElement('span')
+    disc.className = `disc small ${mover}`
     const number = document.createElement('span')
     number.className = 'number'
     number.textContent = `${i + 1}.`
-    li.appendChild(number)
-    li.appendChild(document.createTextNode(move))
+    li.append(number, disc, document.createTextNode(move))
     list.appendChild(li)
+    // White's swap leaves White to move again.
+    if (move !== 'swap') mover = mover === 'black' ? 'white' : 'black'
   })
   list.scrollTop = list.scrollHeight
   document.body.dataset.version = String(game.version)
   document.body.dataset.picks = state.picks.join(' ')
+  document.body.dataset.game = String(game.id)
   document.body.dataset.position = game.position
 }
 
