@@ -76,6 +76,34 @@ pub struct NewGame {
     /// Seconds per move for the engines (1 when not given).
     #[serde(default)]
     pub movetime: Option<f64>,
+    /// Where to start instead of the empty board: a position string, or a game record
+    /// (its first game) to continue after `turn` turns (default: at its end). The size
+    /// and rules then come from it.
+    #[serde(default)]
+    pub start: Option<String>,
+    /// The turns of the record in `start` to replay (all when not given).
+    #[serde(default)]
+    pub turn: Option<usize>,
+}
+
+/// The game a new game request starts from: the empty board of its size and rules, a
+/// position string, or a record replayed up to a turn.
+fn starting_game(request: &NewGame) -> Result<Game, Refusal> {
+    let text = request.start.as_deref().map(str::trim).unwrap_or_default();
+    if text.is_empty() {
+        let variant = Variant::from_size(request.size)
+            .ok_or_else(|| Refusal::Bad(format!("the board size must be 7, 9 or 10, not {}", request.size)))?;
+        let set: RuleSet =
+            request.rules.parse().map_err(|_| Refusal::Bad(format!("unknown rules '{}'", request.rules)))?;
+        return Ok(Game::from_position(Position::with_rules(variant, Rules::from(set))));
+    }
+    if !text.contains('[') && !text.contains('.') {
+        let position: Position = text.parse().map_err(|e| Refusal::Bad(format!("not a position string: {e}")))?;
+        return Ok(Game::from_position(position));
+    }
+    let games = veletas_rules::record::parse_records(text).map_err(|e| Refusal::Bad(format!("not a record: {e}")))?;
+    let first = games.first().ok_or_else(|| Refusal::Bad("the record holds no game".into()))?;
+    first.replay(request.turn).map_err(|e| Refusal::Bad(format!("the record's game: {e}")))
 }
 
 /// Why a request about a game cannot be granted.
@@ -191,10 +219,7 @@ fn today() -> String {
 impl GameSession {
     /// A new game as `request` asks, checked against `settings`.
     pub fn new(id: u64, request: &NewGame, settings: &Settings) -> Result<GameSession, Refusal> {
-        let variant = Variant::from_size(request.size)
-            .ok_or_else(|| Refusal::Bad(format!("the board size must be 7, 9 or 10, not {}", request.size)))?;
-        let set: RuleSet =
-            request.rules.parse().map_err(|_| Refusal::Bad(format!("unknown rules '{}'", request.rules)))?;
+        let game = starting_game(request)?;
         let movetime = request.movetime.unwrap_or(1.0);
         if !(movetime.is_finite() && (0.01..=3600.0).contains(&movetime)) {
             return Err(Refusal::Bad("the time per move must be from 0.01 to 3600 seconds".into()));
@@ -218,11 +243,11 @@ impl GameSession {
         });
         Ok(GameSession {
             id,
-            game: Game::from_position(Position::with_rules(variant, Rules::from(set))),
+            swapped: game.moves().filter(|m| *m == Move::Swap).count() % 2 == 1,
+            game,
             players,
             names,
             control: TimeControl::MoveTime(movetime),
-            swapped: false,
             outcome: None,
             version: 1,
             thinking: false,
@@ -381,6 +406,9 @@ impl GameSession {
         record.set_tag("Size", position.variant().size().to_string());
         if position.rules() != Rules::CLASSIC {
             record.set_tag("Rules", position.rules().to_string());
+        }
+        if *position != Position::with_rules(position.variant(), position.rules()) {
+            record.set_tag("Start", position.to_string());
         }
         if self.swapped {
             record.set_tag("Swap", format!("{} plays Black after the swap", self.names[1]));
@@ -606,7 +634,16 @@ impl Job {
         if start.rules().set != RuleSet::Classic {
             expect_ok(engine, &format!("rules {}", start.rules().set), timeout)?;
         }
+        if start.rules().no_corners {
+            expect_ok(engine, "option no-corners on", timeout)?;
+        }
+        if start.rules().claimed_block() {
+            expect_ok(engine, "option claimed-block on", timeout)?;
+        }
         expect_ok(engine, "clear_board", timeout)?;
+        if *start != Position::with_rules(start.variant(), start.rules()) {
+            expect_ok(engine, &format!("set_position {start}"), timeout)?;
+        }
         expect_ok(engine, &self.control.time_settings_command(), timeout)?;
         Ok(())
     }

@@ -207,3 +207,28 @@ fn an_engine_that_crashes_or_answers_junk_loses_and_the_server_goes_on() {
     assert_eq!(games[1].winner(), Some(veletas_rules::Color::White));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_game_starts_from_a_position_string_or_a_pasted_record_at_a_turn() {
+    let server = start(&["sh -c 'exit 0'"], None);
+    let position = "7/7/2s4/7/4s2/1s5/7 b";
+    let (status, game) =
+        post(&server, "/api/games", &json!({"size": 7, "rules": "classic", "start": position}).to_string());
+    assert_eq!(status, 201, "{game}");
+    assert_eq!(game["position"], position);
+    let record = "[Size \"7\"]\n\n1. d4 b2,f6 2. d4-d7/d4 *\n";
+    let ask = json!({"size": 10, "rules": "modern", "start": record, "turn": 2});
+    let (status, game) = post(&server, "/api/games", &ask.to_string());
+    assert_eq!(status, 201, "{game}");
+    assert_eq!((game["size"].as_u64(), game["moves"].clone()), (Some(7), json!(["d4", "b2,f6"])));
+    let path = format!("/api/games/{}/record", game["id"]);
+    let (_, text) = request(&server, "GET", &path, &[], b"");
+    assert!(text.contains("1. d4 b2,f6 *"), "{text}");
+    for bad in ["7/7/7 b", "[Size \"7\"]\n\n1. a1 a1 *\n", "1. d4 2. zz *"] {
+        let answer = post(&server, "/api/games", &json!({"size": 7, "rules": "classic", "start": bad}).to_string());
+        assert_eq!(answer.0, 400, "{bad}: {answer:?}");
+    }
+    let beyond =
+        post(&server, "/api/games", &json!({"size": 7, "rules": "classic", "start": record, "turn": 9}).to_string());
+    assert_eq!(beyond.0, 400, "{beyond:?}");
+}

@@ -278,6 +278,8 @@ async function startGame(event) {
     white: seat(form.white.value),
     movetime: parseFloat(form.movetime.value) || 1,
   }
+  if (form.start.value.trim() !== '') request.start = form.start.value
+  if (form.turn.value !== '') request.turn = parseInt(form.turn.value, 10)
   $('dialog').close()
   try {
     const game = await api('/api/games', request)
