@@ -175,9 +175,15 @@ async function main() {
       }, {timeout: 30000})
       return view()
     }
+    // The board is drawn anew at every change (analysis reports too): find the square again
+    // if it went away between looking it up and measuring it.
     const clickSquare = async (square) => {
-      const box = await (await page.$(`#board .hit[data-square="${square}"]`)).boundingBox()
-      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2)
+      for (let i = 0; ; i++) {
+        const hit = await page.$(`#board .hit[data-square="${square}"]`)
+        const box = hit && await hit.boundingBox()
+        if (box) return page.mouse.click(box.x + box.width / 2, box.y + box.height / 2)
+        assert.ok(i < 20, `square ${square} is on the board`)
+      }
     }
     // The page's board against `loadgame` + `position` of the record the page saves.
     let checked = 0
@@ -254,6 +260,20 @@ async function main() {
         assert.equal(after.version, state.version, 'an illegal click changes nothing')
         assert.deepEqual(after.pieces, state.pieces)
         illegalChecked = true
+      }
+      // Analysis on request, once: the candidates are listed and drawn; playing on stops it.
+      if (state.moves.length === 4) {
+        await page.click('#analyse')
+        await page.waitForFunction(() => document.querySelectorAll('#analysis tbody tr').length > 0 &&
+          document.querySelectorAll('#board .analysis-spot').length > 0, {timeout: 20000})
+        // The list is drawn anew at every report: hover once the analysis (5 s) is over.
+        await page.waitForFunction(() => /view/.test(document.getElementById('analysis-state').textContent),
+          {timeout: 20000})
+        await page.hover('#analysis tbody tr')
+        await page.waitForFunction(() => document.getElementById('pv').textContent !== '')
+        await page.screenshot({path: path.join(shots, 'analysis.png')})
+        await page.mouse.move(1, 1)
+        state = await view()
       }
       await playTurn(state.moves.length === 2 ? 'targets.png' : null)
       turns += 1

@@ -10,6 +10,7 @@
 //!
 //! docs/gui.md describes it for users.
 
+pub mod analysis;
 pub mod server;
 pub mod session;
 pub mod steps;

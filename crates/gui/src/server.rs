@@ -10,6 +10,7 @@
 //! | `POST /api/games/ID/steps` | `{"picks": [...]}`: the targets of the next click ([`crate::steps`]) |
 //! | `POST /api/games/ID/play` | `{"move": "d4-d7/d4"}`: a person's turn |
 //! | `POST /api/games/ID/undo`, `/resign` | take back the person's last turn; resign |
+//! | `POST /api/games/ID/analyse` | `{"engine": 0, "seconds": 5}`: analyse the position ([`crate::analysis`]) |
 //! | `GET /api/games/ID/record` | the game as a record file |
 //!
 //! Everything the page sends is checked: a malformed body, an unknown game, an illegal
@@ -88,6 +89,19 @@ impl Answer {
 struct PlayBody {
     #[serde(rename = "move")]
     mv: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnalyseBody {
+    #[serde(default)]
+    engine: usize,
+    #[serde(default = "default_analysis_seconds")]
+    seconds: f64,
+}
+
+fn default_analysis_seconds() -> f64 {
+    5.0
 }
 
 #[derive(Deserialize)]
@@ -272,6 +286,10 @@ impl App {
                 Err(e) => Err(Refusal::Bad(format!("malformed turn: {e}"))),
             },
             (Method::Post, ["undo"]) => lock(game).undo(),
+            (Method::Post, ["analyse"]) => match serde_json::from_str::<AnalyseBody>(body) {
+                Ok(AnalyseBody { engine, seconds }) => session::start_analysis(game, &self.settings, engine, seconds),
+                Err(e) => Err(Refusal::Bad(format!("malformed analysis request: {e}"))),
+            },
             (Method::Post, ["resign"]) => lock(game).resign(),
             (Method::Get | Method::Post, _) => return Answer::error(404, "not found"),
             _ => return Answer::error(405, "method not allowed"),

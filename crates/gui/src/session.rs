@@ -22,6 +22,7 @@ use veletas_tools::referee::clock::{Clock, TimeControl, format_seconds};
 use veletas_tools::referee::engine::{Engine, EngineCommand, Failure, Reply};
 use veletas_tools::referee::game::Termination;
 
+use crate::analysis::{self, AnalysisView};
 use crate::steps::{self, Steps};
 
 /// An engine the server may start: its name and its command line (from the command line
@@ -157,6 +158,10 @@ pub struct GameSession {
     /// Whether the finished game has been handed to the record file.
     recorded: bool,
     started: String,
+    /// The latest analysis, with the position string it is of.
+    analysis: Option<(String, AnalysisView)>,
+    /// Bumped at every analysis started, so that an older one stops.
+    analysis_id: u64,
 }
 
 /// What the page is shown of a game.
@@ -194,6 +199,8 @@ pub struct GameView {
     pub can_undo: bool,
     /// The status line: who is to move, claims.
     pub status: Vec<String>,
+    /// The analysis of this position, if one was asked for.
+    pub analysis: Option<AnalysisView>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -254,6 +261,8 @@ impl GameSession {
             engines,
             recorded: false,
             started: today(),
+            analysis: None,
+            analysis_id: 0,
         })
     }
 
@@ -313,6 +322,11 @@ impl GameSession {
             steps: if self.person_to_move() { steps::steps(position, &[]).ok() } else { None },
             can_undo: self.undo_target().is_some(),
             status,
+            analysis: self
+                .analysis
+                .as_ref()
+                .filter(|(of, _)| *of == position.to_string())
+                .map(|(_, analysis)| analysis.clone()),
         }
     }
 
@@ -487,6 +501,66 @@ pub fn kick(shared: &SharedGame, settings: &Arc<Settings>) {
         let mut session = lock(shared);
         session.finish(!color, Termination::Crash, format!("{color}: no thread for the engine: {e}"));
     }
+}
+
+/// Starts an analysis of the game's position by engine `engine` for `seconds`, in an
+/// engine process of its own; the reports show up in the game's view.
+pub fn start_analysis(
+    shared: &SharedGame,
+    settings: &Arc<Settings>,
+    engine: usize,
+    seconds: f64,
+) -> Result<(), Refusal> {
+    let spec = settings.engines.get(engine).ok_or_else(|| Refusal::Bad(format!("there is no engine {engine}")))?;
+    if !(seconds.is_finite() && (0.1..=600.0).contains(&seconds)) {
+        return Err(Refusal::Bad("the analysis lasts from 0.1 to 600 seconds".into()));
+    }
+    let mut session = lock(shared);
+    if session.is_over() {
+        return Err(Refusal::Conflict("the game is over".into()));
+    }
+    if session.thinking {
+        return Err(Refusal::Conflict("an engine is thinking".into()));
+    }
+    session.analysis_id += 1;
+    let id = session.analysis_id;
+    let position = session.game.position().to_string();
+    let view = AnalysisView {
+        engine: spec.name.clone(),
+        turn: session.game.moves().len(),
+        running: true,
+        ..Default::default()
+    };
+    session.analysis = Some((position.clone(), view));
+    session.version += 1;
+    let game = session.game.clone();
+    drop(session);
+    let (shared, command, timeout) = (Arc::clone(shared), spec.command.clone(), settings.command_timeout);
+    let duration = Duration::from_secs_f64(seconds);
+    let current =
+        move |session: &GameSession| session.analysis_id == id && session.game.position().to_string() == position;
+    let spawned = thread::Builder::new().name("analysis".into()).spawn(move || {
+        let result = analysis::analyse(&command, &game, duration, timeout, &mut |candidates| {
+            let mut session = lock(&shared);
+            if !current(&session) {
+                return false;
+            }
+            if let Some((_, view)) = session.analysis.as_mut() {
+                view.candidates = candidates;
+            }
+            session.version += 1;
+            true
+        });
+        let mut session = lock(&shared);
+        if session.analysis_id == id {
+            if let Some((_, view)) = session.analysis.as_mut() {
+                view.running = false;
+                view.error = result.err();
+            }
+            session.version += 1;
+        }
+    });
+    spawned.map(|_| ()).map_err(|e| Refusal::Conflict(format!("no thread for the analysis: {e}")))
 }
 
 /// One engine move being asked for.

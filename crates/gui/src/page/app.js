@@ -14,6 +14,7 @@ const state = {
   steps: null, // the targets of the next click
   flipped: false,
   busy: false, // a turn is being sent
+  hover: null, // the analysis candidate under the pointer
 }
 
 function url(path) {
@@ -91,7 +92,82 @@ function drawBoard() {
       overlay.appendChild(hit)
     }
   }
+  const analysis = drawAnalysis()
+  if (analysis) svg.appendChild(analysis)
   svg.appendChild(overlay)
+}
+
+// The squares of a turn in notation: the shooter's move (from, to) and the squares
+// placed on (the shot, or a setup's squares).
+function turnSquares(move) {
+  const m = /^([a-j]\d+)-([a-j]\d+)\/([a-j]\d+)$/.exec(move)
+  if (m) return {from: m[1], to: m[2], placed: [m[3]]}
+  if (move === 'swap') return {placed: []}
+  return {placed: move.split(/[,/]/)}
+}
+
+function center(name) {
+  const {x, y, cell} = squareBox(name)
+  return [x + cell / 2, y + cell / 2]
+}
+
+// The analysis on the board: for each candidate (or only the one under the pointer) an
+// arrow for the shooter's move and a disc with its win rate where it places a stone.
+function drawAnalysis() {
+  const analysis = state.game.analysis
+  if (!analysis || analysis.candidates.length === 0) return null
+  const layer = document.createElementNS(SVG_NS, 'g')
+  layer.setAttribute('class', 'analysis-layer')
+  const shown = state.hover === null ? analysis.candidates.slice(0, 5) : [analysis.candidates[state.hover]]
+  shown.slice().reverse().forEach((candidate) => {
+    const best = candidate === analysis.candidates[0]
+    const squares = turnSquares(candidate.move)
+    if (squares.from) {
+      const [x1, y1] = center(squares.from)
+      const [x2, y2] = center(squares.to)
+      layer.appendChild(shape('line', {class: 'analysis-arrow', x1, y1, x2, y2, 'stroke-width': best ? 5 : 3}))
+    }
+    for (const name of squares.placed) {
+      const [cx, cy] = center(name)
+      layer.appendChild(shape('circle', {class: `analysis-spot${best ? ' best' : ''}`, cx, cy, r: 13}))
+      const label = shape('text', {class: 'analysis-label', x: cx, y: cy + 4})
+      label.textContent = String(Math.round(candidate.winrate * 100))
+      layer.appendChild(label)
+    }
+  })
+  return layer
+}
+
+function renderAnalysis() {
+  const game = state.game
+  const analysis = game.analysis
+  const table = $('analysis')
+  const body = table.querySelector('tbody')
+  body.textContent = ''
+  $('analysis-engine').hidden = state.config.engines.length < 2
+  $('analyse').disabled = !!game.outcome || game.thinking || !!(analysis && analysis.running)
+  if (!analysis) {
+    table.hidden = true
+    $('analysis-state').textContent = ''
+    $('pv').textContent = ''
+    return
+  }
+  $('analysis-state').textContent = analysis.error ? analysis.error
+    : analysis.running ? `${analysis.engine} is analysing…` : `${analysis.engine}'s view`
+  table.hidden = analysis.candidates.length === 0
+  analysis.candidates.forEach((candidate, i) => {
+    const row = document.createElement('tr')
+    if (i === 0) row.className = 'best'
+    for (const text of [candidate.move, `${(candidate.winrate * 100).toFixed(1)}%`, String(candidate.visits)]) {
+      const cell = document.createElement('td')
+      cell.textContent = text
+      row.appendChild(cell)
+    }
+    row.addEventListener('mouseenter', () => { state.hover = i; drawBoard(); $('pv').textContent = candidate.pv.join(' ') })
+    row.addEventListener('mouseleave', () => { state.hover = null; drawBoard(); $('pv').textContent = '' })
+    body.appendChild(row)
+  })
+  if (state.hover !== null && state.hover >= analysis.candidates.length) state.hover = null
 }
 
 function shape(tag, attributes) {
@@ -217,15 +293,19 @@ function render() {
   })
   list.scrollTop = list.scrollHeight
   document.body.dataset.version = String(game.version)
+  renderAnalysis()
   document.body.dataset.picks = state.picks.join(' ')
   document.body.dataset.game = String(game.id)
   document.body.dataset.position = game.position
 }
 
+// Shows the server's view of the game. The turn being entered is kept unless the position
+// changed (an analysis report changes the view but not the position).
 function showGame(game) {
-  const changed = !state.game || state.game.id !== game.id || state.game.version !== game.version
+  const moved = !state.game || state.game.id !== game.id || state.game.position !== game.position ||
+    state.game.moves.length !== game.moves.length || !game.steps
   state.game = game
-  if (changed) {
+  if (moved) {
     state.picks = []
     state.steps = game.steps
   }
@@ -241,7 +321,8 @@ async function poll() {
       $('refused').textContent = `The server does not answer: ${e.message}`
     }
   }
-  setTimeout(poll, state.game && state.game.thinking ? 150 : 600)
+  const busy = state.game && (state.game.thinking || (state.game.analysis && state.game.analysis.running))
+  setTimeout(poll, busy ? 150 : 600)
 }
 
 // ---- buttons and the new game dialog ----
@@ -262,6 +343,9 @@ function fillSeats() {
     select.add(person)
     state.config.engines.forEach((name, i) => select.add(new Option(`Engine: ${name}`, String(i))))
   }
+  const chooser = $('analysis-engine')
+  chooser.textContent = ''
+  state.config.engines.forEach((name, i) => chooser.add(new Option(name, String(i))))
   const form = $('new-game-form')
   form.black.value = 'person'
   form.white.value = state.config.engines.length > 0 ? '0' : 'person'
@@ -293,7 +377,10 @@ async function startGame(event) {
 }
 
 async function main() {
-  $('board').addEventListener('click', onBoardClick)
+  // On the press, not the click: the board is drawn anew at every change (an engine's
+  // move, an analysis report), and a click whose press and release fall on two drawings
+  // of the board would be lost.
+  $('board').addEventListener('pointerdown', (event) => { if (event.button === 0) onBoardClick(event) })
   $('no-move').addEventListener('click', () => state.steps && state.steps.no_move && pick('-'))
   $('swap').addEventListener('click', async () => {
     if (!state.game || !state.steps || !state.steps.swap) return
@@ -304,6 +391,15 @@ async function main() {
     }
   })
   $('cancel').addEventListener('click', cancelTurn)
+  $('analyse').addEventListener('click', async () => {
+    if (!state.game) return
+    try {
+      const engine = parseInt($('analysis-engine').value || '0', 10)
+      showGame(await api(`/api/games/${state.game.id}/analyse`, {engine, seconds: 5}))
+    } catch (e) {
+      refuse(e.message)
+    }
+  })
   $('undo').addEventListener('click', () => command('undo'))
   $('resign').addEventListener('click', () => {
     if (confirm('Resign this game?')) command('resign')
@@ -320,6 +416,7 @@ async function main() {
     if (event.key === 'n') $('dialog').showModal()
     else if (event.key === 'f') $('flip').click()
     else if (event.key === 'u') $('undo').click()
+    else if (event.key === 'a') $('analyse').click()
     else if (event.key === 'Escape') cancelTurn()
   })
   state.config = await api('/api/config')

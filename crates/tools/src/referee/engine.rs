@@ -182,6 +182,110 @@ impl EngineProcess {
         reply
     }
 
+    /// Sends a streaming command (such as `analyze`, which reports until the next input)
+    /// and hands each line of its reply to `on_line` for `duration` or until `on_line`
+    /// returns `false`; then sends an empty line to stop it and reads the rest of the reply
+    /// (within `timeout`), which is returned. The first line must come within `timeout`.
+    /// On [`Failure::Timeout`] and [`Failure::Malformed`] the engine is killed.
+    pub fn stream(
+        &mut self,
+        command: &str,
+        duration: Duration,
+        timeout: Duration,
+        on_line: &mut dyn FnMut(&str) -> bool,
+    ) -> Result<Reply, Failure> {
+        let result = self.stream_inner(command, duration, timeout, on_line);
+        if matches!(result, Err(Failure::Timeout | Failure::Malformed(_))) {
+            self.kill();
+        }
+        result
+    }
+
+    fn stream_inner(
+        &mut self,
+        command: &str,
+        duration: Duration,
+        timeout: Duration,
+        on_line: &mut dyn FnMut(&str) -> bool,
+    ) -> Result<Reply, Failure> {
+        if !self.running {
+            return Err(Failure::Exited("it is not running".into()));
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        let written = match self.stdin.as_mut() {
+            Some(stdin) => writeln!(stdin, "{id} {command}").and_then(|()| stdin.flush()),
+            None => Err(io::Error::other("stdin is closed")),
+        };
+        if let Err(e) = written {
+            return Err(self.ended(&format!("writing failed: {e}")));
+        }
+        let first = loop {
+            match self.next_line(Instant::now() + timeout)? {
+                line if line.trim().is_empty() => continue,
+                line => break parse_first_line(&line, id)?,
+            }
+        };
+        let mut reply = first;
+        let stop_at = Instant::now() + duration;
+        let mut ended = false;
+        let mut lines = 0;
+        while Instant::now() < stop_at {
+            let line = match self.next_line(stop_at) {
+                Ok(line) => line,
+                Err(Failure::Timeout) => break,
+                Err(failure) => return Err(failure),
+            };
+            if line.trim().is_empty() {
+                ended = true;
+                break;
+            }
+            lines += 1;
+            if lines > MAX_REPLY_LINES {
+                return Err(Failure::Malformed(format!("a reply of more than {MAX_REPLY_LINES} lines")));
+            }
+            if !on_line(&line) {
+                break;
+            }
+            reply.text = line;
+        }
+        if !ended {
+            let written = match self.stdin.as_mut() {
+                Some(stdin) => writeln!(stdin).and_then(|()| stdin.flush()),
+                None => Err(io::Error::other("stdin is closed")),
+            };
+            if let Err(e) = written {
+                return Err(self.ended(&format!("writing failed: {e}")));
+            }
+            let deadline = Instant::now() + timeout;
+            loop {
+                let line = self.next_line(deadline)?;
+                if line.trim().is_empty() {
+                    break;
+                }
+                on_line(&line);
+                reply.text = line;
+            }
+        }
+        Ok(reply)
+    }
+
+    /// The next line of output, by `deadline`.
+    fn next_line(&mut self, deadline: Instant) -> Result<String, Failure> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        let event = match self.lines.recv_timeout(wait) {
+            Ok(event) => event,
+            Err(RecvTimeoutError::Timeout) => return Err(Failure::Timeout),
+            Err(RecvTimeoutError::Disconnected) => Event::Eof,
+        };
+        match event {
+            Event::Line(line) => Ok(line),
+            Event::TooLong => Err(Failure::Malformed(format!("a line longer than {MAX_LINE} bytes"))),
+            Event::Eof => Err(self.ended("end of output")),
+            Event::ReadError(e) => Err(self.ended(&format!("reading failed: {e}"))),
+        }
+    }
+
     fn read_reply(&mut self, id: u64, deadline: Instant) -> Result<Reply, Failure> {
         let mut reply: Option<Reply> = None;
         let mut lines = 0;
@@ -327,6 +431,20 @@ impl Engine {
         }
     }
 
+    /// Sends a streaming command to the running engine (see [`EngineProcess::stream`]).
+    pub fn stream(
+        &mut self,
+        command: &str,
+        duration: Duration,
+        timeout: Duration,
+        on_line: &mut dyn FnMut(&str) -> bool,
+    ) -> Result<Reply, Failure> {
+        match self.process.as_mut() {
+            Some(process) => process.stream(command, duration, timeout, on_line),
+            None => Err(Failure::Exited("it is not running".into())),
+        }
+    }
+
     /// Whether a process is running.
     pub fn is_running(&self) -> bool {
         self.process.as_ref().is_some_and(EngineProcess::is_running)
@@ -391,6 +509,21 @@ mod tests {
         let failure = gone.command("name", Duration::from_secs(5));
         assert!(matches!(&failure, Err(Failure::Exited(d)) if d.contains('7')), "{failure:?}");
         assert!(matches!(gone.command("name", SHORT), Err(Failure::Exited(_))));
+    }
+
+    #[test]
+    fn a_streaming_reply_is_handed_over_line_by_line_and_stopped_by_an_empty_line() {
+        let script = r"read x; printf '=1 \n'; i=0; while [ $i -lt 3 ]; do echo info $i; i=$((i+1)); done; \
+                       read y; echo last; echo; read z; printf '=2 ok\n\n'; exec sleep 5";
+        let mut e = sh(script);
+        let mut seen = Vec::new();
+        let reply = e.stream("analyze", Duration::from_millis(300), Duration::from_secs(2), &mut |line| {
+            seen.push(line.to_string());
+            true
+        });
+        assert_eq!(reply.map(|r| r.text), Ok("last".to_string()));
+        assert_eq!(seen, ["info 0", "info 1", "info 2", "last"]);
+        assert_eq!(e.command("name", SHORT), Ok(Reply { success: true, text: "ok".into() }));
     }
 
     #[test]
