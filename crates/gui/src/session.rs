@@ -415,8 +415,10 @@ impl GameSession {
         let position = self.game.start();
         record.set_tag("Event", "veletas gui");
         record.set_tag("Date", self.started.clone());
-        record.set_tag("Black", self.names[0].clone());
-        record.set_tag("White", self.names[1].clone());
+        // After White's swap the players have exchanged colours: the tags name them as
+        // they played after it, so the result is theirs (as `veletas match` writes them).
+        record.set_tag("Black", self.names[self.seat(Color::Black)].clone());
+        record.set_tag("White", self.names[self.seat(Color::White)].clone());
         record.set_tag("Size", position.variant().size().to_string());
         if position.rules() != Rules::CLASSIC {
             record.set_tag("Rules", position.rules().to_string());
@@ -425,7 +427,8 @@ impl GameSession {
             record.set_tag("Start", position.to_string());
         }
         if self.swapped {
-            record.set_tag("Swap", format!("{} plays Black after the swap", self.names[1]));
+            let setup = &self.names[self.seat(Color::White)];
+            record.set_tag("Swap", format!("white swapped: {setup} made Black's setup and then played White"));
         }
         record.set_tag("TimeControl", self.control.to_string());
         record.result = match self.winner() {

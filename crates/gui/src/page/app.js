@@ -249,6 +249,7 @@ function cancelTurn() {
 function render() {
   const game = state.game
   if (!game) return
+  $('panel').hidden = false
   drawBoard()
   const names = {black: game.players[0], white: game.players[1]}
   for (const [colour, i] of [['black', 0], ['white', 1]]) {
@@ -316,7 +317,8 @@ async function poll() {
   if (state.game && !state.busy) {
     try {
       const game = await api(`/api/games/${state.game.id}`)
-      if (!state.busy && game.version !== state.game.version) showGame(game)
+      // A new game may have started while the answer was on its way.
+      if (!state.busy && state.game && game.id === state.game.id && game.version !== state.game.version) showGame(game)
     } catch (e) {
       $('refused').textContent = `The server does not answer: ${e.message}`
     }
