@@ -244,6 +244,7 @@ async function main() {
 
     let state = await settled()
     let turns = 0
+    const delays = []
     let undone = false
     let illegalChecked = false
     while (!state.over) {
@@ -285,6 +286,8 @@ async function main() {
       await playTurn(state.moves.length === 2 ? 'targets.png' : null)
       turns += 1
       state = await settled()
+      // The engine's reply: how long after the server read it the board showed it.
+      if (!state.over) delays.push(Number(await page.evaluate(() => document.body.dataset.delay)))
       // Undo once, mid-game: the person's turn and the engine's reply are taken back.
       if (!undone && state.moves.length >= 6 && !state.over) {
         const before = state.moves.length
@@ -307,6 +310,9 @@ async function main() {
     const position = (await engine.ask('position')).replace(/^= /, '')
     assert.deepEqual(final.pieces, parsePieces(position), 'the record file ends on the page\'s board')
     console.log(`7x7 classic: ${final.moves.length} turns, ${turns} by the person, board checked ${checked} times`)
+    delays.sort((a, b) => a - b)
+    figures.delay = `median ${delays[Math.floor(delays.length / 2)]} ms, max ${delays[delays.length - 1]} ms ` +
+      `over ${delays.length} replies`
 
     // ---- modern 7x7: the person plays White, swaps, and so plays Black to the end ----
     await newGame('7', 'modern', '0', 'person')
@@ -366,7 +372,7 @@ async function main() {
     assert.deepEqual(problems, [], 'no console errors, failed or foreign requests')
     console.log(`start-up: URL printed after ${server.ms} ms; page and dialog ${figures.dialog} ms; ` +
       `Start to the first drawn board ${figures.board} ms; server start to board ${figures.total} ms ` +
-      `(including the browser's start)`)
+      `(including the browser's start); engine's reply to the board drawn: ${figures.delay}`)
     console.log('gui test: 1 passed, 0 failed')
   } finally {
     engine.close()

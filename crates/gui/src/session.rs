@@ -162,6 +162,13 @@ pub struct GameSession {
     analysis: Option<(String, AnalysisView)>,
     /// Bumped at every analysis started, so that an older one stops.
     analysis_id: u64,
+    /// When the last turn was played, in milliseconds since 1970 (0: none yet).
+    moved_at: u64,
+}
+
+/// Now, in milliseconds since 1970.
+fn now_ms() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
 
 /// What the page is shown of a game.
@@ -201,6 +208,9 @@ pub struct GameView {
     pub status: Vec<String>,
     /// The analysis of this position, if one was asked for.
     pub analysis: Option<AnalysisView>,
+    /// When the last turn was played (an engine's: when its reply was read), in
+    /// milliseconds since 1970; the page measures the delay to its drawing with it.
+    pub moved_at: u64,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -263,6 +273,7 @@ impl GameSession {
             started: today(),
             analysis: None,
             analysis_id: 0,
+            moved_at: 0,
         })
     }
 
@@ -327,6 +338,7 @@ impl GameSession {
                 .as_ref()
                 .filter(|(of, _)| *of == position.to_string())
                 .map(|(_, analysis)| analysis.clone()),
+            moved_at: self.moved_at,
         }
     }
 
@@ -353,6 +365,7 @@ impl GameSession {
         if mv == Move::Swap {
             self.swapped = !self.swapped;
         }
+        self.moved_at = now_ms();
         self.version += 1;
         Ok(())
     }
@@ -615,8 +628,9 @@ impl Job {
         session.thinking = false;
         let color = self.color;
         match result {
-            Ok(Some(mv)) => {
+            Ok(Some((mv, replied_at))) => {
                 let _ = session.game.play(mv);
+                session.moved_at = replied_at;
                 if mv == Move::Swap {
                     session.swapped = !session.swapped;
                 }
@@ -633,7 +647,7 @@ impl Job {
 
     /// Brings the engine up to date with the game, asks for its move and checks it
     /// (played in `self.game`); `None` is a resignation.
-    fn genmove(&self, seat: &mut EngineSeat) -> Result<Option<Move>, Loss> {
+    fn genmove(&self, seat: &mut EngineSeat) -> Result<Option<(Move, u64)>, Loss> {
         let timeout = self.settings.command_timeout;
         let started =
             seat.engine.ensure_running().map_err(|e| (Termination::Crash, format!("could not be started: {e}")))?;
@@ -669,6 +683,7 @@ impl Job {
         let command = format!("genmove {color}");
         let start = Instant::now();
         let reply = seat.engine.command(&command, clock.deadline(self.settings.margin));
+        let replied_at = now_ms();
         let text = match reply {
             Ok(Reply { success: true, text }) => text,
             Ok(Reply { success: false, text }) => {
@@ -700,7 +715,7 @@ impl Job {
         if let Some(known) = seat.known.as_mut() {
             known.push(mv);
         }
-        Ok(Some(mv))
+        Ok(Some((mv, replied_at)))
     }
 
     /// Sets the engine up for a new game: size, rules, empty board, time control.

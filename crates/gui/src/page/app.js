@@ -311,9 +311,17 @@ function showGame(game) {
     state.steps = game.steps
   }
   render()
+  if (pollTimer !== null) schedulePoll()
+  // How long after the turn was played (an engine's reply read) the board shows it.
+  if (moved && game.moved_at > 0) document.body.dataset.delay = String(Date.now() - game.moved_at)
 }
 
+// Polls the game's view: every 100 ms while an engine thinks or analyses, every 600 ms
+// otherwise; a change made here (a turn, a new game) polls again at once.
+let pollTimer = null
 async function poll() {
+  clearTimeout(pollTimer)
+  pollTimer = null
   if (state.game && !state.busy) {
     try {
       const game = await api(`/api/games/${state.game.id}`)
@@ -323,8 +331,13 @@ async function poll() {
       $('refused').textContent = `The server does not answer: ${e.message}`
     }
   }
+  schedulePoll()
+}
+
+function schedulePoll(delay) {
   const busy = state.game && (state.game.thinking || (state.game.analysis && state.game.analysis.running))
-  setTimeout(poll, busy ? 150 : 600)
+  clearTimeout(pollTimer)
+  pollTimer = setTimeout(poll, delay !== undefined ? delay : busy ? 100 : 600)
 }
 
 // ---- buttons and the new game dialog ----
