@@ -245,6 +245,7 @@ async function main() {
     let state = await settled()
     let turns = 0
     const delays = []
+    let analysed = false
     let undone = false
     let illegalChecked = false
     while (!state.over) {
@@ -263,7 +264,8 @@ async function main() {
         illegalChecked = true
       }
       // Analysis on request, once: the candidates are listed and drawn; playing on stops it.
-      if (state.moves.length === 4) {
+      if (state.moves.length === 4 && !analysed) {
+        analysed = true
         await page.click('#analyse')
         await page.waitForFunction(() => document.querySelectorAll('#analysis tbody tr').length > 0 &&
           document.querySelectorAll('#board .analysis-spot').length > 0, {timeout: 20000})
@@ -276,7 +278,14 @@ async function main() {
             await page.waitForFunction(() => document.getElementById('pv').textContent !== '', {timeout: 2000})
             break
           } catch (e) {
-            assert.ok(i < 5, `hovering the best candidate: ${e.message}`)
+            if (i >= 5) {
+              const dump = await page.evaluate(async () => {
+                const id = document.body.dataset.game
+                const game = await (await fetch(`/api/games/${id}`)).json()
+                return JSON.stringify({analysis: game.analysis, moves: game.moves, html: document.getElementById('analysis-area').innerHTML})
+              })
+              assert.fail(`hovering the best candidate: ${e.message}: ${dump}`)
+            }
           }
         }
         await page.screenshot({path: path.join(shots, 'analysis.png')})

@@ -316,7 +316,7 @@ function showGame(game) {
   if (moved && game.moved_at > 0) document.body.dataset.delay = String(Date.now() - game.moved_at)
 }
 
-// Polls the game's view: every 100 ms while an engine thinks or analyses, every 600 ms
+// Polls the game's view: every 50 ms while an engine thinks or analyses, every 600 ms
 // otherwise; a change made here (a turn, a new game) polls again at once.
 let pollTimer = null
 async function poll() {
@@ -337,7 +337,7 @@ async function poll() {
 function schedulePoll(delay) {
   const busy = state.game && (state.game.thinking || (state.game.analysis && state.game.analysis.running))
   clearTimeout(pollTimer)
-  pollTimer = setTimeout(poll, delay !== undefined ? delay : busy ? 100 : 600)
+  pollTimer = setTimeout(poll, delay !== undefined ? delay : busy ? 50 : 600)
 }
 
 // ---- buttons and the new game dialog ----
