@@ -1,8 +1,8 @@
 //! The HTTP API of `veletas gui` without a browser: a server on a free loopback port,
 //! spoken to with plain HTTP/1.1 over a socket. Bad requests (malformed JSON, an illegal
 //! turn, an unknown game, a huge body, a foreign Host, a form post) each get a clear
-//! error and leave the game as it was; an engine that crashes or answers junk loses the
-//! game with the reason, and the server goes on serving.
+//! error and leave the game as it was; an engine that crashes, hangs or answers junk loses
+//! the game with the reason, and the server goes on serving.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -181,16 +181,18 @@ fn wait_for_end(server: &Running, path: &str) -> Value {
 }
 
 #[test]
-fn an_engine_that_crashes_or_answers_junk_loses_and_the_server_goes_on() {
+fn an_engine_that_crashes_hangs_or_answers_junk_loses_and_the_server_goes_on() {
     let dir = std::env::temp_dir().join(format!("veletas-gui-api-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let record = dir.join("games.txt");
     let _ = std::fs::remove_file(&record);
     let crash = "crash=sh -c 'exit 3'";
     let junk = "junk=sh -c 'while read line; do echo thinking; done'";
-    let server = start(&[crash, junk], Some(&record));
-    for (engine, termination) in [(0, "crash"), (1, "malformed reply")] {
-        let request = json!({"size": 7, "rules": "classic", "black": engine, "white": null});
+    // Answers everything but genmove, on which it sleeps.
+    let hang = r#"hang=sh -c 'while read id cmd rest; do case "$cmd" in genmove) sleep 30;; *) printf "=%s\n\n" "$id";; esac; done'"#;
+    let server = start(&[crash, junk, hang], Some(&record));
+    for (engine, termination) in [(0, "crash"), (1, "malformed reply"), (2, "time forfeit")] {
+        let request = json!({"size": 7, "rules": "classic", "black": engine, "white": null, "movetime": 0.1});
         let (status, game) = post(&server, "/api/games", &request.to_string());
         assert_eq!(status, 201, "{game}");
         let path = format!("/api/games/{}", game["id"]);
@@ -202,8 +204,9 @@ fn an_engine_that_crashes_or_answers_junk_loses_and_the_server_goes_on() {
     assert_eq!(get(&server, "/api/config").0, 200, "the server still serves");
     let text = std::fs::read_to_string(&record).unwrap();
     let games = veletas_rules::record::parse_records(&text).unwrap();
-    assert_eq!(games.len(), 2);
+    assert_eq!(games.len(), 3);
     assert_eq!(games[0].tag("Termination"), Some("crash"));
+    assert_eq!(games[2].tag("Termination"), Some("time forfeit"));
     assert_eq!(games[1].winner(), Some(veletas_rules::Color::White));
     let _ = std::fs::remove_dir_all(&dir);
 }
