@@ -364,6 +364,14 @@ async function main() {
     const games = await recordedGames(3)
     assert.match(games, /\[Termination "resignation"\]/, 'the resigned game is recorded')
 
+    // ---- engine against engine: our engine and the fake one play a whole game, watched ----
+    await newGame('7', 'classic', '0', '2')
+    await page.waitForFunction(() => /wins/.test(document.getElementById('status').textContent), {timeout: 60000})
+    state = await checkBoard('engine against engine, at the end')
+    assert.ok(state.moves.length >= 4, 'both engines played')
+    await page.screenshot({path: path.join(shots, 'engine-vs-engine.png')})
+    console.log(`engine against engine: ${state.moves.length} turns`)
+
     // ---- the fake engine crashes at its second move: the game ends with the reason ----
     await newGame('7', 'classic', '1', 'person')
     for (let i = 0; i < 4; i++) {

@@ -37,7 +37,7 @@ pub const DEFAULT_PLAYOUTS: u32 = 2000;
 pub struct GuiArgs {
     /// An engine the page may choose for either colour (repeatable), `NAME=CMD ARGS` or
     /// `CMD ARGS`, run without a shell. Default: this program as the engine, with
-    /// --playouts 2000.
+    /// --playouts 2000, and its easy players greedy and random.
     #[arg(long = "engine", value_name = "[NAME=]CMD ARGS")]
     pub engines: Vec<String>,
     /// The port to listen on (0: a free one).
@@ -55,17 +55,27 @@ pub struct GuiArgs {
     pub record: Option<PathBuf>,
 }
 
-/// The engines of `--engine`, or our own engine (`program`) when none is given.
+/// The engines of `--engine`, or, when none is given, our own engine (`program`) and its
+/// built-in easy players: `veletas` (the search, --playouts 2000), `greedy` and `random`.
 pub fn engine_specs(args: &GuiArgs, program: &std::path::Path) -> Result<Vec<EngineSpec>, String> {
     if args.engines.is_empty() {
-        let command = EngineCommand {
-            text: format!("{} --playouts {DEFAULT_PLAYOUTS}", program.display()),
-            program: program.display().to_string(),
-            args: vec!["--playouts".into(), DEFAULT_PLAYOUTS.to_string()],
-            dir: None,
-            init: Vec::new(),
+        let ours = |name: &str, args: &[&str]| {
+            let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+            let command = EngineCommand {
+                text: format!("{} {}", program.display(), args.join(" ")),
+                program: program.display().to_string(),
+                args,
+                dir: None,
+                init: Vec::new(),
+            };
+            EngineSpec { name: name.into(), command }
         };
-        return Ok(vec![EngineSpec { name: "veletas".into(), command }]);
+        let playouts = DEFAULT_PLAYOUTS.to_string();
+        return Ok(vec![
+            ours("veletas", &["--playouts", &playouts]),
+            ours("greedy", &["--player", "greedy"]),
+            ours("random", &["--player", "random"]),
+        ]);
     }
     let mut specs = Vec::new();
     for text in &args.engines {
@@ -213,8 +223,10 @@ mod tests {
     fn engines_come_from_the_command_line_or_default_to_this_program() {
         let args = GuiArgs { engines: vec![], port: 0, host: "127.0.0.1".into(), no_browser: true, record: None };
         let specs = engine_specs(&args, std::path::Path::new("/bin/veletas")).unwrap();
-        assert_eq!(specs.len(), 1);
-        assert_eq!(specs[0].command.program, "/bin/veletas");
+        let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["veletas", "greedy", "random"]);
+        assert!(specs.iter().all(|s| s.command.program == "/bin/veletas"));
+        assert_eq!(specs[0].command.args, ["--playouts", "2000"]);
         let args = GuiArgs { engines: vec!["strong=v --seed 1".into(), "./other -x".into()], ..args };
         let specs = engine_specs(&args, std::path::Path::new("/bin/veletas")).unwrap();
         assert_eq!((specs[0].name.as_str(), specs[1].name.as_str()), ("strong", "other"));
