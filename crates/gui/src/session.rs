@@ -164,6 +164,10 @@ pub struct GameSession {
     analysis_id: u64,
     /// When the last turn was played, in milliseconds since 1970 (0: none yet).
     moved_at: u64,
+    /// The seconds Black and White have spent on their turns.
+    used: [f64; 2],
+    /// When the turn to play began.
+    turn_started: Instant,
 }
 
 /// Now, in milliseconds since 1970.
@@ -211,6 +215,10 @@ pub struct GameView {
     /// When the last turn was played (an engine's: when its reply was read), in
     /// milliseconds since 1970; the page measures the delay to its drawing with it.
     pub moved_at: u64,
+    /// The seconds Black and White have spent on their finished turns.
+    pub time_used: [f64; 2],
+    /// The seconds the side to move has spent on this turn so far (0 once the game is over).
+    pub turn_time: f64,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -274,6 +282,8 @@ impl GameSession {
             analysis: None,
             analysis_id: 0,
             moved_at: 0,
+            used: [0.0; 2],
+            turn_started: Instant::now(),
         })
     }
 
@@ -339,6 +349,8 @@ impl GameSession {
                 .filter(|(of, _)| *of == position.to_string())
                 .map(|(_, analysis)| analysis.clone()),
             moved_at: self.moved_at,
+            time_used: self.used,
+            turn_time: if self.is_over() { 0.0 } else { self.turn_started.elapsed().as_secs_f64() },
         }
     }
 
@@ -361,12 +373,13 @@ impl GameSession {
         }
         let shown: String = text.chars().take(40).collect();
         let mv = self.game.position().parse_move(text).map_err(|e| Refusal::Bad(e.to_string()))?;
+        let color = self.game.position().side_to_move();
         self.game.play(mv).map_err(|e| Refusal::Bad(format!("illegal move {shown}: {e}")))?;
         if mv == Move::Swap {
             self.swapped = !self.swapped;
         }
         self.moved_at = now_ms();
-        self.version += 1;
+        self.turn_played(color);
         Ok(())
     }
 
@@ -398,6 +411,7 @@ impl GameSession {
         for _ in 0..taken {
             let _ = self.game.undo();
         }
+        self.turn_started = Instant::now();
         self.version += 1;
         Ok(())
     }
@@ -414,6 +428,13 @@ impl GameSession {
         };
         self.finish(!loser, Termination::Resignation, format!("{loser} resigned"));
         Ok(())
+    }
+
+    /// Charges the turn just played to `color` (the side that played it) and starts the next.
+    fn turn_played(&mut self, color: Color) {
+        self.used[color.index()] += self.turn_started.elapsed().as_secs_f64();
+        self.turn_started = Instant::now();
+        self.version += 1;
     }
 
     fn finish(&mut self, winner: Color, termination: Termination, reason: String) {
@@ -631,6 +652,7 @@ impl Job {
             Ok(Some((mv, replied_at))) => {
                 let _ = session.game.play(mv);
                 session.moved_at = replied_at;
+                session.turn_played(color);
                 if mv == Move::Swap {
                     session.swapped = !session.swapped;
                 }

@@ -246,6 +246,24 @@ function cancelTurn() {
 
 // ---- the panel ----
 
+// The time each side has used, the side to move's running on between polls.
+function tick() {
+  const game = state.game
+  if (!game) return
+  for (const [colour, i] of [['black', 0], ['white', 1]]) {
+    let seconds = game.time_used[i]
+    if (!game.outcome && game.to_move === colour) seconds += game.turn_time + (Date.now() - state.shownAt) / 1000
+    $(`player-${colour}`).querySelector('.clock').textContent = formatTime(seconds)
+  }
+}
+
+function formatTime(seconds) {
+  const whole = Math.floor(seconds)
+  const minutes = Math.floor(whole / 60)
+  const tenths = Math.floor((seconds - whole) * 10)
+  return minutes > 0 ? `${minutes}:${String(whole % 60).padStart(2, '0')}` : `${whole}.${tenths} s`
+}
+
 function render() {
   const game = state.game
   if (!game) return
@@ -260,6 +278,8 @@ function render() {
     element.querySelector('.flag').textContent =
       toMove && game.thinking ? 'thinking…' : toMove && game.persons[i] ? 'your turn' : ''
   }
+  state.shownAt = Date.now()
+  tick()
   const status = $('status')
   status.textContent = ''
   game.status.forEach((line, i) => {
@@ -434,6 +454,7 @@ async function main() {
     else if (event.key === 'a') $('analyse').click()
     else if (event.key === 'Escape') cancelTurn()
   })
+  setInterval(tick, 100)
   state.config = await api('/api/config')
   fillSeats()
   $('dialog').showModal()
