@@ -3,8 +3,8 @@
 # The whole test suite, exactly what README.md gives as the test command and what CI runs:
 # formatting, lints, the default tests, the heavy #[ignore] suites in release mode, a whole
 # game driven through a third-party GTP client (@sabaki/gtp, installed here with npm ci),
-# the HTML game viewer in headless Chromium (installed from the OS packages when missing,
-# driven by puppeteer-core), and a check that the benchmarks build.
+# the HTML game viewer and `veletas gui` in headless Chromium (installed from the OS packages
+# when missing, driven by puppeteer-core), and a check that the benchmarks build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
