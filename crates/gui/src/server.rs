@@ -253,7 +253,7 @@ impl App {
             }
             games.insert(id, Arc::clone(&shared));
         }
-        session::kick(&shared, &self.settings);
+        crate::engine_turn::kick(&shared, &self.settings);
         let view = lock(&shared).view();
         Answer::json(201, &json!(view))
     }
@@ -306,7 +306,7 @@ impl App {
     /// Starts the engine's move if it is an engine's turn; appends a finished game to the
     /// record file.
     fn after_change(&self, game: &SharedGame) {
-        session::kick(game, &self.settings);
+        crate::engine_turn::kick(game, &self.settings);
         self.save_finished(game);
     }
 

@@ -18,8 +18,8 @@ use serde::{Deserialize, Serialize};
 use veletas_rules::record::GameRecord;
 use veletas_rules::{Color, Game, Move, Position, RuleSet, Rules, Variant};
 use veletas_tools::picture::svg::{self, Layout, SvgOptions};
-use veletas_tools::referee::clock::{Clock, TimeControl, format_seconds};
-use veletas_tools::referee::engine::{Engine, EngineCommand, Failure, Reply};
+use veletas_tools::referee::clock::TimeControl;
+use veletas_tools::referee::engine::{Engine, EngineCommand};
 use veletas_tools::referee::game::Termination;
 
 use crate::analysis::{self, AnalysisView};
@@ -125,10 +125,10 @@ enum Player {
 }
 
 /// An engine playing in one game, with the moves it has been told.
-struct EngineSeat {
-    engine: Engine,
+pub(crate) struct EngineSeat {
+    pub(crate) engine: Engine,
     /// The game's moves this engine knows (played or generated); `None`: it must start over.
-    known: Option<Vec<Move>>,
+    pub(crate) known: Option<Vec<Move>>,
 }
 
 /// How a game ended.
@@ -145,16 +145,16 @@ pub struct Outcome {
 /// One game open in the server.
 pub struct GameSession {
     id: u64,
-    game: Game,
+    pub(crate) game: Game,
     players: [Player; 2],
     names: [String; 2],
-    control: TimeControl,
-    swapped: bool,
+    pub(crate) control: TimeControl,
+    pub(crate) swapped: bool,
     outcome: Option<(Color, Termination, String)>,
     /// Bumped at every change, so that a reply to an older `genmove` is dropped.
-    version: u64,
-    thinking: bool,
-    engines: [Option<Arc<Mutex<EngineSeat>>>; 2],
+    pub(crate) version: u64,
+    pub(crate) thinking: bool,
+    pub(crate) engines: [Option<Arc<Mutex<EngineSeat>>>; 2],
     /// Whether the finished game has been handed to the record file.
     recorded: bool,
     started: String,
@@ -163,7 +163,7 @@ pub struct GameSession {
     /// Bumped at every analysis started, so that an older one stops.
     analysis_id: u64,
     /// When the last turn was played, in milliseconds since 1970 (0: none yet).
-    moved_at: u64,
+    pub(crate) moved_at: u64,
     /// The seconds Black and White have spent on their turns.
     used: [f64; 2],
     /// When the turn to play began.
@@ -171,7 +171,7 @@ pub struct GameSession {
 }
 
 /// Now, in milliseconds since 1970.
-fn now_ms() -> u64 {
+pub(crate) fn now_ms() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
 
@@ -221,7 +221,7 @@ pub struct GameView {
     pub turn_time: f64,
 }
 
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
@@ -288,7 +288,7 @@ impl GameSession {
     }
 
     /// The seat playing `color` now.
-    fn seat(&self, color: Color) -> usize {
+    pub(crate) fn seat(&self, color: Color) -> usize {
         usize::from((color == Color::White) != self.swapped)
     }
 
@@ -431,13 +431,13 @@ impl GameSession {
     }
 
     /// Charges the turn just played to `color` (the side that played it) and starts the next.
-    fn turn_played(&mut self, color: Color) {
+    pub(crate) fn turn_played(&mut self, color: Color) {
         self.used[color.index()] += self.turn_started.elapsed().as_secs_f64();
         self.turn_started = Instant::now();
         self.version += 1;
     }
 
-    fn finish(&mut self, winner: Color, termination: Termination, reason: String) {
+    pub(crate) fn finish(&mut self, winner: Color, termination: Termination, reason: String) {
         self.outcome = Some((winner, termination, reason));
         self.thinking = false;
         self.version += 1;
@@ -513,33 +513,6 @@ fn capitalized(color: Color) -> &'static str {
 /// A game shared between the server's threads and the engine's.
 pub type SharedGame = Arc<Mutex<GameSession>>;
 
-/// Starts the engine's move if an engine is to move and none is thinking.
-pub fn kick(shared: &SharedGame, settings: &Arc<Settings>) {
-    let mut session = lock(shared);
-    if session.is_over() || session.thinking {
-        return;
-    }
-    let color = session.game.position().side_to_move();
-    let seat = session.seat(color);
-    let Some(engine) = session.engines[seat].clone() else { return };
-    session.thinking = true;
-    session.version += 1;
-    let job = Job {
-        version: session.version,
-        game: session.game.clone(),
-        color,
-        control: session.control,
-        shared: Arc::clone(shared),
-        settings: Arc::clone(settings),
-    };
-    drop(session);
-    let spawned = thread::Builder::new().name("engine-move".into()).spawn(move || job.run(&engine));
-    if let Err(e) = spawned {
-        let mut session = lock(shared);
-        session.finish(!color, Termination::Crash, format!("{color}: no thread for the engine: {e}"));
-    }
-}
-
 /// Starts an analysis of the game's position by engine `engine` for `seconds`, in an
 /// engine process of its own; the reports show up in the game's view.
 pub fn start_analysis(
@@ -598,167 +571,4 @@ pub fn start_analysis(
         }
     });
     spawned.map(|_| ()).map_err(|e| Refusal::Conflict(format!("no thread for the analysis: {e}")))
-}
-
-/// One engine move being asked for.
-struct Job {
-    version: u64,
-    game: Game,
-    color: Color,
-    control: TimeControl,
-    shared: SharedGame,
-    settings: Arc<Settings>,
-}
-
-/// A loss by the engine to move: how and why.
-type Loss = (Termination, String);
-
-fn failure_loss(command: &str, failure: Failure) -> Loss {
-    match failure {
-        Failure::Timeout => (Termination::Timeout, format!("no reply to '{command}' in time")),
-        Failure::Exited(detail) => (Termination::Crash, format!("ended during '{command}': {detail}")),
-        Failure::Malformed(detail) => (Termination::MalformedReply, format!("to '{command}': {detail}")),
-    }
-}
-
-fn expect_ok(engine: &mut Engine, command: &str, timeout: Duration) -> Result<String, Loss> {
-    match engine.command(command, timeout) {
-        Ok(Reply { success: true, text }) => Ok(text),
-        Ok(Reply { success: false, text }) => {
-            Err((Termination::RejectedCommand, format!("'{command}' was refused: {text}")))
-        }
-        Err(failure) => Err(failure_loss(command, failure)),
-    }
-}
-
-impl Job {
-    fn run(self, engine: &Arc<Mutex<EngineSeat>>) {
-        let result = {
-            let mut seat = lock(engine);
-            let result = self.genmove(&mut seat);
-            if result.is_err() {
-                seat.engine.kill();
-                seat.known = None;
-            }
-            result
-        };
-        let mut session = lock(&self.shared);
-        if session.version != self.version {
-            return; // The game changed meanwhile (undo, resign, closed): the reply is stale.
-        }
-        session.thinking = false;
-        let color = self.color;
-        match result {
-            Ok(Some((mv, replied_at))) => {
-                let _ = session.game.play(mv);
-                session.moved_at = replied_at;
-                session.turn_played(color);
-                if mv == Move::Swap {
-                    session.swapped = !session.swapped;
-                }
-                session.version += 1;
-            }
-            Ok(None) => session.finish(!color, Termination::Resignation, format!("{color} resigned")),
-            Err((termination, reason)) => session.finish(!color, termination, format!("{color}: {reason}")),
-        }
-        drop(session);
-        save_finished(&self.shared, &self.settings);
-        // Engine against engine: the other one's move is next.
-        kick(&self.shared, &self.settings);
-    }
-
-    /// Brings the engine up to date with the game, asks for its move and checks it
-    /// (played in `self.game`); `None` is a resignation.
-    fn genmove(&self, seat: &mut EngineSeat) -> Result<Option<(Move, u64)>, Loss> {
-        let timeout = self.settings.command_timeout;
-        let started =
-            seat.engine.ensure_running().map_err(|e| (Termination::Crash, format!("could not be started: {e}")))?;
-        if started {
-            seat.known = None;
-            for command in seat.engine.command_line().init.clone() {
-                expect_ok(&mut seat.engine, &command, timeout)?;
-            }
-        }
-        let moves: Vec<Move> = self.game.moves().collect();
-        let known = seat.known.take().filter(|known| moves.starts_with(known));
-        let known = match known {
-            Some(known) => known,
-            None => {
-                self.set_up(&mut seat.engine)?;
-                Vec::new()
-            }
-        };
-        let mut replay = Game::from_position(self.game.start().clone());
-        for mv in &known {
-            let _ = replay.play(*mv);
-        }
-        for &mv in &moves[known.len()..] {
-            let color = replay.position().side_to_move();
-            expect_ok(&mut seat.engine, &format!("play {color} {mv}"), timeout)?;
-            let _ = replay.play(mv);
-        }
-        seat.known = Some(moves);
-        let clock = Clock::new(self.control);
-        let (left, stones) = clock.time_left();
-        let color = self.color;
-        expect_ok(&mut seat.engine, &format!("time_left {color} {} {stones}", format_seconds(left)), timeout)?;
-        let command = format!("genmove {color}");
-        let start = Instant::now();
-        let reply = seat.engine.command(&command, clock.deadline(self.settings.margin));
-        let replied_at = now_ms();
-        let text = match reply {
-            Ok(Reply { success: true, text }) => text,
-            Ok(Reply { success: false, text }) => {
-                return Err((Termination::GenmoveError, format!("'?' to genmove: {text}")));
-            }
-            Err(Failure::Timeout) => {
-                let reason = format!("no move within {} s; killed", format_seconds(clock.allowed()));
-                return Err((Termination::TimeForfeit, reason));
-            }
-            Err(failure) => return Err(failure_loss(&command, failure)),
-        };
-        if text.eq_ignore_ascii_case("resign") {
-            return Ok(None);
-        }
-        let shown: String = text.chars().take(60).collect();
-        if text.is_empty() || text.contains(char::is_whitespace) {
-            return Err((Termination::MalformedReply, format!("'{shown}' is not a move")));
-        }
-        let mut game = self.game.clone();
-        let mv = game
-            .position()
-            .parse_move(&text)
-            .map_err(|e| (Termination::MalformedReply, format!("'{shown}' is not a move: {e}")))?;
-        game.play(mv).map_err(|e| (Termination::IllegalMove, format!("played {mv}: {e}")))?;
-        let mut clock = clock;
-        clock
-            .spend(start.elapsed().as_secs_f64(), self.settings.margin)
-            .map_err(|e| (Termination::TimeForfeit, format!("played {mv} too late: {e}")))?;
-        if let Some(known) = seat.known.as_mut() {
-            known.push(mv);
-        }
-        Ok(Some((mv, replied_at)))
-    }
-
-    /// Sets the engine up for a new game: size, rules, empty board, time control.
-    fn set_up(&self, engine: &mut Engine) -> Result<(), Loss> {
-        let timeout = self.settings.command_timeout;
-        let start = self.game.start();
-        expect_ok(engine, &format!("boardsize {}", start.variant().size()), timeout)?;
-        if start.rules().set != RuleSet::Classic {
-            expect_ok(engine, &format!("rules {}", start.rules().set), timeout)?;
-        }
-        if start.rules().no_corners {
-            expect_ok(engine, "option no-corners on", timeout)?;
-        }
-        if start.rules().claimed_block() {
-            expect_ok(engine, "option claimed-block on", timeout)?;
-        }
-        expect_ok(engine, "clear_board", timeout)?;
-        if *start != Position::with_rules(start.variant(), start.rules()) {
-            expect_ok(engine, &format!("set_position {start}"), timeout)?;
-        }
-        expect_ok(engine, &self.control.time_settings_command(), timeout)?;
-        Ok(())
-    }
 }
