@@ -221,7 +221,7 @@ async function main() {
           {}, now.version, now.picks)
       }
     }
-    const newGame = async (size, rules, black, white) => {
+    const newGame = async (size, rules, black, white, clock = '') => {
       const previous = await page.evaluate(() => document.body.dataset.game)
       await page.click('#new-game')
       await page.waitForSelector('dialog[open]')
@@ -229,6 +229,7 @@ async function main() {
       await page.click(`input[name=rules][value=${rules}]`)
       await page.select('select[name=black]', black)
       await page.select('select[name=white]', white)
+      await page.$eval('input[name=clock]', (input, value) => { input.value = value }, clock)
       await page.click('#start')
       await page.waitForFunction((g) => document.body.dataset.game !== g, {}, previous)
     }
@@ -350,7 +351,8 @@ async function main() {
     console.log(`7x7 modern with the swap: ${state.moves.length} turns, ${modernTurns} by the person`)
 
     // ---- 10x10 classic against the fake engine: setup by clicks, a few turns, resign ----
-    await newGame('10', 'classic', 'person', '2')
+    await newGame('10', 'classic', 'person', '2', '300+5')
+    assert.match(await page.$eval('#player-white .clock', (e) => e.textContent), /^5:0\d$/, 'a 5 minute clock')
     for (let i = 0; i < 4; i++) {
       state = await settled()
       await checkBoard(`10x10, before turn ${state.moves.length + 1}`)

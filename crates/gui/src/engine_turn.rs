@@ -30,6 +30,7 @@ pub fn kick(shared: &SharedGame, settings: &Arc<Settings>) {
         game: session.game.clone(),
         color,
         control: session.control,
+        clock: session.clocks[color.index()].clone(),
         shared: Arc::clone(shared),
         settings: Arc::clone(settings),
     };
@@ -47,6 +48,8 @@ struct Job {
     game: Game,
     color: Color,
     control: TimeControl,
+    /// The clock of the colour to move, as it stands before this turn.
+    clock: Clock,
     shared: SharedGame,
     settings: Arc<Settings>,
 }
@@ -90,9 +93,10 @@ impl Job {
         session.thinking = false;
         let color = self.color;
         match result {
-            Ok(Some((mv, replied_at))) => {
+            Ok(Some((mv, replied_at, clock))) => {
                 let _ = session.game.play(mv);
                 session.moved_at = replied_at;
+                session.clocks[color.index()] = clock;
                 session.turn_played(color);
                 if mv == Move::Swap {
                     session.swapped = !session.swapped;
@@ -110,7 +114,7 @@ impl Job {
 
     /// Brings the engine up to date with the game, asks for its move and checks it
     /// (played in `self.game`); `None` is a resignation.
-    fn genmove(&self, seat: &mut EngineSeat) -> Result<Option<(Move, u64)>, Loss> {
+    fn genmove(&self, seat: &mut EngineSeat) -> Result<Option<(Move, u64, Clock)>, Loss> {
         let timeout = self.settings.command_timeout;
         let started =
             seat.engine.ensure_running().map_err(|e| (Termination::Crash, format!("could not be started: {e}")))?;
@@ -139,7 +143,7 @@ impl Job {
             let _ = replay.play(mv);
         }
         seat.known = Some(moves);
-        let clock = Clock::new(self.control);
+        let clock = self.clock.clone();
         let (left, stones) = clock.time_left();
         let color = self.color;
         expect_ok(&mut seat.engine, &format!("time_left {color} {} {stones}", format_seconds(left)), timeout)?;
@@ -178,7 +182,7 @@ impl Job {
         if let Some(known) = seat.known.as_mut() {
             known.push(mv);
         }
-        Ok(Some((mv, replied_at)))
+        Ok(Some((mv, replied_at, clock)))
     }
 
     /// Sets the engine up for a new game: size, rules, empty board, time control.

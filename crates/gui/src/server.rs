@@ -282,7 +282,7 @@ impl App {
                 };
             }
             (Method::Post, ["play"]) => match serde_json::from_str::<PlayBody>(body) {
-                Ok(PlayBody { mv }) => lock(game).play(&mv),
+                Ok(PlayBody { mv }) => lock(game).play(&mv, self.settings.margin),
                 Err(e) => Err(Refusal::Bad(format!("malformed turn: {e}"))),
             },
             (Method::Post, ["undo"]) => lock(game).undo(),
@@ -311,6 +311,7 @@ impl App {
     }
 
     fn view(&self, game: &SharedGame) -> Answer {
+        lock(game).check_flag(self.settings.margin);
         self.save_finished(game);
         let view = lock(game).view();
         Answer::json(200, &json!(view))

@@ -8,7 +8,8 @@
 //! before each `genmove` the engine is brought up to date with the game (the moves it has
 //! not seen are sent with `play`; after an undo or a new game it starts over with
 //! `clear_board`). An engine that crashes, does not answer in time, answers junk or plays an
-//! illegal move loses the game, with the reason shown, and is killed; nothing else stops.
+//! illegal move loses the game, with the reason shown, and is killed; nothing else stops
+//! ([`crate::engine_turn`]). Under a clock, each colour has the referee's [`Clock`].
 
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread;
@@ -18,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use veletas_rules::record::GameRecord;
 use veletas_rules::{Color, Game, Move, Position, RuleSet, Rules, Variant};
 use veletas_tools::picture::svg::{self, Layout, SvgOptions};
-use veletas_tools::referee::clock::TimeControl;
+use veletas_tools::referee::clock::{ByoYomiSpec, Clock, ClockSpec, TimeControl, format_seconds};
 use veletas_tools::referee::engine::{Engine, EngineCommand};
 use veletas_tools::referee::game::Termination;
 
@@ -85,6 +86,31 @@ pub struct NewGame {
     /// The turns of the record in `start` to replay (all when not given).
     #[serde(default)]
     pub turn: Option<usize>,
+    /// A clock for each side instead of a time per move: `MAIN+INC` or `MAIN` seconds.
+    #[serde(default)]
+    pub clock: Option<String>,
+    /// Canadian byo-yomi after the clock's main time: `PERIOD/STONES`.
+    #[serde(default)]
+    pub byoyomi: Option<String>,
+}
+
+/// The time control a new game request asks for.
+fn time_control(request: &NewGame) -> Result<TimeControl, Refusal> {
+    let text = |t: &Option<String>| t.as_deref().map(str::trim).filter(|t| !t.is_empty()).map(str::to_string);
+    let clock = text(&request.clock)
+        .map(|c| c.parse::<ClockSpec>())
+        .transpose()
+        .map_err(|e| Refusal::Bad(format!("clock: {e}")))?;
+    let byoyomi = text(&request.byoyomi)
+        .map(|b| b.parse::<ByoYomiSpec>())
+        .transpose()
+        .map_err(|e| Refusal::Bad(format!("byoyomi: {e}")))?;
+    let movetime = request.movetime.unwrap_or(1.0);
+    if !(movetime.is_finite() && (0.01..=3600.0).contains(&movetime)) {
+        return Err(Refusal::Bad("the time per move must be from 0.01 to 3600 seconds".into()));
+    }
+    let movetime = (clock.is_none() && byoyomi.is_none()).then_some(movetime);
+    TimeControl::from_options(movetime, clock, byoyomi).map_err(Refusal::Bad)
 }
 
 /// The game a new game request starts from: the empty board of its size and rules, a
@@ -149,6 +175,8 @@ pub struct GameSession {
     players: [Player; 2],
     names: [String; 2],
     pub(crate) control: TimeControl,
+    /// Black's and White's clocks.
+    pub(crate) clocks: [Clock; 2],
     pub(crate) swapped: bool,
     outcome: Option<(Color, Termination, String)>,
     /// Bumped at every change, so that a reply to an older `genmove` is dropped.
@@ -219,6 +247,9 @@ pub struct GameView {
     pub time_used: [f64; 2],
     /// The seconds the side to move has spent on this turn so far (0 once the game is over).
     pub turn_time: f64,
+    /// Under a clock: the seconds Black and White have left for their next turn (before
+    /// this turn's time), as the referee's clock counts them; `null` with a time per move.
+    pub clocks: Option<[f64; 2]>,
 }
 
 pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -245,10 +276,7 @@ impl GameSession {
     /// A new game as `request` asks, checked against `settings`.
     pub fn new(id: u64, request: &NewGame, settings: &Settings) -> Result<GameSession, Refusal> {
         let game = starting_game(request)?;
-        let movetime = request.movetime.unwrap_or(1.0);
-        if !(movetime.is_finite() && (0.01..=3600.0).contains(&movetime)) {
-            return Err(Refusal::Bad("the time per move must be from 0.01 to 3600 seconds".into()));
-        }
+        let control = time_control(request)?;
         let player = |choice: Option<usize>| match choice {
             None => Ok(Player::Person),
             Some(i) if i < settings.engines.len() => Ok(Player::Engine(i)),
@@ -272,7 +300,8 @@ impl GameSession {
             game,
             players,
             names,
-            control: TimeControl::MoveTime(movetime),
+            control,
+            clocks: [Clock::new(control), Clock::new(control)],
             outcome: None,
             version: 1,
             thinking: false,
@@ -351,6 +380,7 @@ impl GameSession {
             moved_at: self.moved_at,
             time_used: self.used,
             turn_time: if self.is_over() { 0.0 } else { self.turn_started.elapsed().as_secs_f64() },
+            clocks: self.has_clock().then(|| self.clocks.each_ref().map(Clock::allowed)),
         }
     }
 
@@ -366,19 +396,43 @@ impl GameSession {
         if self.is_over() { "the game is over".into() } else { "it is the engine's turn".into() }
     }
 
-    /// Plays a person's turn given in notation.
-    pub fn play(&mut self, text: &str) -> Result<(), Refusal> {
+    /// Whether the sides play on clocks (not a time per move).
+    fn has_clock(&self) -> bool {
+        !matches!(self.control, TimeControl::MoveTime(_))
+    }
+
+    /// Under a clock, a person to move whose time (plus `margin`) has run out loses.
+    pub fn check_flag(&mut self, margin: f64) {
+        if !self.has_clock() || !self.person_to_move() {
+            return;
+        }
+        let color = self.game.position().side_to_move();
+        let elapsed = self.turn_started.elapsed().as_secs_f64();
+        if elapsed > self.clocks[color.index()].allowed() + margin {
+            let reason = format!("{color}: no move within {} s", format_seconds(self.clocks[color.index()].allowed()));
+            self.finish(!color, Termination::TimeForfeit, reason);
+        }
+    }
+
+    /// Plays a person's turn given in notation (a turn past the clock plus `margin` loses).
+    pub fn play(&mut self, text: &str, margin: f64) -> Result<(), Refusal> {
+        self.check_flag(margin);
         if !self.person_to_move() {
             return Err(Refusal::Conflict(self.not_your_turn()));
         }
         let shown: String = text.chars().take(40).collect();
         let mv = self.game.position().parse_move(text).map_err(|e| Refusal::Bad(e.to_string()))?;
         let color = self.game.position().side_to_move();
+        let mut clock = self.clocks[color.index()].clone();
+        if self.has_clock() {
+            clock.spend(self.turn_started.elapsed().as_secs_f64(), margin).map_err(Refusal::Conflict)?;
+        }
         self.game.play(mv).map_err(|e| Refusal::Bad(format!("illegal move {shown}: {e}")))?;
         if mv == Move::Swap {
             self.swapped = !self.swapped;
         }
         self.moved_at = now_ms();
+        self.clocks[color.index()] = clock;
         self.turn_played(color);
         Ok(())
     }

@@ -243,3 +243,29 @@ fn a_game_starts_from_a_position_string_or_a_pasted_record_at_a_turn() {
         post(&server, "/api/games", &json!({"size": 7, "rules": "classic", "start": record, "turn": 9}).to_string());
     assert_eq!(beyond.0, 400, "{beyond:?}");
 }
+
+#[test]
+fn under_a_clock_the_time_left_is_shown_and_a_person_whose_flag_falls_loses() {
+    let server = start(&["sh -c 'exit 0'"], None);
+    let ask = json!({"size": 7, "rules": "classic", "clock": "60+2"});
+    let (status, game) = post(&server, "/api/games", &ask.to_string());
+    assert_eq!(status, 201, "{game}");
+    assert_eq!(game["clocks"], json!([60.0, 60.0]));
+    let path = format!("/api/games/{}", game["id"]);
+    let (_, game) = post(&server, &format!("{path}/play"), &json!({"move": "d4"}).to_string());
+    let black = game["clocks"][0].as_f64().unwrap();
+    assert!(black > 61.0 && black <= 62.0, "the increment is added: {game}");
+    let (_, text) = request(&server, "GET", &format!("{path}/record"), &[], b"");
+    assert!(text.contains("[TimeControl \"clock 60+2\"]"), "{text}");
+
+    let (_, game) = post(&server, "/api/games", &json!({"size": 7, "rules": "classic", "clock": "0.05"}).to_string());
+    let path = format!("/api/games/{}", game["id"]);
+    thread::sleep(std::time::Duration::from_millis(700));
+    let game = get(&server, &path).1;
+    assert_eq!(game["outcome"]["termination"], "time forfeit", "{game}");
+    assert_eq!(game["outcome"]["winner"], "white");
+    for bad in ["soon", "-5", "1+x"] {
+        let answer = post(&server, "/api/games", &json!({"size": 7, "rules": "classic", "clock": bad}).to_string());
+        assert_eq!(answer.0, 400, "{bad}: {answer:?}");
+    }
+}

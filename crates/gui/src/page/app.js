@@ -251,9 +251,19 @@ function tick() {
   const game = state.game
   if (!game) return
   for (const [colour, i] of [['black', 0], ['white', 1]]) {
-    let seconds = game.time_used[i]
-    if (!game.outcome && game.to_move === colour) seconds += game.turn_time + (Date.now() - state.shownAt) / 1000
-    $(`player-${colour}`).querySelector('.clock').textContent = formatTime(seconds)
+    const running = !game.outcome && game.to_move === colour
+    const now = running ? game.turn_time + (Date.now() - state.shownAt) / 1000 : 0
+    const clock = $(`player-${colour}`).querySelector('.clock')
+    // Under a clock, the time left counting down; otherwise the time used.
+    if (game.clocks) {
+      const left = Math.max(0, game.clocks[i] - now)
+      clock.textContent = formatTime(left)
+      clock.classList.toggle('low', running && left < 10)
+      clock.title = 'time left'
+    } else {
+      clock.textContent = formatTime(game.time_used[i] + now)
+      clock.title = 'time used'
+    }
   }
 }
 
@@ -397,6 +407,7 @@ async function startGame(event) {
     white: seat(form.white.value),
     movetime: parseFloat(form.movetime.value) || 1,
   }
+  if (form.clock.value.trim() !== '') request.clock = form.clock.value.trim()
   if (form.start.value.trim() !== '') request.start = form.start.value
   if (form.turn.value !== '') request.turn = parseInt(form.turn.value, 10)
   $('dialog').close()
