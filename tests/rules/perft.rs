@@ -5,8 +5,8 @@
 //! `cargo test --release --test perft -- --ignored` checks the entries marked `slow`
 //! with the fast perft and recomputes every frozen count with the reference (minutes).
 
-mod common;
-mod frozen_perft;
+use crate::common;
+use crate::frozen_perft;
 
 use std::sync::Mutex;
 
@@ -16,7 +16,7 @@ use veletas::rules::Position;
 
 /// The entries of `tests/data/perft.txt`.
 fn frozen() -> Vec<Entry> {
-    frozen_perft::parse(include_str!("data/perft.txt"))
+    frozen_perft::parse(include_str!("../data/perft.txt"))
 }
 
 fn position(text: &str) -> Position {

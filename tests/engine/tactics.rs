@@ -4,7 +4,7 @@
 use veletas::rules::{Game, Move, Position};
 use veletas::search::{Limits, Player, PlayerKind, SearchSettings};
 
-const SUITE: &str = include_str!("../data/tactics.txt");
+const SUITE: &str = include_str!("../../data/tactics.txt");
 
 fn entries() -> Vec<(String, Position)> {
     SUITE

@@ -11,7 +11,7 @@
 use veletas::rules::{Game, PlayoutPolicy, Position, Rng, Rules, Variant};
 use veletas::search::{Limits, Player, PlayerKind, SearchResult, SearchSettings};
 
-const PINNED: &str = include_str!("data/search_pinned.txt");
+const PINNED: &str = include_str!("../data/search_pinned.txt");
 
 /// FNV-1a, 64 bits: a fingerprint of everything a search reported.
 struct Fingerprint(u64);

@@ -6,7 +6,7 @@ use veletas::cli::EngineArgs;
 use veletas::protocol::{Engine, run};
 use veletas::rules::{Move, Position, Variant};
 
-const DATA: &str = include_str!("../data/win2.txt");
+const DATA: &str = include_str!("../../data/win2.txt");
 
 fn engine(seed: u64) -> Engine {
     Engine::new(Variant::STANDARD, Box::new(EngineArgs::default().player(seed).unwrap()))

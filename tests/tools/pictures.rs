@@ -3,7 +3,7 @@
 //! marked; and the command line's errors (one line, non-zero exit, nothing written).
 //!
 //! Golden files live in `tests/data/svg/`; after a deliberate change of the drawing,
-//! regenerate them with `UPDATE_GOLDEN=1 cargo test --test pictures` and look at them.
+//! regenerate them with `UPDATE_GOLDEN=1 cargo test --test tools pictures::` and look at them.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -14,9 +14,9 @@ use veletas::picture::svg::{self, SvgOptions};
 use veletas::record::{GameRecord, parse_records};
 use veletas::rules::{Color, Move, PlayoutPolicy, Position, Rng, Rules, Variant};
 
-const EXAMPLE: &str = include_str!("../data/example-game.txt");
-const MODERN: &str = include_str!("data/svg/modern-no-corners.txt");
-const FROM_START: &str = include_str!("data/svg/start-white-first.txt");
+const EXAMPLE: &str = include_str!("../../data/example-game.txt");
+const MODERN: &str = include_str!("../data/svg/modern-no-corners.txt");
+const FROM_START: &str = include_str!("../data/svg/start-white-first.txt");
 
 fn game(text: &str, n: usize) -> GameRecord {
     parse_records(text).unwrap().remove(n - 1)
@@ -233,11 +233,11 @@ fn pictures_match_the_golden_files() {
             continue;
         }
         let golden = fs::read_to_string(&path).unwrap_or_else(|e| {
-            panic!("{}: {e} (UPDATE_GOLDEN=1 cargo test --test pictures writes it)", path.display())
+            panic!("{}: {e} (UPDATE_GOLDEN=1 cargo test --test tools pictures:: writes it)", path.display())
         });
         assert!(
             golden == picture,
-            "{name} differs from its golden file; if the change is meant, run UPDATE_GOLDEN=1 cargo test --test pictures"
+            "{name} differs from its golden file; if the change is meant, run UPDATE_GOLDEN=1 cargo test --test tools pictures::"
         );
     }
 }

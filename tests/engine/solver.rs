@@ -7,7 +7,7 @@
 use veletas::rules::{Game, Move, Position, Turn};
 use veletas::search::{Limits, Player, PlayerKind, Proven, SearchSettings, Solution};
 
-const DATA: &str = include_str!("../data/win2.txt");
+const DATA: &str = include_str!("../../data/win2.txt");
 
 /// (position, stored forcing first turn).
 fn positions() -> Vec<(Position, Turn)> {

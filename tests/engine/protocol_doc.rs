@@ -5,7 +5,7 @@ use veletas::cli::EngineArgs;
 use veletas::protocol::{COMMANDS, Engine, run};
 use veletas::rules::Variant;
 
-const DOC: &str = include_str!("../protocol.md");
+const DOC: &str = include_str!("../../protocol.md");
 
 /// The lines of the first fenced block tagged `gtp-session`.
 fn session_lines() -> Vec<&'static str> {

@@ -5,7 +5,7 @@
 //!
 //! `cargo test --release --test modern_reference -- --ignored` runs the long version.
 
-mod modern_ref;
+use crate::modern_ref;
 
 use modern_ref::{RefMove, RefPos, Sq};
 use veletas::rules::{Move, Phase, PlayoutPolicy, Position, Rng, Rules, Variant};

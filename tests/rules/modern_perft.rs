@@ -5,8 +5,8 @@
 //! `cargo test --release --test modern_perft -- --ignored` checks the `slow` entries
 //! with the fast perft and recomputes every frozen count with the reference.
 
-mod frozen_perft;
-mod modern_ref;
+use crate::frozen_perft;
+use crate::modern_ref;
 
 use frozen_perft::Entry;
 use modern_ref::RefPos;
@@ -14,7 +14,7 @@ use veletas::rules::Position;
 
 /// The entries of `tests/data/modern_perft.txt`.
 fn frozen() -> Vec<Entry> {
-    frozen_perft::parse(include_str!("data/modern_perft.txt"))
+    frozen_perft::parse(include_str!("../data/modern_perft.txt"))
 }
 
 fn position(text: &str) -> Position {

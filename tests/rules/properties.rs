@@ -3,7 +3,7 @@
 //! strings round-trip, the eight board symmetries preserve the moves, and random turns
 //! are legal (and, for the uniform policy, uniform).
 
-mod common;
+use crate::common;
 
 use std::collections::{HashMap, HashSet};
 

@@ -2,7 +2,7 @@
 //! position over seeded random games of every size: the legal move lists as sets, the
 //! move counts, and the position each move leads to (grid, claims, side, winner).
 
-mod common;
+use crate::common;
 
 use common::reference::{RefMove, RefPos, Side, Sq, fast_key};
 use veletas::rules::{Color, Move, Phase, PlayoutPolicy, Position, Rng, Variant};

@@ -3,7 +3,7 @@
 //! rules, the plain reference in `tests/modern_ref`, and through the protocol; and how
 //! the option is set (position strings, records, the protocol's `option` and `rules`).
 
-mod modern_ref;
+use crate::modern_ref;
 
 use modern_ref::RefPos;
 use veletas::player::RandomPlayer;

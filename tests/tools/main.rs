@@ -1,0 +1,18 @@
+//! The tools' integration tests (the veletas-tools crate): the referee, tournaments and their scripts with
+//! misbehaving fake engines, ratings against independent references, the pictures and the reports.
+//!
+//! One test binary for the crate (Cargo finds `tests/*/main.rs`), so the test command links the
+//! library once a layer rather than once a file: put a new suite here as a module, not in a new
+//! top-level `tests/*.rs` file.
+
+mod build_commit_script;
+mod modern_referee;
+mod pictures;
+mod ratings;
+mod ratings_cli;
+mod referee;
+mod referee_scripts;
+mod referee_stats;
+mod reports;
+mod tournament;
+mod tournament_scripts;
