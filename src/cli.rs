@@ -12,6 +12,7 @@ use clap::{Args, Parser};
 use log::info;
 
 use crate::player::search_player::MAX_THREADS;
+use crate::player::time::MAX_THINKING;
 use crate::player::{SearchPlayer, Setting};
 use crate::protocol::{self, Engine};
 use crate::rules::{Position, RuleSet, Rules, Variant};
@@ -152,8 +153,10 @@ fn parse_threshold(text: &str) -> Result<f64, String> {
 
 fn parse_movetime(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(x) if x > 0.0 && x <= 86_400.0 => Ok(x),
-        _ => Err("the time per move must be a number of seconds above 0 and at most 86400".to_string()),
+        Ok(x) if x > 0.0 && x <= MAX_THINKING.as_secs_f64() => Ok(x),
+        _ => {
+            Err(format!("the time per move must be a number of seconds above 0 and at most {}", MAX_THINKING.as_secs()))
+        }
     }
 }
 

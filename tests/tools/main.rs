@@ -4,7 +4,6 @@
 //! One test binary for the crate (Cargo finds `tests/*/main.rs`), so the test command links the
 //! library once a layer rather than once a file: put a new suite here as a module, not in a new
 //! top-level `tests/*.rs` file.
-
 mod build_commit_script;
 mod modern_referee;
 mod pictures;
@@ -14,5 +13,6 @@ mod referee;
 mod referee_scripts;
 mod referee_stats;
 mod reports;
+mod rules_names;
 mod tournament;
 mod tournament_scripts;

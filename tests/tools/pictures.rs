@@ -196,7 +196,7 @@ fn the_status_names_the_side_to_move_the_claims_and_the_swap() {
         .collect();
     assert_eq!(
         status,
-        ["White to move (setup)", "Claims: Black 0, White 0 (3 to win)", "modern rules, no corners, White swapped"]
+        ["White to move (setup)", "Claims: Black 0, White 0 (3 to win)", "modern rules, no-corners, White swapped"]
     );
     let (end, picture) = picture_of(&game(EXAMPLE, 1), 18, &SvgOptions::default());
     assert_eq!(end.winner(), Some(Color::White));

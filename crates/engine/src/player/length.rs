@@ -219,34 +219,8 @@ pub fn fit(samples: &[(Features, f64)], l2: f64) -> Option<[f64; LENGTH_FEATURES
     for (i, row) in a.iter_mut().enumerate().skip(1) {
         row[i] += penalty;
     }
-    let solution = solve(a, b)?;
+    let solution = crate::linear::solve(a.concat(), b.to_vec(), N)?;
     Some(std::array::from_fn(|i| solution[i] / scale[i]))
-}
-
-/// Solves `a x = b` by Gaussian elimination with partial pivoting.
-fn solve<const N: usize>(mut a: [[f64; N]; N], mut b: [f64; N]) -> Option<[f64; N]> {
-    for col in 0..N {
-        let pivot = (col..N).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
-        if a[pivot][col].abs() < 1e-12 {
-            return None;
-        }
-        a.swap(col, pivot);
-        b.swap(col, pivot);
-        let pivot_row = a[col];
-        for row in col + 1..N {
-            let factor = a[row][col] / pivot_row[col];
-            for (x, p) in a[row][col..].iter_mut().zip(&pivot_row[col..]) {
-                *x -= factor * p;
-            }
-            b[row] -= factor * b[col];
-        }
-    }
-    let mut x = [0.0f64; N];
-    for row in (0..N).rev() {
-        let rest: f64 = (row + 1..N).map(|k| a[row][k] * x[k]).sum();
-        x[row] = (b[row] - rest) / a[row][row];
-    }
-    Some(x)
 }
 
 #[cfg(test)]

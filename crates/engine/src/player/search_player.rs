@@ -194,7 +194,8 @@ impl Player for SearchPlayer {
                 return Ok(());
             }
             Setting::MoveTime(t) => {
-                return Err(format!("the time per move must be above 0 and at most 86400 s, not {t:?}"));
+                let most = time::MAX_THINKING.as_secs();
+                return Err(format!("the time per move must be above 0 and at most {most} s, not {t:?}"));
             }
             Setting::Playouts(n) => {
                 self.playouts = n.filter(|&n| n > 0);

@@ -206,7 +206,7 @@ impl Engine {
             }
             Command::Perft(depth, threads) => self.position().perft_threads(depth, threads as usize).to_string(),
             Command::Rules(None) => {
-                format!("{}; rules {}", self.position().variant(), rules_words(self.position().rules()))
+                format!("{}; rules {}", self.position().variant(), self.position().rules().words())
             }
             Command::Rules(Some(set)) => {
                 let rules = self.position().rules();
@@ -350,19 +350,6 @@ impl Engine {
 /// The most moves `legal_moves` lists (the classic setups, 720,731 at most, fit; modern
 /// 10x10 setups, millions, do not).
 pub const MAX_LISTED_MOVES: u64 = 1_000_000;
-
-/// The rules as `rules` reports them: `classic`, `modern`, `modern, no-corners`,
-/// `modern, no-corners, claimed-block`.
-fn rules_words(rules: Rules) -> String {
-    let mut words = rules.set.to_string();
-    if rules.no_corners {
-        words.push_str(", no-corners");
-    }
-    if rules.claimed_block() {
-        words.push_str(", claimed-block");
-    }
-    words
-}
 
 fn illegal(shown: &str, reason: &IllegalMove) -> String {
     format!("illegal move: {shown}: {reason}")

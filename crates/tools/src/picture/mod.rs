@@ -6,8 +6,11 @@
 //! pictures, and the protocol's `showboard` stays text.
 
 pub mod command;
+mod html;
 pub mod svg;
 pub mod viewer;
+
+pub use html::html_escape;
 
 use std::fs;
 use std::io::Write as _;

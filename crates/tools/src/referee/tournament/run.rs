@@ -457,7 +457,7 @@ impl Runner<'_> {
         let panel = || match super::report::standings(&self.plan.names, &self.results, None) {
             Ok(Some(standings)) => crate::report::standings_panel(&standings, ""),
             Ok(None) => r#"<div id="report"><div class="report-inner"><p>No game finished yet.</p></div></div>"#.into(),
-            Err(e) => format!(r#"<div id="report"><p>{}</p></div>"#, crate::picture::viewer::html_escape(&e)),
+            Err(e) => format!(r#"<div id="report"><p>{}</p></div>"#, crate::picture::html_escape(&e)),
         };
         if let Err(e) = live.write(&status, finished, panel) {
             log::warn!("--live: {e}");
@@ -617,7 +617,7 @@ fn write_report(
         Some(standings) => crate::report::standings_panel(&standings, &lead),
         None => format!(
             r#"<div id="report" data-tab="Standings"><div class="report-inner"><p>{}</p><p>No games: nothing to rate.</p></div></div>"#,
-            crate::picture::viewer::html_escape(&lead)
+            crate::picture::html_escape(&lead)
         ),
     };
     let page = crate::report::page(&[(file, records)], &args.event, &panel)?;
