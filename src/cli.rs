@@ -17,7 +17,7 @@ use crate::player::{SearchPlayer, Setting};
 use crate::protocol::{self, Engine};
 use crate::rules::{Position, RuleSet, Rules, Variant};
 use crate::search::eval::Evaluation;
-use crate::search::{DEFAULT_MEMORY_MB, MAX_MEMORY_MB, MIN_MEMORY_MB, PlayerKind, SearchParam, SearchSettings};
+use crate::search::{Algorithm, DEFAULT_MEMORY_MB, MAX_MEMORY_MB, MIN_MEMORY_MB, SearchParam, SearchSettings};
 
 /// Veletas engine: speaks a GTP-style protocol on stdin/stdout.
 #[derive(Parser, Debug)]
@@ -64,7 +64,7 @@ pub struct Cli {
 pub struct EngineArgs {
     /// The player: random, greedy, uct (plain UCT baseline) or veletas (our engine).
     #[arg(long, default_value = "veletas", value_parser = parse_player)]
-    pub player: PlayerKind,
+    pub player: Algorithm,
     /// Thinking time per move in seconds when the controller sets no clock.
     #[arg(long, value_name = "SECONDS", default_value_t = 1.0, value_parser = parse_movetime)]
     pub movetime: f64,
@@ -105,7 +105,7 @@ pub struct EngineArgs {
 impl Default for EngineArgs {
     fn default() -> EngineArgs {
         EngineArgs {
-            player: PlayerKind::Veletas,
+            player: Algorithm::Veletas,
             movetime: 1.0,
             playouts: 0,
             threads: 1,
@@ -140,8 +140,8 @@ impl EngineArgs {
     }
 }
 
-fn parse_player(text: &str) -> Result<PlayerKind, String> {
-    text.parse::<PlayerKind>().map_err(|e| e.to_string())
+fn parse_player(text: &str) -> Result<Algorithm, String> {
+    text.parse::<Algorithm>().map_err(|e| e.to_string())
 }
 
 fn parse_threshold(text: &str) -> Result<f64, String> {
@@ -401,7 +401,7 @@ mod tests {
         let player = cli.engine.player(3).unwrap();
         assert_eq!(
             (player.settings().player, player.settings().threads, player.settings().seed),
-            (PlayerKind::Uct, 2, 3)
+            (Algorithm::Uct, 2, 3)
         );
         assert_eq!((player.movetime(), player.playouts()), (Duration::from_millis(100), Some(50)));
         for bad in [&["--player", "chess"][..], &["--movetime", "0"], &["--threads", "0"], &["--threads", "65"]] {

@@ -9,7 +9,7 @@ use veletas::cli::EngineArgs;
 use veletas::player::RandomPlayer;
 use veletas::protocol::{Engine, run};
 use veletas::rules::{Color, Move, Phase, Position, Variant};
-use veletas::search::PlayerKind;
+use veletas::search::Algorithm;
 
 const BIN: &str = env!("CARGO_BIN_EXE_veletas");
 
@@ -96,7 +96,7 @@ fn play_games(rules_line: &str, games: u64) {
     for seed in 0..games {
         let mut args = EngineArgs { playouts: 60, ..EngineArgs::default() };
         if seed % 2 == 1 {
-            args.player = PlayerKind::Greedy;
+            args.player = Algorithm::Greedy;
         }
         let mut engine = Engine::new(Variant::from_size(7).unwrap(), Box::new(args.player(seed).unwrap()));
         replies_with(&mut engine, &format!("{rules_line}\n"));

@@ -15,7 +15,7 @@ use veletas::cli::EngineArgs;
 use veletas::player::{Clock, Decision, Player, SearchPlayer, Setting};
 use veletas::protocol::{Engine, run};
 use veletas::rules::{Game, Phase, Variant};
-use veletas::search::{self, Limits, PlayerKind, SearchResult, SearchSettings, Solution};
+use veletas::search::{self, Algorithm, Limits, SearchResult, SearchSettings, Solution};
 
 /// What the engine's player did, seen from the test.
 #[derive(Default)]
@@ -40,7 +40,7 @@ impl Player for Recorder {
     fn describe(&self) -> String {
         self.inner.describe()
     }
-    fn kind(&self) -> PlayerKind {
+    fn kind(&self) -> Algorithm {
         self.inner.kind()
     }
     fn decide(&mut self, game: &Game, clock: &Clock) -> Decision {
@@ -169,7 +169,7 @@ fn game_against_a_searcher(ponder: bool, turns: usize) -> (Arc<Log>, Vec<String>
     let mut script: VecDeque<String> =
         ["boardsize 7", "playouts 2000", if ponder { "ponder on" } else { "ponder off" }].map(String::from).into();
     let mut game = Game::new(Variant::from_size(7).unwrap());
-    let mut opponent = search::Player::new(SearchSettings { seed: 9, ..SearchSettings::default() });
+    let mut opponent = search::Searcher::new(SearchSettings { seed: 9, ..SearchSettings::default() });
     let budget = Limits { iterations: Some(2000), ..Limits::default() };
     let (mut asked, mut played, mut ponders) = (false, 0, 0);
     let watch = Arc::clone(&log);
@@ -359,7 +359,7 @@ fn pondering_without_a_budget_stops_before_the_tree_is_too_full_to_keep() {
     for mv in ["c3,f6,h8", "a1,c9,h2,j10", "h8-h5/h4"] {
         game.play(game.position().parse_move(mv).unwrap()).unwrap();
     }
-    let mut player = search::Player::new(SearchSettings { seed: 4, memory_mb: 16, ..SearchSettings::default() });
+    let mut player = search::Searcher::new(SearchSettings { seed: 4, memory_mb: 16, ..SearchSettings::default() });
     let stop = Arc::new(AtomicBool::new(false));
     let playouts = player.ponder(&game, &Limits { stop: Some(Arc::clone(&stop)), ..Limits::default() });
     assert!(playouts > 1000, "{playouts}");
@@ -371,7 +371,7 @@ fn pondering_without_a_budget_stops_before_the_tree_is_too_full_to_keep() {
     // A raised stop ends pondering within a few playouts; players without trees do nothing.
     stop.store(true, Ordering::SeqCst);
     assert!(player.ponder(&game, &Limits { stop: Some(stop), ..Limits::default() }) <= 16);
-    let mut greedy = search::Player::new(SearchSettings { player: PlayerKind::Greedy, ..SearchSettings::default() });
+    let mut greedy = search::Searcher::new(SearchSettings { player: Algorithm::Greedy, ..SearchSettings::default() });
     assert_eq!(greedy.ponder(&game, &Limits::default()), 0);
     // A setup turn has no tree to keep.
     assert_eq!(player.ponder(&Game::new(Variant::STANDARD), &Limits::default()), 0);

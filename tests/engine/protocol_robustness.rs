@@ -7,7 +7,7 @@ use veletas::cli::EngineArgs;
 use veletas::player::RandomPlayer;
 use veletas::protocol::{Engine, run};
 use veletas::rules::{Rng, Variant};
-use veletas::search::PlayerKind;
+use veletas::search::Algorithm;
 
 /// Valid commands to mutate (no deep `perft`, which could legitimately run for hours).
 const CORPUS: &[&str] = &[
@@ -146,7 +146,7 @@ fn check_session(input: &[u8], quit_expected: bool) -> Vec<String> {
     }
     assert_eq!(quit, quit_expected);
     // The engine's own player, quick: random moves, a small budget when it searches.
-    let args = EngineArgs { player: PlayerKind::Random, movetime: 0.01, playouts: 50, ..EngineArgs::default() };
+    let args = EngineArgs { player: Algorithm::Random, movetime: 0.01, playouts: 50, ..EngineArgs::default() };
     let player = args.player(9).unwrap();
     let mut engine = Engine::new(Variant::from_size(7).unwrap_or(Variant::STANDARD), Box::new(player));
     let mut output = Vec::new();

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use veletas::cli::EngineArgs;
 use veletas::protocol::{Engine, run};
 use veletas::rules::{Game, Position, Variant};
-use veletas::search::PlayerKind;
+use veletas::search::Algorithm;
 
 fn engine(seed: u64) -> Engine {
     Engine::new(Variant::STANDARD, Box::new(EngineArgs::default().player(seed).unwrap()))
@@ -107,7 +107,7 @@ fn genmove_with_playouts_is_reproducible_for_a_seed() {
 
 #[test]
 fn every_player_plays_setups_and_turns_through_the_protocol() {
-    for kind in PlayerKind::ALL {
+    for kind in Algorithm::ALL {
         let out = replies(
             3,
             &format!("playouts 200\nplayer {kind}\nboardsize 9\ngenmove b\ngenmove w\ngenmove b\nposition\n"),

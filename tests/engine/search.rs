@@ -1,14 +1,14 @@
 //! Players: legal moves, determinism under a fixed seed and playout budget, tactics.
 
 use veletas::rules::{Game, Move, PlayoutPolicy, Position, Rng, Variant};
-use veletas::search::{Limits, Player, PlayerKind, SearchSettings};
+use veletas::search::{Algorithm, Limits, SearchSettings, Searcher};
 
 fn budget(iterations: u64) -> Limits {
     Limits { iterations: Some(iterations), ..Default::default() }
 }
 
-fn player(kind: PlayerKind, seed: u64) -> Player {
-    Player::new(SearchSettings { player: kind, seed, ..Default::default() })
+fn player(kind: Algorithm, seed: u64) -> Searcher {
+    Searcher::new(SearchSettings { player: kind, seed, ..Default::default() })
 }
 
 /// A game of `size` after both setups and `plies` random turns.
@@ -24,7 +24,7 @@ fn random_game(size: u8, seed: u64, plies: usize) -> Game {
 
 #[test]
 fn every_player_returns_legal_moves_through_a_whole_game() {
-    for kind in PlayerKind::ALL {
+    for kind in Algorithm::ALL {
         for size in [7, 9] {
             let mut game = Game::new(Variant::from_size(size).unwrap());
             let mut p = player(kind, 3);
@@ -40,7 +40,7 @@ fn every_player_returns_legal_moves_through_a_whole_game() {
 #[test]
 fn same_seed_and_budget_give_the_same_move() {
     let game = random_game(10, 5, 10);
-    for kind in PlayerKind::ALL {
+    for kind in Algorithm::ALL {
         let a = player(kind, 11).choose(&game, &budget(2000)).unwrap();
         let b = player(kind, 11).choose(&game, &budget(2000)).unwrap();
         assert_eq!(a.best, b.best, "{kind}");
@@ -55,7 +55,7 @@ fn threads_spend_exactly_the_budget_and_lose_no_visits() {
     for (threads, size) in [(2, 10), (3, 7), (2, 9)] {
         let mut game = random_game(size, 8, 6);
         let settings = SearchSettings { threads, seed: 4, ..Default::default() };
-        let mut player = Player::new(settings);
+        let mut player = Searcher::new(settings);
         for turn in 0..6 {
             let Some(r) = player.choose(&game, &budget(4000)) else { break };
             assert!(game.position().is_legal(r.best), "{}", r.best);
@@ -75,7 +75,7 @@ fn threads_spend_exactly_the_budget_and_lose_no_visits() {
 #[test]
 fn search_reports_visits_candidates_and_a_principal_variation() {
     let game = random_game(10, 21, 4);
-    let result = player(PlayerKind::Veletas, 1).choose(&game, &budget(3000)).unwrap();
+    let result = player(Algorithm::Veletas, 1).choose(&game, &budget(3000)).unwrap();
     assert_eq!(result.visits, 3000);
     assert_eq!(result.pv.first(), Some(&result.best));
     assert!(!result.candidates.is_empty());
@@ -103,7 +103,7 @@ fn engine_takes_an_immediate_win() {
         .collect();
     assert!(!winning.is_empty(), "the test position must have a winning turn");
     let game = Game::from_position(pos);
-    let result = player(PlayerKind::Veletas, 2).choose(&game, &budget(100)).unwrap();
+    let result = player(Algorithm::Veletas, 2).choose(&game, &budget(100)).unwrap();
     assert!(winning.contains(&result.best), "played {}", result.best);
 }
 
@@ -112,7 +112,7 @@ fn setup_is_chosen_by_search_and_is_legal() {
     for size in [7, 9, 10] {
         let mut game = Game::new(Variant::from_size(size).unwrap());
         for _ in 0..2 {
-            let result = player(PlayerKind::Veletas, 9).choose(&game, &budget(2000)).unwrap();
+            let result = player(Algorithm::Veletas, 9).choose(&game, &budget(2000)).unwrap();
             game.play(result.best).unwrap();
         }
     }
@@ -122,7 +122,7 @@ fn setup_is_chosen_by_search_and_is_legal() {
 /// to move): the move, the visits, the win rate and the top candidates' visits.
 fn self_play_digest(settings: SearchSettings, size: u8, game_seed: u64, moves: usize, playouts: u64) -> Vec<String> {
     let mut game = random_game(size, game_seed, 2);
-    let mut player = Player::new(settings);
+    let mut player = Searcher::new(settings);
     let mut lines = Vec::new();
     for _ in 0..moves {
         let Some(r) = player.choose(&game, &budget(playouts)) else { break };
@@ -142,7 +142,7 @@ fn one_thread_searches_exactly_as_recorded() {
     let cases: [(SearchSettings, u8, u64, &[&str]); 3] = [
         (SearchSettings { seed: 5, stay_prior: 0.25, ..Default::default() }, 10, 31, PINNED_10),
         (SearchSettings { seed: 6, stay_prior: 0.25, ..Default::default() }, 7, 32, PINNED_7),
-        (SearchSettings { seed: 7, player: PlayerKind::Uct, ..Default::default() }, 9, 33, PINNED_UCT),
+        (SearchSettings { seed: 7, player: Algorithm::Uct, ..Default::default() }, 9, 33, PINNED_UCT),
     ];
     let got: Vec<Vec<String>> = cases
         .iter()

@@ -9,7 +9,7 @@
 //! recorded by copying them.
 
 use veletas::rules::{Game, PlayoutPolicy, Position, Rng, Rules, Variant};
-use veletas::search::{Limits, Player, PlayerKind, SearchResult, SearchSettings};
+use veletas::search::{Algorithm, Limits, SearchResult, SearchSettings, Searcher};
 
 const PINNED: &str = include_str!("../data/search_pinned.txt");
 
@@ -49,7 +49,7 @@ const OPENING: &str = "9s/2s7/7s2/10/5s4/10/10/2s7/7s2/s9 b";
 /// Plays `player` against itself from `start` for at most `plies` moves with `iterations`
 /// per move; returns the moves and the fingerprint of every search result.
 fn self_play(settings: SearchSettings, start: Position, iterations: u64, plies: usize) -> (String, u64) {
-    let mut player = Player::new(settings);
+    let mut player = Searcher::new(settings);
     let mut game = Game::from_position(start);
     let limits = Limits { iterations: Some(iterations), ..Default::default() };
     let mut moves = Vec::new();
@@ -112,11 +112,11 @@ fn cases() -> Vec<(String, (String, u64))> {
         ),
         (
             "uct 7x7 classic, 300 iterations, seed 7".into(),
-            self_play(SearchSettings { player: PlayerKind::Uct, ..engine(7) }, empty(7, Rules::CLASSIC), 300, 200),
+            self_play(SearchSettings { player: Algorithm::Uct, ..engine(7) }, empty(7, Rules::CLASSIC), 300, 200),
         ),
         (
             "greedy 9x9 modern, seed 8".into(),
-            self_play(SearchSettings { player: PlayerKind::Greedy, ..engine(8) }, empty(9, Rules::MODERN), 1, 200),
+            self_play(SearchSettings { player: Algorithm::Greedy, ..engine(8) }, empty(9, Rules::MODERN), 1, 200),
         ),
     ];
     for variant in Variant::all() {

@@ -5,7 +5,7 @@
 //! turns here, which uses only the rules (no search code).
 
 use veletas::rules::{Game, Move, Position, Turn};
-use veletas::search::{Limits, Player, PlayerKind, Proven, SearchSettings, Solution};
+use veletas::search::{Algorithm, Limits, Proven, SearchSettings, Searcher, Solution};
 
 const DATA: &str = include_str!("../../data/win2.txt");
 
@@ -58,8 +58,8 @@ fn forces_win_next_turn(pos: &Position, first: Turn) -> bool {
         })
 }
 
-fn solver_player(seed: u64) -> Player {
-    Player::new(SearchSettings { player: PlayerKind::Veletas, seed, ..Default::default() })
+fn solver_player(seed: u64) -> Searcher {
+    Searcher::new(SearchSettings { player: Algorithm::Veletas, seed, ..Default::default() })
 }
 
 const BUDGET: u64 = 50_000;
@@ -108,7 +108,7 @@ fn solve_answers_win_with_a_forcing_turn() {
         let game = Game::from_position(pos.clone());
         let limits = Limits { iterations: Some(BUDGET), ..Default::default() };
         // Whatever the player in force: solving uses the engine's search.
-        let uct = Player::new(SearchSettings { player: PlayerKind::Uct, seed: 9, ..Default::default() });
+        let uct = Searcher::new(SearchSettings { player: Algorithm::Uct, seed: 9, ..Default::default() });
         match uct.solve(&game, &limits) {
             Solution::Win(turn, 3) => assert!(forces_win_next_turn(&pos, turn), "{pos}: {turn}"),
             other => panic!("{pos}: {other:?}"),
@@ -128,7 +128,7 @@ fn without_the_solver_nothing_is_proven() {
     let (pos, _) = positions().into_iter().next().expect("a position");
     let settings = SearchSettings { solver: false, seed: 2, ..Default::default() };
     let limits = Limits { iterations: Some(2_000), ..Default::default() };
-    let result = Player::new(settings).choose(&Game::from_position(pos), &limits).expect("a move");
+    let result = Searcher::new(settings).choose(&Game::from_position(pos), &limits).expect("a move");
     assert_eq!((result.proven, result.visits), (None, 2_000));
 }
 
@@ -137,7 +137,7 @@ fn threads_sharing_the_tree_prove_the_win() {
     for (pos, _) in positions().into_iter().step_by(3) {
         let settings = SearchSettings { threads: 2, seed: 4, ..Default::default() };
         let limits = Limits { iterations: Some(4 * BUDGET), ..Default::default() };
-        let result = Player::new(settings).choose(&Game::from_position(pos.clone()), &limits).expect("a move");
+        let result = Searcher::new(settings).choose(&Game::from_position(pos.clone()), &limits).expect("a move");
         let Move::Turn(turn) = result.best else { panic!("not a turn") };
         assert_eq!(result.proven, Some(Proven { winner: pos.side_to_move(), turns: 3 }), "{pos}");
         assert!(forces_win_next_turn(&pos, turn), "{pos}: {turn}");

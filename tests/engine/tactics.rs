@@ -2,7 +2,7 @@
 //! playout budget our engine takes every immediate win and avoids every handed-over loss.
 
 use veletas::rules::{Game, Move, Position};
-use veletas::search::{Limits, Player, PlayerKind, SearchSettings};
+use veletas::search::{Algorithm, Limits, SearchSettings, Searcher};
 
 const SUITE: &str = include_str!("../../data/tactics.txt");
 
@@ -48,7 +48,7 @@ fn engine_solves_the_whole_suite_with_a_fixed_budget() {
     let mut failures = Vec::new();
     for (kind, pos) in entries() {
         let game = Game::from_position(pos.clone());
-        let mut player = Player::new(SearchSettings { player: PlayerKind::Veletas, seed: 7, ..Default::default() });
+        let mut player = Searcher::new(SearchSettings { player: Algorithm::Veletas, seed: 7, ..Default::default() });
         let limits = Limits { iterations: Some(300), ..Default::default() };
         let best = player.choose(&game, &limits).expect("a move").best;
         let (wins, loses_next) = outcome_after(&pos, best);
@@ -65,7 +65,7 @@ fn suite_is_not_trivial_for_a_random_player() {
     let mut failed = 0;
     for (kind, pos) in entries() {
         let game = Game::from_position(pos.clone());
-        let mut player = Player::new(SearchSettings { player: PlayerKind::Random, seed: 7, ..Default::default() });
+        let mut player = Searcher::new(SearchSettings { player: Algorithm::Random, seed: 7, ..Default::default() });
         let best = player.choose(&game, &Limits::default()).expect("a move").best;
         let (wins, loses_next) = outcome_after(&pos, best);
         failed += usize::from(if kind == "win" { !wins } else { loses_next });

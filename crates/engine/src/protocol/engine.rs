@@ -12,7 +12,7 @@ use log::debug;
 use crate::player::{Clock, Decision, Player, Setting, TimeLeft, time};
 use crate::protocol::board::diagram;
 use crate::protocol::command::{COMMANDS, Command, shorten};
-use crate::search::{PlayerKind, SearchResult, Solution};
+use crate::search::{Algorithm, SearchResult, Solution};
 use veletas_rules::{Color, Game, IllegalMove, Move, Phase, Position, Rules, Variant};
 
 /// What a successful command asks of the loop besides replying.
@@ -218,7 +218,7 @@ impl Engine {
             Command::Option(name, value) => self.option(&name, value.as_deref())?,
             Command::Player(None) => self.player.kind().to_string(),
             Command::Player(Some(name)) => {
-                let kind = name.parse::<PlayerKind>().map_err(|e| format!("syntax error: {e}"))?;
+                let kind = name.parse::<Algorithm>().map_err(|e| format!("syntax error: {e}"))?;
                 self.player.configure(Setting::Kind(kind))?;
                 String::new()
             }
