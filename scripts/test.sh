@@ -36,6 +36,11 @@ cargo clippy --all-targets -- -D warnings
 echo "== cargo doc (private items too): no broken or private links"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --document-private-items --quiet
 
+echo "== cargo package: every crate of the workspace builds from its own tarball, without warnings"
+# A target folder of its own: the tarballs' builds must not replace the binaries the tests run.
+package_log=$(cargo package --workspace --allow-dirty --target-dir target/package-build 2>&1) || { echo "$package_log"; exit 1; }
+if grep -q '^warning' <<<"$package_log"; then grep -A4 '^warning' <<<"$package_log"; exit 1; fi
+
 echo "== cargo test"
 cargo test
 

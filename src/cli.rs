@@ -23,7 +23,7 @@ use crate::search::{Algorithm, DEFAULT_MEMORY_MB, MAX_MEMORY_MB, MIN_MEMORY_MB, 
 #[derive(Parser, Debug)]
 #[command(
     name = "veletas",
-    version,
+    version = env!("VELETAS_VERSION"),
     about = "Veletas engine: speaks a GTP-style protocol on stdin/stdout (see protocol.md)",
     after_help = "Without a subcommand, reads protocol commands from stdin and answers on stdout; \
 logs go to stderr (set RUST_LOG=debug to see every command and reply).\n\n\
@@ -93,7 +93,7 @@ pub struct EngineArgs {
     #[arg(long)]
     pub ponder: bool,
     /// The static evaluation: learned (the default: the logistic model of
-    /// data/eval-weights.txt, learned from self-play) or hand (the hand-written one).
+    /// crates/engine/data/eval-weights.txt, learned from self-play) or hand (the hand-written one).
     #[arg(long, value_name = "EVAL", default_value = "learned")]
     pub eval: Evaluation,
     /// A search parameter for tuning matches, `NAME=VALUE` (repeatable): exploration,
@@ -191,6 +191,17 @@ veletas bench --compare /path/to/old/veletas --runs 7")]
     Render(crate::picture::command::RenderArgs),
     /// Writes every game of record files into one self-contained HTML viewer (see docs/pictures.md).
     View(crate::picture::command::ViewArgs),
+    /// Writes shell completions or the man page on stdout (see README.md, Install).
+    #[command(
+        after_help = "Examples:\n  veletas generate bash > ~/.local/share/bash-completion/completions/veletas\n  \
+veletas generate zsh > ~/.zfunc/_veletas\n  veletas generate fish > ~/.config/fish/completions/veletas.fish\n  \
+veletas generate man > ~/.local/share/man/man1/veletas.1"
+    )]
+    Generate {
+        /// What to write.
+        #[arg(value_enum)]
+        what: crate::generate::Generated,
+    },
 }
 
 /// Arguments of `perft`.
@@ -238,6 +249,7 @@ pub fn run(cli: Cli) -> ExitCode {
         None => engine(Position::with_rules(variant, rules), &cli.engine, cli.seed.unwrap_or_else(default_seed)),
         Some(Subcommand::Perft(args)) => perft(Position::with_rules(variant, rules), &args),
         Some(Subcommand::Bench(args)) => crate::bench::run(&args, cli.seed.unwrap_or(1)),
+        Some(Subcommand::Generate { what }) => crate::generate::write(what, &mut io::stdout().lock()),
         Some(Subcommand::Render(args)) => return picture_result("render", crate::picture::command::render(&args)),
         Some(Subcommand::View(args)) => return picture_result("view", crate::picture::command::view(&args)),
         Some(Subcommand::Match(args)) => {

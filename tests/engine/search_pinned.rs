@@ -43,7 +43,7 @@ impl Fingerprint {
     }
 }
 
-/// The 10x10 opening of the bench (`data/bench.txt`).
+/// The 10x10 opening of the bench (`crates/engine/data/bench.txt`).
 const OPENING: &str = "9s/2s7/7s2/10/5s4/10/10/2s7/7s2/s9 b";
 
 /// Plays `player` against itself from `start` for at most `plies` moves with `iterations`

@@ -7,6 +7,7 @@
 mod build_commit_script;
 mod modern_referee;
 mod pictures;
+mod program;
 mod ratings;
 mod ratings_cli;
 mod referee;

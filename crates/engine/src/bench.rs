@@ -19,8 +19,8 @@ fn json_string(text: &str) -> String {
     serde_json::Value::from(text).to_string()
 }
 
-/// The bench positions built into the binary (`data/bench.txt`).
-pub const BENCH_POSITIONS: &str = include_str!("../../../data/bench.txt");
+/// The bench positions built into the binary (`crates/engine/data/bench.txt`).
+pub const BENCH_POSITIONS: &str = include_str!("../data/bench.txt");
 
 /// Arguments of `bench`.
 #[derive(Args, Debug, Clone)]

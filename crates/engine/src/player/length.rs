@@ -7,7 +7,7 @@
 //! more than on the empty squares alone. The estimate is a linear model of [`Features`]
 //! per board size and rule set, fitted by least squares ([`fit`]) to the turns actually
 //! played in recorded games (`cargo run --release --example game_lengths -- --fit
-//! data/game-lengths.txt RECORDS...`); its weights are `data/game-lengths.txt`, built
+//! crates/engine/data/game-lengths.txt RECORDS...`); its weights are `crates/engine/data/game-lengths.txt`, built
 //! into the binary.
 
 use std::sync::OnceLock;
@@ -153,8 +153,8 @@ impl LengthModel {
     }
 }
 
-/// The fitted weights built into the binary (`data/game-lengths.txt`).
-pub const LENGTH_WEIGHTS: &str = include_str!("../../../../data/game-lengths.txt");
+/// The fitted weights built into the binary (`crates/engine/data/game-lengths.txt`).
+pub const LENGTH_WEIGHTS: &str = include_str!("../../data/game-lengths.txt");
 
 /// The model parsed once from [`LENGTH_WEIGHTS`] (a test checks the file; should it not
 /// parse, the model is empty and [`expected_turns`] falls back on the empty squares).
@@ -316,7 +316,7 @@ mod tests {
 
     #[test]
     fn the_built_in_weights_cover_every_size_of_the_classic_rules_and_10x10_modern() {
-        let model = LengthModel::parse(LENGTH_WEIGHTS).expect("data/game-lengths.txt parses");
+        let model = LengthModel::parse(LENGTH_WEIGHTS).expect("crates/engine/data/game-lengths.txt parses");
         for size in [7, 9, 10] {
             assert!(model.weights(size, RuleSet::Classic).is_some(), "{size}");
         }
