@@ -6,6 +6,7 @@
 //! top-level `tests/*.rs` file.
 mod build_commit_script;
 mod modern_referee;
+mod openings;
 mod pictures;
 mod program;
 mod ratings;

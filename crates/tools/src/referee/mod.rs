@@ -104,9 +104,11 @@ pub struct CommonArgs {
     #[arg(long, short = 'j', default_value_t = 1)]
     pub concurrency: usize,
     /// Openings file: one opening per line, moves from the empty board or a position
-    /// string followed by moves (default: random setups drawn from the seed).
-    #[arg(long, value_name = "FILE")]
-    pub openings: Option<PathBuf>,
+    /// string followed by moves (default: random setups drawn from the seed). After the
+    /// file, cutechess's words: `order=sequential|random` (random: shuffled by --seed),
+    /// `start=N` (begin at the file's Nth opening), `plies=N` (play at most N moves of each).
+    #[arg(long, value_name = "FILE [order=..] [start=N] [plies=N]", num_args = 1..=4)]
+    pub openings: Vec<String>,
     /// Seed of the random openings.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
