@@ -164,8 +164,12 @@ pub fn standings_panel(standings: &Standings, lead: &str) -> String {
     let pairs = standings.head_to_head();
     if !pairs.is_empty() {
         out.push_str(
-            r#"<h2>Head to head</h2><p class="hint">Each pair's games alone: Elo of the first over the second, 95% interval.</p>"#,
+            r#"<h2>Head to head</h2><p class="hint">Each pair's games alone: Elo of the first over the second, 95% interval."#,
         );
+        if pairs.iter().any(|p| p.interval.adjusted) {
+            let _ = write!(out, " {}", esc(crate::ratings::ADJUSTED_NOTE));
+        }
+        out.push_str("</p>");
         out.push_str(
             r#"<table class="h2h"><thead><tr><th class="name">First</th><th class="name">Second</th><th>Result</th><th>Score</th><th>Elo</th><th>Interval</th></tr></thead><tbody>"#,
         );
