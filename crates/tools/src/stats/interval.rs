@@ -8,7 +8,7 @@
 //!   [`effective_wilson`] is Wilson's interval with the effective number of samples
 //!   `n·m(1 - m)/v`, the number of single games whose binomial variance would give the
 //!   same standard error; for single games it is Wilson's interval itself.
-//! - [`Moments::floored`] is where the estimated variance is floored. When every sample
+//! - `Moments::floored` is where the estimated variance is floored. When every sample
 //!   is equal (every game won or lost, every pair in one bucket) the samples say nothing
 //!   of their spread and a mean of 0 or 1 is infinite Elo; then one pseudo-sample is
 //!   added, split half at score 0 and half at score 1 (the Haldane–Anscombe correction:
@@ -29,7 +29,7 @@ pub fn exact_sweep_bounds(counts: &[f64], (lower, upper): (f64, f64)) -> (f64, f
     let (Some(&first), Some(&last)) = (counts.first(), counts.last()) else {
         return (lower, upper);
     };
-    if !(n > 0.0) {
+    if n.is_nan() || n <= 0.0 {
         (lower, upper)
     } else if last == n {
         (lower.min(0.025f64.powf(1.0 / n)), upper)
@@ -78,7 +78,7 @@ impl Moments {
 /// scores from 0 to 1, or `None` for an empty one.
 pub(crate) fn raw_moments(counts: &[f64]) -> Option<(f64, f64, f64)> {
     let n: f64 = counts.iter().sum();
-    if !(n > 0.0) || counts.len() < 2 {
+    if n.is_nan() || n <= 0.0 || counts.len() < 2 {
         return None;
     }
     let step = 1.0 / (counts.len() - 1) as f64;
