@@ -266,4 +266,22 @@ mod tests {
         assert_eq!(html.matches("class=\"pair\"").count(), 4 + 2);
         assert_eq!(html.matches("class=\"cell none\"").count(), 2);
     }
+
+    #[test]
+    fn a_sweep_in_the_head_to_head_is_finite_and_explained() {
+        let mut games: Vec<RatedGame> = (0..6).map(|_| RatedGame::new("a", "b", Color::Black)).collect();
+        games.extend((0..6).map(|_| RatedGame::new("b", "a", Color::White)));
+        let standings = rate(&games, &RatingOptions::default()).unwrap();
+        let html = standings_panel(&standings, "");
+        assert!(!html.contains("inf"), "{html}");
+        // 12 - 0 rated as 12.5 - 0.5 of 13, as Score::elo_interval gives it.
+        let i = crate::stats::Score::new(12, 0).elo_interval().unwrap();
+        let interval = format!("<td>{}</td><td>[{}, {}]</td>", signed(i.elo), signed(i.lower), signed(i.upper));
+        assert!(html.contains(&interval), "{interval} not in {html}");
+        assert!(html.contains(&esc(crate::ratings::ADJUSTED_NOTE)));
+        // Without a sweep there is no note.
+        games.push(RatedGame::new("a", "b", Color::White));
+        let html = standings_panel(&rate(&games, &RatingOptions::default()).unwrap(), "");
+        assert!(!html.contains(&esc(crate::ratings::ADJUSTED_NOTE)));
+    }
 }
