@@ -87,7 +87,8 @@ pub fn erf(x: f64) -> f64 {
 }
 
 /// An Elo estimate with its 95% confidence interval, all in logistic Elo; every
-/// field is finite (the interval is Wilson's, see [`interval`]).
+/// field is finite (the interval is Wilson's, see [`interval`]) as long as the
+/// half-sample correction is visible in an `f64`, that is below 2^53 samples.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EloInterval {
     /// The point estimate: the Elo of the mean score.
