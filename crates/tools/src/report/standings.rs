@@ -160,8 +160,12 @@ pub fn standings_panel(standings: &Standings, lead: &str) -> String {
     let pairs = standings.head_to_head();
     if !pairs.is_empty() {
         out.push_str(
-            r#"<h2>Head to head</h2><p class="hint">Each pair's games alone: Elo of the first over the second, 95% interval.</p>"#,
+            r#"<h2>Head to head</h2><p class="hint">Each pair's games alone: Elo of the first over the second, 95% interval."#,
         );
+        if pairs.iter().any(|p| p.interval.adjusted) {
+            let _ = write!(out, " {}", esc(crate::ratings::ADJUSTED_NOTE));
+        }
+        out.push_str("</p>");
         out.push_str(
             r#"<table class="h2h"><thead><tr><th class="name">First</th><th class="name">Second</th><th>Result</th><th>Score</th><th>Elo</th><th>Interval</th></tr></thead><tbody>"#,
         );
@@ -257,5 +261,23 @@ mod tests {
         // Pairs that played: a-c both ways, a-e both ways (c-e never met).
         assert_eq!(html.matches("class=\"pair\"").count(), 4 + 2);
         assert_eq!(html.matches("class=\"cell none\"").count(), 2);
+    }
+
+    #[test]
+    fn a_sweep_in_the_head_to_head_is_finite_and_explained() {
+        let mut games: Vec<RatedGame> = (0..6).map(|_| RatedGame::new("a", "b", Color::Black)).collect();
+        games.extend((0..6).map(|_| RatedGame::new("b", "a", Color::White)));
+        let standings = rate(&games, &RatingOptions::default()).unwrap();
+        let html = standings_panel(&standings, "");
+        assert!(!html.contains("inf"), "{html}");
+        // 12 - 0 rated as 12.5 - 0.5 of 13, as Score::elo_interval gives it.
+        let i = crate::stats::Score::new(12, 0).elo_interval().unwrap();
+        let interval = format!("<td>{}</td><td>[{}, {}]</td>", signed(i.elo), signed(i.lower), signed(i.upper));
+        assert!(html.contains(&interval), "{interval} not in {html}");
+        assert!(html.contains(&esc(crate::ratings::ADJUSTED_NOTE)));
+        // Without a sweep there is no note.
+        games.push(RatedGame::new("a", "b", Color::White));
+        let html = standings_panel(&rate(&games, &RatingOptions::default()).unwrap(), "");
+        assert!(!html.contains(&esc(crate::ratings::ADJUSTED_NOTE)));
     }
 }
