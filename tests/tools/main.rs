@@ -16,5 +16,7 @@ mod referee_scripts;
 mod referee_stats;
 mod reports;
 mod rules_names;
+mod stats_extremes;
+mod stats_reference;
 mod tournament;
 mod tournament_scripts;
