@@ -163,7 +163,7 @@ pub fn standings_panel(standings: &Standings, lead: &str) -> String {
             r#"<h2>Head to head</h2><p class="hint">Each pair's games alone: Elo of the first over the second, 95% interval."#,
         );
         if pairs.iter().any(|p| p.interval.adjusted) {
-            let _ = write!(out, " {}", esc(crate::ratings::ADJUSTED_NOTE));
+            let _ = write!(out, " {}", html_escape(crate::ratings::ADJUSTED_NOTE));
         }
         out.push_str("</p>");
         out.push_str(
@@ -274,10 +274,10 @@ mod tests {
         let i = crate::stats::Score::new(12, 0).elo_interval().unwrap();
         let interval = format!("<td>{}</td><td>[{}, {}]</td>", signed(i.elo), signed(i.lower), signed(i.upper));
         assert!(html.contains(&interval), "{interval} not in {html}");
-        assert!(html.contains(&esc(crate::ratings::ADJUSTED_NOTE)));
+        assert!(html.contains(&html_escape(crate::ratings::ADJUSTED_NOTE)));
         // Without a sweep there is no note.
         games.push(RatedGame::new("a", "b", Color::White));
         let html = standings_panel(&rate(&games, &RatingOptions::default()).unwrap(), "");
-        assert!(!html.contains(&esc(crate::ratings::ADJUSTED_NOTE)));
+        assert!(!html.contains(&html_escape(crate::ratings::ADJUSTED_NOTE)));
     }
 }
