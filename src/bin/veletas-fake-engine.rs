@@ -2,19 +2,22 @@
 //! instantly, and misbehaves on request. It exists to test the referee (and to measure
 //! the referee's own overhead); it is not the real engine.
 //!
-//! It speaks enough of the protocol for a referee: `protocol_version`, `name`,
+//! It speaks the required commands of protocol.md (`protocol_version`, `name`,
 //! `version`, `known_command`, `list_commands`, `quit`, `boardsize`, `clear_board`,
-//! `komi`, `set_position`, `play`, `genmove`, `undo`, `time_settings`, `time_left`,
-//! `final_score`, `showboard`, and `rules classic|modern` and `option no-corners|claimed-block on|off`
-//! (which keep the board size and start a new game). With `--swap` it always swaps when
-//! White may (modern rules). Misbehaviours trigger on the N-th `genmove` of every game
-//! (counted from the last `boardsize`, `clear_board` or `set_position`):
+//! `komi`, `play`, `genmove`, `reg_genmove`, `undo`, `showboard`, `time_settings`,
+//! `time_left`, `final_score`), so that `veletas check` passes it, and `set_position`,
+//! `rules classic|modern` and `option no-corners|claimed-block on|off` (which keep the
+//! board size and start a new game). With `--swap` it always swaps when White may (modern
+//! rules). Misbehaviours on `genmove` trigger on the N-th `genmove` of every game
+//! (counted from the last `boardsize`, `clear_board` or `set_position`); the others break
+//! the protocol at once:
 //!
 //! ```text
 //! veletas-fake-engine [--seed S] [--name NAME]
 //!     [--illegal-at N] [--crash-at N] [--hang-at N] [--slow-at N --delay SECONDS]
 //!     [--junk-at N] [--refuse-at N] [--malformed-at N] [--resign-at N] [--wrong-score]
-//!     [--swap]
+//!     [--swap] [--refuse COMMAND]... [--no-ids] [--no-space] [--linger]
+//!     [--bad-size-resets]
 //! ```
 
 use std::io::{self, BufRead, Write};
@@ -66,9 +69,25 @@ struct Opts {
     /// Always swap when White may (modern rules).
     #[arg(long)]
     swap: bool,
+    /// Answer COMMAND with `? refused` (repeatable), e.g. `name` or `protocol_version`.
+    #[arg(long, value_name = "COMMAND")]
+    refuse: Vec<String>,
+    /// Never echo a command's id in the reply.
+    #[arg(long)]
+    no_ids: bool,
+    /// Write an empty result as `=id` without the space after it.
+    #[arg(long)]
+    no_space: bool,
+    /// Answer `quit` but go on running.
+    #[arg(long)]
+    linger: bool,
+    /// Start a new game on `boardsize` with an unacceptable size before refusing it (the
+    /// state changes after an error).
+    #[arg(long)]
+    bad_size_resets: bool,
 }
 
-const COMMANDS: [&str; 19] = [
+const COMMANDS: [&str; 20] = [
     "boardsize",
     "clear_board",
     "final_score",
@@ -81,6 +100,7 @@ const COMMANDS: [&str; 19] = [
     "play",
     "protocol_version",
     "quit",
+    "reg_genmove",
     "rules",
     "set_position",
     "showboard",
@@ -110,15 +130,42 @@ impl Engine {
     }
 
     fn handle(&mut self, name: &str, args: &[&str], out: &mut impl Write) -> Answer {
+        if self.opts.refuse.iter().any(|r| r == name) {
+            return Err("refused".into());
+        }
         match name {
             "protocol_version" => Ok("2".into()),
             "name" => Ok(self.opts.name.clone()),
             "version" => Ok("0.1".into()),
-            "known_command" => Ok(COMMANDS.contains(&args.first().copied().unwrap_or("")).to_string()),
+            "known_command" => match args {
+                [command] => Ok(COMMANDS.contains(command).to_string()),
+                _ => Err("syntax error: usage: known_command NAME".into()),
+            },
             "list_commands" => Ok(COMMANDS.join("\n")),
-            "quit" | "time_settings" | "time_left" | "komi" => Ok(String::new()),
+            "quit" => Ok(String::new()),
+            "komi" => match args {
+                [komi] if komi.parse::<f64>().is_ok_and(f64::is_finite) => Ok(String::new()),
+                _ => Err("syntax error: usage: komi KOMI".into()),
+            },
+            "time_settings" => match args {
+                [main, byoyomi, stones] if seconds(main) && seconds(byoyomi) && stones.parse::<u32>().is_ok() => {
+                    Ok(String::new())
+                }
+                _ => Err("syntax error: usage: time_settings MAIN BYO_YOMI STONES".into()),
+            },
+            "time_left" => match args {
+                [color, time, stones]
+                    if color.parse::<Color>().is_ok() && seconds(time) && stones.parse::<u32>().is_ok() =>
+                {
+                    Ok(String::new())
+                }
+                _ => Err("syntax error: usage: time_left COLOR TIME STONES".into()),
+            },
             "boardsize" => {
                 let size: u8 = args.first().and_then(|s| s.parse().ok()).ok_or("syntax error")?;
+                if Variant::from_size(size).is_none() && self.opts.bad_size_resets {
+                    self.reset(Position::with_rules(self.game.position().variant(), self.game.position().rules()));
+                }
                 let variant = Variant::from_size(size).ok_or("unacceptable size")?;
                 self.reset(Position::with_rules(variant, self.game.position().rules()));
                 Ok(String::new())
@@ -171,6 +218,14 @@ impl Engine {
                 None => Err("cannot score".into()),
             },
             "genmove" => self.genmove(args, out),
+            "reg_genmove" => {
+                let color = Engine::color(args.first().copied())?;
+                if color != self.game.position().side_to_move() {
+                    return Err(format!("illegal move: it is not {color}'s turn"));
+                }
+                let mv = self.game.position().random_move(&mut self.rng, PlayoutPolicy::Uniform);
+                mv.map(|mv| mv.to_string()).ok_or_else(|| "illegal move: the game is over".into())
+            }
             _ => Err("unknown command".into()),
         }
     }
@@ -221,6 +276,11 @@ impl Engine {
     }
 }
 
+/// Whether `text` is a number of seconds the protocol accepts: finite and not negative.
+fn seconds(text: &str) -> bool {
+    text.parse::<f64>().is_ok_and(|t| t.is_finite() && t >= 0.0)
+}
+
 /// A move in notation that is illegal in `position`: a shot at an occupied square in
 /// play, or one shooter too many in setup.
 fn illegal_move(position: &Position) -> String {
@@ -268,8 +328,10 @@ fn main() {
             Ok(text) => ('=', text),
             Err(text) => ('?', text),
         };
-        let written = writeln!(out, "{mark}{} {text}\n", id.unwrap_or("")).and_then(|()| out.flush());
-        if written.is_err() || (name == "quit" && answer.is_ok()) {
+        let id = if engine.opts.no_ids { "" } else { id.unwrap_or("") };
+        let space = if engine.opts.no_space && text.is_empty() { "" } else { " " };
+        let written = writeln!(out, "{mark}{id}{space}{text}\n").and_then(|()| out.flush());
+        if written.is_err() || (name == "quit" && answer.is_ok() && !engine.opts.linger) {
             return;
         }
     }
