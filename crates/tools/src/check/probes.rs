@@ -84,9 +84,16 @@ impl Session<'_> {
         self.extensions.iter().any(|e| e == extension)
     }
 
-    /// Starts the engine again if a check left it dead.
+    /// Starts the engine again if a check left it dead, and sends its start-up commands
+    /// (a tournament's `init=`) after every start.
     fn running(&mut self) -> Result<(), String> {
-        self.engine.ensure_running().map(|_| ()).map_err(|e| format!("cannot be started: {e}"))
+        let started = self.engine.ensure_running().map_err(|e| format!("cannot be started: {e}"))?;
+        if started {
+            for command in self.engine.command_line().init.clone() {
+                self.ok(&command).map_err(|e| format!("start-up command: {e}"))?;
+            }
+        }
+        Ok(())
     }
 
     fn ask(&mut self, command: &str) -> Result<Reply, String> {

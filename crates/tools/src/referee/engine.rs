@@ -444,6 +444,18 @@ mod tests {
     }
 
     #[test]
+    fn raw_exchanges_keep_their_lines_and_want_the_id_as_written() {
+        let mut e =
+            sh(r"read x; printf '= 2\n\n'; read y; printf '=7 \nmore\n\n'; read z; printf '=8 x\n\n'; exec sleep 5");
+        let got = e.exchange("protocol_version", "", SHORT).unwrap();
+        assert_eq!((got.lines, got.reply.text), (vec!["= 2".to_string()], "2".to_string()));
+        let got = e.exchange("7 list", "7", SHORT).unwrap();
+        assert_eq!(got.lines, ["=7 ", "more"]);
+        assert!(matches!(e.exchange("9 x", "9", SHORT), Err(Failure::Malformed(_))));
+        assert!(!e.is_running());
+    }
+
+    #[test]
     fn silence_times_out_and_an_ended_engine_is_reported() {
         let mut hung = sh("exec sleep 10");
         assert_eq!(hung.command("name", SHORT), Err(Failure::Timeout));
