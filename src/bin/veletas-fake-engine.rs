@@ -9,15 +9,16 @@
 //! `rules classic|modern` and `option no-corners|claimed-block on|off` (which keep the
 //! board size and start a new game). With `--swap` it always swaps when White may (modern
 //! rules). Misbehaviours on `genmove` trigger on the N-th `genmove` of every game
-//! (counted from the last `boardsize`, `clear_board` or `set_position`); the others break
-//! the protocol at once:
+//! (counted from the last `boardsize`, `clear_board` or `set_position`; a `genmove` for
+//! the wrong side or after the end is refused and not counted); the others break the
+//! protocol at once:
 //!
 //! ```text
 //! veletas-fake-engine [--seed S] [--name NAME]
 //!     [--illegal-at N] [--crash-at N] [--hang-at N] [--slow-at N --delay SECONDS]
 //!     [--junk-at N] [--refuse-at N] [--malformed-at N] [--resign-at N] [--wrong-score]
 //!     [--swap] [--refuse COMMAND]... [--no-ids] [--no-space] [--linger]
-//!     [--bad-size-resets]
+//!     [--bad-size-resets] [--reg-genmove-plays]
 //! ```
 
 use std::io::{self, BufRead, Write};
@@ -81,6 +82,9 @@ struct Opts {
     /// Answer `quit` but go on running.
     #[arg(long)]
     linger: bool,
+    /// Play the move `reg_genmove` answers, as `genmove` does (it must not).
+    #[arg(long)]
+    reg_genmove_plays: bool,
     /// Start a new game on `boardsize` with an unacceptable size before refusing it (the
     /// state changes after an error).
     #[arg(long)]
@@ -224,7 +228,11 @@ impl Engine {
                     return Err(format!("illegal move: it is not {color}'s turn"));
                 }
                 let mv = self.game.position().random_move(&mut self.rng, PlayoutPolicy::Uniform);
-                mv.map(|mv| mv.to_string()).ok_or_else(|| "illegal move: the game is over".into())
+                let mv = mv.ok_or("illegal move: the game is over")?;
+                if self.opts.reg_genmove_plays {
+                    self.game.play(mv).map_err(|e| format!("illegal move: {e}"))?;
+                }
+                Ok(mv.to_string())
             }
             _ => Err("unknown command".into()),
         }
@@ -232,6 +240,13 @@ impl Engine {
 
     fn genmove(&mut self, args: &[&str], out: &mut impl Write) -> Answer {
         let color = Engine::color(args.first().copied())?;
+        // A genmove refused by the rules (the wrong side, the game over) does not count.
+        if color != self.game.position().side_to_move() {
+            return Err(format!("illegal move: it is not {color}'s turn"));
+        }
+        if self.game.position().winner().is_some() {
+            return Err("illegal move: the game is over".into());
+        }
         self.genmoves += 1;
         let n = Some(self.genmoves);
         let o = &self.opts;
@@ -260,9 +275,6 @@ impl Engine {
             return Ok("resign".into());
         }
         let position = self.game.position();
-        if color != position.side_to_move() {
-            return Err(format!("illegal move: it is not {color}'s turn"));
-        }
         if o.illegal_at == n {
             return Ok(illegal_move(position));
         }

@@ -164,8 +164,19 @@ impl Session<'_> {
     /// `clocked`), checks the move with the rules and plays it in `game`. Returns the
     /// move (`None`: resigned) and the seconds it took.
     fn genmove(&mut self, game: &mut Game, allowed: f64, clocked: bool) -> Result<(Option<Move>, f64), String> {
+        self.generate("genmove", game, allowed, clocked)
+    }
+
+    /// [`Session::genmove`] with `verb` (`genmove` or `reg_genmove`).
+    fn generate(
+        &mut self,
+        verb: &str,
+        game: &mut Game,
+        allowed: f64,
+        clocked: bool,
+    ) -> Result<(Option<Move>, f64), String> {
         let color = game.position().side_to_move();
-        let command = format!("genmove {color}");
+        let command = format!("{verb} {color}");
         let limit = if clocked { allowed + self.settings.margin } else { allowed };
         let start = Instant::now();
         let reply = self.engine.command(&command, Duration::from_secs_f64(limit));
@@ -221,7 +232,7 @@ pub fn run_all(
     };
     let mut results: Vec<CheckResult> = Vec::new();
     type Probe = fn(&mut Session) -> Checked;
-    let required: [(&'static str, Probe); 17] = [
+    let required: [(&'static str, Probe); 19] = [
         ("startup", startup),
         ("ids", ids),
         ("name", |s| {
@@ -234,14 +245,16 @@ pub fn run_all(
         ("framing", framing),
         ("commands", commands),
         ("errors", errors),
-        ("state-after-errors", state_after_errors),
-        ("undo", undo),
         ("genmove-setup", genmove_setup),
+        ("reg-genmove", reg_genmove),
         ("genmove-no-clock", |s| genmove_clock(s, "time_settings 0 0 0", None)),
+        ("genmove-no-limit", |s| genmove_clock(s, "time_settings 0 1 0", None)),
         ("genmove-main-time", |s| genmove_clock(s, "time_settings 1 0 0", Some((1.0, 0)))),
         ("genmove-byoyomi", |s| genmove_clock(s, "time_settings 0 0.5 1", Some((0.5, 1)))),
         ("genmove-canadian", |s| genmove_clock(s, "time_settings 1 1 4", Some((0.6, 2)))),
         ("time-left", |s| genmove_clock(s, "time_settings 600 0 0", Some((0.3, 0)))),
+        ("state-after-errors", state_after_errors),
+        ("undo", undo),
         ("final-score", final_score),
         ("game", whole_game),
         ("quit", quit),
@@ -499,6 +512,27 @@ fn genmove_setup(s: &mut Session) -> Checked {
         }
     }
     Ok(format!("setup turns {}", moves.join(" ")))
+}
+
+/// `reg_genmove` answers a legal move without playing it: the same side is still to move.
+fn reg_genmove(s: &mut Session) -> Checked {
+    let mut game = s.new_game()?;
+    s.ok("time_settings 0 0.5 1")?;
+    s.play_into_play_phase(&mut game)?;
+    let side = game.position().side_to_move();
+    let timeout = s.timeout().as_secs_f64();
+    // The move is checked on a copy: the engine's game must not move on.
+    let (mv, _) = s.generate("reg_genmove", &mut game.clone(), timeout, false)?;
+    if s.offers("position") {
+        let position = s.ok("position")?;
+        if position != game.position().to_string() {
+            return Err(format!("after 'reg_genmove' 'position' answers '{position}', not '{}'", game.position()));
+        }
+    }
+    let next = game.position().random_move(&mut s.rng, PlayoutPolicy::Uniform).ok_or("no legal move")?;
+    s.ok(&format!("play {side} {next}")).map_err(|e| format!("after 'reg_genmove {side}': {e}"))?;
+    let mv = mv.map_or("resign".to_string(), |m| m.to_string());
+    Ok(format!("'reg_genmove {side}' answers {mv} and {side} is still to move"))
 }
 
 /// `genmove` in the play phase under `time_settings`, with `left` = (seconds, stones)
