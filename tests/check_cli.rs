@@ -117,6 +117,15 @@ fn a_program_that_is_no_engine_fails_at_start_up() {
 }
 
 #[test]
+fn replies_without_their_empty_line_fail_at_start_up_and_say_so() {
+    let output = check(&["--command-timeout", "0.5", &format!("'{FAKE}' --no-blank")]);
+    let report = text(&output);
+    assert_eq!(output.status.code(), Some(1), "{report}");
+    assert_eq!(result_of(&report, "startup"), "FAIL", "{report}");
+    assert!(report.contains("the reply to 'protocol_version' began ('= 2') but no empty line ended it"), "{report}");
+}
+
+#[test]
 fn bad_options_are_one_line_and_exit_2() {
     let output = check(&["--size", "7", "'unclosed"]);
     assert_eq!(output.status.code(), Some(2));

@@ -17,7 +17,7 @@
 //! veletas-fake-engine [--seed S] [--name NAME]
 //!     [--illegal-at N] [--crash-at N] [--hang-at N] [--slow-at N --delay SECONDS]
 //!     [--junk-at N] [--refuse-at N] [--malformed-at N] [--resign-at N] [--wrong-score]
-//!     [--swap] [--refuse COMMAND]... [--no-ids] [--no-space] [--linger]
+//!     [--swap] [--refuse COMMAND]... [--no-ids] [--no-space] [--no-blank] [--linger]
 //!     [--bad-size-resets] [--reg-genmove-plays]
 //! ```
 
@@ -79,6 +79,9 @@ struct Opts {
     /// Write an empty result as `=id` without the space after it.
     #[arg(long)]
     no_space: bool,
+    /// End no reply with the empty line.
+    #[arg(long)]
+    no_blank: bool,
     /// Answer `quit` but go on running.
     #[arg(long)]
     linger: bool,
@@ -342,7 +345,8 @@ fn main() {
         };
         let id = if engine.opts.no_ids { "" } else { id.unwrap_or("") };
         let space = if engine.opts.no_space && text.is_empty() { "" } else { " " };
-        let written = writeln!(out, "{mark}{id}{space}{text}\n").and_then(|()| out.flush());
+        let end = if engine.opts.no_blank { "" } else { "\n" };
+        let written = writeln!(out, "{mark}{id}{space}{text}{end}").and_then(|()| out.flush());
         if written.is_err() || (name == "quit" && answer.is_ok() && !engine.opts.linger) {
             return;
         }

@@ -68,10 +68,15 @@ struct Session<'a> {
     name: Option<String>,
 }
 
-fn describe(command: &str, failure: Failure, timeout: Duration) -> String {
-    match failure {
-        Failure::Timeout => format!("no reply to '{command}' within {:.2} s", timeout.as_secs_f64()),
-        failure => format!("'{command}': {failure}"),
+fn describe(engine: &mut Engine, command: &str, failure: Failure, timeout: Duration) -> String {
+    let unterminated = engine.process_mut().and_then(|p| p.unterminated().map(super::shorten));
+    match (failure, unterminated) {
+        (Failure::Timeout, Some(first)) => format!(
+            "the reply to '{command}' began ('{first}') but no empty line ended it within {:.2} s",
+            timeout.as_secs_f64()
+        ),
+        (Failure::Timeout, None) => format!("no reply to '{command}' within {:.2} s", timeout.as_secs_f64()),
+        (failure, _) => format!("'{command}': {failure}"),
     }
 }
 
@@ -98,7 +103,8 @@ impl Session<'_> {
 
     fn ask(&mut self, command: &str) -> Result<Reply, String> {
         let timeout = self.timeout();
-        self.engine.command(command, timeout).map_err(|f| describe(command, f, timeout))
+        let reply = self.engine.command(command, timeout);
+        reply.map_err(|f| describe(&mut self.engine, command, f, timeout))
     }
 
     /// A command that must succeed; its result.
@@ -125,7 +131,8 @@ impl Session<'_> {
 
     fn raw(&mut self, line: &str, id: &str) -> Result<Exchange, String> {
         let timeout = self.timeout();
-        self.engine.exchange(line, id, timeout).map_err(|f| describe(line.trim(), f, timeout))
+        let reply = self.engine.exchange(line, id, timeout);
+        reply.map_err(|f| describe(&mut self.engine, line.trim(), f, timeout))
     }
 
     /// Starts a new game of the variant and rules checked; our copy of it.

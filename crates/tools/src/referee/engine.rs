@@ -103,6 +103,8 @@ pub struct EngineProcess {
     lines: Receiver<Event>,
     next_id: u64,
     running: bool,
+    /// The first line of a reply cut short by the last deadline (no empty line ended it).
+    unterminated: Option<String>,
 }
 
 fn read_lines(stdout: ChildStdout, tx: Sender<Event>) {
@@ -155,7 +157,7 @@ impl EngineProcess {
             let _ = child.wait();
             return Err(e);
         }
-        Ok(EngineProcess { child, stdin: Some(stdin), lines: rx, next_id: 1, running: true })
+        Ok(EngineProcess { child, stdin: Some(stdin), lines: rx, next_id: 1, running: true, unterminated: None })
     }
 
     /// Whether the process is believed to be running (not killed, no end of output seen).
@@ -203,11 +205,15 @@ impl EngineProcess {
     fn read_reply(&mut self, id: &str, deadline: Instant) -> Result<Exchange, Failure> {
         let mut reply: Option<Exchange> = None;
         let mut lines = 0;
+        self.unterminated = None;
         loop {
             let wait = deadline.saturating_duration_since(Instant::now());
             let event = match self.lines.recv_timeout(wait) {
                 Ok(event) => event,
-                Err(RecvTimeoutError::Timeout) => return Err(Failure::Timeout),
+                Err(RecvTimeoutError::Timeout) => {
+                    self.unterminated = reply.and_then(|r| r.lines.into_iter().next());
+                    return Err(Failure::Timeout);
+                }
                 Err(RecvTimeoutError::Disconnected) => Event::Eof,
             };
             let line = match event {
@@ -260,6 +266,12 @@ impl EngineProcess {
         self.stdin = None;
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+
+    /// After a [`Failure::Timeout`]: the first line of the reply that had begun but was not
+    /// ended by an empty line before the deadline, if one had.
+    pub fn unterminated(&self) -> Option<&str> {
+        self.unterminated.as_deref()
     }
 
     /// Closes the engine's input (its end of input), as the protocol's other way to end it.
@@ -451,8 +463,16 @@ mod tests {
         assert_eq!((got.lines, got.reply.text), (vec!["= 2".to_string()], "2".to_string()));
         let got = e.exchange("7 list", "7", SHORT).unwrap();
         assert_eq!(got.lines, ["=7 ", "more"]);
+        assert_eq!(e.unterminated(), None);
         assert!(matches!(e.exchange("9 x", "9", SHORT), Err(Failure::Malformed(_))));
         assert!(!e.is_running());
+    }
+
+    #[test]
+    fn a_reply_without_its_empty_line_times_out_and_is_noted() {
+        let mut e = sh(r"read x; printf '=1 2\n'; exec sleep 5");
+        assert_eq!(e.command("protocol_version", SHORT), Err(Failure::Timeout));
+        assert_eq!(e.unterminated(), Some("=1 2"));
     }
 
     #[test]
