@@ -3,13 +3,15 @@
 //!
 //! The engine is started as the referee starts it and spoken to through the referee's
 //! own client ([`crate::referee::engine`]), so every read has a deadline and a size limit.
-//! `probes` holds the checks themselves; this module holds the options, the result of
-//! each check and the report (text or JSON). `docs/check.md` says what each check asks.
+//! `probes` holds the checks themselves (`extensions` those of the optional commands); this
+//! module holds the options, the result of each check and the report (text or JSON).
+//! `docs/check.md` says what each check asks.
 //!
 //! [`startup`] is the part `match` and `tournament` run on every engine before their first
 //! game (`protocol_version` and `name` must be answered); [`required_checks`] is what
 //! their `--check` runs.
 
+mod extensions;
 mod probes;
 
 use std::fmt;

@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
-use super::{CheckResult, CheckSettings, Outcome};
+use super::{CheckResult, CheckSettings, Outcome, extensions};
 use crate::referee::clock::TimeControl;
 use crate::referee::engine::{Engine, EngineCommand, Exchange, Failure, Reply};
 use crate::referee::game::{GameSettings, Termination, play_game};
@@ -55,13 +55,14 @@ pub const EXTENSIONS: [&str; 17] = [
     "loadgame",
 ];
 
-type Checked = Result<String, String>;
+/// A check's result: what was seen, or why it failed.
+pub(super) type Checked = Result<String, String>;
 
 /// One engine under check.
-struct Session<'a> {
+pub(super) struct Session<'a> {
     engine: Engine,
-    settings: &'a CheckSettings,
-    rng: Rng,
+    pub(super) settings: &'a CheckSettings,
+    pub(super) rng: Rng,
     /// The extensions `known_command` confirmed.
     extensions: Vec<String>,
     /// `name` and `version`, once the check `name` has passed.
@@ -81,17 +82,17 @@ fn describe(engine: &mut Engine, command: &str, failure: Failure, timeout: Durat
 }
 
 impl Session<'_> {
-    fn timeout(&self) -> Duration {
+    pub(super) fn timeout(&self) -> Duration {
         self.settings.command_timeout
     }
 
-    fn offers(&self, extension: &str) -> bool {
+    pub(super) fn offers(&self, extension: &str) -> bool {
         self.extensions.iter().any(|e| e == extension)
     }
 
     /// Starts the engine again if a check left it dead, and sends its start-up commands
     /// (a tournament's `init=`) after every start.
-    fn running(&mut self) -> Result<(), String> {
+    pub(super) fn running(&mut self) -> Result<(), String> {
         let started = self.engine.ensure_running().map_err(|e| format!("cannot be started: {e}"))?;
         if started {
             for command in self.engine.command_line().init.clone() {
@@ -101,14 +102,14 @@ impl Session<'_> {
         Ok(())
     }
 
-    fn ask(&mut self, command: &str) -> Result<Reply, String> {
+    pub(super) fn ask(&mut self, command: &str) -> Result<Reply, String> {
         let timeout = self.timeout();
         let reply = self.engine.command(command, timeout);
         reply.map_err(|f| describe(&mut self.engine, command, f, timeout))
     }
 
     /// A command that must succeed; its result.
-    fn ok(&mut self, command: &str) -> Checked {
+    pub(super) fn ok(&mut self, command: &str) -> Checked {
         match self.ask(command)? {
             Reply { success: true, text } => Ok(text),
             Reply { success: false, text } => Err(format!("'{command}' was refused: {}", super::shorten(&text))),
@@ -116,7 +117,7 @@ impl Session<'_> {
     }
 
     /// A command that must fail with a message starting with `prefix`.
-    fn refused(&mut self, command: &str, prefix: &str) -> Result<(), String> {
+    pub(super) fn refused(&mut self, command: &str, prefix: &str) -> Result<(), String> {
         match self.ask(command)? {
             Reply { success: true, text } => {
                 Err(format!("'{command}' was accepted ('= {}'); it must be refused", super::shorten(&text)))
@@ -129,14 +130,14 @@ impl Session<'_> {
         }
     }
 
-    fn raw(&mut self, line: &str, id: &str) -> Result<Exchange, String> {
+    pub(super) fn raw(&mut self, line: &str, id: &str) -> Result<Exchange, String> {
         let timeout = self.timeout();
         let reply = self.engine.exchange(line, id, timeout);
         reply.map_err(|f| describe(&mut self.engine, line.trim(), f, timeout))
     }
 
     /// Starts a new game of the variant and rules checked; our copy of it.
-    fn new_game(&mut self) -> Result<Game, String> {
+    pub(super) fn new_game(&mut self) -> Result<Game, String> {
         self.running()?;
         self.ok(&format!("boardsize {}", self.settings.variant.size()))?;
         if self.settings.rules.set != RuleSet::Classic {
@@ -147,7 +148,7 @@ impl Session<'_> {
     }
 
     /// Plays up to `turns` random legal moves with `play` (fewer if the game ends).
-    fn play_random(&mut self, game: &mut Game, turns: usize) -> Result<(), String> {
+    pub(super) fn play_random(&mut self, game: &mut Game, turns: usize) -> Result<(), String> {
         for _ in 0..turns {
             if game.position().winner().is_some() {
                 break;
@@ -160,7 +161,7 @@ impl Session<'_> {
     }
 
     /// Plays random moves into the play phase (past the setup turns) and a few turns more.
-    fn play_into_play_phase(&mut self, game: &mut Game) -> Result<(), String> {
+    pub(super) fn play_into_play_phase(&mut self, game: &mut Game) -> Result<(), String> {
         while game.position().phase() != Phase::Play && game.position().winner().is_none() {
             self.play_random(game, 1)?;
         }
@@ -170,12 +171,17 @@ impl Session<'_> {
     /// Asks `genmove` for the side to move with `allowed` seconds (plus the margin when
     /// `clocked`), checks the move with the rules and plays it in `game`. Returns the
     /// move (`None`: resigned) and the seconds it took.
-    fn genmove(&mut self, game: &mut Game, allowed: f64, clocked: bool) -> Result<(Option<Move>, f64), String> {
+    pub(super) fn genmove(
+        &mut self,
+        game: &mut Game,
+        allowed: f64,
+        clocked: bool,
+    ) -> Result<(Option<Move>, f64), String> {
         self.generate("genmove", game, allowed, clocked)
     }
 
     /// [`Session::genmove`] with `verb` (`genmove` or `reg_genmove`).
-    fn generate(
+    pub(super) fn generate(
         &mut self,
         verb: &str,
         game: &mut Game,
@@ -215,7 +221,7 @@ impl Session<'_> {
 
     /// A move that is well-formed but illegal for the side to move in `position`: in play,
     /// a shot at an unclaimed shooter's square.
-    fn illegal_move(position: &Position) -> Option<String> {
+    pub(super) fn illegal_move(position: &Position) -> Option<String> {
         let square = position.shooters().first()?;
         let text = square.to_string();
         let mv = position.parse_move(&text).ok()?;
@@ -283,10 +289,10 @@ pub fn run_all(
     }
     if all {
         let optional: [(&'static str, &'static [&'static str], Probe); 4] = [
-            ("ext-position", &["position"], ext_position),
-            ("ext-legal-moves", &["legal_moves"], ext_legal_moves),
-            ("ext-is-legal", &["is_legal"], ext_is_legal),
-            ("ext-set-position", &["set_position", "position"], ext_set_position),
+            ("ext-position", &["position"], extensions::position),
+            ("ext-legal-moves", &["legal_moves"], extensions::legal_moves),
+            ("ext-is-legal", &["is_legal"], extensions::is_legal),
+            ("ext-set-position", &["set_position", "position"], extensions::set_position),
         ];
         for (id, needs, probe) in optional {
             let missing: Vec<&str> = needs.iter().copied().filter(|n| !session.offers(n)).collect();
@@ -656,93 +662,4 @@ fn quit(s: &mut Session) -> Checked {
             Err("the engine did not exit within 2 s of the end of its input".into())
         }
     }
-}
-
-/// `position` gives the position string of the rules library after random moves.
-fn ext_position(s: &mut Session) -> Checked {
-    let mut game = s.new_game()?;
-    let empty = s.ok("position")?;
-    if empty != game.position().to_string() {
-        return Err(format!("at the start 'position' answers '{empty}', not '{}'", game.position()));
-    }
-    s.play_into_play_phase(&mut game)?;
-    let position = s.ok("position")?;
-    if position != game.position().to_string() {
-        return Err(format!(
-            "after {} turns 'position' answers '{position}', not '{}'",
-            game.moves().len(),
-            game.position()
-        ));
-    }
-    Ok(format!("'{position}' after {} turns", game.moves().len()))
-}
-
-/// `legal_moves` lists the rules library's legal moves of a position in play.
-fn ext_legal_moves(s: &mut Session) -> Checked {
-    let mut game = s.new_game()?;
-    s.play_into_play_phase(&mut game)?;
-    let listed = s.ok("legal_moves")?;
-    let mut theirs = Vec::new();
-    for word in listed.split_whitespace() {
-        let mv = game.position().parse_move(word).map_err(|e| format!("'legal_moves' lists '{word}': {e}"))?;
-        theirs.push(mv.to_string());
-    }
-    let mut ours: Vec<String> = game.position().legal_moves().iter().map(Move::to_string).collect();
-    theirs.sort();
-    ours.sort();
-    if theirs != ours {
-        let extra: Vec<&String> = theirs.iter().filter(|m| !ours.contains(m)).take(3).collect();
-        let lacking: Vec<&String> = ours.iter().filter(|m| !theirs.contains(m)).take(3).collect();
-        return Err(format!(
-            "{} moves listed, the rules have {} (listed but illegal: {extra:?}; legal but not listed: {lacking:?})",
-            theirs.len(),
-            ours.len()
-        ));
-    }
-    Ok(format!("{} legal moves in '{}'", ours.len(), game.position()))
-}
-
-/// `is_legal` agrees with the rules on a legal move, an illegal one and the wrong side.
-fn ext_is_legal(s: &mut Session) -> Checked {
-    let mut game = s.new_game()?;
-    s.play_into_play_phase(&mut game)?;
-    let side = game.position().side_to_move();
-    let legal = game.position().random_move(&mut s.rng, PlayoutPolicy::Uniform).ok_or("no legal move")?;
-    let mut cases =
-        vec![(format!("is_legal {side} {legal}"), "true"), (format!("is_legal {} {legal}", !side), "false")];
-    if let Some(illegal) = Session::illegal_move(game.position()) {
-        cases.push((format!("is_legal {side} {illegal}"), "false"));
-    }
-    for (command, want) in &cases {
-        let said = s.ok(command)?;
-        if said != *want {
-            return Err(format!("'{command}' answered '{said}', not '{want}'"));
-        }
-    }
-    Ok(format!("{} questions answered as the rules do", cases.len()))
-}
-
-/// `set_position` of a position reached elsewhere, then `position` gives it back.
-fn ext_set_position(s: &mut Session) -> Checked {
-    let mut game = Game::from_position(Position::with_rules(s.settings.variant, s.settings.rules));
-    for _ in 0..(game.position().variant().shooters() as usize + 4) {
-        if game.position().winner().is_some() {
-            break;
-        }
-        let Some(mv) = game.position().random_move(&mut s.rng, PlayoutPolicy::Uniform) else { break };
-        let _ = game.play(mv);
-    }
-    s.new_game()?;
-    let wanted = game.position().to_string();
-    s.ok(&format!("set_position {wanted}"))?;
-    let position = s.ok("position")?;
-    if position != wanted {
-        return Err(format!("'set_position {wanted}' then 'position' answers '{position}'"));
-    }
-    s.refused("set_position garbage", "invalid position")?;
-    let after = s.ok("position")?;
-    if after != wanted {
-        return Err(format!("a refused 'set_position garbage' changed the position to '{after}'"));
-    }
-    Ok(format!("'{wanted}' set and read back; garbage refused"))
 }
