@@ -43,6 +43,10 @@ fn our_engine_passes_and_lists_its_extensions() {
     for extension in ["legal_moves", "position", "set_position", "analyze", "loadgame"] {
         assert!(extensions.split_whitespace().any(|w| w == extension), "{extensions}");
     }
+    // The modern rules (setup stones, the swap) on another board.
+    let output = check(&["--size", "9", "--rules", "modern", VELETAS, "--playouts", "40", "--seed", "3"]);
+    assert_passes(&output);
+    assert!(text(&output).contains("on 9x9, modern rules"), "{}", text(&output));
 }
 
 #[test]
