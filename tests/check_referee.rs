@@ -76,6 +76,26 @@ fn unnamed_engines_carry_their_distinguishing_words_on_screen_and_in_records() {
     let ratings = veletas(&["ratings", record.to_str().unwrap()]);
     assert!(ratings.status.success(), "{}", stderr(&ratings));
     assert!(stdout(&ratings).contains(a), "{}", stdout(&ratings));
+    // Run again, the match is complete: no engine starts, and the summary names them as before.
+    let again = veletas(&[
+        "match",
+        "--engine",
+        &one,
+        "--engine",
+        &two,
+        "--games",
+        "4",
+        "--size",
+        "7",
+        "--record",
+        record.to_str().unwrap(),
+    ]);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(
+        stdout(&again).contains(&format!("Match: {a} (engine 1) vs {b} (engine 2), 4 of 4 games")),
+        "{}",
+        stdout(&again)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -316,8 +316,19 @@ pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
             replied[i].get_or_insert(name);
         }
     }
+    // With nothing left to play no engine is started: the record file names them.
+    let recorded = |i: usize| {
+        records.iter().find_map(|r| {
+            let black = r.tag("BlackEngine")? == (i + 1).to_string();
+            r.tag(if black { "Black" } else { "White" }).map(str::to_string)
+        })
+    };
     let raw: [String; 2] = [0, 1].map(|i| {
-        plan.given_names[i].clone().or_else(|| replied[i].clone()).unwrap_or_else(|| plan.commands[i].text.clone())
+        plan.given_names[i]
+            .clone()
+            .or_else(|| replied[i].clone())
+            .or_else(|| recorded(i))
+            .unwrap_or_else(|| plan.commands[i].text.clone())
     });
     let fixed = plan.given_names.each_ref().map(Option::is_some);
     let distinct =
