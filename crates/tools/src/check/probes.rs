@@ -245,7 +245,7 @@ pub fn run_all(
     };
     let mut results: Vec<CheckResult> = Vec::new();
     type Probe = fn(&mut Session) -> Checked;
-    let required: [(&'static str, Probe); 19] = [
+    let required: [(&'static str, Probe); 20] = [
         ("startup", startup),
         ("ids", ids),
         ("name", |s| {
@@ -265,6 +265,7 @@ pub fn run_all(
         ("genmove-main-time", |s| genmove_clock(s, "time_settings 1 0 0", Some((1.0, 0)))),
         ("genmove-byoyomi", |s| genmove_clock(s, "time_settings 0 0.5 1", Some((0.5, 1)))),
         ("genmove-canadian", |s| genmove_clock(s, "time_settings 1 1 4", Some((0.6, 2)))),
+        ("genmove-increment", genmove_increment),
         ("time-left", |s| genmove_clock(s, "time_settings 600 0 0", Some((0.3, 0)))),
         ("state-after-errors", state_after_errors),
         ("undo", undo),
@@ -546,6 +547,34 @@ fn reg_genmove(s: &mut Session) -> Checked {
     s.ok(&format!("play {side} {next}")).map_err(|e| format!("after 'reg_genmove {side}': {e}"))?;
     let mv = mv.map_or("resign".to_string(), |m| m.to_string());
     Ok(format!("'reg_genmove {side}' answers {mv} and {side} is still to move"))
+}
+
+/// A Fischer clock as the referee runs `--clock 1+0.5`: `time_settings 1 0 0`, then before
+/// each of two moves `time_left` with the main time left, the second time with the
+/// increment added (which GTP cannot announce otherwise); each move within the time left
+/// plus the margin.
+fn genmove_increment(s: &mut Session) -> Checked {
+    let mut game = s.new_game()?;
+    s.ok("time_settings 1 0 0")?;
+    s.play_into_play_phase(&mut game)?;
+    let color = game.position().side_to_move();
+    let mut left = 1.0;
+    let mut moves = Vec::new();
+    for _ in 0..2 {
+        if game.position().winner().is_some() {
+            break;
+        }
+        s.ok(&format!("time_left {color} {left:.3} 0"))?;
+        let (mv, took) = s.genmove(&mut game, left, true)?;
+        let Some(mv) = mv else {
+            moves.push("resign".to_string());
+            break;
+        };
+        moves.push(format!("{mv} in {took:.2} s"));
+        left = left - took + 0.5;
+        s.play_random(&mut game, 1)?;
+    }
+    Ok(format!("'time_settings 1 0 0', 0.5 s added after each move: {}", moves.join(", ")))
 }
 
 /// `genmove` in the play phase under `time_settings`, with `left` = (seconds, stones)
