@@ -1,4 +1,4 @@
-//! The command line: the engine (no subcommand), `perft`, `bench`, `match`, `tournament`,
+//! The command line: the engine (no subcommand), `perft`, `bench`, `check`, `match`, `tournament`,
 //! `ratings`, `render` and `view`.
 //!
 //! `main.rs` only parses [`Cli`], sets up logging and calls [`run`]. Subcommands are the
@@ -177,6 +177,8 @@ figure's ratio.\n\n\
 Examples:\n  veletas bench\n  veletas bench --runs 9 --json\n  \
 veletas bench --compare /path/to/old/veletas --runs 7")]
     Bench(crate::bench::BenchArgs),
+    /// Checks an engine's compliance with the protocol, one line per check (see docs/check.md).
+    Check(crate::check::CheckArgs),
     /// Plays two protocol engines against each other and reports the result (see docs/match.md).
     Match(Box<crate::referee::MatchArgs>),
     /// Learns the weights of the learned evaluation from recorded games (see docs/learning.md).
@@ -262,6 +264,7 @@ pub fn run(cli: Cli) -> ExitCode {
             };
         }
         Some(Subcommand::Tournament(args)) => return tournament(&args),
+        Some(Subcommand::Check(args)) => return check(&args),
         Some(Subcommand::TrainEval(args)) => {
             return match crate::learn::run(&args) {
                 Ok(report) => {
@@ -302,6 +305,22 @@ pub fn run(cli: Cli) -> ExitCode {
         Err(e) => {
             eprintln!("veletas: {e}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// `veletas check`: the report on stdout (lines or JSON); exit 0 only when every required
+/// check passed, 1 when one did not, 2 when the check could not be run.
+fn check(args: &crate::check::CheckArgs) -> ExitCode {
+    match crate::check::run_check(args) {
+        Ok(report) => {
+            let text = if args.json { report.json() } else { report.to_string() };
+            let _ = write!(io::stdout(), "{text}").and_then(|()| io::stdout().flush());
+            if report.passed() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+        }
+        Err(e) => {
+            eprintln!("veletas check: {e}");
+            ExitCode::from(2)
         }
     }
 }

@@ -2,19 +2,23 @@
 //! instantly, and misbehaves on request. It exists to test the referee (and to measure
 //! the referee's own overhead); it is not the real engine.
 //!
-//! It speaks enough of the protocol for a referee: `protocol_version`, `name`,
+//! It speaks the required commands of protocol.md (`protocol_version`, `name`,
 //! `version`, `known_command`, `list_commands`, `quit`, `boardsize`, `clear_board`,
-//! `komi`, `set_position`, `play`, `genmove`, `undo`, `time_settings`, `time_left`,
-//! `final_score`, `showboard`, and `rules classic|modern` and `option no-corners|claimed-block on|off`
-//! (which keep the board size and start a new game). With `--swap` it always swaps when
-//! White may (modern rules). Misbehaviours trigger on the N-th `genmove` of every game
-//! (counted from the last `boardsize`, `clear_board` or `set_position`):
+//! `komi`, `play`, `genmove`, `reg_genmove`, `undo`, `showboard`, `time_settings`,
+//! `time_left`, `final_score`), so that `veletas check` passes it, and `set_position`,
+//! `rules classic|modern` and `option no-corners|claimed-block on|off` (which keep the
+//! board size and start a new game). With `--swap` it always swaps when White may (modern
+//! rules). Misbehaviours on `genmove` trigger on the N-th `genmove` of every game
+//! (counted from the last `boardsize`, `clear_board` or `set_position`; a `genmove` for
+//! the wrong side or after the end is refused and not counted); the others break the
+//! protocol at once:
 //!
 //! ```text
 //! veletas-fake-engine [--seed S] [--name NAME]
 //!     [--illegal-at N] [--crash-at N] [--hang-at N] [--slow-at N --delay SECONDS]
 //!     [--junk-at N] [--refuse-at N] [--malformed-at N] [--resign-at N] [--wrong-score]
-//!     [--swap]
+//!     [--swap] [--refuse COMMAND]... [--no-ids] [--no-space] [--no-blank] [--linger]
+//!     [--bad-size-resets] [--reg-genmove-plays]
 //! ```
 
 use std::io::{self, BufRead, Write};
@@ -66,9 +70,31 @@ struct Opts {
     /// Always swap when White may (modern rules).
     #[arg(long)]
     swap: bool,
+    /// Answer COMMAND with `? refused` (repeatable), e.g. `name` or `protocol_version`.
+    #[arg(long, value_name = "COMMAND")]
+    refuse: Vec<String>,
+    /// Never echo a command's id in the reply.
+    #[arg(long)]
+    no_ids: bool,
+    /// Write an empty result as `=id` without the space after it.
+    #[arg(long)]
+    no_space: bool,
+    /// End no reply with the empty line.
+    #[arg(long)]
+    no_blank: bool,
+    /// Answer `quit` but go on running.
+    #[arg(long)]
+    linger: bool,
+    /// Play the move `reg_genmove` answers, as `genmove` does (it must not).
+    #[arg(long)]
+    reg_genmove_plays: bool,
+    /// Start a new game on `boardsize` with an unacceptable size before refusing it (the
+    /// state changes after an error).
+    #[arg(long)]
+    bad_size_resets: bool,
 }
 
-const COMMANDS: [&str; 19] = [
+const COMMANDS: [&str; 20] = [
     "boardsize",
     "clear_board",
     "final_score",
@@ -81,6 +107,7 @@ const COMMANDS: [&str; 19] = [
     "play",
     "protocol_version",
     "quit",
+    "reg_genmove",
     "rules",
     "set_position",
     "showboard",
@@ -110,15 +137,42 @@ impl Engine {
     }
 
     fn handle(&mut self, name: &str, args: &[&str], out: &mut impl Write) -> Answer {
+        if self.opts.refuse.iter().any(|r| r == name) {
+            return Err("refused".into());
+        }
         match name {
             "protocol_version" => Ok("2".into()),
             "name" => Ok(self.opts.name.clone()),
             "version" => Ok("0.1".into()),
-            "known_command" => Ok(COMMANDS.contains(&args.first().copied().unwrap_or("")).to_string()),
+            "known_command" => match args {
+                [command] => Ok(COMMANDS.contains(command).to_string()),
+                _ => Err("syntax error: usage: known_command NAME".into()),
+            },
             "list_commands" => Ok(COMMANDS.join("\n")),
-            "quit" | "time_settings" | "time_left" | "komi" => Ok(String::new()),
+            "quit" => Ok(String::new()),
+            "komi" => match args {
+                [komi] if komi.parse::<f64>().is_ok_and(f64::is_finite) => Ok(String::new()),
+                _ => Err("syntax error: usage: komi KOMI".into()),
+            },
+            "time_settings" => match args {
+                [main, byoyomi, stones] if seconds(main) && seconds(byoyomi) && stones.parse::<u32>().is_ok() => {
+                    Ok(String::new())
+                }
+                _ => Err("syntax error: usage: time_settings MAIN BYO_YOMI STONES".into()),
+            },
+            "time_left" => match args {
+                [color, time, stones]
+                    if color.parse::<Color>().is_ok() && seconds(time) && stones.parse::<u32>().is_ok() =>
+                {
+                    Ok(String::new())
+                }
+                _ => Err("syntax error: usage: time_left COLOR TIME STONES".into()),
+            },
             "boardsize" => {
                 let size: u8 = args.first().and_then(|s| s.parse().ok()).ok_or("syntax error")?;
+                if Variant::from_size(size).is_none() && self.opts.bad_size_resets {
+                    self.reset(Position::with_rules(self.game.position().variant(), self.game.position().rules()));
+                }
                 let variant = Variant::from_size(size).ok_or("unacceptable size")?;
                 self.reset(Position::with_rules(variant, self.game.position().rules()));
                 Ok(String::new())
@@ -171,12 +225,31 @@ impl Engine {
                 None => Err("cannot score".into()),
             },
             "genmove" => self.genmove(args, out),
+            "reg_genmove" => {
+                let color = Engine::color(args.first().copied())?;
+                if color != self.game.position().side_to_move() {
+                    return Err(format!("illegal move: it is not {color}'s turn"));
+                }
+                let mv = self.game.position().random_move(&mut self.rng, PlayoutPolicy::Uniform);
+                let mv = mv.ok_or("illegal move: the game is over")?;
+                if self.opts.reg_genmove_plays {
+                    self.game.play(mv).map_err(|e| format!("illegal move: {e}"))?;
+                }
+                Ok(mv.to_string())
+            }
             _ => Err("unknown command".into()),
         }
     }
 
     fn genmove(&mut self, args: &[&str], out: &mut impl Write) -> Answer {
         let color = Engine::color(args.first().copied())?;
+        // A genmove refused by the rules (the wrong side, the game over) does not count.
+        if color != self.game.position().side_to_move() {
+            return Err(format!("illegal move: it is not {color}'s turn"));
+        }
+        if self.game.position().winner().is_some() {
+            return Err("illegal move: the game is over".into());
+        }
         self.genmoves += 1;
         let n = Some(self.genmoves);
         let o = &self.opts;
@@ -205,9 +278,6 @@ impl Engine {
             return Ok("resign".into());
         }
         let position = self.game.position();
-        if color != position.side_to_move() {
-            return Err(format!("illegal move: it is not {color}'s turn"));
-        }
         if o.illegal_at == n {
             return Ok(illegal_move(position));
         }
@@ -219,6 +289,11 @@ impl Engine {
         self.game.play(mv).map_err(|e| format!("illegal move: {e}"))?;
         Ok(mv.to_string())
     }
+}
+
+/// Whether `text` is a number of seconds the protocol accepts: finite and not negative.
+fn seconds(text: &str) -> bool {
+    text.parse::<f64>().is_ok_and(|t| t.is_finite() && t >= 0.0)
 }
 
 /// A move in notation that is illegal in `position`: a shot at an occupied square in
@@ -268,8 +343,11 @@ fn main() {
             Ok(text) => ('=', text),
             Err(text) => ('?', text),
         };
-        let written = writeln!(out, "{mark}{} {text}\n", id.unwrap_or("")).and_then(|()| out.flush());
-        if written.is_err() || (name == "quit" && answer.is_ok()) {
+        let id = if engine.opts.no_ids { "" } else { id.unwrap_or("") };
+        let space = if engine.opts.no_space && text.is_empty() { "" } else { " " };
+        let end = if engine.opts.no_blank { "" } else { "\n" };
+        let written = writeln!(out, "{mark}{id}{space}{text}{end}").and_then(|()| out.flush());
+        if written.is_err() || (name == "quit" && answer.is_ok() && !engine.opts.linger) {
             return;
         }
     }

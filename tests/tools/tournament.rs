@@ -202,20 +202,18 @@ fn a_gauntlet_and_a_knockout_play_their_formats() {
 }
 
 #[test]
-fn an_engine_that_cannot_start_forfeits_its_games_and_the_tournament_goes_on() {
+fn an_engine_that_cannot_start_is_refused_before_any_game() {
+    let dir = std::env::temp_dir().join(format!("veletas-tournament-ghost-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("t.txt");
     let engines = [fake("a", "--seed 1"), fake("b", "--seed 2"), "ghost=/nonexistent/engine --x".to_string()];
     let mut args: Vec<&str> = engines.iter().flat_map(|e| ["--engine", e.as_str()]).collect();
-    args.extend(["--size", "7", "-q"]);
-    let report = run(&args).unwrap();
-    assert_eq!(report.results.len(), 6);
-    assert_eq!(report.unstartable.len(), 1);
-    for r in report.results.iter().filter(|r| r.black == 2 || r.white == 2) {
-        assert_ne!(r.winner_engine(), 2);
-        assert_eq!(r.termination.as_str(), "crash");
-    }
-    let text = summary(&report, None, false).unwrap();
-    assert!(text.contains("Engine ghost cannot be started"), "{text}");
-    assert!(text.contains("it lost 4 games by forfeit"), "{text}");
+    args.extend(["--size", "7", "-q", "--record", record.to_str().unwrap()]);
+    let err = run(&args).unwrap_err().to_string();
+    assert!(err.contains("ghost=/nonexistent/engine --x") && err.contains("cannot be started"), "{err}");
+    assert_eq!(std::fs::read_to_string(&record).unwrap_or_default(), "", "no game is recorded");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -6,8 +6,10 @@
 //! [`ratings`] rates a whole field of engines from their games; [`picture`] draws positions
 //! (SVG) and games (an HTML viewer) from the rules and records; [`report`] puts standings
 //! and games into one HTML page (and the live page of running games) from ratings and
-//! pictures; [`json`] escapes the text those pages and outputs embed.
+//! pictures; [`json`] escapes the text those pages and outputs embed; [`check`] tests one
+//! engine's compliance with the protocol.
 
+pub mod check;
 pub mod json;
 pub mod picture;
 pub mod ratings;

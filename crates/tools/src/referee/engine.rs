@@ -79,6 +79,16 @@ pub struct Reply {
     pub text: String,
 }
 
+/// A reply with the lines it was read from, as the engine wrote them (without the empty
+/// line that ends it), for checks of the framing itself (`veletas check`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exchange {
+    /// The reply.
+    pub reply: Reply,
+    /// Its lines, the first one with its `=id` or `?id`.
+    pub lines: Vec<String>,
+}
+
 enum Event {
     Line(String),
     TooLong,
@@ -93,6 +103,8 @@ pub struct EngineProcess {
     lines: Receiver<Event>,
     next_id: u64,
     running: bool,
+    /// The first line of a reply cut short by the last deadline (no empty line ended it).
+    unterminated: Option<String>,
 }
 
 fn read_lines(stdout: ChildStdout, tx: Sender<Event>) {
@@ -145,7 +157,7 @@ impl EngineProcess {
             let _ = child.wait();
             return Err(e);
         }
-        Ok(EngineProcess { child, stdin: Some(stdin), lines: rx, next_id: 1, running: true })
+        Ok(EngineProcess { child, stdin: Some(stdin), lines: rx, next_id: 1, running: true, unterminated: None })
     }
 
     /// Whether the process is believed to be running (not killed, no end of output seen).
@@ -156,15 +168,23 @@ impl EngineProcess {
     /// Sends `command` (with a fresh numeric id) and waits at most `timeout` for the
     /// reply. On [`Failure::Timeout`] and [`Failure::Malformed`] the engine is killed.
     pub fn command(&mut self, command: &str, timeout: Duration) -> Result<Reply, Failure> {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.exchange(&format!("{id} {command}"), &id.to_string(), timeout).map(|e| e.reply)
+    }
+
+    /// Writes `line` exactly as given (a newline is added) and waits at most `timeout` for
+    /// a reply carrying the id `id` (empty: a reply without an id). For checks of the
+    /// framing; [`EngineProcess::command`] is the ordinary way. On [`Failure::Timeout`] and
+    /// [`Failure::Malformed`] the engine is killed.
+    pub fn exchange(&mut self, line: &str, id: &str, timeout: Duration) -> Result<Exchange, Failure> {
         if !self.running {
             return Err(Failure::Exited("it is not running".into()));
         }
         let deadline = Instant::now() + timeout;
-        let id = self.next_id;
-        self.next_id += 1;
-        log::debug!("engine {} <- {id} {command}", self.child.id());
+        log::debug!("engine {} <- {line}", self.child.id());
         let written = match self.stdin.as_mut() {
-            Some(stdin) => writeln!(stdin, "{id} {command}").and_then(|()| stdin.flush()),
+            Some(stdin) => writeln!(stdin, "{line}").and_then(|()| stdin.flush()),
             None => Err(io::Error::other("stdin is closed")),
         };
         if let Err(e) = written {
@@ -172,7 +192,7 @@ impl EngineProcess {
         }
         let reply = self.read_reply(id, deadline);
         match &reply {
-            Ok(r) => log::debug!("engine {} -> {}{id} {}", self.child.id(), if r.success { '=' } else { '?' }, r.text),
+            Ok(e) => log::debug!("engine {} -> {}", self.child.id(), e.lines.join("\n")),
             Err(Failure::Exited(_)) => {}
             Err(failure) => {
                 log::debug!("engine {}: {failure}; killing it", self.child.id());
@@ -182,14 +202,18 @@ impl EngineProcess {
         reply
     }
 
-    fn read_reply(&mut self, id: u64, deadline: Instant) -> Result<Reply, Failure> {
-        let mut reply: Option<Reply> = None;
+    fn read_reply(&mut self, id: &str, deadline: Instant) -> Result<Exchange, Failure> {
+        let mut reply: Option<Exchange> = None;
         let mut lines = 0;
+        self.unterminated = None;
         loop {
             let wait = deadline.saturating_duration_since(Instant::now());
             let event = match self.lines.recv_timeout(wait) {
                 Ok(event) => event,
-                Err(RecvTimeoutError::Timeout) => return Err(Failure::Timeout),
+                Err(RecvTimeoutError::Timeout) => {
+                    self.unterminated = reply.and_then(|r| r.lines.into_iter().next());
+                    return Err(Failure::Timeout);
+                }
                 Err(RecvTimeoutError::Disconnected) => Event::Eof,
             };
             let line = match event {
@@ -201,15 +225,16 @@ impl EngineProcess {
             let blank = line.trim().is_empty();
             match reply.as_mut() {
                 None if blank => {}
-                None => reply = Some(parse_first_line(&line, id)?),
+                None => reply = Some(Exchange { reply: parse_first_line(&line, id)?, lines: vec![line] }),
                 Some(_) if blank => return reply.ok_or_else(|| Failure::Malformed("empty reply".into())),
                 Some(r) => {
                     lines += 1;
                     if lines > MAX_REPLY_LINES {
                         return Err(Failure::Malformed(format!("a reply of more than {MAX_REPLY_LINES} lines")));
                     }
-                    r.text.push('\n');
-                    r.text.push_str(&line);
+                    r.reply.text.push('\n');
+                    r.reply.text.push_str(&line);
+                    r.lines.push(line);
                 }
             }
         }
@@ -243,6 +268,34 @@ impl EngineProcess {
         let _ = self.child.wait();
     }
 
+    /// After a [`Failure::Timeout`]: the first line of the reply that had begun but was not
+    /// ended by an empty line before the deadline, if one had.
+    pub fn unterminated(&self) -> Option<&str> {
+        self.unterminated.as_deref()
+    }
+
+    /// Closes the engine's input (its end of input), as the protocol's other way to end it.
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Waits at most `timeout` for the process to exit and returns its status (`None` if
+    /// it is still running then; it is left running).
+    pub fn wait_exit(&mut self, timeout: Duration) -> Option<std::process::ExitStatus> {
+        let start = Instant::now();
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => {
+                    self.running = false;
+                    self.stdin = None;
+                    return Some(status);
+                }
+                Ok(None) if start.elapsed() < timeout => thread::sleep(Duration::from_millis(2)),
+                _ => return None,
+            }
+        }
+    }
+
     /// Sends `quit`, waits up to `timeout` for the reply and the exit, then kills.
     pub fn quit(&mut self, timeout: Duration) {
         if self.running && self.command("quit", timeout).is_ok() {
@@ -266,8 +319,8 @@ impl Drop for EngineProcess {
     }
 }
 
-/// Reads `=id text` or `?id text`, checking the id.
-fn parse_first_line(line: &str, id: u64) -> Result<Reply, Failure> {
+/// Reads `=id text` or `?id text`, checking the id (`id` empty: no id).
+fn parse_first_line(line: &str, id: &str) -> Result<Reply, Failure> {
     let shown = || line.chars().take(60).collect::<String>();
     let success = match line.as_bytes().first() {
         Some(b'=') => true,
@@ -276,9 +329,10 @@ fn parse_first_line(line: &str, id: u64) -> Result<Reply, Failure> {
     };
     let rest = &line[1..];
     let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-    let got: Option<u64> = rest[..digits].parse().ok();
-    if got != Some(id) {
-        return Err(Failure::Malformed(format!("expected the reply to command {id}, got '{}'", shown())));
+    if &rest[..digits] != id {
+        let which =
+            if id.is_empty() { "a reply without an id".to_string() } else { format!("the reply to command {id}") };
+        return Err(Failure::Malformed(format!("expected {which}, got '{}'", shown())));
     }
     let text = &rest[digits..];
     if !text.is_empty() && !text.starts_with([' ', '\t']) {
@@ -319,6 +373,19 @@ impl Engine {
         Ok(true)
     }
 
+    /// Sends a raw line to the running engine (see [`EngineProcess::exchange`]).
+    pub fn exchange(&mut self, line: &str, id: &str, timeout: Duration) -> Result<Exchange, Failure> {
+        match self.process.as_mut() {
+            Some(process) => process.exchange(line, id, timeout),
+            None => Err(Failure::Exited("it is not running".into())),
+        }
+    }
+
+    /// The running process, if any (to close its input or wait for its exit).
+    pub fn process_mut(&mut self) -> Option<&mut EngineProcess> {
+        self.process.as_mut()
+    }
+
     /// Sends a command to the running engine (see [`EngineProcess::command`]).
     pub fn command(&mut self, command: &str, timeout: Duration) -> Result<Reply, Failure> {
         match self.process.as_mut() {
@@ -353,12 +420,17 @@ mod tests {
 
     #[test]
     fn first_reply_lines_are_checked() {
-        assert_eq!(parse_first_line("=3 e2-e6/g8", 3), Ok(Reply { success: true, text: "e2-e6/g8".into() }));
-        assert_eq!(parse_first_line("=3", 3), Ok(Reply { success: true, text: String::new() }));
-        assert_eq!(parse_first_line("?12 illegal move", 12), Ok(Reply { success: false, text: "illegal move".into() }));
-        for bad in ["= e2", "=4 e2", "info junk", "=3e2", ""] {
-            assert!(matches!(parse_first_line(bad, 3), Err(Failure::Malformed(_))), "{bad}");
+        assert_eq!(parse_first_line("=3 e2-e6/g8", "3"), Ok(Reply { success: true, text: "e2-e6/g8".into() }));
+        assert_eq!(parse_first_line("=3", "3"), Ok(Reply { success: true, text: String::new() }));
+        assert_eq!(
+            parse_first_line("?12 illegal move", "12"),
+            Ok(Reply { success: false, text: "illegal move".into() })
+        );
+        for bad in ["= e2", "=4 e2", "info junk", "=3e2", "", "=03 e2"] {
+            assert!(matches!(parse_first_line(bad, "3"), Err(Failure::Malformed(_))), "{bad}");
         }
+        assert_eq!(parse_first_line("= 2", ""), Ok(Reply { success: true, text: "2".into() }));
+        assert!(matches!(parse_first_line("=1 2", ""), Err(Failure::Malformed(_))));
     }
 
     fn sh(script: &str) -> EngineProcess {
@@ -381,6 +453,26 @@ mod tests {
         assert_eq!(e.command("x", SHORT), Ok(Reply { success: false, text: "no".into() }));
         assert_eq!(e.command("x", SHORT), Err(Failure::Timeout));
         assert!(!e.is_running());
+    }
+
+    #[test]
+    fn raw_exchanges_keep_their_lines_and_want_the_id_as_written() {
+        let mut e =
+            sh(r"read x; printf '= 2\n\n'; read y; printf '=7 \nmore\n\n'; read z; printf '=8 x\n\n'; exec sleep 5");
+        let got = e.exchange("protocol_version", "", SHORT).unwrap();
+        assert_eq!((got.lines, got.reply.text), (vec!["= 2".to_string()], "2".to_string()));
+        let got = e.exchange("7 list", "7", SHORT).unwrap();
+        assert_eq!(got.lines, ["=7 ", "more"]);
+        assert_eq!(e.unterminated(), None);
+        assert!(matches!(e.exchange("9 x", "9", SHORT), Err(Failure::Malformed(_))));
+        assert!(!e.is_running());
+    }
+
+    #[test]
+    fn a_reply_without_its_empty_line_times_out_and_is_noted() {
+        let mut e = sh(r"read x; printf '=1 2\n'; exec sleep 5");
+        assert_eq!(e.command("protocol_version", SHORT), Err(Failure::Timeout));
+        assert_eq!(e.unterminated(), Some("=1 2"));
     }
 
     #[test]

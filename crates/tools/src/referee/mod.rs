@@ -126,6 +126,10 @@ pub struct CommonArgs {
     /// `.engines.log`, or nowhere without a record file.
     #[arg(long, value_name = "FILE")]
     pub engine_log: Option<PathBuf>,
+    /// Before the first game, run the required checks of `veletas check` on every engine
+    /// (on the games' board and rule set) and refuse to start if one fails.
+    #[arg(long)]
+    pub check: bool,
     /// No line per game, only the summary.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -221,6 +225,15 @@ pub enum RefereeError {
         /// The engine's command line.
         command: String,
         /// What went wrong.
+        detail: String,
+    },
+    /// An engine refused before the first game: it did not answer `protocol_version` and
+    /// `name` at start-up, or failed a required check of `--check`.
+    #[error("engine '{command}' is refused: {detail}")]
+    Refused {
+        /// The engine's command line.
+        command: String,
+        /// Why.
         detail: String,
     },
     /// A file that cannot be read or written.

@@ -12,7 +12,7 @@ use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::referee::clock::{TimeControl, format_seconds};
-use crate::referee::engine::{Engine, EngineCommand, Failure, Reply};
+use crate::referee::engine::{Engine, EngineCommand};
 use crate::referee::game::{GameSettings, PlayedGame, Termination, play_game_observed};
 use crate::referee::openings::{Opening, OpeningBook};
 use crate::referee::summary::{GameOutcome, MatchSummary, SprtSpec, Tally};
@@ -238,34 +238,42 @@ fn to_record(played: &PlayedGame, plan: &Plan, names: &[String; 2], date: &str) 
     played.record(&head, &text, &swap)
 }
 
-/// Starts an engine pair's first engine and asks its name and version.
+/// Asks a started engine `protocol_version` and `name` (and `version`), as every engine
+/// must answer before the first game ([`crate::check::startup`]); its name, or why it is
+/// refused.
 pub(super) fn engine_name(engine: &mut Engine, timeout: Duration) -> Result<String, RefereeError> {
-    let text = engine_text(engine);
-    let fatal = |detail: String| RefereeError::Engine { command: text.clone(), detail };
-    let ask = |engine: &mut Engine, command: &str| match engine.command(command, timeout) {
-        Ok(Reply { success: true, text }) if !text.is_empty() && !text.contains('\n') => Ok(Some(text)),
-        Ok(_) => Ok(None),
-        Err(Failure::Timeout) => Err(fatal(format!("no reply to '{command}' within {:.1} s", timeout.as_secs_f64()))),
-        Err(failure) => Err(fatal(format!("'{command}': {failure}"))),
-    };
-    let name = ask(engine, "name")?;
-    let version = ask(engine, "version")?;
-    let program = &engine.command_line().program;
-    let fallback = || Path::new(program).file_name().map_or(program.clone(), |f| f.to_string_lossy().into_owned());
-    Ok(match (name, version) {
-        (Some(name), Some(version)) => format!("{name} {version}"),
-        (Some(name), None) => name,
-        (None, _) => fallback(),
+    crate::check::startup(engine, timeout).map(|identity| identity.full_name()).map_err(|detail| {
+        RefereeError::Refused { command: engine_text(engine), detail: format!("at start-up, {detail}") }
     })
+}
+
+/// Runs the required checks of `veletas check` on each engine command (`--check`); the
+/// first engine that fails one is refused, with the check and its reason.
+pub(super) fn check_engines(
+    commands: &[&EngineCommand],
+    openings: &OpeningBook,
+    margin: f64,
+    timeout: Duration,
+) -> Result<(), RefereeError> {
+    let settings = crate::check::CheckSettings {
+        variant: openings.variant,
+        rules: openings.rules.set.into(),
+        command_timeout: timeout,
+        margin,
+        movetime: 0.2,
+        seed: 1,
+    };
+    for command in commands {
+        crate::check::required_checks(command, &settings).map_err(|detail| RefereeError::Refused {
+            command: command.text.clone(),
+            detail: format!("--check: {detail}"),
+        })?;
+    }
+    Ok(())
 }
 
 fn engine_text(engine: &Engine) -> String {
     engine.command_line().text.clone()
-}
-
-/// The names shown in reports: the engines' names, numbered when they are equal.
-fn display_names(names: &[String; 2]) -> [String; 2] {
-    if names[0] == names[1] { [format!("{} #1", names[0]), format!("{} #2", names[1])] } else { names.clone() }
 }
 
 /// The line printed for a finished game.
@@ -291,28 +299,43 @@ pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
     let decided = |t: &Tally| t.sprt(plan.sprt).is_some_and(|s| s.decision != SprtDecision::Continue);
     let workers = if decided(&tally) { 0 } else { args.common.concurrency.min(todo.len()) };
 
+    let timeout = plan.settings.command_timeout;
+    if args.common.check && workers > 0 {
+        check_engines(&[&plan.commands[0], &plan.commands[1]], &plan.openings, plan.settings.margin, timeout)?;
+    }
     let mut pairs: Vec<[Engine; 2]> =
         (0..workers).map(|_| plan.commands.clone().map(|c| Engine::new(c, log.clone()))).collect();
-    for engine in pairs.iter_mut().flatten() {
-        engine
-            .ensure_running()
-            .map_err(|e| RefereeError::Engine { command: engine_text(engine), detail: e.to_string() })?;
+    // Every engine answers protocol_version and name before the first game, or none is played.
+    let mut replied: [Option<String>; 2] = [None, None];
+    for pair in &mut pairs {
+        for (i, engine) in pair.iter_mut().enumerate() {
+            engine
+                .ensure_running()
+                .map_err(|e| RefereeError::Engine { command: engine_text(engine), detail: e.to_string() })?;
+            let name = engine_name(engine, timeout)?;
+            replied[i].get_or_insert(name);
+        }
     }
-    let timeout = plan.settings.command_timeout;
-    let names: [String; 2] = match pairs.first_mut() {
-        Some([one, two]) => [
-            match &plan.given_names[0] {
-                Some(name) => name.clone(),
-                None => engine_name(one, timeout)?,
-            },
-            match &plan.given_names[1] {
-                Some(name) => name.clone(),
-                None => engine_name(two, timeout)?,
-            },
-        ],
-        None => [0, 1].map(|i| plan.given_names[i].clone().unwrap_or_else(|| plan.commands[i].text.clone())),
+    // With nothing left to play no engine is started: the record file names them.
+    let recorded = |i: usize| {
+        records.iter().find_map(|r| {
+            let black = r.tag("BlackEngine")? == (i + 1).to_string();
+            r.tag(if black { "Black" } else { "White" }).map(str::to_string)
+        })
     };
-    let shown = display_names(&names);
+    let raw: [String; 2] = [0, 1].map(|i| {
+        plan.given_names[i]
+            .clone()
+            .or_else(|| replied[i].clone())
+            .or_else(|| recorded(i))
+            .unwrap_or_else(|| plan.commands[i].text.clone())
+    });
+    let fixed = plan.given_names.each_ref().map(Option::is_some);
+    let distinct =
+        crate::referee::tournament::field::distinct_names(&raw, &fixed, &[&plan.commands[0], &plan.commands[1]]);
+    let names: [String; 2] = [distinct[0].clone(), distinct[1].clone()];
+    // Screen and records carry the same names.
+    let shown = names.clone();
     let progress = !args.common.quiet && std::io::stderr().is_terminal();
     let date = today();
 

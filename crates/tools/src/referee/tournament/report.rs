@@ -54,14 +54,5 @@ pub fn summary(report: &TournamentReport, anchor: Option<&str>, head_to_head: bo
     if disagreements > 0 {
         let _ = writeln!(out, "final_score disagreements: {disagreements} (see the records' Disagreement tags)");
     }
-    for (name, reason) in &report.unstartable {
-        let lost = report
-            .results
-            .iter()
-            .filter(|r| names[r.black] == *name || names[r.white] == *name)
-            .filter(|r| names[r.winner_engine()] != *name)
-            .count();
-        let _ = writeln!(out, "Engine {name} {reason}: it lost {lost} games by forfeit.");
-    }
     Ok(out)
 }

@@ -14,10 +14,10 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::referee::RefereeError;
-use crate::referee::engine::Engine;
+use crate::referee::engine::{Engine, EngineCommand};
 use crate::referee::game::{GameSettings, PlayedGame, Termination, play_game_observed};
 use crate::referee::openings::OpeningBook;
-use crate::referee::runner::{engine_name, open_record_file, today};
+use crate::referee::runner::{check_engines, engine_name, open_record_file, today};
 use crate::referee::tournament::field::{self, EngineDef, EngineOptions};
 use crate::referee::tournament::schedule::{Format, Schedule, ScheduledGame, check_games_per_pair};
 use crate::referee::tournament::{ShardSpec, TournamentArgs, knockout};
@@ -60,8 +60,6 @@ pub struct TournamentReport {
     pub planned: usize,
     /// The games counted, resumed ones first.
     pub results: Vec<GameResult>,
-    /// Engines that could not be started or named at start-up, and why.
-    pub unstartable: Vec<(String, String)>,
     /// A knockout's rounds: each match's engines, score and winner; and the champion.
     pub knockout: Option<knockout::KnockoutReport>,
     /// The `Tournament` tag: the fingerprint of the schedule.
@@ -176,12 +174,13 @@ impl Plan {
         })
     }
 
-    /// Starts every engine once (in parallel) to learn its name and whether it starts at
-    /// all, then names the field and computes the fingerprint.
-    fn probe(&mut self) -> Vec<(String, String)> {
+    /// Starts every engine once (in parallel): each must answer `protocol_version` and
+    /// `name` ([`crate::check::startup`]), or the tournament is refused before any game.
+    /// Then names the field and computes the fingerprint.
+    fn probe(&mut self) -> Result<(), RefereeError> {
         let timeout = self.command_timeout;
         let log = self.log.clone();
-        let probed: Vec<Result<String, String>> = thread::scope(|scope| {
+        let probed: Vec<Result<String, RefereeError>> = thread::scope(|scope| {
             let handles: Vec<_> = self
                 .defs
                 .iter()
@@ -190,42 +189,40 @@ impl Plan {
                     scope.spawn(move || {
                         let mut engine = Engine::new(def.command.clone(), log);
                         let result = match engine.ensure_running() {
-                            Err(e) => Err(format!("cannot be started: {e}")),
-                            Ok(_) => match &def.name {
-                                Some(name) => Ok(name.clone()),
-                                None => engine_name(&mut engine, timeout).map_err(|e| e.to_string()),
-                            },
+                            Err(e) => Err(RefereeError::Engine {
+                                command: def.command.text.clone(),
+                                detail: format!("cannot be started: {e}"),
+                            }),
+                            Ok(_) => engine_name(&mut engine, timeout),
                         };
                         engine.quit(Duration::from_millis(500));
                         result
                     })
                 })
                 .collect();
-            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("the probe failed".into()))).collect()
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|_| Err(usage("the start-up of an engine failed"))))
+                .collect()
         });
-        let mut unstartable = Vec::new();
-        let raw: Vec<String> = self
-            .defs
-            .iter()
-            .zip(&probed)
-            .map(|(def, result)| match (result, &def.name) {
-                (Ok(name), _) => name.clone(),
-                (Err(_), Some(name)) => name.clone(),
-                (Err(_), None) => Path::new(&def.command.program)
-                    .file_name()
-                    .map_or(def.command.program.clone(), |f| f.to_string_lossy().into_owned()),
-            })
-            .collect();
-        let fixed: Vec<bool> = self.defs.iter().map(|d| d.name.is_some()).collect();
-        self.names = field::unique_names(&raw, &fixed);
-        for (name, result) in self.names.iter().zip(&probed) {
-            if let Err(reason) = result {
-                log::warn!("engine {name}: {reason}");
-                unstartable.push((name.clone(), reason.clone()));
-            }
+        let mut raw = Vec::new();
+        for (def, result) in self.defs.iter().zip(probed) {
+            let replied = result.map_err(|e| match (&def.name, e) {
+                (Some(name), RefereeError::Engine { detail, .. }) => {
+                    RefereeError::Engine { command: format!("{name}={}", def.command.text), detail }
+                }
+                (Some(name), RefereeError::Refused { detail, .. }) => {
+                    RefereeError::Refused { command: format!("{name}={}", def.command.text), detail }
+                }
+                (_, e) => e,
+            })?;
+            raw.push(def.name.clone().unwrap_or(replied));
         }
+        let fixed: Vec<bool> = self.defs.iter().map(|d| d.name.is_some()).collect();
+        let commands: Vec<&EngineCommand> = self.defs.iter().map(|d| &d.command).collect();
+        self.names = field::distinct_names(&raw, &fixed, &commands);
         self.fingerprint = fnv1a(&self.describe());
-        unstartable
+        Ok(())
     }
 
     /// Everything that fixes the games: the fingerprint's text.
@@ -538,7 +535,11 @@ impl Runner<'_> {
 pub fn run_tournament(args: &TournamentArgs) -> Result<TournamentReport, RefereeError> {
     let mut plan = Plan::new(args)?;
     args.common.check_pages()?;
-    let unstartable = plan.probe();
+    if args.common.check {
+        let commands: Vec<&EngineCommand> = plan.defs.iter().map(|d| &d.command).collect();
+        check_engines(&commands, &plan.book, plan.margin, plan.command_timeout)?;
+    }
+    plan.probe()?;
     let (recorded, record) = match &plan.record {
         Some(path) => {
             let (games, file) = open_record_file(path, args.common.resume, args.common.overwrite)?;
@@ -597,7 +598,6 @@ pub fn run_tournament(args: &TournamentArgs) -> Result<TournamentReport, Referee
         names: plan.names.clone(),
         planned: runner.planned,
         results: runner.results,
-        unstartable,
         knockout,
         fingerprint: plan.fingerprint.clone(),
     })
