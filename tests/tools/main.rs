@@ -5,6 +5,8 @@
 //! library once a layer rather than once a file: put a new suite here as a module, not in a new
 //! top-level `tests/*.rs` file.
 mod build_commit_script;
+mod check_cli;
+mod check_referee;
 mod modern_referee;
 mod openings;
 mod pictures;
