@@ -159,8 +159,19 @@ fn shards_play_exactly_the_games_of_the_whole_tournament() {
         let r =
             run(&base(pattern.to_str().unwrap(), Some(&spec)).iter().map(String::as_str).collect::<Vec<_>>()).unwrap();
         assert_eq!(r.fingerprint, report.fingerprint);
+        // The summary names the shard and the whole, not a shard's games as if all.
+        let first = summary(&r, None, false).unwrap().lines().next().unwrap_or_default().to_string();
+        let expected = format!(
+            "Tournament {}, shard {k} of 3: {n} of the shard's {n} games played (12 in the whole tournament)",
+            r.fingerprint,
+            n = r.planned
+        );
+        assert_eq!(first, expected);
         shards.extend(read_games(&dir.join(format!("shard-{k}.txt"))));
     }
+    assert!(
+        summary(&report, None, false).unwrap().starts_with(&format!("Tournament {}: 12 of 12", report.fingerprint))
+    );
     assert_eq!(game_keys(&read_games(&whole)), game_keys(&shards));
     // `veletas ratings` on the shards gives the standings of the whole.
     let ratings = |files: &[PathBuf]| {

@@ -160,6 +160,26 @@ impl CommonArgs {
         Ok(())
     }
 
+    /// The warning for a `-j` above the machine's cores (`cores`), if it is: each game
+    /// runs two engines, and an engine waiting for a core still spends its clock.
+    pub fn concurrency_warning(&self, cores: usize) -> Option<String> {
+        (self.concurrency > cores).then(|| {
+            format!(
+                "-j {} plays more games at once than this machine has cores ({cores}): engines wait for a core \
+                 while their clocks run, so timed results suffer; -j {cores} or less is safer",
+                self.concurrency
+            )
+        })
+    }
+
+    /// Logs [`CommonArgs::concurrency_warning`] for this machine, once, before any game.
+    pub fn warn_about_concurrency(&self) {
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        if let Some(warning) = self.concurrency_warning(cores) {
+            log::warn!("{warning}");
+        }
+    }
+
     /// The rules the games are played under, if the options go with the rule set.
     pub fn rules(&self) -> Result<Rules, String> {
         Rules::new(self.rules, self.no_corners, self.claimed_block).map_err(|e| format!("--claimed-block: {e}"))
@@ -258,5 +278,20 @@ fn parse_odds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(x) if x.is_finite() && (0.01..=100.0).contains(&x) => Ok(x),
         _ => Err(format!("'{text}' is not a factor between 0.01 and 100")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn more_games_at_once_than_cores_is_warned_about_and_no_more_is_not() {
+        let args = |j: &str| MatchArgs::parse_from(["--engine", "a", "--engine", "b", "-j", j]).unwrap().common;
+        assert_eq!(args("2").concurrency_warning(2), None);
+        assert_eq!(args("1").concurrency_warning(2), None);
+        let warning = args("8").concurrency_warning(2).expect("a warning");
+        assert!(warning.starts_with("-j 8 plays more games at once than this machine has cores (2)"), "{warning}");
+        assert!(!warning.contains('\n'));
     }
 }

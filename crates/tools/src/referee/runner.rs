@@ -287,6 +287,7 @@ fn game_line(played: &PlayedGame, games: usize, shown: &[String; 2]) -> String {
 pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
     let plan = Plan::new(args)?;
     args.common.check_pages()?;
+    args.common.warn_about_concurrency();
     let log = args.common.engine_log_path();
     let (mut outcomes, mut records, mut record) = open_record(args, &plan)?;
     let keep_records = args.common.report.is_some();

@@ -31,8 +31,15 @@ pub fn standings(names: &[String], results: &[GameResult], anchor: Option<&str>)
 pub fn summary(report: &TournamentReport, anchor: Option<&str>, head_to_head: bool) -> Result<String, String> {
     let mut out = String::new();
     let names = &report.names;
-    let _ =
-        writeln!(out, "Tournament {}: {} of {} games played", report.fingerprint, report.results.len(), report.planned);
+    let played = report.results.len();
+    let _ = match report.shard {
+        Some(((k, n), whole)) => writeln!(
+            out,
+            "Tournament {}, shard {k} of {n}: {played} of the shard's {} games played ({whole} in the whole tournament)",
+            report.fingerprint, report.planned
+        ),
+        None => writeln!(out, "Tournament {}: {played} of {} games played", report.fingerprint, report.planned),
+    };
     if let Some(knockout) = &report.knockout {
         let _ = write!(out, "{}", knockout.display(names));
     }

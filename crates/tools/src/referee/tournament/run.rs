@@ -64,6 +64,8 @@ pub struct TournamentReport {
     pub knockout: Option<knockout::KnockoutReport>,
     /// The `Tournament` tag: the fingerprint of the schedule.
     pub fingerprint: String,
+    /// This run's shard, (K, N), and the games of the whole schedule, when sharded.
+    pub shard: Option<((usize, usize), usize)>,
 }
 
 /// Everything fixed before the first game.
@@ -535,6 +537,7 @@ impl Runner<'_> {
 pub fn run_tournament(args: &TournamentArgs) -> Result<TournamentReport, RefereeError> {
     let mut plan = Plan::new(args)?;
     args.common.check_pages()?;
+    args.common.warn_about_concurrency();
     if args.common.check {
         let commands: Vec<&EngineCommand> = plan.defs.iter().map(|d| &d.command).collect();
         check_engines(&commands, &plan.book, plan.margin, plan.command_timeout)?;
@@ -600,6 +603,7 @@ pub fn run_tournament(args: &TournamentArgs) -> Result<TournamentReport, Referee
         results: runner.results,
         knockout,
         fingerprint: plan.fingerprint.clone(),
+        shard: plan.shard.zip(plan.schedule.as_ref().map(Schedule::len)),
     })
 }
 
