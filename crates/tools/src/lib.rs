@@ -6,9 +6,11 @@
 //! [`ratings`] rates a whole field of engines from their games; [`picture`] draws positions
 //! (SVG) and games (an HTML viewer) from the rules and records; [`report`] puts standings
 //! and games into one HTML page (and the live page of running games) from ratings and
-//! pictures; [`json`] escapes the text those pages and outputs embed.
+//! pictures; [`json`] escapes the text those pages and outputs embed; [`output`] writes
+//! output files whole, never replacing a link, a device or an input.
 
 pub mod json;
+pub mod output;
 pub mod picture;
 pub mod ratings;
 pub mod referee;

@@ -155,6 +155,10 @@ pub fn rate_files(args: &RatingsArgs) -> Result<(super::Standings, Vec<NamedFile
     if args.files.is_empty() {
         return Err("no record files given (usage: veletas ratings FILE...)".to_string());
     }
+    if let Some(output) = &args.output {
+        let inputs: Vec<(&str, &Path)> = args.files.iter().map(|path| ("", path.as_path())).collect();
+        crate::output::check_not_input(("-o", output), &inputs)?;
+    }
     let anchor = args.anchor.as_deref().map(parse_anchor).transpose()?;
     let mut collected = collect(&args.files)?;
     if collected.groups.len() > 1 && !args.mix {

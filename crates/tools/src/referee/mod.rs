@@ -24,7 +24,9 @@ pub mod summary;
 pub mod tournament;
 pub mod words;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use crate::output::check_not_input;
 
 use veletas_rules::{RuleSet, Rules};
 
@@ -139,17 +141,30 @@ pub struct CommonArgs {
 }
 
 impl CommonArgs {
-    /// Checks that the pages of `--report` and `--live` can be written, before any game.
-    pub fn check_pages(&self) -> Result<(), RefereeError> {
+    /// Checks, before any game, that the pages of `--report` and `--live` can be written
+    /// and that no output (`--report`, `--live`, the engine log `log`) is the same file as
+    /// an input (the record file `record`, `--openings`, `inputs`) or as another output:
+    /// the error is one line naming both.
+    pub fn check_outputs(
+        &self,
+        record: Option<&Path>,
+        log: Option<&Path>,
+        inputs: &[(&str, &Path)],
+    ) -> Result<(), RefereeError> {
         for (option, path) in [("--report", &self.report), ("--live", &self.live)] {
             if let Some(path) = path {
                 crate::report::check_writable(option, path).map_err(RefereeError::Usage)?;
             }
         }
-        if let (Some(report), Some(live)) = (&self.report, &self.live)
-            && report == live
-        {
-            return Err(RefereeError::Usage("--report and --live must be different files".into()));
+        let mut taken: Vec<(&str, &Path)> = inputs.to_vec();
+        taken.extend(record.map(|path| ("--record", path)));
+        taken.extend(self.openings.as_deref().map(|path| ("--openings", path)));
+        let outputs = [("--engine-log", log), ("--report", self.report.as_deref()), ("--live", self.live.as_deref())];
+        for (option, path) in outputs {
+            if let Some(path) = path {
+                check_not_input((option, path), &taken).map_err(RefereeError::Usage)?;
+                taken.push((option, path));
+            }
         }
         Ok(())
     }

@@ -278,8 +278,8 @@ fn game_line(played: &PlayedGame, games: usize, shown: &[String; 2]) -> String {
 /// (unless `--quiet`), a progress line on stderr when it is a terminal, and the summary.
 pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
     let plan = Plan::new(args)?;
-    args.common.check_pages()?;
     let log = args.common.engine_log_path();
+    args.common.check_outputs(args.common.record.as_deref(), log.as_deref(), &[])?;
     let (mut outcomes, mut records, mut record) = open_record(args, &plan)?;
     let keep_records = args.common.report.is_some();
     let mut tally = Tally::default();

@@ -537,7 +537,8 @@ impl Runner<'_> {
 /// caller prints the standings.
 pub fn run_tournament(args: &TournamentArgs) -> Result<TournamentReport, RefereeError> {
     let mut plan = Plan::new(args)?;
-    args.common.check_pages()?;
+    let engines_file = args.engines_file.as_deref().map(|path| ("--engines", path));
+    args.common.check_outputs(plan.record.as_deref(), plan.log.as_deref(), engines_file.as_slice())?;
     let unstartable = plan.probe();
     let (recorded, record) = match &plan.record {
         Some(path) => {
