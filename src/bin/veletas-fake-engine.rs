@@ -14,8 +14,18 @@
 //! veletas-fake-engine [--seed S] [--name NAME]
 //!     [--illegal-at N] [--crash-at N] [--hang-at N] [--slow-at N --delay SECONDS]
 //!     [--junk-at N] [--refuse-at N] [--malformed-at N] [--resign-at N] [--wrong-score]
-//!     [--swap]
+//!     [--swap] [--flood-after N] [--huge-reply-at N] [--deaf-at N] [--name-repeat K]
+//!     [--child] [--pid-file PATH]
 //! ```
+//!
+//! The hostile modes (for the referee's bounds and deadlines, docs/reliability.md):
+//! `--flood-after N` answers the N-th genmove, then writes endless lines without reading
+//! again; `--huge-reply-at N` answers it with a reply of 200 lines of 1 MiB; `--deaf-at N`
+//! answers it, shrinks its stdin pipe to one page, writes empty successful replies to the
+//! next 5,000 commands in advance and never reads again; `--name-repeat K` repeats the
+//! name K times in one line; `--child` starts a child process (a copy of itself that
+//! sleeps) that lives as long as it can, like an engine behind a wrapper script;
+//! `--pid-file PATH` appends the pid of the engine (and of its child) to PATH.
 
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
@@ -66,6 +76,37 @@ struct Opts {
     /// Always swap when White may (modern rules).
     #[arg(long)]
     swap: bool,
+    /// After answering the N-th genmove of a game, flood stdout and never read again.
+    #[arg(long, value_name = "N")]
+    flood_after: Option<u32>,
+    /// Answer the N-th genmove of each game with 200 lines of 1 MiB.
+    #[arg(long, value_name = "N")]
+    huge_reply_at: Option<u32>,
+    /// After answering the N-th genmove, answer 5,000 commands in advance and stop reading.
+    #[arg(long, value_name = "N")]
+    deaf_at: Option<u32>,
+    /// Repeat the name this many times in the `name` reply.
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    name_repeat: usize,
+    /// Start a sleeping child process that outlives this one unless killed with it.
+    #[arg(long)]
+    child: bool,
+    /// Sleep forever (what the child started by --child does).
+    #[arg(long, hide = true)]
+    sleep_forever: bool,
+    /// Append this process's pid (and its child's) to PATH, one a line.
+    #[arg(long, value_name = "PATH")]
+    pid_file: Option<std::path::PathBuf>,
+}
+
+/// What to do after the reply just written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum After {
+    Continue,
+    Flood,
+    Deaf,
+    /// The reply is [`huge_reply`], not the usual one.
+    Huge,
 }
 
 const COMMANDS: [&str; 19] = [
@@ -95,6 +136,7 @@ struct Engine {
     game: Game,
     rng: Rng,
     genmoves: u32,
+    after: After,
 }
 
 type Answer = Result<String, String>;
@@ -112,7 +154,7 @@ impl Engine {
     fn handle(&mut self, name: &str, args: &[&str], out: &mut impl Write) -> Answer {
         match name {
             "protocol_version" => Ok("2".into()),
-            "name" => Ok(self.opts.name.clone()),
+            "name" => Ok(self.opts.name.repeat(self.opts.name_repeat.clamp(1, 1 << 24))),
             "version" => Ok("0.1".into()),
             "known_command" => Ok(COMMANDS.contains(&args.first().copied().unwrap_or("")).to_string()),
             "list_commands" => Ok(COMMANDS.join("\n")),
@@ -192,6 +234,16 @@ impl Engine {
         if o.slow_at == n {
             std::thread::sleep(Duration::from_secs_f64(o.delay.clamp(0.0, 1e6)));
         }
+        if o.flood_after == n {
+            self.after = After::Flood;
+        }
+        if o.deaf_at == n {
+            self.after = After::Deaf;
+        }
+        if o.huge_reply_at == n {
+            self.after = After::Huge;
+            return Ok(String::new());
+        }
         if o.junk_at == n {
             let _ = writeln!(out, "info thinking very hard\njunk before the reply");
         }
@@ -240,11 +292,76 @@ fn clean(line: &[u8]) -> String {
     text.chars().filter(|c| !c.is_control() || *c == '\t').map(|c| if c == '\t' { ' ' } else { c }).collect()
 }
 
+/// Appends `pid` to the --pid-file, if any.
+fn note_pid(path: Option<&std::path::Path>, pid: u32) {
+    if let Some(path) = path {
+        let file = std::fs::OpenOptions::new().create(true).append(true).open(path);
+        let _ = file.and_then(|mut f| writeln!(f, "{pid}"));
+    }
+}
+
+/// Answers command `id` with 200 lines of 1 MiB, written a line at a time.
+fn huge_reply(out: &mut impl Write, id: &str) -> io::Result<()> {
+    let line = vec![b'x'; (1 << 20) - 1];
+    writeln!(out, "={id} huge")?;
+    for _ in 0..200 {
+        out.write_all(&line)?;
+        out.write_all(b"\n")?;
+    }
+    out.write_all(b"\n")?;
+    out.flush()
+}
+
+/// Writes lines to `out` until it fails (the reader is gone or the process is killed).
+fn flood(out: &mut impl Write) -> ! {
+    let line = format!("{}\n", "flood ".repeat(170));
+    while out.write_all(line.as_bytes()).is_ok() {}
+    std::process::exit(0)
+}
+
+/// Answers the commands numbered from `next_id` in advance, then sleeps without reading.
+fn go_deaf(out: &mut impl Write, next_id: u64) -> ! {
+    // One page of pipe: the referee's writes fill it after a few hundred bytes.
+    // SAFETY: fcntl(2) on our own stdin.
+    unsafe {
+        libc::fcntl(0, libc::F_SETPIPE_SZ, 4096);
+    }
+    for id in next_id..next_id + 5000 {
+        if writeln!(out, "={id}\n").is_err() {
+            break;
+        }
+    }
+    let _ = out.flush();
+    loop {
+        std::thread::sleep(Duration::from_secs(3600));
+    }
+}
+
 fn main() {
     let opts = Opts::parse();
+    if opts.sleep_forever {
+        loop {
+            std::thread::sleep(Duration::from_secs(3600));
+        }
+    }
     eprintln!("fake engine '{}' starting, pid {}", opts.name, std::process::id());
+    note_pid(opts.pid_file.as_deref(), std::process::id());
+    if opts.child
+        && let Ok(me) = std::env::current_exe()
+    {
+        // Not waited for: it lives on until someone kills it.
+        let child = std::process::Command::new(me)
+            .arg("--sleep-forever")
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn();
+        if let Ok(child) = child {
+            note_pid(opts.pid_file.as_deref(), child.id());
+            std::mem::forget(child);
+        }
+    }
     let rng = Rng::new(opts.seed);
-    let mut engine = Engine { opts, game: Game::new(Variant::STANDARD), rng, genmoves: 0 };
+    let mut engine = Engine { opts, game: Game::new(Variant::STANDARD), rng, genmoves: 0, after: After::Continue };
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let stdout = io::stdout();
@@ -268,9 +385,22 @@ fn main() {
             Ok(text) => ('=', text),
             Err(text) => ('?', text),
         };
-        let written = writeln!(out, "{mark}{} {text}\n", id.unwrap_or("")).and_then(|()| out.flush());
+        let written = if engine.after == After::Huge {
+            engine.after = After::Continue;
+            huge_reply(&mut out, id.unwrap_or(""))
+        } else {
+            writeln!(out, "{mark}{} {text}\n", id.unwrap_or("")).and_then(|()| out.flush())
+        };
         if written.is_err() || (name == "quit" && answer.is_ok()) {
             return;
+        }
+        match engine.after {
+            After::Continue | After::Huge => {}
+            After::Flood => flood(&mut out),
+            After::Deaf => {
+                let next = id.and_then(|id| id.parse::<u64>().ok()).map_or(1, |id| id + 1);
+                go_deaf(&mut out, next)
+            }
         }
     }
 }

@@ -1,23 +1,54 @@
 //! Engine processes and the GTP transport the referee uses to talk to them.
 //!
 //! An engine is started directly (no shell) from its command line split by
-//! [`split_command`]; its stderr goes to a log file (or nowhere), never to the terminal.
-//! A reader thread turns its stdout into lines on a channel, so that every read the
-//! referee makes has a deadline: an engine that does not answer in time is killed.
+//! [`split_command`], in a process group of its own (see [`super::process`]); its stderr
+//! goes to a log file (or nowhere), never to the terminal. A reader thread turns its
+//! stdout into lines on a channel, so that every read the referee makes has a deadline:
+//! an engine that does not answer in time is killed, its whole process group with it.
+//! Writes have the same deadline: the engine's stdin is non-blocking, and an engine that
+//! stops reading is treated as one that stops answering.
+//!
+//! Everything an engine sends is bounded, whenever it sends it: a reply holds at most
+//! [`MAX_REPLY`] bytes (no line longer than [`MAX_LINE`]), and output the referee has not
+//! asked for yet (written between commands, or while the other engine thinks) may wait
+//! unread up to [`MAX_UNREAD`] bytes, each line counted at least [`LINE_COST`] bytes.
+//! Past either, the engine's reply is malformed: it is killed and loses the game. Past
+//! [`MAX_UNREAD`] the reader stops reading, keeping the pipe open (so the engine blocks on
+//! a full pipe rather than die of a closed one before it is judged), until the engine is
+//! killed. An engine's output therefore costs the referee at most about
+//! `MAX_UNREAD + MAX_REPLY + MAX_LINE` bytes (6 MiB), whatever it writes.
+//!
 //! [`Engine`] wraps a process that is restarted on demand after a crash or a kill.
 
 use std::fs::OpenOptions;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, BufRead, BufReader, Read};
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::referee::process::{kill_group, register_group, set_nonblocking, unregister_group, write_all_before};
 use crate::referee::words::{SplitError, split_command};
 
 /// The longest reply line accepted, in bytes; a longer one is a malformed reply.
 pub const MAX_LINE: usize = 1 << 20;
+
+/// The longest reply accepted, in bytes (its lines and their separators); a longer one
+/// is a malformed reply.
+pub const MAX_REPLY: usize = 1 << 20;
+
+/// The most output an engine may leave unread (sent before the referee asks for it),
+/// in bytes with every line counted at least [`LINE_COST`]; past it the engine's next
+/// reply is malformed.
+pub const MAX_UNREAD: usize = 4 << 20;
+
+/// What a line costs at least against [`MAX_UNREAD`]: its text's size plus this, so
+/// that empty lines are bounded too.
+pub const LINE_COST: usize = 64;
 
 /// The most lines a single reply may have.
 const MAX_REPLY_LINES: usize = 10_000;
@@ -58,6 +89,9 @@ pub enum Failure {
     Exited(String),
     /// The engine wrote something that is not a reply to the command; it has been killed.
     Malformed(String),
+    /// The engine did not take the command before the deadline (it stopped reading its
+    /// input); it has been killed.
+    NotReading,
 }
 
 impl std::fmt::Display for Failure {
@@ -66,6 +100,7 @@ impl std::fmt::Display for Failure {
             Failure::Timeout => f.write_str("no reply before the deadline"),
             Failure::Exited(detail) => write!(f, "the engine ended ({detail})"),
             Failure::Malformed(detail) => write!(f, "malformed reply: {detail}"),
+            Failure::NotReading => f.write_str("the engine stopped reading its input"),
         }
     }
 }
@@ -82,20 +117,41 @@ pub struct Reply {
 enum Event {
     Line(String),
     TooLong,
+    /// More than [`MAX_UNREAD`] bytes waiting: the reader has stopped.
+    Flood,
     Eof,
     ReadError(String),
 }
 
-/// One running engine process.
+/// What a line costs against [`MAX_UNREAD`].
+fn line_cost(line: &str) -> usize {
+    line.len() + LINE_COST
+}
+
+/// What the reader thread and the referee share about an engine's output.
+#[derive(Default)]
+struct Output {
+    /// The bytes of lines on the channel, as [`line_cost`] counts them.
+    unread: AtomicUsize,
+    /// Set when the unread output passed [`MAX_UNREAD`] and the reader stopped.
+    flooded: AtomicBool,
+}
+
+/// One running engine process (the leader of its own process group).
 pub struct EngineProcess {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<Event>,
+    output: Arc<Output>,
+    /// Dropped with the process: tells a reader that stopped on a flood to let the pipe go.
+    _release: Sender<()>,
     next_id: u64,
     running: bool,
+    /// Whether the process group has been killed and the leader reaped.
+    reaped: bool,
 }
 
-fn read_lines(stdout: ChildStdout, tx: Sender<Event>) {
+fn read_lines(stdout: ChildStdout, tx: Sender<Event>, output: Arc<Output>, release: Receiver<()>) {
     let mut reader = BufReader::with_capacity(1 << 16, stdout);
     let mut buf = Vec::new();
     loop {
@@ -108,13 +164,26 @@ fn read_lines(stdout: ChildStdout, tx: Sender<Event>) {
                 while matches!(buf.last(), Some(b'\n' | b'\r')) {
                     buf.pop();
                 }
-                Event::Line(String::from_utf8_lossy(&buf).into_owned())
+                let line = String::from_utf8_lossy(&buf).into_owned();
+                let cost = line_cost(&line);
+                if output.unread.fetch_add(cost, Ordering::SeqCst) + cost > MAX_UNREAD {
+                    output.flooded.store(true, Ordering::SeqCst);
+                    let _ = tx.send(Event::Flood);
+                    // Hold the pipe, unread, until the engine has been judged and killed.
+                    let _ = release.recv();
+                    return;
+                } else {
+                    Event::Line(line)
+                }
             }
             Err(e) => Event::ReadError(e.to_string()),
         };
         let last = !matches!(event, Event::Line(_));
         if tx.send(event).is_err() || last {
             return;
+        }
+        if buf.capacity() > 1 << 16 {
+            buf = Vec::new();
         }
     }
 }
@@ -131,21 +200,43 @@ impl EngineProcess {
         if let Some(dir) = &command.dir {
             process.current_dir(dir);
         }
+        // A group of its own: the engine and whatever it starts are killed together.
+        process.process_group(0);
         let mut child =
             process.args(&command.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(stderr).spawn()?;
-        let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
-            let _ = child.kill();
+        let pgid = child.id() as i32;
+        register_group(pgid);
+        let give_up = |mut child: Child, e: io::Error| {
+            kill_group(pgid);
             let _ = child.wait();
-            return Err(io::Error::other("the engine's pipes are missing"));
+            unregister_group(pgid);
+            Err(e)
         };
-        let (tx, rx) = channel();
-        let reader = thread::Builder::new().name("engine-reader".into()).spawn(move || read_lines(stdout, tx));
-        if let Err(e) = reader {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(e);
+        let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
+            return give_up(child, io::Error::other("the engine's pipes are missing"));
+        };
+        if let Err(e) = set_nonblocking(&stdin) {
+            return give_up(child, e);
         }
-        Ok(EngineProcess { child, stdin: Some(stdin), lines: rx, next_id: 1, running: true })
+        let (tx, rx) = channel();
+        let (release, released) = channel();
+        let output = Arc::new(Output::default());
+        let shared = Arc::clone(&output);
+        let reader =
+            thread::Builder::new().name("engine-reader".into()).spawn(move || read_lines(stdout, tx, shared, released));
+        if let Err(e) = reader {
+            return give_up(child, e);
+        }
+        Ok(EngineProcess {
+            child,
+            stdin: Some(stdin),
+            lines: rx,
+            output,
+            _release: release,
+            next_id: 1,
+            running: true,
+            reaped: false,
+        })
     }
 
     /// Whether the process is believed to be running (not killed, no end of output seen).
@@ -154,23 +245,30 @@ impl EngineProcess {
     }
 
     /// Sends `command` (with a fresh numeric id) and waits at most `timeout` for the
-    /// reply. On [`Failure::Timeout`] and [`Failure::Malformed`] the engine is killed.
+    /// reply, the write included. On [`Failure::Timeout`] and [`Failure::Malformed`] the
+    /// engine is killed.
     pub fn command(&mut self, command: &str, timeout: Duration) -> Result<Reply, Failure> {
         if !self.running {
             return Err(Failure::Exited("it is not running".into()));
+        }
+        if self.output.flooded.load(Ordering::SeqCst) {
+            self.kill();
+            return Err(flooded());
         }
         let deadline = Instant::now() + timeout;
         let id = self.next_id;
         self.next_id += 1;
         log::debug!("engine {} <- {id} {command}", self.child.id());
+        let line = format!("{id} {command}\n");
         let written = match self.stdin.as_mut() {
-            Some(stdin) => writeln!(stdin, "{id} {command}").and_then(|()| stdin.flush()),
+            Some(stdin) => write_all_before(stdin, line.as_bytes(), deadline),
             None => Err(io::Error::other("stdin is closed")),
         };
-        if let Err(e) = written {
-            return Err(self.ended(&format!("writing failed: {e}")));
-        }
-        let reply = self.read_reply(id, deadline);
+        let reply = match written {
+            Ok(()) => self.read_reply(id, deadline),
+            Err(e) if e.kind() == io::ErrorKind::TimedOut => Err(Failure::NotReading),
+            Err(e) => return Err(self.ended(&format!("writing failed: {e}"))),
+        };
         match &reply {
             Ok(r) => log::debug!("engine {} -> {}{id} {}", self.child.id(), if r.success { '=' } else { '?' }, r.text),
             Err(Failure::Exited(_)) => {}
@@ -193,11 +291,18 @@ impl EngineProcess {
                 Err(RecvTimeoutError::Disconnected) => Event::Eof,
             };
             let line = match event {
-                Event::Line(line) => line,
+                Event::Line(line) => {
+                    self.output.unread.fetch_sub(line_cost(&line), Ordering::SeqCst);
+                    line
+                }
                 Event::TooLong => return Err(Failure::Malformed(format!("a line longer than {MAX_LINE} bytes"))),
+                Event::Flood => return Err(flooded()),
                 Event::Eof => return Err(self.ended("end of output")),
                 Event::ReadError(e) => return Err(self.ended(&format!("reading failed: {e}"))),
             };
+            if self.output.flooded.load(Ordering::SeqCst) {
+                return Err(flooded());
+            }
             let blank = line.trim().is_empty();
             match reply.as_mut() {
                 None if blank => {}
@@ -208,6 +313,9 @@ impl EngineProcess {
                     if lines > MAX_REPLY_LINES {
                         return Err(Failure::Malformed(format!("a reply of more than {MAX_REPLY_LINES} lines")));
                     }
+                    if r.text.len() + 1 + line.len() > MAX_REPLY {
+                        return Err(Failure::Malformed(format!("a reply longer than {MAX_REPLY} bytes")));
+                    }
                     r.text.push('\n');
                     r.text.push_str(&line);
                 }
@@ -215,32 +323,68 @@ impl EngineProcess {
         }
     }
 
-    /// Marks the engine as ended and describes how (with its exit status if it has one).
+    /// Marks the engine as ended and describes how (with its exit status if it has one);
+    /// whatever is left of its process group is killed.
     fn ended(&mut self, what: &str) -> Failure {
         self.running = false;
         self.stdin = None;
         let start = Instant::now();
         let status = loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => break status.to_string(),
-                Ok(None) if start.elapsed() < REAP_WAIT => thread::sleep(Duration::from_millis(5)),
-                Ok(None) => {
-                    let _ = self.child.kill();
-                    let _ = self.child.wait();
+            // Waiting for the status without reaping keeps the group id reserved until
+            // the group has been killed.
+            match self.leader_exited() {
+                Ok(true) => {
+                    self.end_group();
+                    break self.child.wait().map_or_else(|e| e.to_string(), |status| status.to_string());
+                }
+                Ok(false) if start.elapsed() < REAP_WAIT => thread::sleep(Duration::from_millis(5)),
+                Ok(false) => {
+                    self.end_group();
                     break "still running; killed".to_string();
                 }
-                Err(e) => break e.to_string(),
+                Err(e) => {
+                    self.end_group();
+                    break e.to_string();
+                }
             }
         };
         Failure::Exited(format!("{what}; {status}"))
     }
 
-    /// Kills the process (if it still runs) and reaps it.
+    /// Whether the group leader has exited (a zombie), without reaping it.
+    fn leader_exited(&self) -> io::Result<bool> {
+        if self.reaped {
+            return Ok(true);
+        }
+        // SAFETY: waitid(2) with WNOWAIT only inspects our own child; the zeroed siginfo
+        // is filled in by the kernel.
+        unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+            if libc::waitid(libc::P_PID, self.child.id(), &mut info, flags) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(info.si_pid() != 0)
+        }
+    }
+
+    /// Kills the whole process group, then reaps the leader (once).
+    fn end_group(&mut self) {
+        if self.reaped {
+            return;
+        }
+        let pgid = self.child.id() as i32;
+        kill_group(pgid);
+        let _ = self.child.wait();
+        unregister_group(pgid);
+        self.reaped = true;
+    }
+
+    /// Kills the process and its whole group (if they still run) and reaps it.
     pub fn kill(&mut self) {
         self.running = false;
         self.stdin = None;
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.end_group();
     }
 
     /// Sends `quit`, waits up to `timeout` for the reply and the exit, then kills.
@@ -249,9 +393,8 @@ impl EngineProcess {
             self.stdin = None;
             let start = Instant::now();
             while start.elapsed() < timeout {
-                if let Ok(Some(_)) = self.child.try_wait() {
-                    self.running = false;
-                    return;
+                if let Ok(true) = self.leader_exited() {
+                    break;
                 }
                 thread::sleep(Duration::from_millis(2));
             }
@@ -264,6 +407,11 @@ impl Drop for EngineProcess {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+/// The failure of an engine that wrote more than [`MAX_UNREAD`] bytes not asked for.
+fn flooded() -> Failure {
+    Failure::Malformed(format!("more than {MAX_UNREAD} bytes of output not asked for"))
 }
 
 /// Reads `=id text` or `?id text`, checking the id.

@@ -211,6 +211,13 @@ fn failure_loss(command: &str, failure: Failure, timeout: Duration) -> Loss {
         }
         Failure::Exited(detail) => loss(Termination::Crash, format!("ended during '{command}': {detail}")),
         Failure::Malformed(detail) => loss(Termination::MalformedReply, format!("to '{command}': {detail}")),
+        Failure::NotReading => loss(
+            Termination::Timeout,
+            format!(
+                "'{command}' not taken within {:.3} s: the engine stopped reading its input",
+                timeout.as_secs_f64()
+            ),
+        ),
     }
 }
 

@@ -5,7 +5,9 @@
 //! [`MatchArgs`] are the command-line options (a clap `Args` struct to flatten into a
 //! subcommand) and [`run_match`] plays the match:
 //!
-//! - [`engine`]: engine processes, every read with a deadline, kill and restart;
+//! - [`engine`]: engine processes, every read and write with a deadline and bounded, kill
+//!   and restart;
+//! - [`process`]: process groups ended whole (on a signal too), writes with deadlines;
 //! - [`game`]: one refereed game and its adjudication;
 //! - [`clock`]: time controls and clocks;
 //! - [`openings`]: random setups or openings from a file;
@@ -19,6 +21,7 @@ pub mod clock;
 pub mod engine;
 pub mod game;
 pub mod openings;
+mod process;
 mod runner;
 pub mod summary;
 pub mod tournament;
