@@ -14,6 +14,7 @@
 //! veletas-fake-engine [--seed S] [--name NAME]
 //!     [--illegal-at N] [--crash-at N] [--hang-at N] [--slow-at N --delay SECONDS]
 //!     [--junk-at N] [--refuse-at N] [--malformed-at N] [--resign-at N] [--wrong-score]
+//!     [--score-text TEXT]
 //!     [--swap] [--flood-after N] [--huge-reply-at N] [--deaf-at N] [--name-repeat K]
 //!     [--child] [--pid-file PATH]
 //! ```
@@ -73,6 +74,9 @@ struct Opts {
     /// Report the wrong winner in final_score.
     #[arg(long)]
     wrong_score: bool,
+    /// Answer final_score with TEXT (`\n` in it starts a new line), whoever won.
+    #[arg(long, value_name = "TEXT")]
+    score_text: Option<String>,
     /// Always swap when White may (modern rules).
     #[arg(long)]
     swap: bool,
@@ -206,6 +210,9 @@ impl Engine {
             "undo" => self.game.undo().map(|_| String::new()).map_err(|_| "cannot undo".into()),
             "showboard" => Ok(self.game.position().to_string()),
             "final_score" => match self.game.position().winner() {
+                Some(_) if self.opts.score_text.is_some() => {
+                    Ok(self.opts.score_text.clone().unwrap_or_default().replace("\\n", "\n"))
+                }
                 Some(winner) => {
                     let winner = if self.opts.wrong_score { !winner } else { winner };
                     Ok(if winner == Color::Black { "B+".into() } else { "W+".into() })

@@ -53,6 +53,44 @@ pub const LINE_COST: usize = 64;
 /// The most lines a single reply may have.
 const MAX_REPLY_LINES: usize = 10_000;
 
+/// The longest engine name or version (the `name` and `version` replies) kept, in
+/// characters, after [`clean_text`].
+pub const MAX_NAME: usize = 64;
+
+/// The longest piece of other engine text (a refusal's reason, a `final_score` answer, a
+/// reply that is not a move) kept in records, on screens and in reports, in characters,
+/// after [`clean_text`].
+pub const MAX_SHOWN: usize = 120;
+
+/// Engine text as it may reach a record, a terminal, CSV or HTML: every control
+/// character (line breaks, tabs, escapes, C1 controls) and every bidirectional override
+/// becomes a space, runs of spaces one space, the ends trimmed, and the text cut to `max`
+/// characters (the cut marked with `...`).
+pub fn clean_text(text: &str, max: usize) -> String {
+    let mut cleaned = String::with_capacity(text.len().min(max * 4 + 3));
+    let mut chars = 0;
+    let mut space = false;
+    for c in text.chars() {
+        let c = if c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') { ' ' } else { c };
+        if c.is_whitespace() {
+            space = !cleaned.is_empty();
+            continue;
+        }
+        if chars + usize::from(space) >= max {
+            cleaned.push_str("...");
+            return cleaned;
+        }
+        if space {
+            cleaned.push(' ');
+            chars += 1;
+            space = false;
+        }
+        cleaned.push(c);
+        chars += 1;
+    }
+    cleaned
+}
+
 /// How long to wait for an engine's exit status after its output ended.
 const REAP_WAIT: Duration = Duration::from_millis(300);
 
@@ -416,7 +454,7 @@ fn flooded() -> Failure {
 
 /// Reads `=id text` or `?id text`, checking the id.
 fn parse_first_line(line: &str, id: u64) -> Result<Reply, Failure> {
-    let shown = || line.chars().take(60).collect::<String>();
+    let shown = || clean_text(line, 60);
     let success = match line.as_bytes().first() {
         Some(b'=') => true,
         Some(b'?') => false,
@@ -498,6 +536,16 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn engine_text_is_cleaned_of_controls_and_cut() {
+        assert_eq!(clean_text("\x1b]0;pwned\x07 red\x1b[31m  x\n\ty", 100), "]0;pwned red [31m x y");
+        assert_eq!(clean_text("abc\u{202e}def\u{85}", 100), "abc def");
+        assert_eq!(clean_text("abcdef", 3), "abc...");
+        assert_eq!(clean_text("ab cdef", 3), "ab...");
+        assert_eq!(clean_text(&"x".repeat(1 << 20), MAX_NAME).chars().count(), MAX_NAME + 3);
+        assert_eq!(clean_text(" \r\n", 10), "");
+    }
 
     #[test]
     fn first_reply_lines_are_checked() {

@@ -12,7 +12,7 @@ use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::referee::clock::{TimeControl, format_seconds};
-use crate::referee::engine::{Engine, EngineCommand, Failure, Reply};
+use crate::referee::engine::{Engine, EngineCommand, Failure, MAX_NAME, Reply, clean_text};
 use crate::referee::game::{GameSettings, PlayedGame, Termination, play_game_observed};
 use crate::referee::openings::{Opening, OpeningBook};
 use crate::referee::summary::{GameOutcome, MatchSummary, SprtSpec, Tally};
@@ -238,12 +238,15 @@ fn to_record(played: &PlayedGame, plan: &Plan, names: &[String; 2], date: &str) 
     played.record(&head, &text, &swap)
 }
 
-/// Starts an engine pair's first engine and asks its name and version.
+/// Starts an engine pair's first engine and asks its name and version (each cleaned and cut
+/// to [`MAX_NAME`] characters by [`clean_text`]: they go into every record and line).
 pub(super) fn engine_name(engine: &mut Engine, timeout: Duration) -> Result<String, RefereeError> {
     let text = engine_text(engine);
     let fatal = |detail: String| RefereeError::Engine { command: text.clone(), detail };
     let ask = |engine: &mut Engine, command: &str| match engine.command(command, timeout) {
-        Ok(Reply { success: true, text }) if !text.is_empty() && !text.contains('\n') => Ok(Some(text)),
+        Ok(Reply { success: true, text }) if !text.contains('\n') => {
+            Ok(Some(clean_text(&text, MAX_NAME)).filter(|text| !text.is_empty()))
+        }
         Ok(_) => Ok(None),
         Err(Failure::Timeout) => Err(fatal(format!("no reply to '{command}' within {:.1} s", timeout.as_secs_f64()))),
         Err(failure) => Err(fatal(format!("'{command}': {failure}"))),
