@@ -89,8 +89,16 @@ pub fn view(args: &ViewArgs) -> Result<(), String> {
         check_not_input(("-o", output), &inputs)?;
     }
     let mut files = Vec::with_capacity(args.files.len());
-    for path in &args.files {
-        files.push((path.display().to_string(), read_record_file(path)?));
+    let mut seen = crate::records::Duplicates::default();
+    for (index, path) in args.files.iter().enumerate() {
+        let mut games = read_record_file(path)?;
+        let before = games.len();
+        games.retain(|game| !seen.is_repeat(index, game));
+        if games.len() < before {
+            let repeats = before - games.len();
+            crate::records::warn(&format!("{}: {repeats} games recorded twice: skipped", path.display()));
+        }
+        files.push((path.display().to_string(), games));
     }
     let page = viewer::page(&files, args.title.as_deref())?;
     write_output(args.output.as_deref(), page.as_bytes())

@@ -11,14 +11,21 @@ pub mod viewer;
 
 use std::path::Path;
 
-use veletas_rules::record::{GameRecord, parse_records};
+use crate::records::ReadError;
+use veletas_rules::record::GameRecord;
 
 /// Reads the games of a record file. Errors are one line naming the file (and the line
-/// for a syntax error); a file holding no game is an error too.
+/// for a syntax error); a file holding no game is an error too. A last game cut short by
+/// an interrupted write is skipped with a warning on stderr.
 pub fn read_record_file(path: &Path) -> Result<Vec<GameRecord>, String> {
     let name = path.display();
-    let text = veletas_rules::record::read_record_file(path).map_err(|e| format!("{name}: {e}"))?;
-    let games = parse_records(&text).map_err(|e| format!("{name}: {e}"))?;
+    let (games, warning) = crate::records::read_complete(path).map_err(|e| match e {
+        ReadError::File(e) => format!("{name}: {e}"),
+        ReadError::Syntax(e) => format!("{name}: {e}"),
+    })?;
+    if let Some(warning) = warning {
+        crate::records::warn(&warning);
+    }
     if games.is_empty() {
         return Err(format!("{name}: no games in the file"));
     }

@@ -1,7 +1,7 @@
 //! Engine processes and the GTP transport the referee uses to talk to them.
 //!
 //! An engine is started directly (no shell) from its command line split by
-//! [`split_command`], in a process group of its own (see [`super::process`]); its stderr
+//! [`split_command`], in a process group of its own (see the `process` module); its stderr
 //! goes to a log file (or nowhere), never to the terminal. A reader thread turns its
 //! stdout into lines on a channel, so that every read the referee makes has a deadline:
 //! an engine that does not answer in time is killed, its whole process group with it.

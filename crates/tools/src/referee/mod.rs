@@ -7,10 +7,11 @@
 //!
 //! - [`engine`]: engine processes, every read and write with a deadline and bounded, kill
 //!   and restart;
-//! - [`process`]: process groups ended whole (on a signal too), writes with deadlines;
+//! - `process`: process groups ended whole (on a signal too), writes with deadlines;
 //! - [`game`]: one refereed game and its adjudication;
 //! - [`clock`]: time controls and clocks;
 //! - [`openings`]: random setups or openings from a file;
+//! - `record_file`: the record file, locked to one writer and never ending in half a game;
 //! - [`veletas_rules::record`]: the record file format (`docs/records.md`) and its parser;
 //! - [`summary`]: the statistics and reports, on top of [`crate::stats`];
 //! - [`words`]: splitting engine command lines without a shell.
@@ -22,6 +23,7 @@ pub mod engine;
 pub mod game;
 pub mod openings;
 mod process;
+mod record_file;
 mod runner;
 pub mod summary;
 pub mod tournament;
@@ -125,6 +127,10 @@ pub struct CommonArgs {
     /// Start over: empty the record file instead of resuming.
     #[arg(long, requires = "record", conflicts_with = "resume")]
     pub overwrite: bool,
+    /// When another referee is writing the record file, wait for it to finish (then resume
+    /// from what it wrote) instead of refusing at once.
+    #[arg(long, requires = "record")]
+    pub wait: bool,
     /// Where the engines' stderr goes (appended); default: the record file name plus
     /// `.engines.log`, or nowhere without a record file.
     #[arg(long, value_name = "FILE")]
