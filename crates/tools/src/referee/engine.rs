@@ -590,6 +590,23 @@ mod tests {
     }
 
     #[test]
+    fn a_command_the_engine_does_not_read_in_time_is_not_reading() {
+        // 200 kB is more than a pipe holds: the write itself must give up at the deadline.
+        let mut deaf = sh("exec sleep 10");
+        assert_eq!(deaf.command(&"x".repeat(200_000), SHORT), Err(Failure::NotReading));
+        assert!(!deaf.is_running());
+    }
+
+    #[test]
+    fn a_flood_past_the_unread_cap_is_malformed() {
+        let mut flood = sh("read x; printf '=1\\n\\n'; yes flood; exec sleep 5");
+        assert_eq!(flood.command("name", Duration::from_secs(5)), Ok(Reply { success: true, text: String::new() }));
+        // Whether the reader has passed the cap yet or not, the flood is no reply.
+        assert!(matches!(flood.command("name", Duration::from_secs(5)), Err(Failure::Malformed(_))));
+        assert!(flood.output.unread.load(Ordering::SeqCst) <= MAX_UNREAD + MAX_LINE + LINE_COST);
+    }
+
+    #[test]
     fn junk_and_endless_lines_are_malformed() {
         let mut junk = sh("read x; echo thinking; exec sleep 5");
         assert!(matches!(junk.command("genmove b", SHORT), Err(Failure::Malformed(_))));
