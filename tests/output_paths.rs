@@ -63,8 +63,9 @@ fn render_into_a_fifo_writes_through_it_and_leaves_a_fifo() {
     };
     let output = veletas(&dir, &["render", POSITION, "-o", "pipe"]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    assert!(reader.join().unwrap().starts_with("<svg"));
+    // Checked before joining the reader: a FIFO replaced by a file would leave it waiting.
     assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    assert!(reader.join().unwrap().starts_with("<svg"));
     let _ = fs::remove_dir_all(&dir);
 }
 
