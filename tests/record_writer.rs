@@ -125,3 +125,27 @@ fn readers_skip_a_cut_short_last_game_and_games_recorded_twice() {
     }
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn ratings_count_a_tournament_played_twice_once() {
+    let dir = scratch("twice");
+    let engines: Vec<String> =
+        ["a", "b", "c"].iter().enumerate().map(|(i, name)| format!("{name}='{FAKE}' --seed {i}")).collect();
+    for record in ["t1.txt", "t2.txt"] {
+        let mut args: Vec<String> = vec!["tournament".into()];
+        for engine in &engines {
+            args.extend(["--engine".into(), engine.clone()]);
+        }
+        args.extend(["--games-per-pair", "2", "--size", "7", "-q", "--record", record].map(String::from));
+        let output = run(&dir, &args);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    }
+    // The same event, tournament fingerprint and game ids: the second file adds nothing.
+    let ratings = run(&dir, &["ratings".into(), "t1.txt".into(), "t2.txt".into()]);
+    let (stdout, stderr) = (String::from_utf8_lossy(&ratings.stdout), String::from_utf8_lossy(&ratings.stderr));
+    assert!(ratings.status.success(), "{stderr}");
+    assert!(stdout.contains("from 6 games"), "{stdout}");
+    assert!(stdout.contains("6 games recorded twice skipped"), "{stdout}");
+    assert!(stderr.contains("t2.txt: 6 games recorded twice (the same game id): skipped"), "{stderr}");
+    let _ = fs::remove_dir_all(&dir);
+}
