@@ -17,9 +17,21 @@
 //! veletas-fake-engine [--seed S] [--name NAME]
 //!     [--illegal-at N] [--crash-at N] [--hang-at N] [--slow-at N --delay SECONDS]
 //!     [--junk-at N] [--refuse-at N] [--malformed-at N] [--resign-at N] [--wrong-score]
+//!     [--score-text TEXT]
 //!     [--swap] [--refuse COMMAND]... [--no-ids] [--no-space] [--no-blank] [--linger]
 //!     [--bad-size-resets] [--reg-genmove-plays]
+//!     [--flood-after N] [--huge-reply-at N] [--deaf-at N] [--name-repeat K]
+//!     [--child] [--pid-file PATH]
 //! ```
+//!
+//! The hostile modes (for the referee's bounds and deadlines, docs/reliability.md):
+//! `--flood-after N` answers the N-th genmove, then writes endless lines without reading
+//! again; `--huge-reply-at N` answers it with a reply of 200 lines of 1 MiB; `--deaf-at N`
+//! answers it, shrinks its stdin pipe to one page, writes empty successful replies to the
+//! next 5,000 commands in advance and never reads again; `--name-repeat K` repeats the
+//! name K times in one line; `--child` starts a child process (a copy of itself that
+//! sleeps) that lives as long as it can, like an engine behind a wrapper script;
+//! `--pid-file PATH` appends the pid of the engine (and of its child) to PATH.
 
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
@@ -67,6 +79,9 @@ struct Opts {
     /// Report the wrong winner in final_score.
     #[arg(long)]
     wrong_score: bool,
+    /// Answer final_score with TEXT (`\n` in it starts a new line), whoever won.
+    #[arg(long, value_name = "TEXT")]
+    score_text: Option<String>,
     /// Always swap when White may (modern rules).
     #[arg(long)]
     swap: bool,
@@ -92,6 +107,37 @@ struct Opts {
     /// state changes after an error).
     #[arg(long)]
     bad_size_resets: bool,
+    /// After answering the N-th genmove of a game, flood stdout and never read again.
+    #[arg(long, value_name = "N")]
+    flood_after: Option<u32>,
+    /// Answer the N-th genmove of each game with 200 lines of 1 MiB.
+    #[arg(long, value_name = "N")]
+    huge_reply_at: Option<u32>,
+    /// After answering the N-th genmove, answer 5,000 commands in advance and stop reading.
+    #[arg(long, value_name = "N")]
+    deaf_at: Option<u32>,
+    /// Repeat the name this many times in the `name` reply.
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    name_repeat: usize,
+    /// Start a sleeping child process that outlives this one unless killed with it.
+    #[arg(long)]
+    child: bool,
+    /// Sleep forever (what the child started by --child does).
+    #[arg(long, hide = true)]
+    sleep_forever: bool,
+    /// Append this process's pid (and its child's) to PATH, one a line.
+    #[arg(long, value_name = "PATH")]
+    pid_file: Option<std::path::PathBuf>,
+}
+
+/// What to do after the reply just written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum After {
+    Continue,
+    Flood,
+    Deaf,
+    /// The reply is [`huge_reply`], not the usual one.
+    Huge,
 }
 
 const COMMANDS: [&str; 20] = [
@@ -122,6 +168,7 @@ struct Engine {
     game: Game,
     rng: Rng,
     genmoves: u32,
+    after: After,
 }
 
 type Answer = Result<String, String>;
@@ -142,7 +189,7 @@ impl Engine {
         }
         match name {
             "protocol_version" => Ok("2".into()),
-            "name" => Ok(self.opts.name.clone()),
+            "name" => Ok(self.opts.name.repeat(self.opts.name_repeat.clamp(1, 1 << 24))),
             "version" => Ok("0.1".into()),
             "known_command" => match args {
                 [command] => Ok(COMMANDS.contains(command).to_string()),
@@ -218,6 +265,9 @@ impl Engine {
             "undo" => self.game.undo().map(|_| String::new()).map_err(|_| "cannot undo".into()),
             "showboard" => Ok(self.game.position().to_string()),
             "final_score" => match self.game.position().winner() {
+                Some(_) if self.opts.score_text.is_some() => {
+                    Ok(self.opts.score_text.clone().unwrap_or_default().replace("\\n", "\n"))
+                }
                 Some(winner) => {
                     let winner = if self.opts.wrong_score { !winner } else { winner };
                     Ok(if winner == Color::Black { "B+".into() } else { "W+".into() })
@@ -264,6 +314,16 @@ impl Engine {
         }
         if o.slow_at == n {
             std::thread::sleep(Duration::from_secs_f64(o.delay.clamp(0.0, 1e6)));
+        }
+        if o.flood_after == n {
+            self.after = After::Flood;
+        }
+        if o.deaf_at == n {
+            self.after = After::Deaf;
+        }
+        if o.huge_reply_at == n {
+            self.after = After::Huge;
+            return Ok(String::new());
         }
         if o.junk_at == n {
             let _ = writeln!(out, "info thinking very hard\njunk before the reply");
@@ -315,11 +375,76 @@ fn clean(line: &[u8]) -> String {
     text.chars().filter(|c| !c.is_control() || *c == '\t').map(|c| if c == '\t' { ' ' } else { c }).collect()
 }
 
+/// Appends `pid` to the --pid-file, if any.
+fn note_pid(path: Option<&std::path::Path>, pid: u32) {
+    if let Some(path) = path {
+        let file = std::fs::OpenOptions::new().create(true).append(true).open(path);
+        let _ = file.and_then(|mut f| writeln!(f, "{pid}"));
+    }
+}
+
+/// Answers command `id` with 200 lines of 1 MiB, written a line at a time.
+fn huge_reply(out: &mut impl Write, id: &str) -> io::Result<()> {
+    let line = vec![b'x'; (1 << 20) - 1];
+    writeln!(out, "={id} huge")?;
+    for _ in 0..200 {
+        out.write_all(&line)?;
+        out.write_all(b"\n")?;
+    }
+    out.write_all(b"\n")?;
+    out.flush()
+}
+
+/// Writes lines to `out` until it fails (the reader is gone or the process is killed).
+fn flood(out: &mut impl Write) -> ! {
+    let line = format!("{}\n", "flood ".repeat(170));
+    while out.write_all(line.as_bytes()).is_ok() {}
+    std::process::exit(0)
+}
+
+/// Answers the commands numbered from `next_id` in advance, then sleeps without reading.
+fn go_deaf(out: &mut impl Write, next_id: u64) -> ! {
+    // One page of pipe: the referee's writes fill it after a few hundred bytes.
+    // SAFETY: fcntl(2) on our own stdin.
+    unsafe {
+        libc::fcntl(0, libc::F_SETPIPE_SZ, 4096);
+    }
+    for id in next_id..next_id + 5000 {
+        if writeln!(out, "={id}\n").is_err() {
+            break;
+        }
+    }
+    let _ = out.flush();
+    loop {
+        std::thread::sleep(Duration::from_secs(3600));
+    }
+}
+
 fn main() {
     let opts = Opts::parse();
+    if opts.sleep_forever {
+        loop {
+            std::thread::sleep(Duration::from_secs(3600));
+        }
+    }
     eprintln!("fake engine '{}' starting, pid {}", opts.name, std::process::id());
+    note_pid(opts.pid_file.as_deref(), std::process::id());
+    if opts.child
+        && let Ok(me) = std::env::current_exe()
+    {
+        // Not waited for: it lives on until someone kills it.
+        let child = std::process::Command::new(me)
+            .arg("--sleep-forever")
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn();
+        if let Ok(child) = child {
+            note_pid(opts.pid_file.as_deref(), child.id());
+            std::mem::forget(child);
+        }
+    }
     let rng = Rng::new(opts.seed);
-    let mut engine = Engine { opts, game: Game::new(Variant::STANDARD), rng, genmoves: 0 };
+    let mut engine = Engine { opts, game: Game::new(Variant::STANDARD), rng, genmoves: 0, after: After::Continue };
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let stdout = io::stdout();
@@ -343,12 +468,25 @@ fn main() {
             Ok(text) => ('=', text),
             Err(text) => ('?', text),
         };
-        let id = if engine.opts.no_ids { "" } else { id.unwrap_or("") };
+        let shown_id = if engine.opts.no_ids { "" } else { id.unwrap_or("") };
         let space = if engine.opts.no_space && text.is_empty() { "" } else { " " };
         let end = if engine.opts.no_blank { "" } else { "\n" };
-        let written = writeln!(out, "{mark}{id}{space}{text}{end}").and_then(|()| out.flush());
+        let written = if engine.after == After::Huge {
+            engine.after = After::Continue;
+            huge_reply(&mut out, shown_id)
+        } else {
+            writeln!(out, "{mark}{shown_id}{space}{text}{end}").and_then(|()| out.flush())
+        };
         if written.is_err() || (name == "quit" && answer.is_ok() && !engine.opts.linger) {
             return;
+        }
+        match engine.after {
+            After::Continue | After::Huge => {}
+            After::Flood => flood(&mut out),
+            After::Deaf => {
+                let next = id.and_then(|id| id.parse::<u64>().ok()).map_or(1, |id| id + 1);
+                go_deaf(&mut out, next)
+            }
         }
     }
 }

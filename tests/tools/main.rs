@@ -7,12 +7,16 @@
 mod build_commit_script;
 mod check_cli;
 mod check_referee;
+mod engine_text;
+mod hostile_engines;
 mod modern_referee;
 mod openings;
+mod output_paths;
 mod pictures;
 mod program;
 mod ratings;
 mod ratings_cli;
+mod record_writer;
 mod referee;
 mod referee_scripts;
 mod referee_stats;

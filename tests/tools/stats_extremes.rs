@@ -61,8 +61,9 @@ fn a_clean_sweep_prints_finite_figures_and_the_sprt_decides() {
     assert!(text.contains("SPRT elo0 0 elo1 10") && text.contains(": H1 accepted"), "{text}");
     let wins: u64 = text.split("Score of one vs two: ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
     assert!(text.contains(&format!("Score of one vs two: {wins} - 0 (100.0%)")), "{text}");
-    // The SPRT stops after 14 won pairs (28 games), perhaps one game later.
-    assert!((28..=29).contains(&wins), "{text}");
+    // The SPRT decides after 14 won pairs (28 games); the games already under way when it
+    // does are counted too (one, or two on a loaded machine).
+    assert!((28..=30).contains(&wins), "{text}");
     let [elo, half, lower, upper] = figure(&text, "Elo difference: ");
     assert!(lower > 0.0 && lower < elo && elo < upper && upper < 2000.0, "{text}");
     assert!((half - (upper - lower) / 2.0).abs() < 0.11, "{text}");

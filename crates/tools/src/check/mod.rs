@@ -18,7 +18,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use crate::referee::clock::parse_seconds;
-use crate::referee::engine::{Engine, EngineCommand, Failure, Reply};
+use crate::referee::engine::{Engine, EngineCommand, Failure, MAX_NAME, Reply, clean_text};
 use crate::referee::words::split_engine_name;
 use veletas_rules::{RuleSet, Rules, Variant};
 
@@ -311,11 +311,13 @@ pub struct Identity {
 }
 
 impl Identity {
-    /// `NAME VERSION`, or the name alone.
+    /// `NAME VERSION`, or the name alone, each cleaned of control characters and cut to
+    /// [`MAX_NAME`] characters (they go into every record and screen line).
     pub fn full_name(&self) -> String {
-        match &self.version {
-            Some(version) if !version.is_empty() => format!("{} {version}", self.name),
-            _ => self.name.clone(),
+        let name = clean_text(&self.name, MAX_NAME);
+        match self.version.as_deref().map(|v| clean_text(v, MAX_NAME)) {
+            Some(version) if !version.is_empty() => format!("{name} {version}"),
+            _ => name,
         }
     }
 }

@@ -312,10 +312,12 @@ impl Standings {
     }
 }
 
-/// A CSV field, quoted (with inner quotes doubled) when it holds a comma, a quote or a
-/// line break, as RFC 4180 asks.
+/// A CSV field: control characters become spaces (a line break included), and the field
+/// is quoted (inner quotes doubled) when it holds a comma or a quote, as RFC 4180 asks.
 pub fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text.to_string() }
+    // Control characters (escapes, line breaks) never reach a spreadsheet or a terminal.
+    let text = printable(text);
+    if text.contains([',', '"']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text }
 }
 
 pub use crate::json::string as json_string;
@@ -339,6 +341,7 @@ mod tests {
         assert_eq!(csv_field("plain name"), "plain name");
         assert_eq!(csv_field("a,b"), "\"a,b\"");
         assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(csv_field("red\x1b[31m\nname"), "red [31m name");
     }
 
     #[test]

@@ -5,10 +5,13 @@
 //! [`MatchArgs`] are the command-line options (a clap `Args` struct to flatten into a
 //! subcommand) and [`run_match`] plays the match:
 //!
-//! - [`engine`]: engine processes, every read with a deadline, kill and restart;
+//! - [`engine`]: engine processes, every read and write with a deadline and bounded, kill
+//!   and restart;
+//! - `process`: process groups ended whole (on a signal too), writes with deadlines;
 //! - [`game`]: one refereed game and its adjudication;
 //! - [`clock`]: time controls and clocks;
 //! - [`openings`]: random setups or openings from a file;
+//! - `record_file`: the record file, locked to one writer and never ending in half a game;
 //! - [`veletas_rules::record`]: the record file format (`docs/records.md`) and its parser;
 //! - [`summary`]: the statistics and reports, on top of [`crate::stats`];
 //! - [`words`]: splitting engine command lines without a shell.
@@ -19,12 +22,16 @@ pub mod clock;
 pub mod engine;
 pub mod game;
 pub mod openings;
+mod process;
+mod record_file;
 mod runner;
 pub mod summary;
 pub mod tournament;
 pub mod words;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use crate::output::check_not_input;
 
 use veletas_rules::{RuleSet, Rules};
 
@@ -122,6 +129,10 @@ pub struct CommonArgs {
     /// Start over: empty the record file instead of resuming.
     #[arg(long, requires = "record", conflicts_with = "resume")]
     pub overwrite: bool,
+    /// When another referee is writing the record file, wait for it to finish (then resume
+    /// from what it wrote) instead of refusing at once.
+    #[arg(long, requires = "record")]
+    pub wait: bool,
     /// Where the engines' stderr goes (appended); default: the record file name plus
     /// `.engines.log`, or nowhere without a record file.
     #[arg(long, value_name = "FILE")]
@@ -145,17 +156,33 @@ pub struct CommonArgs {
 }
 
 impl CommonArgs {
-    /// Checks that the pages of `--report` and `--live` can be written, before any game.
-    pub fn check_pages(&self) -> Result<(), RefereeError> {
+    /// Checks, before any game, that the pages of `--report` and `--live` can be written
+    /// and that no output (`--report`, `--live`, the engine log `log`) is the same file as
+    /// an input (the record file `record`, `--openings`, `inputs`) or as another output:
+    /// the error is one line naming both.
+    pub fn check_outputs(
+        &self,
+        record: Option<&Path>,
+        log: Option<&Path>,
+        inputs: &[(&str, &Path)],
+    ) -> Result<(), RefereeError> {
         for (option, path) in [("--report", &self.report), ("--live", &self.live)] {
             if let Some(path) = path {
                 crate::report::check_writable(option, path).map_err(RefereeError::Usage)?;
             }
         }
-        if let (Some(report), Some(live)) = (&self.report, &self.live)
-            && report == live
-        {
-            return Err(RefereeError::Usage("--report and --live must be different files".into()));
+        let mut taken: Vec<(&str, &Path)> = inputs.to_vec();
+        taken.extend(record.map(|path| ("--record", path)));
+        // The openings file is the first word of --openings (its options follow it).
+        taken.extend(
+            self.openings.first().map(|file| ("--openings", Path::new(file.strip_prefix("file=").unwrap_or(file)))),
+        );
+        let outputs = [("--engine-log", log), ("--report", self.report.as_deref()), ("--live", self.live.as_deref())];
+        for (option, path) in outputs {
+            if let Some(path) = path {
+                check_not_input((option, path), &taken).map_err(RefereeError::Usage)?;
+                taken.push((option, path));
+            }
         }
         Ok(())
     }

@@ -2,7 +2,7 @@
 //! the worker threads, and the output.
 
 use std::collections::{HashSet, VecDeque};
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::Mutex;
@@ -15,13 +15,14 @@ use crate::referee::clock::{TimeControl, format_seconds};
 use crate::referee::engine::{Engine, EngineCommand};
 use crate::referee::game::{GameSettings, PlayedGame, Termination, play_game_observed};
 use crate::referee::openings::{Opening, OpeningBook};
+use crate::referee::record_file::{append_game, open_record_file};
 use crate::referee::summary::{GameOutcome, MatchSummary, SprtSpec, Tally};
 use crate::referee::words::split_engine_name;
 use crate::referee::{MatchArgs, RefereeError};
 use crate::report::{LiveBoard, LiveGame};
 use crate::stats::SprtDecision;
 use veletas_rules::Move;
-use veletas_rules::record::{GameRecord, check_regular_file, parse_complete_records, read_record_file};
+use veletas_rules::record::GameRecord;
 
 /// Everything fixed before the first game.
 struct Plan {
@@ -89,10 +90,6 @@ impl Plan {
     }
 }
 
-pub(super) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> RefereeError + '_ {
-    move |source| RefereeError::Io { path: path.to_path_buf(), source }
-}
-
 /// Checks a recorded game against the plan and returns its outcome (`None` for games
 /// beyond `--games`) and its engines' names as Black and White.
 fn recorded_outcome(game: &GameRecord, plan: &Plan, index: usize) -> Result<Option<GameOutcome>, String> {
@@ -148,7 +145,8 @@ fn open_record(args: &MatchArgs, plan: &Plan) -> Result<Opened, RefereeError> {
     let Some(path) = &args.common.record else {
         return Ok((Vec::new(), Vec::new(), None));
     };
-    let (games, file) = open_record_file(path, args.common.resume, args.common.overwrite)?;
+    let common = &args.common;
+    let (games, file) = open_record_file(path, common.resume, common.overwrite, common.wait)?;
     let mut outcomes = Vec::new();
     let mut records = Vec::new();
     let mut seen = HashSet::new();
@@ -163,44 +161,6 @@ fn open_record(args: &MatchArgs, plan: &Plan) -> Result<Opened, RefereeError> {
         }
     }
     Ok((outcomes, records, Some(file)))
-}
-
-/// Opens a record file for appending and returns the complete games it already holds.
-/// A game cut short at the end (an interrupted write) is dropped from the file. With
-/// `overwrite` the file is emptied; with `must_exist` a missing file is an error.
-pub(super) fn open_record_file(
-    path: &Path,
-    must_exist: bool,
-    overwrite: bool,
-) -> Result<(Vec<GameRecord>, File), RefereeError> {
-    let mut games = Vec::new();
-    let record_error = |detail: String| RefereeError::Record { path: path.to_path_buf(), detail };
-    // Never open anything but a regular file: opening a FIFO blocks, and a device or a
-    // directory holds no record.
-    if path.exists() {
-        check_regular_file(path).map_err(|e| record_error(e.to_string()))?;
-    }
-    if path.exists() && !overwrite {
-        let text = read_record_file(path).map_err(|e| record_error(format!("cannot resume: {e}")))?;
-        let (complete, end) = parse_complete_records(&text).map_err(|e| record_error(format!("cannot resume: {e}")))?;
-        games = complete;
-        if !text[end..].trim().is_empty() {
-            log::warn!("{}: dropping an incomplete game at the end", path.display());
-            let file = OpenOptions::new().write(true).open(path).map_err(io_error(path))?;
-            file.set_len(end as u64).map_err(io_error(path))?;
-        }
-    } else if must_exist {
-        return Err(RefereeError::Usage(format!("--resume: {} does not exist", path.display())));
-    }
-    let mut options = OpenOptions::new();
-    options.create(true);
-    if overwrite {
-        options.write(true).truncate(true)
-    } else {
-        options.append(true)
-    };
-    let file = options.open(path).map_err(io_error(path))?;
-    Ok((games, file))
 }
 
 /// Today's date (UTC) as `YYYY.MM.DD`.
@@ -286,9 +246,9 @@ fn game_line(played: &PlayedGame, games: usize, shown: &[String; 2]) -> String {
 /// (unless `--quiet`), a progress line on stderr when it is a terminal, and the summary.
 pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
     let plan = Plan::new(args)?;
-    args.common.check_pages()?;
-    args.common.warn_about_concurrency();
     let log = args.common.engine_log_path();
+    args.common.check_outputs(args.common.record.as_deref(), log.as_deref(), &[])?;
+    args.common.warn_about_concurrency();
     let (mut outcomes, mut records, mut record) = open_record(args, &plan)?;
     let keep_records = args.common.report.is_some();
     let mut tally = Tally::default();
@@ -407,10 +367,9 @@ pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
                 records.push(r.clone());
             }
             if let (Some(file), None, Some(game_record)) = (record.as_mut(), &failure, &game_record) {
-                let text = game_record.to_string();
-                if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
-                    let path = args.common.record.clone().unwrap_or_default();
-                    failure = Some(RefereeError::Io { path, source: e });
+                let path = args.common.record.as_deref().unwrap_or(Path::new(""));
+                if let Err(e) = append_game(file, path, &game_record.to_string()) {
+                    failure = Some(e);
                     stop.store(true, Ordering::SeqCst);
                 }
             }

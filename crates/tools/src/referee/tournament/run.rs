@@ -17,7 +17,8 @@ use crate::referee::RefereeError;
 use crate::referee::engine::{Engine, EngineCommand};
 use crate::referee::game::{GameSettings, PlayedGame, Termination, play_game_observed};
 use crate::referee::openings::OpeningBook;
-use crate::referee::runner::{check_engines, engine_name, open_record_file, today};
+use crate::referee::record_file::{append_game, open_record_file};
+use crate::referee::runner::{check_engines, engine_name, today};
 use crate::referee::tournament::field::{self, EngineDef, EngineOptions};
 use crate::referee::tournament::schedule::{Format, Schedule, ScheduledGame, check_games_per_pair};
 use crate::referee::tournament::{ShardSpec, TournamentArgs, knockout};
@@ -468,10 +469,7 @@ impl Runner<'_> {
         if self.record.is_some() || self.records.is_some() {
             let game_record = plan.to_record(scheduled, played, &self.date);
             if let Some(file) = self.record.as_mut() {
-                let text = game_record.to_string();
-                file.write_all(text.as_bytes())
-                    .and_then(|()| file.flush())
-                    .map_err(|source| RefereeError::Io { path: plan.record.clone().unwrap_or_default(), source })?;
+                append_game(file, plan.record.as_deref().unwrap_or(Path::new("")), &game_record.to_string())?;
             }
             if let Some(records) = self.records.as_mut() {
                 records.push(game_record);
@@ -536,7 +534,8 @@ impl Runner<'_> {
 /// caller prints the standings.
 pub fn run_tournament(args: &TournamentArgs) -> Result<TournamentReport, RefereeError> {
     let mut plan = Plan::new(args)?;
-    args.common.check_pages()?;
+    let engines_file = args.engines_file.as_deref().map(|path| ("--engines", path));
+    args.common.check_outputs(plan.record.as_deref(), plan.log.as_deref(), engines_file.as_slice())?;
     args.common.warn_about_concurrency();
     if args.common.check {
         let commands: Vec<&EngineCommand> = plan.defs.iter().map(|d| &d.command).collect();
@@ -545,7 +544,8 @@ pub fn run_tournament(args: &TournamentArgs) -> Result<TournamentReport, Referee
     plan.probe()?;
     let (recorded, record) = match &plan.record {
         Some(path) => {
-            let (games, file) = open_record_file(path, args.common.resume, args.common.overwrite)?;
+            let common = &args.common;
+            let (games, file) = open_record_file(path, common.resume, common.overwrite, common.wait)?;
             let mut by_id = HashMap::new();
             for (i, game) in games.into_iter().enumerate() {
                 let detail = |what: String| RefereeError::Record {
