@@ -5,6 +5,7 @@
 //! library once a layer rather than once a file: put a new suite here as a module, not in a new
 //! top-level `tests/*.rs` file.
 mod build_commit_script;
+mod cluster;
 mod modern_referee;
 mod pictures;
 mod ratings;
