@@ -127,6 +127,33 @@ fn the_dockerfile_builds_the_image_and_program_the_kubernetes_manifest_runs() {
     }
 }
 
+/// The image's runtime stage adds nothing to debian:bookworm-slim but the binary, so the binary may
+/// need only the libraries every Debian image has: glibc's and libgcc's (a dependency that links
+/// another, say OpenSSL, must add it to the Dockerfile's runtime stage and to this list).
+#[test]
+fn the_binary_needs_no_library_the_slim_runtime_image_lacks() {
+    const IN_SLIM: [&str; 8] = [
+        "linux-vdso.so.1",
+        "ld-linux-x86-64.so.2",
+        "libc.so.6",
+        "libm.so.6",
+        "libgcc_s.so.1",
+        "libpthread.so.0",
+        "libdl.so.2",
+        "librt.so.1",
+    ];
+    let listed = text(&Command::new("ldd").arg(VELETAS).output().expect("ldd (libc-bin) runs"));
+    let libraries: Vec<&str> = listed
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .map(|name| name.rsplit('/').next().unwrap())
+        .collect();
+    assert!(libraries.contains(&"libc.so.6"), "{listed}");
+    for library in libraries {
+        assert!(IN_SLIM.contains(&library), "{library} is not in debian:bookworm-slim:\n{listed}");
+    }
+}
+
 #[test]
 fn a_dockerfile_is_read_instruction_by_instruction() {
     let stages =
