@@ -127,15 +127,26 @@ start() {
         slurmd -f "$SLURM_CONF" || die "slurmd did not start (see $dir/slurmd.log)"
         wait_for_pid slurmd
     fi
-    local state=
-    for _ in $(seq 300); do
-        state=$(sinfo -h -N -o %t 2>/dev/null || true)
-        [[ $state == idle || $state == mix || $state == alloc ]] && break
-        sleep 0.1
+    # Until the node is idle: at most 30 s, each query at most 5 s, and not a moment longer
+    # once a daemon has died (a port in use, a bad configuration).
+    local state='' deadline=$((SECONDS + 30)) d
+    while [[ $state != idle && $state != mix && $state != alloc ]]; do
+        for d in "${daemons[@]}"; do
+            running "$d" >/dev/null || die "$d stopped: $(log_tail "$d")"
+        done
+        ((SECONDS < deadline)) || die "the node is not up after 30 s (state '${state:-none}'): $(log_tail slurmd)"
+        sleep 0.2
+        state=$(timeout 5 sinfo -h -N -o %t 2>/dev/null || true)
     done
-    [[ $state == idle || $state == mix || $state == alloc ]] ||
-        die "the node is not up after 30 s (state '${state:-none}'; see $dir/slurmctld.log and $dir/slurmd.log)"
     echo "export SLURM_CONF=$SLURM_CONF"
+}
+
+# The last lines of a daemon's log, for an error message.
+log_tail() {
+    local log=$dir/$1.log
+    [[ $1 == munged ]] && log=$dir/munge/munged.log
+    printf '%s\n' "$log:"
+    tail -n 5 "$log" 2>/dev/null || true
 }
 
 # The daemons fork into the background and write their pid file a moment later.
@@ -147,16 +158,16 @@ wait_for_pid() {
         fi
         sleep 0.1
     done
-    die "$1 did not stay up (see $dir/$1.log)"
+    die "$1 did not stay up: $(log_tail "$1")"
 }
 
 stop() {
     [[ -d $dir ]] || return 0
     if running slurmctld >/dev/null && [[ -s $dir/slurm.conf ]]; then
         local jobs
-        jobs=$(SLURM_CONF=$dir/slurm.conf squeue -h -o %A 2>/dev/null || true)
+        jobs=$(SLURM_CONF=$dir/slurm.conf timeout 10 squeue -h -o %A 2>/dev/null || true)
         # shellcheck disable=SC2086 # one job id a word
-        [[ -z $jobs ]] || SLURM_CONF=$dir/slurm.conf scancel $jobs 2>/dev/null || true
+        [[ -z $jobs ]] || SLURM_CONF=$dir/slurm.conf timeout 10 scancel $jobs 2>/dev/null || true
     fi
     local d
     for d in slurmd slurmctld munged; do stop_daemon "$d"; done
