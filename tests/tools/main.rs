@@ -7,6 +7,7 @@
 mod build_commit_script;
 mod check_cli;
 mod check_referee;
+mod cluster;
 mod engine_text;
 mod hostile_engines;
 mod modern_referee;

@@ -1,7 +1,8 @@
 //! The recipes that spread a tournament over machines (`scripts/tournament-*`): GNU
 //! parallel is run for real (heavy suite; scripts/test.sh installs it), the Slurm array
 //! script and the Kubernetes manifest are checked and dry-run with their schedulers'
-//! environment variables set.
+//! environment variables set (cluster.rs runs the Slurm script for real and checks the
+//! manifest against the Job schema and the Dockerfile).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -9,11 +10,11 @@ use std::process::{Command, Output};
 const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
 
-fn scripts() -> PathBuf {
+pub(crate) fn scripts() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts")
 }
 
-fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("veletas-tscripts-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -30,7 +31,7 @@ fn field() -> Vec<String> {
     args
 }
 
-fn text(output: &Output) -> String {
+pub(crate) fn text(output: &Output) -> String {
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
@@ -42,7 +43,7 @@ fn dry_run(shard: &str) -> String {
 
 #[test]
 fn the_scripts_parse_and_print_their_usage() {
-    for name in ["tournament-parallel.sh", "tournament-slurm.sbatch"] {
+    for name in ["tournament-parallel.sh", "tournament-slurm.sbatch", "slurm-local.sh"] {
         let path = scripts().join(name);
         assert!(Command::new("bash").arg("-n").arg(&path).status().unwrap().success(), "{name}");
         let help = Command::new("bash").arg(&path).arg("-h").output().unwrap();
@@ -83,15 +84,19 @@ fn the_slurm_array_script_plays_the_shard_of_its_task() {
     assert!(String::from_utf8_lossy(&outside.stderr).contains("sbatch --array"));
 }
 
-#[test]
-fn the_kubernetes_manifest_is_an_indexed_job_whose_pods_play_their_shards() {
-    let manifest = scripts().join("tournament-k8s.yaml");
+/// scripts/tournament-k8s.yaml as JSON (parsed by PyYAML, which scripts/test.sh installs).
+pub(crate) fn kubernetes_manifest() -> serde_json::Value {
     let json = Command::new("python3")
         .args(["-c", "import sys, json, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))"])
-        .arg(&manifest)
+        .arg(scripts().join("tournament-k8s.yaml"))
         .output()
         .expect("python3 runs");
-    let job: serde_json::Value = serde_json::from_str(&text(&json)).unwrap();
+    serde_json::from_str(&text(&json)).unwrap()
+}
+
+#[test]
+fn the_kubernetes_manifest_is_an_indexed_job_whose_pods_play_their_shards() {
+    let job = kubernetes_manifest();
     assert_eq!(job["kind"], "Job");
     let spec = &job["spec"];
     assert_eq!(spec["completionMode"], "Indexed");
@@ -126,7 +131,7 @@ fn the_kubernetes_manifest_is_an_indexed_job_whose_pods_play_their_shards() {
 }
 
 /// Moves and results of each game, by game number.
-fn games(files: &[PathBuf]) -> Vec<(usize, String, String, Vec<String>, String)> {
+pub(crate) fn games(files: &[PathBuf]) -> Vec<(usize, String, String, Vec<String>, String)> {
     let mut all = Vec::new();
     for file in files {
         for g in veletas::referee::parse_records(&std::fs::read_to_string(file).unwrap()).unwrap() {
