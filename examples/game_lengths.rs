@@ -5,7 +5,7 @@
 //!
 //! With `--fit OUT`, first fits the length model ([`veletas::player::length`]) to the
 //! games, one linear model per board size and rule set, writes its weights to `OUT` (the
-//! engine's are `data/game-lengths.txt`) and tabulates with them; otherwise tabulates
+//! engine's are `crates/engine/data/game-lengths.txt`) and tabulates with them; otherwise tabulates
 //! with the built-in weights. The table, per board size and rule set and by empty
 //! squares (in bands of 10): positions, the mean and the 90th percentile of the turns the
 //! side to move still played, the old estimate (a quarter of the empty squares, 8 to 30)

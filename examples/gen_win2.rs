@@ -5,7 +5,7 @@
 //!
 //! Positions come from uniformly random games (as `gen_tactics`). The search for them uses
 //! the fast immediate-win test of the engine ([`winning_turn`]); the tests check every
-//! stored position again by brute force over the legal turns (`tests/solver.rs`).
+//! stored position again by brute force over the legal turns (`tests/engine/solver.rs`).
 
 use veletas::rules::{Game, Phase, PlayoutPolicy, Position, Rng, Turn, Variant};
 use veletas::search::tactics::winning_turn;

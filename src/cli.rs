@@ -1,5 +1,5 @@
-//! The command line: the engine (no subcommand), `perft`, `bench`, `match`, `tournament`,
-//! `ratings`, `render`, `view` and `gui`.
+//! The command line: the engine (no subcommand), `perft`, `bench`, `check`, `match`, `tournament`,
+//! `ratings`, `render`, `view`, `gui` and `generate`.
 //!
 //! `main.rs` only parses [`Cli`], sets up logging and calls [`run`]. Subcommands are the
 //! variants of [`Subcommand`]; adding one means adding a variant and its arm in [`run`].
@@ -12,17 +12,18 @@ use clap::{Args, Parser};
 use log::info;
 
 use crate::player::search_player::MAX_THREADS;
+use crate::player::time::MAX_THINKING;
 use crate::player::{SearchPlayer, Setting};
 use crate::protocol::{self, Engine};
 use crate::rules::{Position, RuleSet, Rules, Variant};
 use crate::search::eval::Evaluation;
-use crate::search::{DEFAULT_MEMORY_MB, MAX_MEMORY_MB, MIN_MEMORY_MB, PlayerKind, SearchParam, SearchSettings};
+use crate::search::{Algorithm, DEFAULT_MEMORY_MB, MAX_MEMORY_MB, MIN_MEMORY_MB, SearchParam, SearchSettings};
 
 /// Veletas engine: speaks a GTP-style protocol on stdin/stdout.
 #[derive(Parser, Debug)]
 #[command(
     name = "veletas",
-    version,
+    version = env!("VELETAS_VERSION"),
     about = "Veletas engine: speaks a GTP-style protocol on stdin/stdout (see protocol.md)",
     after_help = "Without a subcommand, reads protocol commands from stdin and answers on stdout; \
 logs go to stderr (set RUST_LOG=debug to see every command and reply).\n\n\
@@ -63,7 +64,7 @@ pub struct Cli {
 pub struct EngineArgs {
     /// The player: random, greedy, uct (plain UCT baseline) or veletas (our engine).
     #[arg(long, default_value = "veletas", value_parser = parse_player)]
-    pub player: PlayerKind,
+    pub player: Algorithm,
     /// Thinking time per move in seconds when the controller sets no clock.
     #[arg(long, value_name = "SECONDS", default_value_t = 1.0, value_parser = parse_movetime)]
     pub movetime: f64,
@@ -92,7 +93,7 @@ pub struct EngineArgs {
     #[arg(long)]
     pub ponder: bool,
     /// The static evaluation: learned (the default: the logistic model of
-    /// data/eval-weights.txt, learned from self-play) or hand (the hand-written one).
+    /// crates/engine/data/eval-weights.txt, learned from self-play) or hand (the hand-written one).
     #[arg(long, value_name = "EVAL", default_value = "learned")]
     pub eval: Evaluation,
     /// A search parameter for tuning matches, `NAME=VALUE` (repeatable): exploration,
@@ -104,7 +105,7 @@ pub struct EngineArgs {
 impl Default for EngineArgs {
     fn default() -> EngineArgs {
         EngineArgs {
-            player: PlayerKind::Veletas,
+            player: Algorithm::Veletas,
             movetime: 1.0,
             playouts: 0,
             threads: 1,
@@ -139,8 +140,8 @@ impl EngineArgs {
     }
 }
 
-fn parse_player(text: &str) -> Result<PlayerKind, String> {
-    text.parse::<PlayerKind>().map_err(|e| e.to_string())
+fn parse_player(text: &str) -> Result<Algorithm, String> {
+    text.parse::<Algorithm>().map_err(|e| e.to_string())
 }
 
 fn parse_threshold(text: &str) -> Result<f64, String> {
@@ -152,8 +153,10 @@ fn parse_threshold(text: &str) -> Result<f64, String> {
 
 fn parse_movetime(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(x) if x > 0.0 && x <= 86_400.0 => Ok(x),
-        _ => Err("the time per move must be a number of seconds above 0 and at most 86400".to_string()),
+        Ok(x) if x > 0.0 && x <= MAX_THINKING.as_secs_f64() => Ok(x),
+        _ => {
+            Err(format!("the time per move must be a number of seconds above 0 and at most {}", MAX_THINKING.as_secs()))
+        }
     }
 }
 
@@ -174,6 +177,8 @@ figure's ratio.\n\n\
 Examples:\n  veletas bench\n  veletas bench --runs 9 --json\n  \
 veletas bench --compare /path/to/old/veletas --runs 7")]
     Bench(crate::bench::BenchArgs),
+    /// Checks an engine's compliance with the protocol, one line per check (see docs/check.md).
+    Check(crate::check::CheckArgs),
     /// Plays two protocol engines against each other and reports the result (see docs/match.md).
     Match(Box<crate::referee::MatchArgs>),
     /// Learns the weights of the learned evaluation from recorded games (see docs/learning.md).
@@ -190,6 +195,17 @@ veletas bench --compare /path/to/old/veletas --runs 7")]
     View(crate::picture::command::ViewArgs),
     /// Plays in the browser against protocol engines: a local web server (see docs/gui.md).
     Gui(veletas_gui::GuiArgs),
+    /// Writes shell completions or the man page on stdout (see README.md, Install).
+    #[command(
+        after_help = "Examples:\n  veletas generate bash > ~/.local/share/bash-completion/completions/veletas\n  \
+veletas generate zsh > ~/.zfunc/_veletas\n  veletas generate fish > ~/.config/fish/completions/veletas.fish\n  \
+veletas generate man > ~/.local/share/man/man1/veletas.1"
+    )]
+    Generate {
+        /// What to write.
+        #[arg(value_enum)]
+        what: crate::generate::Generated,
+    },
 }
 
 /// Arguments of `perft`.
@@ -237,6 +253,7 @@ pub fn run(cli: Cli) -> ExitCode {
         None => engine(Position::with_rules(variant, rules), &cli.engine, cli.seed.unwrap_or_else(default_seed)),
         Some(Subcommand::Perft(args)) => perft(Position::with_rules(variant, rules), &args),
         Some(Subcommand::Bench(args)) => crate::bench::run(&args, cli.seed.unwrap_or(1)),
+        Some(Subcommand::Generate { what }) => crate::generate::write(what, &mut io::stdout().lock()),
         Some(Subcommand::Render(args)) => return picture_result("render", crate::picture::command::render(&args)),
         Some(Subcommand::View(args)) => return picture_result("view", crate::picture::command::view(&args)),
         Some(Subcommand::Gui(args)) => return picture_result("gui", gui(&args)),
@@ -250,6 +267,7 @@ pub fn run(cli: Cli) -> ExitCode {
             };
         }
         Some(Subcommand::Tournament(args)) => return tournament(&args),
+        Some(Subcommand::Check(args)) => return check(&args),
         Some(Subcommand::TrainEval(args)) => {
             return match crate::learn::run(&args) {
                 Ok(report) => {
@@ -290,6 +308,22 @@ pub fn run(cli: Cli) -> ExitCode {
         Err(e) => {
             eprintln!("veletas: {e}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// `veletas check`: the report on stdout (lines or JSON); exit 0 only when every required
+/// check passed, 1 when one did not, 2 when the check could not be run.
+fn check(args: &crate::check::CheckArgs) -> ExitCode {
+    match crate::check::run_check(args) {
+        Ok(report) => {
+            let text = if args.json { report.json() } else { report.to_string() };
+            let _ = write!(io::stdout(), "{text}").and_then(|()| io::stdout().flush());
+            if report.passed() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+        }
+        Err(e) => {
+            eprintln!("veletas check: {e}");
+            ExitCode::from(2)
         }
     }
 }
@@ -407,7 +441,7 @@ mod tests {
         let player = cli.engine.player(3).unwrap();
         assert_eq!(
             (player.settings().player, player.settings().threads, player.settings().seed),
-            (PlayerKind::Uct, 2, 3)
+            (Algorithm::Uct, 2, 3)
         );
         assert_eq!((player.movetime(), player.playouts()), (Duration::from_millis(100), Some(50)));
         for bad in [&["--player", "chess"][..], &["--movetime", "0"], &["--threads", "0"], &["--threads", "65"]] {

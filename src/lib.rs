@@ -10,8 +10,9 @@
 //! The layers are re-exported here under their old paths (`veletas::rules`, ...).
 
 pub mod cli;
+pub mod generate;
 
 pub use veletas_engine::{bench, learn, player, protocol, search};
 pub use veletas_rules as rules;
 pub use veletas_rules::record;
-pub use veletas_tools::{json, picture, ratings, referee, report, stats};
+pub use veletas_tools::{check, json, picture, ratings, referee, report, stats};

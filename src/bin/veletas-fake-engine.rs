@@ -2,20 +2,36 @@
 //! instantly, and misbehaves on request. It exists to test the referee (and to measure
 //! the referee's own overhead); it is not the real engine.
 //!
-//! It speaks enough of the protocol for a referee: `protocol_version`, `name`,
+//! It speaks the required commands of protocol.md (`protocol_version`, `name`,
 //! `version`, `known_command`, `list_commands`, `quit`, `boardsize`, `clear_board`,
-//! `komi`, `set_position`, `play`, `genmove`, `undo`, `time_settings`, `time_left`,
-//! `final_score`, `showboard`, and `rules classic|modern` and `option no-corners|claimed-block on|off`
-//! (which keep the board size and start a new game). With `--swap` it always swaps when
-//! White may (modern rules). Misbehaviours trigger on the N-th `genmove` of every game
-//! (counted from the last `boardsize`, `clear_board` or `set_position`):
+//! `komi`, `play`, `genmove`, `reg_genmove`, `undo`, `showboard`, `time_settings`,
+//! `time_left`, `final_score`), so that `veletas check` passes it, and `set_position`,
+//! `rules classic|modern` and `option no-corners|claimed-block on|off` (which keep the
+//! board size and start a new game). With `--swap` it always swaps when White may (modern
+//! rules). Misbehaviours on `genmove` trigger on the N-th `genmove` of every game
+//! (counted from the last `boardsize`, `clear_board` or `set_position`; a `genmove` for
+//! the wrong side or after the end is refused and not counted); the others break the
+//! protocol at once:
 //!
 //! ```text
 //! veletas-fake-engine [--seed S] [--name NAME]
 //!     [--illegal-at N] [--crash-at N] [--hang-at N] [--slow-at N --delay SECONDS]
 //!     [--junk-at N] [--refuse-at N] [--malformed-at N] [--resign-at N] [--wrong-score]
-//!     [--swap]
+//!     [--score-text TEXT]
+//!     [--swap] [--refuse COMMAND]... [--no-ids] [--no-space] [--no-blank] [--linger]
+//!     [--bad-size-resets] [--reg-genmove-plays]
+//!     [--flood-after N] [--huge-reply-at N] [--deaf-at N] [--name-repeat K]
+//!     [--child] [--pid-file PATH]
 //! ```
+//!
+//! The hostile modes (for the referee's bounds and deadlines, docs/reliability.md):
+//! `--flood-after N` answers the N-th genmove, then writes endless lines without reading
+//! again; `--huge-reply-at N` answers it with a reply of 200 lines of 1 MiB; `--deaf-at N`
+//! answers it, shrinks its stdin pipe to one page, writes empty successful replies to the
+//! next 5,000 commands in advance and never reads again; `--name-repeat K` repeats the
+//! name K times in one line; `--child` starts a child process (a copy of itself that
+//! sleeps) that lives as long as it can, like an engine behind a wrapper script;
+//! `--pid-file PATH` appends the pid of the engine (and of its child) to PATH.
 
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
@@ -63,12 +79,68 @@ struct Opts {
     /// Report the wrong winner in final_score.
     #[arg(long)]
     wrong_score: bool,
+    /// Answer final_score with TEXT (`\n` in it starts a new line), whoever won.
+    #[arg(long, value_name = "TEXT")]
+    score_text: Option<String>,
     /// Always swap when White may (modern rules).
     #[arg(long)]
     swap: bool,
+    /// Answer COMMAND with `? refused` (repeatable), e.g. `name` or `protocol_version`.
+    #[arg(long, value_name = "COMMAND")]
+    refuse: Vec<String>,
+    /// Never echo a command's id in the reply.
+    #[arg(long)]
+    no_ids: bool,
+    /// Write an empty result as `=id` without the space after it.
+    #[arg(long)]
+    no_space: bool,
+    /// End no reply with the empty line.
+    #[arg(long)]
+    no_blank: bool,
+    /// Answer `quit` but go on running.
+    #[arg(long)]
+    linger: bool,
+    /// Play the move `reg_genmove` answers, as `genmove` does (it must not).
+    #[arg(long)]
+    reg_genmove_plays: bool,
+    /// Start a new game on `boardsize` with an unacceptable size before refusing it (the
+    /// state changes after an error).
+    #[arg(long)]
+    bad_size_resets: bool,
+    /// After answering the N-th genmove of a game, flood stdout and never read again.
+    #[arg(long, value_name = "N")]
+    flood_after: Option<u32>,
+    /// Answer the N-th genmove of each game with 200 lines of 1 MiB.
+    #[arg(long, value_name = "N")]
+    huge_reply_at: Option<u32>,
+    /// After answering the N-th genmove, answer 5,000 commands in advance and stop reading.
+    #[arg(long, value_name = "N")]
+    deaf_at: Option<u32>,
+    /// Repeat the name this many times in the `name` reply.
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    name_repeat: usize,
+    /// Start a sleeping child process that outlives this one unless killed with it.
+    #[arg(long)]
+    child: bool,
+    /// Sleep forever (what the child started by --child does).
+    #[arg(long, hide = true)]
+    sleep_forever: bool,
+    /// Append this process's pid (and its child's) to PATH, one a line.
+    #[arg(long, value_name = "PATH")]
+    pid_file: Option<std::path::PathBuf>,
 }
 
-const COMMANDS: [&str; 19] = [
+/// What to do after the reply just written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum After {
+    Continue,
+    Flood,
+    Deaf,
+    /// The reply is [`huge_reply`], not the usual one.
+    Huge,
+}
+
+const COMMANDS: [&str; 20] = [
     "boardsize",
     "clear_board",
     "final_score",
@@ -81,6 +153,7 @@ const COMMANDS: [&str; 19] = [
     "play",
     "protocol_version",
     "quit",
+    "reg_genmove",
     "rules",
     "set_position",
     "showboard",
@@ -95,6 +168,7 @@ struct Engine {
     game: Game,
     rng: Rng,
     genmoves: u32,
+    after: After,
 }
 
 type Answer = Result<String, String>;
@@ -110,15 +184,42 @@ impl Engine {
     }
 
     fn handle(&mut self, name: &str, args: &[&str], out: &mut impl Write) -> Answer {
+        if self.opts.refuse.iter().any(|r| r == name) {
+            return Err("refused".into());
+        }
         match name {
             "protocol_version" => Ok("2".into()),
-            "name" => Ok(self.opts.name.clone()),
+            "name" => Ok(self.opts.name.repeat(self.opts.name_repeat.clamp(1, 1 << 24))),
             "version" => Ok("0.1".into()),
-            "known_command" => Ok(COMMANDS.contains(&args.first().copied().unwrap_or("")).to_string()),
+            "known_command" => match args {
+                [command] => Ok(COMMANDS.contains(command).to_string()),
+                _ => Err("syntax error: usage: known_command NAME".into()),
+            },
             "list_commands" => Ok(COMMANDS.join("\n")),
-            "quit" | "time_settings" | "time_left" | "komi" => Ok(String::new()),
+            "quit" => Ok(String::new()),
+            "komi" => match args {
+                [komi] if komi.parse::<f64>().is_ok_and(f64::is_finite) => Ok(String::new()),
+                _ => Err("syntax error: usage: komi KOMI".into()),
+            },
+            "time_settings" => match args {
+                [main, byoyomi, stones] if seconds(main) && seconds(byoyomi) && stones.parse::<u32>().is_ok() => {
+                    Ok(String::new())
+                }
+                _ => Err("syntax error: usage: time_settings MAIN BYO_YOMI STONES".into()),
+            },
+            "time_left" => match args {
+                [color, time, stones]
+                    if color.parse::<Color>().is_ok() && seconds(time) && stones.parse::<u32>().is_ok() =>
+                {
+                    Ok(String::new())
+                }
+                _ => Err("syntax error: usage: time_left COLOR TIME STONES".into()),
+            },
             "boardsize" => {
                 let size: u8 = args.first().and_then(|s| s.parse().ok()).ok_or("syntax error")?;
+                if Variant::from_size(size).is_none() && self.opts.bad_size_resets {
+                    self.reset(Position::with_rules(self.game.position().variant(), self.game.position().rules()));
+                }
                 let variant = Variant::from_size(size).ok_or("unacceptable size")?;
                 self.reset(Position::with_rules(variant, self.game.position().rules()));
                 Ok(String::new())
@@ -164,6 +265,9 @@ impl Engine {
             "undo" => self.game.undo().map(|_| String::new()).map_err(|_| "cannot undo".into()),
             "showboard" => Ok(self.game.position().to_string()),
             "final_score" => match self.game.position().winner() {
+                Some(_) if self.opts.score_text.is_some() => {
+                    Ok(self.opts.score_text.clone().unwrap_or_default().replace("\\n", "\n"))
+                }
                 Some(winner) => {
                     let winner = if self.opts.wrong_score { !winner } else { winner };
                     Ok(if winner == Color::Black { "B+".into() } else { "W+".into() })
@@ -171,12 +275,31 @@ impl Engine {
                 None => Err("cannot score".into()),
             },
             "genmove" => self.genmove(args, out),
+            "reg_genmove" => {
+                let color = Engine::color(args.first().copied())?;
+                if color != self.game.position().side_to_move() {
+                    return Err(format!("illegal move: it is not {color}'s turn"));
+                }
+                let mv = self.game.position().random_move(&mut self.rng, PlayoutPolicy::Uniform);
+                let mv = mv.ok_or("illegal move: the game is over")?;
+                if self.opts.reg_genmove_plays {
+                    self.game.play(mv).map_err(|e| format!("illegal move: {e}"))?;
+                }
+                Ok(mv.to_string())
+            }
             _ => Err("unknown command".into()),
         }
     }
 
     fn genmove(&mut self, args: &[&str], out: &mut impl Write) -> Answer {
         let color = Engine::color(args.first().copied())?;
+        // A genmove refused by the rules (the wrong side, the game over) does not count.
+        if color != self.game.position().side_to_move() {
+            return Err(format!("illegal move: it is not {color}'s turn"));
+        }
+        if self.game.position().winner().is_some() {
+            return Err("illegal move: the game is over".into());
+        }
         self.genmoves += 1;
         let n = Some(self.genmoves);
         let o = &self.opts;
@@ -192,6 +315,16 @@ impl Engine {
         if o.slow_at == n {
             std::thread::sleep(Duration::from_secs_f64(o.delay.clamp(0.0, 1e6)));
         }
+        if o.flood_after == n {
+            self.after = After::Flood;
+        }
+        if o.deaf_at == n {
+            self.after = After::Deaf;
+        }
+        if o.huge_reply_at == n {
+            self.after = After::Huge;
+            return Ok(String::new());
+        }
         if o.junk_at == n {
             let _ = writeln!(out, "info thinking very hard\njunk before the reply");
         }
@@ -205,9 +338,6 @@ impl Engine {
             return Ok("resign".into());
         }
         let position = self.game.position();
-        if color != position.side_to_move() {
-            return Err(format!("illegal move: it is not {color}'s turn"));
-        }
         if o.illegal_at == n {
             return Ok(illegal_move(position));
         }
@@ -219,6 +349,11 @@ impl Engine {
         self.game.play(mv).map_err(|e| format!("illegal move: {e}"))?;
         Ok(mv.to_string())
     }
+}
+
+/// Whether `text` is a number of seconds the protocol accepts: finite and not negative.
+fn seconds(text: &str) -> bool {
+    text.parse::<f64>().is_ok_and(|t| t.is_finite() && t >= 0.0)
 }
 
 /// A move in notation that is illegal in `position`: a shot at an occupied square in
@@ -240,11 +375,76 @@ fn clean(line: &[u8]) -> String {
     text.chars().filter(|c| !c.is_control() || *c == '\t').map(|c| if c == '\t' { ' ' } else { c }).collect()
 }
 
+/// Appends `pid` to the --pid-file, if any.
+fn note_pid(path: Option<&std::path::Path>, pid: u32) {
+    if let Some(path) = path {
+        let file = std::fs::OpenOptions::new().create(true).append(true).open(path);
+        let _ = file.and_then(|mut f| writeln!(f, "{pid}"));
+    }
+}
+
+/// Answers command `id` with 200 lines of 1 MiB, written a line at a time.
+fn huge_reply(out: &mut impl Write, id: &str) -> io::Result<()> {
+    let line = vec![b'x'; (1 << 20) - 1];
+    writeln!(out, "={id} huge")?;
+    for _ in 0..200 {
+        out.write_all(&line)?;
+        out.write_all(b"\n")?;
+    }
+    out.write_all(b"\n")?;
+    out.flush()
+}
+
+/// Writes lines to `out` until it fails (the reader is gone or the process is killed).
+fn flood(out: &mut impl Write) -> ! {
+    let line = format!("{}\n", "flood ".repeat(170));
+    while out.write_all(line.as_bytes()).is_ok() {}
+    std::process::exit(0)
+}
+
+/// Answers the commands numbered from `next_id` in advance, then sleeps without reading.
+fn go_deaf(out: &mut impl Write, next_id: u64) -> ! {
+    // One page of pipe: the referee's writes fill it after a few hundred bytes.
+    // SAFETY: fcntl(2) on our own stdin.
+    unsafe {
+        libc::fcntl(0, libc::F_SETPIPE_SZ, 4096);
+    }
+    for id in next_id..next_id + 5000 {
+        if writeln!(out, "={id}\n").is_err() {
+            break;
+        }
+    }
+    let _ = out.flush();
+    loop {
+        std::thread::sleep(Duration::from_secs(3600));
+    }
+}
+
 fn main() {
     let opts = Opts::parse();
+    if opts.sleep_forever {
+        loop {
+            std::thread::sleep(Duration::from_secs(3600));
+        }
+    }
     eprintln!("fake engine '{}' starting, pid {}", opts.name, std::process::id());
+    note_pid(opts.pid_file.as_deref(), std::process::id());
+    if opts.child
+        && let Ok(me) = std::env::current_exe()
+    {
+        // Not waited for: it lives on until someone kills it.
+        let child = std::process::Command::new(me)
+            .arg("--sleep-forever")
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn();
+        if let Ok(child) = child {
+            note_pid(opts.pid_file.as_deref(), child.id());
+            std::mem::forget(child);
+        }
+    }
     let rng = Rng::new(opts.seed);
-    let mut engine = Engine { opts, game: Game::new(Variant::STANDARD), rng, genmoves: 0 };
+    let mut engine = Engine { opts, game: Game::new(Variant::STANDARD), rng, genmoves: 0, after: After::Continue };
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let stdout = io::stdout();
@@ -268,9 +468,25 @@ fn main() {
             Ok(text) => ('=', text),
             Err(text) => ('?', text),
         };
-        let written = writeln!(out, "{mark}{} {text}\n", id.unwrap_or("")).and_then(|()| out.flush());
-        if written.is_err() || (name == "quit" && answer.is_ok()) {
+        let shown_id = if engine.opts.no_ids { "" } else { id.unwrap_or("") };
+        let space = if engine.opts.no_space && text.is_empty() { "" } else { " " };
+        let end = if engine.opts.no_blank { "" } else { "\n" };
+        let written = if engine.after == After::Huge {
+            engine.after = After::Continue;
+            huge_reply(&mut out, shown_id)
+        } else {
+            writeln!(out, "{mark}{shown_id}{space}{text}{end}").and_then(|()| out.flush())
+        };
+        if written.is_err() || (name == "quit" && answer.is_ok() && !engine.opts.linger) {
             return;
+        }
+        match engine.after {
+            After::Continue | After::Huge => {}
+            After::Flood => flood(&mut out),
+            After::Deaf => {
+                let next = id.and_then(|id| id.parse::<u64>().ok()).map_or(1, |id| id + 1);
+                go_deaf(&mut out, next)
+            }
         }
     }
 }

@@ -19,8 +19,8 @@ fn json_string(text: &str) -> String {
     serde_json::Value::from(text).to_string()
 }
 
-/// The bench positions built into the binary (`data/bench.txt`).
-pub const BENCH_POSITIONS: &str = include_str!("../../../data/bench.txt");
+/// The bench positions built into the binary (`crates/engine/data/bench.txt`).
+pub const BENCH_POSITIONS: &str = include_str!("../data/bench.txt");
 
 /// Arguments of `bench`.
 #[derive(Args, Debug, Clone)]
@@ -133,7 +133,7 @@ fn rate(count: u64, seconds: f64) -> f64 {
 /// over a fixed budget (wall-clock time, all threads together).
 fn search_rate(position: &Position, threads: usize, iterations: u64, seed: u64) -> f64 {
     let settings = SearchSettings { threads, seed, tree_reuse: false, ..SearchSettings::default() };
-    let mut player = crate::search::Player::new(settings);
+    let mut player = crate::search::Searcher::new(settings);
     let game = veletas_rules::Game::from_position(position.clone());
     let limits = crate::search::Limits { iterations: Some(iterations), ..Default::default() };
     let start = Instant::now();

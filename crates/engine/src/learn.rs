@@ -13,6 +13,7 @@ use std::time::Instant;
 
 use clap::Args;
 
+use crate::linear::solve;
 use crate::search::eval::{EvalModel, FEATURES, Features, analyse, feature_names};
 use veletas_rules::record::parse_complete_records;
 use veletas_rules::{Color, Phase};
@@ -113,33 +114,6 @@ pub fn log_loss(samples: &[Sample], p: impl Fn(&Features) -> f64) -> f64 {
         })
         .sum();
     total / samples.len() as f64
-}
-
-/// Solves `a x = b` (n x n, row-major) by Gaussian elimination with partial pivoting.
-fn solve(mut a: Vec<f64>, mut b: Vec<f64>, n: usize) -> Option<Vec<f64>> {
-    for col in 0..n {
-        let pivot = (col..n).max_by(|&i, &j| a[i * n + col].abs().total_cmp(&a[j * n + col].abs()))?;
-        if a[pivot * n + col].abs() < 1e-12 {
-            return None;
-        }
-        for k in 0..n {
-            a.swap(col * n + k, pivot * n + k);
-        }
-        b.swap(col, pivot);
-        for row in col + 1..n {
-            let factor = a[row * n + col] / a[col * n + col];
-            for k in col..n {
-                a[row * n + k] -= factor * a[col * n + k];
-            }
-            b[row] -= factor * b[col];
-        }
-    }
-    let mut x = vec![0.0; n];
-    for row in (0..n).rev() {
-        let rest: f64 = (row + 1..n).map(|k| a[row * n + k] * x[k]).sum();
-        x[row] = (b[row] - rest) / a[row * n + row];
-    }
-    Some(x)
 }
 
 /// Maximum-likelihood logistic regression with an L2 penalty `l2` per sample on every
@@ -265,13 +239,6 @@ mod tests {
         f[0] = 1.0;
         f[2] = x;
         Sample { features: Features(f), black_won: if won { 1.0 } else { 0.0 } }
-    }
-
-    #[test]
-    fn linear_systems_are_solved() {
-        let x = solve(vec![2.0, 1.0, 1.0, 3.0], vec![3.0, 5.0], 2).unwrap();
-        assert!((x[0] - 0.8).abs() < 1e-12 && (x[1] - 1.4).abs() < 1e-12);
-        assert!(solve(vec![1.0, 2.0, 2.0, 4.0], vec![1.0, 2.0], 2).is_none());
     }
 
     #[test]

@@ -4,10 +4,12 @@
 //! playouts, a stop flag) using the rules (the `veletas-rules` crate); [`player`] runs the
 //! search under the game's clock (GTP time controls); [`protocol`] speaks GTP to controllers
 //! through a player. [`learn`] fits the learned evaluation's weights from recorded games and
-//! [`bench`](mod@bench) measures the rules' and the search's speed.
+//! [`bench`](mod@bench) measures the rules' and the search's speed; [`linear`] solves the
+//! linear systems of their fits.
 
 pub mod bench;
 pub mod learn;
+pub mod linear;
 pub mod player;
 pub mod protocol;
 pub mod search;

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use crate::search::{PlayerKind, SearchResult, Solution};
+use crate::search::{Algorithm, SearchResult, Solution};
 use veletas_rules::{Color, Game, Move, PlayoutPolicy, Rng};
 
 pub use search_player::SearchPlayer;
@@ -77,7 +77,7 @@ impl Clock {
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub enum Setting {
     /// The algorithm.
-    Kind(PlayerKind),
+    Kind(Algorithm),
     /// Thinking time per move when no clock is set.
     MoveTime(Duration),
     /// A fixed number of playouts per move (`None`: think for a time instead).
@@ -98,7 +98,7 @@ pub trait Player {
     fn describe(&self) -> String;
 
     /// The algorithm choosing the moves.
-    fn kind(&self) -> PlayerKind;
+    fn kind(&self) -> Algorithm;
 
     /// Chooses a move for the side to move in `game`, within the limits of `clock`.
     fn decide(&mut self, game: &Game, clock: &Clock) -> Decision;
@@ -169,8 +169,8 @@ impl Player for RandomPlayer {
         format!("random (seed {})", self.seed)
     }
 
-    fn kind(&self) -> PlayerKind {
-        PlayerKind::Random
+    fn kind(&self) -> Algorithm {
+        Algorithm::Random
     }
 
     fn decide(&mut self, game: &Game, _clock: &Clock) -> Decision {

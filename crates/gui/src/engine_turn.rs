@@ -62,6 +62,7 @@ fn failure_loss(command: &str, failure: Failure) -> Loss {
         Failure::Timeout => (Termination::Timeout, format!("no reply to '{command}' in time")),
         Failure::Exited(detail) => (Termination::Crash, format!("ended during '{command}': {detail}")),
         Failure::Malformed(detail) => (Termination::MalformedReply, format!("to '{command}': {detail}")),
+        Failure::NotReading => (Termination::Timeout, format!("did not read '{command}' in time")),
     }
 }
 

@@ -125,6 +125,26 @@ impl Rules {
         self.claimed_block && matches!(self.set, RuleSet::Modern)
     }
 
+    /// The names of the options that are on, in the order the protocol and the records
+    /// write them: `no-corners`, then `claimed-block`.
+    pub fn option_names(self) -> impl Iterator<Item = &'static str> {
+        [(self.no_corners, "no-corners"), (self.claimed_block(), "claimed-block")]
+            .into_iter()
+            .filter_map(|(on, name)| on.then_some(name))
+    }
+
+    /// The rules in words as the protocol's `rules` command reports them: `classic`,
+    /// `modern`, `modern, no-corners`, `modern, no-corners, claimed-block`.
+    pub fn words(self) -> String {
+        self.option_names().fold(self.set.name().to_string(), |words, option| words + ", " + option)
+    }
+
+    /// The rules for people, as the pictures and the viewer show them: the same words as
+    /// [`Rules::words`] with `rules` after the rule set (`modern rules, no-corners`).
+    pub fn label(self) -> String {
+        self.option_names().fold(format!("{} rules", self.set.name()), |words, option| words + ", " + option)
+    }
+
     /// Reads the rule set and options as words in any order, each at most once:
     /// `modern claimed-block no-corners` (the record's `Rules` tag).
     pub fn from_words<'a>(words: impl IntoIterator<Item = &'a str>) -> Option<Rules> {
@@ -146,13 +166,7 @@ impl fmt::Display for Rules {
     /// `modern no-corners claimed-block`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.set.name())?;
-        if self.no_corners {
-            f.write_str(" no-corners")?;
-        }
-        if self.claimed_block {
-            f.write_str(" claimed-block")?;
-        }
-        Ok(())
+        self.option_names().try_for_each(|option| write!(f, " {option}"))
     }
 }
 

@@ -6,11 +6,17 @@
 //! [`ratings`] rates a whole field of engines from their games; [`picture`] draws positions
 //! (SVG) and games (an HTML viewer) from the rules and records; [`report`] puts standings
 //! and games into one HTML page (and the live page of running games) from ratings and
-//! pictures; [`json`] escapes the text those pages and outputs embed.
+//! pictures; [`json`] escapes the text those pages and outputs embed; [`check`] tests one
+//! engine's compliance with the protocol; [`output`] writes output files whole, never
+//! replacing a link, a device or an input; [`records`] reads record files for the readers,
+//! skipping a truncated last game and repeated games.
 
+pub mod check;
 pub mod json;
+pub mod output;
 pub mod picture;
 pub mod ratings;
+pub mod records;
 pub mod referee;
 pub mod report;
 pub mod stats;

@@ -7,7 +7,7 @@
 //! more than on the empty squares alone. The estimate is a linear model of [`Features`]
 //! per board size and rule set, fitted by least squares ([`fit`]) to the turns actually
 //! played in recorded games (`cargo run --release --example game_lengths -- --fit
-//! data/game-lengths.txt RECORDS...`); its weights are `data/game-lengths.txt`, built
+//! crates/engine/data/game-lengths.txt RECORDS...`); its weights are `crates/engine/data/game-lengths.txt`, built
 //! into the binary.
 
 use std::sync::OnceLock;
@@ -153,8 +153,8 @@ impl LengthModel {
     }
 }
 
-/// The fitted weights built into the binary (`data/game-lengths.txt`).
-pub const LENGTH_WEIGHTS: &str = include_str!("../../../../data/game-lengths.txt");
+/// The fitted weights built into the binary (`crates/engine/data/game-lengths.txt`).
+pub const LENGTH_WEIGHTS: &str = include_str!("../../data/game-lengths.txt");
 
 /// The model parsed once from [`LENGTH_WEIGHTS`] (a test checks the file; should it not
 /// parse, the model is empty and [`expected_turns`] falls back on the empty squares).
@@ -219,34 +219,8 @@ pub fn fit(samples: &[(Features, f64)], l2: f64) -> Option<[f64; LENGTH_FEATURES
     for (i, row) in a.iter_mut().enumerate().skip(1) {
         row[i] += penalty;
     }
-    let solution = solve(a, b)?;
+    let solution = crate::linear::solve(a.concat(), b.to_vec(), N)?;
     Some(std::array::from_fn(|i| solution[i] / scale[i]))
-}
-
-/// Solves `a x = b` by Gaussian elimination with partial pivoting.
-fn solve<const N: usize>(mut a: [[f64; N]; N], mut b: [f64; N]) -> Option<[f64; N]> {
-    for col in 0..N {
-        let pivot = (col..N).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
-        if a[pivot][col].abs() < 1e-12 {
-            return None;
-        }
-        a.swap(col, pivot);
-        b.swap(col, pivot);
-        let pivot_row = a[col];
-        for row in col + 1..N {
-            let factor = a[row][col] / pivot_row[col];
-            for (x, p) in a[row][col..].iter_mut().zip(&pivot_row[col..]) {
-                *x -= factor * p;
-            }
-            b[row] -= factor * b[col];
-        }
-    }
-    let mut x = [0.0f64; N];
-    for row in (0..N).rev() {
-        let rest: f64 = (row + 1..N).map(|k| a[row][k] * x[k]).sum();
-        x[row] = (b[row] - rest) / a[row][row];
-    }
-    Some(x)
 }
 
 #[cfg(test)]
@@ -342,7 +316,7 @@ mod tests {
 
     #[test]
     fn the_built_in_weights_cover_every_size_of_the_classic_rules_and_10x10_modern() {
-        let model = LengthModel::parse(LENGTH_WEIGHTS).expect("data/game-lengths.txt parses");
+        let model = LengthModel::parse(LENGTH_WEIGHTS).expect("crates/engine/data/game-lengths.txt parses");
         for size in [7, 9, 10] {
             assert!(model.weights(size, RuleSet::Classic).is_some(), "{size}");
         }

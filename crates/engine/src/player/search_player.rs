@@ -1,4 +1,4 @@
-//! The engine's player: the search ([`crate::search::Player`]) under the time control.
+//! The engine's player: the search ([`crate::search::Searcher`]) under the time control.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -8,7 +8,7 @@ use log::info;
 
 use crate::player::time::{self, TimePolicy};
 use crate::player::{Clock, Decision, Player, Setting};
-use crate::search::{self, Limits, MAX_MEMORY_MB, MIN_MEMORY_MB, PlayerKind, SearchResult, SearchSettings, Solution};
+use crate::search::{self, Algorithm, Limits, MAX_MEMORY_MB, MIN_MEMORY_MB, SearchResult, SearchSettings, Solution};
 use veletas_rules::Phase;
 use veletas_rules::{Game, Move};
 
@@ -25,7 +25,7 @@ pub const RESIGN_TURNS: u32 = 3;
 /// a seed), else from the per-move time.
 #[derive(Debug)]
 pub struct SearchPlayer {
-    search: search::Player,
+    search: search::Searcher,
     movetime: Duration,
     playouts: Option<u64>,
     policy: TimePolicy,
@@ -44,7 +44,7 @@ impl SearchPlayer {
     /// A player with `settings`, [`DEFAULT_MOVETIME`] per move and no playout budget.
     pub fn new(settings: SearchSettings) -> SearchPlayer {
         SearchPlayer {
-            search: search::Player::new(settings),
+            search: search::Searcher::new(settings),
             movetime: DEFAULT_MOVETIME,
             playouts: None,
             policy: TimePolicy::default(),
@@ -118,7 +118,7 @@ impl SearchPlayer {
 
     fn replace_settings(&mut self, settings: SearchSettings) {
         if settings != *self.search.settings() {
-            self.search = search::Player::new(settings);
+            self.search = search::Searcher::new(settings);
         }
     }
 }
@@ -142,7 +142,7 @@ impl Player for SearchPlayer {
         format!("{} (seed {}, {} thread{})", s.player, s.seed, s.threads, if s.threads == 1 { "" } else { "s" })
     }
 
-    fn kind(&self) -> PlayerKind {
+    fn kind(&self) -> Algorithm {
         self.search.settings().player
     }
 
@@ -194,7 +194,8 @@ impl Player for SearchPlayer {
                 return Ok(());
             }
             Setting::MoveTime(t) => {
-                return Err(format!("the time per move must be above 0 and at most 86400 s, not {t:?}"));
+                let most = time::MAX_THINKING.as_secs();
+                return Err(format!("the time per move must be above 0 and at most {most} s, not {t:?}"));
             }
             Setting::Playouts(n) => {
                 self.playouts = n.filter(|&n| n > 0);
@@ -226,7 +227,7 @@ impl Player for SearchPlayer {
     }
 
     /// Ponders until `stop`, or for the playout budget when one is set (as much as a move
-    /// of its own), within the search's memory (see [`search::Player::ponder`]).
+    /// of its own), within the search's memory (see [`search::Searcher::ponder`]).
     fn ponder(&mut self, game: &Game, stop: &Arc<AtomicBool>) -> u64 {
         let start = Instant::now();
         let limits = Limits { time: None, iterations: self.playouts, stop: Some(Arc::clone(stop)) };
@@ -299,8 +300,8 @@ mod tests {
         assert_eq!(p.settings().threads, 1);
         assert_eq!(p.movetime(), DEFAULT_MOVETIME);
         p.configure(Setting::Threads(2)).unwrap();
-        p.configure(Setting::Kind(PlayerKind::Uct)).unwrap();
-        assert_eq!((p.settings().threads, p.kind(), p.settings().seed), (2, PlayerKind::Uct, 5));
+        p.configure(Setting::Kind(Algorithm::Uct)).unwrap();
+        assert_eq!((p.settings().threads, p.kind(), p.settings().seed), (2, Algorithm::Uct, 5));
         assert_eq!(p.describe(), "uct (seed 5, 2 threads)");
     }
 

@@ -55,9 +55,9 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
 ];
 
 /// The longest `movetime` the protocol accepts, in seconds (one day).
-pub const MAX_MOVETIME: f64 = 86_400.0;
+pub const MAX_MOVETIME: f64 = crate::player::time::MAX_THINKING.as_secs_f64();
 /// The most search threads the protocol accepts.
-pub const MAX_THREADS: u32 = 64;
+pub const MAX_THREADS: u32 = crate::player::search_player::MAX_THREADS as u32;
 /// The time of `solve` when none is given, in seconds.
 pub const DEFAULT_SOLVE_SECONDS: f64 = 10.0;
 

@@ -12,7 +12,7 @@ use log::debug;
 use crate::player::{Clock, Decision, Player, Setting, TimeLeft, time};
 use crate::protocol::board::diagram;
 use crate::protocol::command::{COMMANDS, Command, shorten};
-use crate::search::{PlayerKind, SearchResult, Solution};
+use crate::search::{Algorithm, SearchResult, Solution};
 use veletas_rules::{Color, Game, IllegalMove, Move, Phase, Position, Rules, Variant};
 
 /// What a successful command asks of the loop besides replying.
@@ -206,7 +206,7 @@ impl Engine {
             }
             Command::Perft(depth, threads) => self.position().perft_threads(depth, threads as usize).to_string(),
             Command::Rules(None) => {
-                format!("{}; rules {}", self.position().variant(), rules_words(self.position().rules()))
+                format!("{}; rules {}", self.position().variant(), self.position().rules().words())
             }
             Command::Rules(Some(set)) => {
                 let rules = self.position().rules();
@@ -218,7 +218,7 @@ impl Engine {
             Command::Option(name, value) => self.option(&name, value.as_deref())?,
             Command::Player(None) => self.player.kind().to_string(),
             Command::Player(Some(name)) => {
-                let kind = name.parse::<PlayerKind>().map_err(|e| format!("syntax error: {e}"))?;
+                let kind = name.parse::<Algorithm>().map_err(|e| format!("syntax error: {e}"))?;
                 self.player.configure(Setting::Kind(kind))?;
                 String::new()
             }
@@ -350,19 +350,6 @@ impl Engine {
 /// The most moves `legal_moves` lists (the classic setups, 720,731 at most, fit; modern
 /// 10x10 setups, millions, do not).
 pub const MAX_LISTED_MOVES: u64 = 1_000_000;
-
-/// The rules as `rules` reports them: `classic`, `modern`, `modern, no-corners`,
-/// `modern, no-corners, claimed-block`.
-fn rules_words(rules: Rules) -> String {
-    let mut words = rules.set.to_string();
-    if rules.no_corners {
-        words.push_str(", no-corners");
-    }
-    if rules.claimed_block() {
-        words.push_str(", claimed-block");
-    }
-    words
-}
 
 fn illegal(shown: &str, reason: &IllegalMove) -> String {
     format!("illegal move: {shown}: {reason}")

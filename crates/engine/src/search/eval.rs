@@ -4,7 +4,7 @@
 //! Two evaluations share one pass over the shooters: the hand-written one ([`evaluate`]),
 //! and a learned one ([`Evaluation::Learned`]): a logistic model over [`Features`] (the
 //! hand-written logit among them) whose weights are learned from game outcomes
-//! (`veletas train-eval`, docs/learning.md) and read from `data/eval-weights.txt`.
+//! (`veletas train-eval`, docs/learning.md) and read from `crates/engine/data/eval-weights.txt`.
 
 use std::sync::OnceLock;
 
@@ -16,7 +16,7 @@ pub enum Evaluation {
     /// The hand-written evaluation.
     #[default]
     Hand,
-    /// The learned logistic model (`data/eval-weights.txt`).
+    /// The learned logistic model (`crates/engine/data/eval-weights.txt`).
     Learned,
 }
 
@@ -450,8 +450,8 @@ impl EvalModel {
     }
 }
 
-/// The learned weights built into the binary (`data/eval-weights.txt`).
-pub const LEARNED_WEIGHTS: &str = include_str!("../../../../data/eval-weights.txt");
+/// The learned weights built into the binary (`crates/engine/data/eval-weights.txt`).
+pub const LEARNED_WEIGHTS: &str = include_str!("../../data/eval-weights.txt");
 
 /// The learned model, parsed once from [`LEARNED_WEIGHTS`] (a file a test checks; should
 /// it not parse, the hand-written evaluation's weights stand in).

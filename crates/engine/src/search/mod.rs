@@ -15,13 +15,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use mcts::{MctsConfig, RootTurn, Tree, Workspace};
-use veletas_rules::{Game, Move, Phase, PlayoutPolicy, Position, Rng, Turn};
+use veletas_rules::{Color, Game, Move, Phase, PlayoutPolicy, Position, Rng, Turn};
 
 pub use mcts::Proven;
 
-/// Which algorithm chooses the moves.
+/// Which algorithm chooses the moves (the protocol's `player NAME`, the `--player` option): two
+/// that do not search (random, greedy) and two searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PlayerKind {
+pub enum Algorithm {
     /// A uniformly random legal move.
     Random,
     /// The turn with the best static evaluation, one ply deep.
@@ -32,22 +33,22 @@ pub enum PlayerKind {
     Veletas,
 }
 
-impl PlayerKind {
+impl Algorithm {
     /// Every player, by name.
-    pub const ALL: [PlayerKind; 4] = [PlayerKind::Random, PlayerKind::Greedy, PlayerKind::Uct, PlayerKind::Veletas];
+    pub const ALL: [Algorithm; 4] = [Algorithm::Random, Algorithm::Greedy, Algorithm::Uct, Algorithm::Veletas];
 
     /// The name used on the command line and in the protocol.
     pub const fn name(self) -> &'static str {
         match self {
-            PlayerKind::Random => "random",
-            PlayerKind::Greedy => "greedy",
-            PlayerKind::Uct => "uct",
-            PlayerKind::Veletas => "veletas",
+            Algorithm::Random => "random",
+            Algorithm::Greedy => "greedy",
+            Algorithm::Uct => "uct",
+            Algorithm::Veletas => "veletas",
         }
     }
 }
 
-impl fmt::Display for PlayerKind {
+impl fmt::Display for Algorithm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
@@ -56,15 +57,15 @@ impl fmt::Display for PlayerKind {
 /// A name that is no player.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("unknown player '{0}' (random, greedy, uct or veletas)")]
-pub struct ParsePlayerError(pub String);
+pub struct ParseAlgorithmError(pub String);
 
-impl FromStr for PlayerKind {
-    type Err = ParsePlayerError;
-    fn from_str(s: &str) -> Result<PlayerKind, ParsePlayerError> {
-        PlayerKind::ALL
+impl FromStr for Algorithm {
+    type Err = ParseAlgorithmError;
+    fn from_str(s: &str) -> Result<Algorithm, ParseAlgorithmError> {
+        Algorithm::ALL
             .into_iter()
             .find(|p| p.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| ParsePlayerError(s.chars().take(20).collect()))
+            .ok_or_else(|| ParseAlgorithmError(s.chars().take(20).collect()))
     }
 }
 
@@ -72,7 +73,7 @@ impl FromStr for PlayerKind {
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchSettings {
     /// The algorithm.
-    pub player: PlayerKind,
+    pub player: Algorithm,
     /// Seed of the player's random numbers.
     pub seed: u64,
     /// Search threads (all search one shared tree, with virtual loss).
@@ -127,7 +128,7 @@ impl SearchSettings {
 impl Default for SearchSettings {
     fn default() -> SearchSettings {
         SearchSettings {
-            player: PlayerKind::Veletas,
+            player: Algorithm::Veletas,
             seed: 0,
             threads: 1,
             cutoff: 4,
@@ -278,7 +279,7 @@ pub struct SearchResult {
     pub elapsed: Duration,
 }
 
-/// What [`Player::solve`] found about the side to move.
+/// What [`Searcher::solve`] found about the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Solution {
     /// The side to move wins with best play: this turn wins fastest among the wins
@@ -292,9 +293,10 @@ pub enum Solution {
     Unknown,
 }
 
-/// A player: settings, random numbers, and the tree kept between moves.
+/// The search: its settings, random numbers, and the tree kept between moves (the
+/// [`crate::player::SearchPlayer`] runs it under the clock).
 #[derive(Debug)]
-pub struct Player {
+pub struct Searcher {
     settings: SearchSettings,
     rng: Rng,
     tree: Option<Tree>,
@@ -305,20 +307,20 @@ pub struct Player {
 
 const PV_LENGTH: usize = 8;
 
-/// [`Player::ponder`] stops once a tree holds this share (percent) of its node limit: a
+/// [`Searcher::ponder`] stops once a tree holds this share (percent) of its node limit: a
 /// tree past half of it is not reused (it would cost memory), which would waste the
 /// pondering.
 pub const PONDER_FILL_PERCENT: u64 = 40;
-/// Playouts a search thread claims at once from a shared budget (see [`Player::run_tree`]).
+/// Playouts a search thread claims at once from a shared budget (see [`Searcher::run_tree`]).
 const CLAIM_BATCH: u64 = 16;
 /// Playouts per thread between two checks of the trees' size while pondering.
 const PONDER_CHUNK: u64 = 256;
 
-impl Player {
+impl Searcher {
     /// A player with `settings`.
-    pub fn new(settings: SearchSettings) -> Player {
+    pub fn new(settings: SearchSettings) -> Searcher {
         let rng = Rng::new(settings.seed ^ 0x9e37_79b9_7f4a_7c15);
-        Player { settings, rng, tree: None, tree_game: None, scratch: Vec::new() }
+        Searcher { settings, rng, tree: None, tree_game: None, scratch: Vec::new() }
     }
 
     /// The settings in force.
@@ -333,7 +335,7 @@ impl Player {
     }
 
     fn mcts_config(&self) -> MctsConfig {
-        let baseline = self.settings.player == PlayerKind::Uct;
+        let baseline = self.settings.player == Algorithm::Uct;
         MctsConfig {
             baseline,
             exploration: if baseline { 0.7 } else { self.settings.exploration },
@@ -353,7 +355,7 @@ impl Player {
         self.analyze(game, limits, Duration::MAX, &mut |_| {})
     }
 
-    /// Like [`Player::choose`], calling `progress` with the search's view every `interval`.
+    /// Like [`Searcher::choose`], calling `progress` with the search's view every `interval`.
     pub fn analyze(
         &mut self,
         game: &Game,
@@ -381,16 +383,16 @@ impl Player {
         };
         if pos.phase() != Phase::Play {
             let best = match self.settings.player {
-                PlayerKind::Veletas => setup::choose_setup(pos, &mut self.rng, limits, start),
+                Algorithm::Veletas => setup::choose_setup(pos, &mut self.rng, limits, start),
                 _ => pos.random_setup(&mut self.rng),
             }?;
             return Some(simple(best));
         }
         match self.settings.player {
-            PlayerKind::Random => pos.random_move(&mut self.rng, PlayoutPolicy::Uniform).map(simple),
-            PlayerKind::Greedy => self.greedy(pos).map(simple),
-            PlayerKind::Uct | PlayerKind::Veletas => {
-                if self.settings.player == PlayerKind::Veletas
+            Algorithm::Random => pos.random_move(&mut self.rng, PlayoutPolicy::Uniform).map(simple),
+            Algorithm::Greedy => self.greedy(pos).map(simple),
+            Algorithm::Uct | Algorithm::Veletas => {
+                if self.settings.player == Algorithm::Veletas
                     && let Some(win) = tactics::winning_turn(pos)
                 {
                     let mut result = simple(Move::Turn(win));
@@ -433,7 +435,7 @@ impl Player {
     /// (random, greedy) or with tree reuse off. Returns the playouts run (all threads).
     pub fn ponder(&mut self, game: &Game, limits: &Limits) -> u64 {
         let pos = game.position();
-        let searches = matches!(self.settings.player, PlayerKind::Uct | PlayerKind::Veletas);
+        let searches = matches!(self.settings.player, Algorithm::Uct | Algorithm::Veletas);
         if pos.is_over() || pos.phase() != Phase::Play || !searches || !self.settings.tree_reuse {
             return 0;
         }
@@ -464,8 +466,8 @@ impl Player {
             return Solution::Unknown;
         }
         let settings =
-            SearchSettings { player: PlayerKind::Veletas, solver: true, tree_reuse: false, ..self.settings.clone() };
-        let Some(result) = Player::new(settings).choose(game, limits) else { return Solution::Unknown };
+            SearchSettings { player: Algorithm::Veletas, solver: true, tree_reuse: false, ..self.settings.clone() };
+        let Some(result) = Searcher::new(settings).choose(game, limits) else { return Solution::Unknown };
         match (result.proven, result.best) {
             (Some(p), Move::Turn(turn)) if p.winner == pos.side_to_move() => Solution::Win(turn, p.turns),
             (Some(p), _) if p.winner != pos.side_to_move() => Solution::Loss(p.turns),
@@ -580,78 +582,25 @@ impl Player {
         })
     }
 
+    /// The search's answer from the tree: the turn to play, its win rate, the candidates
+    /// and the figures. In steps: rank the root's turns, choose among them (a proof first,
+    /// then our engine's safety check), describe the best ten.
     fn result(&mut self, pos: &Position, visits: u64, inherited: u64, start: Instant) -> Option<SearchResult> {
         let side = pos.side_to_move();
         let tree = self.tree.as_ref()?;
-        // A proven root: the fastest win, else the longest loss.
+        let ranked = ranked_root_turns(tree, side);
         let proven = tree.proven_turn();
-        let mut ranked: Vec<(Turn, u64, f64, Option<Proven>)> = tree
-            .root_turns()
-            .into_iter()
-            .map(|RootTurn { turn, visits, value, proof }| (turn, visits, value, proof))
-            .collect();
-        ranked.sort_by(|a, b| {
-            b.1.cmp(&a.1)
-                .then(b.2.total_cmp(&a.2))
-                .then((a.0.shooter_move(), a.0.shot()).cmp(&(b.0.shooter_move(), b.0.shot())))
-        });
-        let lost = |p: &Option<Proven>| p.is_some_and(|p| p.winner != side);
-        // Turns proven lost come last, after every turn that may still hold.
-        ranked.sort_by_key(|r| lost(&r.3));
-        let mut best = ranked.first().map(|r| r.0);
-        if self.settings.player == PlayerKind::Veletas {
-            // Never hand the opponent an immediate win when a safer turn exists.
-            let safe =
-                ranked.iter().take(12).filter(|r| !lost(&r.3)).map(|r| r.0).find(|&t| !tactics::hands_over_win(pos, t));
-            if let Some(t) = safe {
-                best = Some(t);
-            } else if best.is_some_and(|t| tactics::hands_over_win(pos, t)) {
-                let mut all = Vec::new();
-                pos.legal_turns(&mut all);
-                let proven_lost: Vec<Turn> = ranked.iter().filter(|r| lost(&r.3)).map(|r| r.0).collect();
-                if let Some(t) =
-                    all.into_iter().find(|&t| !proven_lost.contains(&t) && !tactics::hands_over_win(pos, t))
-                {
-                    best = Some(t);
-                }
-            }
-        }
-        if let Some((turn, _)) = proven {
-            best = Some(turn);
-        }
-        let best = match best {
+        let chosen = match proven {
+            // A proven root: the fastest win, else the longest loss.
+            Some((turn, _)) => Some(turn),
+            None if self.settings.player == Algorithm::Veletas => safe_turn(pos, &ranked, side),
+            None => ranked.first().map(|r| r.turn),
+        };
+        let best = match chosen {
             Some(t) => t,
             None => pos.random_turn(&mut self.rng, PlayoutPolicy::Uniform)?,
         };
-        let rate = |n: u64, v: f64, p: Option<Proven>| match p {
-            Some(p) => f64::from(u8::from(p.winner == side)),
-            None if n > 0 => v / n as f64,
-            None => 0.5,
-        };
-        let mut candidates: Vec<Candidate> = ranked
-            .iter()
-            .take(10)
-            .map(|&(turn, n, v, p)| Candidate {
-                mv: Move::Turn(turn),
-                visits: n,
-                win_rate: rate(n, v, p),
-                pv: tree.principal_variation(turn, PV_LENGTH),
-            })
-            .collect();
-        if !candidates.iter().any(|c| c.mv == Move::Turn(best))
-            && let Some(&(turn, n, v, p)) = ranked.iter().find(|r| r.0 == best)
-        {
-            candidates.insert(
-                0,
-                Candidate {
-                    mv: Move::Turn(turn),
-                    visits: n,
-                    win_rate: rate(n, v, p),
-                    pv: tree.principal_variation(turn, PV_LENGTH),
-                },
-            );
-            candidates.truncate(10);
-        }
+        let candidates = candidates(tree, &ranked, best, side);
         let win_rate = match proven {
             Some((_, p)) => f64::from(u8::from(p.winner == side)),
             None => candidates.iter().find(|c| c.mv == Move::Turn(best)).map_or(0.5, |c| c.win_rate),
@@ -669,4 +618,71 @@ impl Player {
             elapsed: start.elapsed(),
         })
     }
+}
+
+/// Whether `turn` is proven lost for `side`, the side that plays it.
+fn proven_lost(turn: &RootTurn, side: Color) -> bool {
+    turn.proof.is_some_and(|p| p.winner != side)
+}
+
+/// The root's turns, best first: turns proven lost last, after every turn that may still
+/// hold; then by visits, then by value, then in notation order.
+fn ranked_root_turns(tree: &Tree, side: Color) -> Vec<RootTurn> {
+    let mut ranked = tree.root_turns();
+    ranked.sort_by(|a, b| {
+        proven_lost(a, side)
+            .cmp(&proven_lost(b, side))
+            .then(b.visits.cmp(&a.visits))
+            .then(b.value.total_cmp(&a.value))
+            .then((a.turn.shooter_move(), a.turn.shot()).cmp(&(b.turn.shooter_move(), b.turn.shot())))
+    });
+    ranked
+}
+
+/// Our engine's choice among the ranked turns: never hand the opponent an immediate win
+/// when a safer turn exists (among the best twelve that may still hold, else among every
+/// legal turn not proven lost); the best-ranked turn when none is safer.
+fn safe_turn(pos: &Position, ranked: &[RootTurn], side: Color) -> Option<Turn> {
+    let best = ranked.first().map(|r| r.turn);
+    let safe = ranked
+        .iter()
+        .take(12)
+        .filter(|r| !proven_lost(r, side))
+        .map(|r| r.turn)
+        .find(|&t| !tactics::hands_over_win(pos, t));
+    if safe.is_some() {
+        return safe;
+    }
+    if best.is_some_and(|t| tactics::hands_over_win(pos, t)) {
+        let mut all = Vec::new();
+        pos.legal_turns(&mut all);
+        let lost: Vec<Turn> = ranked.iter().filter(|r| proven_lost(r, side)).map(|r| r.turn).collect();
+        if let Some(t) = all.into_iter().find(|&t| !lost.contains(&t) && !tactics::hands_over_win(pos, t)) {
+            return Some(t);
+        }
+    }
+    best
+}
+
+/// The ten best-ranked turns as candidates with their win rates and lines, `best` first
+/// among them if it would not be there.
+fn candidates(tree: &Tree, ranked: &[RootTurn], best: Turn, side: Color) -> Vec<Candidate> {
+    let candidate = |r: &RootTurn| Candidate {
+        mv: Move::Turn(r.turn),
+        visits: r.visits,
+        win_rate: match r.proof {
+            Some(p) => f64::from(u8::from(p.winner == side)),
+            None if r.visits > 0 => r.value / r.visits as f64,
+            None => 0.5,
+        },
+        pv: tree.principal_variation(r.turn, PV_LENGTH),
+    };
+    let mut candidates: Vec<Candidate> = ranked.iter().take(10).map(candidate).collect();
+    if !candidates.iter().any(|c| c.mv == Move::Turn(best))
+        && let Some(r) = ranked.iter().find(|r| r.turn == best)
+    {
+        candidates.insert(0, candidate(r));
+        candidates.truncate(10);
+    }
+    candidates
 }

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use crate::output::check_not_input;
 use crate::picture::svg::{self, SvgOptions};
 use crate::picture::{read_record_file, viewer, write_output};
 use veletas_rules::Position;
@@ -56,6 +57,9 @@ pub struct ViewArgs {
 
 /// Draws the position `args` names. Errors are one line.
 pub fn render(args: &RenderArgs) -> Result<(), String> {
+    if let (Some(output), Some(record)) = (&args.output, &args.record) {
+        check_not_input(("-o", output), &[("--record", record)])?;
+    }
     let options = SvgOptions { width: args.size, coordinates: !args.no_coordinates, status: !args.no_status };
     let picture = match &args.record {
         None => {
@@ -80,9 +84,21 @@ pub fn render(args: &RenderArgs) -> Result<(), String> {
 
 /// Writes the viewer page of the games of `args.files`. Errors are one line.
 pub fn view(args: &ViewArgs) -> Result<(), String> {
+    if let Some(output) = &args.output {
+        let inputs: Vec<(&str, &std::path::Path)> = args.files.iter().map(|path| ("", path.as_path())).collect();
+        check_not_input(("-o", output), &inputs)?;
+    }
     let mut files = Vec::with_capacity(args.files.len());
-    for path in &args.files {
-        files.push((path.display().to_string(), read_record_file(path)?));
+    let mut seen = crate::records::Duplicates::default();
+    for (index, path) in args.files.iter().enumerate() {
+        let mut games = read_record_file(path)?;
+        let before = games.len();
+        games.retain(|game| !seen.is_repeat(index, game));
+        if games.len() < before {
+            let repeats = before - games.len();
+            crate::records::warn(&format!("{}: {repeats} games recorded twice: skipped", path.display()));
+        }
+        files.push((path.display().to_string(), games));
     }
     let page = viewer::page(&files, args.title.as_deref())?;
     write_output(args.output.as_deref(), page.as_bytes())

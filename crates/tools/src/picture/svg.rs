@@ -15,6 +15,7 @@
 
 use std::fmt::Write as _;
 
+use super::html_escape;
 use veletas_rules::{Bitboard, Color, Move, Phase, Piece, Position, Rules, Square, Variant};
 
 /// The side of a square in the picture's own units (the `viewBox`).
@@ -341,11 +342,9 @@ pub fn status_lines(position: &Position, last: Option<&Move>) -> Vec<String> {
     );
     let mut lines = vec![first, claims];
     let mut notes = Vec::new();
-    if position.rules().is_modern() {
-        notes.push("modern rules".to_string());
-    }
-    if position.rules().no_corners {
-        notes.push("no corners".to_string());
+    let rules = position.rules();
+    if rules != Rules::CLASSIC {
+        notes.push(rules.label());
     }
     if last == Some(&Move::Swap) {
         notes.push("White swapped".to_string());
@@ -354,10 +353,6 @@ pub fn status_lines(position: &Position, last: Option<&Move>) -> Vec<String> {
         lines.push(notes.join(", "));
     }
     lines
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// The picture of `position`, with `last` (the turn that led to it) marked if given.
@@ -375,8 +370,8 @@ pub fn render(position: &Position, last: Option<&Move>, options: &SvgOptions) ->
         "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"veletas-board\" width=\"{}\" height=\"{pixels_high}\" \
          viewBox=\"0 0 {w} {h}\" role=\"img\">\n<title>{}</title>\n<desc>{}</desc>\n",
         options.width,
-        escape(&title),
-        escape(&position.to_string())
+        html_escape(&title),
+        html_escape(&position.to_string())
     );
     let _ = writeln!(out, "<rect class=\"background\" width=\"{w}\" height=\"{h}\" fill=\"#ffffff\"/>");
     let _ = writeln!(out, "{}", defs());
@@ -395,7 +390,7 @@ pub fn render(position: &Position, last: Option<&Move>, options: &SvgOptions) ->
         for (i, text) in status.iter().enumerate() {
             let y = base + STATUS_LINE * (i as u32 + 1) - 5;
             let weight = if i == 0 { " font-weight=\"bold\"" } else { "" };
-            let _ = write!(out, "<text x=\"{}\" y=\"{y}\"{weight}>{}</text>", layout.left(), escape(text));
+            let _ = write!(out, "<text x=\"{}\" y=\"{y}\"{weight}>{}</text>", layout.left(), html_escape(text));
         }
         out.push_str("</g>\n");
     }

@@ -25,10 +25,7 @@ const TEMPLATE: &str = include_str!("viewer.html");
 
 pub use crate::json::script_string as json_string;
 
-/// `text` escaped for HTML text and attribute values.
-pub fn html_escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
+use super::html_escape;
 
 /// The pieces of `position` as changes from the empty board (`c3sf6b`...).
 fn piece_list(position: &Position) -> String {
@@ -65,12 +62,6 @@ fn state(position: &Position) -> char {
 /// The key of a board frame: its size, and `n` with `no-corners`.
 fn frame_key(position: &Position) -> String {
     format!("{}{}", position.variant().size(), if position.rules().no_corners { "n" } else { "" })
-}
-
-/// The rules in words, for the game's header.
-fn rules_words(position: &Position) -> String {
-    let rules = position.rules();
-    format!("{} rules{}", rules.set, if rules.no_corners { ", no corners" } else { "" })
 }
 
 /// Strings that repeat from game to game (names, tag names and values), stored once in
@@ -121,7 +112,7 @@ fn game_json(
     }
     let mut tag = |name: &str| strings.id(record.tag(name).unwrap_or(""));
     let (black, white, termination, reason) = (tag("Black"), tag("White"), tag("Termination"), tag("Reason"));
-    let rules = strings.id(&rules_words(&start));
+    let rules = strings.id(&start.rules().label());
     let tags: Vec<String> =
         record.tags.iter().flat_map(|(n, v)| [strings.id(n).to_string(), strings.id(v).to_string()]).collect();
     Ok(format!(

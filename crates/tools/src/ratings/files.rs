@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::{Format, RatedGame, RatingOptions, rate};
-use veletas_rules::record::{GameRecord, parse_records};
+use crate::records::ReadError;
+use veletas_rules::record::GameRecord;
 
 /// Options of `veletas ratings`.
 #[derive(Args, Clone, Debug, PartialEq)]
@@ -90,30 +91,43 @@ struct Collected {
     games: Vec<RatedGame>,
     unfinished: usize,
     self_play: usize,
+    /// Files whose last game was cut short (skipped).
+    cut_short: usize,
+    /// Games recorded twice (skipped).
+    repeated: usize,
     /// Each group seen, with the first file that holds it.
     groups: Vec<(Group, PathBuf)>,
     /// Every file's name and games, in the order given.
     files: Vec<NamedFile>,
 }
 
-/// Reads a whole record file: a regular file of UTF-8 text.
-fn read(path: &Path) -> Result<String, String> {
-    veletas_rules::record::read_record_file(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))
-}
-
 fn collect(files: &[PathBuf]) -> Result<Collected, String> {
     let mut collected = Collected::default();
     let mut seen = HashSet::new();
+    let mut repeats = crate::records::Duplicates::default();
     for path in files {
         let shown = path.display();
-        let text = read(path)?;
+        let (mut records, cut) = crate::records::read_complete(path).map_err(|e| match e {
+            ReadError::File(e) => format!("{shown}: cannot read: {e}"),
+            ReadError::Syntax(e) => match e.line {
+                Some(line) => format!("{shown}:{line}: {}", e.message),
+                None => format!("{shown}: {}", e.message),
+            },
+        })?;
         if !seen.insert(std::fs::canonicalize(path).unwrap_or_else(|_| path.clone())) {
             return Err(format!("{shown}: given twice (its games would count twice)"));
         }
-        let records = parse_records(&text).map_err(|e| match e.line {
-            Some(line) => format!("{shown}:{line}: {}", e.message),
-            None => format!("{shown}: {}", e.message),
-        })?;
+        if let Some(warning) = cut {
+            crate::records::warn(&warning);
+            collected.cut_short += 1;
+        }
+        let before = records.len();
+        records.retain(|game| !repeats.is_repeat(collected.files.len(), game));
+        if records.len() < before {
+            let twice = before - records.len();
+            crate::records::warn(&format!("{shown}: {twice} games recorded twice (the same game id): skipped"));
+            collected.repeated += twice;
+        }
         for (number, game) in records.iter().enumerate() {
             let tag = |name: &str| match game.tag(name).map(str::trim) {
                 Some(value) if !value.is_empty() => Ok(value.to_string()),
@@ -155,6 +169,10 @@ pub fn rate_files(args: &RatingsArgs) -> Result<(super::Standings, Vec<NamedFile
     if args.files.is_empty() {
         return Err("no record files given (usage: veletas ratings FILE...)".to_string());
     }
+    if let Some(output) = &args.output {
+        let inputs: Vec<(&str, &Path)> = args.files.iter().map(|path| ("", path.as_path())).collect();
+        crate::output::check_not_input(("-o", output), &inputs)?;
+    }
     let anchor = args.anchor.as_deref().map(parse_anchor).transpose()?;
     let mut collected = collect(&args.files)?;
     if collected.groups.len() > 1 && !args.mix {
@@ -179,6 +197,12 @@ pub fn rate_files(args: &RatingsArgs) -> Result<(super::Standings, Vec<NamedFile
     let mut standings = rate(&collected.games, &options).map_err(|e| e.to_string())?;
     if collected.unfinished > 0 {
         standings.notes.push(format!("{} games without a result (*) skipped", collected.unfinished));
+    }
+    if collected.repeated > 0 {
+        standings.notes.push(format!("{} games recorded twice skipped", collected.repeated));
+    }
+    if collected.cut_short > 0 {
+        standings.notes.push(format!("{} files end in a game cut short (skipped)", collected.cut_short));
     }
     if collected.self_play > 0 {
         standings.notes.push(format!("{} games of an engine against itself skipped", collected.self_play));

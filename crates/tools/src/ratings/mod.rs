@@ -150,6 +150,11 @@ pub struct HeadToHead {
     pub interval: EloInterval,
 }
 
+/// Said under a head-to-head table holding a pair that won or lost every game: how its
+/// finite Elo and interval were found ([`crate::stats::Score::elo_interval`]).
+pub const ADJUSTED_NOTE: &str =
+    "A pair that won or lost every game is rated with half a game added to each side (20-0 as 20.5-0.5).";
+
 /// The rated field.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Standings {

@@ -180,8 +180,12 @@ impl Standings {
                 "\nHead to head (each pair's games alone: Elo of the first over the second, 95% interval)\n\n",
             );
             let mut rows = vec![["first", "second", "result", "score", "Elo", "interval"].map(String::from).to_vec()];
-            rows.extend(self.head_to_head().iter().map(|pair| head_to_head_line(self, pair)));
+            let pairs = self.head_to_head();
+            rows.extend(pairs.iter().map(|pair| head_to_head_line(self, pair)));
             out.push_str(&table(&rows, &[0, 1]));
+            if pairs.iter().any(|pair| pair.interval.adjusted) {
+                let _ = writeln!(out, "{}", super::ADJUSTED_NOTE);
+            }
         }
         if !self.notes.is_empty() {
             out.push('\n');
@@ -286,14 +290,15 @@ impl Standings {
                 .map(|p| {
                     format!(
                         "    {{\"first\": {}, \"second\": {}, \"wins\": {}, \"losses\": {}, \"elo\": {}, \
-                         \"lower\": {}, \"upper\": {}}}",
+                         \"lower\": {}, \"upper\": {}, \"adjusted\": {}}}",
                         json_string(&self.engines[p.first].name),
                         json_string(&self.engines[p.second].name),
                         p.score.wins,
                         p.score.losses,
                         number(p.interval.elo),
                         number(p.interval.lower),
-                        number(p.interval.upper)
+                        number(p.interval.upper),
+                        p.interval.adjusted
                     )
                 })
                 .collect();
@@ -307,10 +312,12 @@ impl Standings {
     }
 }
 
-/// A CSV field, quoted (with inner quotes doubled) when it holds a comma, a quote or a
-/// line break, as RFC 4180 asks.
+/// A CSV field: control characters become spaces (a line break included), and the field
+/// is quoted (inner quotes doubled) when it holds a comma or a quote, as RFC 4180 asks.
 pub fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text.to_string() }
+    // Control characters (escapes, line breaks) never reach a spreadsheet or a terminal.
+    let text = printable(text);
+    if text.contains([',', '"']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text }
 }
 
 pub use crate::json::string as json_string;
@@ -334,6 +341,7 @@ mod tests {
         assert_eq!(csv_field("plain name"), "plain name");
         assert_eq!(csv_field("a,b"), "\"a,b\"");
         assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(csv_field("red\x1b[31m\nname"), "red [31m name");
     }
 
     #[test]

@@ -14,7 +14,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use crate::referee::clock::{Clock, TimeControl, format_seconds};
-use crate::referee::engine::{Engine, Failure, Reply};
+use crate::referee::engine::{Engine, Failure, MAX_SHOWN, Reply, clean_text};
 use crate::referee::openings::Opening;
 use veletas_rules::record::GameRecord;
 use veletas_rules::{Color, Game, Move, RuleSet, Rules};
@@ -211,6 +211,13 @@ fn failure_loss(command: &str, failure: Failure, timeout: Duration) -> Loss {
         }
         Failure::Exited(detail) => loss(Termination::Crash, format!("ended during '{command}': {detail}")),
         Failure::Malformed(detail) => loss(Termination::MalformedReply, format!("to '{command}': {detail}")),
+        Failure::NotReading => loss(
+            Termination::Timeout,
+            format!(
+                "'{command}' not taken within {:.3} s: the engine stopped reading its input",
+                timeout.as_secs_f64()
+            ),
+        ),
     }
 }
 
@@ -219,6 +226,7 @@ fn expect_ok(engine: &mut Engine, command: &str, timeout: Duration) -> Result<St
     match engine.command(command, timeout) {
         Ok(Reply { success: true, text }) => Ok(text),
         Ok(Reply { success: false, text }) => {
+            let text = clean_text(&text, MAX_SHOWN);
             Err(loss(Termination::RejectedCommand, format!("'{command}' was refused: {text}")))
         }
         Err(failure) => Err(failure_loss(command, failure, timeout)),
@@ -393,6 +401,7 @@ fn genmove(
     let text = match reply {
         Ok(Reply { success: true, text }) => text,
         Ok(Reply { success: false, text }) => {
+            let text = clean_text(&text, MAX_SHOWN);
             return Err(loss(Termination::GenmoveError, format!("'?' to genmove: {text}")));
         }
         Err(Failure::Timeout) => {
@@ -408,7 +417,7 @@ fn genmove(
     if text.eq_ignore_ascii_case("resign") {
         return Ok(None);
     }
-    let shown: String = text.chars().take(60).collect();
+    let shown = clean_text(&text, 60);
     if text.is_empty() || text.contains(char::is_whitespace) {
         return Err(loss(Termination::MalformedReply, format!("'{shown}' is not a move")));
     }
@@ -431,17 +440,18 @@ fn ask_final_scores(
     seat: impl Fn(Color) -> usize,
 ) {
     let want = match played.winner {
-        Color::Black => 'B',
-        Color::White => 'W',
+        Color::Black => "B+",
+        Color::White => "W+",
     };
     let mut disagreements = Vec::new();
     for color in Color::ALL {
-        let answer = match engines[seat(color)].command("final_score", settings.command_timeout) {
-            Ok(Reply { success: true, text }) => text,
-            Ok(Reply { success: false, text }) => format!("? {text}"),
-            Err(failure) => format!("({failure})"),
+        // Agreement is the whole answer in protocol.md's form (`B+` or `W+`), not a prefix.
+        let (agrees, answer) = match engines[seat(color)].command("final_score", settings.command_timeout) {
+            Ok(Reply { success: true, text }) => (text.trim().eq_ignore_ascii_case(want), clean_text(&text, MAX_SHOWN)),
+            Ok(Reply { success: false, text }) => (false, format!("? {}", clean_text(&text, MAX_SHOWN))),
+            Err(failure) => (false, format!("({})", clean_text(&failure.to_string(), MAX_SHOWN))),
         };
-        if !answer.to_ascii_uppercase().starts_with(want) {
+        if !agrees {
             disagreements.push(format!("{color} engine says '{answer}'"));
         }
         played.final_scores[color.index()] = Some(answer);

@@ -5,10 +5,13 @@
 //! [`MatchArgs`] are the command-line options (a clap `Args` struct to flatten into a
 //! subcommand) and [`run_match`] plays the match:
 //!
-//! - [`engine`]: engine processes, every read with a deadline, kill and restart;
+//! - [`engine`]: engine processes, every read and write with a deadline and bounded, kill
+//!   and restart;
+//! - `process`: process groups ended whole (on a signal too), writes with deadlines;
 //! - [`game`]: one refereed game and its adjudication;
 //! - [`clock`]: time controls and clocks;
 //! - [`openings`]: random setups or openings from a file;
+//! - `record_file`: the record file, locked to one writer and never ending in half a game;
 //! - [`veletas_rules::record`]: the record file format (`docs/records.md`) and its parser;
 //! - [`summary`]: the statistics and reports, on top of [`crate::stats`];
 //! - [`words`]: splitting engine command lines without a shell.
@@ -19,12 +22,16 @@ pub mod clock;
 pub mod engine;
 pub mod game;
 pub mod openings;
+mod process;
+mod record_file;
 mod runner;
 pub mod summary;
 pub mod tournament;
 pub mod words;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use crate::output::check_not_input;
 
 use veletas_rules::{RuleSet, Rules};
 
@@ -104,9 +111,11 @@ pub struct CommonArgs {
     #[arg(long, short = 'j', default_value_t = 1)]
     pub concurrency: usize,
     /// Openings file: one opening per line, moves from the empty board or a position
-    /// string followed by moves (default: random setups drawn from the seed).
-    #[arg(long, value_name = "FILE")]
-    pub openings: Option<PathBuf>,
+    /// string followed by moves (default: random setups drawn from the seed). After the
+    /// file, cutechess's words: `order=sequential|random` (random: shuffled by --seed),
+    /// `start=N` (begin at the file's Nth opening), `plies=N` (play at most N moves of each).
+    #[arg(long, value_name = "FILE [order=..] [start=N] [plies=N]", num_args = 1..=4)]
+    pub openings: Vec<String>,
     /// Seed of the random openings.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -120,10 +129,18 @@ pub struct CommonArgs {
     /// Start over: empty the record file instead of resuming.
     #[arg(long, requires = "record", conflicts_with = "resume")]
     pub overwrite: bool,
+    /// When another referee is writing the record file, wait for it to finish (then resume
+    /// from what it wrote) instead of refusing at once.
+    #[arg(long, requires = "record")]
+    pub wait: bool,
     /// Where the engines' stderr goes (appended); default: the record file name plus
     /// `.engines.log`, or nowhere without a record file.
     #[arg(long, value_name = "FILE")]
     pub engine_log: Option<PathBuf>,
+    /// Before the first game, run the required checks of `veletas check` on every engine
+    /// (on the games' board and rule set) and refuse to start if one fails.
+    #[arg(long)]
+    pub check: bool,
     /// No line per game, only the summary.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -139,19 +156,55 @@ pub struct CommonArgs {
 }
 
 impl CommonArgs {
-    /// Checks that the pages of `--report` and `--live` can be written, before any game.
-    pub fn check_pages(&self) -> Result<(), RefereeError> {
+    /// Checks, before any game, that the pages of `--report` and `--live` can be written
+    /// and that no output (`--report`, `--live`, the engine log `log`) is the same file as
+    /// an input (the record file `record`, `--openings`, `inputs`) or as another output:
+    /// the error is one line naming both.
+    pub fn check_outputs(
+        &self,
+        record: Option<&Path>,
+        log: Option<&Path>,
+        inputs: &[(&str, &Path)],
+    ) -> Result<(), RefereeError> {
         for (option, path) in [("--report", &self.report), ("--live", &self.live)] {
             if let Some(path) = path {
                 crate::report::check_writable(option, path).map_err(RefereeError::Usage)?;
             }
         }
-        if let (Some(report), Some(live)) = (&self.report, &self.live)
-            && report == live
-        {
-            return Err(RefereeError::Usage("--report and --live must be different files".into()));
+        let mut taken: Vec<(&str, &Path)> = inputs.to_vec();
+        taken.extend(record.map(|path| ("--record", path)));
+        // The openings file is the first word of --openings (its options follow it).
+        taken.extend(
+            self.openings.first().map(|file| ("--openings", Path::new(file.strip_prefix("file=").unwrap_or(file)))),
+        );
+        let outputs = [("--engine-log", log), ("--report", self.report.as_deref()), ("--live", self.live.as_deref())];
+        for (option, path) in outputs {
+            if let Some(path) = path {
+                check_not_input((option, path), &taken).map_err(RefereeError::Usage)?;
+                taken.push((option, path));
+            }
         }
         Ok(())
+    }
+
+    /// The warning for a `-j` above the machine's cores (`cores`), if it is: each game
+    /// runs two engines, and an engine waiting for a core still spends its clock.
+    pub fn concurrency_warning(&self, cores: usize) -> Option<String> {
+        (self.concurrency > cores).then(|| {
+            format!(
+                "-j {} plays more games at once than this machine has cores ({cores}): engines wait for a core \
+                 while their clocks run, so timed results suffer; -j {cores} or less is safer",
+                self.concurrency
+            )
+        })
+    }
+
+    /// Logs [`CommonArgs::concurrency_warning`] for this machine, once, before any game.
+    pub fn warn_about_concurrency(&self) {
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        if let Some(warning) = self.concurrency_warning(cores) {
+            log::warn!("{warning}");
+        }
     }
 
     /// The rules the games are played under, if the options go with the rule set.
@@ -221,6 +274,15 @@ pub enum RefereeError {
         /// What went wrong.
         detail: String,
     },
+    /// An engine refused before the first game: it did not answer `protocol_version` and
+    /// `name` at start-up, or failed a required check of `--check`.
+    #[error("engine '{command}' is refused: {detail}")]
+    Refused {
+        /// The engine's command line.
+        command: String,
+        /// Why.
+        detail: String,
+    },
     /// A file that cannot be read or written.
     #[error("{path}: {source}")]
     Io {
@@ -243,5 +305,20 @@ fn parse_odds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(x) if x.is_finite() && (0.01..=100.0).contains(&x) => Ok(x),
         _ => Err(format!("'{text}' is not a factor between 0.01 and 100")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn more_games_at_once_than_cores_is_warned_about_and_no_more_is_not() {
+        let args = |j: &str| MatchArgs::parse_from(["--engine", "a", "--engine", "b", "-j", j]).unwrap().common;
+        assert_eq!(args("2").concurrency_warning(2), None);
+        assert_eq!(args("1").concurrency_warning(2), None);
+        let warning = args("8").concurrency_warning(2).expect("a warning");
+        assert!(warning.starts_with("-j 8 plays more games at once than this machine has cores (2)"), "{warning}");
+        assert!(!warning.contains('\n'));
     }
 }

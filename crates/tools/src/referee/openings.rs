@@ -14,6 +14,12 @@
 //! it may swap, is left to the engines; an openings file cannot hold the swap either. With
 //! `--random-setup` each pair starts instead from the random-setup position: every
 //! shooter on a random square off the edge, no stones, Black to move.
+//!
+//! After the file name, cutechess's words choose how the file is used ([`OpeningsSpec`]):
+//! `order=random` plays the openings in an order shuffled by the seed (still each one once
+//! before any repeats), `start=N` begins at the Nth (from 1), `plies=N` cuts every opening
+//! to its first N moves. Opening `n` stays a pure function of `n`, so shards and resumed
+//! runs agree.
 
 use std::path::Path;
 
@@ -43,6 +49,94 @@ pub struct OpeningBook {
     list: Option<Vec<Opening>>,
     random_setup: bool,
     seed: u64,
+    /// The order the file's openings are played in: indices into `list`.
+    order: Vec<usize>,
+    spec: OpeningsSpec,
+}
+
+/// The order of an openings file's openings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Order {
+    /// The file's order.
+    #[default]
+    Sequential,
+    /// An order shuffled by the seed.
+    Random,
+}
+
+/// How an openings file is used: `FILE [order=sequential|random] [start=N] [plies=N]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpeningsSpec {
+    /// The file.
+    pub file: std::path::PathBuf,
+    /// The order of its openings.
+    pub order: Order,
+    /// The opening played first, from 1.
+    pub start: usize,
+    /// At most this many moves of each opening, if given.
+    pub plies: Option<usize>,
+}
+
+impl Default for OpeningsSpec {
+    /// No file yet, in the file's order from its first opening, whole.
+    fn default() -> OpeningsSpec {
+        OpeningsSpec { file: std::path::PathBuf::new(), order: Order::Sequential, start: 1, plies: None }
+    }
+}
+
+impl OpeningsSpec {
+    /// Reads the words of `--openings`: the file, then each of `order=`, `start=` and
+    /// `plies=` at most once, in any order.
+    pub fn parse<S: AsRef<str>>(words: &[S]) -> Result<OpeningsSpec, String> {
+        let (file, options) = words.split_first().ok_or("--openings needs a file")?;
+        let file = file.as_ref();
+        let file = file.strip_prefix("file=").unwrap_or(file);
+        let mut spec = OpeningsSpec { file: file.into(), ..OpeningsSpec::default() };
+        let mut seen = Vec::new();
+        for word in options {
+            let word = word.as_ref();
+            let (key, value) = word.split_once('=').ok_or_else(|| {
+                format!("--openings: '{word}' after the file: expected order=sequential|random, start=N or plies=N")
+            })?;
+            if seen.contains(&key) {
+                return Err(format!("--openings: {key}= given twice"));
+            }
+            let number = |what: &str, least: usize| match value.parse::<usize>() {
+                Ok(n) if n >= least && n <= 1_000_000_000 => Ok(n),
+                _ => Err(format!("--openings: {what}={value}: expected a whole number from {least} to 1000000000")),
+            };
+            match key {
+                "order" => {
+                    spec.order = match value {
+                        "sequential" => Order::Sequential,
+                        "random" => Order::Random,
+                        _ => return Err(format!("--openings: order={value}: expected sequential or random")),
+                    }
+                }
+                "start" => spec.start = number("start", 1)?,
+                "plies" => spec.plies = Some(number("plies", 0)?),
+                _ => return Err(format!("--openings: unknown option {key}= (order, start or plies)")),
+            }
+            seen.push(key);
+        }
+        Ok(spec)
+    }
+
+    /// The words that differ from the defaults, for fingerprints (empty by default, so
+    /// that runs recorded before these options resume unchanged).
+    fn describe(&self) -> String {
+        let mut words = String::new();
+        if self.order == Order::Random {
+            words.push_str(";order=random");
+        }
+        if self.start != 1 {
+            words.push_str(&format!(";start={}", self.start));
+        }
+        if let Some(plies) = self.plies {
+            words.push_str(&format!(";plies={plies}"));
+        }
+        words
+    }
 }
 
 impl OpeningBook {
@@ -50,8 +144,9 @@ impl OpeningBook {
     /// with `--size`), or random openings of `--size` (10 by default) from `--seed`.
     pub fn new(args: &crate::referee::CommonArgs) -> Result<OpeningBook, String> {
         let rules = args.rules()?;
-        let list = match &args.openings {
-            Some(path) => Some(read_openings(path, args.size, rules)?),
+        let spec = if args.openings.is_empty() { None } else { Some(OpeningsSpec::parse(&args.openings)?) };
+        let list = match &spec {
+            Some(spec) => Some(read_openings(&spec.file, args.size, rules)?),
             None => None,
         };
         let variant = match (&list, args.size) {
@@ -61,13 +156,30 @@ impl OpeningBook {
                 Variant::from_size(size).ok_or_else(|| format!("--size {size}: the board is 7, 9 or 10"))?
             }
         };
-        Ok(OpeningBook { variant, rules, list, random_setup: args.random_setup, seed: args.seed })
+        let spec = spec.unwrap_or_default();
+        let mut order: Vec<usize> = (0..list.as_ref().map_or(0, Vec::len)).collect();
+        if spec.order == Order::Random {
+            // Fisher-Yates from the seed: the same order in every shard and every resumed run.
+            let mut rng = Rng::new(mix(args.seed, u64::MAX));
+            for i in (1..order.len()).rev() {
+                order.swap(i, rng.below_u64(i as u64 + 1) as usize);
+            }
+        }
+        Ok(OpeningBook { variant, rules, list, random_setup: args.random_setup, seed: args.seed, order, spec })
     }
 
     /// The opening of encounter `n` (two games, colours swapped, share one).
     pub fn opening(&self, n: u64) -> Opening {
         match &self.list {
-            Some(list) if !list.is_empty() => list[(n % list.len() as u64) as usize].clone(),
+            Some(list) if !list.is_empty() => {
+                let len = list.len() as u64;
+                let at = (n % len + (self.spec.start.max(1) as u64 - 1) % len) % len;
+                let mut opening = list[self.order[at as usize]].clone();
+                if let Some(plies) = self.spec.plies {
+                    opening.moves.truncate(plies);
+                }
+                opening
+            }
             _ if self.random_setup => Opening::random_start(self.variant, self.rules, self.seed, n),
             _ => Opening::random_with_rules(self.variant, self.rules, self.seed, n),
         }
@@ -79,7 +191,7 @@ impl OpeningBook {
         match &self.list {
             Some(list) => {
                 let all: Vec<String> = list.iter().map(Opening::to_string).collect();
-                format!("file:{}", all.join(";"))
+                format!("file:{}{}", all.join(";"), self.spec.describe())
             }
             None if self.random_setup => format!("random-setup seed {}", self.seed),
             None => format!("random seed {}", self.seed),
@@ -311,5 +423,70 @@ mod tests {
         assert_eq!(r.game().position().phase(), Phase::Play);
         assert_eq!(Opening::parse_with_rules(&r.to_string(), None, modern.with_no_corners(true)), Ok(r.clone()));
         assert_ne!(r, Opening::random_start(Variant::STANDARD, modern.with_no_corners(true), 1, 1));
+    }
+
+    fn book(lines: &str, words: &[&str], seed: u64) -> Result<OpeningBook, String> {
+        let dir = std::env::temp_dir().join(format!("veletas-openings-{}-{seed}-{}", std::process::id(), words.len()));
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        let file = dir.join("book.txt");
+        std::fs::write(&file, lines).map_err(|e| e.to_string())?;
+        let mut args = vec!["--engine", "a", "--engine", "b", "--size", "7", "--seed"]
+            .into_iter()
+            .map(String::from)
+            .collect::<Vec<_>>();
+        args.extend([seed.to_string(), "--openings".to_string(), file.display().to_string()]);
+        args.extend(words.iter().map(|w| w.to_string()));
+        let args = crate::referee::MatchArgs::parse_from(args).map_err(|e| e.to_string())?;
+        OpeningBook::new(&args.common)
+    }
+
+    const SEVEN: &str = "d4 b2,f6\nc3 e2,f6\ne5 b2,c6\nc5 b2,f6\ne3 b2,f6\n";
+
+    #[test]
+    fn openings_options_start_cut_and_shuffle_the_file_reproducibly() {
+        let first = |b: &OpeningBook, n: u64| b.opening(n).moves[0].to_string();
+        let plain = book(SEVEN, &[], 1).unwrap();
+        assert_eq!((0..6).map(|n| first(&plain, n)).collect::<Vec<_>>(), ["d4", "c3", "e5", "c5", "e3", "d4"]);
+        let started = book(SEVEN, &["start=3"], 1).unwrap();
+        assert_eq!((0..6).map(|n| first(&started, n)).collect::<Vec<_>>(), ["e5", "c5", "e3", "d4", "c3", "e5"]);
+        let cut = book(SEVEN, &["plies=1"], 1).unwrap();
+        assert!((0..5).all(|n| cut.opening(n).moves.len() == 1));
+        assert_eq!(book(SEVEN, &["plies=0"], 1).unwrap().opening(0).moves, []);
+        let shuffled = book(SEVEN, &["order=random"], 7).unwrap();
+        let order: Vec<String> = (0..5).map(|n| first(&shuffled, n)).collect();
+        let mut sorted = order.clone();
+        sorted.sort();
+        assert_eq!(sorted, ["c3", "c5", "d4", "e3", "e5"], "each opening once before any repeats");
+        assert_eq!(first(&shuffled, 5), order[0], "then the same order again");
+        let again = book(SEVEN, &["order=random"], 7).unwrap();
+        assert_eq!((0..5).map(|n| first(&again, n)).collect::<Vec<_>>(), order, "the seed decides the order");
+        assert!((1..20).any(|seed| {
+            let other = book(SEVEN, &["order=random"], seed).unwrap();
+            (0..5).map(|n| first(&other, n)).collect::<Vec<_>>() != order
+        }));
+        // The fingerprint names the options, and only when they differ from the defaults.
+        assert!(!plain.describe().contains("order="));
+        assert!(shuffled.describe().ends_with(";order=random"));
+        assert!(
+            book(SEVEN, &["order=random", "start=2", "plies=1"], 7)
+                .unwrap()
+                .describe()
+                .ends_with(";order=random;start=2;plies=1")
+        );
+    }
+
+    #[test]
+    fn bad_openings_options_are_one_line_errors() {
+        for (words, error) in [
+            (&["order=shuffled"][..], "order=shuffled: expected sequential or random"),
+            (&["start=0"], "start=0: expected a whole number from 1"),
+            (&["plies=-1"], "plies=-1: expected a whole number from 0"),
+            (&["depth=3"], "unknown option depth="),
+            (&["random"], "'random' after the file"),
+            (&["start=2", "start=3"], "start= given twice"),
+        ] {
+            let e = book(SEVEN, words, 1).unwrap_err();
+            assert!(e.contains(error) && !e.contains('\n'), "{words:?}: {e}");
+        }
     }
 }

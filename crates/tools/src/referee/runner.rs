@@ -2,7 +2,7 @@
 //! the worker threads, and the output.
 
 use std::collections::{HashSet, VecDeque};
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::Mutex;
@@ -12,16 +12,17 @@ use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::referee::clock::{TimeControl, format_seconds};
-use crate::referee::engine::{Engine, EngineCommand, Failure, Reply};
+use crate::referee::engine::{Engine, EngineCommand};
 use crate::referee::game::{GameSettings, PlayedGame, Termination, play_game_observed};
 use crate::referee::openings::{Opening, OpeningBook};
+use crate::referee::record_file::{append_game, open_record_file};
 use crate::referee::summary::{GameOutcome, MatchSummary, SprtSpec, Tally};
 use crate::referee::words::split_engine_name;
 use crate::referee::{MatchArgs, RefereeError};
 use crate::report::{LiveBoard, LiveGame};
 use crate::stats::SprtDecision;
 use veletas_rules::Move;
-use veletas_rules::record::{GameRecord, check_regular_file, parse_complete_records, read_record_file};
+use veletas_rules::record::GameRecord;
 
 /// Everything fixed before the first game.
 struct Plan {
@@ -89,10 +90,6 @@ impl Plan {
     }
 }
 
-pub(super) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> RefereeError + '_ {
-    move |source| RefereeError::Io { path: path.to_path_buf(), source }
-}
-
 /// Checks a recorded game against the plan and returns its outcome (`None` for games
 /// beyond `--games`) and its engines' names as Black and White.
 fn recorded_outcome(game: &GameRecord, plan: &Plan, index: usize) -> Result<Option<GameOutcome>, String> {
@@ -148,7 +145,8 @@ fn open_record(args: &MatchArgs, plan: &Plan) -> Result<Opened, RefereeError> {
     let Some(path) = &args.common.record else {
         return Ok((Vec::new(), Vec::new(), None));
     };
-    let (games, file) = open_record_file(path, args.common.resume, args.common.overwrite)?;
+    let common = &args.common;
+    let (games, file) = open_record_file(path, common.resume, common.overwrite, common.wait)?;
     let mut outcomes = Vec::new();
     let mut records = Vec::new();
     let mut seen = HashSet::new();
@@ -163,44 +161,6 @@ fn open_record(args: &MatchArgs, plan: &Plan) -> Result<Opened, RefereeError> {
         }
     }
     Ok((outcomes, records, Some(file)))
-}
-
-/// Opens a record file for appending and returns the complete games it already holds.
-/// A game cut short at the end (an interrupted write) is dropped from the file. With
-/// `overwrite` the file is emptied; with `must_exist` a missing file is an error.
-pub(super) fn open_record_file(
-    path: &Path,
-    must_exist: bool,
-    overwrite: bool,
-) -> Result<(Vec<GameRecord>, File), RefereeError> {
-    let mut games = Vec::new();
-    let record_error = |detail: String| RefereeError::Record { path: path.to_path_buf(), detail };
-    // Never open anything but a regular file: opening a FIFO blocks, and a device or a
-    // directory holds no record.
-    if path.exists() {
-        check_regular_file(path).map_err(|e| record_error(e.to_string()))?;
-    }
-    if path.exists() && !overwrite {
-        let text = read_record_file(path).map_err(|e| record_error(format!("cannot resume: {e}")))?;
-        let (complete, end) = parse_complete_records(&text).map_err(|e| record_error(format!("cannot resume: {e}")))?;
-        games = complete;
-        if !text[end..].trim().is_empty() {
-            log::warn!("{}: dropping an incomplete game at the end", path.display());
-            let file = OpenOptions::new().write(true).open(path).map_err(io_error(path))?;
-            file.set_len(end as u64).map_err(io_error(path))?;
-        }
-    } else if must_exist {
-        return Err(RefereeError::Usage(format!("--resume: {} does not exist", path.display())));
-    }
-    let mut options = OpenOptions::new();
-    options.create(true);
-    if overwrite {
-        options.write(true).truncate(true)
-    } else {
-        options.append(true)
-    };
-    let file = options.open(path).map_err(io_error(path))?;
-    Ok((games, file))
 }
 
 /// Today's date (UTC) as `YYYY.MM.DD`.
@@ -238,34 +198,42 @@ fn to_record(played: &PlayedGame, plan: &Plan, names: &[String; 2], date: &str) 
     played.record(&head, &text, &swap)
 }
 
-/// Starts an engine pair's first engine and asks its name and version.
+/// Asks a started engine `protocol_version` and `name` (and `version`), as every engine
+/// must answer before the first game ([`crate::check::startup`]); its name, or why it is
+/// refused.
 pub(super) fn engine_name(engine: &mut Engine, timeout: Duration) -> Result<String, RefereeError> {
-    let text = engine_text(engine);
-    let fatal = |detail: String| RefereeError::Engine { command: text.clone(), detail };
-    let ask = |engine: &mut Engine, command: &str| match engine.command(command, timeout) {
-        Ok(Reply { success: true, text }) if !text.is_empty() && !text.contains('\n') => Ok(Some(text)),
-        Ok(_) => Ok(None),
-        Err(Failure::Timeout) => Err(fatal(format!("no reply to '{command}' within {:.1} s", timeout.as_secs_f64()))),
-        Err(failure) => Err(fatal(format!("'{command}': {failure}"))),
-    };
-    let name = ask(engine, "name")?;
-    let version = ask(engine, "version")?;
-    let program = &engine.command_line().program;
-    let fallback = || Path::new(program).file_name().map_or(program.clone(), |f| f.to_string_lossy().into_owned());
-    Ok(match (name, version) {
-        (Some(name), Some(version)) => format!("{name} {version}"),
-        (Some(name), None) => name,
-        (None, _) => fallback(),
+    crate::check::startup(engine, timeout).map(|identity| identity.full_name()).map_err(|detail| {
+        RefereeError::Refused { command: engine_text(engine), detail: format!("at start-up, {detail}") }
     })
+}
+
+/// Runs the required checks of `veletas check` on each engine command (`--check`); the
+/// first engine that fails one is refused, with the check and its reason.
+pub(super) fn check_engines(
+    commands: &[&EngineCommand],
+    openings: &OpeningBook,
+    margin: f64,
+    timeout: Duration,
+) -> Result<(), RefereeError> {
+    let settings = crate::check::CheckSettings {
+        variant: openings.variant,
+        rules: openings.rules.set.into(),
+        command_timeout: timeout,
+        margin,
+        movetime: 0.2,
+        seed: 1,
+    };
+    for command in commands {
+        crate::check::required_checks(command, &settings).map_err(|detail| RefereeError::Refused {
+            command: command.text.clone(),
+            detail: format!("--check: {detail}"),
+        })?;
+    }
+    Ok(())
 }
 
 fn engine_text(engine: &Engine) -> String {
     engine.command_line().text.clone()
-}
-
-/// The names shown in reports: the engines' names, numbered when they are equal.
-fn display_names(names: &[String; 2]) -> [String; 2] {
-    if names[0] == names[1] { [format!("{} #1", names[0]), format!("{} #2", names[1])] } else { names.clone() }
 }
 
 /// The line printed for a finished game.
@@ -278,8 +246,9 @@ fn game_line(played: &PlayedGame, games: usize, shown: &[String; 2]) -> String {
 /// (unless `--quiet`), a progress line on stderr when it is a terminal, and the summary.
 pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
     let plan = Plan::new(args)?;
-    args.common.check_pages()?;
     let log = args.common.engine_log_path();
+    args.common.check_outputs(args.common.record.as_deref(), log.as_deref(), &[])?;
+    args.common.warn_about_concurrency();
     let (mut outcomes, mut records, mut record) = open_record(args, &plan)?;
     let keep_records = args.common.report.is_some();
     let mut tally = Tally::default();
@@ -291,28 +260,43 @@ pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
     let decided = |t: &Tally| t.sprt(plan.sprt).is_some_and(|s| s.decision != SprtDecision::Continue);
     let workers = if decided(&tally) { 0 } else { args.common.concurrency.min(todo.len()) };
 
+    let timeout = plan.settings.command_timeout;
+    if args.common.check && workers > 0 {
+        check_engines(&[&plan.commands[0], &plan.commands[1]], &plan.openings, plan.settings.margin, timeout)?;
+    }
     let mut pairs: Vec<[Engine; 2]> =
         (0..workers).map(|_| plan.commands.clone().map(|c| Engine::new(c, log.clone()))).collect();
-    for engine in pairs.iter_mut().flatten() {
-        engine
-            .ensure_running()
-            .map_err(|e| RefereeError::Engine { command: engine_text(engine), detail: e.to_string() })?;
+    // Every engine answers protocol_version and name before the first game, or none is played.
+    let mut replied: [Option<String>; 2] = [None, None];
+    for pair in &mut pairs {
+        for (i, engine) in pair.iter_mut().enumerate() {
+            engine
+                .ensure_running()
+                .map_err(|e| RefereeError::Engine { command: engine_text(engine), detail: e.to_string() })?;
+            let name = engine_name(engine, timeout)?;
+            replied[i].get_or_insert(name);
+        }
     }
-    let timeout = plan.settings.command_timeout;
-    let names: [String; 2] = match pairs.first_mut() {
-        Some([one, two]) => [
-            match &plan.given_names[0] {
-                Some(name) => name.clone(),
-                None => engine_name(one, timeout)?,
-            },
-            match &plan.given_names[1] {
-                Some(name) => name.clone(),
-                None => engine_name(two, timeout)?,
-            },
-        ],
-        None => [0, 1].map(|i| plan.given_names[i].clone().unwrap_or_else(|| plan.commands[i].text.clone())),
+    // With nothing left to play no engine is started: the record file names them.
+    let recorded = |i: usize| {
+        records.iter().find_map(|r| {
+            let black = r.tag("BlackEngine")? == (i + 1).to_string();
+            r.tag(if black { "Black" } else { "White" }).map(str::to_string)
+        })
     };
-    let shown = display_names(&names);
+    let raw: [String; 2] = [0, 1].map(|i| {
+        plan.given_names[i]
+            .clone()
+            .or_else(|| replied[i].clone())
+            .or_else(|| recorded(i))
+            .unwrap_or_else(|| plan.commands[i].text.clone())
+    });
+    let fixed = plan.given_names.each_ref().map(Option::is_some);
+    let distinct =
+        crate::referee::tournament::field::distinct_names(&raw, &fixed, &[&plan.commands[0], &plan.commands[1]]);
+    let names: [String; 2] = [distinct[0].clone(), distinct[1].clone()];
+    // Screen and records carry the same names.
+    let shown = names.clone();
     let progress = !args.common.quiet && std::io::stderr().is_terminal();
     let date = today();
 
@@ -383,10 +367,9 @@ pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
                 records.push(r.clone());
             }
             if let (Some(file), None, Some(game_record)) = (record.as_mut(), &failure, &game_record) {
-                let text = game_record.to_string();
-                if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
-                    let path = args.common.record.clone().unwrap_or_default();
-                    failure = Some(RefereeError::Io { path, source: e });
+                let path = args.common.record.as_deref().unwrap_or(Path::new(""));
+                if let Err(e) = append_game(file, path, &game_record.to_string()) {
+                    failure = Some(e);
                     stop.store(true, Ordering::SeqCst);
                 }
             }

@@ -250,7 +250,13 @@ impl MatchSummary {
                     self.colour_wins[1]
                 ),
             ),
-            ("Elo difference (95%)".to_string(), self.elo.map_or("no games".to_string(), format_elo)),
+            (
+                "Elo difference (95%)".to_string(),
+                self.elo.map_or("no games".to_string(), |elo| match game_note(elo) {
+                    Some(note) => format!("{} ({note})", format_elo(elo)),
+                    None => format_elo(elo),
+                }),
+            ),
             ("LOS".to_string(), format!("{:.1}%", 100.0 * self.los)),
         ];
         let c = self.pentanomial.counts;
@@ -267,7 +273,7 @@ impl MatchSummary {
             ),
         ));
         if let Some(elo) = self.pair_elo {
-            lines.push(("Pair Elo (95%)".to_string(), format_elo(elo)));
+            lines.push(("Pair Elo (95%)".to_string(), format!("{}{}", format_elo(elo), pair_note(elo))));
         }
         let ends: Vec<String> = self.terminations.iter().map(|(t, n)| format!("{t} {n}")).collect();
         lines.push(("Endings".to_string(), if ends.is_empty() { "-".to_string() } else { ends.join(", ") }));
@@ -299,11 +305,24 @@ fn signed(x: f64) -> String {
     if x.is_infinite() { if x > 0.0 { "+inf".into() } else { "-inf".into() } } else { format!("{x:+.1}") }
 }
 
-/// `+12.3 ± 45.6 [-33.3, +57.9]`: the estimate, half the interval width, the interval.
+/// `+12.3 ± 45.6 [-33.3, +57.9]`: the estimate, half the interval's width, the interval.
+/// The interval is Wilson's turned into Elo, so it is not symmetric around the estimate:
+/// `±` is only half its width; the bounds are the figures to read. They are finite
+/// (see [`crate::stats`]).
 pub fn format_elo(elo: EloInterval) -> String {
     let half = (elo.upper - elo.lower) / 2.0;
     let half = if half.is_finite() { format!("{half:.1}") } else { "inf".into() };
     format!("{} ± {half} [{}, {}]", signed(elo.elo), signed(elo.lower), signed(elo.upper))
+}
+
+/// What the single-game Elo of a perfect or zero score says of its correction.
+fn game_note(elo: EloInterval) -> Option<&'static str> {
+    elo.adjusted.then_some("half a game added to each side")
+}
+
+/// What the pair Elo of pairs all in one bucket says of its correction.
+fn pair_note(elo: EloInterval) -> &'static str {
+    if elo.adjusted { " (half a pair added to LL and to WW)" } else { "" }
 }
 
 impl fmt::Display for MatchSummary {
@@ -324,7 +343,10 @@ impl fmt::Display for MatchSummary {
             self.colour_wins[1]
         )?;
         match self.elo {
-            Some(elo) => writeln!(f, "Elo difference: {} (95%), LOS {:.1}%", format_elo(elo), 100.0 * self.los)?,
+            Some(elo) => {
+                let note = game_note(elo).map_or(String::new(), |note| format!(", {note}"));
+                writeln!(f, "Elo difference: {} (95%{note}), LOS {:.1}%", format_elo(elo), 100.0 * self.los)?
+            }
             None => writeln!(f, "Elo difference: no games")?,
         }
         let c = self.pentanomial.counts;
@@ -339,7 +361,7 @@ impl fmt::Display for MatchSummary {
             c[4]
         )?;
         match self.pair_elo {
-            Some(elo) => writeln!(f, ", pair Elo {}", format_elo(elo))?,
+            Some(elo) => writeln!(f, ", pair Elo {}{}", format_elo(elo), pair_note(elo))?,
             None => writeln!(f)?,
         }
         let ends: Vec<String> = self.terminations.iter().map(|(t, n)| format!("{t} {n}")).collect();

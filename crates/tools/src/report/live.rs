@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use crate::picture::html_escape;
 use crate::picture::svg::{self, SvgOptions};
-use crate::picture::viewer::html_escape;
 use crate::picture::write_output;
 use veletas_rules::Game;
 

@@ -9,7 +9,7 @@
 
 use std::fmt::Write as _;
 
-use crate::picture::viewer::html_escape;
+use crate::picture::html_escape;
 use crate::ratings::report::{signed, tenths, whole};
 use crate::ratings::{Mark, Standings};
 
@@ -37,13 +37,9 @@ pub const STYLE: &str = r#"<style>
 </style>
 "#;
 
-fn esc(text: &str) -> String {
-    html_escape(text).replace('\'', "&#39;")
-}
-
 /// A button showing `name`'s games.
 fn engine_button(name: &str) -> String {
-    let name = esc(name);
+    let name = html_escape(name);
     format!(r#"<button type="button" class="engine" data-engine="{name}" title="Games of {name}">{name}</button>"#)
 }
 
@@ -65,11 +61,11 @@ fn shade(fraction: f64) -> &'static str {
 pub fn standings_panel(standings: &Standings, lead: &str) -> String {
     let mut out = String::from(r#"<div id="report" data-tab="Standings"><div class="report-inner">"#);
     let base = match &standings.anchor {
-        Some((name, rating)) => format!("{} anchored at {}", esc(name), signed(*rating)),
+        Some((name, rating)) => format!("{} anchored at {}", html_escape(name), signed(*rating)),
         None => "mean 0".to_string(),
     };
     if !lead.is_empty() {
-        let _ = write!(out, "<p>{}</p>", esc(lead));
+        let _ = write!(out, "<p>{}</p>", html_escape(lead));
     }
     let _ = write!(
         out,
@@ -93,7 +89,7 @@ pub fn standings_panel(standings: &Standings, lead: &str) -> String {
             e.rank,
             e.rank,
             engine_button(&e.name),
-            esc(e.mark.symbol()),
+            html_escape(e.mark.symbol()),
             signed(e.rating),
             whole(e.error),
             e.games(),
@@ -109,7 +105,7 @@ pub fn standings_panel(standings: &Standings, lead: &str) -> String {
     let header = |out: &mut String| {
         out.push_str(r#"<thead><tr><th>Rank</th><th class="name">Engine</th>"#);
         for e in &standings.engines {
-            let _ = write!(out, r#"<th title="{}">{}</th>"#, esc(&e.name), e.rank);
+            let _ = write!(out, r#"<th title="{}">{}</th>"#, html_escape(&e.name), e.rank);
         }
         out.push_str("</tr></thead><tbody>");
     };
@@ -129,10 +125,10 @@ pub fn standings_panel(standings: &Standings, lead: &str) -> String {
                     out,
                     r#"<td class="cell{}"><button type="button" class="pair" data-pair-a="{}" data-pair-b="{}" title="{} against {}: {} games">{}-{}</button></td>"#,
                     shade(score.fraction().unwrap_or(0.5)),
-                    esc(&e.name),
-                    esc(other),
-                    esc(&e.name),
-                    esc(other),
+                    html_escape(&e.name),
+                    html_escape(other),
+                    html_escape(&e.name),
+                    html_escape(other),
                     score.games(),
                     score.wins,
                     score.losses
@@ -149,7 +145,7 @@ pub fn standings_panel(standings: &Standings, lead: &str) -> String {
     out.push_str(r#"<table class="matrix los">"#);
     header(&mut out);
     for (i, e) in standings.engines.iter().enumerate() {
-        let _ = write!(out, r#"<tr><td class="rank">{}</td><td class="name">{}</td>"#, e.rank, esc(&e.name));
+        let _ = write!(out, r#"<tr><td class="rank">{}</td><td class="name">{}</td>"#, e.rank, html_escape(&e.name));
         for (j, p) in standings.los[i].iter().enumerate() {
             if i == j {
                 out.push_str(r#"<td class="cell self">&#183;</td>"#);
@@ -164,8 +160,12 @@ pub fn standings_panel(standings: &Standings, lead: &str) -> String {
     let pairs = standings.head_to_head();
     if !pairs.is_empty() {
         out.push_str(
-            r#"<h2>Head to head</h2><p class="hint">Each pair's games alone: Elo of the first over the second, 95% interval.</p>"#,
+            r#"<h2>Head to head</h2><p class="hint">Each pair's games alone: Elo of the first over the second, 95% interval."#,
         );
+        if pairs.iter().any(|p| p.interval.adjusted) {
+            let _ = write!(out, " {}", html_escape(crate::ratings::ADJUSTED_NOTE));
+        }
+        out.push_str("</p>");
         out.push_str(
             r#"<table class="h2h"><thead><tr><th class="name">First</th><th class="name">Second</th><th>Result</th><th>Score</th><th>Elo</th><th>Interval</th></tr></thead><tbody>"#,
         );
@@ -175,10 +175,10 @@ pub fn standings_panel(standings: &Standings, lead: &str) -> String {
             let _ = write!(
                 out,
                 r#"<tr><td class="name">{}</td><td class="name">{}</td><td><button type="button" class="pair" data-pair-a="{}" data-pair-b="{}">{}-{}</button></td><td>{}%</td><td>{}</td><td>[{}, {}]</td></tr>"#,
-                esc(a),
-                esc(b),
-                esc(a),
-                esc(b),
+                html_escape(a),
+                html_escape(b),
+                html_escape(a),
+                html_escape(b),
                 p.score.wins,
                 p.score.losses,
                 tenths(p.score.fraction().unwrap_or(0.0) * 100.0),
@@ -198,7 +198,7 @@ fn notes(out: &mut String, notes: &[String]) {
     if !notes.is_empty() {
         out.push_str(r#"<div class="notes">"#);
         for note in notes {
-            let _ = write!(out, "<p>Note: {}</p>", esc(note));
+            let _ = write!(out, "<p>Note: {}</p>", html_escape(note));
         }
         out.push_str("</div>");
     }
@@ -227,12 +227,12 @@ impl MatchPanel {
             r#"<p>{} (engine 1) against {} (engine 2) &#183; <button type="button" class="pair" data-pair-a="{}" data-pair-b="{}">all games</button></p>"#,
             engine_button(a),
             engine_button(b),
-            esc(a),
-            esc(b)
+            html_escape(a),
+            html_escape(b)
         );
         out.push_str(r#"<table class="summary"><tbody>"#);
         for (label, value) in &self.lines {
-            let _ = write!(out, "<tr><td>{}</td><td>{}</td></tr>", esc(label), esc(value));
+            let _ = write!(out, "<tr><td>{}</td><td>{}</td></tr>", html_escape(label), html_escape(value));
         }
         out.push_str("</tbody></table>");
         notes(&mut out, &self.notes);
@@ -261,5 +261,23 @@ mod tests {
         // Pairs that played: a-c both ways, a-e both ways (c-e never met).
         assert_eq!(html.matches("class=\"pair\"").count(), 4 + 2);
         assert_eq!(html.matches("class=\"cell none\"").count(), 2);
+    }
+
+    #[test]
+    fn a_sweep_in_the_head_to_head_is_finite_and_explained() {
+        let mut games: Vec<RatedGame> = (0..6).map(|_| RatedGame::new("a", "b", Color::Black)).collect();
+        games.extend((0..6).map(|_| RatedGame::new("b", "a", Color::White)));
+        let standings = rate(&games, &RatingOptions::default()).unwrap();
+        let html = standings_panel(&standings, "");
+        assert!(!html.contains("inf"), "{html}");
+        // 12 - 0 rated as 12.5 - 0.5 of 13, as Score::elo_interval gives it.
+        let i = crate::stats::Score::new(12, 0).elo_interval().unwrap();
+        let interval = format!("<td>{}</td><td>[{}, {}]</td>", signed(i.elo), signed(i.lower), signed(i.upper));
+        assert!(html.contains(&interval), "{interval} not in {html}");
+        assert!(html.contains(&html_escape(crate::ratings::ADJUSTED_NOTE)));
+        // Without a sweep there is no note.
+        games.push(RatedGame::new("a", "b", Color::White));
+        let html = standings_panel(&rate(&games, &RatingOptions::default()).unwrap(), "");
+        assert!(!html.contains(&html_escape(crate::ratings::ADJUSTED_NOTE)));
     }
 }

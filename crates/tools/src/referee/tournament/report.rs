@@ -31,8 +31,15 @@ pub fn standings(names: &[String], results: &[GameResult], anchor: Option<&str>)
 pub fn summary(report: &TournamentReport, anchor: Option<&str>, head_to_head: bool) -> Result<String, String> {
     let mut out = String::new();
     let names = &report.names;
-    let _ =
-        writeln!(out, "Tournament {}: {} of {} games played", report.fingerprint, report.results.len(), report.planned);
+    let played = report.results.len();
+    let _ = match report.shard {
+        Some(((k, n), whole)) => writeln!(
+            out,
+            "Tournament {}, shard {k} of {n}: {played} of the shard's {} games played ({whole} in the whole tournament)",
+            report.fingerprint, report.planned
+        ),
+        None => writeln!(out, "Tournament {}: {played} of {} games played", report.fingerprint, report.planned),
+    };
     if let Some(knockout) = &report.knockout {
         let _ = write!(out, "{}", knockout.display(names));
     }
@@ -53,15 +60,6 @@ pub fn summary(report: &TournamentReport, anchor: Option<&str>, head_to_head: bo
     let disagreements = report.results.iter().filter(|r| r.disagreement).count();
     if disagreements > 0 {
         let _ = writeln!(out, "final_score disagreements: {disagreements} (see the records' Disagreement tags)");
-    }
-    for (name, reason) in &report.unstartable {
-        let lost = report
-            .results
-            .iter()
-            .filter(|r| names[r.black] == *name || names[r.white] == *name)
-            .filter(|r| names[r.winner_engine()] != *name)
-            .count();
-        let _ = writeln!(out, "Engine {name} {reason}: it lost {lost} games by forfeit.");
     }
     Ok(out)
 }

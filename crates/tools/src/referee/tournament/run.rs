@@ -14,10 +14,11 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::referee::RefereeError;
-use crate::referee::engine::Engine;
+use crate::referee::engine::{Engine, EngineCommand};
 use crate::referee::game::{GameSettings, PlayedGame, Termination, play_game_observed};
 use crate::referee::openings::OpeningBook;
-use crate::referee::runner::{engine_name, open_record_file, today};
+use crate::referee::record_file::{append_game, open_record_file};
+use crate::referee::runner::{check_engines, engine_name, today};
 use crate::referee::tournament::field::{self, EngineDef, EngineOptions};
 use crate::referee::tournament::schedule::{Format, Schedule, ScheduledGame, check_games_per_pair};
 use crate::referee::tournament::{ShardSpec, TournamentArgs, knockout};
@@ -60,12 +61,12 @@ pub struct TournamentReport {
     pub planned: usize,
     /// The games counted, resumed ones first.
     pub results: Vec<GameResult>,
-    /// Engines that could not be started or named at start-up, and why.
-    pub unstartable: Vec<(String, String)>,
     /// A knockout's rounds: each match's engines, score and winner; and the champion.
     pub knockout: Option<knockout::KnockoutReport>,
     /// The `Tournament` tag: the fingerprint of the schedule.
     pub fingerprint: String,
+    /// This run's shard, (K, N), and the games of the whole schedule, when sharded.
+    pub shard: Option<((usize, usize), usize)>,
 }
 
 /// Everything fixed before the first game.
@@ -176,12 +177,13 @@ impl Plan {
         })
     }
 
-    /// Starts every engine once (in parallel) to learn its name and whether it starts at
-    /// all, then names the field and computes the fingerprint.
-    fn probe(&mut self) -> Vec<(String, String)> {
+    /// Starts every engine once (in parallel): each must answer `protocol_version` and
+    /// `name` ([`crate::check::startup`]), or the tournament is refused before any game.
+    /// Then names the field and computes the fingerprint.
+    fn probe(&mut self) -> Result<(), RefereeError> {
         let timeout = self.command_timeout;
         let log = self.log.clone();
-        let probed: Vec<Result<String, String>> = thread::scope(|scope| {
+        let probed: Vec<Result<String, RefereeError>> = thread::scope(|scope| {
             let handles: Vec<_> = self
                 .defs
                 .iter()
@@ -190,42 +192,40 @@ impl Plan {
                     scope.spawn(move || {
                         let mut engine = Engine::new(def.command.clone(), log);
                         let result = match engine.ensure_running() {
-                            Err(e) => Err(format!("cannot be started: {e}")),
-                            Ok(_) => match &def.name {
-                                Some(name) => Ok(name.clone()),
-                                None => engine_name(&mut engine, timeout).map_err(|e| e.to_string()),
-                            },
+                            Err(e) => Err(RefereeError::Engine {
+                                command: def.command.text.clone(),
+                                detail: format!("cannot be started: {e}"),
+                            }),
+                            Ok(_) => engine_name(&mut engine, timeout),
                         };
                         engine.quit(Duration::from_millis(500));
                         result
                     })
                 })
                 .collect();
-            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("the probe failed".into()))).collect()
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|_| Err(usage("the start-up of an engine failed"))))
+                .collect()
         });
-        let mut unstartable = Vec::new();
-        let raw: Vec<String> = self
-            .defs
-            .iter()
-            .zip(&probed)
-            .map(|(def, result)| match (result, &def.name) {
-                (Ok(name), _) => name.clone(),
-                (Err(_), Some(name)) => name.clone(),
-                (Err(_), None) => Path::new(&def.command.program)
-                    .file_name()
-                    .map_or(def.command.program.clone(), |f| f.to_string_lossy().into_owned()),
-            })
-            .collect();
-        let fixed: Vec<bool> = self.defs.iter().map(|d| d.name.is_some()).collect();
-        self.names = field::unique_names(&raw, &fixed);
-        for (name, result) in self.names.iter().zip(&probed) {
-            if let Err(reason) = result {
-                log::warn!("engine {name}: {reason}");
-                unstartable.push((name.clone(), reason.clone()));
-            }
+        let mut raw = Vec::new();
+        for (def, result) in self.defs.iter().zip(probed) {
+            let replied = result.map_err(|e| match (&def.name, e) {
+                (Some(name), RefereeError::Engine { detail, .. }) => {
+                    RefereeError::Engine { command: format!("{name}={}", def.command.text), detail }
+                }
+                (Some(name), RefereeError::Refused { detail, .. }) => {
+                    RefereeError::Refused { command: format!("{name}={}", def.command.text), detail }
+                }
+                (_, e) => e,
+            })?;
+            raw.push(def.name.clone().unwrap_or(replied));
         }
+        let fixed: Vec<bool> = self.defs.iter().map(|d| d.name.is_some()).collect();
+        let commands: Vec<&EngineCommand> = self.defs.iter().map(|d| &d.command).collect();
+        self.names = field::distinct_names(&raw, &fixed, &commands);
         self.fingerprint = fnv1a(&self.describe());
-        unstartable
+        Ok(())
     }
 
     /// Everything that fixes the games: the fingerprint's text.
@@ -457,7 +457,7 @@ impl Runner<'_> {
         let panel = || match super::report::standings(&self.plan.names, &self.results, None) {
             Ok(Some(standings)) => crate::report::standings_panel(&standings, ""),
             Ok(None) => r#"<div id="report"><div class="report-inner"><p>No game finished yet.</p></div></div>"#.into(),
-            Err(e) => format!(r#"<div id="report"><p>{}</p></div>"#, crate::picture::viewer::html_escape(&e)),
+            Err(e) => format!(r#"<div id="report"><p>{}</p></div>"#, crate::picture::html_escape(&e)),
         };
         if let Err(e) = live.write(&status, finished, panel) {
             log::warn!("--live: {e}");
@@ -469,10 +469,7 @@ impl Runner<'_> {
         if self.record.is_some() || self.records.is_some() {
             let game_record = plan.to_record(scheduled, played, &self.date);
             if let Some(file) = self.record.as_mut() {
-                let text = game_record.to_string();
-                file.write_all(text.as_bytes())
-                    .and_then(|()| file.flush())
-                    .map_err(|source| RefereeError::Io { path: plan.record.clone().unwrap_or_default(), source })?;
+                append_game(file, plan.record.as_deref().unwrap_or(Path::new("")), &game_record.to_string())?;
             }
             if let Some(records) = self.records.as_mut() {
                 records.push(game_record);
@@ -537,11 +534,18 @@ impl Runner<'_> {
 /// caller prints the standings.
 pub fn run_tournament(args: &TournamentArgs) -> Result<TournamentReport, RefereeError> {
     let mut plan = Plan::new(args)?;
-    args.common.check_pages()?;
-    let unstartable = plan.probe();
+    let engines_file = args.engines_file.as_deref().map(|path| ("--engines", path));
+    args.common.check_outputs(plan.record.as_deref(), plan.log.as_deref(), engines_file.as_slice())?;
+    args.common.warn_about_concurrency();
+    if args.common.check {
+        let commands: Vec<&EngineCommand> = plan.defs.iter().map(|d| &d.command).collect();
+        check_engines(&commands, &plan.book, plan.margin, plan.command_timeout)?;
+    }
+    plan.probe()?;
     let (recorded, record) = match &plan.record {
         Some(path) => {
-            let (games, file) = open_record_file(path, args.common.resume, args.common.overwrite)?;
+            let common = &args.common;
+            let (games, file) = open_record_file(path, common.resume, common.overwrite, common.wait)?;
             let mut by_id = HashMap::new();
             for (i, game) in games.into_iter().enumerate() {
                 let detail = |what: String| RefereeError::Record {
@@ -597,9 +601,9 @@ pub fn run_tournament(args: &TournamentArgs) -> Result<TournamentReport, Referee
         names: plan.names.clone(),
         planned: runner.planned,
         results: runner.results,
-        unstartable,
         knockout,
         fingerprint: plan.fingerprint.clone(),
+        shard: plan.shard.zip(plan.schedule.as_ref().map(Schedule::len)),
     })
 }
 
@@ -617,7 +621,7 @@ fn write_report(
         Some(standings) => crate::report::standings_panel(&standings, &lead),
         None => format!(
             r#"<div id="report" data-tab="Standings"><div class="report-inner"><p>{}</p><p>No games: nothing to rate.</p></div></div>"#,
-            crate::picture::viewer::html_escape(&lead)
+            crate::picture::html_escape(&lead)
         ),
     };
     let page = crate::report::page(&[(file, records)], &args.event, &panel)?;

@@ -1,0 +1,399 @@
+//! `veletas check`: a compliance test of any engine against protocol.md, in the spirit of
+//! fastchess's `--compliance` and GNU Go's GTP regression.
+//!
+//! The engine is started as the referee starts it and spoken to through the referee's
+//! own client ([`crate::referee::engine`]), so every read has a deadline and a size limit.
+//! `probes` holds the checks themselves (`extensions` those of the optional commands); this
+//! module holds the options, the result of each check and the report (text or JSON).
+//! `docs/check.md` says what each check asks.
+//!
+//! [`startup`] is the part `match` and `tournament` run on every engine before their first
+//! game (`protocol_version` and `name` must be answered); [`required_checks`] is what
+//! their `--check` runs.
+
+mod extensions;
+mod probes;
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use crate::referee::clock::parse_seconds;
+use crate::referee::engine::{Engine, EngineCommand, Failure, MAX_NAME, Reply, clean_text};
+use crate::referee::words::split_engine_name;
+use veletas_rules::{RuleSet, Rules, Variant};
+
+/// Options of `veletas check`.
+#[derive(clap::Args, Clone, Debug, PartialEq)]
+#[command(after_help = "The engine's command line comes last: everything after it belongs to the engine \
+(give it as one quoted word, or put the check's options first).\n\n\
+Examples:\n  veletas check --size 7 veletas --playouts 50\n  \
+veletas check --json 'mine=./my-engine --level 3'\n\nSee docs/check.md.")]
+pub struct CheckArgs {
+    /// The engine: `[NAME=]CMD ARGS...`, as one quoted word or as separate words.
+    #[arg(value_name = "[NAME=]CMD ARGS", required = true, num_args = 1.., trailing_var_arg = true,
+          allow_hyphen_values = true)]
+    pub engine: Vec<String>,
+    /// Board size of the checks: 7, 9 or 10.
+    #[arg(long, default_value_t = 7, value_parser = parse_size)]
+    pub size: u8,
+    /// The rule set: classic or modern (then `rules modern` is required of the engine).
+    #[arg(long, value_name = "RULES", default_value = "classic", value_parser = parse_rule_set)]
+    pub rules: RuleSet,
+    /// Print the report as one JSON object instead of lines.
+    #[arg(long)]
+    pub json: bool,
+    /// Time per move of the whole game the engine plays against itself, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value = "0.2", value_parser = parse_seconds)]
+    pub movetime: f64,
+    /// Seconds a move may exceed its clock before the check fails.
+    #[arg(long, value_name = "SECONDS", default_value = "0.1", value_parser = parse_seconds)]
+    pub margin: f64,
+    /// Seconds the engine has to answer any command without a clock (start-up included).
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    pub command_timeout: f64,
+    /// Seed of the random moves the checks play.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+fn parse_size(text: &str) -> Result<u8, String> {
+    match text.parse::<u8>() {
+        Ok(size) if Variant::from_size(size).is_some() => Ok(size),
+        _ => Err("the board size must be 7, 9 or 10".to_string()),
+    }
+}
+
+fn parse_rule_set(text: &str) -> Result<RuleSet, String> {
+    text.parse::<RuleSet>().map_err(|e| e.to_string())
+}
+
+impl CheckArgs {
+    /// Parses options as on the command line (without the program and subcommand names).
+    pub fn parse_from<I, T>(args: I) -> Result<CheckArgs, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        crate::referee::parse_options("veletas check", args)
+    }
+
+    /// The engine's given name (`NAME=`) and its command line.
+    pub fn command(&self) -> Result<(Option<String>, EngineCommand), String> {
+        let Some((first, rest)) = self.engine.split_first() else {
+            return Err("no engine command".into());
+        };
+        let (name, first) = split_engine_name(first);
+        let name = name.map(str::to_string);
+        if rest.is_empty() {
+            let command = EngineCommand::parse(first).map_err(|e| format!("engine '{first}': {e}"))?;
+            return Ok((name, command));
+        }
+        let quote = |w: &str| {
+            if !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c)) {
+                w.to_string()
+            } else {
+                format!("'{}'", w.replace('\'', r"'\''"))
+            }
+        };
+        let text = std::iter::once(first).chain(rest.iter().map(String::as_str)).map(quote).collect::<Vec<_>>();
+        let command = EngineCommand {
+            text: text.join(" "),
+            program: first.to_string(),
+            args: rest.to_vec(),
+            dir: None,
+            init: Vec::new(),
+        };
+        Ok((name, command))
+    }
+}
+
+/// How a check ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// It passed; what was seen.
+    Pass(String),
+    /// It failed; why.
+    Fail(String),
+    /// It was not run; why.
+    Skip(String),
+}
+
+impl Outcome {
+    /// `pass`, `fail` or `skip`.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Outcome::Pass(_) => "pass",
+            Outcome::Fail(_) => "fail",
+            Outcome::Skip(_) => "skip",
+        }
+    }
+
+    /// The detail or reason.
+    pub fn detail(&self) -> &str {
+        match self {
+            Outcome::Pass(d) | Outcome::Fail(d) | Outcome::Skip(d) => d,
+        }
+    }
+}
+
+/// One check's result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckResult {
+    /// Its short name, such as `genmove-main-time`.
+    pub id: &'static str,
+    /// Whether the protocol requires what it checks (else it checks an extension).
+    pub required: bool,
+    /// How it ended.
+    pub outcome: Outcome,
+}
+
+/// The report of `veletas check`.
+#[derive(Clone, Debug)]
+pub struct CheckReport {
+    /// The engine's name: the given one, or its `name` and `version` replies.
+    pub engine: String,
+    /// The command line.
+    pub command: String,
+    /// The board size checked.
+    pub size: u8,
+    /// The rules checked.
+    pub rules: Rules,
+    /// Every check, in the order run.
+    pub checks: Vec<CheckResult>,
+    /// The extensions of protocol.md the engine offers (`known_command` says `true`).
+    pub extensions: Vec<String>,
+    /// Seconds the whole check took.
+    pub seconds: f64,
+}
+
+impl CheckReport {
+    /// Whether every required check passed.
+    pub fn passed(&self) -> bool {
+        self.checks.iter().filter(|c| c.required).all(|c| matches!(c.outcome, Outcome::Pass(_)))
+    }
+
+    /// The first required check that did not pass, if any.
+    pub fn first_failure(&self) -> Option<&CheckResult> {
+        self.checks.iter().find(|c| c.required && !matches!(c.outcome, Outcome::Pass(_)))
+    }
+
+    fn count(&self, required: bool, word: &str) -> usize {
+        self.checks.iter().filter(|c| c.required == required && c.outcome.word() == word).count()
+    }
+
+    /// The report as one JSON object.
+    pub fn json(&self) -> String {
+        let checks: Vec<serde_json::Value> = self
+            .checks
+            .iter()
+            .map(|c| {
+                serde_json::json!({
+                    "id": c.id, "required": c.required, "result": c.outcome.word(), "detail": c.outcome.detail(),
+                })
+            })
+            .collect();
+        let value = serde_json::json!({
+            "engine": self.engine,
+            "command": self.command,
+            "size": self.size,
+            "rules": self.rules.to_string(),
+            "passed": self.passed(),
+            "seconds": (self.seconds * 1000.0).round() / 1000.0,
+            "extensions": self.extensions,
+            "checks": checks,
+        });
+        format!("{value}\n")
+    }
+}
+
+impl fmt::Display for CheckReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let size = self.size;
+        writeln!(f, "checking {} ({}) on {size}x{size}, {} rules", self.engine, self.command, self.rules)?;
+        let width = self.checks.iter().map(|c| c.id.len()).max().unwrap_or(0);
+        for check in &self.checks {
+            let word = match check.outcome {
+                Outcome::Pass(_) => "pass",
+                Outcome::Fail(_) => "FAIL",
+                Outcome::Skip(_) => "skip",
+            };
+            let kind = if check.required { "" } else { " (optional)" };
+            let detail: String = check.outcome.detail().chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+            writeln!(f, "{word} {:width$} {detail}{kind}", check.id)?;
+        }
+        let extensions = if self.extensions.is_empty() { "none".to_string() } else { self.extensions.join(" ") };
+        writeln!(f, "extensions: {extensions}")?;
+        let required = self.checks.iter().filter(|c| c.required).count();
+        writeln!(
+            f,
+            "summary: {} ({} of {required} required checks passed, {} failed, {} skipped; optional: {} passed, {} \
+             failed, {} skipped) in {:.1} s",
+            if self.passed() { "compliant" } else { "NOT compliant" },
+            self.count(true, "pass"),
+            self.count(true, "fail"),
+            self.count(true, "skip"),
+            self.count(false, "pass"),
+            self.count(false, "fail"),
+            self.count(false, "skip"),
+            self.seconds
+        )
+    }
+}
+
+/// What the checks need to know besides the engine.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckSettings {
+    /// The board.
+    pub variant: Variant,
+    /// The rules.
+    pub rules: Rules,
+    /// The deadline of commands without a clock.
+    pub command_timeout: Duration,
+    /// How far a move may exceed its clock.
+    pub margin: f64,
+    /// Time per move in the whole game.
+    pub movetime: f64,
+    /// Seed of the random moves.
+    pub seed: u64,
+}
+
+impl CheckSettings {
+    /// The settings `args` give.
+    pub fn new(args: &CheckArgs) -> Result<CheckSettings, String> {
+        let variant = Variant::from_size(args.size).ok_or("the board size must be 7, 9 or 10")?;
+        let rules = Rules::new(args.rules, false, false).map_err(|e| e.to_string())?;
+        Ok(CheckSettings {
+            variant,
+            rules,
+            command_timeout: Duration::from_secs_f64(args.command_timeout.clamp(0.001, 1e6)),
+            margin: args.margin,
+            movetime: args.movetime,
+            seed: args.seed,
+        })
+    }
+}
+
+/// Runs every check on the engine `args` name and returns the report.
+pub fn run_check(args: &CheckArgs) -> Result<CheckReport, String> {
+    let (given, command) = args.command()?;
+    let settings = CheckSettings::new(args)?;
+    let started = Instant::now();
+    let (checks, name, extensions) = probes::run_all(&command, &settings, true);
+    let engine = given.or(name).unwrap_or_else(|| command.program.clone());
+    Ok(CheckReport {
+        engine,
+        command: command.text.clone(),
+        size: args.size,
+        rules: settings.rules,
+        checks,
+        extensions,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// Runs the required checks only (for `--check` of `match` and `tournament`): `Err` names
+/// the first that did not pass and why.
+pub fn required_checks(command: &EngineCommand, settings: &CheckSettings) -> Result<(), String> {
+    let (checks, _, _) = probes::run_all(command, settings, false);
+    match checks.iter().find(|c| c.required && !matches!(c.outcome, Outcome::Pass(_))) {
+        None => Ok(()),
+        Some(c) => Err(format!("check {} {}: {}", c.id, c.outcome.word(), c.outcome.detail())),
+    }
+}
+
+/// What the engine says at start-up: its `name` and, when it answers, its `version`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Identity {
+    /// The reply to `name`.
+    pub name: String,
+    /// The reply to `version`, when it answered one line.
+    pub version: Option<String>,
+}
+
+impl Identity {
+    /// `NAME VERSION`, or the name alone, each cleaned of control characters and cut to
+    /// [`MAX_NAME`] characters (they go into every record and screen line).
+    pub fn full_name(&self) -> String {
+        let name = clean_text(&self.name, MAX_NAME);
+        match self.version.as_deref().map(|v| clean_text(v, MAX_NAME)) {
+            Some(version) if !version.is_empty() => format!("{name} {version}"),
+            _ => name,
+        }
+    }
+}
+
+/// Asks a running engine `protocol_version` (which must be `2`) and `name` (one non-empty
+/// line), then `version` (optional). `Err` says which did not come and why.
+pub fn startup(engine: &mut Engine, timeout: Duration) -> Result<Identity, String> {
+    let mut ask = |command: &str| -> Result<Reply, String> {
+        engine.command(command, timeout).map_err(|failure| match failure {
+            Failure::Timeout => format!("no reply to '{command}' within {:.1} s", timeout.as_secs_f64()),
+            failure => format!("'{command}': {failure}"),
+        })
+    };
+    match ask("protocol_version")? {
+        Reply { success: true, text } if text == "2" => {}
+        Reply { success: true, text } => {
+            return Err(format!("'protocol_version' answered '{}', not 2", shorten(&text)));
+        }
+        Reply { success: false, text } => return Err(format!("'protocol_version' was refused: {}", shorten(&text))),
+    }
+    let name = match ask("name")? {
+        Reply { success: true, text } if !text.is_empty() && !text.contains('\n') => text,
+        Reply { success: true, text } => {
+            return Err(format!("'name' answered '{}', not a name on one line", shorten(&text)));
+        }
+        Reply { success: false, text } => return Err(format!("'name' was refused: {}", shorten(&text))),
+    };
+    let version = match ask("version") {
+        Ok(Reply { success: true, text }) if !text.contains('\n') => Some(text),
+        Ok(_) => None,
+        Err(e) => return Err(e),
+    };
+    Ok(Identity { name, version })
+}
+
+/// At most 60 characters of `text`, on one line.
+fn shorten(text: &str) -> String {
+    text.chars().take(60).map(|c| if c.is_control() { ' ' } else { c }).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_is_one_word_or_several() {
+        let args = CheckArgs::parse_from(["--size", "9", "x=veletas --seed 1"]).unwrap();
+        let (name, command) = args.command().unwrap();
+        assert_eq!((name.as_deref(), command.program.as_str(), args.size), (Some("x"), "veletas", 9));
+        assert_eq!(command.args, ["--seed", "1"]);
+        let args = CheckArgs::parse_from(["veletas", "--size", "7", "--player", "a b"]).unwrap();
+        let (name, command) = args.command().unwrap();
+        assert_eq!((name, command.args.len(), args.size), (None, 4, 7));
+        assert_eq!(command.text, "veletas --size 7 --player 'a b'");
+        assert!(CheckArgs::parse_from(["--size", "8", "x"]).is_err());
+    }
+
+    #[test]
+    fn the_report_passes_only_when_every_required_check_passes() {
+        let check = |id, required, outcome| CheckResult { id, required, outcome };
+        let mut report = CheckReport {
+            engine: "e".into(),
+            command: "e".into(),
+            size: 7,
+            rules: Rules::CLASSIC,
+            checks: vec![check("a", true, Outcome::Pass("ok".into())), check("b", false, Outcome::Fail("no".into()))],
+            extensions: vec!["position".into()],
+            seconds: 1.0,
+        };
+        assert!(report.passed());
+        assert!(report.to_string().contains("summary: compliant"));
+        let json: serde_json::Value = serde_json::from_str(&report.json()).unwrap();
+        assert_eq!(json["passed"], true);
+        assert_eq!(json["checks"][1]["result"], "fail");
+        report.checks.push(check("c", true, Outcome::Skip("later".into())));
+        assert!(!report.passed());
+        assert_eq!(report.first_failure().map(|c| c.id), Some("c"));
+    }
+}

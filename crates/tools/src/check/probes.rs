@@ -1,0 +1,694 @@
+//! The checks of `veletas check`, run in order on one engine process (restarted when a
+//! check leaves it dead). Each check starts a new game of its own; the moves it plays
+//! come from the rules library and a seeded generator, and every move the engine answers
+//! is checked with the rules library.
+
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+use super::{CheckResult, CheckSettings, Outcome, extensions};
+use crate::referee::clock::TimeControl;
+use crate::referee::engine::{Engine, EngineCommand, Exchange, Failure, Reply};
+use crate::referee::game::{GameSettings, Termination, play_game};
+use crate::referee::openings::Opening;
+use veletas_rules::{Color, Game, Move, Phase, PlayoutPolicy, Position, Rng, RuleSet};
+
+/// The commands of protocol.md's Commands section: every engine must have them.
+pub const REQUIRED_COMMANDS: [&str; 17] = [
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "reg_genmove",
+    "undo",
+    "showboard",
+    "time_settings",
+    "time_left",
+    "final_score",
+];
+
+/// The extensions protocol.md describes.
+pub const EXTENSIONS: [&str; 17] = [
+    "legal_moves",
+    "is_legal",
+    "set_position",
+    "position",
+    "perft",
+    "rules",
+    "option",
+    "player",
+    "movetime",
+    "playouts",
+    "threads",
+    "analyze",
+    "solve",
+    "memory",
+    "resign_threshold",
+    "ponder",
+    "loadgame",
+];
+
+/// A check's result: what was seen, or why it failed.
+pub(super) type Checked = Result<String, String>;
+
+/// One engine under check.
+pub(super) struct Session<'a> {
+    engine: Engine,
+    pub(super) settings: &'a CheckSettings,
+    pub(super) rng: Rng,
+    /// The extensions `known_command` confirmed.
+    extensions: Vec<String>,
+    /// `name` and `version`, once the check `name` has passed.
+    name: Option<String>,
+}
+
+fn describe(engine: &mut Engine, command: &str, failure: Failure, timeout: Duration) -> String {
+    let unterminated = engine.process_mut().and_then(|p| p.unterminated().map(super::shorten));
+    match (failure, unterminated) {
+        (Failure::Timeout, Some(first)) => format!(
+            "the reply to '{command}' began ('{first}') but no empty line ended it within {:.2} s",
+            timeout.as_secs_f64()
+        ),
+        (Failure::Timeout, None) => format!("no reply to '{command}' within {:.2} s", timeout.as_secs_f64()),
+        (failure, _) => format!("'{command}': {failure}"),
+    }
+}
+
+impl Session<'_> {
+    pub(super) fn timeout(&self) -> Duration {
+        self.settings.command_timeout
+    }
+
+    pub(super) fn offers(&self, extension: &str) -> bool {
+        self.extensions.iter().any(|e| e == extension)
+    }
+
+    /// Starts the engine again if a check left it dead, and sends its start-up commands
+    /// (a tournament's `init=`) after every start.
+    pub(super) fn running(&mut self) -> Result<(), String> {
+        let started = self.engine.ensure_running().map_err(|e| format!("cannot be started: {e}"))?;
+        if started {
+            for command in self.engine.command_line().init.clone() {
+                self.ok(&command).map_err(|e| format!("start-up command: {e}"))?;
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn ask(&mut self, command: &str) -> Result<Reply, String> {
+        let timeout = self.timeout();
+        let reply = self.engine.command(command, timeout);
+        reply.map_err(|f| describe(&mut self.engine, command, f, timeout))
+    }
+
+    /// A command that must succeed; its result.
+    pub(super) fn ok(&mut self, command: &str) -> Checked {
+        match self.ask(command)? {
+            Reply { success: true, text } => Ok(text),
+            Reply { success: false, text } => Err(format!("'{command}' was refused: {}", super::shorten(&text))),
+        }
+    }
+
+    /// A command that must fail with a message starting with `prefix`.
+    pub(super) fn refused(&mut self, command: &str, prefix: &str) -> Result<(), String> {
+        match self.ask(command)? {
+            Reply { success: true, text } => {
+                Err(format!("'{command}' was accepted ('= {}'); it must be refused", super::shorten(&text)))
+            }
+            Reply { success: false, text } if text.starts_with(prefix) => Ok(()),
+            Reply { success: false, text } => Err(format!(
+                "'{command}' was refused with '{}', which must start with '{prefix}'",
+                super::shorten(&text)
+            )),
+        }
+    }
+
+    pub(super) fn raw(&mut self, line: &str, id: &str) -> Result<Exchange, String> {
+        let timeout = self.timeout();
+        let reply = self.engine.exchange(line, id, timeout);
+        reply.map_err(|f| describe(&mut self.engine, line.trim(), f, timeout))
+    }
+
+    /// Starts a new game of the variant and rules checked; our copy of it.
+    pub(super) fn new_game(&mut self) -> Result<Game, String> {
+        self.running()?;
+        self.ok(&format!("boardsize {}", self.settings.variant.size()))?;
+        if self.settings.rules.set != RuleSet::Classic {
+            self.ok(&format!("rules {}", self.settings.rules.set))?;
+        }
+        self.ok("clear_board")?;
+        Ok(Game::from_position(Position::with_rules(self.settings.variant, self.settings.rules)))
+    }
+
+    /// Plays up to `turns` random legal moves with `play` (fewer if the game ends).
+    pub(super) fn play_random(&mut self, game: &mut Game, turns: usize) -> Result<(), String> {
+        for _ in 0..turns {
+            if game.position().winner().is_some() {
+                break;
+            }
+            let Some(mv) = game.position().random_move(&mut self.rng, PlayoutPolicy::Uniform) else { break };
+            self.ok(&format!("play {} {mv}", game.position().side_to_move()))?;
+            game.play(mv).map_err(|e| format!("the rules refused their own random move {mv}: {e}"))?;
+        }
+        Ok(())
+    }
+
+    /// Plays random moves into the play phase (past the setup turns) and a few turns more.
+    pub(super) fn play_into_play_phase(&mut self, game: &mut Game) -> Result<(), String> {
+        while game.position().phase() != Phase::Play && game.position().winner().is_none() {
+            self.play_random(game, 1)?;
+        }
+        self.play_random(game, 2)
+    }
+
+    /// Asks `genmove` for the side to move with `allowed` seconds (plus the margin when
+    /// `clocked`), checks the move with the rules and plays it in `game`. Returns the
+    /// move (`None`: resigned) and the seconds it took.
+    pub(super) fn genmove(
+        &mut self,
+        game: &mut Game,
+        allowed: f64,
+        clocked: bool,
+    ) -> Result<(Option<Move>, f64), String> {
+        self.generate("genmove", game, allowed, clocked)
+    }
+
+    /// [`Session::genmove`] with `verb` (`genmove` or `reg_genmove`).
+    pub(super) fn generate(
+        &mut self,
+        verb: &str,
+        game: &mut Game,
+        allowed: f64,
+        clocked: bool,
+    ) -> Result<(Option<Move>, f64), String> {
+        let color = game.position().side_to_move();
+        let command = format!("{verb} {color}");
+        let limit = if clocked { allowed + self.settings.margin } else { allowed };
+        let start = Instant::now();
+        let reply = self.engine.command(&command, Duration::from_secs_f64(limit));
+        let took = start.elapsed().as_secs_f64();
+        let text = match reply {
+            Ok(Reply { success: true, text }) => text,
+            Ok(Reply { success: false, text }) => {
+                return Err(format!("'{command}' was refused: {}", super::shorten(&text)));
+            }
+            Err(Failure::Timeout) => {
+                let margin = if clocked { format!(" + {} s margin", self.settings.margin) } else { String::new() };
+                return Err(format!("no reply to '{command}' within {allowed} s{margin}; killed"));
+            }
+            Err(failure) => return Err(format!("'{command}': {failure}")),
+        };
+        if text.eq_ignore_ascii_case("resign") {
+            return Ok((None, took));
+        }
+        let mv = game
+            .position()
+            .parse_move(&text)
+            .map_err(|e| format!("'{command}' answered '{}', not a move: {e}", super::shorten(&text)))?;
+        game.play(mv).map_err(|e| format!("'{command}' answered the illegal move {mv}: {e}"))?;
+        if clocked && took > limit {
+            return Err(format!("'{command}' took {took:.2} s, more than {allowed} s + {} s", self.settings.margin));
+        }
+        Ok((Some(mv), took))
+    }
+
+    /// A move that is well-formed but illegal for the side to move in `position`: in play,
+    /// a shot at an unclaimed shooter's square.
+    pub(super) fn illegal_move(position: &Position) -> Option<String> {
+        let square = position.shooters().first()?;
+        let text = square.to_string();
+        let mv = position.parse_move(&text).ok()?;
+        position.clone().play(mv).is_err().then_some(text)
+    }
+}
+
+/// Runs the checks in order; with `all` the extensions too. Returns the results, the
+/// engine's name (`name` and `version`) if it answered, and the extensions it offers.
+pub fn run_all(
+    command: &EngineCommand,
+    settings: &CheckSettings,
+    all: bool,
+) -> (Vec<CheckResult>, Option<String>, Vec<String>) {
+    let mut session = Session {
+        engine: Engine::new(command.clone(), None),
+        settings,
+        rng: Rng::new(settings.seed),
+        extensions: vec![],
+        name: None,
+    };
+    let mut results: Vec<CheckResult> = Vec::new();
+    type Probe = fn(&mut Session) -> Checked;
+    let required: [(&'static str, Probe); 20] = [
+        ("startup", startup),
+        ("ids", ids),
+        ("name", |s| {
+            s.running()?;
+            let timeout = s.timeout();
+            let identity = super::startup(&mut s.engine, timeout)?;
+            s.name = Some(identity.full_name());
+            Ok(format!("name '{}', version '{}'", identity.name, identity.version.unwrap_or_default()))
+        }),
+        ("framing", framing),
+        ("commands", commands),
+        ("errors", errors),
+        ("genmove-setup", genmove_setup),
+        ("reg-genmove", reg_genmove),
+        ("genmove-no-clock", |s| genmove_clock(s, "time_settings 0 0 0", None)),
+        ("genmove-no-limit", |s| genmove_clock(s, "time_settings 0 1 0", None)),
+        ("genmove-main-time", |s| genmove_clock(s, "time_settings 1 0 0", Some((1.0, 0)))),
+        ("genmove-byoyomi", |s| genmove_clock(s, "time_settings 0 0.5 1", Some((0.5, 1)))),
+        ("genmove-canadian", |s| genmove_clock(s, "time_settings 1 1 4", Some((0.6, 2)))),
+        ("genmove-increment", genmove_increment),
+        ("time-left", |s| genmove_clock(s, "time_settings 600 0 0", Some((0.3, 0)))),
+        ("state-after-errors", state_after_errors),
+        ("undo", undo),
+        ("final-score", final_score),
+        ("game", whole_game),
+        ("quit", quit),
+    ];
+    let mut blocked: Option<String> = None;
+    for (id, probe) in required {
+        let outcome = match &blocked {
+            Some(reason) => Outcome::Skip(reason.clone()),
+            None => match probe(&mut session) {
+                Ok(detail) => Outcome::Pass(detail),
+                Err(reason) => Outcome::Fail(reason),
+            },
+        };
+        // Without a start, names or ids nothing else can be asked.
+        if matches!(outcome, Outcome::Fail(_)) && matches!(id, "startup" | "name" | "ids") {
+            blocked = Some(format!("not run: the check '{id}' failed"));
+        }
+        results.push(CheckResult { id, required: true, outcome });
+    }
+    if all {
+        let optional: [(&'static str, &'static [&'static str], Probe); 4] = [
+            ("ext-position", &["position"], extensions::position),
+            ("ext-legal-moves", &["legal_moves"], extensions::legal_moves),
+            ("ext-is-legal", &["is_legal"], extensions::is_legal),
+            ("ext-set-position", &["set_position", "position"], extensions::set_position),
+        ];
+        for (id, needs, probe) in optional {
+            let missing: Vec<&str> = needs.iter().copied().filter(|n| !session.offers(n)).collect();
+            let outcome = match (&blocked, missing.is_empty()) {
+                (Some(reason), _) => Outcome::Skip(reason.clone()),
+                (None, false) => Outcome::Skip(format!("not offered: {}", missing.join(", "))),
+                (None, true) => match probe(&mut session) {
+                    Ok(detail) => Outcome::Pass(detail),
+                    Err(reason) => Outcome::Fail(reason),
+                },
+            };
+            results.push(CheckResult { id, required: false, outcome });
+        }
+    }
+    session.engine.quit(Duration::from_millis(500));
+    (results, session.name, session.extensions)
+}
+
+/// Start-up: the process starts and answers `protocol_version` sent without an id.
+fn startup(s: &mut Session) -> Checked {
+    s.running()?;
+    let exchange = s.raw("protocol_version", "")?;
+    match exchange.reply {
+        Reply { success: true, text } if text == "2" => Ok("started; 'protocol_version' (no id) answered '= 2'".into()),
+        Reply { success, text } => Err(format!(
+            "'protocol_version' answered '{}{}', not '= 2'",
+            if success { "= " } else { "? " },
+            super::shorten(&text)
+        )),
+    }
+}
+
+/// Ids: replies echo the command's id, on success and on failure, and an empty result
+/// is `=id ` with its space.
+fn ids(s: &mut Session) -> Checked {
+    s.running()?;
+    let named = s.raw("17 protocol_version", "17")?;
+    if !named.reply.success {
+        return Err("'17 protocol_version' was refused".into());
+    }
+    let refused = s.raw("18 frobnicate", "18")?;
+    if refused.reply.success {
+        return Err("'18 frobnicate' (an unknown command) was accepted".into());
+    }
+    let empty = s.raw("19 komi 0", "19")?;
+    match empty.lines.first().map(String::as_str) {
+        Some("=19 ") => Ok("'=17 ...', '?18 ...' and '=19 ' (the space of an empty result)".into()),
+        other => Err(format!("'19 komi 0' answered '{}', not '=19 ' (a space follows the id)", other.unwrap_or(""))),
+    }
+}
+
+/// Framing: comments, CR and tabs are preprocessed away; blank lines get no reply.
+fn framing(s: &mut Session) -> Checked {
+    s.running()?;
+    let name = s.ok("name")?;
+    let commented = s.raw("name # a comment\r", "")?;
+    if !commented.reply.success || commented.reply.text != name {
+        return Err(format!("'name # a comment' + CR answered '{}', not '= {name}'", commented.lines.join(" | ")));
+    }
+    let tabbed = s.raw("21\tname\t", "21")?;
+    if !tabbed.reply.success || tabbed.reply.text != name {
+        return Err(format!("'21<TAB>name<TAB>' answered '{}', not '=21 {name}'", tabbed.lines.join(" | ")));
+    }
+    // A reply to the blank lines would come first and carry no id.
+    let blank = s.raw("\n   \n# only a comment\n22 protocol_version", "22")?;
+    if blank.reply.text != "2" {
+        return Err(format!("after blank lines, '22 protocol_version' answered '{}'", blank.lines.join(" | ")));
+    }
+    Ok("comment, CR and tabs ignored; blank and comment lines get no reply".into())
+}
+
+/// The required commands are listed and known; unknown names are not.
+fn commands(s: &mut Session) -> Checked {
+    s.running()?;
+    let listed: BTreeSet<String> = s.ok("list_commands")?.lines().map(|l| l.trim().to_string()).collect();
+    let missing: Vec<&str> = REQUIRED_COMMANDS.iter().copied().filter(|c| !listed.contains(*c)).collect();
+    if !missing.is_empty() {
+        return Err(format!("list_commands lacks {}", missing.join(", ")));
+    }
+    let mut needed: Vec<&str> = REQUIRED_COMMANDS.to_vec();
+    if s.settings.rules.set != RuleSet::Classic {
+        needed.push("rules");
+    }
+    for command in needed {
+        let known = s.ok(&format!("known_command {command}"))?;
+        if known != "true" {
+            return Err(format!("'known_command {command}' answered '{}', not 'true'", super::shorten(&known)));
+        }
+    }
+    for unknown in ["frobnicate", "Genmove"] {
+        let known = s.ok(&format!("known_command {unknown}"))?;
+        if known != "false" {
+            return Err(format!("'known_command {unknown}' answered '{}', not 'false'", super::shorten(&known)));
+        }
+    }
+    s.extensions.clear();
+    for extension in EXTENSIONS {
+        if s.ok(&format!("known_command {extension}"))? == "true" {
+            s.extensions.push(extension.to_string());
+        }
+    }
+    let ours: BTreeSet<&str> = REQUIRED_COMMANDS.iter().chain(EXTENSIONS.iter()).copied().collect();
+    let others: Vec<&str> = listed.iter().map(String::as_str).filter(|c| !ours.contains(c)).collect();
+    let others = if others.is_empty() { String::new() } else { format!("; commands of its own: {}", others.join(" ")) };
+    Ok(format!("{} required commands listed and known, unknown names not{others}", REQUIRED_COMMANDS.len()))
+}
+
+/// Errors for bad input: each gets a `?` reply with protocol.md's opening words.
+fn errors(s: &mut Session) -> Checked {
+    let mut game = s.new_game()?;
+    let first = game.position().random_move(&mut s.rng, PlayoutPolicy::Uniform).ok_or("no first move")?;
+    let mut cases: Vec<(String, &str)> = vec![
+        ("frobnicate".into(), "unknown command"),
+        ("Name".into(), "unknown command"),
+        ("boardsize 8".into(), "unacceptable size"),
+        ("boardsize x".into(), "syntax error"),
+        ("known_command".into(), "syntax error"),
+        ("komi abc".into(), "syntax error"),
+        ("play red d4".into(), "syntax error"),
+        ("play b".into(), "syntax error"),
+        ("play b zz99".into(), "syntax error"),
+        ("genmove".into(), "syntax error"),
+        ("genmove red".into(), "syntax error"),
+        ("time_settings a b c".into(), "syntax error"),
+        ("time_left b x 0".into(), "syntax error"),
+        (format!("play w {first}"), "illegal move"),
+        ("genmove w".into(), "illegal move"),
+        ("undo".into(), "cannot undo"),
+        ("final_score".into(), "cannot score"),
+    ];
+    let mut wrong = Vec::new();
+    for (command, prefix) in &cases {
+        s.running()?;
+        if let Err(e) = s.refused(command, prefix) {
+            wrong.push(e);
+        }
+    }
+    // A well-formed move that breaks a rule, in the play phase.
+    s.new_game()?;
+    s.play_into_play_phase(&mut game)?;
+    let side = game.position().side_to_move();
+    if let Some(illegal) = Session::illegal_move(game.position()) {
+        let command = format!("play {side} {illegal}");
+        if let Err(e) = s.refused(&command, "illegal move") {
+            wrong.push(e);
+        }
+        cases.push((command, "illegal move"));
+    }
+    match wrong.len() {
+        0 => Ok(format!("{} bad commands refused with '?' and the right words", cases.len())),
+        n => Err(format!("{n} of {} bad commands: {}", cases.len(), wrong.join("; "))),
+    }
+}
+
+/// State unchanged after errors: after a volley of refused commands the engine plays on
+/// from the same position.
+fn state_after_errors(s: &mut Session) -> Checked {
+    let mut game = s.new_game()?;
+    s.play_into_play_phase(&mut game)?;
+    let side = game.position().side_to_move();
+    let mut bad = vec![
+        "boardsize 8".to_string(),
+        format!("genmove {}", !side),
+        "play red d4".into(),
+        "komi abc".into(),
+        "time_settings a b c".into(),
+        "final_score".into(),
+        "frobnicate".into(),
+    ];
+    if let Some(mv) = game.position().random_move(&mut s.rng, PlayoutPolicy::Uniform) {
+        bad.push(format!("play {} {mv}", !side));
+    }
+    if let Some(illegal) = Session::illegal_move(game.position()) {
+        bad.push(format!("play {side} {illegal}"));
+    }
+    for (i, command) in bad.iter().enumerate() {
+        if let Reply { success: true, .. } = s.ask(command)? {
+            let before = if i == 0 { String::new() } else { format!(" after refusing '{}'", bad[..i].join("', '")) };
+            return Err(format!(
+                "'{command}' was accepted{before}; it must be refused (has an error changed the state?)"
+            ));
+        }
+    }
+    let mut seen = String::new();
+    if s.offers("position") {
+        let position = s.ok("position")?;
+        if position != game.position().to_string() {
+            return Err(format!("after the errors 'position' answers '{position}', not '{}'", game.position()));
+        }
+        seen.push_str("position unchanged; ");
+    }
+    s.ok("time_settings 0 1 1")?;
+    // Only the move matters here: the time controls have checks of their own.
+    let timeout = s.timeout().as_secs_f64();
+    let (mv, _) =
+        s.genmove(&mut game, timeout, false).map_err(|e| format!("after {} refused commands: {e}", bad.len()))?;
+    let mv = mv.map_or("resign".to_string(), |m| m.to_string());
+    Ok(format!("{seen}after {} refused commands genmove plays {mv}, legal in the same position", bad.len()))
+}
+
+/// `undo` takes back the last move: the same side may then play another.
+fn undo(s: &mut Session) -> Checked {
+    let mut game = s.new_game()?;
+    s.play_into_play_phase(&mut game)?;
+    let side = game.position().side_to_move();
+    let before = game.position().clone();
+    let first = before.random_move(&mut s.rng, PlayoutPolicy::Uniform).ok_or("no legal move")?;
+    s.ok(&format!("play {side} {first}"))?;
+    s.ok("undo")?;
+    if s.offers("position") {
+        let position = s.ok("position")?;
+        if position != before.to_string() {
+            return Err(format!("after 'undo' 'position' answers '{position}', not '{before}'"));
+        }
+    }
+    // The same side is to move again: its move is accepted a second time.
+    s.ok(&format!("play {side} {first}")).map_err(|e| format!("after 'undo': {e}"))?;
+    Ok(format!("'play {side} {first}', 'undo', and the same move is accepted again"))
+}
+
+/// `genmove` in the setup turns of both sides (no time control set).
+fn genmove_setup(s: &mut Session) -> Checked {
+    let mut game = s.new_game()?;
+    let timeout = s.timeout().as_secs_f64();
+    let mut moves = Vec::new();
+    while game.position().phase() != Phase::Play && moves.len() < 3 {
+        match s.genmove(&mut game, timeout, false)? {
+            (Some(mv), _) => moves.push(mv.to_string()),
+            (None, _) => return Err("resigned in a setup turn".into()),
+        }
+    }
+    Ok(format!("setup turns {}", moves.join(" ")))
+}
+
+/// `reg_genmove` answers a legal move without playing it: the same side is still to move.
+fn reg_genmove(s: &mut Session) -> Checked {
+    let mut game = s.new_game()?;
+    s.ok("time_settings 0 0.5 1")?;
+    s.play_into_play_phase(&mut game)?;
+    let side = game.position().side_to_move();
+    let timeout = s.timeout().as_secs_f64();
+    // The move is checked on a copy: the engine's game must not move on.
+    let (mv, _) = s.generate("reg_genmove", &mut game.clone(), timeout, false)?;
+    if s.offers("position") {
+        let position = s.ok("position")?;
+        if position != game.position().to_string() {
+            return Err(format!("after 'reg_genmove' 'position' answers '{position}', not '{}'", game.position()));
+        }
+    }
+    let next = game.position().random_move(&mut s.rng, PlayoutPolicy::Uniform).ok_or("no legal move")?;
+    s.ok(&format!("play {side} {next}")).map_err(|e| format!("after 'reg_genmove {side}': {e}"))?;
+    let mv = mv.map_or("resign".to_string(), |m| m.to_string());
+    Ok(format!("'reg_genmove {side}' answers {mv} and {side} is still to move"))
+}
+
+/// A Fischer clock as the referee runs `--clock 1+0.5`: `time_settings 1 0 0`, then before
+/// each of two moves `time_left` with the main time left, the second time with the
+/// increment added (which GTP cannot announce otherwise); each move within the time left
+/// plus the margin.
+fn genmove_increment(s: &mut Session) -> Checked {
+    let mut game = s.new_game()?;
+    s.ok("time_settings 1 0 0")?;
+    s.play_into_play_phase(&mut game)?;
+    let color = game.position().side_to_move();
+    let mut left = 1.0;
+    let mut moves = Vec::new();
+    for _ in 0..2 {
+        if game.position().winner().is_some() {
+            break;
+        }
+        s.ok(&format!("time_left {color} {left:.3} 0"))?;
+        let (mv, took) = s.genmove(&mut game, left, true)?;
+        let Some(mv) = mv else {
+            moves.push("resign".to_string());
+            break;
+        };
+        moves.push(format!("{mv} in {took:.2} s"));
+        left = left - took + 0.5;
+        s.play_random(&mut game, 1)?;
+    }
+    Ok(format!("'time_settings 1 0 0', 0.5 s added after each move: {}", moves.join(", ")))
+}
+
+/// `genmove` in the play phase under `time_settings`, with `left` = (seconds, stones)
+/// sent by `time_left` before it (the move must come within those seconds plus the
+/// margin), or no clock.
+fn genmove_clock(s: &mut Session, settings: &str, left: Option<(f64, u32)>) -> Checked {
+    let mut game = s.new_game()?;
+    s.ok(settings)?;
+    s.play_into_play_phase(&mut game)?;
+    if game.position().winner().is_some() {
+        return Err("the random moves ended the game; try another --seed".into());
+    }
+    let color = game.position().side_to_move();
+    let (allowed, clocked) = match left {
+        Some((seconds, stones)) => {
+            s.ok(&format!("time_left {color} {seconds} {stones}"))?;
+            s.ok(&format!("time_left {} {seconds} {stones}", !color))?;
+            (seconds, true)
+        }
+        None => (s.timeout().as_secs_f64(), false),
+    };
+    let (mv, took) = s.genmove(&mut game, allowed, clocked)?;
+    let mv = mv.map_or("resign".to_string(), |m| m.to_string());
+    let clock = match left {
+        Some((seconds, stones)) => format!(" with 'time_left {color} {seconds} {stones}'"),
+        None => String::new(),
+    };
+    Ok(format!("'{settings}'{clock}: {mv} in {took:.2} s"))
+}
+
+/// `final_score` refuses before the end and agrees with the rules after it; `genmove`
+/// and `play` are refused once the game is over. Games are played until both colours
+/// have won one (at most 12).
+fn final_score(s: &mut Session) -> Checked {
+    let mut winners = BTreeSet::new();
+    let mut games = 0;
+    while winners.len() < 2 && games < 12 {
+        games += 1;
+        let mut game = s.new_game()?;
+        s.refused("final_score", "")?;
+        s.play_random(&mut game, 10_000)?;
+        let winner = game.position().winner().ok_or("a random game did not end")?;
+        let want = if winner == Color::Black { "B+" } else { "W+" };
+        let said = s.ok("final_score")?;
+        if !said.starts_with(want) {
+            return Err(format!("after {} turns won by {winner}, 'final_score' answered '{said}'", game.moves().len()));
+        }
+        let side = game.position().side_to_move();
+        s.refused(&format!("genmove {side}"), "")?;
+        winners.insert(want);
+    }
+    Ok(format!(
+        "{games} random games to the end, final_score agrees ({})",
+        winners.into_iter().collect::<Vec<_>>().join(" ")
+    ))
+}
+
+/// A whole game of the engine against itself, refereed by the match's game runner.
+fn whole_game(s: &mut Session) -> Checked {
+    let command = s.engine.command_line().clone();
+    let mut engines = [Engine::new(command.clone(), None), Engine::new(command, None)];
+    let settings = GameSettings {
+        time_controls: [TimeControl::MoveTime(s.settings.movetime); 2],
+        margin: s.settings.margin,
+        command_timeout: s.timeout(),
+    };
+    let (variant, rules) = (s.settings.variant, s.settings.rules);
+    let opening = Opening { start: None, moves: Vec::new(), variant, rules };
+    let started = Instant::now();
+    let played = play_game(&mut engines, &settings, 0, &opening, true);
+    for engine in &mut engines {
+        engine.quit(Duration::from_millis(500));
+    }
+    let result = if played.winner == Color::Black { "B+" } else { "W+" };
+    let line = format!(
+        "{result} {}, {} turns in {:.1} s at {} s a move",
+        played.termination,
+        played.game.moves().len(),
+        started.elapsed().as_secs_f64(),
+        s.settings.movetime
+    );
+    match (played.termination, &played.disagreement) {
+        (Termination::Normal | Termination::Resignation, None) => Ok(line),
+        (Termination::Normal | Termination::Resignation, Some(d)) => Err(format!("{line}; final_score: {d}")),
+        _ => Err(format!("{line}: {}", played.reason)),
+    }
+}
+
+/// `quit` is answered and the engine exits with status 0; so it does at end of input.
+fn quit(s: &mut Session) -> Checked {
+    s.running()?;
+    s.ok("quit")?;
+    let wait = Duration::from_secs(2);
+    let status = s.engine.process_mut().and_then(|p| p.wait_exit(wait));
+    match status {
+        Some(status) if status.success() => {}
+        Some(status) => return Err(format!("after 'quit' the engine ended with {status}")),
+        None => {
+            s.engine.kill();
+            return Err("the engine did not exit within 2 s of 'quit'".into());
+        }
+    }
+    s.running()?;
+    s.ok("protocol_version")?;
+    let status = s.engine.process_mut().and_then(|p| {
+        p.close_input();
+        p.wait_exit(wait)
+    });
+    match status {
+        Some(status) if status.success() => Ok("'quit' answered, exit 0; end of input, exit 0".into()),
+        Some(status) => Err(format!("at end of input the engine ended with {status}")),
+        None => {
+            s.engine.kill();
+            Err("the engine did not exit within 2 s of the end of its input".into())
+        }
+    }
+}

@@ -1,0 +1,182 @@
+//! Output files: written whole or not at all, never replaced, never one of the inputs.
+//!
+//! Every file the tools write as a whole (pictures, pages, reports, ratings tables) goes
+//! through [`write_output`]:
+//!
+//! - a regular file (or a name that does not exist yet) is written to a temporary file
+//!   beside it and renamed over it, so a reader sees the old file or the new one, never
+//!   half of one; a symbolic link is followed and its *target* is written that way (the
+//!   link stays a link), and the target keeps its permissions;
+//! - anything else that exists (a FIFO, a terminal, `/dev/stdout`, a device node) is
+//!   opened and written in place: it is never replaced by a regular file.
+//!
+//! [`check_not_input`] refuses, in one line and before anything is written, an output that
+//! is the same file as an input (the record, the engine log, a file to read), compared by
+//! device and inode rather than by name, so links and `./` spellings are caught too.
+
+use std::fs;
+use std::io::Write as _;
+use std::os::unix::fs::MetadataExt as _;
+use std::path::{Path, PathBuf};
+
+/// How many symbolic links are followed before giving up (as the kernel's `ELOOP`).
+const MAX_LINKS: usize = 40;
+
+/// Writes `bytes` to `path` (see the module documentation); without a path, to stdout.
+/// Errors are one line naming the path.
+pub fn write_output(path: Option<&Path>, bytes: &[u8]) -> Result<(), String> {
+    let Some(path) = path else {
+        let mut out = std::io::stdout().lock();
+        return match out.write_all(bytes).and_then(|()| out.flush()) {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
+            _ => Ok(()),
+        };
+    };
+    let name = path.display();
+    // The kernel follows links (`/dev/stdout` is one into /proc) to say what is there.
+    let existing = match fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => return Err(format!("{name}: is a directory")),
+        Ok(meta) if !meta.is_file() => {
+            return write_in_place(path, bytes).map_err(|e| format!("{name}: cannot write: {e}"));
+        }
+        Ok(meta) => Some(meta.permissions()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(format!("{name}: {e}")),
+    };
+    let target = resolve_links(path).map_err(|e| format!("{name}: {e}"))?;
+    replace_regular(&target, bytes, existing).map_err(|e| format!("{name}: {e}"))
+}
+
+/// Follows `path` while it is a symbolic link; the final name need not exist (a link to
+/// a file not created yet names the file to create).
+fn resolve_links(path: &Path) -> Result<PathBuf, String> {
+    let mut current = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let target = fs::read_link(&current).map_err(|e| e.to_string())?;
+                current = match current.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                };
+            }
+            _ => return Ok(current),
+        }
+    }
+    Err("too many levels of symbolic links".into())
+}
+
+/// Writes into an existing non-regular file (FIFO, terminal, device) without replacing it.
+fn write_in_place(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut file = fs::OpenOptions::new().write(true).open(path)?;
+    file.write_all(bytes)?;
+    file.flush()
+}
+
+/// Writes a regular file through a temporary file in its directory and a rename.
+fn replace_regular(path: &Path, bytes: &[u8], permissions: Option<fs::Permissions>) -> Result<(), String> {
+    let file_name = path.file_name().ok_or("not a file name")?;
+    let mut temp_name = std::ffi::OsString::from(".");
+    temp_name.push(file_name);
+    temp_name.push(format!(".{}.tmp", std::process::id()));
+    let temp: PathBuf = path.with_file_name(temp_name);
+    let written = fs::File::create_new(&temp)
+        .and_then(|mut file| {
+            if let Some(permissions) = permissions {
+                file.set_permissions(permissions)?;
+            }
+            file.write_all(bytes)?;
+            file.sync_all()
+        })
+        .and_then(|()| fs::rename(&temp, path));
+    written.map_err(|e| {
+        let _ = fs::remove_file(&temp);
+        format!("cannot write: {e}")
+    })
+}
+
+/// Whether `a` and `b` name the same file: the same device and inode when both exist
+/// (links followed), else the same absolute path once the directories are resolved.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (fs::metadata(a), fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+        (Err(_), Err(_)) => match (absolute(a), absolute(b)) {
+            (Some(x), Some(y)) => x == y,
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// `path` with its links and its directory resolved, for a file that need not exist.
+fn absolute(path: &Path) -> Option<PathBuf> {
+    let path = resolve_links(path).ok()?;
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    Some(fs::canonicalize(dir).ok()?.join(path.file_name()?))
+}
+
+/// Refuses an output that is the same file as one of the inputs: `Err` is one line, e.g.
+/// `--report g.txt is the same file as --record g.txt: refusing to overwrite it`.
+/// `output` and each input are `(option, path)`; a `/dev/null`-like device shared by two
+/// options is no conflict (nothing is read from it).
+pub fn check_not_input(output: (&str, &Path), inputs: &[(&str, &Path)]) -> Result<(), String> {
+    let (option, path) = output;
+    if fs::metadata(path).is_ok_and(|meta| !meta.is_file() && !meta.is_dir()) {
+        return Ok(());
+    }
+    for (input_option, input) in inputs {
+        if same_file(path, input) {
+            let what = if input_option.is_empty() { String::new() } else { format!("{input_option} ") };
+            return Err(format!(
+                "{option} {} is the same file as {what}{}: refusing to overwrite it",
+                path.display(),
+                input.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("veletas-output-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_link_is_kept_and_its_target_written() {
+        let dir = temp_dir("link");
+        fs::write(dir.join("real"), "old").unwrap();
+        std::os::unix::fs::symlink("real", dir.join("link")).unwrap();
+        write_output(Some(&dir.join("link")), b"new").unwrap();
+        assert!(fs::symlink_metadata(dir.join("link")).unwrap().file_type().is_symlink());
+        assert_eq!(fs::read_to_string(dir.join("real")).unwrap(), "new");
+        // A dangling link names the file to create.
+        std::os::unix::fs::symlink("later", dir.join("dangling")).unwrap();
+        write_output(Some(&dir.join("dangling")), b"made").unwrap();
+        assert_eq!(fs::read_to_string(dir.join("later")).unwrap(), "made");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_same_file_is_recognised_through_links_and_spellings() {
+        let dir = temp_dir("same");
+        fs::write(dir.join("g.txt"), "x").unwrap();
+        std::os::unix::fs::symlink("g.txt", dir.join("alias")).unwrap();
+        assert!(same_file(&dir.join("g.txt"), &dir.join("alias")));
+        assert!(same_file(&dir.join("new.txt"), &dir.join(".").join("new.txt")));
+        assert!(!same_file(&dir.join("g.txt"), &dir.join("new.txt")));
+        let refused = check_not_input(("-o", &dir.join("alias")), &[("--record", &dir.join("g.txt"))]);
+        assert!(refused.unwrap_err().contains("same file as --record"));
+        assert!(check_not_input(("-o", Path::new("/dev/null")), &[("--record", Path::new("/dev/null"))]).is_ok());
+        let _ = fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,142 @@
+//! The operating-system side of engine processes: process groups that die whole, and
+//! writes with deadlines.
+//!
+//! Every engine runs in a process group of its own (its pid is the group id), so an
+//! engine that is a wrapper script, or that starts helpers, is ended with all its
+//! children: [`kill_group`] signals the whole group. The groups of the engines alive are
+//! kept in a fixed table that a signal handler can read without allocating or locking:
+//! on SIGINT, SIGTERM or SIGHUP the referee ends every engine group, then dies of the
+//! signal as it would have. (Engines in their own groups no longer receive the terminal's
+//! Ctrl-C themselves, so this handler is what keeps them from outliving the referee.)
+//!
+//! An engine's stdin is made non-blocking and [`write_all_before`] waits for room in the
+//! pipe with `poll` until a deadline: an engine that stops reading cannot stall the
+//! referee.
+
+use std::io::{self, Write};
+use std::os::fd::AsRawFd;
+use std::sync::Once;
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::time::Instant;
+
+/// How many engine groups the table holds; beyond it an engine still runs, but a signal
+/// does not end it (only its own end of input would).
+const GROUPS: usize = 1024;
+
+/// The process groups of the engines alive (0: a free slot).
+static LIVE_GROUPS: [AtomicI32; GROUPS] = [const { AtomicI32::new(0) }; GROUPS];
+
+static HANDLERS: Once = Once::new();
+
+/// Notes `pgid` as an engine group to end on a fatal signal, installing the handlers
+/// on first use.
+pub(crate) fn register_group(pgid: i32) {
+    HANDLERS.call_once(install_handlers);
+    for slot in &LIVE_GROUPS {
+        if slot.compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst).is_ok() {
+            return;
+        }
+    }
+    log::warn!("more than {GROUPS} engines at once: engine group {pgid} is not ended on a signal");
+}
+
+/// Forgets `pgid` (after it has been killed and reaped).
+pub(crate) fn unregister_group(pgid: i32) {
+    for slot in &LIVE_GROUPS {
+        if slot.compare_exchange(pgid, 0, Ordering::SeqCst, Ordering::SeqCst).is_ok() {
+            return;
+        }
+    }
+}
+
+/// Sends SIGKILL to every process of group `pgid`.
+pub(crate) fn kill_group(pgid: i32) {
+    if pgid > 0 {
+        // SAFETY: kill(2) with a negative pid signals a process group; no memory is involved.
+        unsafe {
+            libc::kill(-pgid, libc::SIGKILL);
+        }
+    }
+}
+
+/// Ends every engine group, then dies of `signal` (async-signal-safe: atomics and
+/// system calls only).
+extern "C" fn on_fatal_signal(signal: libc::c_int) {
+    for slot in &LIVE_GROUPS {
+        let pgid = slot.load(Ordering::SeqCst);
+        if pgid > 0 {
+            // SAFETY: kill(2) is async-signal-safe.
+            unsafe {
+                libc::kill(-pgid, libc::SIGKILL);
+            }
+        }
+    }
+    // SAFETY: signal(2) and raise(3) are async-signal-safe; the default action ends the
+    // process with this signal's status, as without the handler.
+    unsafe {
+        libc::signal(signal, libc::SIG_DFL);
+        libc::raise(signal);
+    }
+}
+
+/// Installs [`on_fatal_signal`] for SIGINT, SIGTERM and SIGHUP where they have their
+/// default action (a signal ignored, as under `nohup`, stays ignored).
+fn install_handlers() {
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        // SAFETY: sigaction(2) with zeroed structures reads the current action, then
+        // installs a handler that only uses async-signal-safe calls.
+        unsafe {
+            let mut old: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(signal, std::ptr::null(), &mut old) != 0 || old.sa_sigaction != libc::SIG_DFL {
+                continue;
+            }
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_fatal_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(signal, &action, std::ptr::null_mut());
+        }
+    }
+}
+
+/// Makes `file` non-blocking, for [`write_all_before`].
+pub(crate) fn set_nonblocking(file: &impl AsRawFd) -> io::Result<()> {
+    let fd = file.as_raw_fd();
+    // SAFETY: fcntl(2) on a file descriptor the caller owns.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    // SAFETY: as above.
+    if flags < 0 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Writes all of `bytes` into the non-blocking `pipe` before `deadline`; an error of
+/// kind `TimedOut` when the reader leaves no room in time.
+pub(crate) fn write_all_before<W: Write + AsRawFd>(pipe: &mut W, bytes: &[u8], deadline: Instant) -> io::Result<()> {
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        match pipe.write(rest) {
+            Ok(0) => return Err(io::Error::new(io::ErrorKind::WriteZero, "the pipe took nothing")),
+            Ok(n) => rest = &rest[n..],
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(io::Error::new(io::ErrorKind::TimedOut, "the engine does not read its input"));
+                }
+                let millis = left.as_millis().clamp(1, i32::MAX as u128) as libc::c_int;
+                let mut poll = libc::pollfd { fd: pipe.as_raw_fd(), events: libc::POLLOUT, revents: 0 };
+                // SAFETY: poll(2) on one pollfd that lives across the call.
+                let ready = unsafe { libc::poll(&mut poll, 1, millis) };
+                if ready < 0 {
+                    let error = io::Error::last_os_error();
+                    if error.kind() != io::ErrorKind::Interrupted {
+                        return Err(error);
+                    }
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,125 @@
+//! The record file of a match or a tournament: one writer, and never half a game.
+//!
+//! - **One writer.** The referee holds an advisory lock (`flock`, exclusive) on the record
+//!   file from before it reads the games already there until it ends. A second referee on
+//!   the same file refuses at once, naming the first one's pid (from `/proc/locks`), or
+//!   with `--wait` waits for the lock and then resumes from what the first one wrote.
+//! - **Whole games.** A game is appended with one `write_all` of its whole text; if that
+//!   fails (a full disk, a file size limit), the file is cut back to the length it had
+//!   before, so it still ends with the last complete game. A game cut short all the same
+//!   (the machine lost power mid-write) is dropped when the file is opened again.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::MetadataExt as _;
+use std::path::Path;
+
+use crate::referee::RefereeError;
+use veletas_rules::record::{GameRecord, check_regular_file, parse_complete_records, read_record_file};
+
+fn io_error(path: &Path) -> impl FnOnce(io::Error) -> RefereeError + '_ {
+    move |source| RefereeError::Io { path: path.to_path_buf(), source }
+}
+
+/// Opens a record file for appending, locked (see the module documentation), and returns
+/// the complete games it already holds. A game cut short at the end (an interrupted
+/// write) is dropped from the file. With `overwrite` the file is emptied; with
+/// `must_exist` a missing file is an error; with `wait` a file another referee writes is
+/// waited for rather than refused.
+pub(super) fn open_record_file(
+    path: &Path,
+    must_exist: bool,
+    overwrite: bool,
+    wait: bool,
+) -> Result<(Vec<GameRecord>, File), RefereeError> {
+    let record_error = |detail: String| RefereeError::Record { path: path.to_path_buf(), detail };
+    // Never open anything but a regular file: opening a FIFO blocks, and a device or a
+    // directory holds no record.
+    if path.exists() {
+        check_regular_file(path).map_err(|e| record_error(e.to_string()))?;
+    } else if must_exist {
+        return Err(RefereeError::Usage(format!("--resume: {} does not exist", path.display())));
+    }
+    let file = OpenOptions::new().create(true).append(true).open(path).map_err(io_error(path))?;
+    lock(&file, path, wait)?;
+    if overwrite {
+        file.set_len(0).map_err(io_error(path))?;
+        return Ok((Vec::new(), file));
+    }
+    // Read under the lock: what a referee we waited for wrote is resumed, not replayed.
+    let text = read_record_file(path).map_err(|e| record_error(format!("cannot resume: {e}")))?;
+    let (games, end) = parse_complete_records(&text).map_err(|e| record_error(format!("cannot resume: {e}")))?;
+    if !text[end..].trim().is_empty() {
+        log::warn!("{}: dropping an incomplete game at the end", path.display());
+        file.set_len(end as u64).map_err(io_error(path))?;
+    }
+    Ok((games, file))
+}
+
+/// Takes the exclusive advisory lock of the record `file`: at once, or after waiting when
+/// `wait`; refused in one line naming the holder's pid otherwise.
+fn lock(file: &File, path: &Path, wait: bool) -> Result<(), RefereeError> {
+    let fd = file.as_raw_fd();
+    // SAFETY: flock(2) on a descriptor we own.
+    if unsafe { libc::flock(fd, libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        return Ok(());
+    }
+    let error = io::Error::last_os_error();
+    if error.kind() != io::ErrorKind::WouldBlock {
+        return Err(RefereeError::Io { path: path.to_path_buf(), source: error });
+    }
+    let holder = file.metadata().ok().and_then(|meta| lock_holder(meta.dev(), meta.ino()));
+    let who = holder.map_or("another referee".to_string(), |pid| format!("another referee (pid {pid})"));
+    if !wait {
+        return Err(RefereeError::Record {
+            path: path.to_path_buf(),
+            detail: format!("{who} is writing this record file; give --wait to wait for it"),
+        });
+    }
+    eprintln!("{}: {who} is writing this record file; waiting for it", path.display());
+    loop {
+        // SAFETY: as above, blocking until the holder lets go.
+        if unsafe { libc::flock(fd, libc::LOCK_EX) } == 0 {
+            return Ok(());
+        }
+        let error = io::Error::last_os_error();
+        if error.kind() != io::ErrorKind::Interrupted {
+            return Err(RefereeError::Io { path: path.to_path_buf(), source: error });
+        }
+    }
+}
+
+/// The pid holding a `flock` on the file of device `dev` and inode `ino`, from
+/// `/proc/locks` (Linux; `None` elsewhere or when it cannot be told).
+fn lock_holder(dev: u64, ino: u64) -> Option<u32> {
+    let text = std::fs::read_to_string("/proc/locks").ok()?;
+    let (major, minor) = (libc::major(dev), libc::minor(dev));
+    text.lines().find_map(|line| {
+        // `1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF`
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if fields.get(1) != Some(&"FLOCK") {
+            return None;
+        }
+        let mut file = fields.get(5)?.split(':');
+        let file_major = u32::from_str_radix(file.next()?, 16).ok()?;
+        let file_minor = u32::from_str_radix(file.next()?, 16).ok()?;
+        let file_ino: u64 = file.next()?.parse().ok()?;
+        (file_major == major && file_minor == minor && file_ino == ino).then(|| fields.get(4)?.parse().ok())?
+    })
+}
+
+/// Appends one game's whole `text` to the record `file` at `path`; on failure the file
+/// is cut back to its length before, so it never ends in part of a game, and the error
+/// (one line) says so.
+pub(super) fn append_game(file: &mut File, path: &Path, text: &str) -> Result<(), RefereeError> {
+    let record_error = |detail: String| RefereeError::Record { path: path.to_path_buf(), detail };
+    let before = file.metadata().map_err(io_error(path))?.len();
+    let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) else {
+        return Ok(());
+    };
+    Err(record_error(match file.set_len(before) {
+        Ok(()) => format!("cannot append a game ({e}); the file ends with the last complete game"),
+        Err(cut) => format!("cannot append a game ({e}), nor cut the partial game back ({cut})"),
+    }))
+}

@@ -1,0 +1,24 @@
+//! The engine's integration tests (the veletas-engine crate): the search, the solver, the tactics suite, the
+//! protocol through `run`, over pipes and against protocol.md's example session, pondering, memory, bench
+//! and train-eval through the binary.
+//!
+//! One test binary for the crate (Cargo finds `tests/*/main.rs`), so the test command links the
+//! library once a layer rather than once a file: put a new suite here as a module, not in a new
+//! top-level `tests/*.rs` file.
+
+mod bench_cli;
+mod learning;
+mod memory;
+mod modern_protocol;
+mod ponder;
+mod protocol;
+mod protocol_binary;
+mod protocol_doc;
+mod protocol_robustness;
+mod protocol_search;
+mod protocol_solver;
+mod search;
+mod search_pinned;
+mod solver;
+mod tactics;
+mod winning_turn;

@@ -1,0 +1,210 @@
+//! Hostile engines against the `veletas` binary: an engine that floods its output,
+//! answers with a huge reply, stops reading its input, or leaves children behind is
+//! adjudicated, the referee's memory stays bounded (its peak resident size as the kernel
+//! reports it to `wait4`, never a time), the record stays readable, and no engine process
+//! outlives the match, even after SIGINT. See docs/reliability.md.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::Duration;
+
+const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
+const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
+
+/// The most the referee may take (peak resident size, engines included as `wait4`
+/// reports it): the engines' output may cost it about 6 MiB each (docs/match.md).
+const PEAK_LIMIT_KB: i64 = 96 * 1024;
+
+/// A hang guard, not a measurement: a run that has not ended by then is killed and fails.
+const HANG_GUARD: Duration = Duration::from_secs(300);
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("veletas-hostile-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// How a referee run ended.
+struct Ended {
+    /// The exit code, or `None` when a signal ended it.
+    code: Option<i32>,
+    /// The signal that ended it, if any.
+    signal: Option<i32>,
+    stdout: String,
+    stderr: String,
+    /// The peak resident size in KiB of the referee and the processes it waited for.
+    peak_kb: i64,
+}
+
+/// Waits for `child` with `wait4`, killing it if it outlives [`HANG_GUARD`].
+fn wait_for(mut child: Child) -> Ended {
+    let pid = child.id() as libc::pid_t;
+    let (mut out, mut err) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
+    let reader = std::thread::spawn(move || std::io::read_to_string(&mut out).unwrap_or_default());
+    let err_reader = std::thread::spawn(move || std::io::read_to_string(&mut err).unwrap_or_default());
+    let (done_tx, done_rx) = mpsc::channel::<()>();
+    let hung = Arc::new(AtomicBool::new(false));
+    let guard = {
+        let hung = Arc::clone(&hung);
+        std::thread::spawn(move || {
+            if done_rx.recv_timeout(HANG_GUARD).is_err() {
+                hung.store(true, Ordering::SeqCst);
+                // SAFETY: kill(2) of our own child, not yet reaped.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+            }
+        })
+    };
+    let mut status = 0;
+    // SAFETY: a zeroed rusage filled in by wait4(2) for our own child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: wait4(2) on our own child, with valid pointers.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid, "wait4 failed");
+    let _ = done_tx.send(());
+    guard.join().unwrap();
+    assert!(!hung.load(Ordering::SeqCst), "the referee hung and was killed");
+    std::mem::forget(child);
+    let exited = libc::WIFEXITED(status);
+    Ended {
+        code: exited.then(|| libc::WEXITSTATUS(status)),
+        signal: (!exited && libc::WIFSIGNALED(status)).then(|| libc::WTERMSIG(status)),
+        stdout: reader.join().unwrap(),
+        stderr: err_reader.join().unwrap(),
+        peak_kb: usage.ru_maxrss,
+    }
+}
+
+fn start(dir: &Path, args: &[&str]) -> Child {
+    Command::new(VELETAS)
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Plays `games` games on 7x7 between `one` and `two` (fake engine flags) into
+/// `g.txt`, every engine noting its pids in `pids.txt`.
+fn hostile_match(dir: &Path, one: &str, two: &str, games: &str, extra: &[&str]) -> Ended {
+    let pids = dir.join("pids.txt");
+    let one = format!("'{FAKE}' {one} --pid-file '{}'", pids.display());
+    let two = format!("'{FAKE}' {two} --pid-file '{}'", pids.display());
+    let mut args = vec!["match", "--engine", &one, "--engine", &two, "--games", games, "--size", "7"];
+    args.extend_from_slice(&["--record", "g.txt"]);
+    args.extend_from_slice(extra);
+    wait_for(start(dir, &args))
+}
+
+/// The pids noted in `pids.txt` whose process still runs the fake engine (a zombie has
+/// no command line, so a dead child not yet reaped by its new parent does not count).
+fn engines_alive(dir: &Path) -> Vec<u32> {
+    let text = fs::read_to_string(dir.join("pids.txt")).unwrap_or_default();
+    let pids: Vec<u32> = text.lines().filter_map(|l| l.trim().parse().ok()).collect();
+    assert!(!pids.is_empty(), "no engine noted its pid");
+    pids.into_iter()
+        .filter(|pid| {
+            let cmdline = fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            String::from_utf8_lossy(&cmdline).contains("veletas-fake-engine")
+        })
+        .collect()
+}
+
+/// The record's games' Termination and Reason tags.
+fn endings(dir: &Path) -> Vec<(String, String)> {
+    let text = fs::read_to_string(dir.join("g.txt")).unwrap();
+    let games = veletas::referee::parse_records(&text).unwrap();
+    games
+        .iter()
+        .map(|g| (g.tag("Termination").unwrap_or("").to_string(), g.tag("Reason").unwrap_or("").to_string()))
+        .collect()
+}
+
+#[test]
+fn a_flood_while_the_other_engine_thinks_is_adjudicated_with_memory_bounded() {
+    let dir = scratch("flood");
+    let ended = hostile_match(&dir, "--flood-after 1", "--slow-at 1 --delay 1", "2", &["--movetime", "5"]);
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    let endings = endings(&dir);
+    assert_eq!(endings.len(), 2);
+    // Each game the flooder loses: by the cap when the other engine thought long enough
+    // (its first genmove, a second), else by the first line that is not a reply.
+    assert!(endings.iter().all(|(termination, _)| termination == "malformed reply"), "{endings:?}");
+    assert!(endings.iter().any(|(_, reason)| reason.contains("bytes of output not asked for")), "{endings:?}");
+    assert!(ended.peak_kb < PEAK_LIMIT_KB, "peak {} KiB", ended.peak_kb);
+    assert_eq!(engines_alive(&dir), Vec::<u32>::new());
+}
+
+#[test]
+fn a_huge_reply_is_malformed_with_memory_bounded() {
+    let dir = scratch("huge");
+    let ended = hostile_match(&dir, "--huge-reply-at 1", "", "2", &["--movetime", "5"]);
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    for (termination, reason) in endings(&dir) {
+        assert_eq!(termination, "malformed reply", "{reason}");
+        assert!(reason.contains("a reply longer than 1048576 bytes"), "{reason}");
+    }
+    assert!(ended.peak_kb < PEAK_LIMIT_KB, "peak {} KiB", ended.peak_kb);
+    assert_eq!(engines_alive(&dir), Vec::<u32>::new());
+}
+
+#[test]
+fn an_engine_that_stops_reading_loses_on_time_and_the_match_goes_on() {
+    let dir = scratch("deaf");
+    // Its answers given in advance keep it in the games until the referee's writes fill
+    // its one-page pipe: within 60 games.
+    let extra = ["--movetime", "1", "--command-timeout", "1", "-q"];
+    let ended = hostile_match(&dir, "--deaf-at 1", "", "60", &extra);
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    let endings = endings(&dir);
+    assert_eq!(endings.len(), 60);
+    let stalled = endings.iter().filter(|(_, reason)| reason.contains("stopped reading its input"));
+    assert!(stalled.clone().count() >= 1, "{endings:?}");
+    assert!(stalled.clone().all(|(termination, _)| termination == "timeout"));
+    assert_eq!(engines_alive(&dir), Vec::<u32>::new());
+}
+
+#[test]
+fn an_engine_behind_a_wrapper_dies_with_its_children() {
+    let dir = scratch("wrapper");
+    let pids = dir.join("pids.txt");
+    // A shell that runs the engine as its child (not exec), which starts a child too.
+    let wrapped = format!("sh -c '\"$0\" --hang-at 2 --child --pid-file \"$1\"; true' '{FAKE}' '{}'", pids.display());
+    let two = format!("'{FAKE}' --pid-file '{}'", pids.display());
+    let args = ["match", "--engine", &wrapped, "--engine", &two, "--games", "2", "--size", "7"];
+    let ended = wait_for(start(&dir, &[&args[..], &["--movetime", "0.2", "--record", "g.txt"]].concat()));
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    let endings = endings(&dir);
+    assert_eq!(endings.iter().filter(|(t, _)| t == "time forfeit").count(), 2, "{endings:?}");
+    let noted = fs::read_to_string(&pids).unwrap().lines().count();
+    assert!(noted >= 5, "two wrapped engines and their children, and the other engine: {noted}");
+    assert_eq!(engines_alive(&dir), Vec::<u32>::new());
+}
+
+#[test]
+fn sigint_ends_every_engine_and_its_children() {
+    let dir = scratch("sigint");
+    let pids = dir.join("pids.txt");
+    let one = format!("'{FAKE}' --hang-at 1 --child --pid-file '{}'", pids.display());
+    let two = format!("'{FAKE}' --child --pid-file '{}'", pids.display());
+    let args = ["match", "--engine", &one, "--engine", &two, "--games", "2", "--size", "7", "--movetime", "600"];
+    let child = start(&dir, &[&args[..], &["--record", "g.txt"]].concat());
+    // Both engines and both children have started once four pids are noted; the polling
+    // is bounded by the hang guard, not timed.
+    let mut polls = 0;
+    while fs::read_to_string(&pids).unwrap_or_default().lines().count() < 4 {
+        polls += 1;
+        assert!(polls < 3000, "the engines did not start");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // SAFETY: kill(2) of our own child, not yet reaped.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let ended = wait_for(child);
+    assert_eq!(ended.signal, Some(libc::SIGINT), "{} {}", ended.stdout, ended.stderr);
+    assert_eq!(engines_alive(&dir), Vec::<u32>::new());
+}

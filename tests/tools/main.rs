@@ -1,0 +1,29 @@
+//! The tools' integration tests (the veletas-tools crate): the referee, tournaments and their scripts with
+//! misbehaving fake engines, ratings against independent references, the pictures and the reports.
+//!
+//! One test binary for the crate (Cargo finds `tests/*/main.rs`), so the test command links the
+//! library once a layer rather than once a file: put a new suite here as a module, not in a new
+//! top-level `tests/*.rs` file.
+mod build_commit_script;
+mod check_cli;
+mod check_referee;
+mod cluster;
+mod engine_text;
+mod hostile_engines;
+mod modern_referee;
+mod openings;
+mod output_paths;
+mod pictures;
+mod program;
+mod ratings;
+mod ratings_cli;
+mod record_writer;
+mod referee;
+mod referee_scripts;
+mod referee_stats;
+mod reports;
+mod rules_names;
+mod stats_extremes;
+mod stats_reference;
+mod tournament;
+mod tournament_scripts;
