@@ -8,7 +8,8 @@ use std::io::{self, BufReader, BufWriter, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use clap::{Args, Parser};
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser};
 use log::info;
 
 use crate::player::search_player::MAX_THREADS;
@@ -19,6 +20,10 @@ use crate::search::eval::Evaluation;
 use crate::search::{DEFAULT_MEMORY_MB, MAX_MEMORY_MB, MIN_MEMORY_MB, PlayerKind, SearchParam, SearchSettings};
 
 /// Veletas engine: speaks a GTP-style protocol on stdin/stdout.
+///
+/// The options before a subcommand are the engine's; a subcommand reads only those of
+/// [`TOP_LEVEL_OPTIONS_READ`], and [`Cli::try_parse_checked`] refuses the others there
+/// rather than ignore them.
 #[derive(Parser, Debug)]
 #[command(
     name = "veletas",
@@ -162,7 +167,7 @@ fn parse_movetime(text: &str) -> Result<f64, String> {
 pub enum Subcommand {
     /// Counts the move sequences of a given depth (move-generation check).
     #[command(after_help = "Examples:\n  veletas perft 2 7/7/2s4/7/4s2/1s5/7 b\n  \
-veletas --size 9 perft 1\n  veletas perft --divide 2 '7/7/2s4/7/4s2/1s5/7 b'\n  \
+veletas perft 1 --size 9\n  veletas perft --divide 2 '7/7/2s4/7/4s2/1s5/7 b'\n  \
 veletas perft --threads 2 3 '7/7/2s4/7/4s2/1s5/7 b'")]
     Perft(PerftArgs),
     /// Times move generation (perft), random playouts and the search on fixed positions.
@@ -195,6 +200,9 @@ veletas bench --compare /path/to/old/veletas --runs 7")]
 pub struct PerftArgs {
     /// Number of moves (plies) deep.
     pub depth: u32,
+    /// The board of the default position (also accepted before `perft`).
+    #[command(flatten)]
+    pub board: BoardArgs,
     /// The position string (quoted or as separate words); default: the empty board of
     /// --size under --rules and --no-corners.
     pub position: Vec<String>,
@@ -204,6 +212,89 @@ pub struct PerftArgs {
     /// Threads to count on: the legal moves of the position are shared out among them.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub threads: u32,
+}
+
+/// `perft`'s board options: the same as the engine's `--size`, `--rules`, `--no-corners`
+/// and `--claimed-block`, which may also be given before `perft`.
+#[derive(Args, Debug, Clone, Default, PartialEq)]
+pub struct BoardArgs {
+    /// Board size of the default position: 7, 9 or 10 [default: 10].
+    #[arg(long, value_parser = parse_size)]
+    pub size: Option<u8>,
+    /// The rule set of the default position: classic or modern [default: classic].
+    #[arg(long, value_name = "RULES", value_parser = parse_rules)]
+    pub rules: Option<RuleSet>,
+    /// The no-corners option: the four corners do not exist.
+    #[arg(long)]
+    pub no_corners: bool,
+    /// The claimed-block option of the modern rules.
+    #[arg(long)]
+    pub claimed_block: bool,
+}
+
+/// The options before a subcommand that it reads (by the option's clap id), with the same
+/// meaning as for the engine; the others are refused there ([`Cli::try_parse_checked`]).
+pub const TOP_LEVEL_OPTIONS_READ: &[(&str, &[&str])] =
+    &[("perft", &["size", "rules", "no_corners", "claimed_block"]), ("bench", &["seed"])];
+
+/// Why the command line was refused: clap's own error (usage, `--help`, `--version`
+/// included), or an option before a subcommand that does not read it.
+#[derive(Debug)]
+pub enum CliError {
+    /// A refusal of clap's: print it with [`clap::Error::exit`].
+    Clap(clap::Error),
+    /// An option placed where it would be ignored: one line, exit code 2.
+    Misplaced(String),
+}
+
+impl Cli {
+    /// Parses the command line like [`Parser::try_parse_from`], then refuses an option given
+    /// before a subcommand that the subcommand does not read ([`TOP_LEVEL_OPTIONS_READ`]),
+    /// naming where it belongs, and one given both before and after `perft` or `bench`.
+    pub fn try_parse_checked<I, T>(args: I) -> Result<Cli, CliError>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        let command = Cli::command();
+        let matches = command.clone().try_get_matches_from(args).map_err(CliError::Clap)?;
+        if let Some((name, sub)) = matches.subcommand() {
+            misplaced_option(&command, &matches, name, sub).map_or(Ok(()), |e| Err(CliError::Misplaced(e)))?;
+        }
+        Cli::from_arg_matches(&matches).map_err(CliError::Clap)
+    }
+}
+
+/// The refusal of an option given before subcommand `name`, if any.
+fn misplaced_option(command: &clap::Command, matches: &ArgMatches, name: &str, sub: &ArgMatches) -> Option<String> {
+    let read = TOP_LEVEL_OPTIONS_READ.iter().find(|(n, _)| *n == name).map_or(&[][..], |(_, ids)| *ids);
+    let subcommand = command.find_subcommand(name)?;
+    for arg in command.get_arguments() {
+        let id = arg.get_id().as_str();
+        if matches.value_source(id) != Some(ValueSource::CommandLine) {
+            continue;
+        }
+        let Some(long) = arg.get_long() else { continue };
+        let own = subcommand.get_arguments().find(|a| a.get_long() == Some(long));
+        if read.contains(&id) {
+            let twice = own.is_some_and(|a| sub.value_source(a.get_id().as_str()) == Some(ValueSource::CommandLine));
+            if twice {
+                return Some(format!("--{long} given both before and after `{name}`: give it once"));
+            }
+            continue;
+        }
+        return Some(match own {
+            Some(_) => format!(
+                "--{long} before `{name}` is an option of the engine (veletas without a subcommand), \
+                 which {name} does not read: give {name}'s own --{long} after it (veletas {name} --{long} ...)"
+            ),
+            None => format!(
+                "--{long} is an option of the engine (veletas without a subcommand): \
+                 {name} has no --{long} (see veletas {name} --help)"
+            ),
+        });
+    }
+    None
 }
 
 fn parse_rules(text: &str) -> Result<RuleSet, String> {
@@ -223,8 +314,15 @@ fn default_seed() -> u64 {
 
 /// Runs the program as the command line asks.
 pub fn run(cli: Cli) -> ExitCode {
-    let variant = Variant::from_size(cli.size).unwrap_or(Variant::STANDARD);
-    let rules = match Rules::new(cli.rules, cli.no_corners, cli.claimed_block) {
+    // `perft`'s own board options, given after it, count as if given before it.
+    let board = match &cli.command {
+        Some(Subcommand::Perft(args)) => args.board.clone(),
+        _ => BoardArgs::default(),
+    };
+    let variant = Variant::from_size(board.size.unwrap_or(cli.size)).unwrap_or(Variant::STANDARD);
+    let rule_set = board.rules.unwrap_or(cli.rules);
+    let rules = match Rules::new(rule_set, cli.no_corners || board.no_corners, cli.claimed_block || board.claimed_block)
+    {
         Ok(rules) => rules,
         Err(e) => {
             eprintln!("veletas: --claimed-block: {e}");
@@ -234,7 +332,7 @@ pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         None => engine(Position::with_rules(variant, rules), &cli.engine, cli.seed.unwrap_or_else(default_seed)),
         Some(Subcommand::Perft(args)) => perft(Position::with_rules(variant, rules), &args),
-        Some(Subcommand::Bench(args)) => crate::bench::run(&args, cli.seed.unwrap_or(1)),
+        Some(Subcommand::Bench(args)) => crate::bench::run(&args, args.seed.or(cli.seed).unwrap_or(1)),
         Some(Subcommand::Render(args)) => return picture_result("render", crate::picture::command::render(&args)),
         Some(Subcommand::View(args)) => return picture_result("view", crate::picture::command::view(&args)),
         Some(Subcommand::Match(args)) => {
@@ -403,6 +501,51 @@ mod tests {
         assert_eq!((player.movetime(), player.playouts()), (Duration::from_millis(100), Some(50)));
         for bad in [&["--player", "chess"][..], &["--movetime", "0"], &["--threads", "0"], &["--threads", "65"]] {
             assert!(Cli::try_parse_from(std::iter::once("veletas").chain(bad.iter().copied())).is_err(), "{bad:?}");
+        }
+    }
+
+    /// A short valid command line of every subcommand (clap must accept it).
+    const SUBCOMMAND_LINES: &[&[&str]] = &[
+        &["perft", "1"],
+        &["bench"],
+        &["match", "--engine", "a", "--engine", "b"],
+        &["train-eval", "games.txt"],
+        &["tournament", "--engine", "a", "--engine", "b"],
+        &["ratings", "games.txt"],
+        &["render", "7/7/7/7/7/7/7 b"],
+        &["view", "games.txt"],
+    ];
+
+    #[test]
+    fn every_option_before_every_subcommand_is_read_or_refused() {
+        let command = Cli::command();
+        let names: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
+        let covered: Vec<&str> = SUBCOMMAND_LINES.iter().map(|l| l[0]).collect();
+        assert_eq!(names, covered, "SUBCOMMAND_LINES must list every subcommand, in order");
+        for arg in command.get_arguments() {
+            let (id, long) = (arg.get_id().as_str(), format!("--{}", arg.get_long().unwrap()));
+            let mut option = vec![long.clone()];
+            if arg.get_action().takes_values() {
+                let value = match arg.get_default_values().first() {
+                    Some(v) => v.to_string_lossy().into_owned(),
+                    None if id == "search" => "cutoff=5".to_string(),
+                    None => "1".to_string(),
+                };
+                option.push(value);
+            }
+            for line in SUBCOMMAND_LINES {
+                let argv =
+                    std::iter::once("veletas").chain(option.iter().map(String::as_str)).chain(line.iter().copied());
+                let read = TOP_LEVEL_OPTIONS_READ.iter().any(|(sub, ids)| *sub == line[0] && ids.contains(&id));
+                match Cli::try_parse_checked(argv) {
+                    Ok(_) => assert!(read, "{long} before {} is accepted but not read", line[0]),
+                    Err(CliError::Misplaced(e)) => {
+                        assert!(!read, "{long} before {} is read but refused: {e}", line[0]);
+                        assert!(e.starts_with(&long) && !e.contains('\n'), "{e}");
+                    }
+                    Err(CliError::Clap(e)) => panic!("{long} before {}: {e}", line[0]),
+                }
+            }
         }
     }
 
