@@ -391,17 +391,28 @@ pub fn run(cli: Cli) -> ExitCode {
 
 fn tournament(args: &crate::referee::tournament::TournamentArgs) -> ExitCode {
     use crate::referee::tournament::{dry_run, run_tournament, summary};
+    // The standings, and the engines that could not be started (their games are forfeits).
     let text = if args.dry_run {
-        dry_run(args).map_err(|e| e.to_string())
+        dry_run(args).map(|text| (text, Vec::new())).map_err(|e| e.to_string())
     } else {
-        run_tournament(args)
-            .map_err(|e| e.to_string())
-            .and_then(|report| summary(&report, args.anchor.as_deref(), args.head_to_head))
+        run_tournament(args).map_err(|e| e.to_string()).and_then(|report| {
+            let text = summary(&report, args.anchor.as_deref(), args.head_to_head)?;
+            Ok((text, report.unstartable))
+        })
     };
     match text {
-        Ok(text) => {
+        Ok((text, unstartable)) => {
             let _ = write!(io::stdout(), "{text}").and_then(|()| io::stdout().flush());
-            ExitCode::SUCCESS
+            if unstartable.is_empty() {
+                return ExitCode::SUCCESS;
+            }
+            let names: Vec<&str> = unstartable.iter().map(|(name, _)| name.as_str()).collect();
+            let (engines, their) = if names.len() == 1 { ("engine", "its") } else { ("engines", "their") };
+            eprintln!(
+                "veletas tournament: {engines} {} could not be started, so {their} games are forfeits",
+                names.join(", ")
+            );
+            ExitCode::FAILURE
         }
         Err(e) => {
             eprintln!("veletas tournament: {e}");

@@ -132,7 +132,12 @@ impl EngineProcess {
             process.current_dir(dir);
         }
         let mut child =
-            process.args(&command.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(stderr).spawn()?;
+            process.args(&command.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(stderr).spawn().map_err(
+                |e| {
+                    let place = command.dir.as_ref().map(|d| format!(" in {}", d.display())).unwrap_or_default();
+                    io::Error::new(e.kind(), format!("cannot start {}{place}: {e}", command.program))
+                },
+            )?;
         let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
             let _ = child.kill();
             let _ = child.wait();

@@ -224,6 +224,9 @@ pub fn resolve(entries: &[EngineEntry], each: &EngineOptions, default: TimeContr
             .map_err(|e| format!("engine {which}: command '{}': {e}", entry.command))?;
         let own = &entry.options;
         command.dir = own.dir.clone().or_else(|| each.dir.clone());
+        if let Some(dir) = command.dir.as_ref().filter(|d| !d.is_dir()) {
+            return Err(format!("engine {which}: its working directory {} does not exist", dir.display()));
+        }
         command.init = each.init.iter().chain(&own.init).cloned().collect();
         let control = if own.has_time_control() {
             own.time_control()
