@@ -68,3 +68,34 @@ fn forfeits_of_an_engine_that_cannot_start_are_reported_and_the_exit_is_a_failur
     assert_eq!(last, "veletas tournament: engine b could not be started, so its games are forfeits", "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_refused_init_command_loses_every_game_of_that_engine_with_the_reason() {
+    let dir = temp_dir("init");
+    let veletas = env!("CARGO_BIN_EXE_veletas");
+    let out = tournament(
+        &dir,
+        &[
+            "--engine",
+            &format!("a={veletas} --player random --seed 1"),
+            "--engine",
+            &format!("b={veletas} --player random --seed 2"),
+            "--option",
+            "a:init=no_such_command",
+            "--games-per-pair",
+            "6",
+            "--size",
+            "7",
+            "-q",
+            "--record",
+            "t.txt",
+        ],
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("Games ended: rejected command 6"), "{stdout}");
+    let record = std::fs::read_to_string(dir.join("t.txt")).unwrap();
+    let reasons = record.lines().filter(|l| l.starts_with("[Reason ") && l.contains("no_such_command")).count();
+    assert_eq!(reasons, 6, "{record}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

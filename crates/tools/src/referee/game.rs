@@ -232,7 +232,13 @@ fn prepare(engine: &mut Engine, settings: &GameSettings, opening: &Opening, cont
     let timeout = settings.command_timeout;
     if started {
         for command in engine.command_line().init.clone() {
-            expect_ok(engine, &command, timeout)?;
+            if let Err(refused) = expect_ok(engine, &command, timeout) {
+                // Not a process to play the next games with at its default settings: the
+                // next game starts it again and sends `init` again, so every game of an
+                // engine whose `init` is refused is lost with the reason.
+                engine.kill();
+                return Err(refused);
+            }
         }
     }
     expect_ok(engine, &format!("boardsize {}", opening.variant.size()), timeout)?;
