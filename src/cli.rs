@@ -84,7 +84,7 @@ pub struct EngineArgs {
     #[arg(long, value_name = "MB", default_value_t = DEFAULT_MEMORY_MB,
           value_parser = clap::value_parser!(u64).range(MIN_MEMORY_MB..=MAX_MEMORY_MB))]
     pub memory: u64,
-    /// Resign when the win rate stays below THRESHOLD (0 to 1) for several turns in a row
+    /// Resign when the win rate stays below THRESHOLD (0 to 1) for 3 turns in a row
     /// (default 0: never; the protocol's `resign_threshold`).
     #[arg(long, value_name = "THRESHOLD", default_value_t = 0.0, value_parser = parse_threshold)]
     pub resign: f64,
@@ -557,6 +557,24 @@ mod tests {
                     Err(CliError::Clap(e)) => panic!("{long} before {}: {e}", line[0]),
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_resign_help_gives_the_number_of_turns_the_player_waits() {
+        use crate::player::search_player::RESIGN_TURNS;
+        let command = Cli::command();
+        let resign = command.get_arguments().find(|a| a.get_id() == "resign").unwrap();
+        let help = resign.get_help().unwrap().to_string();
+        assert!(help.contains(&format!("for {RESIGN_TURNS} turns in a row")), "{help}");
+    }
+
+    #[test]
+    fn protocol_md_describes_every_option_of_the_engine() {
+        let doc = include_str!("../protocol.md");
+        for arg in Cli::command().get_arguments() {
+            let long = arg.get_long().unwrap();
+            assert!(doc.contains(&format!("`--{long}")), "protocol.md does not describe --{long}");
         }
     }
 

@@ -89,3 +89,11 @@ fn perft_and_bench_name_their_own_options_of_the_same_name() {
     let line = refusal(&["--playouts", "10", "bench"]);
     assert!(line.contains("give bench's own --playouts after it"), "{line}");
 }
+
+#[test]
+fn match_counts_its_engines_in_words() {
+    let line = refusal(&["match", "--engine", "veletas"]);
+    assert!(line.contains("give --engine exactly twice, not once"), "{line}");
+    let line = refusal(&["match", "--engine", "a", "--engine", "b", "--engine", "c"]);
+    assert!(line.contains("not 3 times"), "{line}");
+}

@@ -41,7 +41,11 @@ impl Plan {
     fn new(args: &MatchArgs) -> Result<Plan, RefereeError> {
         let usage = RefereeError::Usage;
         let [one, two] = args.engines.as_slice() else {
-            return Err(usage(format!("give --engine exactly twice, not {} times", args.engines.len())));
+            let given = match args.engines.len() {
+                1 => "once".to_string(),
+                n => format!("{n} times"),
+            };
+            return Err(usage(format!("give --engine exactly twice, not {given}")));
         };
         let parse = |text: &str| {
             let (_, command) = split_engine_name(text);

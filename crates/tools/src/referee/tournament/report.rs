@@ -61,7 +61,8 @@ pub fn summary(report: &TournamentReport, anchor: Option<&str>, head_to_head: bo
             .filter(|r| names[r.black] == *name || names[r.white] == *name)
             .filter(|r| names[r.winner_engine()] != *name)
             .count();
-        let _ = writeln!(out, "Engine {name} {reason}: it lost {lost} games by forfeit.");
+        let games = if lost == 1 { "game" } else { "games" };
+        let _ = writeln!(out, "Engine {name} {reason}: it lost {lost} {games} by forfeit.");
     }
     Ok(out)
 }
