@@ -97,3 +97,12 @@ fn match_counts_its_engines_in_words() {
     let line = refusal(&["match", "--engine", "a", "--engine", "b", "--engine", "c"]);
     assert!(line.contains("not 3 times"), "{line}");
 }
+
+#[test]
+fn match_refuses_an_odd_number_of_games_as_the_tournament_does() {
+    for games in ["3", "0"] {
+        let line = refusal(&["match", "--engine", "a", "--engine", "b", "-n", games]);
+        assert!(line.contains("--games must be even and positive (games come in pairs"), "{line}");
+        assert!(line.ends_with(&format!("not {games}\n")), "{line}");
+    }
+}
