@@ -14,7 +14,7 @@
 //! veletas-fake-engine [--seed S] [--name NAME]
 //!     [--illegal-at N] [--crash-at N] [--hang-at N] [--slow-at N --delay SECONDS]
 //!     [--junk-at N] [--refuse-at N] [--malformed-at N] [--resign-at N] [--wrong-score]
-//!     [--swap]
+//!     [--swap] [--no-time]
 //! ```
 
 use std::io::{self, BufRead, Write};
@@ -66,6 +66,9 @@ struct Opts {
     /// Always swap when White may (modern rules).
     #[arg(long)]
     swap: bool,
+    /// Know no time commands: `time_settings` and `time_left` are unknown commands.
+    #[arg(long)]
+    no_time: bool,
 }
 
 const COMMANDS: [&str; 19] = [
@@ -114,8 +117,18 @@ impl Engine {
             "protocol_version" => Ok("2".into()),
             "name" => Ok(self.opts.name.clone()),
             "version" => Ok("0.1".into()),
-            "known_command" => Ok(COMMANDS.contains(&args.first().copied().unwrap_or("")).to_string()),
-            "list_commands" => Ok(COMMANDS.join("\n")),
+            "time_settings" | "time_left" if self.opts.no_time => Err("unknown command".into()),
+            "known_command" => {
+                let command = args.first().copied().unwrap_or("");
+                let timed = !(self.opts.no_time && command.starts_with("time_"));
+                Ok((COMMANDS.contains(&command) && timed).to_string())
+            }
+            "list_commands" => Ok(COMMANDS
+                .iter()
+                .filter(|c| !(self.opts.no_time && c.starts_with("time_")))
+                .copied()
+                .collect::<Vec<_>>()
+                .join("\n")),
             "quit" | "time_settings" | "time_left" | "komi" => Ok(String::new()),
             "boardsize" => {
                 let size: u8 = args.first().and_then(|s| s.parse().ok()).ok_or("syntax error")?;

@@ -299,12 +299,15 @@ pub struct Engine {
     process: Option<EngineProcess>,
     /// How many times the engine has been started.
     pub starts: u32,
+    /// Whether the engine accepted this game's `time_settings`: one that answered `?` (it
+    /// knows no time commands) plays on, timed by the referee alone, and gets no `time_left`.
+    pub timed: bool,
 }
 
 impl Engine {
     /// An engine not started yet.
     pub fn new(command: EngineCommand, log: Option<PathBuf>) -> Engine {
-        Engine { command, log, process: None, starts: 0 }
+        Engine { command, log, process: None, starts: 0, timed: true }
     }
 
     /// The command line.
