@@ -23,7 +23,8 @@
 //! `not-run` never runs it (commands that build the project, synopses with `...`, long
 //! matches that cannot run in CI). Every other command block runs in the default `cargo test`.
 //!
-//! Each document runs in a fresh directory holding copies of the repository's `docs/`,
+//! A command that runs cargo is refused (mark it `not-run`), and one still running after 300 s
+//! is stopped and fails. Each document runs in a fresh directory holding copies of the repository's `docs/`,
 //! `data/` and `scripts/`, with `veletas` (this build) first on PATH and also at
 //! `target/release/veletas`.
 
@@ -142,15 +143,22 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// Runs `script` with bash in `dir`: its exit success and its output, stdout and stderr together.
+/// Seconds a command (or an `sh` block) may take before it is stopped and fails: far above
+/// what any documented example needs, so that a command that never ends (a server, a command
+/// waiting for input) fails the test instead of hanging it.
+const TIME_LIMIT: &str = "300";
+
+/// Runs `script` with bash in `dir`, stopped after [`TIME_LIMIT`] (with every process it
+/// started: `timeout` signals its whole process group): its exit success and its output,
+/// stdout and stderr together.
 fn run(dir: &Path, script: &str) -> (bool, String) {
     let bin = Path::new(env!("CARGO_BIN_EXE_veletas")).parent().unwrap();
     let path = std::env::join_paths(
         std::iter::once(bin.to_path_buf()).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
     )
     .unwrap();
-    let output = Command::new("bash")
-        .arg("-c")
+    let output = Command::new("timeout")
+        .args(["-k", "10", TIME_LIMIT, "bash", "-c"])
         .arg(format!("set -euo pipefail\nexec 2>&1\n{script}"))
         .current_dir(dir)
         .env("PATH", path)
@@ -158,7 +166,11 @@ fn run(dir: &Path, script: &str) -> (bool, String) {
         .stdin(Stdio::null())
         .output()
         .unwrap();
-    (output.status.success(), String::from_utf8_lossy(&output.stdout).into_owned())
+    let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
+    if output.status.code() == Some(124) {
+        text.push_str(&format!("(stopped after {TIME_LIMIT} s)\n"));
+    }
+    (output.status.success(), text)
 }
 
 /// The commands of a console block: each with its line offset in the block and the lines
@@ -195,6 +207,10 @@ fn check_document(path: &Path, slow: bool, failures: &mut String) -> usize {
     for block in &blocks {
         let place = format!("{}:{}", path.strip_prefix(ROOT).unwrap().display(), block.line);
         if block.has("not-run") || (block.has("slow") && !slow) {
+            continue;
+        }
+        if block.kind != Kind::Other && block.text.contains("cargo ") {
+            let _ = writeln!(failures, "{place}: runs cargo, which the tests cannot: mark the block not-run");
             continue;
         }
         if let Some(file) = block.file() {
