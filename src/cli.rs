@@ -97,13 +97,49 @@ pub struct EngineArgs {
     #[arg(long)]
     pub ponder: bool,
     /// The static evaluation: learned (the default: the logistic model of
-    /// data/eval-weights.txt, learned from self-play) or hand (the hand-written one).
-    #[arg(long, value_name = "EVAL", default_value = "learned")]
-    pub eval: Evaluation,
+    /// data/eval-weights.txt, built in, learned from self-play), hand (the hand-written one)
+    /// or a weights FILE written by `veletas train-eval -o FILE` (the learned evaluation with
+    /// those weights, read at start; no rebuild needed).
+    #[arg(long, value_name = "EVAL|FILE", default_value = "learned", value_parser = parse_eval)]
+    pub eval: EvalArg,
     /// A search parameter for tuning matches, `NAME=VALUE` (repeatable): exploration,
     /// cutoff, prior-temperature, expand-visits, fpu or stay-prior (docs/strength.md); the defaults are the tuned values.
     #[arg(long = "search", value_name = "NAME=VALUE")]
     pub search: Vec<SearchParam>,
+}
+
+/// `--eval`: a built-in evaluation, or a weights file for the learned one.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EvalArg {
+    /// `hand` or `learned`.
+    Builtin(Evaluation),
+    /// A weights file (`veletas train-eval -o FILE`).
+    File(std::path::PathBuf),
+}
+
+fn parse_eval(text: &str) -> Result<EvalArg, String> {
+    match text.parse::<Evaluation>() {
+        Ok(eval) => Ok(EvalArg::Builtin(eval)),
+        Err(_) => Ok(EvalArg::File(text.into())),
+    }
+}
+
+impl EvalArg {
+    /// The evaluation to search with; a weights file is read and becomes the learned
+    /// evaluation of this process.
+    pub fn evaluation(&self) -> Result<Evaluation, String> {
+        match self {
+            EvalArg::Builtin(eval) => Ok(*eval),
+            EvalArg::File(path) => {
+                let shown = path.display();
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("--eval {shown}: not hand, learned or a readable weights file: {e}"))?;
+                let model = crate::search::eval::EvalModel::parse(&text).map_err(|e| format!("--eval {shown}: {e}"))?;
+                crate::search::eval::use_learned_model(model).map_err(|e| format!("--eval {shown}: {e}"))?;
+                Ok(Evaluation::Learned)
+            }
+        }
+    }
 }
 
 impl Default for EngineArgs {
@@ -117,7 +153,7 @@ impl Default for EngineArgs {
             resign: 0.0,
             no_solver: false,
             ponder: false,
-            eval: Evaluation::Learned,
+            eval: EvalArg::Builtin(Evaluation::Learned),
             search: Vec::new(),
         }
     }
@@ -130,7 +166,7 @@ impl EngineArgs {
             player: self.player,
             seed,
             solver: !self.no_solver,
-            eval: self.eval,
+            eval: self.eval.evaluation()?,
             ..SearchSettings::default()
         };
         let settings = self.search.iter().fold(settings, |s, &p| s.with_param(p));
