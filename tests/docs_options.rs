@@ -27,3 +27,42 @@ fn tournament_md_lists_every_option_it_shares_with_match() {
         assert!(paragraph.contains(&format!("`{option}`")), "tournament.md's list lacks {option}");
     }
 }
+
+const ENGINE_MD: &str = include_str!("../docs/engine.md");
+
+/// The default column of docs/engine.md's row for `name`.
+fn documented_default(name: &str) -> String {
+    let row = ENGINE_MD
+        .lines()
+        .find(|l| l.starts_with(&format!("| `{name}` |")))
+        .unwrap_or_else(|| panic!("docs/engine.md has no row for {name}"));
+    row.split('|').nth(2).unwrap().trim().to_string()
+}
+
+#[test]
+fn engine_md_gives_the_search_defaults_in_force() {
+    let s = veletas::search::SearchSettings::default();
+    for (name, value) in [
+        ("exploration", s.exploration.to_string()),
+        ("cutoff", s.cutoff.to_string()),
+        ("prior-temperature", s.prior_temperature.to_string()),
+        ("expand-visits", s.expand_visits.to_string()),
+        ("fpu", s.unvisited_value.to_string()),
+        ("stay-prior", s.stay_prior.to_string()),
+    ] {
+        assert_eq!(documented_default(name), value, "docs/engine.md's default of {name}");
+    }
+    let e = veletas::cli::EngineArgs::default();
+    assert_eq!(documented_default("--movetime SECONDS"), e.movetime.to_string());
+    assert_eq!(documented_default("--threads N"), e.threads.to_string());
+    assert_eq!(documented_default("--memory MB"), e.memory.to_string());
+}
+
+#[test]
+fn engine_md_has_a_row_for_every_option_of_the_engine() {
+    for arg in Cli::command().get_arguments() {
+        let long = format!("`--{}", arg.get_long().unwrap());
+        let row = ["size", "rules", "no-corners", "claimed-block"].iter().any(|o| long == format!("`--{o}"));
+        assert!(row || ENGINE_MD.contains(&long), "docs/engine.md does not give {long}`");
+    }
+}
