@@ -17,7 +17,7 @@
 # Example: scripts/build-commit.sh 9de633c /work/v010   # v0.1.0, then: /work/v010/veletas
 set -euo pipefail
 
-usage() { sed -n 's/^# \{0,1\}//; 4p' "$0" >&2; exit "${1:-2}"; }
+usage() { sed -n 's/^# \(usage: .*\)/\1/p' "$0" >&2; exit "${1:-2}"; }
 fail() { echo "build-commit: $*" >&2; exit 1; }
 
 dry=

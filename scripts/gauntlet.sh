@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Gauntlet: the engine against each baseline player in turn, one match per opponent.
 #
-# usage: scripts/gauntlet.sh [-a 'ENGINE ARGS'] [-p PLAYER]... [-o 'OPPONENT CMD']... [-n GAMES] [-s SIZE] [-t SECONDS] [-j JOBS] [MATCH OPTIONS...]
+# usage: [VELETAS=BINARY] scripts/gauntlet.sh [-a 'ENGINE ARGS'] [-p PLAYER]... [-o 'OPPONENT CMD']... [-n GAMES] [-s SIZE] [-t SECONDS] [-j JOBS] [MATCH OPTIONS...]
 #
 #   -a 'ENGINE ARGS'    options of the engine under test, passed through to $VELETAS (default none)
 #   -p PLAYER           an opponent: `$VELETAS --player PLAYER` (random, greedy, uct or veletas);
@@ -13,13 +13,17 @@
 #
 # Without -p or -o the opponents are the baseline players random, greedy and uct. Each match
 # prints its summary; the script ends with one line per opponent.
-# The binary is $VELETAS (default target/release/veletas).
+# The binary is $VELETAS (default: this clone's target/release/veletas, else veletas on PATH).
 # Example: scripts/gauntlet.sh -a '--seed 1' -n 4 -s 7
 set -euo pipefail
 
-usage() { sed -n 's/^# \{0,1\}//; 4p' "$0" >&2; exit "${1:-2}"; }
+usage() { sed -n 's/^# \(usage: .*\)/\1/p' "$0" >&2; exit "${1:-2}"; }
 
-VELETAS=${VELETAS:-target/release/veletas}
+# The binary: $VELETAS, else this clone's target/release/veletas, else veletas on PATH.
+if [[ -z ${VELETAS:-} ]]; then
+    VELETAS=$(dirname "$0")/../target/release/veletas
+    [[ -x $VELETAS ]] || VELETAS=$(command -v veletas || echo "$VELETAS")
+fi
 args= games=20 size=10 movetime=0.1 jobs=2
 opponents=()
 while getopts 'a:n:s:t:j:p:o:h' opt; do

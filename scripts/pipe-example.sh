@@ -4,7 +4,7 @@
 #  2. a conversation with a running engine (a bash coprocess): the engine plays a whole game
 #     against itself, the script reading each reply before sending the next command.
 #
-# usage: scripts/pipe-example.sh [SIZE]
+# usage: [VELETAS=BINARY] scripts/pipe-example.sh [SIZE]
 #
 #   SIZE   board size 7, 9 or 10 (default 7)
 #
@@ -12,10 +12,14 @@
 # (default 0.05).
 set -euo pipefail
 
-usage() { sed -n 's/^# \{0,1\}//; 7p' "$0" >&2; exit "${1:-2}"; }
+usage() { sed -n 's/^# \(usage: .*\)/\1/p' "$0" >&2; exit "${1:-2}"; }
 case ${1:-} in -h|--help) usage 0 ;; -*) usage ;; esac
 
-VELETAS=${VELETAS:-target/release/veletas}
+# The binary: $VELETAS, else this clone's target/release/veletas, else veletas on PATH.
+if [[ -z ${VELETAS:-} ]]; then
+    VELETAS=$(dirname "$0")/../target/release/veletas
+    [[ -x $VELETAS ]] || VELETAS=$(command -v veletas || echo "$VELETAS")
+fi
 size=${1:-7}
 movetime=${MOVETIME:-0.05}
 

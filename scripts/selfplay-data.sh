@@ -2,7 +2,7 @@
 # Self-play games for training the learned evaluation: a two-engine tournament of the engine against
 # itself at a fixed playout budget, written to a record file that `veletas train-eval` reads.
 #
-# usage: scripts/selfplay-data.sh [-n GAMES] [-p PLAYOUTS] [-s SIZE] [-e EVAL] [-j JOBS] [-k SHARD] [-o RECORD] [TOURNAMENT OPTIONS...]
+# usage: [VELETAS=BINARY] scripts/selfplay-data.sh [-n GAMES] [-p PLAYOUTS] [-s SIZE] [-e EVAL] [-j JOBS] [-k SHARD] [-o RECORD] [TOURNAMENT OPTIONS...]
 #
 #   -n GAMES            games (default 4000; even)
 #   -p PLAYOUTS         playouts per move of both sides (default 800): fast, reproducible, load-independent
@@ -15,13 +15,17 @@
 #   TOURNAMENT OPTIONS  passed on to `veletas tournament` (e.g. --rules modern, --seed 7)
 #
 # Then: veletas train-eval selfplay-*.txt -o crates/engine/data/eval-weights.txt (see docs/learning.md).
-# The binary is $VELETAS (default target/release/veletas).
+# The binary is $VELETAS (default: this clone's target/release/veletas, else veletas on PATH).
 # Example: scripts/selfplay-data.sh -n 2000 -p 400 -s 9 -o sp9.txt
 set -euo pipefail
 
-usage() { sed -n 's/^# \{0,1\}//; 4p' "$0" >&2; exit "${1:-2}"; }
+usage() { sed -n 's/^# \(usage: .*\)/\1/p' "$0" >&2; exit "${1:-2}"; }
 
-VELETAS=${VELETAS:-target/release/veletas}
+# The binary: $VELETAS, else this clone's target/release/veletas, else veletas on PATH.
+if [[ -z ${VELETAS:-} ]]; then
+    VELETAS=$(dirname "$0")/../target/release/veletas
+    [[ -x $VELETAS ]] || VELETAS=$(command -v veletas || echo "$VELETAS")
+fi
 games=4000 playouts=800 size=10 eval=hand jobs=2 shard= record=
 while [[ $OPTIND -le $# && ${!OPTIND} != --* ]] && getopts 'n:p:s:e:j:k:o:h' opt; do
     case $opt in

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Self-play: a match between two settings of the same engine binary.
 #
-# usage: scripts/selfplay.sh -a 'ARGS A' -b 'ARGS B' [-n GAMES] [-s SIZE] [-t SECONDS] [-j JOBS] [-r RECORD] [MATCH OPTIONS...]
+# usage: [VELETAS=BINARY] scripts/selfplay.sh -a 'ARGS A' -b 'ARGS B' [-n GAMES] [-s SIZE] [-t SECONDS] [-j JOBS] [-r RECORD] [MATCH OPTIONS...]
 #
 #   -a, -b ARGS         engine options of the two players, e.g. -a '--seed 1' -b '--seed 2'
 #   -n GAMES            number of games (default 20)
@@ -11,13 +11,17 @@
 #   -r RECORD           record file (default: none); rerunning with it resumes
 #   MATCH OPTIONS       passed on to `veletas match` (e.g. --clock 10+0.1 --sprt 0,10)
 #
-# The binary is $VELETAS (default target/release/veletas); build it with `cargo build --release`.
+# The binary is $VELETAS (default: this clone's target/release/veletas, else veletas on PATH); build it with `cargo build --release`.
 # Example: scripts/selfplay.sh -a '--seed 1' -b '--seed 2' -n 10 -s 7
 set -euo pipefail
 
-usage() { sed -n 's/^# \{0,1\}//; 4p' "$0" >&2; exit "${1:-2}"; }
+usage() { sed -n 's/^# \(usage: .*\)/\1/p' "$0" >&2; exit "${1:-2}"; }
 
-VELETAS=${VELETAS:-target/release/veletas}
+# The binary: $VELETAS, else this clone's target/release/veletas, else veletas on PATH.
+if [[ -z ${VELETAS:-} ]]; then
+    VELETAS=$(dirname "$0")/../target/release/veletas
+    [[ -x $VELETAS ]] || VELETAS=$(command -v veletas || echo "$VELETAS")
+fi
 a= b= games=20 size=10 movetime=0.1 jobs=2 record=
 while getopts 'a:b:n:s:t:j:r:h' opt; do
     case $opt in

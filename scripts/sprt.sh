@@ -2,7 +2,7 @@
 # SPRT of a candidate binary against a base binary: plays game pairs until the test decides
 # (or the game limit is reached) and prints the log-likelihood ratio and the decision.
 #
-# usage: scripts/sprt.sh [-e ELO0,ELO1[,ALPHA,BETA]] [-n MAX_GAMES] [-s SIZE] [-t SECONDS] [-j JOBS] [-r RECORD] CANDIDATE BASE [MATCH OPTIONS...]
+# usage: [VELETAS=BINARY] scripts/sprt.sh [-e ELO0,ELO1[,ALPHA,BETA]] [-n MAX_GAMES] [-s SIZE] [-t SECONDS] [-j JOBS] [-r RECORD] CANDIDATE BASE [MATCH OPTIONS...]
 #
 #   CANDIDATE, BASE     engine binaries (or command lines: 'path --option value')
 #   -e BOUNDS           SPRT bounds in Elo (default 0,10; alpha = beta = 0.05 unless given)
@@ -16,9 +16,13 @@
 # Example: scripts/sprt.sh -e 0,20 ./new/veletas ./old/veletas
 set -euo pipefail
 
-usage() { sed -n 's/^# \{0,1\}//; 5p' "$0" >&2; exit "${1:-2}"; }
+usage() { sed -n 's/^# \(usage: .*\)/\1/p' "$0" >&2; exit "${1:-2}"; }
 
-VELETAS=${VELETAS:-target/release/veletas}
+# The binary: $VELETAS, else this clone's target/release/veletas, else veletas on PATH.
+if [[ -z ${VELETAS:-} ]]; then
+    VELETAS=$(dirname "$0")/../target/release/veletas
+    [[ -x $VELETAS ]] || VELETAS=$(command -v veletas || echo "$VELETAS")
+fi
 bounds=0,10 games=10000 size=10 movetime=0.1 jobs=2 record=
 while getopts 'e:n:s:t:j:r:h' opt; do
     case $opt in

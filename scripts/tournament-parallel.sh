@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A tournament spread over GNU parallel job slots: on this machine, or over ssh on others.
 #
-# usage: scripts/tournament-parallel.sh [-n SHARDS] [-j JOBS] [-S SSHLOGINFILE] [-d DIR] [-R] TOURNAMENT OPTIONS...
+# usage: [VELETAS=BINARY] scripts/tournament-parallel.sh [-n SHARDS] [-j JOBS] [-S SSHLOGINFILE] [-d DIR] [-R] TOURNAMENT OPTIONS...
 #
 #   -n SHARDS          how many shards the schedule is cut into (default 4)
 #   -j JOBS            shards run at once per machine (default 2; each shard runs one game at a time
@@ -16,14 +16,18 @@
 #
 # Shard K plays the games whose index i has i mod SHARDS = K - 1 into DIR/shard-K.txt; rerunning the same
 # command resumes each shard. At the end `veletas ratings DIR/shard-*.txt` prints the standings of the whole.
-# The binary is $VELETAS (default target/release/veletas); GNU parallel must be installed.
+# The binary is $VELETAS (default: this clone's target/release/veletas, else veletas on PATH); GNU parallel must be installed.
 # Example: scripts/tournament-parallel.sh -n 3 --engine 'a=veletas --seed 1' --engine 'b=veletas --seed 2' \
 #          --engine 'c=veletas --player uct' --size 7 --movetime 0.1
 set -euo pipefail
 
-usage() { sed -n 's/^# \{0,1\}//; 4p' "$0" >&2; exit "${1:-2}"; }
+usage() { sed -n 's/^# \(usage: .*\)/\1/p' "$0" >&2; exit "${1:-2}"; }
 
-VELETAS=${VELETAS:-target/release/veletas}
+# The binary: $VELETAS, else this clone's target/release/veletas, else veletas on PATH.
+if [[ -z ${VELETAS:-} ]]; then
+    VELETAS=$(dirname "$0")/../target/release/veletas
+    [[ -x $VELETAS ]] || VELETAS=$(command -v veletas || echo "$VELETAS")
+fi
 shards=4 jobs=2 sshloginfile= dir=tournament-shards ratings=1
 # The script's own options come first; the first long option (--...) starts the tournament's.
 while [[ $OPTIND -le $# && ${!OPTIND} != --* ]] && getopts 'n:j:S:d:Rh' opt; do

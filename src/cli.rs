@@ -8,7 +8,8 @@ use std::io::{self, BufReader, BufWriter, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use clap::{Args, Parser};
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser};
 use log::info;
 
 use crate::player::search_player::MAX_THREADS;
@@ -20,6 +21,10 @@ use crate::search::eval::Evaluation;
 use crate::search::{Algorithm, DEFAULT_MEMORY_MB, MAX_MEMORY_MB, MIN_MEMORY_MB, SearchParam, SearchSettings};
 
 /// Veletas engine: speaks a GTP-style protocol on stdin/stdout.
+///
+/// The options before a subcommand are the engine's; a subcommand reads only those of
+/// [`TOP_LEVEL_OPTIONS_READ`], and [`Cli::try_parse_checked`] refuses the others there
+/// rather than ignore them.
 #[derive(Parser, Debug)]
 #[command(
     name = "veletas",
@@ -80,7 +85,7 @@ pub struct EngineArgs {
     #[arg(long, value_name = "MB", default_value_t = DEFAULT_MEMORY_MB,
           value_parser = clap::value_parser!(u64).range(MIN_MEMORY_MB..=MAX_MEMORY_MB))]
     pub memory: u64,
-    /// Resign when the win rate stays below THRESHOLD (0 to 1) for several turns in a row
+    /// Resign when the win rate stays below THRESHOLD (0 to 1) for 3 turns in a row
     /// (default 0: never; the protocol's `resign_threshold`).
     #[arg(long, value_name = "THRESHOLD", default_value_t = 0.0, value_parser = parse_threshold)]
     pub resign: f64,
@@ -93,13 +98,49 @@ pub struct EngineArgs {
     #[arg(long)]
     pub ponder: bool,
     /// The static evaluation: learned (the default: the logistic model of
-    /// crates/engine/data/eval-weights.txt, learned from self-play) or hand (the hand-written one).
-    #[arg(long, value_name = "EVAL", default_value = "learned")]
-    pub eval: Evaluation,
+    /// crates/engine/data/eval-weights.txt, built in, learned from self-play), hand (the hand-written one)
+    /// or a weights FILE written by `veletas train-eval -o FILE` (the learned evaluation with
+    /// those weights, read at start; no rebuild needed).
+    #[arg(long, value_name = "EVAL|FILE", default_value = "learned", value_parser = parse_eval)]
+    pub eval: EvalArg,
     /// A search parameter for tuning matches, `NAME=VALUE` (repeatable): exploration,
     /// cutoff, prior-temperature, expand-visits, fpu or stay-prior (docs/strength.md); the defaults are the tuned values.
     #[arg(long = "search", value_name = "NAME=VALUE")]
     pub search: Vec<SearchParam>,
+}
+
+/// `--eval`: a built-in evaluation, or a weights file for the learned one.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EvalArg {
+    /// `hand` or `learned`.
+    Builtin(Evaluation),
+    /// A weights file (`veletas train-eval -o FILE`).
+    File(std::path::PathBuf),
+}
+
+fn parse_eval(text: &str) -> Result<EvalArg, String> {
+    match text.parse::<Evaluation>() {
+        Ok(eval) => Ok(EvalArg::Builtin(eval)),
+        Err(_) => Ok(EvalArg::File(text.into())),
+    }
+}
+
+impl EvalArg {
+    /// The evaluation to search with; a weights file is read and becomes the learned
+    /// evaluation of this process.
+    pub fn evaluation(&self) -> Result<Evaluation, String> {
+        match self {
+            EvalArg::Builtin(eval) => Ok(*eval),
+            EvalArg::File(path) => {
+                let shown = path.display();
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("--eval {shown}: not hand, learned or a readable weights file: {e}"))?;
+                let model = crate::search::eval::EvalModel::parse(&text).map_err(|e| format!("--eval {shown}: {e}"))?;
+                crate::search::eval::use_learned_model(model).map_err(|e| format!("--eval {shown}: {e}"))?;
+                Ok(Evaluation::Learned)
+            }
+        }
+    }
 }
 
 impl Default for EngineArgs {
@@ -113,7 +154,7 @@ impl Default for EngineArgs {
             resign: 0.0,
             no_solver: false,
             ponder: false,
-            eval: Evaluation::Learned,
+            eval: EvalArg::Builtin(Evaluation::Learned),
             search: Vec::new(),
         }
     }
@@ -126,7 +167,7 @@ impl EngineArgs {
             player: self.player,
             seed,
             solver: !self.no_solver,
-            eval: self.eval,
+            eval: self.eval.evaluation()?,
             ..SearchSettings::default()
         };
         let settings = self.search.iter().fold(settings, |s, &p| s.with_param(p));
@@ -165,7 +206,7 @@ fn parse_movetime(text: &str) -> Result<f64, String> {
 pub enum Subcommand {
     /// Counts the move sequences of a given depth (move-generation check).
     #[command(after_help = "Examples:\n  veletas perft 2 7/7/2s4/7/4s2/1s5/7 b\n  \
-veletas --size 9 perft 1\n  veletas perft --divide 2 '7/7/2s4/7/4s2/1s5/7 b'\n  \
+veletas perft 1 --size 9\n  veletas perft --divide 2 '7/7/2s4/7/4s2/1s5/7 b'\n  \
 veletas perft --threads 2 3 '7/7/2s4/7/4s2/1s5/7 b'")]
     Perft(PerftArgs),
     /// Times move generation (perft), random playouts and the search on fixed positions.
@@ -213,6 +254,9 @@ veletas generate man > ~/.local/share/man/man1/veletas.1"
 pub struct PerftArgs {
     /// Number of moves (plies) deep.
     pub depth: u32,
+    /// The board of the default position (also accepted before `perft`).
+    #[command(flatten)]
+    pub board: BoardArgs,
     /// The position string (quoted or as separate words); default: the empty board of
     /// --size under --rules and --no-corners.
     pub position: Vec<String>,
@@ -222,6 +266,89 @@ pub struct PerftArgs {
     /// Threads to count on: the legal moves of the position are shared out among them.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub threads: u32,
+}
+
+/// `perft`'s board options: the same as the engine's `--size`, `--rules`, `--no-corners`
+/// and `--claimed-block`, which may also be given before `perft`.
+#[derive(Args, Debug, Clone, Default, PartialEq)]
+pub struct BoardArgs {
+    /// Board size of the default position: 7, 9 or 10 [default: 10].
+    #[arg(long, value_parser = parse_size)]
+    pub size: Option<u8>,
+    /// The rule set of the default position: classic or modern [default: classic].
+    #[arg(long, value_name = "RULES", value_parser = parse_rules)]
+    pub rules: Option<RuleSet>,
+    /// The no-corners option: the four corners do not exist.
+    #[arg(long)]
+    pub no_corners: bool,
+    /// The claimed-block option of the modern rules.
+    #[arg(long)]
+    pub claimed_block: bool,
+}
+
+/// The options before a subcommand that it reads (by the option's clap id), with the same
+/// meaning as for the engine; the others are refused there ([`Cli::try_parse_checked`]).
+pub const TOP_LEVEL_OPTIONS_READ: &[(&str, &[&str])] =
+    &[("perft", &["size", "rules", "no_corners", "claimed_block"]), ("bench", &["seed"])];
+
+/// Why the command line was refused: clap's own error (usage, `--help`, `--version`
+/// included), or an option before a subcommand that does not read it.
+#[derive(Debug)]
+pub enum CliError {
+    /// A refusal of clap's: print it with [`clap::Error::exit`].
+    Clap(clap::Error),
+    /// An option placed where it would be ignored: one line, exit code 2.
+    Misplaced(String),
+}
+
+impl Cli {
+    /// Parses the command line like [`Parser::try_parse_from`], then refuses an option given
+    /// before a subcommand that the subcommand does not read ([`TOP_LEVEL_OPTIONS_READ`]),
+    /// naming where it belongs, and one given both before and after `perft` or `bench`.
+    pub fn try_parse_checked<I, T>(args: I) -> Result<Cli, CliError>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        let command = Cli::command();
+        let matches = command.clone().try_get_matches_from(args).map_err(CliError::Clap)?;
+        if let Some((name, sub)) = matches.subcommand() {
+            misplaced_option(&command, &matches, name, sub).map_or(Ok(()), |e| Err(CliError::Misplaced(e)))?;
+        }
+        Cli::from_arg_matches(&matches).map_err(CliError::Clap)
+    }
+}
+
+/// The refusal of an option given before subcommand `name`, if any.
+fn misplaced_option(command: &clap::Command, matches: &ArgMatches, name: &str, sub: &ArgMatches) -> Option<String> {
+    let read = TOP_LEVEL_OPTIONS_READ.iter().find(|(n, _)| *n == name).map_or(&[][..], |(_, ids)| *ids);
+    let subcommand = command.find_subcommand(name)?;
+    for arg in command.get_arguments() {
+        let id = arg.get_id().as_str();
+        if matches.value_source(id) != Some(ValueSource::CommandLine) {
+            continue;
+        }
+        let Some(long) = arg.get_long() else { continue };
+        let own = subcommand.get_arguments().find(|a| a.get_long() == Some(long));
+        if read.contains(&id) {
+            let twice = own.is_some_and(|a| sub.value_source(a.get_id().as_str()) == Some(ValueSource::CommandLine));
+            if twice {
+                return Some(format!("--{long} given both before and after `{name}`: give it once"));
+            }
+            continue;
+        }
+        return Some(match own {
+            Some(_) => format!(
+                "--{long} before `{name}` is an option of the engine (veletas without a subcommand), \
+                 which {name} does not read: give {name}'s own --{long} after it (veletas {name} --{long} ...)"
+            ),
+            None => format!(
+                "--{long} is an option of the engine (veletas without a subcommand): \
+                 {name} has no --{long} (see veletas {name} --help)"
+            ),
+        });
+    }
+    None
 }
 
 fn parse_rules(text: &str) -> Result<RuleSet, String> {
@@ -241,8 +368,15 @@ fn default_seed() -> u64 {
 
 /// Runs the program as the command line asks.
 pub fn run(cli: Cli) -> ExitCode {
-    let variant = Variant::from_size(cli.size).unwrap_or(Variant::STANDARD);
-    let rules = match Rules::new(cli.rules, cli.no_corners, cli.claimed_block) {
+    // `perft`'s own board options, given after it, count as if given before it.
+    let board = match &cli.command {
+        Some(Subcommand::Perft(args)) => args.board.clone(),
+        _ => BoardArgs::default(),
+    };
+    let variant = Variant::from_size(board.size.unwrap_or(cli.size)).unwrap_or(Variant::STANDARD);
+    let rule_set = board.rules.unwrap_or(cli.rules);
+    let rules = match Rules::new(rule_set, cli.no_corners || board.no_corners, cli.claimed_block || board.claimed_block)
+    {
         Ok(rules) => rules,
         Err(e) => {
             eprintln!("veletas: --claimed-block: {e}");
@@ -252,7 +386,7 @@ pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         None => engine(Position::with_rules(variant, rules), &cli.engine, cli.seed.unwrap_or_else(default_seed)),
         Some(Subcommand::Perft(args)) => perft(Position::with_rules(variant, rules), &args),
-        Some(Subcommand::Bench(args)) => crate::bench::run(&args, cli.seed.unwrap_or(1)),
+        Some(Subcommand::Bench(args)) => crate::bench::run(&args, args.seed.or(cli.seed).unwrap_or(1)),
         Some(Subcommand::Generate { what }) => crate::generate::write(what, &mut io::stdout().lock()),
         Some(Subcommand::Render(args)) => return picture_result("render", crate::picture::command::render(&args)),
         Some(Subcommand::View(args)) => return picture_result("view", crate::picture::command::view(&args)),
@@ -330,6 +464,8 @@ fn check(args: &crate::check::CheckArgs) -> ExitCode {
 
 fn tournament(args: &crate::referee::tournament::TournamentArgs) -> ExitCode {
     use crate::referee::tournament::{dry_run, run_tournament, summary};
+    // An engine that cannot be started is refused before any game (an error here), so the
+    // standings never hold forfeits of an engine that never played.
     let text = if args.dry_run {
         dry_run(args).map_err(|e| e.to_string())
     } else {
@@ -446,6 +582,71 @@ mod tests {
         assert_eq!((player.movetime(), player.playouts()), (Duration::from_millis(100), Some(50)));
         for bad in [&["--player", "chess"][..], &["--movetime", "0"], &["--threads", "0"], &["--threads", "65"]] {
             assert!(Cli::try_parse_from(std::iter::once("veletas").chain(bad.iter().copied())).is_err(), "{bad:?}");
+        }
+    }
+
+    /// A short valid command line of every subcommand (clap must accept it).
+    const SUBCOMMAND_LINES: &[&[&str]] = &[
+        &["perft", "1"],
+        &["bench"],
+        &["check", "veletas"],
+        &["match", "--engine", "a", "--engine", "b"],
+        &["train-eval", "games.txt"],
+        &["tournament", "--engine", "a", "--engine", "b"],
+        &["ratings", "games.txt"],
+        &["render", "7/7/7/7/7/7/7 b"],
+        &["view", "games.txt"],
+        &["generate", "bash"],
+    ];
+
+    #[test]
+    fn every_option_before_every_subcommand_is_read_or_refused() {
+        let command = Cli::command();
+        let names: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
+        let covered: Vec<&str> = SUBCOMMAND_LINES.iter().map(|l| l[0]).collect();
+        assert_eq!(names, covered, "SUBCOMMAND_LINES must list every subcommand, in order");
+        for arg in command.get_arguments() {
+            let (id, long) = (arg.get_id().as_str(), format!("--{}", arg.get_long().unwrap()));
+            let mut option = vec![long.clone()];
+            if arg.get_action().takes_values() {
+                let value = match arg.get_default_values().first() {
+                    Some(v) => v.to_string_lossy().into_owned(),
+                    None if id == "search" => "cutoff=5".to_string(),
+                    None => "1".to_string(),
+                };
+                option.push(value);
+            }
+            for line in SUBCOMMAND_LINES {
+                let argv =
+                    std::iter::once("veletas").chain(option.iter().map(String::as_str)).chain(line.iter().copied());
+                let read = TOP_LEVEL_OPTIONS_READ.iter().any(|(sub, ids)| *sub == line[0] && ids.contains(&id));
+                match Cli::try_parse_checked(argv) {
+                    Ok(_) => assert!(read, "{long} before {} is accepted but not read", line[0]),
+                    Err(CliError::Misplaced(e)) => {
+                        assert!(!read, "{long} before {} is read but refused: {e}", line[0]);
+                        assert!(e.starts_with(&long) && !e.contains('\n'), "{e}");
+                    }
+                    Err(CliError::Clap(e)) => panic!("{long} before {}: {e}", line[0]),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_resign_help_gives_the_number_of_turns_the_player_waits() {
+        use crate::player::search_player::RESIGN_TURNS;
+        let command = Cli::command();
+        let resign = command.get_arguments().find(|a| a.get_id() == "resign").unwrap();
+        let help = resign.get_help().unwrap().to_string();
+        assert!(help.contains(&format!("for {RESIGN_TURNS} turns in a row")), "{help}");
+    }
+
+    #[test]
+    fn protocol_md_describes_every_option_of_the_engine() {
+        let doc = include_str!("../protocol.md");
+        for arg in Cli::command().get_arguments() {
+            let long = arg.get_long().unwrap();
+            assert!(doc.contains(&format!("`--{long}")), "protocol.md does not describe --{long}");
         }
     }
 

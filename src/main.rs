@@ -3,9 +3,16 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use veletas::cli::{Cli, CliError};
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
-    veletas::cli::run(veletas::cli::Cli::parse())
+    match Cli::try_parse_checked(std::env::args_os()) {
+        Ok(cli) => veletas::cli::run(cli),
+        Err(CliError::Clap(e)) => e.exit(),
+        Err(CliError::Misplaced(e)) => {
+            eprintln!("veletas: {e}");
+            ExitCode::from(2)
+        }
+    }
 }

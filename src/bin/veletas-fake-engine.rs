@@ -21,7 +21,7 @@
 //!     [--swap] [--refuse COMMAND]... [--no-ids] [--no-space] [--no-blank] [--linger]
 //!     [--bad-size-resets] [--reg-genmove-plays]
 //!     [--flood-after N] [--huge-reply-at N] [--deaf-at N] [--name-repeat K]
-//!     [--child] [--pid-file PATH]
+//!     [--child] [--pid-file PATH] [--no-time]
 //! ```
 //!
 //! The hostile modes (for the referee's bounds and deadlines, docs/reliability.md):
@@ -128,6 +128,9 @@ struct Opts {
     /// Append this process's pid (and its child's) to PATH, one a line.
     #[arg(long, value_name = "PATH")]
     pid_file: Option<std::path::PathBuf>,
+    /// Know no time commands: `time_settings` and `time_left` are unknown commands.
+    #[arg(long)]
+    no_time: bool,
 }
 
 /// What to do after the reply just written.
@@ -191,11 +194,20 @@ impl Engine {
             "protocol_version" => Ok("2".into()),
             "name" => Ok(self.opts.name.repeat(self.opts.name_repeat.clamp(1, 1 << 24))),
             "version" => Ok("0.1".into()),
+            "time_settings" | "time_left" if self.opts.no_time => Err("unknown command".into()),
             "known_command" => match args {
-                [command] => Ok(COMMANDS.contains(command).to_string()),
+                [command] => {
+                    let timed = !(self.opts.no_time && command.starts_with("time_"));
+                    Ok((COMMANDS.contains(command) && timed).to_string())
+                }
                 _ => Err("syntax error: usage: known_command NAME".into()),
             },
-            "list_commands" => Ok(COMMANDS.join("\n")),
+            "list_commands" => Ok(COMMANDS
+                .iter()
+                .filter(|c| !(self.opts.no_time && c.starts_with("time_")))
+                .copied()
+                .collect::<Vec<_>>()
+                .join("\n")),
             "quit" => Ok(String::new()),
             "komi" => match args {
                 [komi] if komi.parse::<f64>().is_ok_and(f64::is_finite) => Ok(String::new()),

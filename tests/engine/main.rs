@@ -7,7 +7,9 @@
 //! top-level `tests/*.rs` file.
 
 mod bench_cli;
+mod eval_file;
 mod learning;
+mod match_reproducible;
 mod memory;
 mod modern_protocol;
 mod ponder;

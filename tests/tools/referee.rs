@@ -283,7 +283,7 @@ fn openings_come_from_a_file() {
         "--engine",
         &fake("--seed 2"),
         "--games",
-        "5",
+        "6",
         "--openings",
         file.to_str().unwrap(),
         "--record",
@@ -291,7 +291,7 @@ fn openings_come_from_a_file() {
         "--quiet",
     ])
     .unwrap();
-    assert_eq!(summary.games, 5);
+    assert_eq!(summary.games, 6);
     for g in read_games(&record) {
         let round: usize = g.tag("Round").unwrap().parse().unwrap();
         let (opening, start) = match (round - 1) / 2 % 2 {

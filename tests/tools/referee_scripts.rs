@@ -25,7 +25,10 @@ fn every_script_parses_and_prints_its_usage_line() {
         assert!(syntax.success(), "{name} has a syntax error");
         let help = script(name, &["-h"]);
         let usage = String::from_utf8_lossy(&help.stderr);
-        assert!(help.status.success() && usage.starts_with(&format!("usage: scripts/{name}")), "{name}: {usage}");
+        assert!(
+            help.status.success() && usage.starts_with(&format!("usage: [VELETAS=BINARY] scripts/{name}")),
+            "{name}: {usage}"
+        );
         let bad = script(name, &["-Z"]);
         assert_eq!(bad.status.code(), Some(2), "{name} accepts a bad option");
     }

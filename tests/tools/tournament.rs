@@ -222,7 +222,10 @@ fn an_engine_that_cannot_start_is_refused_before_any_game() {
     let mut args: Vec<&str> = engines.iter().flat_map(|e| ["--engine", e.as_str()]).collect();
     args.extend(["--size", "7", "-q", "--record", record.to_str().unwrap()]);
     let err = run(&args).unwrap_err().to_string();
-    assert!(err.contains("ghost=/nonexistent/engine --x") && err.contains("cannot be started"), "{err}");
+    assert!(
+        err.contains("ghost=/nonexistent/engine --x") && err.contains("cannot start /nonexistent/engine: "),
+        "{err}"
+    );
     assert_eq!(std::fs::read_to_string(&record).unwrap_or_default(), "", "no game is recorded");
     let _ = std::fs::remove_dir_all(&dir);
 }

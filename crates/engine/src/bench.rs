@@ -50,6 +50,10 @@ pub struct BenchArgs {
     /// figure's ratio (this binary's rate divided by the other's).
     #[arg(long, value_name = "BINARY")]
     pub compare: Option<PathBuf>,
+    /// Seed of the random playouts and searches (default 1); `veletas --seed N bench` is
+    /// the same.
+    #[arg(long)]
+    pub seed: Option<u64>,
 }
 
 /// A bench position: the perft depth to time and the position.
@@ -522,6 +526,7 @@ mod tests {
             warmup: 0,
             json: false,
             compare: None,
+            seed: None,
         };
         let positions: Vec<BenchPosition> = read_positions(&args)
             .unwrap()

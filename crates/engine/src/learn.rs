@@ -62,6 +62,8 @@ pub struct DataSet {
 pub fn read_samples(files: &[PathBuf], holdout: u64) -> Result<DataSet, String> {
     let mut data = DataSet::default();
     let mut k = 0u64;
+    // The model has no board-size feature: one size per training run.
+    let mut size: Option<(u8, String)> = None;
     for path in files {
         let shown = path.display();
         let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
@@ -79,6 +81,17 @@ pub fn read_samples(files: &[PathBuf], holdout: u64) -> Result<DataSet, String> 
             };
             let black_won = if winner == Color::Black { 1.0 } else { 0.0 };
             let mut position = game.start_position().map_err(|e| format!("{shown}: {e}"))?;
+            let this = position.variant().size();
+            match &size {
+                None => size = Some((this, shown.to_string())),
+                Some((first, file)) if *first != this => {
+                    return Err(format!(
+                        "{shown}: a {this}x{this} game, but {file} began with {first}x{first} games: \
+                         the model has no board-size feature, so train on one size at a time"
+                    ));
+                }
+                Some(_) => {}
+            }
             let held_out = k.is_multiple_of(holdout);
             k += 1;
             data.games += 1;

@@ -178,7 +178,7 @@ impl Player for SearchPlayer {
     }
 
     fn new_game(&mut self) {
-        self.search.clear();
+        self.search.new_game();
         self.low_turns = [0; 2];
         self.last_length = 0;
     }

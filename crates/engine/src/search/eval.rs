@@ -453,10 +453,22 @@ impl EvalModel {
 /// The learned weights built into the binary (`crates/engine/data/eval-weights.txt`).
 pub const LEARNED_WEIGHTS: &str = include_str!("../../data/eval-weights.txt");
 
-/// The learned model, parsed once from [`LEARNED_WEIGHTS`] (a file a test checks; should
-/// it not parse, the hand-written evaluation's weights stand in).
+/// The learned model of this process: [`use_learned_model`]'s, else the built-in one.
+static MODEL: OnceLock<EvalModel> = OnceLock::new();
+
+/// Makes `model` the learned evaluation of this process (`--eval FILE`), instead of the
+/// built-in weights; it must come before the first evaluation, and only once.
+pub fn use_learned_model(model: EvalModel) -> Result<(), String> {
+    if MODEL.get() == Some(&model) {
+        return Ok(());
+    }
+    MODEL.set(model).map_err(|_| "the learned evaluation's weights are already in use".to_string())
+}
+
+/// The learned model: the one given to [`use_learned_model`], else the built-in weights,
+/// parsed once from [`LEARNED_WEIGHTS`] (a file a test checks; should it not parse, the
+/// hand-written evaluation's weights stand in).
 pub fn learned_model() -> &'static EvalModel {
-    static MODEL: OnceLock<EvalModel> = OnceLock::new();
     MODEL.get_or_init(|| {
         EvalModel::parse(LEARNED_WEIGHTS).unwrap_or_else(|e| {
             log::error!("{e}");

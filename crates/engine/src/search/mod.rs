@@ -319,8 +319,21 @@ const PONDER_CHUNK: u64 = 256;
 impl Searcher {
     /// A player with `settings`.
     pub fn new(settings: SearchSettings) -> Searcher {
-        let rng = Rng::new(settings.seed ^ 0x9e37_79b9_7f4a_7c15);
+        let rng = Self::first_rng(settings.seed);
         Searcher { settings, rng, tree: None, tree_game: None, scratch: Vec::new() }
+    }
+
+    /// The random generator a player of `seed` starts with.
+    fn first_rng(seed: u64) -> Rng {
+        Rng::new(seed ^ 0x9e37_79b9_7f4a_7c15)
+    }
+
+    /// Starts afresh for a new game: forgets the tree and restarts the random choices from
+    /// the seed, so that a game's moves do not depend on the games played before it (a
+    /// referee reusing the process then gets the same games as with a fresh process).
+    pub fn new_game(&mut self) {
+        self.clear();
+        self.rng = Self::first_rng(self.settings.seed);
     }
 
     /// The settings in force.

@@ -253,7 +253,12 @@ impl EngineProcess {
         // A group of its own: the engine and whatever it starts are killed together.
         process.process_group(0);
         let mut child =
-            process.args(&command.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(stderr).spawn()?;
+            process.args(&command.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(stderr).spawn().map_err(
+                |e| {
+                    let place = command.dir.as_ref().map(|d| format!(" in {}", d.display())).unwrap_or_default();
+                    io::Error::new(e.kind(), format!("cannot start {}{place}: {e}", command.program))
+                },
+            )?;
         let pgid = child.id() as i32;
         register_group(pgid);
         let give_up = |mut child: Child, e: io::Error| {
@@ -647,12 +652,15 @@ pub struct Engine {
     process: Option<EngineProcess>,
     /// How many times the engine has been started.
     pub starts: u32,
+    /// Whether the engine accepted this game's `time_settings`: one that answered `?` (it
+    /// knows no time commands) plays on, timed by the referee alone, and gets no `time_left`.
+    pub timed: bool,
 }
 
 impl Engine {
     /// An engine not started yet.
     pub fn new(command: EngineCommand, log: Option<PathBuf>) -> Engine {
-        Engine { command, log, process: None, starts: 0 }
+        Engine { command, log, process: None, starts: 0, timed: true }
     }
 
     /// The command line.

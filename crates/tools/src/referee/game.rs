@@ -240,7 +240,13 @@ fn prepare(engine: &mut Engine, settings: &GameSettings, opening: &Opening, cont
     let timeout = settings.command_timeout;
     if started {
         for command in engine.command_line().init.clone() {
-            expect_ok(engine, &command, timeout)?;
+            if let Err(refused) = expect_ok(engine, &command, timeout) {
+                // Not a process to play the next games with at its default settings: the
+                // next game starts it again and sends `init` again, so every game of an
+                // engine whose `init` is refused is lost with the reason.
+                engine.kill();
+                return Err(refused);
+            }
         }
     }
     expect_ok(engine, &format!("boardsize {}", opening.variant.size()), timeout)?;
@@ -259,7 +265,13 @@ fn prepare(engine: &mut Engine, settings: &GameSettings, opening: &Opening, cont
     if let Some(start) = &opening.start {
         expect_ok(engine, &format!("set_position {start}"), timeout)?;
     }
-    expect_ok(engine, &control.time_settings_command(), timeout)?;
+    // An engine that does not know the time commands ('?') plays on, timed by the referee
+    // alone, as under gogui-twogtp and cutechess; any other failure loses as before.
+    let command = control.time_settings_command();
+    engine.timed = match engine.command(&command, timeout) {
+        Ok(reply) => reply.success,
+        Err(failure) => return Err(failure_loss(&command, failure, timeout)),
+    };
     let mut game = Game::from_position(opening.start_position());
     for &mv in &opening.moves {
         let color = game.position().side_to_move();
@@ -367,8 +379,10 @@ fn run(
         let clock = &mut clocks[color.index()];
         let engine = &mut engines[seat(color, tally.swapped)];
         let (left, stones) = clock.time_left();
-        expect_ok(engine, &format!("time_left {color} {} {stones}", format_seconds(left)), timeout)
-            .map_err(|l| (color, l))?;
+        if engine.timed {
+            expect_ok(engine, &format!("time_left {color} {} {stones}", format_seconds(left)), timeout)
+                .map_err(|l| (color, l))?;
+        }
         let mv = genmove(engine, color, clock, settings, game, &mut tally.time_used[color.index()])
             .map_err(|l| (color, l))?;
         let Some(mv) = mv else {

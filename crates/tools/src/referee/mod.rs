@@ -52,7 +52,7 @@ pub struct MatchArgs {
     /// `name` and `version` replies name it.
     #[arg(long = "engine", value_name = "[NAME=]CMD ARGS", required = true)]
     pub engines: Vec<String>,
-    /// Number of games; consecutive games form pairs playing one opening with colours swapped.
+    /// Number of games, even; consecutive games form pairs playing one opening with colours swapped.
     #[arg(long, short = 'n', default_value_t = 2)]
     pub games: usize,
     /// Time odds: every time of engine 1's clock multiplied by FACTOR (e.g. 2 gives it twice

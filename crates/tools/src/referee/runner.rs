@@ -42,12 +42,22 @@ impl Plan {
     fn new(args: &MatchArgs) -> Result<Plan, RefereeError> {
         let usage = RefereeError::Usage;
         let [one, two] = args.engines.as_slice() else {
-            return Err(usage(format!("give --engine exactly twice, not {} times", args.engines.len())));
+            let given = match args.engines.len() {
+                1 => "once".to_string(),
+                n => format!("{n} times"),
+            };
+            return Err(usage(format!("give --engine exactly twice, not {given}")));
         };
         let parse = |text: &str| {
             let (_, command) = split_engine_name(text);
             EngineCommand::parse(command).map_err(|e| usage(format!("--engine '{text}': {e}")))
         };
+        if args.games == 0 || args.games % 2 == 1 {
+            return Err(usage(format!(
+                "--games must be even and positive (games come in pairs: one opening, colours swapped), not {}",
+                args.games
+            )));
+        }
         let commands = [parse(one)?, parse(two)?];
         let given_names = [one, two].map(|text| split_engine_name(text).0.map(str::to_string));
         if let [Some(a), Some(b)] = &given_names

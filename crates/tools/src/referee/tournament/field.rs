@@ -117,10 +117,19 @@ struct EnginesFile {
     engine: Vec<toml::Table>,
 }
 
+/// An on/off option of the engines file: a boolean, or a word as on the command line
+/// (`restart = "on"` as `--each restart=on`).
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Switch {
+    Bool(bool),
+    Word(String),
+}
+
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct FileOptions {
-    restart: Option<bool>,
+    restart: Option<Switch>,
     dir: Option<String>,
     #[serde(default)]
     init: Vec<String>,
@@ -142,7 +151,12 @@ fn take_string(table: &mut toml::Table, key: &str) -> Result<Option<String>, Str
 impl FileOptions {
     /// The options, with a relative `dir` taken from the engines file's folder.
     fn to_options(&self, base: &Path) -> Result<EngineOptions, String> {
-        let mut options = EngineOptions { restart: self.restart, init: self.init.clone(), ..EngineOptions::default() };
+        let mut options = EngineOptions { init: self.init.clone(), ..EngineOptions::default() };
+        match &self.restart {
+            Some(Switch::Bool(on)) => options.restart = Some(*on),
+            Some(Switch::Word(word)) => options.set("restart", word)?,
+            None => {}
+        }
         if let Some(dir) = &self.dir {
             options.dir = Some(base.join(dir));
         }
@@ -224,6 +238,9 @@ pub fn resolve(entries: &[EngineEntry], each: &EngineOptions, default: TimeContr
             .map_err(|e| format!("engine {which}: command '{}': {e}", entry.command))?;
         let own = &entry.options;
         command.dir = own.dir.clone().or_else(|| each.dir.clone());
+        if let Some(dir) = command.dir.as_ref().filter(|d| !d.is_dir()) {
+            return Err(format!("engine {which}: its working directory {} does not exist", dir.display()));
+        }
         command.init = each.init.iter().chain(&own.init).cloned().collect();
         let control = if own.has_time_control() {
             own.time_control()
@@ -414,6 +431,17 @@ mod tests {
         assert_eq!(entries[0].options.movetime, Some(0.5));
         assert_eq!(entries[0].options.dir, Some(dir.join("sub")));
         assert_eq!(entries[1].name, None);
+        for (text, on) in [("\"on\"", true), ("\"off\"", false), ("true", true), ("\"yes\"", true)] {
+            std::fs::write(
+                &path,
+                format!("[each]\nrestart = {text}\n\n[[engine]]\ncommand = \"x\"\nrestart = {text}\n"),
+            )
+            .unwrap();
+            let (entries, each) = read_engines_file(&path).unwrap();
+            assert_eq!((each.restart, entries[0].options.restart), (Some(on), Some(on)), "restart = {text}");
+        }
+        std::fs::write(&path, "[[engine]]\ncommand = \"x\"\nrestart = \"sometimes\"\n").unwrap();
+        assert!(read_engines_file(&path).unwrap_err().contains("restart=sometimes: use on or off"));
         std::fs::write(&path, "[[engine]]\nname = \"a\"\n\ncommand = \"x\n").unwrap();
         let err = read_engines_file(&path).unwrap_err();
         assert!(err.contains("line 4"), "{err}");

@@ -192,10 +192,9 @@ impl Plan {
                     scope.spawn(move || {
                         let mut engine = Engine::new(def.command.clone(), log);
                         let result = match engine.ensure_running() {
-                            Err(e) => Err(RefereeError::Engine {
-                                command: def.command.text.clone(),
-                                detail: format!("cannot be started: {e}"),
-                            }),
+                            Err(e) => {
+                                Err(RefereeError::Engine { command: def.command.text.clone(), detail: e.to_string() })
+                            }
                             Ok(_) => engine_name(&mut engine, timeout),
                         };
                         engine.quit(Duration::from_millis(500));

@@ -1,0 +1,14 @@
+//! The program's integration tests (the `veletas` crate: the command line that wires the
+//! layers): options in their places, every command the docs show run and compared, the
+//! documents' option lists against the command line, the scripts' usage lines, completions,
+//! the man page and the version.
+//!
+//! One test binary for the crate (Cargo finds `tests/*/main.rs`), so the test command links the
+//! library once a layer rather than once a file: put a new suite here as a module, not in a new
+//! top-level `tests/*.rs` file.
+
+mod cli_options;
+mod docs_examples;
+mod docs_options;
+mod generate;
+mod scripts_usage;
