@@ -596,6 +596,7 @@ mod tests {
         &["ratings", "games.txt"],
         &["render", "7/7/7/7/7/7/7 b"],
         &["view", "games.txt"],
+        &["gui", "--no-browser"],
         &["generate", "bash"],
     ];
 
