@@ -52,10 +52,9 @@ RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --document-private-items --quiet
 
 echo "== cargo package: every crate of the workspace builds from its own tarball, without warnings"
 # A target folder of its own: the tarballs' builds must not replace the binaries the tests run.
-# Cargo keeps the tarballs it unpacked from its temporary registry under the same name and
-# version from one run to the next, and would build a new crate against an old neighbour's
-# sources: those copies go first.
-rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/veletas-*-[0-9]*
+# Cargo takes a registry crate of the same name and version as unchanged, so the copies it
+# unpacked and built in an earlier run would stand in for today's tarballs: both go first.
+rm -rf target/package-build "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/veletas-*-[0-9]*
 package_log=$(cargo package --workspace --allow-dirty --target-dir target/package-build 2>&1) || { echo "$package_log"; exit 1; }
 if grep -q '^warning' <<<"$package_log"; then grep -A4 '^warning' <<<"$package_log"; exit 1; fi
 
