@@ -37,7 +37,7 @@ use veletas_rules::{RuleSet, Rules};
 
 pub use clock::{ByoYomiSpec, ClockSpec, TimeControl};
 pub use game::{PlayedGame, Termination};
-pub use runner::run_match;
+pub use runner::{run_match, today};
 pub use summary::{GameOutcome, MatchSummary, SprtSpec};
 pub use veletas_rules::record::{GameRecord, RecordError, parse_complete_records, parse_records};
 

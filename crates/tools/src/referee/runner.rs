@@ -173,8 +173,8 @@ fn open_record(args: &MatchArgs, plan: &Plan) -> Result<Opened, RefereeError> {
     Ok((outcomes, records, Some(file)))
 }
 
-/// Today's date (UTC) as `YYYY.MM.DD`.
-pub(super) fn today() -> String {
+/// Today's date (UTC) as `YYYY.MM.DD`, as the records' `Date` tag writes it.
+pub fn today() -> String {
     let days = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() / 86_400) as i64;
     // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
     let z = days + 719_468;
