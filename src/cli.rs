@@ -392,8 +392,24 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Subcommand::View(args)) => return picture_result("view", crate::picture::command::view(&args)),
         Some(Subcommand::Gui(args)) => return picture_result("gui", gui(&args)),
         Some(Subcommand::Match(args)) => {
+            if args.common.dry_run {
+                return match crate::referee::dry_run_match(&args) {
+                    Ok(text) => {
+                        let _ = write!(io::stdout(), "{text}").and_then(|()| io::stdout().flush());
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => {
+                        eprintln!("veletas match: {e}");
+                        ExitCode::from(2)
+                    }
+                };
+            }
             return match crate::referee::run_match(&args) {
                 Ok(_) => ExitCode::SUCCESS,
+                Err(crate::referee::RefereeError::Interrupted(text)) => {
+                    eprint!("veletas match: {text}");
+                    ExitCode::from(130)
+                }
                 Err(e) => {
                     eprintln!("veletas match: {e}");
                     ExitCode::from(2)
@@ -466,17 +482,25 @@ fn tournament(args: &crate::referee::tournament::TournamentArgs) -> ExitCode {
     use crate::referee::tournament::{dry_run, run_tournament, summary};
     // An engine that cannot be started is refused before any game (an error here), so the
     // standings never hold forfeits of an engine that never played.
-    let text = if args.dry_run {
+    let mut interrupted = None;
+    let text = if args.common.dry_run {
         dry_run(args).map_err(|e| e.to_string())
     } else {
-        run_tournament(args)
-            .map_err(|e| e.to_string())
-            .and_then(|report| summary(&report, args.anchor.as_deref(), args.head_to_head))
+        run_tournament(args).map_err(|e| e.to_string()).and_then(|report| {
+            interrupted = report.interrupted.clone();
+            summary(&report, args.anchor.as_deref(), args.head_to_head)
+        })
     };
     match text {
         Ok(text) => {
             let _ = write!(io::stdout(), "{text}").and_then(|()| io::stdout().flush());
-            ExitCode::SUCCESS
+            match interrupted {
+                Some(text) => {
+                    eprint!("veletas tournament: {text}");
+                    ExitCode::from(130)
+                }
+                None => ExitCode::SUCCESS,
+            }
         }
         Err(e) => {
             eprintln!("veletas tournament: {e}");

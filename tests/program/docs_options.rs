@@ -18,9 +18,9 @@ fn tournament_md_lists_every_option_it_shares_with_match() {
     let start = TOURNAMENT_MD.find("Everything `veletas match` has").expect("the paragraph is gone");
     let paragraph = &TOURNAMENT_MD[start..start + TOURNAMENT_MD[start..].find("\n\n").unwrap()];
     let tournament = options_of("tournament");
-    // --engine has its own section; --games, --time-odds, --sprt are match's alone or renamed.
+    // --engine has its own section; --games and --time-odds are match's alone or renamed.
     for option in options_of("match") {
-        if ["--engine", "--games", "--time-odds", "--sprt", "--event"].contains(&option.as_str()) {
+        if ["--engine", "--games", "--time-odds", "--event"].contains(&option.as_str()) {
             continue;
         }
         assert!(tournament.contains(&option), "tournament has no {option}");

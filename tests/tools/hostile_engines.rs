@@ -202,9 +202,22 @@ fn sigint_ends_every_engine_and_its_children() {
         assert!(polls < 3000, "the engines did not start");
         std::thread::sleep(Duration::from_millis(100));
     }
-    // SAFETY: kill(2) of our own child, not yet reaped.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    // The first SIGINT only stops new games (engine one hangs in its game), a second one
+    // ends everything: signal until the referee has exited (a zombie until reaped).
+    let pid = child.id() as libc::pid_t;
+    let signaller = std::thread::spawn(move || {
+        for _ in 0..100 {
+            let state = fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            if state.is_empty() || state.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z')) {
+                return;
+            }
+            // SAFETY: kill(2) of our own child, not yet reaped (it is reaped only once a zombie).
+            unsafe { libc::kill(pid, libc::SIGINT) };
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    });
     let ended = wait_for(child);
+    signaller.join().unwrap();
     assert_eq!(ended.signal, Some(libc::SIGINT), "{} {}", ended.stdout, ended.stderr);
     assert_eq!(engines_alive(&dir), Vec::<u32>::new());
 }

@@ -345,7 +345,7 @@ fn bad_options_and_missing_engines_are_errors() {
     assert_eq!(args.engines, ["a b", "c"]);
     assert_eq!((args.games, args.common.size, args.common.concurrency, args.common.seed), (8, Some(9), 3, 4));
     assert_eq!(args.common.clock.map(|c| (c.main, c.increment)), Some((10.0, 0.1)));
-    assert_eq!(args.sprt.map(|s| (s.elo0, s.elo1)), Some((-5.0, 5.0)));
+    assert_eq!(args.common.sprt.map(|s| (s.elo0, s.elo1)), Some((-5.0, 5.0)));
 }
 
 #[test]

@@ -116,6 +116,13 @@ impl Standings {
 
     /// Aligned tables: standings, crosstable, LOS matrix, optionally head to head, notes.
     pub fn text(&self, head_to_head: bool) -> String {
+        let out = self.ranking_text();
+        self.other_tables(head_to_head, out)
+    }
+
+    /// The heading and the table of ranks, ratings and scores alone (the first part of
+    /// [`Standings::text`]).
+    pub fn ranking_text(&self) -> String {
         let mut out = String::new();
         let base = match &self.anchor {
             Some((name, rating)) => format!("{} anchored at {}", printable(name), signed(*rating)),
@@ -143,7 +150,10 @@ impl Standings {
             ]);
         }
         out.push_str(&table(&rows, &[1]));
+        out
+    }
 
+    fn other_tables(&self, head_to_head: bool, mut out: String) -> String {
         let numbers: Vec<String> = (1..=self.engines.len()).map(|r| r.to_string()).collect();
         let header = |title: &str| [vec![String::new(), title.to_string()], numbers.clone()].concat();
         out.push_str("\nCrosstable (wins-losses of the row's engine against the column's)\n\n");

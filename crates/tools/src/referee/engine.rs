@@ -655,12 +655,14 @@ pub struct Engine {
     /// Whether the engine accepted this game's `time_settings`: one that answered `?` (it
     /// knows no time commands) plays on, timed by the referee alone, and gets no `time_left`.
     pub timed: bool,
+    /// Whether the process was started and its start-up commands were not sent yet.
+    init_pending: bool,
 }
 
 impl Engine {
     /// An engine not started yet.
     pub fn new(command: EngineCommand, log: Option<PathBuf>) -> Engine {
-        Engine { command, log, process: None, starts: 0, timed: true }
+        Engine { command, log, process: None, starts: 0, timed: true, init_pending: false }
     }
 
     /// The command line.
@@ -677,7 +679,14 @@ impl Engine {
         self.process = None;
         self.process = Some(EngineProcess::spawn(&self.command, self.log.as_deref())?);
         self.starts += 1;
+        self.init_pending = true;
         Ok(true)
+    }
+
+    /// Whether the running process has not been sent its start-up commands
+    /// ([`EngineCommand::init`]) yet; they count as sent from now on.
+    pub fn take_init_pending(&mut self) -> bool {
+        std::mem::take(&mut self.init_pending)
     }
 
     /// Sends a raw line to the running engine (see [`EngineProcess::exchange`]).

@@ -235,10 +235,10 @@ fn expect_ok(engine: &mut Engine, command: &str, timeout: Duration) -> Result<St
 
 /// Starts the engine if needed and sets up the opening and its clock's time control.
 fn prepare(engine: &mut Engine, settings: &GameSettings, opening: &Opening, control: TimeControl) -> Result<(), Loss> {
-    let started =
-        engine.ensure_running().map_err(|e| loss(Termination::Crash, format!("could not be started: {e}")))?;
+    engine.ensure_running().map_err(|e| loss(Termination::Crash, format!("could not be started: {e}")))?;
     let timeout = settings.command_timeout;
-    if started {
+    // A process started for the start-up questions gets them before its first game too.
+    if engine.take_init_pending() {
         for command in engine.command_line().init.clone() {
             if let Err(refused) = expect_ok(engine, &command, timeout) {
                 // Not a process to play the next games with at its default settings: the

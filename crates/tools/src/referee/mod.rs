@@ -21,6 +21,7 @@
 pub mod clock;
 pub mod engine;
 pub mod game;
+mod matches;
 pub mod openings;
 mod process;
 mod record_file;
@@ -37,7 +38,8 @@ use veletas_rules::{RuleSet, Rules};
 
 pub use clock::{ByoYomiSpec, ClockSpec, TimeControl};
 pub use game::{PlayedGame, Termination};
-pub use runner::{run_match, today};
+pub use matches::{dry_run_match, run_match};
+pub use runner::{GameResult, today};
 pub use summary::{GameOutcome, MatchSummary, SprtSpec};
 pub use veletas_rules::record::{GameRecord, RecordError, parse_complete_records, parse_records};
 
@@ -60,9 +62,6 @@ pub struct MatchArgs {
     /// the clock of the colour it now plays.
     #[arg(long, value_name = "FACTOR", default_value = "1", value_parser = parse_odds)]
     pub time_odds: f64,
-    /// Stop when an SPRT of engine 1 against engine 2 decides (on complete pairs).
-    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]", allow_hyphen_values = true)]
-    pub sprt: Option<SprtSpec>,
     /// The Event tag of the records.
     #[arg(long, default_value = "veletas match")]
     pub event: String,
@@ -75,6 +74,26 @@ pub struct MatchArgs {
 /// openings, time, concurrency, the record file and logs.
 #[derive(clap::Args, Clone, Debug, PartialEq)]
 pub struct CommonArgs {
+    /// An engines file (TOML): `[[engine]]` tables with name, command, dir, init, restart,
+    /// movetime, clock, byoyomi, odds, and an optional `[each]` table. Its engines come
+    /// before those of --engine.
+    #[arg(long = "engines", value_name = "FILE")]
+    pub engines_file: Option<PathBuf>,
+    /// An option for every engine: restart=on|off, dir=PATH, init=COMMAND, movetime=S,
+    /// clock=MAIN[+INC], byoyomi=PERIOD/STONES, odds=F.
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub each: Vec<String>,
+    /// An option for one named engine, overriding --each.
+    #[arg(long = "option", value_name = "NAME:KEY=VALUE")]
+    pub options: Vec<String>,
+    /// Stop when an SPRT of the first engine against the second decides (on complete
+    /// pairs; two engines only).
+    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]", allow_hyphen_values = true)]
+    pub sprt: Option<SprtSpec>,
+    /// Print the games this process would play (number, engines, opening) and exit
+    /// without starting any engine; names not given are shown as command lines.
+    #[arg(long)]
+    pub dry_run: bool,
     /// Board size: 7, 9 or 10 (default 10, or the size of the openings file).
     #[arg(long)]
     pub size: Option<u8>,
@@ -141,6 +160,13 @@ pub struct CommonArgs {
     /// (on the games' board and rule set) and refuse to start if one fails.
     #[arg(long)]
     pub check: bool,
+    /// Write every line sent to and received from every engine to FILE (appended), each
+    /// with the time, the game number and the engine's name.
+    #[arg(long, value_name = "FILE")]
+    pub log_protocol: Option<PathBuf>,
+    /// Print the standings every N games (and at the end), terminal or not.
+    #[arg(long, value_name = "N")]
+    pub rating_interval: Option<usize>,
     /// No line per game, only the summary.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -177,7 +203,13 @@ impl CommonArgs {
         taken.extend(
             self.openings.first().map(|file| ("--openings", Path::new(file.strip_prefix("file=").unwrap_or(file)))),
         );
-        let outputs = [("--engine-log", log), ("--report", self.report.as_deref()), ("--live", self.live.as_deref())];
+        taken.extend(self.engines_file.as_deref().map(|path| ("--engines", path)));
+        let outputs = [
+            ("--engine-log", log),
+            ("--log-protocol", self.log_protocol.as_deref()),
+            ("--report", self.report.as_deref()),
+            ("--live", self.live.as_deref()),
+        ];
         for (option, path) in outputs {
             if let Some(path) = path {
                 check_not_input((option, path), &taken).map_err(RefereeError::Usage)?;
@@ -291,6 +323,9 @@ pub enum RefereeError {
         /// The error.
         source: std::io::Error,
     },
+    /// A signal stopped the games before their end: what was played and how to resume.
+    #[error("{0}")]
+    Interrupted(String),
     /// A record file that cannot be resumed.
     #[error("{path}: {detail}")]
     Record {

@@ -9,6 +9,10 @@
 //! signal as it would have. (Engines in their own groups no longer receive the terminal's
 //! Ctrl-C themselves, so this handler is what keeps them from outliving the referee.)
 //!
+//! While games are being played ([`stop_gracefully`]), a first SIGINT or SIGTERM only asks
+//! to stop ([`stop_requested`]): the runner starts no more games and lets those running
+//! finish; a second one (or SIGHUP) ends everything as above.
+//!
 //! An engine's stdin is made non-blocking and [`write_all_before`] waits for room in the
 //! pipe with `poll` until a deadline: an engine that stops reading cannot stall the
 //! referee.
@@ -16,7 +20,7 @@
 use std::io::{self, Write};
 use std::os::fd::AsRawFd;
 use std::sync::Once;
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::time::Instant;
 
 /// How many engine groups the table holds; beyond it an engine still runs, but a signal
@@ -27,6 +31,24 @@ const GROUPS: usize = 1024;
 static LIVE_GROUPS: [AtomicI32; GROUPS] = [const { AtomicI32::new(0) }; GROUPS];
 
 static HANDLERS: Once = Once::new();
+
+/// Whether a first SIGINT or SIGTERM only asks to stop (while games are played).
+static GRACEFUL: AtomicBool = AtomicBool::new(false);
+
+/// Set by a SIGINT or SIGTERM received while [`GRACEFUL`].
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Makes a first SIGINT or SIGTERM ask to stop (`true`) instead of ending everything at
+/// once, installing the handlers if needed.
+pub(crate) fn stop_gracefully(on: bool) {
+    HANDLERS.call_once(install_handlers);
+    GRACEFUL.store(on, Ordering::SeqCst);
+}
+
+/// Whether a signal asked the runner to stop starting games.
+pub(crate) fn stop_requested() -> bool {
+    STOP.load(Ordering::SeqCst)
+}
 
 /// Notes `pgid` as an engine group to end on a fatal signal, installing the handlers
 /// on first use.
@@ -60,8 +82,18 @@ pub(crate) fn kill_group(pgid: i32) {
 }
 
 /// Ends every engine group, then dies of `signal` (async-signal-safe: atomics and
-/// system calls only).
+/// system calls only); while games are played, a first SIGINT or SIGTERM only sets
+/// [`STOP`].
 extern "C" fn on_fatal_signal(signal: libc::c_int) {
+    if signal != libc::SIGHUP && GRACEFUL.load(Ordering::SeqCst) && !STOP.swap(true, Ordering::SeqCst) {
+        const NOTE: &[u8] =
+            b"veletas: stopping: no new game starts, the games running finish (a second signal ends them now)\n";
+        // SAFETY: write(2) is async-signal-safe; the bytes are static.
+        unsafe {
+            libc::write(2, NOTE.as_ptr().cast(), NOTE.len());
+        }
+        return;
+    }
     for slot in &LIVE_GROUPS {
         let pgid = slot.load(Ordering::SeqCst);
         if pgid > 0 {

@@ -1,176 +1,661 @@
-//! Running a match: the plan (engines, openings, colours), the record file and resume,
-//! the worker threads, and the output.
+//! The one runner of matches and tournaments: a match is a two-engine tournament.
+//!
+//! What differs between them (the schedule, the record's tags, the game line, the
+//! progress line and the standings, how a recorded game is checked on resume) is a
+//! [`Competition`]; everything else is here, once:
+//!
+//! - [`Field`]: the engines (command, restart policy, time control), their names, the
+//!   openings and the shared settings; [`Field::probe`] starts every engine once before the
+//!   first game (each must answer `protocol_version` and `name`);
+//! - the workers: one thread each, with its own engine processes, started when first
+//!   needed, playing [`ScheduledGame`]s from one queue through
+//!   [`crate::referee::game::play_game_observed`];
+//! - the record file: opened and locked once, its games matched to the schedule by their
+//!   identity ([`Runner::open_record`], [`Runner::resumed`]), every new game appended whole;
+//! - the output: a line per game, the progress line on a terminal, the standings every
+//!   `--rating-interval` games, the live page, and the interruption (SIGINT, SIGTERM) that
+//!   stops starting games and says how to resume.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{IsTerminal, Write};
-use std::path::Path;
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::referee::clock::{TimeControl, format_seconds};
 use crate::referee::engine::{Engine, EngineCommand};
 use crate::referee::game::{GameSettings, PlayedGame, Termination, play_game_observed};
-use crate::referee::openings::{Opening, OpeningBook};
+use crate::referee::openings::OpeningBook;
 use crate::referee::record_file::{append_game, open_record_file};
-use crate::referee::summary::{GameOutcome, MatchSummary, SprtSpec, Tally};
-use crate::referee::words::split_engine_name;
-use crate::referee::{MatchArgs, RefereeError};
+use crate::referee::tournament::field::EngineDef;
+use crate::referee::tournament::schedule::ScheduledGame;
+use crate::referee::{CommonArgs, RefereeError};
 use crate::report::{LiveBoard, LiveGame};
-use crate::stats::SprtDecision;
-use veletas_rules::Move;
 use veletas_rules::record::GameRecord;
+use veletas_rules::{Color, Move};
 
-/// Everything fixed before the first game.
-struct Plan {
-    commands: [EngineCommand; 2],
-    /// The names given as `NAME=CMD` (else the engines' `name` replies are used).
-    given_names: [Option<String>; 2],
-    openings: OpeningBook,
-    games: usize,
-    settings: GameSettings,
-    time_control: TimeControl,
-    time_odds: f64,
-    sprt: Option<SprtSpec>,
-    event: String,
+/// One game's result, with the engines as they played it (after a swap, if any).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// Its index in the schedule, from 0 (a knockout's games are numbered by their id).
+    pub index: usize,
+    /// The game's identity (`Game` tag; a match's game number).
+    pub id: String,
+    /// The schedule or knockout round, from 1 (a match's game number).
+    pub round: usize,
+    /// The engine that played Black (index in the field).
+    pub black: usize,
+    /// The engine that played White.
+    pub white: usize,
+    /// The winner's colour.
+    pub winner: Color,
+    /// How it ended.
+    pub termination: Termination,
+    /// Whether an engine's `final_score` disagreed with the result.
+    pub disagreement: bool,
 }
 
-impl Plan {
-    fn new(args: &MatchArgs) -> Result<Plan, RefereeError> {
-        let usage = RefereeError::Usage;
-        let [one, two] = args.engines.as_slice() else {
-            let given = match args.engines.len() {
-                1 => "once".to_string(),
-                n => format!("{n} times"),
-            };
-            return Err(usage(format!("give --engine exactly twice, not {given}")));
+impl GameResult {
+    /// The winning engine.
+    pub fn winner_engine(&self) -> usize {
+        if self.winner == Color::Black { self.black } else { self.white }
+    }
+
+    /// The result of `played`, which the schedule planned as `scheduled`.
+    pub(crate) fn of(scheduled: &ScheduledGame, played: &PlayedGame) -> GameResult {
+        let (black, white) = played_engines(scheduled, played.swapped);
+        GameResult {
+            index: scheduled.index,
+            id: scheduled.id.clone(),
+            round: scheduled.round,
+            black,
+            white,
+            winner: played.winner,
+            termination: played.termination,
+            disagreement: played.disagreement.is_some(),
+        }
+    }
+}
+
+/// The engines that played Black and White, after a swap if there was one.
+pub(crate) fn played_engines(scheduled: &ScheduledGame, swapped: bool) -> (usize, usize) {
+    if swapped { (scheduled.white, scheduled.black) } else { (scheduled.black, scheduled.white) }
+}
+
+/// The engines and everything every game shares.
+pub(crate) struct Field {
+    /// The engines, in field order (a match's engine 1 first).
+    pub defs: Vec<EngineDef>,
+    /// Their names, for screen and records alike (set by [`Field::probe`] or the caller).
+    pub names: Vec<String>,
+    /// The engines' stderr log.
+    pub log: Option<PathBuf>,
+    /// The openings.
+    pub book: OpeningBook,
+    /// Seconds a move may exceed the clock.
+    pub margin: f64,
+    /// The deadline of commands other than `genmove`.
+    pub command_timeout: Duration,
+}
+
+impl Field {
+    /// The field of `defs` with the shared settings of `common`; names are set later.
+    pub fn new(defs: Vec<EngineDef>, book: OpeningBook, log: Option<PathBuf>, common: &CommonArgs) -> Field {
+        Field {
+            defs,
+            names: Vec::new(),
+            log,
+            book,
+            margin: common.margin,
+            command_timeout: Duration::from_secs_f64(common.command_timeout.clamp(0.001, 1e6)),
+        }
+    }
+
+    /// Runs the required checks of `veletas check` on every engine (`--check`); the
+    /// first engine that fails one is refused, with the check and its reason.
+    pub fn check(&self) -> Result<(), RefereeError> {
+        let settings = crate::check::CheckSettings {
+            variant: self.book.variant,
+            rules: self.book.rules.set.into(),
+            command_timeout: self.command_timeout,
+            margin: self.margin,
+            movetime: 0.2,
+            seed: 1,
         };
-        let parse = |text: &str| {
-            let (_, command) = split_engine_name(text);
-            EngineCommand::parse(command).map_err(|e| usage(format!("--engine '{text}': {e}")))
-        };
-        if args.games == 0 || args.games % 2 == 1 {
-            return Err(usage(format!(
-                "--games must be even and positive (games come in pairs: one opening, colours swapped), not {}",
-                args.games
-            )));
+        for def in &self.defs {
+            crate::check::required_checks(&def.command, &settings).map_err(|detail| RefereeError::Refused {
+                command: shown_command(def),
+                detail: format!("--check: {detail}"),
+            })?;
         }
-        let commands = [parse(one)?, parse(two)?];
-        let given_names = [one, two].map(|text| split_engine_name(text).0.map(str::to_string));
-        if let [Some(a), Some(b)] = &given_names
-            && a == b
-        {
-            return Err(usage(format!("two engines are named '{a}': names must be unique")));
+        Ok(())
+    }
+
+    /// Starts every engine once (in parallel): each must answer `protocol_version` and
+    /// `name` ([`crate::check::startup`]), or none plays. Names the field from the names
+    /// given and the replies ([`super::tournament::field::distinct_names`]) and returns
+    /// the engines still running, for the first worker.
+    pub fn probe(&mut self) -> Result<Vec<Engine>, RefereeError> {
+        let timeout = self.command_timeout;
+        let log = self.log.clone();
+        let probed: Vec<Result<(String, Engine), RefereeError>> = thread::scope(|scope| {
+            let handles: Vec<_> = self
+                .defs
+                .iter()
+                .map(|def| {
+                    let log = log.clone();
+                    scope.spawn(move || {
+                        let mut engine = Engine::new(def.command.clone(), log);
+                        let named = match engine.ensure_running() {
+                            Err(e) => Err(RefereeError::Engine { command: shown_command(def), detail: e.to_string() }),
+                            Ok(_) => crate::check::startup(&mut engine, timeout)
+                                .map(|identity| identity.full_name())
+                                .map_err(|detail| RefereeError::Refused {
+                                    command: shown_command(def),
+                                    detail: format!("at start-up, {detail}"),
+                                }),
+                        };
+                        match named {
+                            Ok(name) => Ok((name, engine)),
+                            Err(e) => {
+                                engine.quit(Duration::from_millis(500));
+                                Err(e)
+                            }
+                        }
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join().unwrap_or_else(|_| Err(RefereeError::Usage("the start-up of an engine failed".into())))
+                })
+                .collect()
+        });
+        let mut raw = Vec::new();
+        let mut engines = Vec::new();
+        let mut failure = None;
+        for (def, result) in self.defs.iter().zip(probed) {
+            match result {
+                Ok((replied, engine)) => {
+                    raw.push(def.name.clone().unwrap_or(replied));
+                    engines.push(engine);
+                }
+                Err(e) => {
+                    failure.get_or_insert(e);
+                }
+            }
         }
-        let time_control =
-            TimeControl::from_options(args.common.movetime, args.common.clock, args.common.byoyomi).map_err(usage)?;
-        if args.common.concurrency == 0 {
-            return Err(usage("--concurrency must be at least 1".into()));
+        if let Some(e) = failure {
+            engines.iter_mut().for_each(|engine| engine.quit(Duration::from_millis(500)));
+            return Err(e);
         }
-        let openings = OpeningBook::new(&args.common).map_err(usage)?;
+        self.name(&raw);
+        Ok(engines)
+    }
+
+    /// Names the field from `raw` names (the names given, else replies or recorded
+    /// names): engines with the same name are told apart by their command lines.
+    pub fn name(&mut self, raw: &[String]) {
+        let fixed: Vec<bool> = self.defs.iter().map(|d| d.name.is_some()).collect();
+        let commands: Vec<&EngineCommand> = self.defs.iter().map(|d| &d.command).collect();
+        self.names = super::tournament::field::distinct_names(raw, &fixed, &commands);
+    }
+}
+
+/// How an engine is shown in an error: `NAME=CMD` when named, else its command line.
+fn shown_command(def: &EngineDef) -> String {
+    match &def.name {
+        Some(name) => format!("{name}={}", def.command.text),
+        None => def.command.text.clone(),
+    }
+}
+
+/// What makes a match a match and a tournament a tournament: everything the runner
+/// prints or writes about a game, and how a recorded game is checked.
+pub(crate) trait Competition {
+    /// Counts a result (resumed or new), before it is printed.
+    fn add(&mut self, result: &GameResult);
+    /// The record of a played game.
+    fn record(&self, field: &Field, scheduled: &ScheduledGame, played: &PlayedGame, date: &str) -> GameRecord;
+    /// The line printed for a finished game.
+    fn game_line(&self, field: &Field, scheduled: &ScheduledGame, played: &PlayedGame) -> String;
+    /// The label of a running game on the live page.
+    fn live_label(&self, scheduled: &ScheduledGame) -> String;
+    /// The progress line (on a terminal): games done of `planned`, the score, the ETA.
+    fn progress_line(&self, field: &Field, results: &[GameResult], planned: usize, eta: Option<Duration>) -> String;
+    /// The live page's status line while games run.
+    fn live_status(&self, field: &Field, results: &[GameResult], planned: usize) -> String {
+        let _ = field;
+        format!("{} of {planned} games played", results.len())
+    }
+    /// The live page's panel: the standings so far (HTML).
+    fn live_panel(&self, field: &Field, results: &[GameResult]) -> String;
+    /// The standings so far as text, for `--rating-interval` and an interruption.
+    fn standings(&self, field: &Field, results: &[GameResult], planned: usize) -> String;
+    /// Whether the games so far decide the competition (an SPRT): no more are started.
+    fn decided(&self) -> bool {
+        false
+    }
+    /// Checks a recorded game (`position`: its place in the file, from 0) against the
+    /// game the schedule plans under its identity.
+    fn recorded_result(
+        &self,
+        field: &Field,
+        game: &GameRecord,
+        position: usize,
+        scheduled: &ScheduledGame,
+    ) -> Result<GameResult, String>;
+    /// What a record file of another competition is called in errors ("match", ...).
+    fn noun(&self) -> &'static str;
+}
+
+/// A worker: one thread's engine processes, started when first needed.
+struct Worker {
+    engines: Vec<Option<Engine>>,
+}
+
+impl Worker {
+    fn new(field: usize) -> Worker {
+        Worker { engines: (0..field).map(|_| None).collect() }
+    }
+
+    fn take(&mut self, field: &Field, index: usize) -> Engine {
+        self.engines[index].take().unwrap_or_else(|| Engine::new(field.defs[index].command.clone(), field.log.clone()))
+    }
+
+    /// Plays `scheduled`; `live` is the live page, this worker's slot in it and the label.
+    fn play(
+        &mut self,
+        field: &Field,
+        scheduled: &ScheduledGame,
+        live: Option<(&LiveBoard, usize, &str)>,
+    ) -> PlayedGame {
+        let (a, b) = (scheduled.black, scheduled.white);
+        let mut pair = [self.take(field, a), self.take(field, b)];
         let settings = GameSettings {
-            time_controls: [time_control.scaled(args.time_odds), time_control],
-            margin: args.common.margin,
-            command_timeout: Duration::from_secs_f64(args.common.command_timeout.clamp(0.001, 1e6)),
+            time_controls: [field.defs[a].time_control, field.defs[b].time_control],
+            margin: field.margin,
+            command_timeout: field.command_timeout,
         };
-        Ok(Plan {
-            commands,
-            given_names,
-            openings,
-            games: args.games,
-            settings,
-            time_control,
-            time_odds: args.time_odds,
-            sprt: args.sprt,
-            event: args.event.clone(),
-        })
-    }
-
-    /// The opening of game `round`: pair `round / 2`'s.
-    fn opening(&self, round: usize) -> Opening {
-        self.openings.opening((round / 2) as u64)
-    }
-
-    /// Engine 1 plays Black in even games, White in odd ones.
-    fn engine1_black(round: usize) -> bool {
-        round.is_multiple_of(2)
-    }
-}
-
-/// Checks a recorded game against the plan and returns its outcome (`None` for games
-/// beyond `--games`) and its engines' names as Black and White.
-fn recorded_outcome(game: &GameRecord, plan: &Plan, index: usize) -> Result<Option<GameOutcome>, String> {
-    let which = |what: &str| format!("game {} of the file: {what}", index + 1);
-    let round: usize = match game.tag("Round").and_then(|r| r.trim().parse().ok()) {
-        Some(r) if r >= 1 => r,
-        _ => return Err(which("no valid Round tag")),
-    };
-    if round > plan.games {
-        return Ok(None);
-    }
-    // Options such as claimed-block leave the openings as they are: compare the rules too.
-    match game.rules() {
-        Ok(rules) if rules == plan.openings.rules => {}
-        Ok(rules) => {
-            return Err(which(&format!(
-                "round {round} was played under the {rules} rules, this match plays {}",
-                plan.openings.rules
-            )));
+        let opening = field.book.opening(scheduled.encounter);
+        let mut observer = |game: &veletas_rules::Game| {
+            if let Some((board, slot, label)) = live {
+                let swapped = game.moves().any(|m| m == Move::Swap);
+                let (black, white) = if swapped { (b, a) } else { (a, b) };
+                let (black, white) = (field.names[black].clone(), field.names[white].clone());
+                board.set(slot, Some(LiveGame { label: label.to_string(), black, white, game: game.clone() }));
+            }
+        };
+        let played = play_game_observed(&mut pair, &settings, scheduled.index, &opening, true, &mut observer);
+        if let Some((board, slot, _)) = live {
+            board.set(slot, None);
         }
-        Err(e) => return Err(which(&e.to_string())),
+        let [one, two] = pair;
+        for (index, mut engine) in [(a, one), (b, two)] {
+            if field.defs[index].restart {
+                engine.quit(Duration::from_millis(500));
+            }
+            self.engines[index] = Some(engine);
+        }
+        played
     }
-    let opening = plan.opening(round - 1).to_string();
-    if game.tag("Opening") != Some(opening.as_str()) {
-        return Err(which(&format!(
-            "round {round} has opening '{}', this match plays '{opening}' there",
-            game.tag("Opening").unwrap_or("")
-        )));
+
+    fn shutdown(&mut self) {
+        for engine in self.engines.iter_mut().flatten() {
+            engine.quit(Duration::from_millis(500));
+        }
     }
-    // After White's swap the engines have exchanged colours: BlackEngine names the
-    // engine that played Black after it.
-    let swapped = game.tag("Swap").is_some();
-    let engine1_black = Plan::engine1_black(round - 1) != swapped;
-    let black = if engine1_black { "1" } else { "2" };
-    if game.tag("BlackEngine") != Some(black) {
-        let after = if swapped { " after the swap" } else { "" };
-        return Err(which(&format!(
-            "in round {round} engine {black} plays Black{after}, not engine {}",
-            game.tag("BlackEngine").unwrap_or("?")
-        )));
-    }
-    let winner = game.winner().ok_or_else(|| which("no result"))?;
-    let termination = game.tag("Termination").and_then(Termination::from_name).unwrap_or(Termination::Normal);
-    let disagreement = game.tag("Disagreement").is_some();
-    Ok(Some(GameOutcome { round: round - 1, engine1_black, winner, termination, disagreement }))
 }
 
-/// The outcomes already in the record file, their records (for `--report`) and the file
-/// opened for appending.
-type Opened = (Vec<GameOutcome>, Vec<GameRecord>, Option<File>);
+/// The record file being written.
+struct RecordFile {
+    file: File,
+    path: PathBuf,
+}
 
-fn open_record(args: &MatchArgs, plan: &Plan) -> Result<Opened, RefereeError> {
-    let Some(path) = &args.common.record else {
-        return Ok((Vec::new(), Vec::new(), None));
-    };
-    let common = &args.common;
-    let (games, file) = open_record_file(path, common.resume, common.overwrite, common.wait)?;
-    let mut outcomes = Vec::new();
-    let mut records = Vec::new();
-    let mut seen = HashSet::new();
-    for (i, game) in games.into_iter().enumerate() {
-        let outcome = recorded_outcome(&game, plan, i).map_err(|e| RefereeError::Record {
-            path: path.clone(),
-            detail: format!("holds games of a different match ({e}); use --overwrite or another --record"),
+/// The running state: the field, workers, the record file, results and output.
+pub(crate) struct Runner<'a> {
+    pub field: Field,
+    pub competition: Box<dyn Competition + 'a>,
+    workers: Vec<Worker>,
+    record: Option<RecordFile>,
+    /// Recorded games by identity, with their place in the file (resume).
+    pub recorded: HashMap<String, (usize, GameRecord)>,
+    /// Every game counted, resumed ones first.
+    pub results: Vec<GameResult>,
+    /// The games this run is to count.
+    pub planned: usize,
+    date: String,
+    output: Output,
+    finished_now: usize,
+    live: Option<LiveBoard>,
+    /// Every counted game's record, when `--report` asks for them.
+    pub records: Option<Vec<GameRecord>>,
+    /// Set when a signal stopped the run before its end.
+    pub interrupted: bool,
+}
+
+impl<'a> Runner<'a> {
+    /// A runner of `field` for `competition` with the output options of `common`;
+    /// `title` names the live page. `workers` threads play (each game on its own engines).
+    pub fn new(field: Field, competition: Box<dyn Competition + 'a>, common: &CommonArgs, title: &str) -> Runner<'a> {
+        // From here on a first SIGINT or SIGTERM stops the games in order.
+        crate::referee::process::stop_gracefully(true);
+        let workers = common.concurrency.max(1);
+        Runner {
+            workers: (0..workers).map(|_| Worker::new(field.defs.len())).collect(),
+            field,
+            competition,
+            record: None,
+            recorded: HashMap::new(),
+            results: Vec::new(),
+            planned: 0,
+            date: today(),
+            output: Output {
+                quiet: common.quiet,
+                progress: !common.quiet && std::io::stderr().is_terminal(),
+                started: Instant::now(),
+                rating_interval: common.rating_interval.filter(|&n| n > 0),
+            },
+            finished_now: 0,
+            live: common.live.as_deref().map(|path| LiveBoard::new(path, title, workers)),
+            records: common.report.is_some().then(Vec::new),
+            interrupted: false,
+        }
+    }
+
+    /// Opens and locks the record file `path` (the options of `common` say whether it must
+    /// exist, is emptied, or is waited for) and keeps its games by the identity `key` gives
+    /// (`None`: not a game of this run; the first of equal identities counts). Says on
+    /// stderr how many recorded games it found.
+    pub fn open_record(
+        &mut self,
+        path: &std::path::Path,
+        common: &CommonArgs,
+        key: impl Fn(usize, &GameRecord) -> Result<Option<String>, RefereeError>,
+    ) -> Result<(), RefereeError> {
+        let (games, file) = open_record_file(path, common.resume, common.overwrite, common.wait)?;
+        let found = games.len();
+        for (position, game) in games.into_iter().enumerate() {
+            if let Some(id) = key(position, &game)? {
+                self.recorded.entry(id).or_insert((position, game));
+            }
+        }
+        if found > 0 {
+            let s = if found == 1 { "" } else { "s" };
+            log::info!("{}: found {found} recorded game{s}; they are not played again", path.display());
+        }
+        self.record = Some(RecordFile { file, path: path.to_path_buf() });
+        Ok(())
+    }
+
+    /// The result of game `scheduled` if the record file holds it (counted, and kept for
+    /// the report).
+    pub fn resumed(&mut self, scheduled: &ScheduledGame) -> Result<Option<GameResult>, RefereeError> {
+        let Some((position, game)) = self.recorded.remove(&scheduled.id) else { return Ok(None) };
+        let path = self.record.as_ref().map(|r| r.path.clone()).unwrap_or_default();
+        let noun = self.competition.noun();
+        let result = self.competition.recorded_result(&self.field, &game, position, scheduled).map_err(|e| {
+            RefereeError::Record {
+                path,
+                detail: format!("holds games of a different {noun} ({e}); use --overwrite or another --record"),
+            }
         })?;
-        if let Some(o) = outcome.filter(|o| seen.insert(o.round)) {
-            outcomes.push(o);
+        if let Some(records) = self.records.as_mut() {
             records.push(game);
         }
+        self.competition.add(&result);
+        self.results.push(result.clone());
+        Ok(Some(result))
     }
-    Ok((outcomes, records, Some(file)))
+
+    /// The path of the record file, if any.
+    pub fn record_path(&self) -> Option<&std::path::Path> {
+        self.record.as_ref().map(|r| r.path.as_path())
+    }
+
+    /// Hands engines already started (by [`Field::probe`]) to the first worker.
+    pub fn adopt(&mut self, engines: Vec<Engine>) {
+        if let Some(worker) = self.workers.first_mut() {
+            for (slot, engine) in worker.engines.iter_mut().zip(engines) {
+                *slot = Some(engine);
+            }
+        }
+    }
+
+    /// Whether no more games are to be started: the competition is decided, or a signal
+    /// asked to stop.
+    pub fn stopping(&self) -> bool {
+        self.competition.decided() || crate::referee::process::stop_requested()
+    }
+
+    /// Plays `games` on the workers, recording and reporting each as it finishes; stops
+    /// starting games when the competition is decided or a signal asks to stop.
+    pub fn play(&mut self, games: Vec<ScheduledGame>) -> Result<(), RefereeError> {
+        if crate::referee::process::stop_requested() {
+            self.interrupted = true;
+        }
+        if games.is_empty() || self.stopping() {
+            return Ok(());
+        }
+        let threads = self.workers.len().min(games.len());
+        let labelled: Vec<(String, ScheduledGame)> =
+            games.into_iter().map(|g| (self.competition.live_label(&g), g)).collect();
+        let queue = Mutex::new(labelled.into_iter());
+        let stop = AtomicBool::new(false);
+        let (tx, rx) = mpsc::channel::<(ScheduledGame, PlayedGame)>();
+        let mut failure = None;
+        let mut workers = std::mem::take(&mut self.workers);
+        let live = self.live.take();
+        let field = &self.field;
+        thread::scope(|scope| {
+            for (slot, worker) in workers.iter_mut().take(threads).enumerate() {
+                let (tx, queue, stop, live) = (tx.clone(), &queue, &stop, live.as_ref());
+                scope.spawn(move || {
+                    while !stop.load(Ordering::SeqCst) && !crate::referee::process::stop_requested() {
+                        let Some((label, scheduled)) = queue.lock().ok().and_then(|mut q| q.next()) else { break };
+                        let played = worker.play(field, &scheduled, live.map(|l| (l, slot, label.as_str())));
+                        if tx.send((scheduled, played)).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(tx);
+            loop {
+                let wait = live.as_ref().map_or(Duration::from_millis(200), |l| {
+                    l.until_due().clamp(Duration::from_millis(20), Duration::from_millis(200))
+                });
+                match rx.recv_timeout(wait) {
+                    Ok((scheduled, played)) => {
+                        if failure.is_none() {
+                            match finished(
+                                field,
+                                &mut *self.competition,
+                                &mut FinishState {
+                                    record: self.record.as_mut(),
+                                    records: self.records.as_mut(),
+                                    results: &mut self.results,
+                                    date: &self.date,
+                                },
+                                &scheduled,
+                                &played,
+                            ) {
+                                Ok(()) => {
+                                    self.finished_now += 1;
+                                    let counted = Counted {
+                                        field,
+                                        competition: &*self.competition,
+                                        results: &self.results,
+                                        planned: self.planned,
+                                    };
+                                    self.output.report_game(&counted, self.finished_now, &scheduled, &played);
+                                    if self.competition.decided() {
+                                        stop.store(true, Ordering::SeqCst);
+                                    }
+                                }
+                                Err(e) => {
+                                    failure = Some(e);
+                                    stop.store(true, Ordering::SeqCst);
+                                }
+                            }
+                        }
+                    }
+                    Err(mpsc::RecvTimeoutError::Timeout) => {}
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                }
+                if let Some(live) = &live {
+                    let counted = Counted {
+                        field,
+                        competition: &*self.competition,
+                        results: &self.results,
+                        planned: self.planned,
+                    };
+                    counted.write_live(live, false);
+                }
+            }
+        });
+        self.live = live;
+        self.workers = workers;
+        if self.output.progress {
+            eprint!("\r\x1b[K");
+        }
+        if crate::referee::process::stop_requested() {
+            self.interrupted = true;
+        }
+        failure.map_or(Ok(()), Err)
+    }
+
+    /// Writes the live page once more (now, if `finished` with `status` and `panel`) and
+    /// ends the engines.
+    pub fn finish(&mut self, status: Option<(&str, String)>) -> Result<(), RefereeError> {
+        for worker in &mut self.workers {
+            worker.shutdown();
+        }
+        if let Some(live) = self.live.take() {
+            match status {
+                Some((status, panel)) => live.write(status, true, || panel).map_err(RefereeError::Usage)?,
+                None => self.counted().write_live(&live, true),
+            }
+        }
+        Ok(())
+    }
+
+    fn counted(&self) -> Counted<'_> {
+        Counted { field: &self.field, competition: &*self.competition, results: &self.results, planned: self.planned }
+    }
+
+    /// Writes the live page now (before the first game).
+    pub fn write_live_now(&self) -> Result<(), RefereeError> {
+        if let Some(live) = &self.live {
+            let status = self.competition.live_status(&self.field, &self.results, self.planned);
+            live.write(&status, false, || self.competition.live_panel(&self.field, &self.results))
+                .map_err(RefereeError::Usage)?;
+        }
+        Ok(())
+    }
+
+    /// The lines printed after an interruption (on stderr): what was played and the
+    /// command that resumes.
+    pub fn interruption(&self) -> String {
+        let command: Vec<String> = std::env::args().map(|word| crate::referee::words::quote(&word)).collect();
+        let played = format!("{} of {} games played", self.results.len(), self.planned);
+        match self.record_path() {
+            Some(_) => format!("interrupted: {played}; to resume, run the same command:\n  {}\n", command.join(" ")),
+            None => format!("interrupted: {played}; without --record the games are not kept\n"),
+        }
+    }
+}
+
+/// The output options.
+#[derive(Clone, Copy)]
+struct Output {
+    quiet: bool,
+    /// Whether the progress line is shown (stderr is a terminal).
+    progress: bool,
+    started: Instant,
+    rating_interval: Option<usize>,
+}
+
+/// The games counted so far, as the output sees them.
+struct Counted<'c> {
+    field: &'c Field,
+    competition: &'c dyn Competition,
+    results: &'c [GameResult],
+    planned: usize,
+}
+
+impl Counted<'_> {
+    /// Rewrites the live page when due (or now, when `finished`).
+    fn write_live(&self, live: &LiveBoard, finished: bool) {
+        let status = self.competition.live_status(self.field, self.results, self.planned);
+        if let Err(e) = live.write(&status, finished, || self.competition.live_panel(self.field, self.results)) {
+            log::warn!("--live: {e}");
+        }
+    }
+}
+
+impl Output {
+    /// Prints a finished game's line, the standings when due and the progress line
+    /// (`finished_now`: games finished in this run).
+    fn report_game(&self, counted: &Counted, finished_now: usize, scheduled: &ScheduledGame, played: &PlayedGame) {
+        let Counted { field, competition, results, planned } = *counted;
+        if self.progress {
+            eprint!("\r\x1b[K");
+        }
+        let mut out = std::io::stdout().lock();
+        // A closed stdout must not stop the games: the record file is what counts.
+        if !self.quiet {
+            let _ = writeln!(out, "{}", competition.game_line(field, scheduled, played));
+        }
+        if let Some(n) = self.rating_interval
+            && results.len().is_multiple_of(n)
+        {
+            let _ = write!(out, "{}", competition.standings(field, results, planned));
+        }
+        let _ = out.flush();
+        if self.progress {
+            let left = planned.saturating_sub(results.len());
+            let eta = (left > 0).then(|| self.started.elapsed().mul_f64(left as f64 / finished_now.max(1) as f64));
+            eprint!("{}", competition.progress_line(field, results, planned, eta));
+            let _ = std::io::stderr().flush();
+        }
+    }
+}
+
+/// What [`finished`] writes to.
+struct FinishState<'r> {
+    record: Option<&'r mut RecordFile>,
+    records: Option<&'r mut Vec<GameRecord>>,
+    results: &'r mut Vec<GameResult>,
+    date: &'r str,
+}
+
+/// Records and counts a finished game.
+fn finished(
+    field: &Field,
+    competition: &mut dyn Competition,
+    state: &mut FinishState,
+    scheduled: &ScheduledGame,
+    played: &PlayedGame,
+) -> Result<(), RefereeError> {
+    if state.record.is_some() || state.records.is_some() {
+        let game_record = competition.record(field, scheduled, played, state.date);
+        if let Some(record) = state.record.as_mut() {
+            append_game(&mut record.file, &record.path, &game_record.to_string())?;
+        }
+        if let Some(records) = state.records.as_mut() {
+            records.push(game_record);
+        }
+    }
+    let result = GameResult::of(scheduled, played);
+    competition.add(&result);
+    state.results.push(result);
+    Ok(())
 }
 
 /// Today's date (UTC) as `YYYY.MM.DD`, as the records' `Date` tag writes it.
@@ -187,253 +672,4 @@ pub fn today() -> String {
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
     format!("{year:04}.{month:02}.{day:02}")
-}
-
-/// The record of a played game.
-fn to_record(played: &PlayedGame, plan: &Plan, names: &[String; 2], date: &str) -> GameRecord {
-    let (black, white) = if played.engine1_black { (0, 1) } else { (1, 0) };
-    let head = [
-        ("Event", plan.event.clone()),
-        ("Date", date.to_string()),
-        ("Round", (played.round + 1).to_string()),
-        ("Black", names[black].clone()),
-        ("White", names[white].clone()),
-        ("BlackEngine", (black + 1).to_string()),
-    ];
-    let setup_engine = if played.engine1_black { 2 } else { 1 };
-    let swap = format!("white swapped: engine {setup_engine} made Black's setup and then played White");
-    let odds = plan.time_odds;
-    let control = plan.time_control;
-    let text = if odds == 1.0 { control.to_string() } else { format!("{control}; engine 1 x{}", format_seconds(odds)) };
-    played.record(&head, &text, &swap)
-}
-
-/// Asks a started engine `protocol_version` and `name` (and `version`), as every engine
-/// must answer before the first game ([`crate::check::startup`]); its name, or why it is
-/// refused.
-pub(super) fn engine_name(engine: &mut Engine, timeout: Duration) -> Result<String, RefereeError> {
-    crate::check::startup(engine, timeout).map(|identity| identity.full_name()).map_err(|detail| {
-        RefereeError::Refused { command: engine_text(engine), detail: format!("at start-up, {detail}") }
-    })
-}
-
-/// Runs the required checks of `veletas check` on each engine command (`--check`); the
-/// first engine that fails one is refused, with the check and its reason.
-pub(super) fn check_engines(
-    commands: &[&EngineCommand],
-    openings: &OpeningBook,
-    margin: f64,
-    timeout: Duration,
-) -> Result<(), RefereeError> {
-    let settings = crate::check::CheckSettings {
-        variant: openings.variant,
-        rules: openings.rules.set.into(),
-        command_timeout: timeout,
-        margin,
-        movetime: 0.2,
-        seed: 1,
-    };
-    for command in commands {
-        crate::check::required_checks(command, &settings).map_err(|detail| RefereeError::Refused {
-            command: command.text.clone(),
-            detail: format!("--check: {detail}"),
-        })?;
-    }
-    Ok(())
-}
-
-fn engine_text(engine: &Engine) -> String {
-    engine.command_line().text.clone()
-}
-
-/// The line printed for a finished game.
-fn game_line(played: &PlayedGame, games: usize, shown: &[String; 2]) -> String {
-    let (black, white) = if played.engine1_black { (0, 1) } else { (1, 0) };
-    format!("game {}/{games}: {}", played.round + 1, played.report_line(&shown[black], &shown[white]))
-}
-
-/// Plays the match `args` describe and returns its statistics. Prints a line per game
-/// (unless `--quiet`), a progress line on stderr when it is a terminal, and the summary.
-pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
-    let plan = Plan::new(args)?;
-    let log = args.common.engine_log_path();
-    args.common.check_outputs(args.common.record.as_deref(), log.as_deref(), &[])?;
-    args.common.warn_about_concurrency();
-    let (mut outcomes, mut records, mut record) = open_record(args, &plan)?;
-    let keep_records = args.common.report.is_some();
-    let mut tally = Tally::default();
-    outcomes.iter().for_each(|o| {
-        tally.add(o);
-    });
-    let done: HashSet<usize> = outcomes.iter().map(|o| o.round).collect();
-    let todo: VecDeque<usize> = (0..plan.games).filter(|r| !done.contains(r)).collect();
-    let decided = |t: &Tally| t.sprt(plan.sprt).is_some_and(|s| s.decision != SprtDecision::Continue);
-    let workers = if decided(&tally) { 0 } else { args.common.concurrency.min(todo.len()) };
-
-    let timeout = plan.settings.command_timeout;
-    if args.common.check && workers > 0 {
-        check_engines(&[&plan.commands[0], &plan.commands[1]], &plan.openings, plan.settings.margin, timeout)?;
-    }
-    let mut pairs: Vec<[Engine; 2]> =
-        (0..workers).map(|_| plan.commands.clone().map(|c| Engine::new(c, log.clone()))).collect();
-    // Every engine answers protocol_version and name before the first game, or none is played.
-    let mut replied: [Option<String>; 2] = [None, None];
-    for pair in &mut pairs {
-        for (i, engine) in pair.iter_mut().enumerate() {
-            engine
-                .ensure_running()
-                .map_err(|e| RefereeError::Engine { command: engine_text(engine), detail: e.to_string() })?;
-            let name = engine_name(engine, timeout)?;
-            replied[i].get_or_insert(name);
-        }
-    }
-    // With nothing left to play no engine is started: the record file names them.
-    let recorded = |i: usize| {
-        records.iter().find_map(|r| {
-            let black = r.tag("BlackEngine")? == (i + 1).to_string();
-            r.tag(if black { "Black" } else { "White" }).map(str::to_string)
-        })
-    };
-    let raw: [String; 2] = [0, 1].map(|i| {
-        plan.given_names[i]
-            .clone()
-            .or_else(|| replied[i].clone())
-            .or_else(|| recorded(i))
-            .unwrap_or_else(|| plan.commands[i].text.clone())
-    });
-    let fixed = plan.given_names.each_ref().map(Option::is_some);
-    let distinct =
-        crate::referee::tournament::field::distinct_names(&raw, &fixed, &[&plan.commands[0], &plan.commands[1]]);
-    let names: [String; 2] = [distinct[0].clone(), distinct[1].clone()];
-    // Screen and records carry the same names.
-    let shown = names.clone();
-    let progress = !args.common.quiet && std::io::stderr().is_terminal();
-    let date = today();
-
-    let live = args.common.live.as_deref().map(|path| LiveBoard::new(path, &plan.event, workers));
-    let live_status = |tally: &Tally| tally.progress_line(&shown, plan.games, plan.sprt, None);
-    let live_panel = |outcomes: &[GameOutcome]| {
-        MatchSummary::new(shown.clone(), plan.games, outcomes, plan.sprt).panel(names.clone()).html()
-    };
-    if let Some(live) = &live {
-        live.write(&live_status(&tally), false, || live_panel(&outcomes)).map_err(RefereeError::Usage)?;
-    }
-    let queue = Mutex::new(todo);
-    let remaining_at_start = queue.lock().map_or(0, |q| q.len());
-    let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<PlayedGame>();
-    let started = Instant::now();
-    let mut failure: Option<RefereeError> = None;
-    thread::scope(|scope| {
-        for (worker, mut pair) in pairs.drain(..).enumerate() {
-            let (tx, queue, stop, plan, live, names) = (tx.clone(), &queue, &stop, &plan, live.as_ref(), &names);
-            scope.spawn(move || {
-                while !stop.load(Ordering::SeqCst) {
-                    let Some(round) = queue.lock().ok().and_then(|mut q| q.pop_front()) else { break };
-                    let opening = plan.opening(round);
-                    let black = Plan::engine1_black(round);
-                    let mut observer = |game: &veletas_rules::Game| {
-                        if let Some(live) = live {
-                            let swapped = game.moves().any(|m| m == Move::Swap);
-                            let (b, w) = if black != swapped { (0, 1) } else { (1, 0) };
-                            let label = format!("game {}/{}", round + 1, plan.games);
-                            let (black, white) = (names[b].clone(), names[w].clone());
-                            live.set(worker, Some(LiveGame { label, black, white, game: game.clone() }));
-                        }
-                    };
-                    let played = play_game_observed(&mut pair, &plan.settings, round, &opening, black, &mut observer);
-                    if let Some(live) = live {
-                        live.set(worker, None);
-                    }
-                    if tx.send(played).is_err() {
-                        break;
-                    }
-                }
-                for engine in &mut pair {
-                    engine.quit(Duration::from_millis(500));
-                }
-            });
-        }
-        drop(tx);
-        let mut finished_now = 0usize;
-        loop {
-            let wait =
-                live.as_ref().map_or(Duration::from_secs(3600), |l| l.until_due().max(Duration::from_millis(20)));
-            let played = match rx.recv_timeout(wait) {
-                Ok(played) => played,
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    if let Some(live) = &live
-                        && let Err(e) = live.write(&live_status(&tally), false, || live_panel(&outcomes))
-                    {
-                        log::warn!("--live: {e}");
-                    }
-                    continue;
-                }
-                Err(mpsc::RecvTimeoutError::Disconnected) => break,
-            };
-            finished_now += 1;
-            let game_record = (record.is_some() || keep_records).then(|| to_record(&played, &plan, &names, &date));
-            if keep_records && let Some(r) = &game_record {
-                records.push(r.clone());
-            }
-            if let (Some(file), None, Some(game_record)) = (record.as_mut(), &failure, &game_record) {
-                let path = args.common.record.as_deref().unwrap_or(Path::new(""));
-                if let Err(e) = append_game(file, path, &game_record.to_string()) {
-                    failure = Some(e);
-                    stop.store(true, Ordering::SeqCst);
-                }
-            }
-            let outcome = GameOutcome {
-                round: played.round,
-                engine1_black: played.engine1_black,
-                winner: played.winner,
-                termination: played.termination,
-                disagreement: played.disagreement.is_some(),
-            };
-            tally.add(&outcome);
-            outcomes.push(outcome);
-            if progress {
-                eprint!("\r\x1b[K");
-            }
-            if !args.common.quiet {
-                // A closed stdout must not stop the match: the record file is what counts.
-                let _ = writeln!(std::io::stdout(), "{}", game_line(&played, plan.games, &shown));
-            }
-            if decided(&tally) {
-                stop.store(true, Ordering::SeqCst);
-            }
-            if let Some(live) = &live
-                && let Err(e) = live.write(&live_status(&tally), false, || live_panel(&outcomes))
-            {
-                log::warn!("--live: {e}");
-            }
-            if progress {
-                let left = remaining_at_start.saturating_sub(finished_now);
-                let eta = started.elapsed().mul_f64(left as f64 / finished_now as f64);
-                eprint!("{}", tally.progress_line(&shown, plan.games, plan.sprt, Some(eta)));
-                let _ = std::io::stderr().flush();
-            }
-        }
-        if progress {
-            eprint!("\r\x1b[K");
-        }
-    });
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    let summary = MatchSummary::new(shown, plan.games, &outcomes, plan.sprt);
-    let _ = write!(std::io::stdout(), "{summary}").and_then(|()| std::io::stdout().flush());
-    if let Some(live) = &live {
-        let status = format!("{} of {} games played", summary.games, summary.planned);
-        live.write(&status, true, || summary.panel(names.clone()).html()).map_err(RefereeError::Usage)?;
-    }
-    if let Some(path) = &args.common.report {
-        records.sort_by_key(|r| r.tag("Round").and_then(|n| n.trim().parse::<usize>().ok()).unwrap_or(0));
-        let file = args.common.record.as_ref().map_or("this match".to_string(), |p| p.display().to_string());
-        let panel = summary.panel(names.clone()).html();
-        crate::report::page(&[(file, records)], &plan.event, &panel)
-            .and_then(|page| crate::picture::write_output(Some(path), page.as_bytes()))
-            .map_err(|e| RefereeError::Usage(format!("--report: {e}")))?;
-    }
-    Ok(summary)
 }

@@ -370,18 +370,25 @@ impl fmt::Display for MatchSummary {
             writeln!(f, "final_score disagreements: {}", self.disagreements)?;
         }
         if let Some(s) = self.sprt {
-            let decision = match s.decision {
-                SprtDecision::Continue => "continue (no decision yet)",
-                SprtDecision::AcceptH0 => "H0 accepted",
-                SprtDecision::AcceptH1 => "H1 accepted",
-            };
-            writeln!(
-                f,
-                "SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {:.3} bounds [{:.3}, {:.3}]: {decision}",
-                s.spec.elo0, s.spec.elo1, s.spec.alpha, s.spec.beta, s.llr, s.bounds.0, s.bounds.1
-            )?;
+            writeln!(f, "{}", s.line())?;
         }
         Ok(())
+    }
+}
+
+impl SprtReport {
+    /// The summary's SPRT line: the test, the LLR, its bounds and the decision.
+    pub fn line(&self) -> String {
+        let decision = match self.decision {
+            SprtDecision::Continue => "continue (no decision yet)",
+            SprtDecision::AcceptH0 => "H0 accepted",
+            SprtDecision::AcceptH1 => "H1 accepted",
+        };
+        let s = self;
+        format!(
+            "SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {:.3} bounds [{:.3}, {:.3}]: {decision}",
+            s.spec.elo0, s.spec.elo1, s.spec.alpha, s.spec.beta, s.llr, s.bounds.0, s.bounds.1
+        )
     }
 }
 

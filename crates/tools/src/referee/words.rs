@@ -101,9 +101,30 @@ pub fn split_engine_name(text: &str) -> (Option<&str>, &str) {
     }
 }
 
+/// Quotes `word` for a POSIX shell (and for [`split_command`]): unchanged when it holds
+/// only characters no shell treats specially, else in single quotes (a `'` as `'\''`).
+pub fn quote(word: &str) -> String {
+    let plain =
+        |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-' | '/' | ',' | ':' | '=' | '+' | '@' | '%');
+    if !word.is_empty() && word.chars().all(plain) {
+        return word.to_string();
+    }
+    format!("'{}'", word.replace('\'', "'\\''"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quoted_words_split_back_into_themselves() {
+        assert_eq!(quote("--games"), "--games");
+        assert_eq!(quote("a=veletas --seed 1"), "'a=veletas --seed 1'");
+        assert_eq!(quote(""), "''");
+        for word in ["it's", "a b", "$HOME", "x\\y", "\"\"", "*", "tab\there", "'"] {
+            assert_eq!(split_command(&quote(word)).unwrap(), [word], "{word}");
+        }
+    }
 
     #[test]
     fn a_leading_name_and_equals_sign_name_the_engine() {

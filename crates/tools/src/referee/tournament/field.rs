@@ -213,6 +213,27 @@ pub fn entry_from_flag(text: &str) -> EngineEntry {
     EngineEntry { name: name.map(str::to_string), command: command.to_string(), options: EngineOptions::default() }
 }
 
+/// The engines of a match or tournament before start-up: those of `--engines FILE`, then
+/// those of `engines` (`--engine`), with `--each` (over the file's `[each]`) and
+/// `--option` of `common`; and the options of every engine.
+pub fn entries(
+    engines: &[String],
+    common: &crate::referee::CommonArgs,
+) -> Result<(Vec<EngineEntry>, EngineOptions), String> {
+    let (mut entries, mut each) = match &common.engines_file {
+        Some(path) => read_engines_file(path)?,
+        None => (Vec::new(), EngineOptions::default()),
+    };
+    entries.extend(engines.iter().map(|text| entry_from_flag(text)));
+    for pair in &common.each {
+        each.set_pair(pair).map_err(|e| format!("--each {pair}: {e}"))?;
+    }
+    for option in &common.options {
+        apply_option(&mut entries, option)?;
+    }
+    Ok((entries, each))
+}
+
 /// Applies `--option NAME:KEY=VALUE` to the engine named NAME.
 pub fn apply_option(entries: &mut [EngineEntry], text: &str) -> Result<(), String> {
     let (name, pair) = text.split_once(':').ok_or_else(|| format!("--option '{text}': use NAME:KEY=VALUE"))?;

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::referee::RefereeError;
-use crate::referee::tournament::run::{GameResult, Runner};
+use crate::referee::runner::{GameResult, Runner};
 use crate::referee::tournament::schedule::{bracket, knockout_game};
 
 /// Tie-break pairs a level match may play before the higher seed goes through.
@@ -99,10 +99,10 @@ impl Live {
     }
 }
 
-/// Plays the knockout round by round and returns its matches.
-pub(super) fn play_knockout(runner: &mut Runner) -> Result<KnockoutReport, RefereeError> {
-    let field = runner.plan.defs.len();
-    let base = runner.plan.games_per_pair;
+/// Plays the knockout round by round, each match `base` games before tie-breaks, and
+/// returns its matches (`None` when a signal stopped it).
+pub(crate) fn play_knockout(runner: &mut Runner, base: usize) -> Result<Option<KnockoutReport>, RefereeError> {
+    let field = runner.field.defs.len();
     let mut slots = bracket(field);
     let mut matches = Vec::new();
     let mut round = 1;
@@ -121,16 +121,16 @@ pub(super) fn play_knockout(runner: &mut Runner) -> Result<KnockoutReport, Refer
                 for m in live.iter_mut().filter(|m| game < m.target && game >= m.results.len()) {
                     let scheduled = knockout_game(m.round, m.slot, game, m.a, m.b);
                     match runner.resumed(&scheduled)? {
-                        Some(result) => {
-                            m.results.push(result.clone());
-                            runner.results.push(result);
-                        }
+                        Some(result) => m.results.push(result),
                         None => todo.push(scheduled),
                     }
                 }
             }
             let before = runner.results.len();
             runner.play(todo)?;
+            if runner.interrupted {
+                return Ok(None);
+            }
             for result in runner.results[before..].iter().cloned() {
                 if let Some(m) = live.iter_mut().find(|m| {
                     let (x, y) = (result.black.min(result.white), result.black.max(result.white));
@@ -182,7 +182,7 @@ pub(super) fn play_knockout(runner: &mut Runner) -> Result<KnockoutReport, Refer
         }
         if winners.len() <= 1 {
             let champion = winners.first().copied().unwrap_or(0);
-            return Ok(KnockoutReport { matches, champion });
+            return Ok(Some(KnockoutReport { matches, champion }));
         }
         slots = winners
             .chunks(2)

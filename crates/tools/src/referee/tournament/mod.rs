@@ -19,11 +19,10 @@ mod run;
 pub mod schedule;
 mod shard;
 
-use std::path::PathBuf;
-
+pub use crate::referee::runner::GameResult;
 pub use knockout::{KnockoutMatch, KnockoutReport};
 pub use report::summary;
-pub use run::{GameResult, TournamentReport, dry_run, run_tournament};
+pub use run::{TournamentReport, dry_run, run_tournament};
 pub use schedule::{Format, Schedule, ScheduledGame};
 pub use shard::ShardSpec;
 
@@ -44,18 +43,6 @@ pub struct TournamentArgs {
     /// every engine; the order is the seeding (gauntlet: the first plays all others).
     #[arg(long = "engine", value_name = "[NAME=]CMD ARGS")]
     pub engines: Vec<String>,
-    /// An engines file (TOML): `[[engine]]` tables with name, command, dir, init, restart,
-    /// movetime, clock, byoyomi, odds, and an optional `[each]` table. Its engines come
-    /// before those of --engine.
-    #[arg(long = "engines", value_name = "FILE")]
-    pub engines_file: Option<PathBuf>,
-    /// An option for every engine: restart=on|off, dir=PATH, init=COMMAND, movetime=S,
-    /// clock=MAIN[+INC], byoyomi=PERIOD/STONES, odds=F.
-    #[arg(long, value_name = "KEY=VALUE")]
-    pub each: Vec<String>,
-    /// An option for one named engine, overriding --each.
-    #[arg(long = "option", value_name = "NAME:KEY=VALUE")]
-    pub options: Vec<String>,
     /// round-robin (every pair), gauntlet (the first engine against each other) or knockout.
     #[arg(long, default_value = "round-robin")]
     pub format: Format,
@@ -81,10 +68,6 @@ pub struct TournamentArgs {
     /// The Event tag of the records.
     #[arg(long, default_value = "veletas tournament")]
     pub event: String,
-    /// Print the games this process would play (index, round, engines, opening) and
-    /// exit without starting any engine; names not given are shown as command lines.
-    #[arg(long)]
-    pub dry_run: bool,
     /// The options shared with `veletas match`.
     #[command(flatten)]
     pub common: CommonArgs,

@@ -49,6 +49,9 @@ pub fn summary(report: &TournamentReport, anchor: Option<&str>, head_to_head: bo
         }
         Some(standings) => out.push_str(&standings.text(head_to_head)),
     }
+    if let Some(sprt) = &report.sprt {
+        let _ = writeln!(out, "{}", sprt.line());
+    }
     let mut endings: BTreeMap<&str, usize> = BTreeMap::new();
     for r in &report.results {
         *endings.entry(r.termination.as_str()).or_default() += 1;

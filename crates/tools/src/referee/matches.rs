@@ -1,0 +1,352 @@
+//! `veletas match`: a two-engine tournament with a match's schedule and output.
+//!
+//! Game `i` (from 0) plays pair `i / 2`'s opening with engine 1 as Black when `i` is even;
+//! the record's `Round` tag is `i + 1` and `BlackEngine` says which engine played Black.
+//! Everything else (engines, workers, record file, live page, progress, report) is the
+//! runner's ([`super::runner`]); this module says what a match prints and writes.
+
+use std::io::Write;
+use std::time::Duration;
+
+use crate::referee::clock::format_seconds;
+use crate::referee::engine::EngineCommand;
+use crate::referee::game::{PlayedGame, Termination};
+use crate::referee::openings::OpeningBook;
+use crate::referee::runner::{Competition, Field, GameResult, Runner, played_engines};
+use crate::referee::summary::{GameOutcome, MatchSummary, SprtSpec, Tally};
+use crate::referee::tournament::field;
+use crate::referee::tournament::schedule::ScheduledGame;
+use crate::referee::words::split_engine_name;
+use crate::referee::{MatchArgs, RefereeError, TimeControl};
+use crate::stats::SprtDecision;
+use veletas_rules::record::GameRecord;
+
+/// Game `index` of a match: engine 1 (field index 0) has Black in even games.
+fn match_game(index: usize) -> ScheduledGame {
+    let (black, white) = if index.is_multiple_of(2) { (0, 1) } else { (1, 0) };
+    ScheduledGame { index, id: (index + 1).to_string(), round: index + 1, black, white, encounter: (index / 2) as u64 }
+}
+
+/// What a match prints and writes, and its running tally.
+struct MatchCompetition {
+    games: usize,
+    sprt: Option<SprtSpec>,
+    event: String,
+    /// The `TimeControl` tag.
+    time_control: String,
+    tally: Tally,
+    outcomes: Vec<GameOutcome>,
+}
+
+impl MatchCompetition {
+    fn names(field: &Field) -> [String; 2] {
+        [field.names[0].clone(), field.names[1].clone()]
+    }
+
+    fn summary(&self, field: &Field) -> MatchSummary {
+        MatchSummary::new(Self::names(field), self.games, &self.outcomes, self.sprt)
+    }
+}
+
+impl Competition for MatchCompetition {
+    fn add(&mut self, result: &GameResult) {
+        let outcome = outcome(result);
+        if self.tally.add(&outcome) {
+            self.outcomes.push(outcome);
+        }
+    }
+
+    fn record(&self, field: &Field, scheduled: &ScheduledGame, played: &PlayedGame, date: &str) -> GameRecord {
+        let (black, white) = played_engines(scheduled, played.swapped);
+        let head = [
+            ("Event", self.event.clone()),
+            ("Date", date.to_string()),
+            ("Round", (scheduled.index + 1).to_string()),
+            ("Black", field.names[black].clone()),
+            ("White", field.names[white].clone()),
+            ("BlackEngine", (black + 1).to_string()),
+        ];
+        // After a swap the engine now White made Black's setup.
+        let swap = format!("white swapped: engine {} made Black's setup and then played White", white + 1);
+        played.record(&head, &self.time_control, &swap)
+    }
+
+    fn game_line(&self, field: &Field, scheduled: &ScheduledGame, played: &PlayedGame) -> String {
+        let (black, white) = played_engines(scheduled, played.swapped);
+        format!(
+            "game {}/{}: {}",
+            scheduled.index + 1,
+            self.games,
+            played.report_line(&field.names[black], &field.names[white])
+        )
+    }
+
+    fn live_label(&self, scheduled: &ScheduledGame) -> String {
+        format!("game {}/{}", scheduled.index + 1, self.games)
+    }
+
+    fn progress_line(&self, field: &Field, _: &[GameResult], _: usize, eta: Option<Duration>) -> String {
+        self.tally.progress_line(&Self::names(field), self.games, self.sprt, Some(eta.unwrap_or_default()))
+    }
+
+    fn live_status(&self, field: &Field, _: &[GameResult], _: usize) -> String {
+        self.tally.progress_line(&Self::names(field), self.games, self.sprt, None)
+    }
+
+    fn live_panel(&self, field: &Field, _: &[GameResult]) -> String {
+        self.summary(field).panel(Self::names(field)).html()
+    }
+
+    fn standings(&self, field: &Field, _: &[GameResult], _: usize) -> String {
+        format!("{}\n", self.tally.progress_line(&Self::names(field), self.games, self.sprt, None))
+    }
+
+    fn decided(&self) -> bool {
+        self.tally.sprt(self.sprt).is_some_and(|s| s.decision != SprtDecision::Continue)
+    }
+
+    fn recorded_result(
+        &self,
+        field: &Field,
+        game: &GameRecord,
+        position: usize,
+        scheduled: &ScheduledGame,
+    ) -> Result<GameResult, String> {
+        let which = |what: &str| format!("game {} of the file: {what}", position + 1);
+        let round = scheduled.index + 1;
+        // Options such as claimed-block leave the openings as they are: compare the rules too.
+        match game.rules() {
+            Ok(rules) if rules == field.book.rules => {}
+            Ok(rules) => {
+                return Err(which(&format!(
+                    "round {round} was played under the {rules} rules, this match plays {}",
+                    field.book.rules
+                )));
+            }
+            Err(e) => return Err(which(&e.to_string())),
+        }
+        let opening = field.book.opening(scheduled.encounter).to_string();
+        if game.tag("Opening") != Some(opening.as_str()) {
+            return Err(which(&format!(
+                "round {round} has opening '{}', this match plays '{opening}' there",
+                game.tag("Opening").unwrap_or("")
+            )));
+        }
+        // After White's swap the engines have exchanged colours: BlackEngine names the
+        // engine that played Black after it.
+        let swapped = game.tag("Swap").is_some();
+        let (black, white) = played_engines(scheduled, swapped);
+        if game.tag("BlackEngine") != Some((black + 1).to_string().as_str()) {
+            let after = if swapped { " after the swap" } else { "" };
+            return Err(which(&format!(
+                "in round {round} engine {} plays Black{after}, not engine {}",
+                black + 1,
+                game.tag("BlackEngine").unwrap_or("?")
+            )));
+        }
+        let winner = game.winner().ok_or_else(|| which("no result"))?;
+        let termination = game.tag("Termination").and_then(Termination::from_name).unwrap_or(Termination::Normal);
+        Ok(GameResult {
+            index: scheduled.index,
+            id: scheduled.id.clone(),
+            round,
+            black,
+            white,
+            winner,
+            termination,
+            disagreement: game.tag("Disagreement").is_some(),
+        })
+    }
+
+    fn noun(&self) -> &'static str {
+        "match"
+    }
+}
+
+/// The two engines of `args` (`--engine` twice, or with an engines file), with the match's
+/// time control (engine 1's scaled by `--time-odds`), and the `TimeControl` tag.
+fn engines(args: &MatchArgs) -> Result<(Vec<field::EngineDef>, String), RefereeError> {
+    let usage = RefereeError::Usage;
+    let common = &args.common;
+    if common.engines_file.is_none() && args.engines.len() != 2 {
+        let given = match args.engines.len() {
+            1 => "once".to_string(),
+            n => format!("{n} times"),
+        };
+        return Err(usage(format!("give --engine exactly twice, not {given}")));
+    }
+    if args.games == 0 || args.games % 2 == 1 {
+        return Err(usage(format!(
+            "--games must be even and positive (games come in pairs: one opening, colours swapped), not {}",
+            args.games
+        )));
+    }
+    for text in &args.engines {
+        let (_, command) = split_engine_name(text);
+        EngineCommand::parse(command).map_err(|e| usage(format!("--engine '{text}': {e}")))?;
+    }
+    let (entries, each) = field::entries(&args.engines, common).map_err(usage)?;
+    if entries.len() != 2 {
+        return Err(usage(format!("a match needs exactly two engines (--engine or --engines), not {}", entries.len())));
+    }
+    let control = TimeControl::from_options(common.movetime, common.clock, common.byoyomi).map_err(usage)?;
+    let mut defs = field::resolve(&entries, &each, control).map_err(usage)?;
+    let text = if defs[0].time_control == defs[1].time_control {
+        let control = defs[0].time_control;
+        if args.time_odds == 1.0 {
+            control.to_string()
+        } else {
+            format!("{control}; engine 1 x{}", format_seconds(args.time_odds))
+        }
+    } else {
+        let scaled = defs[0].time_control.scaled(args.time_odds);
+        format!("black {scaled}; white {}", defs[1].time_control)
+    };
+    defs[0].time_control = defs[0].time_control.scaled(args.time_odds);
+    if common.concurrency == 0 {
+        return Err(usage("--concurrency must be at least 1".into()));
+    }
+    Ok((defs, text))
+}
+
+/// The games of `args` this run would play, one line each, without starting any engine:
+/// `game 1/2: BLACK (black) vs WHITE (white), opening OPENING`.
+pub fn dry_run_match(args: &MatchArgs) -> Result<String, RefereeError> {
+    let (defs, _) = engines(args)?;
+    let book = OpeningBook::new(&args.common).map_err(RefereeError::Usage)?;
+    let raw: Vec<String> = defs.iter().map(|d| d.name.clone().unwrap_or_else(|| d.command.text.clone())).collect();
+    let fixed: Vec<bool> = defs.iter().map(|d| d.name.is_some()).collect();
+    let names = field::unique_names(&raw, &fixed);
+    let mut out = format!("{} games\n", args.games);
+    for game in (0..args.games).map(match_game) {
+        out.push_str(&format!(
+            "game {}/{}: {} (black) vs {} (white), opening {}\n",
+            game.index + 1,
+            args.games,
+            names[game.black],
+            names[game.white],
+            book.opening(game.encounter)
+        ));
+    }
+    Ok(out)
+}
+
+/// Plays the match `args` describe and returns its statistics. Prints a line per game
+/// (unless `--quiet`), a progress line on stderr when it is a terminal, and the summary.
+/// A signal (SIGINT, SIGTERM) stops it after the games running: the summary so far is
+/// printed and the error [`RefereeError::Interrupted`] says how to resume.
+pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
+    let common = &args.common;
+    let (defs, time_control) = engines(args)?;
+    let book = OpeningBook::new(common).map_err(RefereeError::Usage)?;
+    let log = common.engine_log_path();
+    common.check_outputs(common.record.as_deref(), log.as_deref(), &[])?;
+    common.warn_about_concurrency();
+    let field = Field::new(defs, book, log, common);
+    let competition = MatchCompetition {
+        games: args.games,
+        sprt: common.sprt,
+        event: args.event.clone(),
+        time_control,
+        tally: Tally::default(),
+        outcomes: Vec::new(),
+    };
+    let mut runner = Runner::new(field, Box::new(competition), common, &args.event);
+    if let Some(path) = &common.record {
+        let games = args.games;
+        runner.open_record(path, common, |position, game| {
+            match game.tag("Round").and_then(|r| r.trim().parse::<usize>().ok()) {
+                Some(round) if round >= 1 => Ok((round <= games).then(|| round.to_string())),
+                _ => Err(RefereeError::Record {
+                    path: path.clone(),
+                    detail: format!(
+                        "holds games of a different match (game {} of the file: no valid Round tag); use --overwrite \
+                         or another --record",
+                        position + 1
+                    ),
+                }),
+            }
+        })?;
+    }
+    // The names recorded for each engine, for a match with nothing left to play.
+    let mut recorded: [Option<String>; 2] = [None, None];
+    for (_, game) in runner.recorded.values() {
+        if let Some(black) =
+            game.tag("BlackEngine").and_then(|b| b.parse::<usize>().ok()).filter(|b| (1..=2).contains(b))
+        {
+            let (b, w) = (black - 1, 2 - black);
+            recorded[b] = recorded[b].take().or_else(|| game.tag("Black").map(str::to_string));
+            recorded[w] = recorded[w].take().or_else(|| game.tag("White").map(str::to_string));
+        }
+    }
+    let mut todo = Vec::new();
+    for game in (0..args.games).map(match_game) {
+        if runner.resumed(&game)?.is_none() {
+            todo.push(game);
+        }
+    }
+    runner.planned = args.games;
+    if todo.is_empty() || runner.stopping() {
+        // With nothing left to play no engine is started: the record file names them.
+        let raw: Vec<String> = (0..2)
+            .map(|i| {
+                let def = &runner.field.defs[i];
+                def.name.clone().or_else(|| recorded[i].clone()).unwrap_or_else(|| def.command.text.clone())
+            })
+            .collect();
+        runner.field.name(&raw);
+    } else {
+        if common.check {
+            runner.field.check()?;
+        }
+        let engines = runner.field.probe()?;
+        runner.adopt(engines);
+    }
+    runner.write_live_now()?;
+    let played = runner.play(todo);
+    let summary = runner_summary(&runner, common.sprt);
+    let finished = played.and_then(|()| {
+        let _ = write!(std::io::stdout(), "{summary}").and_then(|()| std::io::stdout().flush());
+        let status = format!("{} of {} games played", summary.games, summary.planned);
+        runner.finish(Some((&status, summary.panel(names(&runner)).html())))
+    });
+    if let Err(e) = finished {
+        let _ = runner.finish(None);
+        return Err(e);
+    }
+    if let Some(path) = &common.report
+        && let Some(mut records) = runner.records.take()
+    {
+        records.sort_by_key(|r| r.tag("Round").and_then(|n| n.trim().parse::<usize>().ok()).unwrap_or(0));
+        let file = common.record.as_ref().map_or("this match".to_string(), |p| p.display().to_string());
+        let panel = summary.panel(names(&runner)).html();
+        crate::report::page(&[(file, records)], &args.event, &panel)
+            .and_then(|page| crate::picture::write_output(Some(path), page.as_bytes()))
+            .map_err(|e| RefereeError::Usage(format!("--report: {e}")))?;
+    }
+    if runner.interrupted {
+        return Err(RefereeError::Interrupted(runner.interruption()));
+    }
+    Ok(summary)
+}
+
+fn names(runner: &Runner) -> [String; 2] {
+    [runner.field.names[0].clone(), runner.field.names[1].clone()]
+}
+
+/// A match's view of a result: engine 1's game `round`.
+fn outcome(r: &GameResult) -> GameOutcome {
+    GameOutcome {
+        round: r.index,
+        engine1_black: r.black == 0,
+        winner: r.winner,
+        termination: r.termination,
+        disagreement: r.disagreement,
+    }
+}
+
+/// The summary of the games the runner counted.
+fn runner_summary(runner: &Runner, sprt: Option<SprtSpec>) -> MatchSummary {
+    let outcomes: Vec<GameOutcome> = runner.results.iter().map(outcome).collect();
+    MatchSummary::new(names(runner), runner.planned, &outcomes, sprt)
+}
