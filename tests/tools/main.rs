@@ -22,6 +22,7 @@ mod referee_scripts;
 mod referee_stats;
 mod reports;
 mod rules_names;
+mod runner_options;
 mod stats_extremes;
 mod stats_reference;
 mod tournament;

@@ -32,6 +32,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::referee::process::{kill_group, register_group, set_nonblocking, unregister_group, write_all_before};
+use crate::referee::traffic::{Traffic, forward_stderr};
 use crate::referee::words::{SplitError, split_command};
 
 /// The longest reply line accepted, in bytes; a longer one is a malformed reply.
@@ -193,6 +194,8 @@ pub struct EngineProcess {
     output: Arc<Output>,
     /// Dropped with the process: tells a reader that stopped on a flood to let the pipe go.
     _release: Sender<()>,
+    /// The engine's name and game, for the protocol log.
+    traffic: Traffic,
     next_id: u64,
     running: bool,
     /// Whether the process group has been killed and the leader reaped.
@@ -242,8 +245,18 @@ impl EngineProcess {
     /// Starts `command` with stdin and stdout piped and stderr appended to `log`
     /// (discarded without a log).
     pub fn spawn(command: &EngineCommand, log: Option<&Path>) -> io::Result<EngineProcess> {
+        EngineProcess::spawn_logged(command, log, Traffic::new(&command.text, None))
+    }
+
+    /// [`EngineProcess::spawn`], with every line of stderr prefixed with the name that
+    /// `traffic` holds and every protocol line noted in its protocol log.
+    pub fn spawn_logged(command: &EngineCommand, log: Option<&Path>, traffic: Traffic) -> io::Result<EngineProcess> {
         let stderr = match log {
-            Some(path) => Stdio::from(OpenOptions::new().create(true).append(true).open(path)?),
+            Some(path) => {
+                // Opened here too, so that a log that cannot be written is an error at start.
+                OpenOptions::new().create(true).append(true).open(path)?;
+                Stdio::piped()
+            }
             None => Stdio::null(),
         };
         let mut process = Command::new(&command.program);
@@ -261,6 +274,11 @@ impl EngineProcess {
             )?;
         let pgid = child.id() as i32;
         register_group(pgid);
+        if let (Some(path), Some(stderr)) = (log, child.stderr.take())
+            && let Err(e) = forward_stderr(stderr, path, traffic.clone())
+        {
+            log::warn!("{}: {e}", path.display());
+        }
         let give_up = |mut child: Child, e: io::Error| {
             kill_group(pgid);
             let _ = child.wait();
@@ -288,6 +306,7 @@ impl EngineProcess {
             lines: rx,
             output,
             _release: release,
+            traffic,
             next_id: 1,
             running: true,
             reaped: false,
@@ -323,6 +342,7 @@ impl EngineProcess {
         }
         let deadline = Instant::now() + timeout;
         log::debug!("engine {} <- {line}", self.child.id());
+        self.traffic.sent(line);
         let written = match self.stdin.as_mut() {
             Some(stdin) => write_all_before(stdin, format!("{line}\n").as_bytes(), deadline),
             None => Err(io::Error::other("stdin is closed")),
@@ -421,6 +441,7 @@ impl EngineProcess {
 
     /// Writes `line` and a newline by `deadline`.
     fn write_line(&mut self, line: &str, deadline: Instant) -> Result<(), Failure> {
+        self.traffic.sent(line);
         let written = match self.stdin.as_mut() {
             Some(stdin) => write_all_before(stdin, format!("{line}\n").as_bytes(), deadline),
             None => Err(io::Error::other("stdin is closed")),
@@ -443,6 +464,7 @@ impl EngineProcess {
         match event {
             Event::Line(line) => {
                 self.output.unread.fetch_sub(line_cost(&line), Ordering::SeqCst);
+                self.traffic.received(&line);
                 Ok(line)
             }
             Event::TooLong => Err(Failure::Malformed(format!("a line longer than {MAX_LINE} bytes"))),
@@ -469,6 +491,7 @@ impl EngineProcess {
             let line = match event {
                 Event::Line(line) => {
                     self.output.unread.fetch_sub(line_cost(&line), Ordering::SeqCst);
+                    self.traffic.received(&line);
                     line
                 }
                 Event::TooLong => return Err(Failure::Malformed(format!("a line longer than {MAX_LINE} bytes"))),
@@ -657,12 +680,26 @@ pub struct Engine {
     pub timed: bool,
     /// Whether the process was started and its start-up commands were not sent yet.
     init_pending: bool,
+    /// Its name and game, for the logs.
+    traffic: Traffic,
 }
 
 impl Engine {
     /// An engine not started yet.
     pub fn new(command: EngineCommand, log: Option<PathBuf>) -> Engine {
-        Engine { command, log, process: None, starts: 0, timed: true, init_pending: false }
+        let traffic = Traffic::new(&command.text, None);
+        Engine { command, log, process: None, starts: 0, timed: true, init_pending: false, traffic }
+    }
+
+    /// The engine with `traffic` for its name, game and protocol log.
+    pub fn with_traffic(mut self, traffic: Traffic) -> Engine {
+        self.traffic = traffic;
+        self
+    }
+
+    /// Its name and game, for the logs.
+    pub fn traffic(&self) -> &Traffic {
+        &self.traffic
     }
 
     /// The command line.
@@ -677,7 +714,7 @@ impl Engine {
             return Ok(false);
         }
         self.process = None;
-        self.process = Some(EngineProcess::spawn(&self.command, self.log.as_deref())?);
+        self.process = Some(EngineProcess::spawn_logged(&self.command, self.log.as_deref(), self.traffic.clone())?);
         self.starts += 1;
         self.init_pending = true;
         Ok(true)

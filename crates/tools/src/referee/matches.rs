@@ -242,7 +242,7 @@ pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
     let log = common.engine_log_path();
     common.check_outputs(common.record.as_deref(), log.as_deref(), &[])?;
     common.warn_about_concurrency();
-    let field = Field::new(defs, book, log, common);
+    let field = Field::new(defs, book, log, common)?;
     let competition = MatchCompetition {
         games: args.games,
         sprt: common.sprt,

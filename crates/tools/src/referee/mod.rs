@@ -14,7 +14,9 @@
 //! - `record_file`: the record file, locked to one writer and never ending in half a game;
 //! - [`veletas_rules::record`]: the record file format (`docs/records.md`) and its parser;
 //! - [`summary`]: the statistics and reports, on top of [`crate::stats`];
-//! - [`words`]: splitting engine command lines without a shell.
+//! - [`words`]: splitting engine command lines without a shell;
+//! - [`traffic`]: the protocol log and the engines' stderr log, each line with its engine's name;
+//! - `runner`: the one runner of matches (`matches`) and tournaments ([`tournament`]).
 //!
 //! `docs/match.md` describes the behaviour for users.
 
@@ -28,6 +30,7 @@ mod record_file;
 mod runner;
 pub mod summary;
 pub mod tournament;
+pub mod traffic;
 pub mod words;
 
 use std::path::{Path, PathBuf};
@@ -52,7 +55,7 @@ pub struct MatchArgs {
     /// twice (engine 1, then engine 2). Scores are reported from engine 1's side.
     /// `NAME=CMD ARGS` names the engine (letters, digits, `_`, `.`, `-`); otherwise its
     /// `name` and `version` replies name it.
-    #[arg(long = "engine", value_name = "[NAME=]CMD ARGS", required = true)]
+    #[arg(long = "engine", value_name = "[NAME=]CMD ARGS", required_unless_present = "engines_file")]
     pub engines: Vec<String>,
     /// Number of games, even; consecutive games form pairs playing one opening with colours swapped.
     #[arg(long, short = 'n', default_value_t = 2)]

@@ -20,9 +20,9 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -32,6 +32,7 @@ use crate::referee::openings::OpeningBook;
 use crate::referee::record_file::{append_game, open_record_file};
 use crate::referee::tournament::field::EngineDef;
 use crate::referee::tournament::schedule::ScheduledGame;
+use crate::referee::traffic::{ProtocolLog, Traffic};
 use crate::referee::{CommonArgs, RefereeError};
 use crate::report::{LiveBoard, LiveGame};
 use veletas_rules::record::GameRecord;
@@ -99,19 +100,41 @@ pub(crate) struct Field {
     pub margin: f64,
     /// The deadline of commands other than `genmove`.
     pub command_timeout: Duration,
+    /// The protocol log (`--log-protocol`).
+    protocol: Option<Arc<ProtocolLog>>,
 }
 
 impl Field {
-    /// The field of `defs` with the shared settings of `common`; names are set later.
-    pub fn new(defs: Vec<EngineDef>, book: OpeningBook, log: Option<PathBuf>, common: &CommonArgs) -> Field {
-        Field {
+    /// The field of `defs` with the shared settings of `common` (the protocol log opened);
+    /// names are set later.
+    pub fn new(
+        defs: Vec<EngineDef>,
+        book: OpeningBook,
+        log: Option<PathBuf>,
+        common: &CommonArgs,
+    ) -> Result<Field, RefereeError> {
+        let protocol = match &common.log_protocol {
+            Some(path) => Some(
+                ProtocolLog::open(path)
+                    .map_err(|e| RefereeError::Usage(format!("--log-protocol {}: {e}", path.display())))?,
+            ),
+            None => None,
+        };
+        Ok(Field {
             defs,
             names: Vec::new(),
             log,
             book,
             margin: common.margin,
             command_timeout: Duration::from_secs_f64(common.command_timeout.clamp(0.001, 1e6)),
-        }
+            protocol,
+        })
+    }
+
+    /// A new engine of the field, not started: engine `index`, called `name` in the logs.
+    fn engine(&self, index: usize, name: &str) -> Engine {
+        let def = &self.defs[index];
+        Engine::new(def.command.clone(), self.log.clone()).with_traffic(Traffic::new(name, self.protocol.clone()))
     }
 
     /// Runs the required checks of `veletas check` on every engine (`--check`); the
@@ -140,15 +163,15 @@ impl Field {
     /// the engines still running, for the first worker.
     pub fn probe(&mut self) -> Result<Vec<Engine>, RefereeError> {
         let timeout = self.command_timeout;
-        let log = self.log.clone();
         let probed: Vec<Result<(String, Engine), RefereeError>> = thread::scope(|scope| {
             let handles: Vec<_> = self
                 .defs
                 .iter()
-                .map(|def| {
-                    let log = log.clone();
+                .enumerate()
+                .map(|(index, def)| {
+                    let engine = self.engine(index, def.name.as_deref().unwrap_or(&def.command.text));
                     scope.spawn(move || {
-                        let mut engine = Engine::new(def.command.clone(), log);
+                        let mut engine = engine;
                         let named = match engine.ensure_running() {
                             Err(e) => Err(RefereeError::Engine { command: shown_command(def), detail: e.to_string() }),
                             Ok(_) => crate::check::startup(&mut engine, timeout)
@@ -264,7 +287,9 @@ impl Worker {
     }
 
     fn take(&mut self, field: &Field, index: usize) -> Engine {
-        self.engines[index].take().unwrap_or_else(|| Engine::new(field.defs[index].command.clone(), field.log.clone()))
+        let engine = self.engines[index].take().unwrap_or_else(|| field.engine(index, &field.names[index]));
+        engine.traffic().set_name(&field.names[index]);
+        engine
     }
 
     /// Plays `scheduled`; `live` is the live page, this worker's slot in it and the label.
@@ -276,6 +301,7 @@ impl Worker {
     ) -> PlayedGame {
         let (a, b) = (scheduled.black, scheduled.white);
         let mut pair = [self.take(field, a), self.take(field, b)];
+        pair.iter().for_each(|engine| engine.traffic().set_game(&scheduled.id));
         let settings = GameSettings {
             time_controls: [field.defs[a].time_control, field.defs[b].time_control],
             margin: field.margin,
@@ -387,7 +413,8 @@ impl<'a> Runner<'a> {
         }
         if found > 0 {
             let s = if found == 1 { "" } else { "s" };
-            log::info!("{}: found {found} recorded game{s}; they are not played again", path.display());
+            let noun = self.competition.noun();
+            eprintln!("veletas {noun}: {}: found {found} recorded game{s}; they are not played again", path.display());
         }
         self.record = Some(RecordFile { file, path: path.to_path_buf() });
         Ok(())

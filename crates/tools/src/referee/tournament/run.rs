@@ -304,7 +304,7 @@ pub fn run_tournament(args: &TournamentArgs) -> Result<TournamentReport, Referee
     let (plan, defs, book) = Plan::new(args)?;
     common.check_outputs(plan.record.as_deref(), plan.log.as_deref(), &[])?;
     common.warn_about_concurrency();
-    let mut field = Field::new(defs, book, plan.log.clone(), common);
+    let mut field = Field::new(defs, book, plan.log.clone(), common)?;
     // From here on a first SIGINT or SIGTERM stops the games in order.
     crate::referee::process::stop_gracefully(true);
     if common.check {

@@ -1,0 +1,311 @@
+//! One runner, one option set (issues 21 and 27): `match` and `tournament` take the same
+//! field options (`--engines`, `--each`, `--option`, `restart=`, `init=`, `--dry-run`),
+//! `--sprt` works on a two-engine tournament, and the logs (`--rating-interval`,
+//! `--log-protocol`, the engine log's names, SIGINT with the resume command, the resumed
+//! games counted). Everything through the binary, with the fake engine.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::Duration;
+
+const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
+const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("veletas-runner-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(dir: &Path, args: &[&str]) -> Output {
+    Command::new(VELETAS).args(args).current_dir(dir).stdin(Stdio::null()).output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn games_in(path: &Path) -> usize {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    veletas::referee::parse_records(&text).unwrap().len()
+}
+
+fn pids(path: &Path) -> usize {
+    std::fs::read_to_string(path).unwrap_or_default().lines().count()
+}
+
+#[test]
+fn match_dry_run_lists_the_games_from_an_engines_file_without_starting_them() {
+    let dir = temp_dir("dry");
+    std::fs::write(
+        dir.join("engines.toml"),
+        "[[engine]]\nname = \"a\"\ncommand = \"/no/such/engine\"\n\n[[engine]]\nname = \"b\"\ncommand = \"/no/such/other\"\n",
+    )
+    .unwrap();
+    let out = run(&dir, &["match", "--engines", "engines.toml", "--games", "4", "--size", "7", "--dry-run"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], "4 games");
+    assert!(lines[1].starts_with("game 1/4: a (black) vs b (white), opening "), "{stdout}");
+    assert!(lines[2].starts_with("game 2/4: b (black) vs a (white), opening "), "{stdout}");
+    // A pair shares its opening.
+    let opening = |line: &str| line.split(", opening ").nth(1).unwrap().to_string();
+    assert_eq!(opening(lines[1]), opening(lines[2]));
+    assert_ne!(opening(lines[2]), opening(lines[3]));
+    assert_eq!(lines.len(), 5);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn match_each_restart_on_starts_a_fresh_process_every_game() {
+    let dir = temp_dir("restart");
+    for (restart, expected) in [("restart=off", 2), ("restart=on", 8)] {
+        let pid_file = dir.join(format!("{restart}.pids"));
+        let engine = |name: &str| format!("{name}={FAKE} --pid-file {}", pid_file.display());
+        let (a, b) = (engine("a"), engine("b"));
+        let args = ["match", "--engine", &a, "--engine", &b, "--games", "4", "--size", "7", "-q", "--each", restart];
+        let out = run(&dir, &args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        // Without restarts each engine runs once (the process asked for its name plays on).
+        assert_eq!(pids(&pid_file), expected, "{restart}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn match_option_init_is_sent_to_one_engine_and_a_refusal_loses_its_games() {
+    let dir = temp_dir("init");
+    let a = format!("a={VELETAS} --player random --seed 1");
+    let b = format!("b={VELETAS} --player random --seed 2");
+    let args = [
+        "match",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--option",
+        "a:init=no_such_command",
+        "--games",
+        "4",
+        "--size",
+        "7",
+        "-q",
+        "--record",
+        "g.txt",
+    ];
+    let out = run(&dir, &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("Score of a vs b: 0 - 4"), "{stdout}");
+    assert!(stdout.contains("Endings: rejected command 4"), "{stdout}");
+    // --option names an engine that exists.
+    let out = run(&dir, &["match", "--engine", &a, "--engine", &b, "--option", "c:init=x", "--size", "7"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no engine is named 'c'"), "{}", text(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_sprt_stops_a_two_engine_tournament_and_needs_two_engines() {
+    let dir = temp_dir("sprt");
+    let strong = format!("strong={FAKE}");
+    let weak = format!("weak={FAKE} --resign-at 1");
+    let args = [
+        "tournament",
+        "--engine",
+        &strong,
+        "--engine",
+        &weak,
+        "--games-per-pair",
+        "200",
+        "--size",
+        "7",
+        "-q",
+        "--sprt",
+        "0,10",
+    ];
+    let out = run(&dir, &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("SPRT elo0 0 elo1 10 alpha 0.05 beta 0.05: LLR"), "{stdout}");
+    assert!(stdout.contains(": H1 accepted"), "{stdout}");
+    let played: usize = stdout
+        .lines()
+        .next()
+        .and_then(|l| l.split(": ").nth(1))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert!((2..200).contains(&played), "{stdout}");
+    let third = format!("third={FAKE}");
+    let out = run(&dir, &[&args[..], &["--engine", &third]].concat());
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("--sprt tests the first engine against the second: it needs exactly two engines, not 3"));
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_rating_interval_prints_standings_without_a_terminal() {
+    let dir = temp_dir("interval");
+    let engines: Vec<String> = ["a", "b", "c"].iter().map(|n| format!("{n}={FAKE}")).collect();
+    let mut args = vec!["tournament", "--size", "7", "-q", "--rating-interval", "2"];
+    for e in &engines {
+        args.extend(["--engine", e.as_str()]);
+    }
+    let out = run(&dir, &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    for n in [2, 4, 6] {
+        assert!(stdout.contains(&format!("Standings after {n} of 6 games:\nRatings of ")), "{stdout}");
+    }
+    assert!(stdout.contains("Standings after 6 of 6 games:\nRatings of 3 engines from 6 games"), "{stdout}");
+    let out = run(&dir, &["match", "--engine", &engines[0], "--engine", &engines[1], "--size", "7", "--games", "4"]);
+    let plain = text(&out.stdout);
+    let out = run(
+        &dir,
+        &[
+            "match",
+            "--engine",
+            &engines[0],
+            "--engine",
+            &engines[1],
+            "--size",
+            "7",
+            "--games",
+            "4",
+            "--rating-interval",
+            "2",
+        ],
+    );
+    let stdout = text(&out.stdout);
+    let standings: Vec<&str> = stdout.lines().filter(|l| l.starts_with('[')).collect();
+    assert_eq!(standings.len(), 2, "{stdout}");
+    assert!(standings[0].starts_with("[2/4] a ") && standings[1].starts_with("[4/4] a "), "{stdout}");
+    // Nothing else changes.
+    let without: Vec<&str> = stdout.lines().filter(|l| !l.starts_with('[')).collect();
+    assert_eq!(without, plain.lines().collect::<Vec<_>>());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_protocol_log_and_the_engine_log_name_every_line() {
+    let dir = temp_dir("logs");
+    let (a, b) = (format!("a={FAKE}"), format!("b={FAKE}"));
+    let args =
+        ["match", "--engine", &a, "--engine", &b, "--size", "7", "-q", "--record", "g.txt", "--log-protocol", "p.log"];
+    let out = run(&dir, &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let log = std::fs::read_to_string(dir.join("p.log")).unwrap();
+    for line in log.lines() {
+        let words: Vec<&str> = line.splitn(6, ' ').collect();
+        let time = words[0].as_bytes();
+        assert!(time.len() == 12 && time[2] == b':' && time[8] == b'.', "{line}");
+        assert_eq!(words[1], "game", "{line}");
+        assert!(["-", "1", "2"].contains(&words[2]), "{line}");
+        assert!(["a", "b"].contains(&words[3]), "{line}");
+        assert!([">", "<"].contains(&words[4]), "{line}");
+    }
+    for expected in ["game - a > 1 protocol_version", "game 1 a > ", "game 2 b < =", "genmove b"] {
+        assert!(log.contains(expected), "no '{expected}' in\n{log}");
+    }
+    let engines = std::fs::read_to_string(dir.join("g.txt.engines.log")).unwrap();
+    assert!(engines.lines().count() >= 2, "{engines}");
+    assert!(engines.lines().all(|l| l.starts_with("[a] ") || l.starts_with("[b] ")), "{engines}");
+    assert!(engines.contains("[b] fake engine 'fake' starting"), "{engines}");
+    // The protocol log is an output: it cannot be the record file.
+    let out = run(&dir, &["match", "--engine", &a, "--engine", &b, "--record", "g.txt", "--log-protocol", "g.txt"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Starts `args` and sends the referee one SIGINT once `pid_file` names `engines`
+/// processes; returns its output.
+fn interrupt(dir: &Path, args: &[&str], pid_file: &Path, engines: usize) -> Output {
+    let child: Child = Command::new(VELETAS)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut polls = 0;
+    while pids(pid_file) < engines {
+        polls += 1;
+        assert!(polls < 3000, "the engines did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: kill(2) of our own child, not yet reaped.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn sigint_stops_a_match_after_its_running_game_and_says_how_to_resume() {
+    let dir = temp_dir("sigint-match");
+    let pid_file = dir.join("pids");
+    let a = format!("a={FAKE} --slow-at 1 --delay 0.5 --pid-file {}", pid_file.display());
+    let b = format!("b={FAKE}");
+    let base = ["match", "--engine", &a, "--engine", &b, "--size", "7", "--record", "g.txt", "-q"];
+    let out = run(&dir, &[&base[..], &["--games", "2"]].concat());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let _ = std::fs::remove_file(&pid_file);
+    let args = [&base[..], &["--games", "8"]].concat();
+    let out = interrupt(&dir, &args, &pid_file, 1);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("g.txt: found 2 recorded games; they are not played again"), "{stderr}");
+    assert!(stderr.contains("veletas: stopping: no new game starts"), "{stderr}");
+    let played = games_in(&dir.join("g.txt"));
+    assert!((2..8).contains(&played), "{played} games");
+    assert!(stderr.contains(&format!("interrupted: {played} of 8 games played; to resume, run the same command:")));
+    assert!(stderr.contains("match --engine 'a=") && stderr.contains(" --games 8"), "{stderr}");
+    // The summary of the games so far is printed as at the end.
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains(&format!("{played} of 8 games")), "{stdout}");
+    // The same command resumes and finishes.
+    let out = run(&dir, &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains(&format!("found {played} recorded games")), "{}", text(&out.stderr));
+    assert_eq!(games_in(&dir.join("g.txt")), 8);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sigint_stops_a_tournament_with_its_standings_so_far() {
+    let dir = temp_dir("sigint-tournament");
+    let pid_file = dir.join("pids");
+    let a = format!("a={FAKE} --slow-at 1 --delay 0.5 --pid-file {}", pid_file.display());
+    let (b, c) = (format!("b={FAKE}"), format!("c={FAKE}"));
+    let args = [
+        "tournament",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--engine",
+        &c,
+        "--size",
+        "7",
+        "--games-per-pair",
+        "4",
+        "--record",
+        "t.txt",
+        "-q",
+    ];
+    let out = interrupt(&dir, &args, &pid_file, 1);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    let played = games_in(&dir.join("t.txt"));
+    assert!(played < 12, "{played}");
+    assert!(stderr.contains(&format!("interrupted: {played} of 12 games played; to resume")), "{stderr}");
+    assert!(text(&out.stdout).contains(&format!(": {played} of 12 games played")), "{}", text(&out.stdout));
+    let out = run(&dir, &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(games_in(&dir.join("t.txt")), 12);
+    let _ = std::fs::remove_dir_all(&dir);
+}
