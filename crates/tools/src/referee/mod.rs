@@ -52,7 +52,8 @@ pub use veletas_rules::record::{GameRecord, RecordError, parse_complete_records,
                         --games 100 --size 7 --movetime 0.1 --concurrency 2 --record games.txt")]
 pub struct MatchArgs {
     /// An engine command line, split like a shell would but run without one; give it
-    /// twice (engine 1, then engine 2). Scores are reported from engine 1's side.
+    /// twice (engine 1, then engine 2), or with --engines so that there are two in all.
+    /// Scores are reported from engine 1's side.
     /// `NAME=CMD ARGS` names the engine (letters, digits, `_`, `.`, `-`); otherwise its
     /// `name` and `version` replies name it.
     #[arg(long = "engine", value_name = "[NAME=]CMD ARGS", required_unless_present = "engines_file")]
@@ -339,7 +340,8 @@ pub enum RefereeError {
     },
 }
 
-fn parse_odds(text: &str) -> Result<f64, String> {
+/// A time-odds factor (`--time-odds F`, the engine option `odds=F`): from 0.01 to 100.
+pub(crate) fn parse_odds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(x) if x.is_finite() && (0.01..=100.0).contains(&x) => Ok(x),
         _ => Err(format!("'{text}' is not a factor between 0.01 and 100")),

@@ -51,7 +51,7 @@ impl EngineOptions {
             "movetime" => self.movetime = Some(parse_seconds(value).map_err(|e| format!("movetime={value}: {e}"))?),
             "clock" | "tc" => self.clock = Some(value.parse().map_err(|e| format!("clock={value}: {e}"))?),
             "byoyomi" => self.byoyomi = Some(value.parse().map_err(|e| format!("byoyomi={value}: {e}"))?),
-            "odds" => self.odds = Some(parse_odds(value)?),
+            "odds" => self.odds = Some(crate::referee::parse_odds(value).map_err(|e| format!("odds={value}: {e}"))?),
             _ => {
                 return Err(format!(
                     "unknown engine option '{key}' (options: restart, dir, init, movetime, clock, byoyomi, odds)"
@@ -73,13 +73,6 @@ impl EngineOptions {
 
     fn time_control(&self) -> Result<TimeControl, String> {
         TimeControl::from_options(self.movetime, self.clock, self.byoyomi)
-    }
-}
-
-fn parse_odds(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(x) if x.is_finite() && (0.01..=100.0).contains(&x) => Ok(x),
-        _ => Err(format!("odds={text}: a factor between 0.01 and 100")),
     }
 }
 
