@@ -366,8 +366,88 @@ fn default_seed() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0)
 }
 
-/// Runs the program as the command line asks.
+/// Why a subcommand did not succeed. Every subcommand returns it, and [`run`] alone turns
+/// it into the message, the exit code and the handling of a closed stdout.
+#[derive(Debug)]
+pub enum CommandError {
+    /// The command could not do what was asked (bad options or input, an engine refused,
+    /// a file that cannot be read or written): `veletas COMMAND: MESSAGE` (control
+    /// characters shown as spaces), exit code 2.
+    Usage {
+        /// The subcommand (`match`, ...), empty for the engine itself.
+        command: &'static str,
+        /// One line.
+        message: String,
+    },
+    /// The command ran and its verdict is no (`check` found a required check failing):
+    /// nothing more is printed, exit code 1.
+    Verdict,
+    /// A signal stopped the games: `veletas COMMAND: TEXT` (what was played and how to
+    /// resume, several lines), exit code 130.
+    Interrupted {
+        /// The subcommand.
+        command: &'static str,
+        /// The lines to print.
+        text: String,
+    },
+    /// Reading or writing failed: `veletas: ERROR`, exit code 1; a closed stdout
+    /// (broken pipe) is a success, as for any Unix filter.
+    Io(io::Error),
+}
+
+impl From<io::Error> for CommandError {
+    fn from(e: io::Error) -> CommandError {
+        CommandError::Io(e)
+    }
+}
+
+impl CommandError {
+    /// The exit code, after printing the message on stderr.
+    fn exit(self) -> ExitCode {
+        match self {
+            CommandError::Usage { command, message } => {
+                let message: String = message.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+                match command {
+                    "" => eprintln!("veletas: {message}"),
+                    command => eprintln!("veletas {command}: {message}"),
+                }
+                ExitCode::from(2)
+            }
+            CommandError::Verdict => ExitCode::FAILURE,
+            CommandError::Interrupted { command, text } => {
+                eprint!("veletas {command}: {text}");
+                ExitCode::from(130)
+            }
+            CommandError::Io(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+            CommandError::Io(e) => {
+                eprintln!("veletas: {e}");
+                ExitCode::FAILURE
+            }
+        }
+    }
+}
+
+/// The [`CommandError::Usage`] of `command` for an error `e`.
+fn usage<E: std::fmt::Display>(command: &'static str) -> impl FnOnce(E) -> CommandError {
+    move |e| CommandError::Usage { command, message: e.to_string() }
+}
+
+/// Writes `text` on stdout (a closed stdout is not an error: see [`CommandError::Io`]).
+fn print(text: &str) -> Result<(), CommandError> {
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(CommandError::Io)
+}
+
+/// Runs the program as the command line asks: the one place where an error becomes a
+/// message and an exit code.
 pub fn run(cli: Cli) -> ExitCode {
+    match run_command(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => e.exit(),
+    }
+}
+
+fn run_command(cli: Cli) -> Result<(), CommandError> {
     // `perft`'s own board options, given after it, count as if given before it.
     let board = match &cli.command {
         Some(Subcommand::Perft(args)) => args.board.clone(),
@@ -375,150 +455,73 @@ pub fn run(cli: Cli) -> ExitCode {
     };
     let variant = Variant::from_size(board.size.unwrap_or(cli.size)).unwrap_or(Variant::STANDARD);
     let rule_set = board.rules.unwrap_or(cli.rules);
-    let rules = match Rules::new(rule_set, cli.no_corners || board.no_corners, cli.claimed_block || board.claimed_block)
-    {
-        Ok(rules) => rules,
-        Err(e) => {
-            eprintln!("veletas: --claimed-block: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let result = match cli.command {
-        None => engine(Position::with_rules(variant, rules), &cli.engine, cli.seed.unwrap_or_else(default_seed)),
-        Some(Subcommand::Perft(args)) => perft(Position::with_rules(variant, rules), &args),
-        Some(Subcommand::Bench(args)) => crate::bench::run(&args, args.seed.or(cli.seed).unwrap_or(1)),
-        Some(Subcommand::Generate { what }) => crate::generate::write(what, &mut io::stdout().lock()),
-        Some(Subcommand::Render(args)) => return picture_result("render", crate::picture::command::render(&args)),
-        Some(Subcommand::View(args)) => return picture_result("view", crate::picture::command::view(&args)),
-        Some(Subcommand::Gui(args)) => return picture_result("gui", gui(&args)),
-        Some(Subcommand::Match(args)) => {
-            if args.common.dry_run {
-                return match crate::referee::dry_run_match(&args) {
-                    Ok(text) => {
-                        let _ = write!(io::stdout(), "{text}").and_then(|()| io::stdout().flush());
-                        ExitCode::SUCCESS
-                    }
-                    Err(e) => {
-                        eprintln!("veletas match: {e}");
-                        ExitCode::from(2)
-                    }
-                };
-            }
-            return match crate::referee::run_match(&args) {
-                Ok(_) => ExitCode::SUCCESS,
-                Err(crate::referee::RefereeError::Interrupted(text)) => {
-                    eprint!("veletas match: {text}");
-                    ExitCode::from(130)
-                }
-                Err(e) => {
-                    eprintln!("veletas match: {e}");
-                    ExitCode::from(2)
-                }
-            };
-        }
-        Some(Subcommand::Tournament(args)) => return tournament(&args),
-        Some(Subcommand::Check(args)) => return check(&args),
+    let rules = Rules::new(rule_set, cli.no_corners || board.no_corners, cli.claimed_block || board.claimed_block)
+        .map_err(|e| CommandError::Usage { command: "", message: format!("--claimed-block: {e}") })?;
+    match cli.command {
+        None => engine(Position::with_rules(variant, rules), &cli.engine, cli.seed.unwrap_or_else(default_seed))?,
+        Some(Subcommand::Perft(args)) => perft(Position::with_rules(variant, rules), &args)?,
+        Some(Subcommand::Bench(args)) => crate::bench::run(&args, args.seed.or(cli.seed).unwrap_or(1))?,
+        Some(Subcommand::Generate { what }) => crate::generate::write(what, &mut io::stdout().lock())?,
+        Some(Subcommand::Render(args)) => crate::picture::command::render(&args).map_err(usage("render"))?,
+        Some(Subcommand::View(args)) => crate::picture::command::view(&args).map_err(usage("view"))?,
+        Some(Subcommand::Gui(args)) => gui(&args).map_err(usage("gui"))?,
+        Some(Subcommand::Match(args)) => referee_match(&args)?,
+        Some(Subcommand::Tournament(args)) => tournament(&args)?,
+        Some(Subcommand::Check(args)) => check(&args)?,
         Some(Subcommand::TrainEval(args)) => {
-            return match crate::learn::run(&args) {
-                Ok(report) => {
-                    let _ = write!(io::stdout(), "{report}").and_then(|()| io::stdout().flush());
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("veletas train-eval: {e}");
-                    ExitCode::from(2)
-                }
-            };
+            let report = crate::learn::run(&args).map_err(usage("train-eval"))?;
+            print(&report.to_string())?;
         }
         Some(Subcommand::Ratings(args)) if args.format == "html" => {
-            return picture_result("ratings", crate::report::ratings_html(&args));
+            crate::report::ratings_html(&args).map_err(usage("ratings"))?
         }
         Some(Subcommand::Ratings(args)) => {
-            return match crate::ratings::run_ratings(&args) {
-                Ok(output) if args.output.is_some() => {
-                    picture_result("ratings", crate::picture::write_output(args.output.as_deref(), output.as_bytes()))
-                }
-                Ok(output) => match io::stdout().lock().write_all(output.as_bytes()) {
-                    Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-                        eprintln!("veletas ratings: {e}");
-                        ExitCode::from(2)
-                    }
-                    _ => ExitCode::SUCCESS,
-                },
-                Err(e) => {
-                    eprintln!("veletas ratings: {e}");
-                    ExitCode::from(2)
-                }
-            };
+            let output = crate::ratings::run_ratings(&args).map_err(usage("ratings"))?;
+            match args.output.as_deref() {
+                Some(path) => crate::picture::write_output(Some(path), output.as_bytes()).map_err(usage("ratings"))?,
+                None => print(&output)?,
+            }
         }
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("veletas: {e}");
-            ExitCode::FAILURE
+    }
+    Ok(())
+}
+
+/// `veletas match`: the games (or `--dry-run`'s list) and the summary on stdout.
+fn referee_match(args: &crate::referee::MatchArgs) -> Result<(), CommandError> {
+    if args.common.dry_run {
+        return print(&crate::referee::dry_run_match(args).map_err(usage("match"))?);
+    }
+    match crate::referee::run_match(args) {
+        Ok(_) => Ok(()),
+        Err(crate::referee::RefereeError::Interrupted(text)) => {
+            Err(CommandError::Interrupted { command: "match", text })
         }
+        Err(e) => Err(usage("match")(e)),
     }
 }
 
 /// `veletas check`: the report on stdout (lines or JSON); exit 0 only when every required
 /// check passed, 1 when one did not, 2 when the check could not be run.
-fn check(args: &crate::check::CheckArgs) -> ExitCode {
-    match crate::check::run_check(args) {
-        Ok(report) => {
-            let text = if args.json { report.json() } else { report.to_string() };
-            let _ = write!(io::stdout(), "{text}").and_then(|()| io::stdout().flush());
-            if report.passed() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
-        }
-        Err(e) => {
-            eprintln!("veletas check: {e}");
-            ExitCode::from(2)
-        }
-    }
+fn check(args: &crate::check::CheckArgs) -> Result<(), CommandError> {
+    let report = crate::check::run_check(args).map_err(usage("check"))?;
+    print(&if args.json { report.json() } else { report.to_string() })?;
+    if report.passed() { Ok(()) } else { Err(CommandError::Verdict) }
 }
 
-fn tournament(args: &crate::referee::tournament::TournamentArgs) -> ExitCode {
+/// `veletas tournament`: the games (or `--dry-run`'s list) and the standings on stdout.
+fn tournament(args: &crate::referee::tournament::TournamentArgs) -> Result<(), CommandError> {
     use crate::referee::tournament::{dry_run, run_tournament, summary};
+    if args.common.dry_run {
+        return print(&dry_run(args).map_err(usage("tournament"))?);
+    }
     // An engine that cannot be started is refused before any game (an error here), so the
     // standings never hold forfeits of an engine that never played.
-    let mut interrupted = None;
-    let text = if args.common.dry_run {
-        dry_run(args).map_err(|e| e.to_string())
-    } else {
-        run_tournament(args).map_err(|e| e.to_string()).and_then(|report| {
-            interrupted = report.interrupted.clone();
-            summary(&report, args.anchor.as_deref(), args.head_to_head)
-        })
-    };
-    match text {
-        Ok(text) => {
-            let _ = write!(io::stdout(), "{text}").and_then(|()| io::stdout().flush());
-            match interrupted {
-                Some(text) => {
-                    eprint!("veletas tournament: {text}");
-                    ExitCode::from(130)
-                }
-                None => ExitCode::SUCCESS,
-            }
-        }
-        Err(e) => {
-            eprintln!("veletas tournament: {e}");
-            ExitCode::from(2)
-        }
-    }
-}
-
-/// The exit of `render`, `view` and pages of `ratings`: success, or their one-line error
-/// (control characters shown as spaces) and exit code 2.
-fn picture_result(command: &str, result: Result<(), String>) -> ExitCode {
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            let e: String = e.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
-            eprintln!("veletas {command}: {e}");
-            ExitCode::from(2)
-        }
+    let report = run_tournament(args).map_err(usage("tournament"))?;
+    let text = summary(&report, args.anchor.as_deref(), args.head_to_head).map_err(usage("tournament"))?;
+    print(&text)?;
+    match report.interrupted {
+        Some(text) => Err(CommandError::Interrupted { command: "tournament", text }),
+        None => Ok(()),
     }
 }
 
