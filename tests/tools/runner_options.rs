@@ -185,6 +185,8 @@ fn the_rating_interval_prints_standings_without_a_terminal() {
     let standings: Vec<&str> = stdout.lines().filter(|l| l.starts_with('[')).collect();
     assert_eq!(standings.len(), 2, "{stdout}");
     assert!(standings[0].starts_with("[2/4] a ") && standings[1].starts_with("[4/4] a "), "{stdout}");
+    let out = run(&dir, &["tournament", "--engine", &engines[0], "--engine", &engines[1], "--rating-interval", "0"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     // Nothing else changes.
     let without: Vec<&str> = stdout.lines().filter(|l| !l.starts_with('[')).collect();
     assert_eq!(without, plain.lines().collect::<Vec<_>>());

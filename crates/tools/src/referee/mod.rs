@@ -169,8 +169,8 @@ pub struct CommonArgs {
     #[arg(long, value_name = "FILE")]
     pub log_protocol: Option<PathBuf>,
     /// Print the standings every N games (and at the end), terminal or not.
-    #[arg(long, value_name = "N")]
-    pub rating_interval: Option<usize>,
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub rating_interval: Option<u64>,
     /// No line per game, only the summary.
     #[arg(long, short = 'q')]
     pub quiet: bool,

@@ -385,7 +385,7 @@ impl<'a> Runner<'a> {
                 quiet: common.quiet,
                 progress: !common.quiet && std::io::stderr().is_terminal(),
                 started: Instant::now(),
-                rating_interval: common.rating_interval.filter(|&n| n > 0),
+                rating_interval: common.rating_interval.and_then(|n| usize::try_from(n).ok()),
             },
             finished_now: 0,
             live: common.live.as_deref().map(|path| LiveBoard::new(path, title, workers)),
