@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use crate::referee::clock::format_seconds;
 use crate::referee::engine::EngineCommand;
-use crate::referee::game::{PlayedGame, Termination};
+use crate::referee::game::PlayedGame;
 use crate::referee::openings::OpeningBook;
 use crate::referee::runner::{Competition, Field, GameResult, Runner, played_engines};
 use crate::referee::summary::{GameOutcome, MatchSummary, SprtSpec, Tally};
@@ -105,61 +105,21 @@ impl Competition for MatchCompetition {
         self.tally.sprt(self.sprt).is_some_and(|s| s.decision != SprtDecision::Continue)
     }
 
-    fn recorded_result(
-        &self,
-        field: &Field,
-        game: &GameRecord,
-        position: usize,
-        scheduled: &ScheduledGame,
-    ) -> Result<GameResult, String> {
-        let which = |what: &str| format!("game {} of the file: {what}", position + 1);
-        let round = scheduled.index + 1;
-        // Options such as claimed-block leave the openings as they are: compare the rules too.
-        match game.rules() {
-            Ok(rules) if rules == field.book.rules => {}
-            Ok(rules) => {
-                return Err(which(&format!(
-                    "round {round} was played under the {rules} rules, this match plays {}",
-                    field.book.rules
-                )));
-            }
-            Err(e) => return Err(which(&e.to_string())),
+    /// A match's records say which engine played Black (`BlackEngine`); names may change
+    /// between runs (another version of an engine).
+    fn check_engines(&self, _: &Field, game: &GameRecord, black: usize, _: usize) -> Result<(), String> {
+        match game.tag("BlackEngine") {
+            Some(tag) if tag == (black + 1).to_string() => Ok(()),
+            tag => Err(format!("engine {} plays Black, not engine {}", black + 1, tag.unwrap_or("?"))),
         }
-        let opening = field.book.opening(scheduled.encounter).to_string();
-        if game.tag("Opening") != Some(opening.as_str()) {
-            return Err(which(&format!(
-                "round {round} has opening '{}', this match plays '{opening}' there",
-                game.tag("Opening").unwrap_or("")
-            )));
-        }
-        // After White's swap the engines have exchanged colours: BlackEngine names the
-        // engine that played Black after it.
-        let swapped = game.tag("Swap").is_some();
-        let (black, white) = played_engines(scheduled, swapped);
-        if game.tag("BlackEngine") != Some((black + 1).to_string().as_str()) {
-            let after = if swapped { " after the swap" } else { "" };
-            return Err(which(&format!(
-                "in round {round} engine {} plays Black{after}, not engine {}",
-                black + 1,
-                game.tag("BlackEngine").unwrap_or("?")
-            )));
-        }
-        let winner = game.winner().ok_or_else(|| which("no result"))?;
-        let termination = game.tag("Termination").and_then(Termination::from_name).unwrap_or(Termination::Normal);
-        Ok(GameResult {
-            index: scheduled.index,
-            id: scheduled.id.clone(),
-            round,
-            black,
-            white,
-            winner,
-            termination,
-            disagreement: game.tag("Disagreement").is_some(),
-        })
     }
 
     fn noun(&self) -> &'static str {
         "match"
+    }
+
+    fn identity(&self, scheduled: &ScheduledGame) -> String {
+        format!("round {}", scheduled.index + 1)
     }
 }
 

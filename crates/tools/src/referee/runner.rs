@@ -263,17 +263,15 @@ pub(crate) trait Competition {
     fn decided(&self) -> bool {
         false
     }
-    /// Checks a recorded game (`position`: its place in the file, from 0) against the
-    /// game the schedule plans under its identity.
-    fn recorded_result(
-        &self,
-        field: &Field,
-        game: &GameRecord,
-        position: usize,
-        scheduled: &ScheduledGame,
-    ) -> Result<GameResult, String>;
+    /// Checks that a recorded game names the engines this run has as Black and White
+    /// (`black`, `white`, after a recorded swap) the way this competition's records do.
+    fn check_engines(&self, field: &Field, game: &GameRecord, black: usize, white: usize) -> Result<(), String>;
     /// What a record file of another competition is called in errors ("match", ...).
     fn noun(&self) -> &'static str;
+    /// How errors name a scheduled game (`round 3` in a match, `game 3` in a tournament).
+    fn identity(&self, scheduled: &ScheduledGame) -> String {
+        format!("game {}", scheduled.id)
+    }
 }
 
 /// A worker: one thread's engine processes, started when first needed.
@@ -426,7 +424,8 @@ impl<'a> Runner<'a> {
         let Some((position, game)) = self.recorded.remove(&scheduled.id) else { return Ok(None) };
         let path = self.record.as_ref().map(|r| r.path.clone()).unwrap_or_default();
         let noun = self.competition.noun();
-        let result = self.competition.recorded_result(&self.field, &game, position, scheduled).map_err(|e| {
+        let checked = recorded_result(&self.field, &*self.competition, &game, scheduled);
+        let result = checked.map_err(|e| format!("game {} of the file: {e}", position + 1)).map_err(|e| {
             RefereeError::Record {
                 path,
                 detail: format!("holds games of a different {noun} ({e}); use --overwrite or another --record"),
@@ -652,6 +651,54 @@ impl Output {
             let _ = std::io::stderr().flush();
         }
     }
+}
+
+/// The one resume check: a recorded game must be the game the schedule plans under its
+/// identity: played under the same rules, from the same opening, by the same engines on
+/// each colour (after a recorded swap, exchanged), with a result.
+fn recorded_result(
+    field: &Field,
+    competition: &dyn Competition,
+    game: &GameRecord,
+    scheduled: &ScheduledGame,
+) -> Result<GameResult, String> {
+    let (id, noun) = (competition.identity(scheduled), competition.noun());
+    // Options such as claimed-block leave the openings as they are: compare the rules too.
+    match game.rules() {
+        Ok(rules) if rules == field.book.rules => {}
+        Ok(rules) => {
+            return Err(format!(
+                "game {id} was played under the {rules} rules, this {noun} plays {}",
+                field.book.rules
+            ));
+        }
+        Err(e) => return Err(format!("{id}: {e}")),
+    }
+    let opening = field.book.opening(scheduled.encounter).to_string();
+    if game.tag("Opening") != Some(opening.as_str()) {
+        return Err(format!(
+            "{id} has opening '{}', this {noun} plays '{opening}' there",
+            game.tag("Opening").unwrap_or("")
+        ));
+    }
+    let swapped = game.tag("Swap").is_some();
+    let (black, white) = played_engines(scheduled, swapped);
+    competition.check_engines(field, game, black, white).map_err(|e| {
+        let after = if swapped { " after the swap" } else { "" };
+        format!("{id}{after}: {e}")
+    })?;
+    let winner = game.winner().ok_or_else(|| format!("{id} has no result"))?;
+    let termination = game.tag("Termination").and_then(Termination::from_name).unwrap_or(Termination::Normal);
+    Ok(GameResult {
+        index: scheduled.index,
+        id: scheduled.id.clone(),
+        round: scheduled.round,
+        black,
+        white,
+        winner,
+        termination,
+        disagreement: game.tag("Disagreement").is_some(),
+    })
 }
 
 /// What [`finished`] writes to.

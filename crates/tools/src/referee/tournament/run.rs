@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::referee::RefereeError;
-use crate::referee::game::{PlayedGame, Termination};
+use crate::referee::game::PlayedGame;
 use crate::referee::openings::OpeningBook;
 use crate::referee::runner::{Competition, Field, GameResult, Runner, played_engines};
 use crate::referee::summary::{GameOutcome, SprtSpec, Tally};
@@ -251,44 +251,18 @@ impl Competition for TournamentCompetition {
         self.tally.sprt(self.sprt).is_some_and(|s| s.decision != SprtDecision::Continue)
     }
 
-    fn recorded_result(
-        &self,
-        field: &Field,
-        game: &GameRecord,
-        _: usize,
-        expected: &ScheduledGame,
-    ) -> Result<GameResult, String> {
-        let id = &expected.id;
-        let opening = field.book.opening(expected.encounter).to_string();
-        if game.tag("Opening") != Some(opening.as_str()) {
-            return Err(format!(
-                "game {id} has opening '{}', this tournament plays '{opening}'",
-                game.tag("Opening").unwrap_or("")
-            ));
-        }
-        let swapped = game.tag("Swap").is_some();
-        let (black, white) = played_engines(expected, swapped);
+    /// A tournament's records name the engines (the fingerprint holds the names too).
+    fn check_engines(&self, field: &Field, game: &GameRecord, black: usize, white: usize) -> Result<(), String> {
         for (tag, engine) in [("Black", black), ("White", white)] {
             if game.tag(tag) != Some(field.names[engine].as_str()) {
                 return Err(format!(
-                    "game {id} has {tag} '{}', this tournament plays '{}' there",
+                    "{tag} is '{}', this tournament plays '{}' there",
                     game.tag(tag).unwrap_or(""),
                     field.names[engine]
                 ));
             }
         }
-        let winner = game.winner().ok_or_else(|| format!("game {id} has no result"))?;
-        let termination = game.tag("Termination").and_then(Termination::from_name).unwrap_or(Termination::Normal);
-        Ok(GameResult {
-            index: expected.index,
-            id: id.clone(),
-            round: expected.round,
-            black,
-            white,
-            winner,
-            termination,
-            disagreement: game.tag("Disagreement").is_some(),
-        })
+        Ok(())
     }
 
     fn noun(&self) -> &'static str {
