@@ -503,19 +503,14 @@ impl GameSession {
             record.set_tag("Swap", format!("white swapped: {setup} made Black's setup and then played White"));
         }
         record.set_tag("TimeControl", self.control.to_string());
-        record.result = match self.winner() {
-            Some(Color::Black) => "B+".into(),
-            Some(Color::White) => "W+".into(),
-            None => "*".into(),
-        };
-        record.set_tag("Result", record.result.clone());
+        record.set_result(self.winner());
         if let Some((_, termination, reason)) = &self.outcome {
-            record.set_tag("Termination", termination.as_str());
+            record.set_termination(*termination);
             if !reason.is_empty() {
                 record.set_tag("Reason", reason.clone());
             }
         } else if self.winner().is_some() {
-            record.set_tag("Termination", Termination::Normal.as_str());
+            record.set_termination(Termination::Normal);
         }
         record.moves = self.game.moves().map(|m| m.to_string()).collect();
         record

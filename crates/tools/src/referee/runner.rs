@@ -11,7 +11,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::referee::clock::{TimeControl, format_seconds};
+use crate::referee::clock::TimeControl;
 use crate::referee::engine::{Engine, EngineCommand};
 use crate::referee::game::{GameSettings, PlayedGame, Termination, play_game_observed};
 use crate::referee::openings::{Opening, OpeningBook};
@@ -22,7 +22,7 @@ use crate::referee::{MatchArgs, RefereeError};
 use crate::report::{LiveBoard, LiveGame};
 use crate::stats::SprtDecision;
 use veletas_rules::Move;
-use veletas_rules::record::GameRecord;
+use veletas_rules::record::{GameRecord, TimeControls, tag};
 
 /// Everything fixed before the first game.
 struct Plan {
@@ -193,19 +193,18 @@ pub fn today() -> String {
 fn to_record(played: &PlayedGame, plan: &Plan, names: &[String; 2], date: &str) -> GameRecord {
     let (black, white) = if played.engine1_black { (0, 1) } else { (1, 0) };
     let head = [
-        ("Event", plan.event.clone()),
-        ("Date", date.to_string()),
-        ("Round", (played.round + 1).to_string()),
-        ("Black", names[black].clone()),
-        ("White", names[white].clone()),
-        ("BlackEngine", (black + 1).to_string()),
+        (tag::EVENT, plan.event.clone()),
+        (tag::DATE, date.to_string()),
+        (tag::ROUND, (played.round + 1).to_string()),
+        (tag::BLACK, names[black].clone()),
+        (tag::WHITE, names[white].clone()),
+        (tag::BLACK_ENGINE, (black + 1).to_string()),
     ];
     let setup_engine = if played.engine1_black { 2 } else { 1 };
     let swap = format!("white swapped: engine {setup_engine} made Black's setup and then played White");
-    let odds = plan.time_odds;
-    let control = plan.time_control;
-    let text = if odds == 1.0 { control.to_string() } else { format!("{control}; engine 1 x{}", format_seconds(odds)) };
-    played.record(&head, &text, &swap)
+    let (control, factor) = (plan.time_control, plan.time_odds);
+    let controls = if factor == 1.0 { TimeControls::Same(control) } else { TimeControls::Odds { control, factor } };
+    played.record(&head, &controls, &swap)
 }
 
 /// Asks a started engine `protocol_version` and `name` (and `version`), as every engine

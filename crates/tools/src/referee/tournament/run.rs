@@ -23,7 +23,7 @@ use crate::referee::tournament::field::{self, EngineDef, EngineOptions};
 use crate::referee::tournament::schedule::{Format, Schedule, ScheduledGame, check_games_per_pair};
 use crate::referee::tournament::{ShardSpec, TournamentArgs, knockout};
 use crate::report::{LiveBoard, LiveGame};
-use veletas_rules::record::GameRecord;
+use veletas_rules::record::{GameRecord, TimeControls, tag};
 use veletas_rules::{Color, Move};
 
 /// One game's result, with the engines as they played it (after a swap, if any).
@@ -252,18 +252,18 @@ impl Plan {
     fn to_record(&self, scheduled: &ScheduledGame, played: &PlayedGame, date: &str) -> GameRecord {
         let (black, white) = self.played_engines(scheduled, played);
         let head = [
-            ("Event", self.event.clone()),
-            ("Date", date.to_string()),
-            ("Round", scheduled.round.to_string()),
-            ("Game", scheduled.id.clone()),
-            ("Tournament", self.fingerprint.clone()),
-            ("Black", self.names[black].clone()),
-            ("White", self.names[white].clone()),
+            (tag::EVENT, self.event.clone()),
+            (tag::DATE, date.to_string()),
+            (tag::ROUND, scheduled.round.to_string()),
+            (tag::GAME, scheduled.id.clone()),
+            (tag::TOURNAMENT, self.fingerprint.clone()),
+            (tag::BLACK, self.names[black].clone()),
+            (tag::WHITE, self.names[white].clone()),
         ];
         let swap = format!("white swapped: {} made Black's setup and then played White", self.names[black]);
         let (tb, tw) = (self.defs[scheduled.black].time_control, self.defs[scheduled.white].time_control);
-        let control = if tb == tw { tb.to_string() } else { format!("black {tb}; white {tw}") };
-        played.record(&head, &control, &swap)
+        let controls = if tb == tw { TimeControls::Same(tb) } else { TimeControls::PerColor { black: tb, white: tw } };
+        played.record(&head, &controls, &swap)
     }
 
     /// The engines that played Black and White, after a swap if there was one.
