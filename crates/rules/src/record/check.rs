@@ -58,14 +58,18 @@ impl GameRecord {
         };
         let counted = match board {
             Some(winner) => {
-                for (what, claim) in [("the result token", Some(token)), ("the Result tag", tag_result)] {
-                    if let Some(claim) = claim.filter(|&c| c != Some(winner)) {
-                        problems.push(format!(
-                            "the moves end in a win for {winner}, {what} says {}: counted as {}",
-                            shown(claim),
-                            shown(Some(winner))
-                        ));
-                    }
+                let claims: Vec<String> = [("the result token", Some(token)), ("the Result tag", tag_result)]
+                    .into_iter()
+                    .filter_map(|(what, claim)| {
+                        claim.filter(|&c| c != Some(winner)).map(|c| format!("{what} says {}", shown(c)))
+                    })
+                    .collect();
+                if !claims.is_empty() {
+                    problems.push(format!(
+                        "the moves end in a win for {winner}, {}: counted as {}",
+                        claims.join(" and "),
+                        shown(Some(winner))
+                    ));
                 }
                 if let Some(t) = termination.filter(|&t| t != Termination::Normal) {
                     problems.push(format!("the moves end in a win for {winner}, but Termination says '{t}'"));
