@@ -608,6 +608,44 @@ mod tests {
     }
 
     #[test]
+    fn annotations_belong_to_the_move_they_follow_and_other_comments_are_ignored() {
+        let text =
+            "[Size \"7\"]\n\n1. d4 {0.012s} b2,f6 {a note} {0.5s} 2. {1s} d4-d6/d5 {54.12%/1200\n0.832s} f6-f3/e4 *\n";
+        let game = parse_records(text).unwrap().remove(0);
+        assert_eq!(game.annotation(0).to_string(), "0.012s");
+        assert!(game.annotation(1).is_empty(), "only the first comment after a move annotates it");
+        assert_eq!(game.annotation(2).to_string(), "54.12%/1200 0.832s", "a comment may span lines");
+        assert!(game.annotation(3).is_empty());
+        assert_eq!(game.moves, ["d4", "b2,f6", "d4-d6/d5", "f6-f3/e4"]);
+        let written = game.to_string();
+        assert!(written.ends_with("1. d4 {0.012s} b2,f6 2. d4-d6/d5 {54.12%/1200 0.832s} f6-f3/e4 *\n\n"), "{written}");
+        assert_eq!(parse_records(&written).unwrap(), vec![game.clone()]);
+        // Written once more: the same bytes.
+        assert_eq!(parse_records(&written).unwrap()[0].to_string(), written);
+        let mut plain = game;
+        for turn in 0..4 {
+            plain.set_annotation(turn, Annotation::default());
+        }
+        assert!(!plain.has_annotations());
+        assert!(plain.to_string().ends_with("1. d4 b2,f6 2. d4-d6/d5 f6-f3/e4 *\n\n"));
+    }
+
+    #[test]
+    fn unknown_tags_and_their_order_survive_a_round_trip() {
+        let text = "[Zeta \"last \\\"first\\\"\"]\n[Size \"7\"]\n[Custom_1 \"x\"]\n[TimeControl \"black movetime 1; white clock 10+0.1\"]\n\n1. d4 {0.5s} *\n\n";
+        let game = parse_records(text).unwrap().remove(0);
+        assert_eq!(game.to_string(), text);
+        assert_eq!(game.tags().map(|(n, _)| n).collect::<Vec<_>>(), ["Zeta", "Size", "Custom_1", "TimeControl"]);
+        assert!(game.time_controls().unwrap().unwrap().any_clock());
+        let mut bad = game.clone();
+        bad.set_tag(tag::TERMINATION, "won on time");
+        assert_eq!(
+            bad.termination().unwrap_err().to_string(),
+            "bad Termination tag 'won on time': unknown termination 'won on time'"
+        );
+    }
+
+    #[test]
     fn white_first_games_number_with_dots() {
         let g = GameRecord {
             tags: vec![("Start".into(), "7/7/7/3s3/7/7/7 w".into())],
