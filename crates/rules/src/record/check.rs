@@ -32,7 +32,7 @@ impl GameRecord {
     /// Replays the game and checks its result (see the module documentation). A game
     /// that does not replay (a bad tag, an illegal move) is the error.
     pub fn check_result(&self) -> Result<ResultCheck, RecordError> {
-        Ok(self.check_against(self.replay(None)?.position().winner()))
+        Ok(self.check_against(self.position_after(None)?.winner()))
     }
 
     /// The check of [`GameRecord::check_result`] for a game already replayed, whose

@@ -285,9 +285,19 @@ impl GameRecord {
         Ok(game)
     }
 
-    /// The position after `turns` turns (the final position with `None`): `loadgame`.
+    /// The position after `turns` turns (the final position with `None`), each move
+    /// checked as [`GameRecord::replay`] checks it, without keeping the history.
     pub fn position_after(&self, turns: Option<usize>) -> Result<Position, RecordError> {
-        Ok(self.replay(turns)?.position().clone())
+        let mut position = self.start_position()?;
+        let turns = turns.unwrap_or(self.moves.len());
+        if turns > self.moves.len() {
+            return Err(RecordError::game(format!("the game has only {} turns, not {turns}", self.moves.len())));
+        }
+        for (i, text) in self.moves[..turns].iter().enumerate() {
+            let mv = position.parse_move(text).map_err(|e| RecordError::game(format!("turn {}: {e}", i + 1)))?;
+            position.play(mv).map_err(|e| RecordError::game(format!("turn {} ({text}): illegal move: {e}", i + 1)))?;
+        }
+        Ok(position)
     }
 
     fn first_mover(&self) -> Color {
