@@ -70,8 +70,8 @@ pub fn read_samples(files: &[PathBuf], holdout: u64) -> Result<DataSet, String> 
         // middle of a game: that game is left out.
         let games = read_games(path).map_err(|e| format!("{shown}: {e}"))?.games;
         for game in games {
-            let normal =
-                game.termination().map_err(|e| format!("{shown}: {e}"))?.is_none_or(|t| t == Termination::Normal);
+            // Only games won on the board (a bad Termination tag is no such game).
+            let normal = matches!(game.termination(), Ok(None | Some(Termination::Normal)));
             let Some(winner) = game.winner().filter(|_| normal) else {
                 data.skipped += 1;
                 continue;
