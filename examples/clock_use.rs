@@ -10,6 +10,7 @@
 
 use std::collections::BTreeMap;
 
+use veletas::record::{GameRecord, Termination, TimeControl, TimeControls, read_games};
 use veletas::rules::Color;
 
 #[derive(Default)]
@@ -21,26 +22,23 @@ struct Usage {
     forfeits: usize,
 }
 
-/// Main time and increment of a `clock MAIN+INC` or `clock MAIN` tag (byo-yomi: `None`).
-fn fischer(tag: &str) -> Option<(f64, f64)> {
-    let spec = tag.strip_prefix("clock ")?;
-    if spec.contains("byoyomi") {
-        return None;
+/// Main time and increment of a game whose sides both ran on one Fischer clock.
+fn fischer(record: &GameRecord) -> Option<(f64, f64)> {
+    match record.time_controls().ok()?? {
+        TimeControls::Same(TimeControl::Fischer { main, increment }) => Some((main, increment)),
+        _ => None,
     }
-    let (main, inc) = spec.split_once('+').unwrap_or((spec, "0"));
-    Some((main.trim().parse().ok()?, inc.trim().parse().ok()?))
 }
 
 fn main() {
     let mut by_engine: BTreeMap<String, Usage> = BTreeMap::new();
     for path in std::env::args().skip(1) {
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        let records = veletas::record::parse_records(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let records = read_games(std::path::Path::new(&path)).unwrap_or_else(|e| panic!("{path}: {e}")).games;
         for record in records {
-            let Some((main, inc)) = record.tag("TimeControl").and_then(fischer) else { continue };
+            let Some((main, inc)) = fischer(&record) else { continue };
             let Ok(game) = record.replay(None) else { continue };
             // The genmoves each colour answered: the turns it played after the opening.
-            let opening_turns = record.tag("Opening").map_or(0, |o| o.split_whitespace().count());
+            let opening_turns = record.opening().map_or(0, |o| o.split_whitespace().count());
             let mut pos = game.start().clone();
             let mut moves = [0usize; 2];
             for (i, mv) in game.moves().enumerate() {
@@ -49,13 +47,11 @@ fn main() {
                 }
                 pos.play_unchecked(mv);
             }
-            let forfeit = record.tag("Termination") == Some("time forfeit");
+            let forfeit = record.termination().ok().flatten() == Some(Termination::TimeForfeit);
             let loser = record.winner().map(|w| !w);
-            for (color, name_tag, used_tag) in
-                [(Color::Black, "Black", "TimeUsedBlack"), (Color::White, "White", "TimeUsedWhite")]
-            {
-                let Some(used) = record.tag(used_tag).and_then(|u| u.parse::<f64>().ok()) else { continue };
-                let name = record.tag(name_tag).unwrap_or("?").to_string();
+            for color in Color::ALL {
+                let Some(used) = record.time_used(color).ok().flatten() else { continue };
+                let name = record.player(color).unwrap_or("?").to_string();
                 let usage = by_engine.entry(name).or_default();
                 let n = moves[color.index()];
                 // The clock it had: main time and an increment after each move it made.

@@ -12,17 +12,14 @@ fn temp_dir() -> PathBuf {
     dir
 }
 
-/// Each game of a record file as its Round tag and its moves, in round order.
+/// Each game of a record file as its Round tag and its moves, in round order (the per-turn
+/// annotations, which hold the time each turn took, are left out: they vary from run to run).
 fn games(path: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(path).unwrap();
-    let mut games: Vec<String> = text
-        .split("[Event ")
-        .filter(|g| !g.trim().is_empty())
-        .map(|g| {
-            let round = g.lines().find(|l| l.starts_with("[Round ")).unwrap_or("").to_string();
-            let moves: Vec<&str> = g.lines().filter(|l| !l.starts_with('[') && !l.trim().is_empty()).collect();
-            format!("{round} {}", moves.join(" "))
-        })
+    let mut games: Vec<String> = veletas::record::parse_records(&text)
+        .unwrap()
+        .iter()
+        .map(|g| format!("{} {}", g.tag("Round").unwrap_or(""), g.moves.join(" ")))
         .collect();
     games.sort();
     games

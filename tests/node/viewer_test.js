@@ -276,6 +276,44 @@ async function main() {
     await linked.waitForSelector('body[data-ready="true"]')
     const at = await linked.evaluate(() => [document.getElementById('board').dataset.game, document.getElementById('board').dataset.turn])
     assert.deepEqual(at, ['2', '7'], 'a link to a game and turn opens there')
+
+    await page.bringToFront()
+    // Per-turn annotations: the referee's times show on the moves; a record whose turns
+    // carry win rates gets the win-rate graph, which a click navigates.
+    await page.evaluate(() => { document.getElementById('filter').value = ''; document.getElementById('filter').dispatchEvent(new Event('input')) })
+    await click(`#list .grid-row[data-game="3"]`)
+    // Turns 1 and 2 are the opening's (no engine chose them): no annotation.
+    assert.equal(await page.$eval('.mv[data-turn="1"]', (m) => m.title), '', 'an opening turn has no time')
+    assert.match(await page.$eval('.mv[data-turn="3"]', (m) => m.title), /^\d+\.\d{3} s$/, 'a turn shows its time')
+    assert.equal(await page.$eval('#graph', (g) => g.hidden), true, 'no graph without win rates')
+    let k = 0
+    const rated = fs.readFileSync(classic, 'utf8').split('\n\n[')[0].replace(/\{(\d+(?:\.\d+)?)s\}/g, (_, t) => {
+      k += 1
+      return `{${(k * 7) % 100}.5%/${k * 10} ${t}s}`
+    }) + '\n\n'
+    assert.ok(k > 20, 'the classic game has annotated turns')
+    const ratedFile = path.join(out, 'rated.txt')
+    fs.writeFileSync(ratedFile, rated)
+    const ratedHtml = path.join(out, 'rated.html')
+    run(['view', ratedFile, '-o', ratedHtml])
+    const graphPage = await browser.newPage()
+    graphPage.on('pageerror', (e) => problems.push(`page error: ${e.message}`))
+    await graphPage.setViewport({width: 1400, height: 900})
+    await graphPage.goto('file://' + ratedHtml, {waitUntil: 'load'})
+    await graphPage.waitForSelector('body[data-ready="true"]')
+    assert.equal(await graphPage.$eval('#graph', (g) => g.hidden), false, 'the graph is shown')
+    assert.equal(await graphPage.$eval('#graph-line', (l) => Number(l.dataset.points)), k, 'one point per rated turn')
+    // Turn 3 is Black's: 7.5% for Black; turn 4 White's 14.5%: 85.5% for Black.
+    assert.match(await graphPage.$eval('.mv[data-turn="3"]', (m) => m.title), /^Black 7\.50% \(10 visits\), /)
+    assert.match(await graphPage.$eval('.mv[data-turn="4"]', (m) => m.title), /^Black 85\.50% \(20 visits\), /)
+    const turns = k + 2
+    const box = await graphPage.$eval('#graph-svg', (svg) => { const r = svg.getBoundingClientRect(); return [r.left, r.top, r.width, r.height] })
+    await graphPage.mouse.click(box[0] + box[2] / 2, box[1] + box[3] / 2)
+    const clicked = await graphPage.$eval('#board', (b) => Number(b.dataset.turn))
+    assert.ok(Math.abs(clicked - turns / 2) <= 1, `a click in the graph's middle goes to the middle turn (${clicked} of ${turns})`)
+    const mark = await graphPage.$eval('#graph-turn', (l) => Number(l.getAttribute('x1')))
+    assert.ok(Math.abs(mark - (clicked / turns) * 300) < 0.01, 'the graph marks the turn shown')
+    await graphPage.screenshot({path: path.join(shots, 'win-rate-graph.png')})
   } finally {
     await browser.close()
     fs.rmSync(userDataDir, {recursive: true, force: true})

@@ -16,6 +16,7 @@ mod output_paths;
 mod pictures;
 mod ratings;
 mod ratings_cli;
+mod record_results;
 mod record_writer;
 mod referee;
 mod referee_scripts;

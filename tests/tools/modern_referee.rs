@@ -54,7 +54,10 @@ fn modern_match(one: &str, two: &str, games: &str, record: &Path, extra: &[&str]
 /// Engine 1's wins according to the records (BlackEngine names the engine that
 /// played Black after any swap).
 fn engine1_wins(games: &[GameRecord]) -> u64 {
-    games.iter().filter(|g| (g.result == "B+") == (g.tag("BlackEngine") == Some("1"))).count() as u64
+    games
+        .iter()
+        .filter(|g| (g.result == Some(veletas::rules::Color::Black)) == (g.tag("BlackEngine") == Some("1")))
+        .count() as u64
 }
 
 #[test]
@@ -99,7 +102,7 @@ fn a_loss_after_the_swap_goes_to_the_engine_that_swapped() {
     assert_eq!(summary.terminations, vec![(Termination::IllegalMove, 4)]);
     for g in read_games(&record) {
         assert_eq!(g.tag("BlackEngine"), Some("1"), "{g}");
-        assert_eq!(g.result, "W+", "{g}");
+        assert_eq!(g.result, Some(veletas::rules::Color::White), "{g}");
         assert!(g.tag("Reason").unwrap().starts_with("black: "), "{g}");
     }
 }

@@ -68,7 +68,7 @@ fn a_short_match_between_random_movers_on_7x7() {
         assert_eq!(end.winner(), g.winner(), "{g}");
         assert_eq!(g.tag("Size"), Some("7"));
         assert_eq!(g.tag("TimeControl"), Some("movetime 1"));
-        assert_eq!(g.tag("FinalScoreBlack"), Some(g.result.as_str()));
+        assert_eq!(g.tag("FinalScoreBlack"), Some(veletas::record::result_token(g.result)));
         let black = if g.tag("BlackEngine") == Some("1") { "alpha 0.1" } else { "beta 0.1" };
         assert_eq!(g.tag("Black"), Some(black));
         // Writing the parsed game again gives the same game back.

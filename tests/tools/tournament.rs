@@ -39,7 +39,13 @@ fn game_keys(games: &[GameRecord]) -> Vec<(String, String, String, Vec<String>, 
         .iter()
         .map(|g| {
             let tag = |t: &str| g.tag(t).unwrap_or_default().to_string();
-            (tag("Game"), tag("Black"), tag("White"), g.moves.clone(), g.result.clone())
+            (
+                tag("Game"),
+                tag("Black"),
+                tag("White"),
+                g.moves.clone(),
+                veletas::record::result_token(g.result).to_string(),
+            )
         })
         .collect();
     keys.sort_by_key(|k| k.0.parse::<usize>().unwrap_or(usize::MAX));

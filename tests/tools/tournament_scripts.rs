@@ -136,7 +136,13 @@ pub(crate) fn games(files: &[PathBuf]) -> Vec<(usize, String, String, Vec<String
     for file in files {
         for g in veletas::referee::parse_records(&std::fs::read_to_string(file).unwrap()).unwrap() {
             let tag = |t: &str| g.tag(t).unwrap_or_default().to_string();
-            all.push((tag("Game").parse().unwrap(), tag("Black"), tag("White"), g.moves.clone(), g.result.clone()));
+            all.push((
+                tag("Game").parse().unwrap(),
+                tag("Black"),
+                tag("White"),
+                g.moves.clone(),
+                veletas::record::result_token(g.result).to_string(),
+            ));
         }
     }
     all.sort();

@@ -15,7 +15,7 @@ use clap::Args;
 
 use crate::linear::solve;
 use crate::search::eval::{EvalModel, FEATURES, Features, analyse, feature_names};
-use veletas_rules::record::parse_complete_records;
+use veletas_rules::record::{Termination, read_games};
 use veletas_rules::{Color, Phase};
 
 /// Arguments of `train-eval`.
@@ -66,15 +66,12 @@ pub fn read_samples(files: &[PathBuf], holdout: u64) -> Result<DataSet, String> 
     let mut size: Option<(u8, String)> = None;
     for path in files {
         let shown = path.display();
-        let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
-        if !meta.is_file() {
-            return Err(format!("{shown}: not a regular file"));
-        }
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
-        // A file still being written may end in the middle of a game: that game is left out.
-        let (games, _) = parse_complete_records(&text).map_err(|e| format!("{shown}: {e}"))?;
+        // Bounded, as every record file is read; a file still being written may end in the
+        // middle of a game: that game is left out.
+        let games = read_games(path).map_err(|e| format!("{shown}: {e}"))?.games;
         for game in games {
-            let normal = game.tag("Termination").is_none_or(|t| t == "normal");
+            // Only games won on the board (a bad Termination tag is no such game).
+            let normal = matches!(game.termination(), Ok(None | Some(Termination::Normal)));
             let Some(winner) = game.winner().filter(|_| normal) else {
                 data.skipped += 1;
                 continue;

@@ -16,7 +16,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use veletas_rules::record::GameRecord;
+use veletas_rules::record::{GameRecord, TimeControls, tag};
 use veletas_rules::{Color, Game, Move, Position, RuleSet, Rules, Variant};
 use veletas_tools::picture::svg::{self, Layout, SvgOptions};
 use veletas_tools::referee::clock::{ByoYomiSpec, Clock, ClockSpec, TimeControl, format_seconds};
@@ -485,37 +485,32 @@ impl GameSession {
     pub fn record(&self) -> GameRecord {
         let mut record = GameRecord::default();
         let position = self.game.start();
-        record.set_tag("Event", "veletas gui");
-        record.set_tag("Date", self.started.clone());
+        record.set_tag(tag::EVENT, "veletas gui");
+        record.set_tag(tag::DATE, self.started.clone());
         // After White's swap the players have exchanged colours: the tags name them as
         // they played after it, so the result is theirs (as `veletas match` writes them).
-        record.set_tag("Black", self.names[self.seat(Color::Black)].clone());
-        record.set_tag("White", self.names[self.seat(Color::White)].clone());
-        record.set_tag("Size", position.variant().size().to_string());
+        record.set_player(Color::Black, self.names[self.seat(Color::Black)].clone());
+        record.set_player(Color::White, self.names[self.seat(Color::White)].clone());
+        record.set_tag(tag::SIZE, position.variant().size().to_string());
         if position.rules() != Rules::CLASSIC {
-            record.set_tag("Rules", position.rules().to_string());
+            record.set_tag(tag::RULES, position.rules().to_string());
         }
         if *position != Position::with_rules(position.variant(), position.rules()) {
-            record.set_tag("Start", position.to_string());
+            record.set_tag(tag::START, position.to_string());
         }
         if self.swapped {
             let setup = &self.names[self.seat(Color::White)];
-            record.set_tag("Swap", format!("white swapped: {setup} made Black's setup and then played White"));
+            record.set_tag(tag::SWAP, format!("white swapped: {setup} made Black's setup and then played White"));
         }
-        record.set_tag("TimeControl", self.control.to_string());
-        record.result = match self.winner() {
-            Some(Color::Black) => "B+".into(),
-            Some(Color::White) => "W+".into(),
-            None => "*".into(),
-        };
-        record.set_tag("Result", record.result.clone());
+        record.set_time_controls(&TimeControls::Same(self.control));
+        record.set_result(self.winner());
         if let Some((_, termination, reason)) = &self.outcome {
-            record.set_tag("Termination", termination.as_str());
+            record.set_termination(*termination);
             if !reason.is_empty() {
-                record.set_tag("Reason", reason.clone());
+                record.set_tag(tag::REASON, reason.clone());
             }
         } else if self.winner().is_some() {
-            record.set_tag("Termination", Termination::Normal.as_str());
+            record.set_termination(Termination::Normal);
         }
         record.moves = self.game.moves().map(|m| m.to_string()).collect();
         record

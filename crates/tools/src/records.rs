@@ -10,40 +10,40 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use veletas_rules::record::{
-    GameRecord, RecordError, RecordFileError, parse_complete_records, parse_records, read_record_file,
-};
+use veletas_rules::record::{GameRecord, ReadGamesError, RecordError, ResultCheck, read_games, tag};
 
-/// Why a record file could not be read.
-#[derive(Debug)]
-pub enum ReadError {
-    /// The file could not be read (missing, not a regular file, too big, not UTF-8).
-    File(RecordFileError),
-    /// A syntax error (with its line), or a file whose only game is unfinished.
-    Syntax(RecordError),
+/// Reads the complete games of the record file `path` ([`read_games`]: bounded), and a
+/// warning naming the file and line when its last game is cut short (that game is left
+/// out). A file with no complete game before the cut is refused.
+pub fn read_complete(path: &Path) -> Result<(Vec<GameRecord>, Option<String>), ReadGamesError> {
+    let file = read_games(path)?;
+    let Some(line) = file.cut_short else { return Ok((file.games, None)) };
+    if file.games.is_empty() {
+        return Err(ReadGamesError::Syntax(RecordError {
+            line: Some(line),
+            message: "the game starting here has no result token".into(),
+        }));
+    }
+    let warning = format!("{}:{line}: the last game is cut short (an interrupted write): skipped", path.display());
+    Ok((file.games, Some(warning)))
 }
 
-/// Reads the complete games of the record file `path`, and a warning naming the file and
-/// line when its last game is cut short (that game is left out). A file with no complete
-/// game before the cut is refused as [`parse_records`] refuses it.
-pub fn read_complete(path: &Path) -> Result<(Vec<GameRecord>, Option<String>), ReadError> {
-    let text = read_record_file(path).map_err(ReadError::File)?;
-    let (games, end) = parse_complete_records(&text).map_err(ReadError::Syntax)?;
-    let rest = &text[end..];
-    if rest.trim().is_empty() {
-        return Ok((games, None));
-    }
-    // What is left may be no game at all (comments); and a file without a complete game
-    // is refused as parse_records refuses it.
-    match parse_records(&text) {
-        Ok(all) => return Ok((all, None)),
-        Err(e) if games.is_empty() => return Err(ReadError::Syntax(e)),
-        Err(_) => {}
-    }
-    let blank = &rest[..rest.len() - rest.trim_start().len()];
-    let line = text[..end].matches('\n').count() + blank.matches('\n').count() + 1;
-    let warning = format!("{}:{line}: the last game is cut short (an interrupted write): skipped", path.display());
-    Ok((games, Some(warning)))
+/// Checks the result of every game of the file `name` against its moves
+/// ([`GameRecord::check_result`]: the replay decides) and warns on stderr, naming the
+/// file and the game, about every claim the moves or the tags contradict. A game that
+/// does not replay is `Err` with the one-line reason (not warned about here).
+pub fn check_results(name: &str, games: &[GameRecord]) -> Vec<Result<ResultCheck, String>> {
+    games
+        .iter()
+        .enumerate()
+        .map(|(i, game)| {
+            let check = game.check_result().map_err(|e| format!("{}: {e}", game.describe(i + 1)))?;
+            if let Some(warning) = &check.warning {
+                warn(&format!("{name}: {}: {warning}", game.describe(i + 1)));
+            }
+            Ok(check)
+        })
+        .collect()
 }
 
 /// Finds games recorded twice (see the module documentation).
@@ -55,10 +55,10 @@ pub struct Duplicates {
 impl Duplicates {
     /// Whether `game`, of the `file`-th file read, is a game seen before.
     pub fn is_repeat(&mut self, file: usize, game: &GameRecord) -> bool {
-        let tag = |name: &str| game.tag(name).map(str::trim).unwrap_or("").to_string();
-        let key = match game.tag("Game") {
-            Some(id) => (None, tag("Event"), tag("Tournament"), id.trim().to_string()),
-            None if game.tag("Round").is_some() => (Some(file), tag("Event"), String::new(), tag("Round")),
+        let text = |name: &str| game.tag(name).map(str::trim).unwrap_or("").to_string();
+        let key = match game.tag(tag::GAME) {
+            Some(id) => (None, text(tag::EVENT), text(tag::TOURNAMENT), id.trim().to_string()),
+            None if game.tag(tag::ROUND).is_some() => (Some(file), text(tag::EVENT), String::new(), text(tag::ROUND)),
             None => return false,
         };
         !self.seen.insert(key)

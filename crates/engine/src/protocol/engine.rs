@@ -368,7 +368,15 @@ fn load_game(path: &str, turns: Option<u64>, game: Option<u64>) -> Result<Game, 
         .and_then(|i| records.get(i))
         .ok_or_else(|| fail(&format!("there is no game {index} (the file holds {})", records.len())))?;
     let turns = turns.map(|t| usize::try_from(t).unwrap_or(usize::MAX));
-    record.replay(turns).map_err(|e| fail(&e))
+    let loaded = record.replay(turns).map_err(|e| fail(&e))?;
+    // The replay decides a result: what the record claims against its moves is warned
+    // about on stderr (the reply stays the protocol's).
+    if let Ok(check) = record.check_result()
+        && let Some(warning) = check.warning
+    {
+        log::warn!("loadgame {}: {}: {warning}", shorten(path), record.describe(usize::try_from(index).unwrap_or(0)));
+    }
+    Ok(loaded)
 }
 
 #[cfg(test)]

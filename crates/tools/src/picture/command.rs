@@ -98,6 +98,9 @@ pub fn view(args: &ViewArgs) -> Result<(), String> {
             let repeats = before - games.len();
             crate::records::warn(&format!("{}: {repeats} games recorded twice: skipped", path.display()));
         }
+        // The page shows what the replay decides; what the records claim against it is
+        // warned about here. A game that does not replay is the page's error.
+        let _ = crate::records::check_results(&path.display().to_string(), &games);
         files.push((path.display().to_string(), games));
     }
     let page = viewer::page(&files, args.title.as_deref())?;

@@ -14,8 +14,7 @@ pub use html::html_escape;
 
 use std::path::Path;
 
-use crate::records::ReadError;
-use veletas_rules::record::GameRecord;
+use veletas_rules::record::{GameRecord, ReadGamesError};
 
 /// Reads the games of a record file. Errors are one line naming the file (and the line
 /// for a syntax error); a file holding no game is an error too. A last game cut short by
@@ -23,8 +22,8 @@ use veletas_rules::record::GameRecord;
 pub fn read_record_file(path: &Path) -> Result<Vec<GameRecord>, String> {
     let name = path.display();
     let (games, warning) = crate::records::read_complete(path).map_err(|e| match e {
-        ReadError::File(e) => format!("{name}: {e}"),
-        ReadError::Syntax(e) => format!("{name}: {e}"),
+        ReadGamesError::File(e) => format!("{name}: {e}"),
+        ReadGamesError::Syntax(e) => format!("{name}: {e}"),
     })?;
     if let Some(warning) = warning {
         crate::records::warn(&warning);

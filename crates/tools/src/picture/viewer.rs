@@ -16,8 +16,8 @@
 use std::fmt::Write as _;
 
 use crate::picture::svg::{self, CELL, Layout, MIN_LINE, MOVE_INSET, MOVE_LINE, Mark, PIECES, SHOT_INSET, SHOT_LINE};
-use veletas_rules::record::GameRecord;
-use veletas_rules::{Position, Variant};
+use veletas_rules::record::{Annotation, GameRecord, result_token, tag};
+use veletas_rules::{Color, Position, Variant};
 
 /// The page around the data: HTML, CSS and JavaScript (`{{TITLE}}` and `{{DATA}}` are
 /// filled in).
@@ -84,47 +84,80 @@ impl Strings {
 }
 
 /// One game as the page's JSON array: `[file, black, white, result, termination, reason,
-/// frame, rules, start pieces, moves, changes, states, tags]`, where the names, the
-/// termination, the reason, the rules and the tags (name, value, name, value...) are
-/// indices in the page's table of strings.
+/// frame, rules, start pieces, moves, changes, states, tags, annotations]`, where the names,
+/// the termination, the reason, the rules and the tags (name, value, name, value...) are
+/// indices in the page's table of strings. The result is the one the replay decides
+/// ([`GameRecord::check_against`]). The annotations are empty when the record has none,
+/// else one word per turn: `-`, or `MS,WIN,VISITS` (the turn's time in milliseconds,
+/// Black's win rate in hundredths of a percent by the estimate of the engine that played
+/// the turn, its visits; each part empty when not recorded).
 fn game_json(
     file: usize,
     record: &GameRecord,
     frames: &mut Vec<String>,
     strings: &mut Strings,
 ) -> Result<String, String> {
-    let mut game = veletas_rules::Game::from_position(record.start_position().map_err(|e| e.to_string())?);
-    let start = game.position().clone();
     let (mut moves, mut diffs) = (Vec::with_capacity(record.moves.len()), Vec::with_capacity(record.moves.len()));
     let mut states = String::with_capacity(record.moves.len() + 1);
-    states.push(state(&start));
-    for (i, text) in record.moves.iter().enumerate() {
-        let mv = game.position().parse_move(text).map_err(|e| format!("turn {}: {e}", i + 1))?;
-        let before = game.position().clone();
-        game.play(mv).map_err(|e| format!("turn {} ({text}): illegal move: {e}", i + 1))?;
-        moves.push(mv.to_string());
-        diffs.push(changes(&before, game.position()));
-        states.push(state(game.position()));
+    let mut notes = Vec::new();
+    let mut previous: Option<Position> = None;
+    let game = record
+        .replay_each(None, |game, mv| {
+            let before = game.position();
+            if let Some(earlier) = &previous {
+                diffs.push(changes(earlier, before));
+            }
+            states.push(state(before));
+            moves.push(mv.to_string());
+            if record.has_annotations() {
+                notes.push(annotation_word(record.annotation(moves.len() - 1), before.side_to_move()));
+            }
+            previous = Some(before.clone());
+        })
+        .map_err(|e| e.to_string())?;
+    if let Some(earlier) = &previous {
+        diffs.push(changes(earlier, game.position()));
     }
+    states.push(state(game.position()));
+    let start = game.start().clone();
     let key = frame_key(&start);
     if !frames.contains(&key) {
         frames.push(key.clone());
     }
+    let checked = record.check_against(game.position().winner());
     let mut tag = |name: &str| strings.id(record.tag(name).unwrap_or(""));
-    let (black, white, termination, reason) = (tag("Black"), tag("White"), tag("Termination"), tag("Reason"));
+    let (black, white) = (tag(tag::BLACK), tag(tag::WHITE));
+    let (termination, reason) = (tag(tag::TERMINATION), tag(tag::REASON));
     let rules = strings.id(&start.rules().label());
     let tags: Vec<String> =
-        record.tags.iter().flat_map(|(n, v)| [strings.id(n).to_string(), strings.id(v).to_string()]).collect();
+        record.tags().flat_map(|(n, v)| [strings.id(n).to_string(), strings.id(v).to_string()]).collect();
     Ok(format!(
-        "[{file},{black},{white},{},{termination},{reason},{},{rules},{},{},{},{},[{}]]",
-        json_string(&record.result),
+        "[{file},{black},{white},{},{termination},{reason},{},{rules},{},{},{},{},[{}],{}]",
+        json_string(result_token(checked.counted)),
         json_string(&key),
         json_string(&piece_list(&start)),
         json_string(&moves.join(" ")),
         json_string(&diffs.join(" ")),
         json_string(&states),
-        tags.join(",")
+        tags.join(","),
+        json_string(&notes.join(" "))
     ))
+}
+
+/// A turn's annotation as the page reads it (see [`game_json`]): `mover` played the turn.
+fn annotation_word(annotation: Annotation, mover: Color) -> String {
+    if annotation.is_empty() {
+        return "-".into();
+    }
+    let time = annotation.time.map_or(String::new(), |t| t.as_millis().to_string());
+    let (black, visits) = match annotation.evaluation {
+        Some(e) => {
+            let rate = if mover == Color::Black { e.winrate } else { e.winrate.other_side() };
+            (rate.hundredths().to_string(), e.visits.to_string())
+        }
+        None => (String::new(), String::new()),
+    };
+    format!("{time},{black},{visits}")
 }
 
 /// The drawing parts the page needs: geometry, frames, piece and mark templates, lines.
@@ -217,7 +250,7 @@ pub fn page_with_panel(
         None => files
             .iter()
             .flat_map(|(_, records)| records.first())
-            .find_map(|r| r.tag("Event"))
+            .find_map(|r| r.tag(tag::EVENT))
             .unwrap_or("Veletas games")
             .to_string(),
     };

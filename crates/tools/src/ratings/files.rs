@@ -12,10 +12,10 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use veletas_rules::Color;
 
 use super::{Format, RatedGame, RatingOptions, rate};
-use crate::records::ReadError;
-use veletas_rules::record::GameRecord;
+use veletas_rules::record::{GameRecord, ReadGamesError, tag};
 
 /// Options of `veletas ratings`.
 #[derive(Args, Clone, Debug, PartialEq)]
@@ -65,7 +65,8 @@ struct Group {
 
 impl Group {
     fn of(game: &GameRecord) -> Group {
-        Group { event: game.tag("Event").map(str::to_string), tournament: game.tag("Tournament").map(str::to_string) }
+        let text = |name: &str| game.tag(name).map(str::to_string);
+        Group { event: text(tag::EVENT), tournament: text(tag::TOURNAMENT) }
     }
 }
 
@@ -95,6 +96,10 @@ struct Collected {
     cut_short: usize,
     /// Games recorded twice (skipped).
     repeated: usize,
+    /// Games whose result their moves or tags contradict (skipped, with a warning).
+    contradicted: usize,
+    /// Games whose moves do not replay (skipped, with a warning).
+    unreplayable: usize,
     /// Each group seen, with the first file that holds it.
     groups: Vec<(Group, PathBuf)>,
     /// Every file's name and games, in the order given.
@@ -108,8 +113,8 @@ fn collect(files: &[PathBuf]) -> Result<Collected, String> {
     for path in files {
         let shown = path.display();
         let (mut records, cut) = crate::records::read_complete(path).map_err(|e| match e {
-            ReadError::File(e) => format!("{shown}: cannot read: {e}"),
-            ReadError::Syntax(e) => match e.line {
+            ReadGamesError::File(e) => format!("{shown}: cannot read: {e}"),
+            ReadGamesError::Syntax(e) => match e.line {
                 Some(line) => format!("{shown}:{line}: {}", e.message),
                 None => format!("{shown}: {}", e.message),
             },
@@ -128,17 +133,35 @@ fn collect(files: &[PathBuf]) -> Result<Collected, String> {
             crate::records::warn(&format!("{shown}: {twice} games recorded twice (the same game id): skipped"));
             collected.repeated += twice;
         }
-        for (number, game) in records.iter().enumerate() {
-            let tag = |name: &str| match game.tag(name).map(str::trim) {
+        // The replay decides each result: what a record claims against its moves is
+        // warned about, and a claim it contradicts is not counted.
+        let checks = crate::records::check_results(&shown.to_string(), &records);
+        for ((number, game), check) in records.iter().enumerate().zip(checks) {
+            let player = |color: Color| match game.player(color).map(str::trim) {
                 Some(value) if !value.is_empty() => Ok(value.to_string()),
-                _ => Err(format!("{shown}: game {} has no {name} tag", number + 1)),
+                _ => {
+                    let name = if color == Color::Black { tag::BLACK } else { tag::WHITE };
+                    Err(format!("{shown}: game {} has no {name} tag", number + 1))
+                }
             };
-            let (black, white) = (tag("Black")?, tag("White")?);
+            let (black, white) = (player(Color::Black)?, player(Color::White)?);
             let group = Group::of(game);
             if !collected.groups.iter().any(|(g, _)| *g == group) {
                 collected.groups.push((group, path.clone()));
             }
-            match game.winner() {
+            let check = match check {
+                Ok(check) => check,
+                Err(e) => {
+                    crate::records::warn(&format!("{shown}: {e}: not counted"));
+                    collected.unreplayable += 1;
+                    continue;
+                }
+            };
+            if check.warning.is_some() && check.counted.is_none() {
+                collected.contradicted += 1;
+                continue;
+            }
+            match check.counted {
                 None => collected.unfinished += 1,
                 Some(_) if black == white => collected.self_play += 1,
                 Some(winner) => collected.games.push(RatedGame { black, white, winner }),
@@ -185,7 +208,7 @@ pub fn rate_files(args: &RatingsArgs) -> Result<(super::Standings, Vec<NamedFile
             first_file.display()
         ));
     }
-    let skipped = collected.unfinished + collected.self_play;
+    let skipped = collected.unfinished + collected.self_play + collected.contradicted + collected.unreplayable;
     if collected.games.is_empty() {
         let files = args.files.len();
         return Err(match skipped {
@@ -200,6 +223,13 @@ pub fn rate_files(args: &RatingsArgs) -> Result<(super::Standings, Vec<NamedFile
     }
     if collected.repeated > 0 {
         standings.notes.push(format!("{} games recorded twice skipped", collected.repeated));
+    }
+    if collected.contradicted > 0 {
+        let n = collected.contradicted;
+        standings.notes.push(format!("{n} games whose result their record contradicts skipped (warned above)"));
+    }
+    if collected.unreplayable > 0 {
+        standings.notes.push(format!("{} games whose moves do not replay skipped", collected.unreplayable));
     }
     if collected.cut_short > 0 {
         standings.notes.push(format!("{} files end in a game cut short (skipped)", collected.cut_short));

@@ -10,79 +10,15 @@
 //! opponent's legal move). An engine that timed out or answered malformed output is
 //! killed; a killed or crashed engine is restarted before its next game.
 
-use std::fmt;
 use std::time::{Duration, Instant};
 
 use crate::referee::clock::{Clock, TimeControl, format_seconds};
 use crate::referee::engine::{Engine, Failure, MAX_SHOWN, Reply, clean_text};
 use crate::referee::openings::Opening;
-use veletas_rules::record::GameRecord;
+use veletas_rules::record::{Annotation, GameRecord, TimeControls, tag};
 use veletas_rules::{Color, Game, Move, RuleSet, Rules};
 
-/// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Termination {
-    /// A player won on the board.
-    Normal,
-    /// The loser answered `genmove` with `resign`.
-    Resignation,
-    /// The loser played an illegal move.
-    IllegalMove,
-    /// The loser answered `genmove` with `?`.
-    GenmoveError,
-    /// The loser wrote something that is not a well-formed reply, or a reply to
-    /// `genmove` that is not a move.
-    MalformedReply,
-    /// The loser's process ended (crash, exit, closed output) or could not be started.
-    Crash,
-    /// The loser's move took longer than its clock allowed plus the margin.
-    TimeForfeit,
-    /// The loser did not answer another command within the command timeout.
-    Timeout,
-    /// The loser refused another command (`boardsize`, `play`, ...) with `?`.
-    RejectedCommand,
-}
-
-impl Termination {
-    /// Every termination, in report order.
-    pub const ALL: [Termination; 9] = [
-        Termination::Normal,
-        Termination::Resignation,
-        Termination::IllegalMove,
-        Termination::GenmoveError,
-        Termination::MalformedReply,
-        Termination::Crash,
-        Termination::TimeForfeit,
-        Termination::Timeout,
-        Termination::RejectedCommand,
-    ];
-
-    /// The name used in records and reports, e.g. `time forfeit`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Termination::Normal => "normal",
-            Termination::Resignation => "resignation",
-            Termination::IllegalMove => "illegal move",
-            Termination::GenmoveError => "genmove error",
-            Termination::MalformedReply => "malformed reply",
-            Termination::Crash => "crash",
-            Termination::TimeForfeit => "time forfeit",
-            Termination::Timeout => "timeout",
-            Termination::RejectedCommand => "rejected command",
-        }
-    }
-
-    /// The termination named `name` (as written by [`Termination::as_str`]).
-    pub fn from_name(name: &str) -> Option<Termination> {
-        Termination::ALL.into_iter().find(|t| t.as_str() == name)
-    }
-}
-
-impl fmt::Display for Termination {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+pub use veletas_rules::record::Termination;
 
 /// The settings every game of a match shares.
 #[derive(Clone, Debug)]
@@ -124,6 +60,9 @@ pub struct PlayedGame {
     /// The seconds Black's and White's engine spent on `genmove` as the referee timed
     /// them (clocks belong to colours), every answered `genmove` counted.
     pub time_used: [f64; 2],
+    /// The time each turn of `game` took its engine to answer `genmove`, by turn (from
+    /// 0; `None` for the opening's turns, which no engine chose).
+    pub turn_times: Vec<Option<Duration>>,
 }
 
 impl PlayedGame {
@@ -149,47 +88,51 @@ impl PlayedGame {
     }
 
     /// The game's record: the tags of `head` (event, engines, ...), then the board, the
-    /// opening, `time_control` as the `TimeControl` tag, the result and how it ended.
-    /// `swap` is the `Swap` tag's text, written only when White swapped.
-    pub fn record(&self, head: &[(&str, String)], time_control: &str, swap: &str) -> GameRecord {
+    /// opening, the time controls, the result and how it ended, and each engine turn's
+    /// time as its annotation. `swap` is the `Swap` tag's text, written only when White
+    /// swapped.
+    pub fn record(&self, head: &[(&str, String)], time_controls: &TimeControls, swap: &str) -> GameRecord {
         let mut record = GameRecord::default();
         for (name, value) in head {
             record.set_tag(name, value.clone());
         }
-        record.set_tag("Size", self.opening.variant.size().to_string());
+        record.set_tag(tag::SIZE, self.opening.variant.size().to_string());
         if self.opening.rules != Rules::CLASSIC {
-            record.set_tag("Rules", self.opening.rules.to_string());
+            record.set_tag(tag::RULES, self.opening.rules.to_string());
         }
         if self.swapped {
-            record.set_tag("Swap", swap);
+            record.set_tag(tag::SWAP, swap);
         }
-        record.set_tag("Opening", self.opening.to_string());
+        record.set_tag(tag::OPENING, self.opening.to_string());
         if let Some(start) = &self.opening.start {
-            record.set_tag("Start", start.to_string());
+            record.set_tag(tag::START, start.to_string());
         }
-        record.set_tag("TimeControl", time_control);
-        let result = if self.winner == Color::Black { "B+" } else { "W+" };
-        record.set_tag("Result", result);
-        record.set_tag("Termination", self.termination.as_str());
+        record.set_time_controls(time_controls);
+        record.set_result(Some(self.winner));
+        record.set_termination(self.termination);
         if !self.reason.is_empty() {
-            record.set_tag("Reason", self.reason.clone());
+            record.set_tag(tag::REASON, self.reason.clone());
         }
-        for (color, tag) in [(Color::Black, "FinalScoreBlack"), (Color::White, "FinalScoreWhite")] {
+        for (color, name) in [(Color::Black, tag::FINAL_SCORE_BLACK), (Color::White, tag::FINAL_SCORE_WHITE)] {
             if let Some(answer) = &self.final_scores[color.index()] {
-                record.set_tag(tag, answer.clone());
+                record.set_tag(name, answer.clone());
             }
         }
         if let Some(d) = &self.disagreement {
-            record.set_tag("Disagreement", d.clone());
+            record.set_tag(tag::DISAGREEMENT, d.clone());
         }
         // Under a clock, what each side spent: the share of the clock an engine uses.
-        if !time_control.starts_with("movetime") {
-            for (color, tag) in [(Color::Black, "TimeUsedBlack"), (Color::White, "TimeUsedWhite")] {
-                record.set_tag(tag, format!("{:.3}", self.time_used[color.index()]));
+        if time_controls.any_clock() {
+            for color in Color::ALL {
+                record.set_time_used(color, self.time_used[color.index()]);
             }
         }
         record.moves = self.game.moves().map(|mv| mv.to_string()).collect();
-        record.result = result.to_string();
+        for (turn, time) in self.turn_times.iter().enumerate() {
+            if let Some(time) = time {
+                record.set_annotation(turn, Annotation::of_time(*time));
+            }
+        }
         record
     }
 }
@@ -317,6 +260,7 @@ pub fn play_game_observed(
         final_scores: [None, None],
         disagreement: None,
         time_used: [0.0; 2],
+        turn_times: Vec::new(),
     };
     let mut tally = Tally::default();
     let result = run(engines, settings, opening, &mut game, engine1_black, &mut tally, observer);
@@ -324,6 +268,7 @@ pub fn play_game_observed(
     played.game = game;
     played.swapped = swapped;
     played.time_used = tally.time_used;
+    played.turn_times = tally.turn_times;
     let final_engine1_black = engine1_black != swapped;
     played.engine1_black = final_engine1_black;
     let seat = |color: Color| usize::from((color == Color::Black) != final_engine1_black);
@@ -348,6 +293,8 @@ struct Tally {
     swapped: bool,
     /// Seconds spent on `genmove` by Black and White.
     time_used: [f64; 2],
+    /// The time of each turn an engine chose, by turn.
+    turn_times: Vec<Option<Duration>>,
 }
 
 /// The game loop proper: the winner, or the loser and why. `tally.swapped` is set when White
@@ -383,8 +330,15 @@ fn run(
             expect_ok(engine, &format!("time_left {color} {} {stones}", format_seconds(left)), timeout)
                 .map_err(|l| (color, l))?;
         }
-        let mv = genmove(engine, color, clock, settings, game, &mut tally.time_used[color.index()])
-            .map_err(|l| (color, l))?;
+        let turn = game.moves().len();
+        let mut elapsed = Duration::ZERO;
+        let mv = genmove(engine, color, clock, settings, game, &mut elapsed);
+        tally.time_used[color.index()] += elapsed.as_secs_f64();
+        let mv = mv.map_err(|l| (color, l))?;
+        if mv.is_some() {
+            tally.turn_times.resize(turn + 1, None);
+            tally.turn_times[turn] = Some(elapsed);
+        }
         let Some(mv) = mv else {
             return Err((color, loss(Termination::Resignation, "resigned")));
         };
@@ -404,14 +358,14 @@ fn genmove(
     clock: &mut Clock,
     settings: &GameSettings,
     game: &mut Game,
-    time_used: &mut f64,
+    elapsed: &mut Duration,
 ) -> Result<Option<Move>, Loss> {
     let command = format!("genmove {color}");
     let deadline = clock.deadline(settings.margin);
     let start = Instant::now();
     let reply = engine.command(&command, deadline);
-    let elapsed = start.elapsed().as_secs_f64();
-    *time_used += elapsed;
+    *elapsed = start.elapsed();
+    let elapsed = elapsed.as_secs_f64();
     let text = match reply {
         Ok(Reply { success: true, text }) => text,
         Ok(Reply { success: false, text }) => {

@@ -8,7 +8,6 @@
 use std::io::Write;
 use std::time::Duration;
 
-use crate::referee::clock::format_seconds;
 use crate::referee::engine::EngineCommand;
 use crate::referee::game::PlayedGame;
 use crate::referee::openings::OpeningBook;
@@ -19,7 +18,7 @@ use crate::referee::tournament::schedule::ScheduledGame;
 use crate::referee::words::split_engine_name;
 use crate::referee::{MatchArgs, RefereeError, TimeControl};
 use crate::stats::SprtDecision;
-use veletas_rules::record::GameRecord;
+use veletas_rules::record::{GameRecord, TimeControls, tag};
 
 /// Game `index` of a match: engine 1 (field index 0) has Black in even games.
 fn match_game(index: usize) -> ScheduledGame {
@@ -33,7 +32,7 @@ struct MatchCompetition {
     sprt: Option<SprtSpec>,
     event: String,
     /// The `TimeControl` tag.
-    time_control: String,
+    time_control: Option<TimeControls>,
     tally: Tally,
     outcomes: Vec<GameOutcome>,
 }
@@ -59,16 +58,20 @@ impl Competition for MatchCompetition {
     fn record(&self, field: &Field, scheduled: &ScheduledGame, played: &PlayedGame, date: &str) -> GameRecord {
         let (black, white) = played_engines(scheduled, played.swapped);
         let head = [
-            ("Event", self.event.clone()),
-            ("Date", date.to_string()),
-            ("Round", (scheduled.index + 1).to_string()),
-            ("Black", field.names[black].clone()),
-            ("White", field.names[white].clone()),
-            ("BlackEngine", (black + 1).to_string()),
+            (tag::EVENT, self.event.clone()),
+            (tag::DATE, date.to_string()),
+            (tag::ROUND, (scheduled.index + 1).to_string()),
+            (tag::BLACK, field.names[black].clone()),
+            (tag::WHITE, field.names[white].clone()),
+            (tag::BLACK_ENGINE, (black + 1).to_string()),
         ];
         // After a swap the engine now White made Black's setup.
         let swap = format!("white swapped: engine {} made Black's setup and then played White", white + 1);
-        played.record(&head, &self.time_control, &swap)
+        let controls = self.time_control.unwrap_or(TimeControls::PerColor {
+            black: field.defs[scheduled.black].time_control,
+            white: field.defs[scheduled.white].time_control,
+        });
+        played.record(&head, &controls, &swap)
     }
 
     fn game_line(&self, field: &Field, scheduled: &ScheduledGame, played: &PlayedGame) -> String {
@@ -108,7 +111,7 @@ impl Competition for MatchCompetition {
     /// A match's records say which engine played Black (`BlackEngine`); names may change
     /// between runs (another version of an engine).
     fn check_engines(&self, _: &Field, game: &GameRecord, black: usize, _: usize) -> Result<(), String> {
-        match game.tag("BlackEngine") {
+        match game.tag(tag::BLACK_ENGINE) {
             Some(tag) if tag == (black + 1).to_string() => Ok(()),
             tag => Err(format!("engine {} plays Black, not engine {}", black + 1, tag.unwrap_or("?"))),
         }
@@ -124,8 +127,8 @@ impl Competition for MatchCompetition {
 }
 
 /// The two engines of `args` (`--engine` twice, or with an engines file), with the match's
-/// time control (engine 1's scaled by `--time-odds`), and the `TimeControl` tag.
-fn engines(args: &MatchArgs) -> Result<(Vec<field::EngineDef>, String), RefereeError> {
+/// time control (engine 1's scaled by `--time-odds`), and the `TimeControl` tag when one tag fits every game.
+fn engines(args: &MatchArgs) -> Result<(Vec<field::EngineDef>, Option<TimeControls>), RefereeError> {
     let usage = RefereeError::Usage;
     let common = &args.common;
     if common.engines_file.is_none() && args.engines.len() != 2 {
@@ -151,22 +154,23 @@ fn engines(args: &MatchArgs) -> Result<(Vec<field::EngineDef>, String), RefereeE
     }
     let control = TimeControl::from_options(common.movetime, common.clock, common.byoyomi).map_err(usage)?;
     let mut defs = field::resolve(&entries, &each, control).map_err(usage)?;
-    let text = if defs[0].time_control == defs[1].time_control {
+    // The record's tag: one control, a match's time odds, or (engines on controls of
+    // their own) each game's colours, decided when the game is recorded.
+    let controls = if defs[0].time_control == defs[1].time_control {
         let control = defs[0].time_control;
         if args.time_odds == 1.0 {
-            control.to_string()
+            Some(TimeControls::Same(control))
         } else {
-            format!("{control}; engine 1 x{}", format_seconds(args.time_odds))
+            Some(TimeControls::Odds { control, factor: args.time_odds })
         }
     } else {
-        let scaled = defs[0].time_control.scaled(args.time_odds);
-        format!("black {scaled}; white {}", defs[1].time_control)
+        None
     };
     defs[0].time_control = defs[0].time_control.scaled(args.time_odds);
     if common.concurrency == 0 {
         return Err(usage("--concurrency must be at least 1".into()));
     }
-    Ok((defs, text))
+    Ok((defs, controls))
 }
 
 /// The games of `args` this run would play, one line each, without starting any engine:
@@ -215,7 +219,7 @@ pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
     if let Some(path) = &common.record {
         let games = args.games;
         runner.open_record(path, common, |position, game| {
-            match game.tag("Round").and_then(|r| r.trim().parse::<usize>().ok()) {
+            match game.tag(tag::ROUND).and_then(|r| r.trim().parse::<usize>().ok()) {
                 Some(round) if round >= 1 => Ok((round <= games).then(|| round.to_string())),
                 _ => Err(RefereeError::Record {
                     path: path.clone(),
@@ -232,11 +236,11 @@ pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
     let mut recorded: [Option<String>; 2] = [None, None];
     for (_, game) in runner.recorded.values() {
         if let Some(black) =
-            game.tag("BlackEngine").and_then(|b| b.parse::<usize>().ok()).filter(|b| (1..=2).contains(b))
+            game.tag(tag::BLACK_ENGINE).and_then(|b| b.parse::<usize>().ok()).filter(|b| (1..=2).contains(b))
         {
             let (b, w) = (black - 1, 2 - black);
-            recorded[b] = recorded[b].take().or_else(|| game.tag("Black").map(str::to_string));
-            recorded[w] = recorded[w].take().or_else(|| game.tag("White").map(str::to_string));
+            recorded[b] = recorded[b].take().or_else(|| game.tag(tag::BLACK).map(str::to_string));
+            recorded[w] = recorded[w].take().or_else(|| game.tag(tag::WHITE).map(str::to_string));
         }
     }
     let mut todo = Vec::new();
@@ -277,7 +281,7 @@ pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
     if let Some(path) = &common.report
         && let Some(mut records) = runner.records.take()
     {
-        records.sort_by_key(|r| r.tag("Round").and_then(|n| n.trim().parse::<usize>().ok()).unwrap_or(0));
+        records.sort_by_key(|r| r.tag(tag::ROUND).and_then(|n| n.trim().parse::<usize>().ok()).unwrap_or(0));
         let file = common.record.as_ref().map_or("this match".to_string(), |p| p.display().to_string());
         let panel = summary.panel(names(&runner)).html();
         crate::report::page(&[(file, records)], &args.event, &panel)

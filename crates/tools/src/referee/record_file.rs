@@ -16,7 +16,7 @@ use std::os::unix::fs::MetadataExt as _;
 use std::path::Path;
 
 use crate::referee::RefereeError;
-use veletas_rules::record::{GameRecord, check_regular_file, parse_complete_records, read_record_file};
+use veletas_rules::record::{GameRecord, check_regular_file, read_games};
 
 fn io_error(path: &Path) -> impl FnOnce(io::Error) -> RefereeError + '_ {
     move |source| RefereeError::Io { path: path.to_path_buf(), source }
@@ -48,13 +48,12 @@ pub(super) fn open_record_file(
         return Ok((Vec::new(), file));
     }
     // Read under the lock: what a referee we waited for wrote is resumed, not replayed.
-    let text = read_record_file(path).map_err(|e| record_error(format!("cannot resume: {e}")))?;
-    let (games, end) = parse_complete_records(&text).map_err(|e| record_error(format!("cannot resume: {e}")))?;
-    if !text[end..].trim().is_empty() {
+    let read = read_games(path).map_err(|e| record_error(format!("cannot resume: {e}")))?;
+    if read.cut_short.is_some() {
         log::warn!("{}: dropping an incomplete game at the end", path.display());
-        file.set_len(end as u64).map_err(io_error(path))?;
+        file.set_len(read.complete_len as u64).map_err(io_error(path))?;
     }
-    Ok((games, file))
+    Ok((read.games, file))
 }
 
 /// Takes the exclusive advisory lock of the record `file`: at once, or after waiting when

@@ -35,7 +35,7 @@ use crate::referee::tournament::schedule::ScheduledGame;
 use crate::referee::traffic::{ProtocolLog, Traffic};
 use crate::referee::{CommonArgs, RefereeError};
 use crate::report::{LiveBoard, LiveGame};
-use veletas_rules::record::GameRecord;
+use veletas_rules::record::{GameRecord, tag};
 use veletas_rules::{Color, Move};
 
 /// One game's result, with the engines as they played it (after a swap, if any).
@@ -675,20 +675,20 @@ fn recorded_result(
         Err(e) => return Err(format!("{id}: {e}")),
     }
     let opening = field.book.opening(scheduled.encounter).to_string();
-    if game.tag("Opening") != Some(opening.as_str()) {
+    if game.tag(tag::OPENING) != Some(opening.as_str()) {
         return Err(format!(
             "{id} has opening '{}', this {noun} plays '{opening}' there",
-            game.tag("Opening").unwrap_or("")
+            game.tag(tag::OPENING).unwrap_or("")
         ));
     }
-    let swapped = game.tag("Swap").is_some();
+    let swapped = game.tag(tag::SWAP).is_some();
     let (black, white) = played_engines(scheduled, swapped);
     competition.check_engines(field, game, black, white).map_err(|e| {
         let after = if swapped { " after the swap" } else { "" };
         format!("{id}{after}: {e}")
     })?;
     let winner = game.winner().ok_or_else(|| format!("{id} has no result"))?;
-    let termination = game.tag("Termination").and_then(Termination::from_name).unwrap_or(Termination::Normal);
+    let termination = game.termination().map_err(|e| format!("{id}: {e}"))?.unwrap_or(Termination::Normal);
     Ok(GameResult {
         index: scheduled.index,
         id: scheduled.id.clone(),
@@ -697,7 +697,7 @@ fn recorded_result(
         white,
         winner,
         termination,
-        disagreement: game.tag("Disagreement").is_some(),
+        disagreement: game.tag(tag::DISAGREEMENT).is_some(),
     })
 }
 

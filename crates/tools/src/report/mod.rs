@@ -68,7 +68,7 @@ pub fn ratings_html(args: &RatingsArgs) -> Result<(), String> {
     let title = files
         .iter()
         .flat_map(|(_, records)| records.first())
-        .find_map(|r| r.tag("Event"))
+        .find_map(|r| r.tag(veletas_rules::record::tag::EVENT))
         .unwrap_or("Veletas ratings")
         .to_string();
     let names: Vec<&str> = files.iter().map(|(name, _)| name.as_str()).collect();

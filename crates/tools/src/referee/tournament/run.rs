@@ -15,7 +15,7 @@ use crate::referee::tournament::field::{self, EngineDef};
 use crate::referee::tournament::schedule::{Format, Schedule, ScheduledGame, check_games_per_pair};
 use crate::referee::tournament::{ShardSpec, TournamentArgs, knockout};
 use crate::stats::SprtDecision;
-use veletas_rules::record::GameRecord;
+use veletas_rules::record::{GameRecord, TimeControls, tag};
 
 /// What a tournament played: every game counted (resumed ones included) and notes.
 #[derive(Clone, Debug, PartialEq)]
@@ -175,18 +175,18 @@ impl Competition for TournamentCompetition {
     fn record(&self, field: &Field, scheduled: &ScheduledGame, played: &PlayedGame, date: &str) -> GameRecord {
         let (black, white) = played_engines(scheduled, played.swapped);
         let head = [
-            ("Event", self.event.clone()),
-            ("Date", date.to_string()),
-            ("Round", scheduled.round.to_string()),
-            ("Game", scheduled.id.clone()),
-            ("Tournament", self.fingerprint.clone()),
-            ("Black", field.names[black].clone()),
-            ("White", field.names[white].clone()),
+            (tag::EVENT, self.event.clone()),
+            (tag::DATE, date.to_string()),
+            (tag::ROUND, scheduled.round.to_string()),
+            (tag::GAME, scheduled.id.clone()),
+            (tag::TOURNAMENT, self.fingerprint.clone()),
+            (tag::BLACK, field.names[black].clone()),
+            (tag::WHITE, field.names[white].clone()),
         ];
         let swap = format!("white swapped: {} made Black's setup and then played White", field.names[black]);
         let (tb, tw) = (field.defs[scheduled.black].time_control, field.defs[scheduled.white].time_control);
-        let control = if tb == tw { tb.to_string() } else { format!("black {tb}; white {tw}") };
-        played.record(&head, &control, &swap)
+        let controls = if tb == tw { TimeControls::Same(tb) } else { TimeControls::PerColor { black: tb, white: tw } };
+        played.record(&head, &controls, &swap)
     }
 
     fn game_line(&self, field: &Field, scheduled: &ScheduledGame, played: &PlayedGame) -> String {
@@ -300,13 +300,13 @@ pub fn run_tournament(args: &TournamentArgs) -> Result<TournamentReport, Referee
                 path: path.clone(),
                 detail: format!("game {} of the file: {what}; use --overwrite or another --record", i + 1),
             };
-            if game.tag("Tournament") != Some(fingerprint.as_str()) {
+            if game.tag(tag::TOURNAMENT) != Some(fingerprint.as_str()) {
                 return Err(detail(format!(
                     "it belongs to another tournament (Tournament tag '{}', this one is '{fingerprint}')",
-                    game.tag("Tournament").unwrap_or(""),
+                    game.tag(tag::TOURNAMENT).unwrap_or(""),
                 )));
             }
-            match game.tag("Game") {
+            match game.tag(tag::GAME) {
                 Some(id) => Ok(Some(id.to_string())),
                 None => Err(detail("no Game tag".into())),
             }

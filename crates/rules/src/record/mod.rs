@@ -2,7 +2,8 @@
 //!
 //! A record file holds games one after the other. A game is a block of tag lines
 //! `[Name "value"]`, then the moves in the project's notation, with optional move
-//! numbers (`1.`, `1...`) and `{comments}`, ended by the result token `B+`, `W+` or `*`:
+//! numbers (`1.`, `1...`), `{comments}` and per-turn annotations (`{0.8s}`, see
+//! [`annotation`]), ended by the result token `B+`, `W+` or `*`:
 //!
 //! ```text
 //! [Event "veletas match"]
@@ -14,11 +15,53 @@
 //!
 //! The parser is what the engine's `loadgame FILE [N]` uses: [`read_record_file`] reads
 //! a file (bounded: see [`MAX_RECORD_FILE_BYTES`]), [`parse_records`] parses its text,
-//! [`GameRecord::position_after`] replays a game up to a turn.
+//! [`GameRecord::position_after`] replays a game up to a turn; [`read_games`] reads the
+//! complete games of a file as every other reader does (the viewer, `ratings`,
+//! `train-eval`, resume), and [`GameRecord::check_result`] replays a game to check its
+//! result.
+//!
+//! A [`GameRecord`] keeps its tags in file order, with their text as written, so that a
+//! game read and written again is the same text byte for byte, unknown tags included;
+//! the tags the project knows are named in [`tag`] and read and written through their
+//! types ([`GameRecord::termination`], [`GameRecord::time_controls`], [`GameRecord::rules`],
+//! [`GameRecord::player`], ...).
+//!
+//! ```
+//! use std::time::Duration;
+//! use veletas_rules::Color;
+//! use veletas_rules::record::{Annotation, GameRecord, Termination, parse_records, tag};
+//!
+//! let mut record = GameRecord::default();
+//! record.set_tag(tag::SIZE, "7");
+//! record.set_player(Color::Black, "alice");
+//! record.moves = vec!["d4".into(), "b2,f6".into(), "d4-d6/d5".into()];
+//! record.set_annotation(2, Annotation::of_time(Duration::from_millis(830)));
+//! record.set_result(None);
+//! let text = record.to_string();
+//! assert!(text.contains("2. d4-d6/d5 {0.83s} *"), "{text}");
+//! let read = parse_records(&text)?.remove(0);
+//! assert_eq!(read, record);
+//! assert_eq!(read.termination()?, None::<Termination>);
+//! assert_eq!(read.annotation(2).time, Some(Duration::from_millis(830)));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod annotation;
+mod check;
+mod file;
+mod tags;
+pub mod time;
 
 use std::fmt::{self, Write as _};
-use std::io::Read as _;
-use std::path::Path;
+
+pub use annotation::{Annotation, Evaluation, WinRate};
+pub use check::ResultCheck;
+pub use file::{
+    MAX_RECORD_FILE_BYTES, ReadGamesError, RecordFile, RecordFileError, check_regular_file, games_of, read_games,
+    read_record_file,
+};
+pub use tags::{Termination, tag};
+pub use time::{TimeControl, TimeControls};
 
 use crate::{Color, Game, Position, RuleSet, Rules, Variant};
 
@@ -42,111 +85,48 @@ impl RecordError {
     }
 }
 
-/// The most bytes a record file (or an openings file) may hold: 256 MiB, far above any
-/// real file (a 10x10 game takes about 2 kB, so a million games fit). Bigger files,
-/// like `/dev/zero`, are refused rather than read without end.
-pub const MAX_RECORD_FILE_BYTES: u64 = 256 * 1024 * 1024;
-
-/// Why a record file cannot be read (before its text is parsed).
-#[derive(Debug, thiserror::Error)]
-pub enum RecordFileError {
-    /// The path names no regular file: a directory, a FIFO, a device...
-    #[error("not a regular file (a {0})")]
-    NotAFile(&'static str),
-    /// The file holds more than the limit.
-    #[error("larger than the limit of {limit} bytes for a record file")]
-    TooLarge {
-        /// The limit, in bytes.
-        limit: u64,
-    },
-    /// The file is not UTF-8 text.
-    #[error("not UTF-8 text (invalid byte at offset {0})")]
-    NotUtf8(usize),
-    /// The file cannot be opened or read.
-    #[error("{0}")]
-    Io(#[from] std::io::Error),
+/// The result token of `winner`: `B+`, `W+`, or `*` for a game without a result.
+pub fn result_token(winner: Option<Color>) -> &'static str {
+    match winner {
+        Some(Color::Black) => "B+",
+        Some(Color::White) => "W+",
+        None => "*",
+    }
 }
 
-/// Reads a record file as text: only a regular file (checked before opening, so a FIFO
-/// never blocks the reader), at most [`MAX_RECORD_FILE_BYTES`], valid UTF-8.
-pub fn read_record_file(path: &Path) -> Result<String, RecordFileError> {
-    read_bounded(path, MAX_RECORD_FILE_BYTES)
+/// The winner a result token names (`None` for `*`); `Err` for anything else.
+pub fn parse_result_token(text: &str) -> Result<Option<Color>, RecordError> {
+    match text.trim() {
+        "B+" => Ok(Some(Color::Black)),
+        "W+" => Ok(Some(Color::White)),
+        "*" => Ok(None),
+        other => Err(RecordError::game(format!("'{other}' is not a result (B+, W+ or *)"))),
+    }
 }
 
-/// Checks that `path` names a regular file (following symbolic links) without opening
-/// it: what to do before opening a record file, for reading or for writing.
-pub fn check_regular_file(path: &Path) -> Result<(), RecordFileError> {
-    let kind = std::fs::metadata(path)?.file_type();
-    if kind.is_file() { Ok(()) } else { Err(RecordFileError::NotAFile(file_kind(kind))) }
-}
-
-/// What kind of file a non-regular file is, for messages.
-fn file_kind(kind: std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt as _;
-        if kind.is_fifo() {
-            return "FIFO";
-        }
-        if kind.is_char_device() {
-            return "character device";
-        }
-        if kind.is_block_device() {
-            return "block device";
-        }
-        if kind.is_socket() {
-            return "socket";
-        }
-    }
-    if kind.is_dir() { "directory" } else { "special file" }
-}
-
-/// [`read_record_file`] with the byte limit as a parameter (tests use a small one).
-fn read_bounded(path: &Path, limit: u64) -> Result<String, RecordFileError> {
-    // Check what the path is before opening it: opening a FIFO for reading blocks until
-    // a writer comes.
-    check_regular_file(path)?;
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        // Should the path be replaced by a FIFO after the check, the open does not block
-        // (the flag means nothing for a regular file).
-        use std::os::unix::fs::OpenOptionsExt as _;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    let file = options.open(path)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(RecordFileError::NotAFile(file_kind(meta.file_type())));
-    }
-    // Refuse a file known to be too big at once; `take` bounds one that grows meanwhile.
-    if meta.len() > limit {
-        return Err(RecordFileError::TooLarge { limit });
-    }
-    let mut bytes = Vec::new();
-    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > limit {
-        return Err(RecordFileError::TooLarge { limit });
-    }
-    String::from_utf8(bytes).map_err(|e| RecordFileError::NotUtf8(e.utf8_error().valid_up_to()))
-}
-
-/// One game of a record file: its tags in order, its moves, its result token.
+/// One game of a record file: its tags in order, its moves, their annotations, its result.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameRecord {
     /// Tags in file order, names without brackets, values unescaped.
-    pub tags: Vec<(String, String)>,
+    tags: Vec<(String, String)>,
     /// The moves in notation, from the start position.
     pub moves: Vec<String>,
-    /// `B+`, `W+`, or `*` for a game without a result.
-    pub result: String,
+    /// The annotations of the first moves (`annotations[i]` is move `i`'s); shorter than
+    /// `moves` when the last ones have none, and never ending in an empty one.
+    annotations: Vec<Annotation>,
+    /// The result token: the winner, or `None` for `*` (a game without a result).
+    pub result: Option<Color>,
 }
 
 impl GameRecord {
     /// The value of tag `name`, if present (the first one if repeated).
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+
+    /// Every tag, in file order: name and value.
+    pub fn tags(&self) -> impl ExactSizeIterator<Item = (&str, &str)> + '_ {
+        self.tags.iter().map(|(n, v)| (n.as_str(), v.as_str()))
     }
 
     /// Sets tag `name`, replacing its value or appending it.
@@ -158,20 +138,105 @@ impl GameRecord {
         }
     }
 
+    /// A tag read through its type: `None` when absent, an error naming the tag when its
+    /// value does not parse.
+    fn typed<T: std::str::FromStr>(&self, name: &str) -> Result<Option<T>, RecordError>
+    where
+        T::Err: fmt::Display,
+    {
+        self.tag(name)
+            .map(|text| text.parse().map_err(|e| RecordError::game(format!("bad {name} tag '{text}': {e}"))))
+            .transpose()
+    }
+
     /// The winner the result token names.
     pub fn winner(&self) -> Option<Color> {
-        match self.result.as_str() {
-            "B+" => Some(Color::Black),
-            "W+" => Some(Color::White),
-            _ => None,
+        self.result
+    }
+
+    /// Sets the result token and the `Result` tag to `winner` (`None`: `*`).
+    pub fn set_result(&mut self, winner: Option<Color>) {
+        self.result = winner;
+        self.set_tag(tag::RESULT, result_token(winner));
+    }
+
+    /// The `Termination` tag.
+    pub fn termination(&self) -> Result<Option<Termination>, RecordError> {
+        self.typed(tag::TERMINATION)
+    }
+
+    /// Sets the `Termination` tag.
+    pub fn set_termination(&mut self, termination: Termination) {
+        self.set_tag(tag::TERMINATION, termination.as_str());
+    }
+
+    /// The `TimeControl` tag.
+    pub fn time_controls(&self) -> Result<Option<TimeControls>, RecordError> {
+        self.typed(tag::TIME_CONTROL)
+    }
+
+    /// Sets the `TimeControl` tag.
+    pub fn set_time_controls(&mut self, controls: &TimeControls) {
+        self.set_tag(tag::TIME_CONTROL, controls.to_string());
+    }
+
+    /// The name of the player of `color` (the `Black` or `White` tag).
+    pub fn player(&self, color: Color) -> Option<&str> {
+        self.tag(player_tag(color))
+    }
+
+    /// Sets the `Black` or `White` tag.
+    pub fn set_player(&mut self, color: Color, name: impl Into<String>) {
+        self.set_tag(player_tag(color), name);
+    }
+
+    /// The `Round` tag: a match game's number (from 1) or a tournament game's round.
+    pub fn round(&self) -> Result<Option<usize>, RecordError> {
+        self.typed(tag::ROUND)
+    }
+
+    /// The `Opening` tag (the openings-file form, read against the openings of a match).
+    pub fn opening(&self) -> Option<&str> {
+        self.tag(tag::OPENING)
+    }
+
+    /// The seconds the engine of `color` spent on `genmove` (`TimeUsedBlack`/`White`).
+    pub fn time_used(&self, color: Color) -> Result<Option<f64>, RecordError> {
+        self.typed(time_used_tag(color))
+    }
+
+    /// Sets `TimeUsedBlack` or `TimeUsedWhite` (seconds, 3 decimals).
+    pub fn set_time_used(&mut self, color: Color, seconds: f64) {
+        self.set_tag(time_used_tag(color), format!("{seconds:.3}"));
+    }
+
+    /// The annotation of move `index` (from 0): empty when it has none.
+    pub fn annotation(&self, index: usize) -> Annotation {
+        self.annotations.get(index).copied().unwrap_or_default()
+    }
+
+    /// Sets the annotation of move `index` (an empty one removes it). Annotations of
+    /// moves beyond `moves` are kept but not written.
+    pub fn set_annotation(&mut self, index: usize, annotation: Annotation) {
+        if self.annotations.len() <= index {
+            self.annotations.resize(index + 1, Annotation::default());
         }
+        self.annotations[index] = annotation;
+        while self.annotations.last().is_some_and(Annotation::is_empty) {
+            self.annotations.pop();
+        }
+    }
+
+    /// Whether any move has an annotation.
+    pub fn has_annotations(&self) -> bool {
+        !self.annotations.is_empty()
     }
 
     /// The rules of the `Rules` tag (`classic` without one): the rule set, then
     /// optionally the options `no-corners` and `claimed-block` (modern only), as in
     /// `modern no-corners claimed-block`.
     pub fn rules(&self) -> Result<Rules, RecordError> {
-        let Some(text) = self.tag("Rules") else { return Ok(Rules::CLASSIC) };
+        let Some(text) = self.tag(tag::RULES) else { return Ok(Rules::CLASSIC) };
         let mut words = text.split_whitespace();
         let set: Option<RuleSet> = words.next().and_then(|w| w.parse().ok());
         let rules = set.and_then(|set| Rules::from_words(std::iter::once(set.name()).chain(words)));
@@ -182,21 +247,31 @@ impl GameRecord {
     /// carries its rules) if present, else the empty board of the `Size` tag (10
     /// without one) under the `Rules` tag (classic without one).
     pub fn start_position(&self) -> Result<Position, RecordError> {
-        if let Some(start) = self.tag("Start") {
+        if let Some(start) = self.tag(tag::START) {
             return start.parse().map_err(|e| RecordError::game(format!("bad Start tag: {e}")));
         }
-        let size = match self.tag("Size") {
+        let size = match self.tag(tag::SIZE) {
             Some(size) => size.trim().parse::<u8>().ok(),
             None => Some(10),
         };
         let variant = size
             .and_then(Variant::from_size)
-            .ok_or_else(|| RecordError::game(format!("bad Size tag '{}'", self.tag("Size").unwrap_or(""))))?;
+            .ok_or_else(|| RecordError::game(format!("bad Size tag '{}'", self.tag(tag::SIZE).unwrap_or(""))))?;
         Ok(Position::with_rules(variant, self.rules()?))
     }
 
     /// Replays the first `turns` moves (all of them with `None`), checking each.
     pub fn replay(&self, turns: Option<usize>) -> Result<Game, RecordError> {
+        self.replay_each(turns, |_, _| {})
+    }
+
+    /// [`GameRecord::replay`], calling `visit` with the game before each move and the move
+    /// (what the viewer draws).
+    pub fn replay_each(
+        &self,
+        turns: Option<usize>,
+        mut visit: impl FnMut(&Game, crate::Move),
+    ) -> Result<Game, RecordError> {
         let mut game = Game::from_position(self.start_position()?);
         let turns = turns.unwrap_or(self.moves.len());
         if turns > self.moves.len() {
@@ -204,18 +279,43 @@ impl GameRecord {
         }
         for (i, text) in self.moves[..turns].iter().enumerate() {
             let mv = game.position().parse_move(text).map_err(|e| RecordError::game(format!("turn {}: {e}", i + 1)))?;
+            visit(&game, mv);
             game.play(mv).map_err(|e| RecordError::game(format!("turn {} ({text}): illegal move: {e}", i + 1)))?;
         }
         Ok(game)
     }
 
-    /// The position after `turns` turns (the final position with `None`): `loadgame`.
+    /// The position after `turns` turns (the final position with `None`), each move
+    /// checked as [`GameRecord::replay`] checks it, without keeping the history.
     pub fn position_after(&self, turns: Option<usize>) -> Result<Position, RecordError> {
-        Ok(self.replay(turns)?.position().clone())
+        let mut position = self.start_position()?;
+        let turns = turns.unwrap_or(self.moves.len());
+        if turns > self.moves.len() {
+            return Err(RecordError::game(format!("the game has only {} turns, not {turns}", self.moves.len())));
+        }
+        for (i, text) in self.moves[..turns].iter().enumerate() {
+            let mv = position.parse_move(text).map_err(|e| RecordError::game(format!("turn {}: {e}", i + 1)))?;
+            position.play(mv).map_err(|e| RecordError::game(format!("turn {} ({text}): illegal move: {e}", i + 1)))?;
+        }
+        Ok(position)
     }
 
     fn first_mover(&self) -> Color {
         self.start_position().map_or(Color::Black, |p| p.side_to_move())
+    }
+}
+
+fn player_tag(color: Color) -> &'static str {
+    match color {
+        Color::Black => tag::BLACK,
+        Color::White => tag::WHITE,
+    }
+}
+
+fn time_used_tag(color: Color) -> &'static str {
+    match color {
+        Color::Black => tag::TIME_USED_BLACK,
+        Color::White => tag::TIME_USED_WHITE,
     }
 }
 
@@ -246,13 +346,19 @@ impl fmt::Display for GameRecord {
         let mut mover = self.first_mover();
         for (i, mv) in self.moves.iter().enumerate() {
             // A move number stays on the line of its move.
-            if mover == Color::Black {
-                tokens.push(format!("{number}. {mv}"));
+            let mut token = if mover == Color::Black {
+                format!("{number}. {mv}")
             } else if i == 0 {
-                tokens.push(format!("{number}... {mv}"));
+                format!("{number}... {mv}")
             } else {
-                tokens.push(mv.clone());
+                mv.clone()
+            };
+            // An annotation stays on the line of its move.
+            let annotation = self.annotation(i);
+            if !annotation.is_empty() {
+                let _ = write!(token, " {{{annotation}}}");
             }
+            tokens.push(token);
             // White's swap leaves White to move: the same turn number goes on.
             if mv.eq_ignore_ascii_case("swap") {
                 continue;
@@ -262,7 +368,7 @@ impl fmt::Display for GameRecord {
             }
             mover = !mover;
         }
-        tokens.push(if self.result.is_empty() { "*".to_string() } else { self.result.clone() });
+        tokens.push(result_token(self.result).to_string());
         let mut line = String::new();
         for token in tokens {
             if !line.is_empty() && line.len() + 1 + token.len() > 80 {
@@ -312,7 +418,15 @@ struct Parser {
     in_moves: bool,
     in_comment: bool,
     start_line: usize,
+    /// The move (index) a comment right after it would annotate: set by a move, cleared
+    /// by any other token and by a comment.
+    annotates: Option<usize>,
+    /// The open comment's move, and its text so far (cut at [`MAX_ANNOTATION_BYTES`]).
+    comment: Option<(usize, String)>,
 }
+
+/// The longest comment read as an annotation: longer ones are ordinary comments.
+const MAX_ANNOTATION_BYTES: usize = 200;
 
 impl Parser {
     fn game(&mut self, line: usize) -> &mut GameRecord {
@@ -340,10 +454,21 @@ impl Parser {
         let mut rest = trimmed;
         while !rest.is_empty() {
             if self.in_comment {
-                match rest.find('}') {
+                let close = rest.find('}');
+                if let Some((_, text)) = &mut self.comment {
+                    let part = &rest[..close.unwrap_or(rest.len())];
+                    if text.len() + part.len() < MAX_ANNOTATION_BYTES {
+                        text.push(' ');
+                        text.push_str(part);
+                    } else {
+                        self.comment = None;
+                    }
+                }
+                match close {
                     Some(close) => {
                         self.in_comment = false;
                         rest = rest[close + 1..].trim_start();
+                        self.end_comment();
                     }
                     None => return Ok(()),
                 }
@@ -351,6 +476,7 @@ impl Parser {
             }
             if let Some(after) = rest.strip_prefix('{') {
                 self.in_comment = true;
+                self.comment = self.annotates.take().map(|index| (index, String::new()));
                 rest = after;
                 continue;
             }
@@ -358,6 +484,7 @@ impl Parser {
             let token = &rest[..len];
             rest = rest[len..].trim_start();
             self.in_moves = true;
+            self.annotates = None;
             let game = self.game(number);
             let digits = token.bytes().take_while(u8::is_ascii_digit).count();
             let token = if digits > 0 && token[digits..].starts_with('.') {
@@ -368,7 +495,7 @@ impl Parser {
             match token {
                 "" => {}
                 "B+" | "W+" | "*" => {
-                    game.result = token.to_string();
+                    game.result = parse_result_token(token).map_err(|e| RecordError::at(number, e.message))?;
                     if !rest.is_empty() {
                         return Err(RecordError::at(number, "text after the result on the same line"));
                     }
@@ -378,10 +505,24 @@ impl Parser {
                     self.in_moves = false;
                     self.complete_end = end;
                 }
-                mv => game.moves.push(mv.to_string()),
+                mv => {
+                    let index = game.moves.len();
+                    game.moves.push(mv.to_string());
+                    self.annotates = Some(index);
+                }
             }
         }
         Ok(())
+    }
+
+    /// A comment closed: if it followed a move and reads as an annotation, it is that
+    /// move's; otherwise it is an ordinary comment, ignored.
+    fn end_comment(&mut self) {
+        if let (Some((index, text)), Some(game)) = (self.comment.take(), self.current.as_mut())
+            && let Ok(annotation) = text.parse::<Annotation>()
+        {
+            game.set_annotation(index, annotation);
+        }
     }
 
     fn run(text: &str) -> Result<Parser, RecordError> {
@@ -441,7 +582,7 @@ mod tests {
         record.set_tag("Size", "7");
         record.set_tag("Rules", "modern no-corners");
         record.moves = ["d4/b1", "swap", "c5,e3/g6", "d4-f4/c4"].map(String::from).to_vec();
-        record.result = "*".into();
+        record.result = None;
         let text = record.to_string();
         assert!(text.contains("1. d4/b1 swap c5,e3/g6 2. d4-f4/c4 *"), "{text}");
         assert_eq!(parse_records(&text).unwrap(), vec![record.clone()]);
@@ -453,7 +594,7 @@ mod tests {
         assert!(record.position_after(None).is_err());
     }
 
-    const SAMPLE: &str = "[Event \"test \\\"quoted\\\"\"]\n[Size \"7\"]\n\n1. d4 b2,f6 {a comment\nover lines} 2. d4-d6/d5\nf6-f3/e4 B+\n\n";
+    pub(super) const SAMPLE: &str = "[Event \"test \\\"quoted\\\"\"]\n[Size \"7\"]\n\n1. d4 b2,f6 {a comment\nover lines} 2. d4-d6/d5\nf6-f3/e4 B+\n\n";
 
     #[test]
     fn parses_tags_moves_comments_and_result() {
@@ -477,57 +618,54 @@ mod tests {
     }
 
     #[test]
+    fn annotations_belong_to_the_move_they_follow_and_other_comments_are_ignored() {
+        let text =
+            "[Size \"7\"]\n\n1. d4 {0.012s} b2,f6 {a note} {0.5s} 2. {1s} d4-d6/d5 {54.12%/1200\n0.832s} f6-f3/e4 *\n";
+        let game = parse_records(text).unwrap().remove(0);
+        assert_eq!(game.annotation(0).to_string(), "0.012s");
+        assert!(game.annotation(1).is_empty(), "only the first comment after a move annotates it");
+        assert_eq!(game.annotation(2).to_string(), "54.12%/1200 0.832s", "a comment may span lines");
+        assert!(game.annotation(3).is_empty());
+        assert_eq!(game.moves, ["d4", "b2,f6", "d4-d6/d5", "f6-f3/e4"]);
+        let written = game.to_string();
+        assert!(written.ends_with("1. d4 {0.012s} b2,f6 2. d4-d6/d5 {54.12%/1200 0.832s} f6-f3/e4 *\n\n"), "{written}");
+        assert_eq!(parse_records(&written).unwrap(), vec![game.clone()]);
+        // Written once more: the same bytes.
+        assert_eq!(parse_records(&written).unwrap()[0].to_string(), written);
+        let mut plain = game;
+        for turn in 0..4 {
+            plain.set_annotation(turn, Annotation::default());
+        }
+        assert!(!plain.has_annotations());
+        assert!(plain.to_string().ends_with("1. d4 b2,f6 2. d4-d6/d5 f6-f3/e4 *\n\n"));
+    }
+
+    #[test]
+    fn unknown_tags_and_their_order_survive_a_round_trip() {
+        let text = "[Zeta \"last \\\"first\\\"\"]\n[Size \"7\"]\n[Custom_1 \"x\"]\n[TimeControl \"black movetime 1; white clock 10+0.1\"]\n\n1. d4 {0.5s} *\n\n";
+        let game = parse_records(text).unwrap().remove(0);
+        assert_eq!(game.to_string(), text);
+        assert_eq!(game.tags().map(|(n, _)| n).collect::<Vec<_>>(), ["Zeta", "Size", "Custom_1", "TimeControl"]);
+        assert!(game.time_controls().unwrap().unwrap().any_clock());
+        let mut bad = game.clone();
+        bad.set_tag(tag::TERMINATION, "won on time");
+        assert_eq!(
+            bad.termination().unwrap_err().to_string(),
+            "bad Termination tag 'won on time': unknown termination 'won on time'"
+        );
+    }
+
+    #[test]
     fn white_first_games_number_with_dots() {
         let g = GameRecord {
             tags: vec![("Start".into(), "7/7/7/3s3/7/7/7 w".into())],
             moves: vec!["b2,f6".into(), "d4-d6/d5".into()],
-            result: "*".into(),
+            annotations: Vec::new(),
+            result: None,
         };
         assert!(g.to_string().contains("1... b2,f6 2. d4-d6/d5 *"));
         assert_eq!(parse_records(&g.to_string()).unwrap(), vec![g.clone()]);
         assert!(g.replay(None).is_ok());
-    }
-
-    fn scratch(name: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("veletas-record-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
-    #[test]
-    fn record_files_are_read_within_the_limit_only() {
-        let dir = scratch("limit");
-        let path = dir.join("games.txt");
-        std::fs::write(&path, SAMPLE).unwrap();
-        assert_eq!(read_record_file(&path).unwrap(), SAMPLE);
-        assert_eq!(read_bounded(&path, SAMPLE.len() as u64).unwrap(), SAMPLE);
-        let err = read_bounded(&path, SAMPLE.len() as u64 - 1).unwrap_err();
-        assert!(matches!(err, RecordFileError::TooLarge { .. }), "{err}");
-        assert!(err.to_string().contains("larger than the limit of"), "{err}");
-        std::fs::write(&path, b"[Event \"\xff\"]\n").unwrap();
-        let err = read_record_file(&path).unwrap_err();
-        assert_eq!(err.to_string(), "not UTF-8 text (invalid byte at offset 8)");
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[test]
-    fn special_files_are_refused_without_reading() {
-        let dir = scratch("special");
-        assert_eq!(read_record_file(&dir).unwrap_err().to_string(), "not a regular file (a directory)");
-        #[cfg(unix)]
-        {
-            let err = read_record_file(Path::new("/dev/zero")).unwrap_err();
-            assert_eq!(err.to_string(), "not a regular file (a character device)");
-            let fifo = dir.join("fifo");
-            let made = std::process::Command::new("mkfifo").arg(&fifo).status().map(|s| s.success());
-            if made.unwrap_or(false) {
-                // Opening it would block: refused before that.
-                assert_eq!(read_record_file(&fifo).unwrap_err().to_string(), "not a regular file (a FIFO)");
-            }
-        }
-        assert!(matches!(read_record_file(&dir.join("missing")), Err(RecordFileError::Io(_))));
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
