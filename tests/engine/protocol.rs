@@ -358,7 +358,7 @@ fn loadgame_refuses_what_is_no_record_file_and_keeps_answering() {
     let mut cases = vec![
         ("/dev/zero".to_string(), "not a regular file (a character device)"),
         (dir.display().to_string(), "not a regular file (a directory)"),
-        (big.display().to_string(), "larger than the limit of 268435456 bytes for a record file"),
+        (big.display().to_string(), "larger than the limit of 268435456 bytes"),
     ];
     if fifo_made {
         cases.push((fifo.display().to_string(), "not a regular file (a FIFO)"));

@@ -28,8 +28,8 @@ pub struct BenchArgs {
     /// A file of `DEPTH POSITION` lines instead of the built-in positions.
     #[arg(long)]
     pub file: Option<PathBuf>,
-    /// Random playouts per position and policy in each run.
-    #[arg(long, default_value_t = 1000)]
+    /// Random playouts per position and policy in each run (1 to 10,000,000).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     pub playouts: u32,
     /// Search iterations per position and thread count (0: skip the search).
     #[arg(long, default_value_t = 40_000)]
@@ -41,7 +41,7 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub runs: u32,
     /// Runs before the measured ones, not counted (warm caches, CPU frequency).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub warmup: u32,
     /// Print the figures as JSON (for scripts) instead of a table.
     #[arg(long)]
@@ -216,7 +216,8 @@ pub fn measure(args: &BenchArgs, seed: u64) -> Result<Vec<Figure>, String> {
 
 fn read_positions(args: &BenchArgs) -> Result<Vec<BenchPosition>, String> {
     let text = match &args.file {
-        Some(path) => std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        Some(path) => veletas_rules::record::read_bounded(path, veletas_rules::record::MAX_SMALL_FILE_BYTES)
+            .map_err(|e| format!("--file {}: {e}", path.display()))?,
         None => BENCH_POSITIONS.to_string(),
     };
     let positions = parse_bench(&text)?;

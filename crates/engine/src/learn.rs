@@ -74,11 +74,7 @@ pub fn read_samples(files: &[PathBuf], holdout: u64) -> Result<DataSet, String> 
     let mut size: Option<(u8, String)> = None;
     for path in files {
         let shown = path.display();
-        let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
-        if !meta.is_file() {
-            return Err(format!("{shown}: not a regular file"));
-        }
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
+        let text = veletas_rules::record::read_record_file(path).map_err(|e| format!("{shown}: {e}"))?;
         // A file still being written may end in the middle of a game: that game is left out.
         let (games, _) = parse_complete_records(&text).map_err(|e| format!("{shown}: {e}"))?;
         for game in games {

@@ -179,7 +179,8 @@ impl FileOptions {
 /// The engines and `each` options of an engines file (TOML; see docs/tournament.md).
 pub fn read_engines_file(path: &Path) -> Result<(Vec<EngineEntry>, EngineOptions), String> {
     let shown = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("--engines {shown}: {e}"))?;
+    let text = veletas_rules::record::read_bounded(path, veletas_rules::record::MAX_SMALL_FILE_BYTES)
+        .map_err(|e| format!("--engines {shown}: {e}"))?;
     let file: EnginesFile = toml::from_str(&text).map_err(|e| {
         let message = e.message().to_string();
         let line = e.span().map(|span| text[..span.start.min(text.len())].lines().count().max(1));

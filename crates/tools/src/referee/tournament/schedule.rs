@@ -15,6 +15,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::referee::MAX_GAMES;
+
 /// The tournament formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -84,6 +86,22 @@ impl Schedule {
         check_games_per_pair(games_per_pair)?;
         if rounds == 0 {
             return Err("--rounds must be at least 1".into());
+        }
+        // Counted before the pairs are made: a field of 100,000 engines is refused, not
+        // paired into 5e9 pairs.
+        let pair_count = match format {
+            Format::RoundRobin => engines.checked_mul(engines - 1).map(|x| x / 2),
+            _ => Some(engines - 1),
+        };
+        let total = pair_count
+            .and_then(|p| p.checked_mul(games_per_pair))
+            .and_then(|g| g.checked_mul(rounds))
+            .unwrap_or(usize::MAX);
+        if total > MAX_GAMES {
+            return Err(format!(
+                "{engines} engines, {games_per_pair} games per pair and {rounds} rounds make more than {MAX_GAMES} \
+                 games: play fewer, or several tournaments"
+            ));
         }
         let pairs = match format {
             Format::RoundRobin => circle_pairs(engines),
