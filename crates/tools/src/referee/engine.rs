@@ -243,7 +243,9 @@ impl EngineProcess {
     /// (discarded without a log).
     pub fn spawn(command: &EngineCommand, log: Option<&Path>) -> io::Result<EngineProcess> {
         let stderr = match log {
-            Some(path) => Stdio::from(OpenOptions::new().create(true).append(true).open(path)?),
+            Some(path) => Stdio::from(OpenOptions::new().create(true).append(true).open(path).map_err(|e| {
+                io::Error::new(e.kind(), format!("cannot open the engine log {}: {e}", path.display()))
+            })?),
             None => Stdio::null(),
         };
         let mut process = Command::new(&command.program);
