@@ -391,6 +391,8 @@ fn set_position_says_what_is_wrong_with_any_number_of_words() {
         // A digit run of any length: counted without overflow, reported without a
         // saturated count (it printed 18446744073709551615 squares).
         ("7/7/7/7/7/7/99999999999999999999 b", "rank 1 has more than 7 squares, expected 7"),
+        // Found by the fuzz seeds' mutations: a saturated run then a piece overflowed.
+        ("7/7/7/7/7/7/18446744073709551615s7 b", "rank 1 has more than 7 squares, expected 7"),
         (
             "7/7/7/7/7/7/7 b modern frob",
             "unknown word 'frob' after the side to move: expected classic or modern, no-corners, claimed-block, swap or noswap",

@@ -12,5 +12,6 @@ mod bounded_inputs;
 mod cli_options;
 mod docs_examples;
 mod docs_options;
+mod fuzz_seeds;
 mod generate;
 mod scripts_usage;

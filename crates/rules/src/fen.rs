@@ -159,7 +159,10 @@ impl FromStr for Position {
                 if let Some(sq) = (file < size).then(|| Square::new(file as u8, rank as u8)).flatten() {
                     *target |= sq.bitboard();
                 }
-                file += 1;
+                // Saturating like the digit runs: a run of usize::MAX squares then a piece
+                // overflowed here (a panic with overflow checks; without them, a count
+                // wrapped to 0 that a following '7' could bring back to a valid rank).
+                file = file.saturating_add(1);
             }
             if file != size {
                 return Err(ParsePositionError::RankLength { rank: rank + 1, found: file, size });
