@@ -46,6 +46,11 @@ fn absurd_game_counts_are_refused_in_one_line_before_any_engine_starts() {
         // Each count allowed, their product not.
         ("tournament", &["--games-per-pair", "1000000", "--rounds", "2"], "more than 1000000 games"),
         ("tournament", &["--rounds", "1000000", "--games-per-pair", "4"], "more than 1000000 games"),
+        (
+            "tournament",
+            &["--format", "knockout", "--engine", "c=/nonexistent/c", "--games-per-pair", "600000"],
+            "more than 1000000 games",
+        ),
     ] {
         let line = refusal(&with_engines(sub, extra));
         assert!(line.contains(needle), "{sub} {extra:?}: {line}");

@@ -20,7 +20,7 @@ use crate::referee::openings::OpeningBook;
 use crate::referee::record_file::{append_game, open_record_file};
 use crate::referee::runner::{check_engines, engine_name, today};
 use crate::referee::tournament::field::{self, EngineDef, EngineOptions};
-use crate::referee::tournament::schedule::{Format, Schedule, ScheduledGame, check_games_per_pair};
+use crate::referee::tournament::schedule::{Format, Schedule, ScheduledGame, check_knockout};
 use crate::referee::tournament::{ShardSpec, TournamentArgs, knockout};
 use crate::report::{LiveBoard, LiveGame};
 use veletas_rules::record::GameRecord;
@@ -139,7 +139,7 @@ impl Plan {
         let book = OpeningBook::new(common).map_err(usage)?;
         let schedule = match args.format {
             Format::Knockout => {
-                check_games_per_pair(args.games_per_pair).map_err(usage)?;
+                check_knockout(defs.len(), args.games_per_pair).map_err(usage)?;
                 if args.rounds != 1 {
                     return Err(usage("--rounds does not apply to a knockout"));
                 }

@@ -151,6 +151,18 @@ impl Schedule {
     }
 }
 
+/// Checks a knockout's counts: `--games-per-pair` as [`check_games_per_pair`] does, and
+/// the games of its `engines - 1` matches (before tie-breaks) at most [`MAX_GAMES`].
+pub fn check_knockout(engines: usize, games_per_pair: usize) -> Result<(), String> {
+    check_games_per_pair(games_per_pair)?;
+    if engines.saturating_sub(1).checked_mul(games_per_pair).is_none_or(|games| games > MAX_GAMES) {
+        return Err(format!(
+            "a knockout of {engines} engines with {games_per_pair} games per match plays more than {MAX_GAMES} games"
+        ));
+    }
+    Ok(())
+}
+
 /// Checks `--games-per-pair`: even and positive, since each opening is played twice with
 /// colours swapped (every format, knockout matches included).
 pub fn check_games_per_pair(games_per_pair: usize) -> Result<(), String> {
