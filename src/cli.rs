@@ -133,7 +133,7 @@ impl EvalArg {
             EvalArg::Builtin(eval) => Ok(*eval),
             EvalArg::File(path) => {
                 let shown = path.display();
-                let text = std::fs::read_to_string(path)
+                let text = veletas_rules::record::read_bounded(path, veletas_rules::record::MAX_SMALL_FILE_BYTES)
                     .map_err(|e| format!("--eval {shown}: not hand, learned or a readable weights file: {e}"))?;
                 let model = crate::search::eval::EvalModel::parse(&text).map_err(|e| format!("--eval {shown}: {e}"))?;
                 crate::search::eval::use_learned_model(model).map_err(|e| format!("--eval {shown}: {e}"))?;
@@ -194,10 +194,11 @@ fn parse_threshold(text: &str) -> Result<f64, String> {
 
 fn parse_movetime(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(x) if x > 0.0 && x <= MAX_THINKING.as_secs_f64() => Ok(x),
-        _ => {
-            Err(format!("the time per move must be a number of seconds above 0 and at most {}", MAX_THINKING.as_secs()))
-        }
+        Ok(x) if (crate::protocol::MIN_MOVETIME..=MAX_THINKING.as_secs_f64()).contains(&x) => Ok(x),
+        _ => Err(format!(
+            "the time per move must be a number of seconds from 0.001 to {}, not '{text}'",
+            MAX_THINKING.as_secs()
+        )),
     }
 }
 

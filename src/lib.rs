@@ -10,6 +10,7 @@
 //! The layers are re-exported here under their old paths (`veletas::rules`, ...).
 
 pub mod cli;
+pub mod fuzzing;
 pub mod generate;
 
 pub use veletas_engine::{bench, learn, player, protocol, search};

@@ -67,3 +67,29 @@ fn a_missing_binary_or_file_is_one_line_and_an_error() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/positions"));
 }
+
+#[test]
+fn compare_says_what_is_wrong_with_the_other_binary() {
+    let dir = std::env::temp_dir().join(format!("veletas-bench-compare-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    assert!(Command::new("mkfifo").arg(dir.join("fifo")).status().unwrap().success());
+    std::fs::write(dir.join("text"), "not a program\n").unwrap();
+    // It said "No such file or directory" for a FIFO in the current directory (a bare name
+    // was looked up on PATH).
+    for (other, needle) in [
+        ("fifo", "--compare fifo: not a regular file (a FIFO)"),
+        ("text", "--compare text: not executable"),
+        ("./missing", "--compare ./missing: No such file"),
+        ("no-such-program-on-path", "--compare no-such-program-on-path: cannot run it"),
+    ] {
+        let out = Command::new(VELETAS)
+            .current_dir(&dir)
+            .args(["bench", "--runs", "1", "--warmup", "0", "--search-iterations", "0", "--compare", other])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && err.contains(needle) && err.trim_end().lines().count() == 1, "{other}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

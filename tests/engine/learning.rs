@@ -76,3 +76,56 @@ fn train_eval_errors_are_one_line() {
     let out = Command::new(VELETAS).arg("train-eval").output().unwrap();
     assert!(!out.status.success());
 }
+
+/// The number after `label` in the report line that starts with `line`.
+fn figure(report: &str, line: &str, label: &str) -> f64 {
+    let line = report.lines().find(|l| l.trim_start().starts_with(line)).unwrap_or_else(|| panic!("{line}: {report}"));
+    let rest = &line[line.find(label).unwrap_or_else(|| panic!("{label}: {line}")) + label.len()..];
+    rest.split(|c: char| c == ',' || c.is_whitespace()).find(|w| !w.is_empty()).unwrap().parse().unwrap()
+}
+
+#[test]
+fn twenty_random_player_games_fit_no_worse_than_a_constant_with_small_weights() {
+    // Issue 25: plain Newton steps on these games (tests/data, a `veletas match` of two
+    // `--player random` engines) ended at a bias of -4.8e8, a training log-loss of 8.46
+    // against the constant's 0.55, and wrote those weights.
+    let dir = scratch("random20");
+    let weights = dir.join("weights.txt");
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/random-player-20-games.txt");
+    let out = Command::new(VELETAS).arg("train-eval").arg(&games).arg("-o").arg(&weights).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = String::from_utf8_lossy(&out.stdout);
+    let (constant, learned) =
+        (figure(&report, "training log-loss", "constant "), figure(&report, "training", "learned "));
+    assert!(learned <= constant, "{report}");
+    // Held out, 4 games cannot teach much: the report says so rather than hiding it.
+    assert!(report.contains("worse than the constant: too few games"), "{report}");
+    let model = EvalModel::parse(&std::fs::read_to_string(&weights).unwrap()).unwrap();
+    assert!(model.weights.iter().all(|w| w.abs() < 100.0), "{:?}", model.weights);
+}
+
+#[test]
+fn a_refused_fit_writes_nothing() {
+    // One game, held out (game 0 with --holdout 2): no training position, so no fit; the
+    // weights file already there is left as it was.
+    let dir = scratch("refused");
+    let games = dir.join("one.txt");
+    let all =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/random-player-20-games.txt"))
+            .unwrap();
+    let second = all.match_indices("[Event ").nth(1).unwrap().0;
+    std::fs::write(&games, &all[..second]).unwrap();
+    let weights = dir.join("weights.txt");
+    std::fs::write(&weights, "kept\n").unwrap();
+    let out = Command::new(VELETAS)
+        .arg("train-eval")
+        .arg(&games)
+        .args(["--holdout", "2", "-o"])
+        .arg(&weights)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no training positions"));
+    assert_eq!(std::fs::read_to_string(&weights).unwrap(), "kept\n");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2, "no temporary file left");
+}

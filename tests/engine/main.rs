@@ -16,6 +16,7 @@ mod ponder;
 mod protocol;
 mod protocol_binary;
 mod protocol_doc;
+mod protocol_properties;
 mod protocol_robustness;
 mod protocol_search;
 mod protocol_solver;

@@ -133,7 +133,11 @@ fn error_replies() {
         ),
         ("play w a1,c9,h2,j10", "? illegal move: a1,c9,h2,j10: it is black's turn"),
         ("play b c3,d4,h8", "? illegal move: c3,d4,h8: shooters on c3 and d4 would be adjacent"),
-        ("play b e2-e6/g8", "? illegal move: e2-e6/g8: black must place 3 shooters first"),
+        (
+            "play b e2-e6/g8",
+            "? illegal move: e2-e6/g8: a play turn during setup: black must place 3 shooters first (a setup turn \
+             lists squares, e.g. 'd4')",
+        ),
         ("genmove w", "? illegal move: it is black's turn"),
         ("reg_genmove white", "? illegal move: it is black's turn"),
         ("genmove", "? syntax error: missing argument; usage: genmove COLOR"),
@@ -358,7 +362,7 @@ fn loadgame_refuses_what_is_no_record_file_and_keeps_answering() {
     let mut cases = vec![
         ("/dev/zero".to_string(), "not a regular file (a character device)"),
         (dir.display().to_string(), "not a regular file (a directory)"),
-        (big.display().to_string(), "larger than the limit of 268435456 bytes for a record file"),
+        (big.display().to_string(), "larger than the limit of 268435456 bytes"),
     ];
     if fifo_made {
         cases.push((fifo.display().to_string(), "not a regular file (a FIFO)"));
@@ -384,6 +388,11 @@ fn set_position_says_what_is_wrong_with_any_number_of_words() {
         ("7/7/7/7/7/7/7 x", "the side to move must be 'b' or 'w', not 'x'"),
         ("7/7/7/7/7/7/x6 b", "unexpected 'x' in rank 1"),
         ("7/7/7/7/7/7/6 b", "rank 1 has 6 squares, expected 7"),
+        // A digit run of any length: counted without overflow, reported without a
+        // saturated count (it printed 18446744073709551615 squares).
+        ("7/7/7/7/7/7/99999999999999999999 b", "rank 1 has more than 7 squares, expected 7"),
+        // Found by the fuzz seeds' mutations: a saturated run then a piece overflowed.
+        ("7/7/7/7/7/7/18446744073709551615s7 b", "rank 1 has more than 7 squares, expected 7"),
         (
             "7/7/7/7/7/7/7 b modern frob",
             "unknown word 'frob' after the side to move: expected classic or modern, no-corners, claimed-block, swap or noswap",

@@ -7,8 +7,11 @@
 //! library once a layer rather than once a file: put a new suite here as a module, not in a new
 //! top-level `tests/*.rs` file.
 
+mod absurd_options;
+mod bounded_inputs;
 mod cli_options;
 mod docs_examples;
 mod docs_options;
+mod fuzz_seeds;
 mod generate;
 mod scripts_usage;

@@ -101,7 +101,10 @@ def objective_derivative(w, prior, r, i):
     (log s(c (r_x - m)) + log s(c (m - r_x))) / 2, with m the mean of r (which moves with r_i)."""
     n = len(w)
     sig = lambda x: 1.0 / (1.0 + math.exp(-x))
-    d = sum(C * (w[i][j] - (w[i][j] + w[j][i]) * sig(C * (r[i] - r[j]))) for j in range(n) if j != i)
+    # w_ij - (w_ij + w_ji) p written as w_ij (1 - p) - w_ji p, with 1 - p = s(-x): near
+    # p = 1 (one pair, many games, all won) the first form leaves rounding noise larger
+    # than the derivative close to the root, and the bisection never settles.
+    d = sum(C * (w[i][j] * sig(-C * (r[i] - r[j])) - w[j][i] * sig(C * (r[i] - r[j]))) for j in range(n) if j != i)
     m = sum(r) / n
     slope = {x: C * (0.5 - sig(C * (r[x] - m))) for x in prior}
     return d + slope.get(i, 0.0) - sum(slope.values()) / n

@@ -23,4 +23,5 @@ mod perft;
 mod position_strings;
 mod properties;
 mod reference;
+mod round_trips;
 mod rulebook;

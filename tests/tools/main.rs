@@ -10,6 +10,7 @@ mod check_referee;
 mod cluster;
 mod engine_text;
 mod hostile_engines;
+mod messages;
 mod modern_referee;
 mod openings;
 mod output_paths;

@@ -72,7 +72,9 @@ fn check_against_reference(field: &str, expected: &str) {
     assert_eq!(seen, n + n * (n - 1));
 }
 
-const FIELDS: [&str; 3] = ["field_six", "field_marked", "field_groups"];
+/// `field_one_sided` (300,000 games all won by one side) and `field_star` (one engine
+/// beating 60 others 200-0 each) are issue 25's large one-sided fields.
+const FIELDS: [&str; 5] = ["field_six", "field_marked", "field_groups", "field_one_sided", "field_star"];
 
 fn read(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ratings").join(name);
@@ -320,4 +322,44 @@ fn random_sparse_fields_always_rate_finitely_around_a_mean_of_zero() {
         assert!(s.los.iter().flatten().all(|p| (0.0..=1.0).contains(p)));
         assert!(s.iterations < 100, "round {round}: {} iterations", s.iterations);
     }
+}
+
+/// `σ(x)`.
+fn sigmoid(x: f64) -> f64 {
+    if x >= 0.0 { 1.0 / (1.0 + (-x).exp()) } else { x.exp() / (1.0 + x.exp()) }
+}
+
+#[test]
+fn one_engine_beating_500_others_400_0_each_converges_to_the_symmetric_maximum() {
+    // Every engine carries the prior (no engine lost a game to an engine it beat). By
+    // symmetry the others share one rating, -a / 500 when the top one has a (mean 0), and
+    // the objective along that line is
+    //   f(a) = 200,000 ln σ(c a (1 + 1/K)) + [ln σ(c a) + ln σ(-c a)] / 2
+    //          + K [ln σ(c a / K) + ln σ(-c a / K)] / 2,   K = 500,
+    // whose slope (over c) falls through 0 once: found here by bisection, independently
+    // of the solver's Newton steps on all 501 ratings.
+    const K: usize = 500;
+    let k = K as f64;
+    let slope = |a: f64| {
+        400.0 * k * (1.0 + 1.0 / k) * sigmoid(-C * a * (1.0 + 1.0 / k))
+            + 0.5 * (sigmoid(-C * a) - sigmoid(C * a))
+            + 0.5 * (sigmoid(-C * a / k) - sigmoid(C * a / k))
+    };
+    let (mut lo, mut hi) = (0.0, 20_000.0);
+    for _ in 0..200 {
+        let mid = (lo + hi) / 2.0;
+        if slope(mid) > 0.0 { lo = mid } else { hi = mid }
+    }
+    let a = (lo + hi) / 2.0;
+    let names: Vec<String> = (0..K).map(|i| format!("o{i}")).collect();
+    let field: Vec<RatedGame> =
+        names.iter().flat_map(|name| std::iter::repeat_n(RatedGame::new("top", name, Color::Black), 400)).collect();
+    let s = rate(&field, &RatingOptions::default()).unwrap();
+    assert_eq!(s.games, 200_000);
+    assert!((engine(&s, "top").1.rating - a).abs() < 1e-6, "{} vs {a}", engine(&s, "top").1.rating);
+    for name in &names {
+        assert!((engine(&s, name).1.rating + a / k).abs() < 1e-6);
+        assert_eq!(engine(&s, name).1.mark, Mark::AtMost);
+    }
+    assert_eq!(engine(&s, "top").1.mark, Mark::AtLeast);
 }

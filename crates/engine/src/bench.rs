@@ -28,8 +28,8 @@ pub struct BenchArgs {
     /// A file of `DEPTH POSITION` lines instead of the built-in positions.
     #[arg(long)]
     pub file: Option<PathBuf>,
-    /// Random playouts per position and policy in each run.
-    #[arg(long, default_value_t = 1000)]
+    /// Random playouts per position and policy in each run (1 to 10,000,000).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     pub playouts: u32,
     /// Search iterations per position and thread count (0: skip the search).
     #[arg(long, default_value_t = 40_000)]
@@ -41,7 +41,7 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub runs: u32,
     /// Runs before the measured ones, not counted (warm caches, CPU frequency).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub warmup: u32,
     /// Print the figures as JSON (for scripts) instead of a table.
     #[arg(long)]
@@ -216,7 +216,8 @@ pub fn measure(args: &BenchArgs, seed: u64) -> Result<Vec<Figure>, String> {
 
 fn read_positions(args: &BenchArgs) -> Result<Vec<BenchPosition>, String> {
     let text = match &args.file {
-        Some(path) => std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        Some(path) => veletas_rules::record::read_bounded(path, veletas_rules::record::MAX_SMALL_FILE_BYTES)
+            .map_err(|e| format!("--file {}: {e}", path.display()))?,
         None => BENCH_POSITIONS.to_string(),
     };
     let positions = parse_bench(&text)?;
@@ -349,7 +350,7 @@ fn run_binary(
     if json {
         command.args(["--runs", "1", "--warmup", "0", "--json"]);
     }
-    let output = command.output().map_err(|e| format!("{}: {e}", binary.display()))?;
+    let output = command.output().map_err(|e| format!("--compare {}: cannot run it: {e}", binary.display()))?;
     if !output.status.success() {
         let err = String::from_utf8_lossy(&output.stderr);
         return Err(format!("{} bench failed: {}", binary.display(), err.lines().next().unwrap_or("").trim()));
@@ -365,9 +366,31 @@ fn knows_json(binary: &Path) -> bool {
         .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("--json"))
 }
 
+/// The binary `--compare` names, checked before it is run, so that the message says what
+/// is wrong with it: a file in the current directory (a bare name there means that file,
+/// not a program on `PATH`), or a program on `PATH` when no such file exists.
+fn compared_binary(other: &Path) -> Result<PathBuf, String> {
+    use std::os::unix::fs::PermissionsExt as _;
+    use veletas_rules::record::{RecordFileError, check_regular_file};
+    let shown = other.display();
+    let bare = other.components().count() == 1 && !other.to_string_lossy().contains('/');
+    match check_regular_file(other) {
+        Ok(()) => {
+            let mode = std::fs::metadata(other).map_err(|e| format!("--compare {shown}: {e}"))?.permissions().mode();
+            if mode & 0o111 == 0 {
+                return Err(format!("--compare {shown}: not executable"));
+            }
+            Ok(if bare { Path::new(".").join(other) } else { other.to_path_buf() })
+        }
+        Err(RecordFileError::Io(e)) if bare && e.kind() == std::io::ErrorKind::NotFound => Ok(other.to_path_buf()),
+        Err(e) => Err(format!("--compare {shown}: {e}")),
+    }
+}
+
 /// Runs this binary and `other` alternately (`runs` rounds after the warm-up, the order
 /// swapped every round) on the same positions and returns every figure both report.
 pub fn compare(args: &BenchArgs, other: &Path, seed: u64) -> Result<Vec<Comparison>, String> {
+    let other = &compared_binary(other)?;
     let ours = std::env::current_exe().map_err(|e| format!("this binary: {e}"))?;
     let positions = read_positions(args)?;
     let file = std::env::temp_dir().join(format!("veletas-bench-{}.txt", std::process::id()));

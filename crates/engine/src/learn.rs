@@ -30,9 +30,17 @@ pub struct TrainArgs {
     /// Every N-th game (by its order in the files) is held out for testing.
     #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u64).range(2..))]
     pub holdout: u64,
-    /// L2 penalty on the weights (not the bias), per sample.
-    #[arg(long, default_value_t = 1e-4)]
+    /// L2 penalty on the weights (not the bias), per sample: a number from 0 to 1e6.
+    #[arg(long, default_value_t = 1e-4, value_parser = parse_l2)]
     pub l2: f64,
+}
+
+/// `--l2`: a finite number from 0 to 1e6.
+fn parse_l2(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if (0.0..=1e6).contains(&x) => Ok(x),
+        _ => Err(format!("'{text}' is not a number from 0 to 1e6")),
+    }
 }
 
 /// One position: its features and the outcome (1 when Black won).
@@ -111,6 +119,11 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// `ln(1 + e^x)` without overflow.
+fn softplus(x: f64) -> f64 {
+    if x > 0.0 { x + (-x).exp().ln_1p() } else { x.exp().ln_1p() }
+}
+
 /// The mean log-loss (natural log) of probabilities `p` for the samples.
 pub fn log_loss(samples: &[Sample], p: impl Fn(&Features) -> f64) -> f64 {
     if samples.is_empty() {
@@ -126,22 +139,82 @@ pub fn log_loss(samples: &[Sample], p: impl Fn(&Features) -> f64) -> f64 {
     total / samples.len() as f64
 }
 
+/// Why [`fit`] found no weights.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum FitError {
+    /// No training position.
+    #[error("no training positions")]
+    NoSamples,
+    /// The curvature is singular: the features do not determine the weights.
+    #[error("the training data do not determine the weights")]
+    Undetermined,
+    /// Newton's method did not reach the minimum within its iterations.
+    #[error("the fit did not converge in {0} Newton steps (too few or too one-sided games?): nothing written")]
+    NoConvergence(usize),
+    /// No step lowers the loss while the gradient says the minimum is not reached.
+    #[error("the fit is stuck: no step lowers the loss any more (decrement {0:.3e}): nothing written")]
+    Stuck(f64),
+    /// The fitted weights predict their own training positions worse than the constant
+    /// rate does (a correct fit never can: the constant is one of the models).
+    #[error(
+        "the fit predicts its own training positions worse than a constant (log-loss {learned:.4} against \
+         {constant:.4}): nothing written"
+    )]
+    WorseThanConstant {
+        /// The learned model's training log-loss.
+        learned: f64,
+        /// The constant rate's training log-loss.
+        constant: f64,
+    },
+}
+
+/// Newton iterations before [`fit`] gives up (it needs about ten).
+const MAX_NEWTON_STEPS: usize = 100;
+
+/// The largest Levenberg-Marquardt damping tried before the fit is declared stuck.
+const MAX_DAMPING: f64 = 1e12;
+
+/// The Newton decrement `gᵀ H⁻¹ g` (twice the decrease a full step predicts, in nats per
+/// position) under which the fit is final.
+const DECREMENT_TOLERANCE: f64 = 1e-14;
+
+/// The penalized mean loss the fit minimizes: mean `ln(1 + e^z) - y z` over the samples
+/// (`z` the logit, `y` the outcome) plus `l2 / 2` times the squared weights but the bias.
+fn objective(samples: &[Sample], w: &[f64; FEATURES], l2: f64) -> f64 {
+    let data: f64 = samples
+        .iter()
+        .map(|s| {
+            let z: f64 = w.iter().zip(&s.features.0).map(|(a, b)| a * b).sum();
+            softplus(z) - s.black_won * z
+        })
+        .sum();
+    data / samples.len() as f64 + 0.5 * l2 * w[1..].iter().map(|x| x * x).sum::<f64>()
+}
+
 /// Maximum-likelihood logistic regression with an L2 penalty `l2` per sample on every
-/// weight but the bias (feature 0), by Newton's method from the hand-written model.
-pub fn fit(samples: &[Sample], l2: f64) -> Result<EvalModel, String> {
+/// weight but the bias (feature 0), by Newton's method from the hand-written model: each
+/// step is damped (Levenberg-Marquardt) until it lowers the penalized loss as the
+/// quadratic model predicts, and the fit ends when the Newton decrement says the minimum
+/// is reached. A fit
+/// that does not converge, or ends worse than the constant rate on its own training data,
+/// is an error.
+pub fn fit(samples: &[Sample], l2: f64) -> Result<EvalModel, FitError> {
     if samples.is_empty() {
-        return Err("no training positions".into());
+        return Err(FitError::NoSamples);
     }
     let n = FEATURES;
     let m = samples.len() as f64;
     let mut w = [0.0; FEATURES];
     w[1] = 1.0; // start from the hand-written evaluation
-    for _ in 0..50 {
+    let mut value = objective(samples, &w, l2);
+    let mut converged = false;
+    let mut damping = 0.0;
+    for _ in 0..MAX_NEWTON_STEPS {
         let mut grad = vec![0.0; n];
         let mut hess = vec![0.0; n * n];
         for s in samples {
             let f = &s.features.0;
-            let p = sigmoid(w.iter().zip(f).map(|(a, b)| a * b).sum::<f64>().clamp(-30.0, 30.0));
+            let p = sigmoid(w.iter().zip(f).map(|(a, b)| a * b).sum::<f64>());
             let r = p - s.black_won;
             let h = p * (1.0 - p);
             for i in 0..n {
@@ -167,20 +240,71 @@ pub fn fit(samples: &[Sample], l2: f64) -> Result<EvalModel, String> {
             }
             hess[i * n + i] += 1e-9;
         }
-        let step = solve(hess, grad, n).ok_or("the training data do not determine the weights")?;
-        let mut largest: f64 = 0.0;
-        for i in 0..n {
-            w[i] -= step[i];
-            largest = largest.max(step[i].abs());
+        let step = solve(hess.clone(), grad.clone(), n).ok_or(FitError::Undetermined)?;
+        let decrement: f64 = grad.iter().zip(&step).map(|(g, d)| g * d).sum();
+        if !decrement.is_finite() {
+            return Err(FitError::Undetermined);
         }
-        if largest < 1e-9 {
+        if decrement < DECREMENT_TOLERANCE {
+            converged = true;
             break;
         }
+        // Step control (Levenberg-Marquardt): the step solves (H + μ I) δ = g and is taken
+        // only if it lowers the loss by at least a quarter of the decrease `gᵀ δ` that the
+        // quadratic model predicts; otherwise μ grows tenfold (a shorter step, turning
+        // towards the gradient) and the step is tried again. μ shrinks after each success.
+        // Where the logits saturate the curvature is almost 0 and the plain Newton step
+        // astronomically long: this is what kept the weights from diverging.
+        let mut accepted = false;
+        while damping <= MAX_DAMPING {
+            let mut damped = hess.clone();
+            for i in 0..n {
+                damped[i * n + i] += damping;
+            }
+            let step = if damping == 0.0 { Some(step.clone()) } else { solve(damped, grad.clone(), n) };
+            if let Some(step) = step {
+                let predicted: f64 = grad.iter().zip(&step).map(|(g, d)| g * d).sum();
+                let next: [f64; FEATURES] = std::array::from_fn(|i| w[i] - step[i]);
+                let next_value = objective(samples, &next, l2);
+                if predicted > 0.0 && next_value <= value - 0.25 * predicted {
+                    w = next;
+                    value = next_value;
+                    damping = if damping < 1e-9 { 0.0 } else { damping / 10.0 };
+                    accepted = true;
+                    break;
+                }
+            }
+            damping = if damping == 0.0 { 1e-8 } else { damping * 10.0 };
+        }
+        if !accepted {
+            // No step lowers the loss: the minimum within rounding if the decrement is
+            // small, otherwise the fit is stuck.
+            if decrement < 1e-8 {
+                converged = true;
+                break;
+            }
+            return Err(FitError::Stuck(decrement));
+        }
     }
-    if w.iter().any(|x| !x.is_finite()) {
-        return Err("the training diverged".into());
+    if !converged {
+        return Err(FitError::NoConvergence(MAX_NEWTON_STEPS));
     }
-    Ok(EvalModel { weights: w })
+    let model = EvalModel { weights: w };
+    check_against_constant(samples, &model)?;
+    Ok(model)
+}
+
+/// Refuses `model` when it predicts `samples` worse than the constant rate of Black wins
+/// does (beyond rounding): a sign of a fit gone wrong.
+pub fn check_against_constant(samples: &[Sample], model: &EvalModel) -> Result<(), FitError> {
+    let rate = samples.iter().map(|s| s.black_won).sum::<f64>() / samples.len().max(1) as f64;
+    let constant = log_loss(samples, |_| rate);
+    let learned = log_loss(samples, |f| sigmoid(model.logit(f)));
+    let finite = model.weights.iter().all(|x| x.is_finite());
+    if !finite || learned.is_nan() || learned > constant + 1e-9 {
+        return Err(FitError::WorseThanConstant { learned, constant });
+    }
+    Ok(())
 }
 
 /// `veletas train-eval`: reads, fits, reports and writes the weights.
@@ -189,7 +313,7 @@ pub fn run(args: &TrainArgs) -> Result<String, String> {
     let data = read_samples(&args.files, args.holdout)?;
     let read_secs = start.elapsed().as_secs_f64();
     let start = Instant::now();
-    let model = fit(&data.train, args.l2)?;
+    let model = fit(&data.train, args.l2).map_err(|e| e.to_string())?;
     let fit_secs = start.elapsed().as_secs_f64();
     let hand = |f: &Features| sigmoid(f.0[1]);
     let learned = |f: &Features| sigmoid(model.logit(f));
@@ -208,9 +332,16 @@ pub fn run(args: &TrainArgs) -> Result<String, String> {
         log_loss(&data.test, |_| base_rate)
     ));
     report.push_str(&format!("  hand-written evaluation     {:.4}\n", log_loss(&data.test, hand)));
-    report.push_str(&format!("  learned evaluation          {:.4}\n", log_loss(&data.test, learned)));
+    let (held_out_learned, held_out_constant) = (log_loss(&data.test, learned), log_loss(&data.test, |_| base_rate));
+    report.push_str(&format!("  learned evaluation          {held_out_learned:.4}\n"));
+    if held_out_learned > held_out_constant {
+        report.push_str(
+            "  (the learned evaluation predicts the held-out games worse than the constant: too few games to learn from?)\n",
+        );
+    }
     report.push_str(&format!(
-        "training log-loss: hand {:.4}, learned {:.4}\nweights:\n",
+        "training log-loss: constant {:.4}, hand {:.4}, learned {:.4}\nweights:\n",
+        log_loss(&data.train, |_| base_rate),
         log_loss(&data.train, hand),
         log_loss(&data.train, learned)
     ));
@@ -266,6 +397,41 @@ mod tests {
         assert!((model.weights[0] - 0.5).abs() < 0.01, "{:?}", model.weights);
         assert!((model.weights[2] - 1.5).abs() < 0.01, "{:?}", model.weights);
         assert!(log_loss(&samples, |f| sigmoid(model.logit(f))) < log_loss(&samples, |_| 0.5));
+    }
+
+    #[test]
+    fn a_saturated_start_is_stepped_down_not_thrown_to_huge_weights() {
+        // The hand logit (feature 1, where the fit starts from weight 1) is ±40: p is 0 or
+        // 1 at the start, the curvature almost 0, and a full Newton step is astronomically
+        // long (plain Newton ended at a bias of -2.7e8 on 20 random games). The law is
+        // P(win) = 0.6 on the + side and 0.4 on the - side.
+        let mut samples = Vec::new();
+        for (x, wins) in [(40.0, 60), (-40.0, 40)] {
+            for k in 0..100 {
+                let mut f = [0.0; FEATURES];
+                f[0] = 1.0;
+                f[1] = x;
+                samples.push(Sample { features: Features(f), black_won: if k < wins { 1.0 } else { 0.0 } });
+            }
+        }
+        let model = fit(&samples, 0.0).unwrap();
+        let logit = |p: f64| (p / (1.0 - p)).ln();
+        assert!(model.weights[0].abs() < 1e-6, "{:?}", model.weights);
+        assert!((model.weights[1] - logit(0.6) / 40.0).abs() < 1e-6, "{:?}", model.weights);
+        assert!(log_loss(&samples, |f| sigmoid(model.logit(f))) < log_loss(&samples, |_| 0.5));
+    }
+
+    #[test]
+    fn a_model_worse_than_the_constant_on_its_training_data_is_refused() {
+        let samples: Vec<Sample> = (0..10).map(|k| sample(f64::from(k), k % 2 == 0)).collect();
+        let mut weights = [0.0; FEATURES];
+        weights[2] = 5.0;
+        let err = check_against_constant(&samples, &EvalModel { weights }).unwrap_err();
+        assert!(matches!(err, FitError::WorseThanConstant { .. }), "{err}");
+        assert!(err.to_string().contains("nothing written"));
+        assert!(check_against_constant(&samples, &EvalModel { weights: [0.0; FEATURES] }).is_ok());
+        weights[2] = f64::NAN;
+        assert!(check_against_constant(&samples, &EvalModel { weights }).is_err());
     }
 
     #[test]

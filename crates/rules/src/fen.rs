@@ -57,11 +57,15 @@ pub enum ParsePositionError {
     #[error("{0} rank{s}: the board must be 7x7, 9x9 or 10x10", s = if *.0 == 1 { "" } else { "s" })]
     Size(usize),
     /// A rank whose squares do not add up to the board size.
-    #[error("rank {rank} has {found} squares, expected {size}")]
+    #[error(
+        "rank {rank} has {}, expected {size}",
+        if found > size { format!("more than {size} squares") } else { format!("{found} squares") }
+    )]
     RankLength {
         /// The rank, from 1.
         rank: usize,
-        /// The squares it describes.
+        /// The squares it describes (saturated: a digit run of any length counts, and
+        /// is reported as "more than" the size rather than as its saturated value).
         found: usize,
         /// The board size.
         size: usize,
@@ -155,7 +159,10 @@ impl FromStr for Position {
                 if let Some(sq) = (file < size).then(|| Square::new(file as u8, rank as u8)).flatten() {
                     *target |= sq.bitboard();
                 }
-                file += 1;
+                // Saturating like the digit runs: a run of usize::MAX squares then a piece
+                // overflowed here (a panic with overflow checks; without them, a count
+                // wrapped to 0 that a following '7' could bring back to a valid rank).
+                file = file.saturating_add(1);
             }
             if file != size {
                 return Err(ParsePositionError::RankLength { rank: rank + 1, found: file, size });

@@ -64,7 +64,10 @@ pub enum IllegalMove {
     #[error("the game is over")]
     GameOver,
     /// A play turn during setup.
-    #[error("{0} must place {1} shooters first")]
+    #[error(
+        "a play turn during setup: {0} must place {1} shooter{s} first (a setup turn lists squares, e.g. 'd4')",
+        s = if *.1 == 1 { "" } else { "s" }
+    )]
     SetupExpected(Color, u8),
     /// A setup turn after setup.
     #[error("setup is over: expected a play turn")]

@@ -56,6 +56,9 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
 
 /// The longest `movetime` the protocol accepts, in seconds (one day).
 pub const MAX_MOVETIME: f64 = crate::player::time::MAX_THINKING.as_secs_f64();
+/// The shortest `movetime` (and `solve` time) the protocol accepts, in seconds: shorter
+/// ones round to no time at all.
+pub const MIN_MOVETIME: f64 = 0.001;
 /// The most search threads the protocol accepts.
 pub const MAX_THREADS: u32 = crate::player::search_player::MAX_THREADS as u32;
 /// The time of `solve` when none is given, in seconds.
@@ -136,7 +139,7 @@ pub enum Command {
     Option(String, Option<String>),
     /// `player [NAME]` (the name as written; checked by the engine).
     Player(Option<String>),
-    /// `movetime SECONDS` (above 0, at most [`MAX_MOVETIME`]).
+    /// `movetime SECONDS` ([`MIN_MOVETIME`] to [`MAX_MOVETIME`]).
     MoveTime(f64),
     /// `playouts N` (0: off).
     Playouts(u64),
@@ -144,7 +147,7 @@ pub enum Command {
     Threads(u32),
     /// `analyze [INTERVAL]`: the interval in centiseconds (at least 1).
     Analyze(u32),
-    /// `solve [SECONDS]` (above 0, at most [`MAX_MOVETIME`]).
+    /// `solve [SECONDS]` ([`MIN_MOVETIME`] to [`MAX_MOVETIME`]).
     Solve(f64),
     /// `memory [MB]`: report, or set the search's memory (checked by the player).
     Memory(Option<u64>),
@@ -388,7 +391,7 @@ fn switch(i: &str) -> Res<'_, bool> {
 }
 
 fn positive_seconds(x: f64) -> Result<f64, ()> {
-    if x > 0.0 && x <= MAX_MOVETIME { Ok(x) } else { Err(()) }
+    if (MIN_MOVETIME..=MAX_MOVETIME).contains(&x) { Ok(x) } else { Err(()) }
 }
 
 fn depth(d: u32) -> Result<u32, ()> {

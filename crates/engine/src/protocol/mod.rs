@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use log::{debug, info};
 
-pub use command::{COMMANDS, Command, ParseError, parse_command, split_id};
+pub use command::{COMMANDS, Command, MIN_MOVETIME, ParseError, parse_command, split_id};
 pub use engine::{Engine, Flow};
 pub use framing::{Line, MAX_LINE, format_reply, read_line};
 

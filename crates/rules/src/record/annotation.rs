@@ -14,8 +14,8 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-/// The longest turn time an annotation holds: a million seconds (11.6 days).
-const MAX_SECONDS: f64 = 1e6;
+// The longest turn time an annotation holds: the longest time option.
+use super::time::MAX_SECONDS;
 
 /// A win rate in hundredths of a percent, 0 to 10000 (as the protocol's `analyze`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

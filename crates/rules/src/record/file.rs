@@ -12,6 +12,11 @@ use super::{GameRecord, RecordError, parse_complete_records, parse_records};
 /// like `/dev/zero`, are refused rather than read without end.
 pub const MAX_RECORD_FILE_BYTES: u64 = 256 * 1024 * 1024;
 
+/// The most bytes of the program's smaller input files, read with [`read_bounded`]: an
+/// engines file (`--engines`), a weights file (`--eval FILE`), bench positions
+/// (`bench --file`). 16 MiB, thousands of times any real one.
+pub const MAX_SMALL_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
 /// Why a record file cannot be read (before its text is parsed).
 #[derive(Debug, thiserror::Error)]
 pub enum RecordFileError {
@@ -19,7 +24,7 @@ pub enum RecordFileError {
     #[error("not a regular file (a {0})")]
     NotAFile(&'static str),
     /// The file holds more than the limit.
-    #[error("larger than the limit of {limit} bytes for a record file")]
+    #[error("larger than the limit of {limit} bytes")]
     TooLarge {
         /// The limit, in bytes.
         limit: u64,
@@ -66,8 +71,11 @@ fn file_kind(kind: std::fs::FileType) -> &'static str {
     if kind.is_dir() { "directory" } else { "special file" }
 }
 
-/// [`read_record_file`] with the byte limit as a parameter (tests use a small one).
-fn read_bounded(path: &Path, limit: u64) -> Result<String, RecordFileError> {
+/// Reads a text file of at most `limit` bytes: the one bounded reader of every file the
+/// program reads (records, openings, `--engines`, weights, bench positions, train-eval's
+/// games). Only a regular file (checked before opening, so a FIFO never blocks the
+/// reader; `/dev/zero` and other devices are refused unread), valid UTF-8.
+pub fn read_bounded(path: &Path, limit: u64) -> Result<String, RecordFileError> {
     // Check what the path is before opening it: opening a FIFO for reading blocks until
     // a writer comes.
     check_regular_file(path)?;

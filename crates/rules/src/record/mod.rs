@@ -57,8 +57,8 @@ use std::fmt::{self, Write as _};
 pub use annotation::{Annotation, Evaluation, WinRate};
 pub use check::ResultCheck;
 pub use file::{
-    MAX_RECORD_FILE_BYTES, ReadGamesError, RecordFile, RecordFileError, check_regular_file, games_of, read_games,
-    read_record_file,
+    MAX_RECORD_FILE_BYTES, MAX_SMALL_FILE_BYTES, ReadGamesError, RecordFile, RecordFileError, check_regular_file,
+    games_of, read_bounded, read_games, read_record_file,
 };
 pub use tags::{Termination, tag};
 pub use time::{TimeControl, TimeControls};

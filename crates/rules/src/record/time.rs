@@ -55,10 +55,14 @@ pub struct ByoYomiSpec {
     pub stones: u32,
 }
 
+/// The longest time any time option takes (about 11.6 days): longer ones are refused at
+/// once rather than overflowing a clock later.
+pub const MAX_SECONDS: f64 = 1e6;
+
 fn seconds(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
-        Ok(s) if s.is_finite() && s >= 0.0 => Ok(s),
-        _ => Err(format!("'{text}' is not a number of seconds")),
+        Ok(s) if s.is_finite() && (0.0..=MAX_SECONDS).contains(&s) => Ok(s),
+        _ => Err(format!("'{text}' is not a number of seconds from 0 to {MAX_SECONDS}")),
     }
 }
 

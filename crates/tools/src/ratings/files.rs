@@ -45,12 +45,17 @@ pub struct RatingsArgs {
     pub output: Option<PathBuf>,
 }
 
+/// The largest anchor rating, in absolute value: ratings far beyond it would print as
+/// nonsense (`+9223372036854775807`) and mean nothing.
+pub const MAX_ANCHOR: f64 = 100_000.0;
+
 /// Parses `NAME=RATING` (split at the last `=`: names may hold one, ratings never do).
 pub fn parse_anchor(text: &str) -> Result<(String, f64), String> {
-    let bad = || format!("the anchor must be NAME=RATING with a finite rating, not '{text}'");
+    let bad =
+        || format!("the anchor must be NAME=RATING with a rating from -{MAX} to {MAX}, not '{text}'", MAX = MAX_ANCHOR);
     let (name, rating) = text.rsplit_once('=').ok_or_else(bad)?;
     let rating: f64 = rating.trim().parse().map_err(|_| bad())?;
-    if name.is_empty() || !rating.is_finite() {
+    if name.is_empty() || !rating.is_finite() || rating.abs() > MAX_ANCHOR {
         return Err(bad());
     }
     Ok((name.to_string(), rating))

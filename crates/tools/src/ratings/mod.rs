@@ -61,8 +61,8 @@ pub enum RatingsError {
     /// The anchor names no engine of the field.
     #[error("the anchor '{0}' is not an engine of the field")]
     UnknownAnchor(String),
-    /// The anchor's rating is not a finite number.
-    #[error("the anchor's rating {0} is not a finite number")]
+    /// The anchor's rating is not a finite number within ±[`files::MAX_ANCHOR`].
+    #[error("the anchor's rating {0} is not a number from -100000 to 100000")]
     BadAnchorRating(f64),
     /// More engines than [`MAX_ENGINES`].
     #[error("{0} engines: at most {MAX_ENGINES} can be rated together")]
@@ -237,7 +237,7 @@ pub fn rate(games: &[RatedGame], options: &RatingOptions) -> Result<Standings, R
     let anchor = match &options.anchor {
         Some((name, rating)) => {
             let engine = *index.get(name.as_str()).ok_or_else(|| RatingsError::UnknownAnchor(name.clone()))?;
-            if !rating.is_finite() {
+            if !rating.is_finite() || rating.abs() > files::MAX_ANCHOR {
                 return Err(RatingsError::BadAnchorRating(*rating));
             }
             Some((engine, *rating))

@@ -254,7 +254,9 @@ impl EngineProcess {
         let stderr = match log {
             Some(path) => {
                 // Opened here too, so that a log that cannot be written is an error at start.
-                OpenOptions::new().create(true).append(true).open(path)?;
+                OpenOptions::new().create(true).append(true).open(path).map_err(|e| {
+                    io::Error::new(e.kind(), format!("cannot open the engine log {}: {e}", path.display()))
+                })?;
                 Stdio::piped()
             }
             None => Stdio::null(),

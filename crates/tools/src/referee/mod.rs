@@ -58,8 +58,9 @@ pub struct MatchArgs {
     /// `name` and `version` replies name it.
     #[arg(long = "engine", value_name = "[NAME=]CMD ARGS", required_unless_present = "engines_file")]
     pub engines: Vec<String>,
-    /// Number of games, even; consecutive games form pairs playing one opening with colours swapped.
-    #[arg(long, short = 'n', default_value_t = 2)]
+    /// Number of games, even (at most 1,000,000); consecutive games form pairs playing one
+    /// opening with colours swapped.
+    #[arg(long, short = 'n', default_value_t = 2, value_parser = parse_count)]
     pub games: usize,
     /// Time odds: every time of engine 1's clock multiplied by FACTOR (e.g. 2 gives it twice
     /// the time of engine 2). Clocks belong to colours, so after a modern swap each engine keeps
@@ -130,8 +131,8 @@ pub struct CommonArgs {
     /// Seconds an engine has to answer any command other than genmove (start-up included).
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = clock::parse_seconds)]
     pub command_timeout: f64,
-    /// Games played at the same time, each worker with its own engine processes.
-    #[arg(long, short = 'j', default_value_t = 1)]
+    /// Games played at the same time, each worker with its own engine processes (1 to 256).
+    #[arg(long, short = 'j', default_value_t = 1, value_parser = parse_concurrency)]
     pub concurrency: usize,
     /// Openings file: one opening per line, moves from the empty board or a position
     /// string followed by moves (default: random setups drawn from the seed). After the
@@ -338,6 +339,34 @@ pub enum RefereeError {
         /// What is wrong with it.
         detail: String,
     },
+}
+
+/// The most games one match or tournament schedules (`--games`, and games per pair times
+/// pairs times rounds): every planned game costs the referee a few bytes while it runs, so
+/// a bound keeps an absurd count from allocating gigabytes before the first game.
+pub const MAX_GAMES: usize = 1_000_000;
+
+/// The most games played at the same time (`-j`).
+pub const MAX_CONCURRENCY: usize = 256;
+
+/// A count of games (`--games`, `--games-per-pair`, `--rounds`): a whole number from 0
+/// to [`MAX_GAMES`] (what else a count must be, even or positive, its command checks).
+pub fn parse_count(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<u64>() {
+        Ok(n) if n <= MAX_GAMES as u64 => Ok(n as usize),
+        Ok(_) => Err(format!("{text} is more than {MAX_GAMES} games")),
+        Err(_) if text.trim().chars().all(|c| c.is_ascii_digit()) && !text.trim().is_empty() => {
+            Err(format!("{text} is more than {MAX_GAMES} games"))
+        }
+        Err(_) => Err(format!("'{text}' is not a whole number")),
+    }
+}
+
+fn parse_concurrency(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<u64>() {
+        Ok(n) if (1..=MAX_CONCURRENCY as u64).contains(&n) => Ok(n as usize),
+        _ => Err(format!("'{text}' is not a number of games from 1 to {MAX_CONCURRENCY}")),
+    }
 }
 
 /// A time-odds factor (`--time-odds F`, the engine option `odds=F`): from 0.01 to 100.

@@ -351,6 +351,12 @@ fn is_position_word(word: &str) -> bool {
 /// given. Without it, the size is that of the first position string in the file, or 10.
 pub fn read_openings(path: &Path, size: Option<u8>, rules: Rules) -> Result<Vec<Opening>, String> {
     let text = veletas_rules::record::read_record_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    parse_openings(&text, &path.display().to_string(), size, rules)
+}
+
+/// The openings of an openings file's `text` ([`read_openings`] without the reading);
+/// `origin` names the file in messages.
+pub fn parse_openings(text: &str, origin: &str, size: Option<u8>, rules: Rules) -> Result<Vec<Opening>, String> {
     let lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
@@ -363,12 +369,11 @@ pub fn read_openings(path: &Path, size: Option<u8>, rules: Rules) -> Result<Vec<
     let mut openings: Vec<Opening> = Vec::new();
     for (number, line) in lines {
         let size = size.or(openings.first().map(|o| o.variant.size()));
-        let opening =
-            Opening::parse_with_rules(line, size, rules).map_err(|e| format!("{}:{number}: {e}", path.display()))?;
+        let opening = Opening::parse_with_rules(line, size, rules).map_err(|e| format!("{}:{number}: {e}", origin))?;
         openings.push(opening);
     }
     if openings.is_empty() {
-        return Err(format!("{}: no openings", path.display()));
+        return Err(format!("{}: no openings", origin));
     }
     Ok(openings)
 }

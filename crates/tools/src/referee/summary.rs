@@ -52,6 +52,9 @@ impl SprtSpec {
     }
 }
 
+/// The largest SPRT Elo bound, in absolute value (a win rate of 99.7%).
+pub const MAX_SPRT_ELO: f64 = 1000.0;
+
 impl FromStr for SprtSpec {
     type Err = String;
     fn from_str(s: &str) -> Result<SprtSpec, String> {
@@ -61,6 +64,9 @@ impl FromStr for SprtSpec {
             Ok(&[elo0, elo1, alpha, beta]) => SprtSpec { elo0, elo1, alpha, beta },
             _ => return Err(format!("expected ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA, not '{s}'")),
         };
+        if [spec.elo0, spec.elo1].iter().any(|elo| !elo.is_finite() || elo.abs() > MAX_SPRT_ELO) {
+            return Err(format!("invalid SPRT '{s}': the Elo bounds must be from -{MAX_SPRT_ELO} to {MAX_SPRT_ELO}"));
+        }
         match spec.sprt() {
             Some(_) => Ok(spec),
             None => Err(format!("invalid SPRT '{s}': need elo0 < elo1, 0 < alpha, beta and alpha + beta < 1")),

@@ -122,7 +122,9 @@ pub fn page(title: &str, status: &str, running: &[LiveGame], panel: &str, finish
         html_escape(status),
         clock_time()
     );
-    let _ = write!(out, r#"<main data-finished="{finished}" data-running="{}">"#, running.len());
+    let written = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis());
+    let _ =
+        write!(out, r#"<main data-finished="{finished}" data-running="{}" data-written="{written}">"#, running.len());
     if !finished {
         out.push_str(r#"<h2 class="section">Games in progress</h2><div id="running">"#);
         if running.is_empty() {
@@ -147,7 +149,7 @@ pub fn page(title: &str, status: &str, running: &[LiveGame], panel: &str, finish
     out.push_str(panel);
     out.push_str("</main>\n");
     if !finished {
-        out.push_str(RELOAD);
+        out.push_str(&RELOAD.replace("STALE_MS", &(STALE_SECONDS * 1000).to_string()));
     }
     out.push_str("</body>\n</html>\n");
     out
@@ -162,6 +164,7 @@ header .updated { margin-left: auto; color: var(--muted); font-size: 12px; }
 .state { font-size: 12px; font-weight: 700; padding: 1px 8px; border-radius: 10px; color: #fff; }
 .state.live { background: #c62828; }
 .state.done { background: #2e7d32; }
+.state.stopped { background: #6e7781; }
 h2.section { font-size: 16px; margin: 16px 20px 8px; max-width: 1100px; }
 #running { display: flex; flex-wrap: wrap; gap: 14px; padding: 0 20px; }
 .game { border: 1px solid var(--line); border-radius: 8px; padding: 8px; width: 318px; }
@@ -177,17 +180,41 @@ h2.section { font-size: 16px; margin: 16px 20px 8px; max-width: 1100px; }
 </style>
 "#;
 
-/// Reloads the page every 2 seconds, keeping the scroll position.
+/// Reloads the page every 2 seconds, keeping the scroll position; and says "Stopped" when
+/// the page has not changed for [`STALE_SECONDS`] of the browser's own time (the referee
+/// rewrites it every 2 s while it runs, so it was stopped: SIGINT, kill -9, a crash, none
+/// of which can write a last page), keeping the standings of its last write.
 const RELOAD: &str = r#"<script>
 "use strict";
 (function () {
   const key = "veletas-live-scroll:" + location.pathname;
+  const seenKey = "veletas-live-seen:" + location.pathname;
   const y = Number(sessionStorage.getItem(key));
   if (y > 0) window.scrollTo(0, y);
+  const written = document.querySelector("main").dataset.written;
+  let seen = null;
+  try { seen = JSON.parse(sessionStorage.getItem(seenKey)); } catch (e) { seen = null; }
+  if (!seen || seen.written !== written) {
+    seen = {written: written, since: Date.now()};
+    sessionStorage.setItem(seenKey, JSON.stringify(seen));
+  } else if (Date.now() - seen.since > STALE_MS) {
+    const state = document.querySelector(".state");
+    state.textContent = "Stopped";
+    state.className = "state stopped";
+    document.title = document.title.replace(/^Live: /, "Stopped: ");
+    const status = document.getElementById("status");
+    status.textContent += " \u2014 not updated for " + Math.round((Date.now() - seen.since) / 1000) +
+      " s: the referee has stopped (interrupted?); the standings are those of its last update";
+    const running = document.getElementById("running");
+    if (running) running.previousElementSibling.textContent = "Games in progress when it stopped";
+  }
   setTimeout(function () { sessionStorage.setItem(key, String(window.scrollY)); location.reload(); }, 2000);
 })();
 </script>
 "#;
+
+/// Seconds without a change after which the live page says the referee has stopped.
+pub const STALE_SECONDS: u64 = 15;
 
 #[cfg(test)]
 mod tests {
@@ -202,6 +229,8 @@ mod tests {
         let html = page("t", "1 of 2", &[live.clone(), live], "<p>panel</p>", false);
         assert_eq!(html.matches(r#"<div class="game""#).count(), 2);
         assert!(html.contains("a&lt;") && html.contains("1 turn played") && html.contains("location.reload"));
+        // The staleness check: the page's write time, and the stop after 15 s unchanged.
+        assert!(html.contains("data-written=\"") && html.contains("> 15000)") && html.contains("\"Stopped\""));
         let html = page("t", "2 of 2", &[], "<p>panel</p>", true);
         assert!(!html.contains("location.reload") && !html.contains("refresh") && html.contains("Finished"));
     }

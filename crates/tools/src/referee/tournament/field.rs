@@ -172,8 +172,16 @@ impl FileOptions {
 /// The engines and `each` options of an engines file (TOML; see docs/tournament.md).
 pub fn read_engines_file(path: &Path) -> Result<(Vec<EngineEntry>, EngineOptions), String> {
     let shown = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("--engines {shown}: {e}"))?;
-    let file: EnginesFile = toml::from_str(&text).map_err(|e| {
+    let text = veletas_rules::record::read_bounded(path, veletas_rules::record::MAX_SMALL_FILE_BYTES)
+        .map_err(|e| format!("--engines {shown}: {e}"))?;
+    parse_engines_file(&text, &shown.to_string(), path.parent().unwrap_or(Path::new(".")))
+}
+
+/// The engines and `each` options of an engines file's `text` ([`read_engines_file`]
+/// without the reading); `shown` names the file in messages, `base` is the folder that
+/// relative `dir`s start from.
+pub fn parse_engines_file(text: &str, shown: &str, base: &Path) -> Result<(Vec<EngineEntry>, EngineOptions), String> {
+    let file: EnginesFile = toml::from_str(text).map_err(|e| {
         let message = e.message().to_string();
         let line = e.span().map(|span| text[..span.start.min(text.len())].lines().count().max(1));
         match line {
@@ -181,7 +189,6 @@ pub fn read_engines_file(path: &Path) -> Result<(Vec<EngineEntry>, EngineOptions
             None => format!("--engines {shown}: {message}"),
         }
     })?;
-    let base = path.parent().unwrap_or(Path::new("."));
     let each = file.each.unwrap_or_default().to_options(base).map_err(|e| format!("--engines {shown}: [each]: {e}"))?;
     let mut entries = Vec::new();
     for (i, mut table) in file.engine.into_iter().enumerate() {

@@ -48,10 +48,11 @@ pub struct TournamentArgs {
     pub format: Format,
     /// Games each pair plays per round (even: each opening twice, colours swapped); in a
     /// knockout, the games of each match before tie-break pairs.
-    #[arg(long, value_name = "N", default_value_t = 2)]
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = crate::referee::parse_count)]
     pub games_per_pair: usize,
-    /// How many times the whole schedule is played (round robin and gauntlet).
-    #[arg(long, value_name = "R", default_value_t = 1)]
+    /// How many times the whole schedule is played (round robin and gauntlet). The whole
+    /// schedule holds at most 1,000,000 games.
+    #[arg(long, value_name = "R", default_value_t = 1, value_parser = crate::referee::parse_count)]
     pub rounds: usize,
     /// Play only shard K of N: the games whose index i has i mod N = K - 1. K may be
     /// `auto`: from $SLURM_ARRAY_TASK_ID (minus $SLURM_ARRAY_TASK_MIN, plus 1) or
@@ -59,8 +60,9 @@ pub struct TournamentArgs {
     /// --engine-log is replaced by K.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<ShardSpec>,
-    /// Anchor the ratings: NAME=RATING (default: the field's mean is 0).
-    #[arg(long, value_name = "NAME=RATING")]
+    /// Anchor the ratings: NAME=RATING (default: the field's mean is 0). Checked when the
+    /// options are read (a rating from -100000 to 100000), the name once the engines are named.
+    #[arg(long, value_name = "NAME=RATING", value_parser = checked_anchor)]
     pub anchor: Option<String>,
     /// Also print each pair's head-to-head score and Elo with its 95% interval.
     #[arg(long)]
@@ -82,4 +84,9 @@ impl TournamentArgs {
     {
         crate::referee::parse_options("veletas tournament", args)
     }
+}
+
+/// `--anchor`: kept as written once [`crate::ratings::files::parse_anchor`] accepts it.
+fn checked_anchor(text: &str) -> Result<String, String> {
+    crate::ratings::files::parse_anchor(text).map(|_| text.to_string())
 }

@@ -12,7 +12,7 @@ use crate::referee::openings::OpeningBook;
 use crate::referee::runner::{Competition, Field, GameResult, Runner, played_engines};
 use crate::referee::summary::{GameOutcome, SprtSpec, Tally};
 use crate::referee::tournament::field::{self, EngineDef};
-use crate::referee::tournament::schedule::{Format, Schedule, ScheduledGame, check_games_per_pair};
+use crate::referee::tournament::schedule::{Format, Schedule, ScheduledGame, check_knockout};
 use crate::referee::tournament::{ShardSpec, TournamentArgs, knockout};
 use crate::stats::SprtDecision;
 use veletas_rules::record::{GameRecord, TimeControls, tag};
@@ -97,7 +97,7 @@ impl Plan {
         let book = OpeningBook::new(common).map_err(usage)?;
         let schedule = match args.format {
             Format::Knockout => {
-                check_games_per_pair(args.games_per_pair).map_err(usage)?;
+                check_knockout(defs.len(), args.games_per_pair).map_err(usage)?;
                 if args.rounds != 1 {
                     return Err(usage("--rounds does not apply to a knockout"));
                 }

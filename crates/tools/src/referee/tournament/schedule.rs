@@ -15,6 +15,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::referee::MAX_GAMES;
+
 /// The tournament formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -85,6 +87,22 @@ impl Schedule {
         if rounds == 0 {
             return Err("--rounds must be at least 1".into());
         }
+        // Counted before the pairs are made: a field of 100,000 engines is refused, not
+        // paired into 5e9 pairs.
+        let pair_count = match format {
+            Format::RoundRobin => engines.checked_mul(engines - 1).map(|x| x / 2),
+            _ => Some(engines - 1),
+        };
+        let total = pair_count
+            .and_then(|p| p.checked_mul(games_per_pair))
+            .and_then(|g| g.checked_mul(rounds))
+            .unwrap_or(usize::MAX);
+        if total > MAX_GAMES {
+            return Err(format!(
+                "{engines} engines, {games_per_pair} games per pair and {rounds} rounds make more than {MAX_GAMES} \
+                 games: play fewer, or several tournaments"
+            ));
+        }
         let pairs = match format {
             Format::RoundRobin => circle_pairs(engines),
             Format::Gauntlet => (1..engines).map(|other| (0, other)).collect(),
@@ -131,6 +149,18 @@ impl Schedule {
     pub fn games(&self) -> impl Iterator<Item = ScheduledGame> + '_ {
         (0..self.len()).filter_map(|i| self.game(i))
     }
+}
+
+/// Checks a knockout's counts: `--games-per-pair` as [`check_games_per_pair`] does, and
+/// the games of its `engines - 1` matches (before tie-breaks) at most [`MAX_GAMES`].
+pub fn check_knockout(engines: usize, games_per_pair: usize) -> Result<(), String> {
+    check_games_per_pair(games_per_pair)?;
+    if engines.saturating_sub(1).checked_mul(games_per_pair).is_none_or(|games| games > MAX_GAMES) {
+        return Err(format!(
+            "a knockout of {engines} engines with {games_per_pair} games per match plays more than {MAX_GAMES} games"
+        ));
+    }
+    Ok(())
 }
 
 /// Checks `--games-per-pair`: even and positive, since each opening is played twice with

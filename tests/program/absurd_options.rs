@@ -1,0 +1,82 @@
+//! Absurd numbers are refused, not allocated or overflowed (issue 25, item 7): every
+//! count, time, rating and bound on the command line is range-checked when the options
+//! are read, with one line on stderr and exit 2, before an engine is started or a byte is
+//! allocated for a schedule.
+
+use std::process::{Command, Output};
+
+fn veletas(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_veletas")).args(args).output().unwrap()
+}
+
+/// The one line of a refusal (exit code 2, nothing on stdout; clap's own refusals may
+/// add their usual hint, `For more information, try '--help'.`, after a blank line).
+fn refusal(args: &[&str]) -> String {
+    let out = veletas(args);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?} was not refused: {stderr}");
+    assert!(out.stdout.is_empty(), "{args:?} printed on stdout");
+    let lines: Vec<&str> =
+        stderr.lines().filter(|l| !l.trim().is_empty() && !l.starts_with("For more information")).collect();
+    assert_eq!(lines.len(), 1, "{args:?}: not one line: {stderr}");
+    lines[0].to_string()
+}
+
+/// Engines that would fail if they were ever started: a refusal must come first.
+const ENGINES: [&str; 4] = ["--engine", "a=/nonexistent/engine-a", "--engine", "b=/nonexistent/engine-b"];
+
+fn with_engines<'a>(sub: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![sub];
+    args.extend(ENGINES);
+    args.extend(extra);
+    args
+}
+
+#[test]
+fn absurd_game_counts_are_refused_in_one_line_before_any_engine_starts() {
+    for (sub, extra, needle) in [
+        ("match", &["--games", "18446744073709551615"][..], "more than 1000000 games"),
+        ("match", &["--games", "99999999999999999999999"], "more than 1000000 games"),
+        ("match", &["--games", "1000000000"], "more than 1000000 games"),
+        ("match", &["--games", "2.5"], "not a whole number"),
+        ("match", &["-j", "1000000"], "from 1 to 256"),
+        ("match", &["-j", "0"], "from 1 to 256"),
+        ("tournament", &["--rounds", "100000000"], "more than 1000000 games"),
+        ("tournament", &["--games-per-pair", "18446744073709551614"], "more than 1000000 games"),
+        // Each count allowed, their product not.
+        ("tournament", &["--games-per-pair", "1000000", "--rounds", "2"], "more than 1000000 games"),
+        ("tournament", &["--rounds", "1000000", "--games-per-pair", "4"], "more than 1000000 games"),
+        (
+            "tournament",
+            &["--format", "knockout", "--engine", "c=/nonexistent/c", "--games-per-pair", "600000"],
+            "more than 1000000 games",
+        ),
+    ] {
+        let line = refusal(&with_engines(sub, extra));
+        assert!(line.contains(needle), "{sub} {extra:?}: {line}");
+    }
+}
+
+#[test]
+fn absurd_times_ratings_and_bounds_are_refused_in_one_line() {
+    for (args, needle) in [
+        (with_engines("match", &["--movetime", "1e300"]), "from 0 to 1000000"),
+        (with_engines("match", &["--clock", "1e300+1"]), "from 0 to 1000000"),
+        (with_engines("match", &["--margin", "inf"]), "from 0 to 1000000"),
+        (with_engines("match", &["--command-timeout", "1e20"]), "from 0 to 1000000"),
+        (with_engines("match", &["--sprt", "0,1e308"]), "from -1000 to 1000"),
+        (with_engines("match", &["--sprt", "-inf,5"]), "from -1000 to 1000"),
+        (with_engines("tournament", &["--anchor", "a=1e300"]), "from -100000 to 100000"),
+        (vec!["ratings", "games.txt", "--anchor", "a=1e300"], "from -100000 to 100000"),
+        (vec!["ratings", "games.txt", "--anchor", "a=NaN"], "from -100000 to 100000"),
+        (vec!["--movetime", "1e-10"], "from 0.001 to 86400"),
+        (vec!["--movetime", "1e300"], "from 0.001 to 86400"),
+        (vec!["bench", "--playouts", "0"], "--playouts"),
+        (vec!["bench", "--warmup", "4000000000"], "--warmup"),
+        (vec!["train-eval", "games.txt", "--l2", "1e300"], "from 0 to 1e6"),
+        (vec!["train-eval", "games.txt", "--l2=-1"], "from 0 to 1e6"),
+    ] {
+        let line = refusal(&args);
+        assert!(line.contains(needle), "{args:?}: {line}");
+    }
+}

@@ -1,0 +1,83 @@
+//! Every input file is read bounded (issue 25, item 8): one reader
+//! (`veletas_rules::record::read_bounded`) for records, openings, engines files, weights,
+//! bench positions and train-eval's games refuses a device (`/dev/zero`), a FIFO (which
+//! would block the reader forever) and a file over its limit, in one line, without
+//! reading them.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("veletas-bounded-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `veletas ARGS` with a hang guard (a FIFO read would never end) and returns its
+/// exit code and stderr.
+fn run(args: &[&str], dir: &Path) -> (Option<i32>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_veletas"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{args:?} hung (reading a FIFO or a device?)");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn devices_fifos_and_oversize_files_are_refused_unread_by_every_reader() {
+    let dir = scratch("inputs");
+    assert!(Command::new("mkfifo").arg(dir.join("fifo")).status().unwrap().success());
+    // 17 MiB and 257 MiB, sparse: over the limits without using the disk.
+    std::fs::File::create(dir.join("big")).unwrap().set_len(17 << 20).unwrap();
+    std::fs::File::create(dir.join("huge")).unwrap().set_len(257 << 20).unwrap();
+    let engines = ["--engine", "a=/nonexistent/a", "--engine", "b=/nonexistent/b"];
+    for (file, needle) in
+        [("/dev/zero", "not a regular file (a character device)"), ("fifo", "not a regular file (a FIFO)")]
+    {
+        let mut cases: Vec<Vec<&str>> = vec![
+            vec!["tournament", "--engines", file],
+            vec!["bench", "--file", file],
+            vec!["--eval", file],
+            vec!["train-eval", file],
+            vec!["ratings", file],
+            vec!["view", file],
+            vec!["render", "--record", file],
+        ];
+        let mut with_openings = vec!["match"];
+        with_openings.extend(engines);
+        with_openings.extend(["--openings", file]);
+        cases.push(with_openings);
+        for args in cases {
+            let (code, stderr) = run(&args, &dir);
+            assert!(code.is_some_and(|c| c != 0), "{args:?}: {code:?} {stderr}");
+            assert!(stderr.contains(needle) && stderr.trim_end().lines().count() == 1, "{args:?}: {stderr}");
+        }
+    }
+    for (args, needle) in [
+        (vec!["tournament", "--engines", "big"], "larger than the limit of 16777216 bytes"),
+        (vec!["bench", "--file", "big"], "larger than the limit of 16777216 bytes"),
+        (vec!["--eval", "big"], "larger than the limit of 16777216 bytes"),
+        (vec!["train-eval", "huge"], "larger than the limit of 268435456 bytes"),
+        (vec!["ratings", "huge"], "larger than the limit of 268435456 bytes"),
+    ] {
+        let (code, stderr) = run(&args, &dir);
+        assert!(code.is_some_and(|c| c != 0), "{args:?}: {code:?} {stderr}");
+        assert!(stderr.contains(needle) && stderr.trim_end().lines().count() == 1, "{args:?}: {stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
