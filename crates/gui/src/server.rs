@@ -7,10 +7,12 @@
 //! | `GET /api/config` | the engines a game may use |
 //! | `POST /api/games` | a new game ([`NewGame`]); the answer is its [`session::GameView`] |
 //! | `GET /api/games/ID` | the game's view (the page polls it) |
+//! | `GET /api/games/ID/turns/N` | the position after N turns, with its analysis ([`session::TurnView`]) |
 //! | `POST /api/games/ID/steps` | `{"picks": [...]}`: the targets of the next click ([`crate::steps`]) |
 //! | `POST /api/games/ID/play` | `{"move": "d4-d7/d4"}`: a person's turn |
 //! | `POST /api/games/ID/undo`, `/resign` | take back the person's last turn; resign |
-//! | `POST /api/games/ID/analyse` | `{"engine": 0, "seconds": 5}`: analyse the position ([`crate::analysis`]) |
+//! | `POST /api/games/ID/analyse` | `{"engine": 0, "seconds": 5, "turn": N}`: analyse a position ([`crate::analysis`]) |
+//! | `POST /api/games/ID/analyse/stop` | stop the analysis asked for |
 //! | `GET /api/games/ID/record` | the game as a record file |
 //!
 //! Everything the page sends is checked: a malformed body, an unknown game, an illegal
@@ -28,6 +30,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tiny_http::{Header, Method, Request, Response, Server};
 
+use crate::analysis;
 use crate::session::{self, GameSession, NewGame, Refusal, Settings, SharedGame};
 
 /// The largest request body accepted, in bytes.
@@ -98,6 +101,9 @@ struct AnalyseBody {
     engine: usize,
     #[serde(default = "default_analysis_seconds")]
     seconds: f64,
+    /// The position after this many turns (the current one when not given).
+    #[serde(default)]
+    turn: Option<usize>,
 }
 
 fn default_analysis_seconds() -> f64 {
@@ -271,6 +277,15 @@ impl App {
                     download: Some(format!("veletas-game-{id}.txt")),
                 };
             }
+            (Method::Get, ["turns", turn]) => {
+                let Ok(turn) = turn.parse::<usize>() else {
+                    return Answer::error(400, "a turn is a number");
+                };
+                return match lock(game).turn_view(turn) {
+                    Ok(view) => Answer::json(200, &json!(view)),
+                    Err(refusal) => Answer::refusal(refusal),
+                };
+            }
             (Method::Post, ["steps"]) => {
                 return match serde_json::from_str::<StepsBody>(body) {
                     Ok(StepsBody { picks }) if picks.len() <= 16 => match lock(game).steps(&picks) {
@@ -287,9 +302,15 @@ impl App {
             },
             (Method::Post, ["undo"]) => lock(game).undo(),
             (Method::Post, ["analyse"]) => match serde_json::from_str::<AnalyseBody>(body) {
-                Ok(AnalyseBody { engine, seconds }) => session::start_analysis(game, &self.settings, engine, seconds),
+                Ok(AnalyseBody { engine, seconds, turn }) => {
+                    analysis::start(game, &self.settings, engine, seconds, turn, analysis::Kind::Request)
+                }
                 Err(e) => Err(Refusal::Bad(format!("malformed analysis request: {e}"))),
             },
+            (Method::Post, ["analyse", "stop"]) => {
+                analysis::stop(&mut lock(game));
+                Ok(())
+            }
             (Method::Post, ["resign"]) => lock(game).resign(),
             (Method::Get | Method::Post, _) => return Answer::error(404, "not found"),
             _ => return Answer::error(405, "method not allowed"),
