@@ -4,7 +4,8 @@
 //! | request | what it does |
 //! |---|---|
 //! | `GET /` | the page (HTML, CSS and JavaScript built into the binary) |
-//! | `GET /api/config` | the engines a game may use |
+//! | `GET /api/config` | the engines a game may use, and the pictures of the pieces |
+//! | `POST /api/position` | `{"position": "..."}`: whether it is a possible position; its board |
 //! | `POST /api/games` | a new game ([`NewGame`]); the answer is its [`session::GameView`] |
 //! | `GET /api/games/ID` | the game's view (the page polls it) |
 //! | `GET /api/games/ID/turns/N` | the position after N turns, with its analysis ([`session::TurnView`]) |
@@ -29,6 +30,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tiny_http::{Header, Method, Request, Response, Server};
+use veletas_rules::Position;
+use veletas_tools::picture::svg::{self, Layout, SvgOptions};
 
 use crate::analysis;
 use crate::session::{self, GameSession, NewGame, Refusal, Settings, SharedGame};
@@ -219,8 +222,9 @@ impl App {
             }
             (Method::Get, ["api", "config"]) => {
                 let engines: Vec<&str> = self.settings.engines.iter().map(|e| e.name.as_str()).collect();
-                Answer::json(200, &json!({ "engines": engines }))
+                Answer::json(200, &json!({ "engines": engines, "pieces": pieces_picture() }))
             }
+            (Method::Post, ["api", "position"]) => position_answer(&body),
             (Method::Post, ["api", "games"]) => self.new_game(&body),
             (_, ["api", "games", id, rest @ ..]) => {
                 let Some(game) = id.parse::<u64>().ok().and_then(|id| lock(&self.games).get(&id).cloned()) else {
@@ -341,6 +345,55 @@ impl App {
     fn save_finished(&self, game: &SharedGame) {
         session::save_finished(game, &self.settings);
     }
+}
+
+/// A position with every kind of piece (`s`, `b`, `w`, `B`, `W`), drawn as `veletas render`
+/// draws it: the page's position editor copies its pieces' pictures.
+const PIECES_POSITION: &str = "7/7/5w1/7/7/2b4/s1B1W2 b";
+
+fn pieces_picture() -> String {
+    PIECES_POSITION.parse::<Position>().map_or_else(|_| String::new(), |p| svg::render(&p, None, &board_options()))
+}
+
+fn board_options() -> SvgOptions {
+    SvgOptions { width: 560, coordinates: true, status: false }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PositionBody {
+    position: String,
+}
+
+/// `POST /api/position`: whether a position string (as the page's editor composes it) is a
+/// possible position, by the rules library: if it is, `"valid": true`, its canonical string
+/// and its board; if not, `"valid": false` and why (a judgement asked for, so status 200;
+/// only a malformed request is an error).
+fn position_answer(body: &str) -> Answer {
+    let request: PositionBody = match serde_json::from_str(body) {
+        Ok(request) => request,
+        Err(e) => return Answer::error(400, format!("malformed position request: {e}")),
+    };
+    let position: Position = match request.position.trim().parse() {
+        Ok(position) => position,
+        Err(e) => {
+            return Answer::json(200, &json!({ "valid": false, "error": format!("not a possible position: {e}") }));
+        }
+    };
+    let layout = Layout::new(position.variant().size(), true);
+    Answer::json(
+        200,
+        &json!({
+            "valid": true,
+            "position": position.to_string(),
+            "size": position.variant().size(),
+            "rules": position.rules().to_string(),
+            "to_move": position.side_to_move().to_string(),
+            "over": position.winner().is_some(),
+            "svg": svg::render(&position, None, &board_options()),
+            "layout": [layout.left(), layout.top(), svg::CELL],
+        }),
+    )
 }
 
 /// Reads a request body of at most [`MAX_BODY`] bytes of UTF-8.

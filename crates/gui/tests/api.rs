@@ -378,3 +378,25 @@ fn each_side_has_its_own_time_control() {
         }
     }
 }
+
+#[test]
+fn a_position_set_up_is_judged_by_the_rules_and_drawn() {
+    let server = start(&["sh -c 'exit 0'"], None);
+    let (status, answer) = post(&server, "/api/position", &json!({"position": " 7/7/2s4/7/4s2/1s5/7 b "}).to_string());
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!((&answer["valid"], &answer["position"]), (&json!(true), &json!("7/7/2s4/7/4s2/1s5/7 b")));
+    assert_eq!((answer["size"].as_u64(), answer["to_move"].as_str()), (Some(7), Some("black")));
+    assert!(answer["svg"].as_str().is_some_and(|s| s.contains("data-square=\"c5\"")), "{answer}");
+    // Two shooters, a rank too short, junk: each a clear error.
+    for bad in ["7/7/2s4/7/4s2/7/7 b", "7/7/2s4/7/4s2/1s5/6 b", "hello", ""] {
+        let answer = post(&server, "/api/position", &json!({ "position": bad }).to_string());
+        assert_eq!((answer.0, &answer.1["valid"]), (200, &json!(false)), "{bad}: {answer:?}");
+        assert!(error_of(&answer).starts_with("not a possible position: "), "{answer:?}");
+    }
+    assert_eq!(post(&server, "/api/position", "{\"fen\": \"x\"}").0, 400);
+    let (_, config) = get(&server, "/api/config");
+    let pieces = config["pieces"].as_str().unwrap_or_default();
+    for letter in ["s", "b", "w", "B", "W"] {
+        assert!(pieces.contains(&format!("data-piece=\"{letter}\"")), "{letter}: {pieces}");
+    }
+}
