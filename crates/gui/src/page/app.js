@@ -134,14 +134,19 @@ function drawAnalysis() {
     drawVariation(layer, analysis.candidates[state.hover].pv)
     return layer
   }
-  analysis.candidates.slice(0, 5).reverse().forEach((candidate) => {
+  // The arrows first, then the discs, so that no line crosses a win rate.
+  const candidates = analysis.candidates.slice(0, 5).reverse()
+  for (const candidate of candidates) {
+    const squares = turnSquares(candidate.move)
+    if (!squares.from) continue
+    const [x1, y1] = center(squares.from)
+    const [x2, y2] = center(squares.to)
+    const best = candidate === analysis.candidates[0]
+    layer.appendChild(shape('line', {class: 'analysis-arrow', x1, y1, x2, y2, 'stroke-width': best ? 5 : 3}))
+  }
+  candidates.forEach((candidate) => {
     const best = candidate === analysis.candidates[0]
     const squares = turnSquares(candidate.move)
-    if (squares.from) {
-      const [x1, y1] = center(squares.from)
-      const [x2, y2] = center(squares.to)
-      layer.appendChild(shape('line', {class: 'analysis-arrow', x1, y1, x2, y2, 'stroke-width': best ? 5 : 3}))
-    }
     for (const name of squares.placed) {
       const [cx, cy] = center(name)
       layer.appendChild(shape('circle', {class: `analysis-spot${best ? ' best' : ''}`, cx, cy, r: 13}))
@@ -424,7 +429,7 @@ function drawGraph() {
   })
   if (path) svg.insertBefore(shape('path', {class: 'graph-line', d: path}), svg.querySelector('.graph-point'))
   if (points === 0) {
-    const text = shape('text', {class: 'graph-empty', x: width / 2, y: height / 2 + 4})
+    const text = shape('text', {class: 'graph-empty', x: width / 2, y: height / 4})
     text.textContent = 'no analysis yet: the engines\' thinking and Analyse fill it in'
     svg.appendChild(text)
   }
