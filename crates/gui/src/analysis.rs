@@ -99,8 +99,8 @@ impl Kind {
 /// Starts an analysis by engine `engine` (an index into the settings' engines) of the
 /// position after `turn` turns (the current one when `None`) for `seconds`, in an engine
 /// process of its own; its reports show up in the game's views. An analysis of the current
-/// position stops once the game moves on; any stops when a newer one of its kind starts or
-/// turns are taken back.
+/// position stops once the game moves on or ends; any stops when a newer one of its kind
+/// starts, turns are taken back or the game is closed (checked at each report).
 pub fn start(
     shared: &SharedGame,
     settings: &Arc<Settings>,
@@ -145,7 +145,7 @@ pub fn start(
     let current = move |session: &GameSession| {
         session.analysis_runs[kind.index()] == id
             && session.epoch == epoch
-            && (!live || session.game.moves().len() == turn)
+            && (!live || (session.game.moves().len() == turn && !session.is_over()))
     };
     let mine = move |session: &GameSession| {
         session.epoch == epoch && session.analyses.get(&turn).is_some_and(|a| a.run == (kind, id))

@@ -37,6 +37,9 @@ pub fn kick(shared: &SharedGame, settings: &Arc<Settings>) {
         settings: Arc::clone(settings),
     };
     let thinking = session.engine_of(color).filter(|_| session.show_thinking);
+    // The thinking lasts at most as long as the engine may think (it stops at its move; the
+    // bound matters for an engine that stops reporting, which is checked only at a report).
+    let seconds = job.clock.deadline(settings.margin).as_secs_f64().clamp(0.1, analysis::THINKING_SECONDS);
     drop(session);
     let spawned = thread::Builder::new().name("engine-move".into()).spawn(move || job.run(&engine));
     if let Err(e) = spawned {
@@ -47,7 +50,7 @@ pub fn kick(shared: &SharedGame, settings: &Arc<Settings>) {
     // The engine's thinking, shown while it plays: a second process of it analysing the
     // same position (`genmove` itself reports nothing), stopped by its move.
     if let Some(index) = thinking
-        && let Err(refusal) = analysis::start(shared, settings, index, analysis::THINKING_SECONDS, None, Kind::Thinking)
+        && let Err(refusal) = analysis::start(shared, settings, index, seconds, None, Kind::Thinking)
     {
         log::debug!("the engine's thinking is not shown: {refusal:?}");
     }

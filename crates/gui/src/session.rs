@@ -664,6 +664,8 @@ impl GameSession {
     /// Kills the game's engines (when the game is closed).
     pub fn close(&mut self) {
         self.outcome.get_or_insert((Color::Black, Termination::Normal, "closed".into()));
+        // Every analysis of the game stops at its next report.
+        self.epoch += 1;
         for seat in self.engines.iter().flatten() {
             if let Ok(mut seat) = seat.try_lock() {
                 seat.engine.kill();

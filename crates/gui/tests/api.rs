@@ -400,3 +400,17 @@ fn a_position_set_up_is_judged_by_the_rules_and_drawn() {
         assert!(pieces.contains(&format!("data-piece=\"{letter}\"")), "{letter}: {pieces}");
     }
 }
+
+#[test]
+fn the_thinking_ends_with_the_engines_turn_even_when_it_loses_on_time() {
+    // The engine sleeps past its 0.3 s a move (plus the 0.5 s margin) and loses on time; its
+    // thinking, which reports once and then waits, ends with the time the turn had.
+    let server = start(&[&scripted_engine("slow", "3", true)], None);
+    let request = json!({"size": 7, "rules": "classic", "black": 0, "white": null, "movetime": 0.3});
+    let (_, game) = post(&server, "/api/games", &request.to_string());
+    let path = format!("/api/games/{}", game["id"]);
+    let over = wait_for(&server, &path, "the time forfeit", |g| !g["outcome"].is_null());
+    assert_eq!(over["outcome"]["termination"], "time forfeit", "{over}");
+    let ended = wait_for(&server, &path, "the thinking ends", |g| g["analysis"]["running"] == false);
+    assert_eq!(ended["analysis"]["candidates"][0]["move"], "d4", "{ended}");
+}
