@@ -95,6 +95,7 @@ fn the_page_is_served_with_its_script_inlined() {
     assert_eq!(status, 200);
     assert!(page.contains("<svg") || page.contains("id=\"board\""), "{page}");
     assert!(!page.contains("/*APP_JS*/") && page.contains("async function api"));
+    assert!(!page.contains("/*EDITOR_JS*/") && page.contains("function composePosition"));
 }
 
 #[test]
