@@ -247,6 +247,11 @@ pub struct GameSession {
     used: [f64; 2],
     /// When the turn to play began.
     turn_started: Instant,
+    /// The clocks and the time used after each turn of this session (the first: at its
+    /// start, after the turns of a record it continues), so that undo restores them.
+    clock_history: Vec<([Clock; 2], [f64; 2])>,
+    /// The number of turns the game had when this session started.
+    first_turn: usize,
 }
 
 /// Now, in milliseconds since 1970.
@@ -337,6 +342,7 @@ impl GameSession {
     /// A new game as `request` asks, checked against `settings`.
     pub fn new(id: u64, request: &NewGame, settings: &Settings) -> Result<GameSession, Refusal> {
         let game = starting_game(request)?;
+        let first_turn = game.moves().len();
         let controls = time_controls(request)?;
         let player = |choice: Option<usize>| match choice {
             None => Ok(Player::Person),
@@ -377,6 +383,8 @@ impl GameSession {
             moved_at: 0,
             used: [0.0; 2],
             turn_started: Instant::now(),
+            clock_history: vec![(controls.map(Clock::new), [0.0; 2])],
+            first_turn,
         })
     }
 
@@ -578,6 +586,11 @@ impl GameSession {
         let turns = self.game.moves().len();
         self.analyses.retain(|turn, _| *turn <= turns);
         self.epoch += 1;
+        // The clocks as they were after the turn now last (or at the session's start).
+        self.clock_history.truncate(turns.saturating_sub(self.first_turn) + 1);
+        if let Some((clocks, used)) = self.clock_history.last() {
+            (self.clocks, self.used) = (clocks.clone(), *used);
+        }
         self.turn_started = Instant::now();
         self.version += 1;
         Ok(())
@@ -602,6 +615,7 @@ impl GameSession {
         self.used[color.index()] += self.turn_started.elapsed().as_secs_f64();
         self.turn_started = Instant::now();
         self.version += 1;
+        self.clock_history.push((self.clocks.clone(), self.used));
     }
 
     pub(crate) fn finish(&mut self, winner: Color, termination: Termination, reason: String) {

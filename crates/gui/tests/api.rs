@@ -258,6 +258,11 @@ fn under_a_clock_the_time_left_is_shown_and_a_person_whose_flag_falls_loses() {
     assert!(black > 61.0 && black <= 62.0, "the increment is added: {game}");
     let (_, text) = request(&server, "GET", &format!("{path}/record"), &[], b"");
     assert!(text.contains("[TimeControl \"clock 60+2\"]"), "{text}");
+    // Undo gives the turn's time and increment back.
+    let (_, game) = post(&server, &format!("{path}/undo"), "{}");
+    assert_eq!((game["moves"].clone(), game["clocks"].clone()), (json!([]), json!([60.0, 60.0])), "{game}");
+    let (_, game) = post(&server, &format!("{path}/play"), &json!({"move": "d4"}).to_string());
+    assert!(game["clocks"][0].as_f64().unwrap() > 61.0, "{game}");
 
     let (_, game) = post(&server, "/api/games", &json!({"size": 7, "rules": "classic", "clock": "0.05"}).to_string());
     let path = format!("/api/games/{}", game["id"]);
