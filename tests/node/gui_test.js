@@ -106,9 +106,11 @@ async function main() {
   const engineCommand = `veletas=${veletas} --playouts 200 --seed 7`
   const crashCommand = `crasher=${fake} --seed 3 --crash-at 2`
   const randomCommand = `random=${fake} --seed 5`
+  // Our engine on the time per move the game gives it, long enough for its thinking to show.
+  const thinkerCommand = `thinker=${veletas} --seed 9`
   const t0 = Date.now()
   const server = await startServer(['--record', recordFile, '--engine', engineCommand, '--engine', crashCommand,
-    '--engine', randomCommand])
+    '--engine', randomCommand, '--engine', thinkerCommand])
   assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/$/, 'the first line is the URL')
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'veletas-chromium-'))
   const browser = await puppeteer.launch({
@@ -221,7 +223,8 @@ async function main() {
           {}, now.version, now.picks)
       }
     }
-    const newGame = async (size, rules, black, white, clock = '') => {
+    // A new game; `times` sets each side's fields (movetime_black, clock_white, ...).
+    const newGame = async (size, rules, black, white, times = {}) => {
       const previous = await page.evaluate(() => document.body.dataset.game)
       await page.click('#new-game')
       await page.waitForSelector('dialog[open]')
@@ -229,7 +232,13 @@ async function main() {
       await page.click(`input[name=rules][value=${rules}]`)
       await page.select('select[name=black]', black)
       await page.select('select[name=white]', white)
-      await page.$eval('input[name=clock]', (input, value) => { input.value = value }, clock)
+      const fields = {movetime_black: '1', movetime_white: '1', clock_black: '', clock_white: '', byoyomi_black: '',
+        byoyomi_white: '', ...times}
+      for (const [name, value] of Object.entries(fields)) {
+        if (name === 'screenshot') continue
+        await page.$eval(`input[name=${name}]`, (input, v) => { input.value = v }, value)
+      }
+      if (times.screenshot) await page.screenshot({path: path.join(shots, times.screenshot)})
       await page.click('#start')
       await page.waitForFunction((g) => document.body.dataset.game !== g, {}, previous)
     }
@@ -264,19 +273,22 @@ async function main() {
         assert.deepEqual(after.pieces, state.pieces)
         illegalChecked = true
       }
-      // Analysis on request, once: the candidates are listed and drawn; playing on stops it.
+      // Analysis on request, once: the candidates are listed and drawn; the toggle stops it.
       if (state.moves.length === 4 && !analysed) {
         analysed = true
         await page.click('#analyse')
         await page.waitForFunction(() => document.querySelectorAll('#analysis tbody tr').length > 0 &&
           document.querySelectorAll('#board .analysis-spot').length > 0, {timeout: 20000})
-        // The list is drawn anew at every report: hover once the analysis (5 s) is over.
-        await page.waitForFunction(() => /view/.test(document.getElementById('analysis-state').textContent),
-          {timeout: 20000})
+        await new Promise((r) => setTimeout(r, 1500))
+        // The list is drawn anew at every report: hover once the analysis is stopped.
+        await page.click('#analyse')
+        await page.waitForFunction(() => !/…/.test(document.getElementById('analysis-state').textContent) &&
+          document.querySelectorAll('#analysis tbody tr').length > 0, {timeout: 20000})
         for (let i = 0; ; i++) {
           try {
             await page.hover('#analysis tbody tr')
-            await page.waitForFunction(() => document.getElementById('pv').textContent !== '', {timeout: 2000})
+            await page.waitForFunction(() => document.getElementById('pv').textContent !== '' &&
+              document.querySelectorAll('#board .pv-spot').length > 0, {timeout: 2000})
             break
           } catch (e) {
             if (i >= 5) {
@@ -351,8 +363,12 @@ async function main() {
     console.log(`7x7 modern with the swap: ${state.moves.length} turns, ${modernTurns} by the person`)
 
     // ---- 10x10 classic against the fake engine: setup by clicks, a few turns, resign ----
-    await newGame('10', 'classic', 'person', '2', '300+5')
+    // Each side its own time: the person 10 minutes with byo-yomi, the engine 5 minutes + 5 s.
+    await newGame('10', 'classic', 'person', '2', {clock_black: '600', byoyomi_black: '30/5', clock_white: '300+5',
+      screenshot: 'new-game-times.png'})
     assert.match(await page.$eval('#player-white .clock', (e) => e.textContent), /^5:0\d$/, 'a 5 minute clock')
+    assert.match(await page.$eval('#player-black .clock', (e) => e.textContent), /^10:[23]\d$/,
+      'a 10 minute clock and a 30 s period')
     for (let i = 0; i < 4; i++) {
       state = await settled()
       await checkBoard(`10x10, before turn ${state.moves.length + 1}`)
@@ -374,6 +390,63 @@ async function main() {
     await page.screenshot({path: path.join(shots, 'engine-vs-engine.png')})
     console.log(`engine against engine: ${state.moves.length} turns`)
 
+    // ---- our engine against itself at 1 s a move, both engines' thinking shown ----
+    await newGame('7', 'classic', '3', '3', {movetime_black: '1', movetime_white: '1'})
+    await page.waitForFunction(() => /thinking/.test(document.getElementById('analysis-state').textContent) &&
+      document.querySelectorAll('#board .analysis-spot').length >= 3 && document.querySelectorAll('#moves li').length >= 3,
+    {timeout: 60000, polling: 20})
+    await page.screenshot({path: path.join(shots, 'thinking.png')})
+    const thinkers = new Set()
+    for (let i = 0; i < 400 && !/wins/.test(await page.$eval('#status', (e) => e.textContent)); i++) {
+      const who = await page.$eval('#analysis-state', (e) => e.textContent)
+      const colour = await page.evaluate(() => document.querySelector('.player.to-move')?.id)
+      if (/thinking/.test(who) && colour) thinkers.add(colour)
+      await new Promise((r) => setTimeout(r, 40))
+    }
+    assert.deepEqual([...thinkers].sort(), ['player-black', 'player-white'], "both engines' thinking was shown")
+    await page.waitForFunction(() => /wins/.test(document.getElementById('status').textContent), {timeout: 60000})
+    state = await checkBoard('our engine against itself, at the end')
+    const points = Number(await page.evaluate(() => document.body.dataset.graphPoints))
+    assert.ok(points >= state.moves.length / 2, `the win-rate graph has ${points} points for ${state.moves.length} turns`)
+    // A click on the graph shows that turn's position: the pieces of the record cut there.
+    const box = await (await page.$('#graph svg')).boundingBox()
+    await page.mouse.click(box.x + box.width * 0.5, box.y + box.height / 2)
+    await page.waitForFunction(() => document.body.dataset.browse !== '')
+    await page.waitForFunction(() => document.querySelectorAll('#board svg .hit').length > 0)
+    const turn = Number(await page.evaluate(() => document.body.dataset.browse))
+    assert.ok(turn > 0 && turn < state.moves.length, `the graph's middle is a turn of the game: ${turn}`)
+    const cut = `[Size "7"]\n\n${state.moves.slice(0, turn).map((m, i) => (i % 2 === 0 ? `${i / 2 + 1}. ` : '') + m).join(' ')} *\n`
+    fs.writeFileSync(path.join(out, 'cut.txt'), cut)
+    assert.ok((await engine.ask(`loadgame ${path.join(out, 'cut.txt')}`)).startsWith('='))
+    const browsed = (await engine.ask('position')).replace(/^= /, '')
+    assert.deepEqual((await view()).pieces, parsePieces(browsed), `the board after turn ${turn}`)
+    // Analyse the browsed position, hover its best turn: the line drawn on the board.
+    await page.click('#analyse')
+    await page.waitForFunction(() => document.querySelectorAll('#analysis tbody tr').length > 0, {timeout: 20000})
+    await new Promise((r) => setTimeout(r, 1000))
+    await page.click('#analyse')
+    await page.waitForFunction(() => !/…/.test(document.getElementById('analysis-state').textContent), {timeout: 5000})
+      .catch(async (e) => {
+        const dump = await page.evaluate(() => [document.getElementById('analysis-state').textContent,
+          document.getElementById('analyse').getAttribute('aria-pressed'), document.body.dataset.browse])
+        throw new Error(`${e.message}: ${JSON.stringify(dump)}`)
+      })
+    // The list may be drawn anew by a late poll: hover again if the row went away.
+    for (let i = 0; ; i++) {
+      try {
+        await page.hover('#analysis tbody tr')
+        await page.waitForFunction(() => document.querySelectorAll('#board .pv-spot').length > 0, {timeout: 2000})
+        break
+      } catch (e) {
+        assert.ok(i < 5, `hovering the best candidate of the browsed position: ${e.message}`)
+      }
+    }
+    await page.screenshot({path: path.join(shots, 'graph-browse.png')})
+    await page.mouse.move(1, 1)
+    await page.keyboard.press('End')
+    await page.waitForFunction(() => document.body.dataset.browse === '')
+    console.log(`our engine against itself, thinking shown: ${state.moves.length} turns, ${points} graph points`)
+
     // ---- the fake engine crashes at its second move: the game ends with the reason ----
     await newGame('7', 'classic', '1', 'person')
     for (let i = 0; i < 4; i++) {
@@ -386,6 +459,63 @@ async function main() {
     assert.match(state.status, /White wins \(crash\)/, state.status)
     assert.match(state.status, /black: ended during 'genmove black'/, state.status)
     await page.screenshot({path: path.join(shots, 'engine-crashed.png')})
+
+    // ---- a position set up piece by piece, then played from ----
+    await page.click('#new-game')
+    await page.waitForSelector('dialog[open]')
+    await page.$eval('textarea[name=start]', (t) => { t.value = '' })
+    await page.click('#from summary')
+    await page.click('#open-editor')
+    await page.waitForSelector('#editor:not([hidden])')
+    await page.select('#editor-size', '7')
+    await page.click('#editor-clear')
+    await page.click('.palette button[data-piece="s"]')
+    const place = async (square) => {
+      const before = await page.evaluate(() => document.querySelectorAll('#board g.piece').length)
+      await clickSquare(square)
+      await page.waitForFunction((n) => document.querySelectorAll('#board g.piece').length === n + 1, {}, before)
+    }
+    await place('c5')
+    await place('e3')
+    // Two shooters are no possible position: said, and it cannot be used.
+    await page.waitForFunction(() => document.body.dataset.editor === '' &&
+      document.getElementById('editor-use').disabled && /shooters/.test(document.getElementById('editor-verdict').textContent))
+    await page.screenshot({path: path.join(shots, 'position-setup-refused.png')})
+    await place('b2')
+    const setUp = '7/7/2s4/7/4s2/1s5/7 b'
+    await page.waitForFunction((p) => document.body.dataset.editor === p, {}, setUp)
+    await page.screenshot({path: path.join(shots, 'position-setup.png')})
+    await page.click('#editor-use')
+    await page.waitForSelector('dialog[open]')
+    assert.equal(await page.$eval('textarea[name=start]', (t) => t.value), setUp)
+    await page.select('select[name=black]', 'person')
+    await page.select('select[name=white]', '0')
+    const beforeSetUp = await page.evaluate(() => document.body.dataset.game)
+    await page.click('#start')
+    await page.waitForFunction((g) => document.body.dataset.game !== g, {}, beforeSetUp)
+    assert.equal(await page.evaluate(() => document.body.dataset.position), setUp, 'the game starts from the setup')
+    state = await settled()
+    assert.deepEqual(state.pieces, parsePieces(setUp))
+    await playTurn(null)
+    state = await settled()
+    await checkBoard('from the setup, after a turn and the answer')
+
+    // ---- a record file loaded, continued after its fourth turn ----
+    await page.click('#new-game')
+    await page.waitForSelector('dialog[open]')
+    await (await page.$('#record-file')).uploadFile(recordFile)
+    await page.waitForFunction(() => /\[Result /.test(document.querySelector('textarea[name=start]').value))
+    await page.$eval('input[name=turn]', (t) => { t.value = '4' })
+    await page.select('select[name=black]', 'person')
+    await page.select('select[name=white]', 'person')
+    const beforeLoad = await page.evaluate(() => document.body.dataset.game)
+    await page.click('#start')
+    await page.waitForFunction((g) => document.body.dataset.game !== g, {}, beforeLoad)
+    state = await checkBoard('a loaded record after turn 4')
+    assert.deepEqual(state.moves, final.moves.slice(0, 4), 'the first game of the file, cut after turn 4')
+    await page.$eval('textarea[name=start]', (t) => { t.value = '' })
+    await page.$eval('input[name=turn]', (t) => { t.value = '' })
+
     const config = await page.evaluate(async () => (await fetch('/api/config')).status)
     assert.equal(config, 200, 'the server keeps serving')
     assert.deepEqual(problems, [], 'no console errors, failed or foreign requests')

@@ -1,15 +1,29 @@
-//! Analysis on request: an engine's view of a position, Lizzie-style, through the
-//! protocol's `analyze` (as Leela Zero's `lz-analyze`): the candidate turns with their
-//! visits, win rates and principal variations, shown on the board and beside it.
+//! An engine's view of a position, Lizzie-style, through the protocol's `analyze` (as
+//! Leela Zero's `lz-analyze`): the candidate turns with their visits, win rates and
+//! principal variations, shown on the board and beside it, and the win rate of each
+//! position analysed in the game's win-rate graph.
 //!
-//! The analysis runs in an engine process of its own (not the game's), so that it never
-//! disturbs a game's engine; it streams reports for a few seconds, each replacing the last,
-//! and stops early once the game has moved on. An engine without `analyze` answers `?`,
-//! which the page shows; games still play.
+//! Two kinds run: the engine's thinking during its own turn, and an analysis asked for of
+//! any position of the game. Either runs in an engine process of its own (not the game's),
+//! so that it never disturbs a game's engine: the protocol's `genmove` reports nothing
+//! while it searches, so the thinking shown during an engine's turn is that of a second
+//! process of the same engine analysing the same position beside it. It streams reports,
+//! each replacing the last, until the engine has moved (or the time asked for is over,
+//! or the game has moved on). An engine without `analyze` answers `?`: the page shows it
+//! once, the engine is not asked again in that game, and games still play.
+
+use std::sync::Arc;
+use std::thread;
+use std::time::Duration;
 
 use serde::Serialize;
-use veletas_rules::{Game, Move, Position, RuleSet};
+use veletas_rules::{Color, Game, Move, Position, RuleSet};
 use veletas_tools::referee::engine::{Engine, EngineCommand, Failure, Reply};
+
+use crate::session::{GameSession, Refusal, Settings, SharedGame, lock};
+
+/// The longest an engine's thinking is shown for, in seconds (it stops at its move).
+pub const THINKING_SECONDS: f64 = 600.0;
 
 /// The most candidates kept from a report.
 pub const MAX_CANDIDATES: usize = 8;
@@ -41,6 +55,131 @@ pub struct AnalysisView {
     pub candidates: Vec<Candidate>,
     /// Why the analysis failed or stopped early, if it did.
     pub error: Option<String>,
+    /// Whether this is the engine's thinking during its own turn (else asked for).
+    pub thinking: bool,
+}
+
+/// The latest analysis of one position of a game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnAnalysis {
+    /// The side to move in the position.
+    pub to_move: Color,
+    /// The analysis.
+    pub view: AnalysisView,
+    /// The run that wrote it: its kind and number (only that run updates it).
+    run: (Kind, u64),
+}
+
+impl TurnAnalysis {
+    /// Black's chance of winning by the best candidate, if there is one.
+    pub fn black_winrate(&self) -> Option<f64> {
+        let best = self.view.candidates.first()?.winrate;
+        Some(if self.to_move == Color::Black { best } else { 1.0 - best })
+    }
+}
+
+/// Which analysis of a game: the engine's thinking during its turn, or one asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The engine to move's thinking, shown during its turn.
+    Thinking,
+    /// An analysis asked for by the page.
+    Request,
+}
+
+impl Kind {
+    fn index(self) -> usize {
+        match self {
+            Kind::Thinking => 0,
+            Kind::Request => 1,
+        }
+    }
+}
+
+/// Starts an analysis by engine `engine` (an index into the settings' engines) of the
+/// position after `turn` turns (the current one when `None`) for `seconds`, in an engine
+/// process of its own; its reports show up in the game's views. An analysis of the current
+/// position stops once the game moves on or ends; any stops when a newer one of its kind
+/// starts, turns are taken back or the game is closed (checked at each report).
+pub fn start(
+    shared: &SharedGame,
+    settings: &Arc<Settings>,
+    engine: usize,
+    seconds: f64,
+    turn: Option<usize>,
+    kind: Kind,
+) -> Result<(), Refusal> {
+    let spec = settings.engines.get(engine).ok_or_else(|| Refusal::Bad(format!("there is no engine {engine}")))?;
+    if !(seconds.is_finite() && (0.1..=THINKING_SECONDS).contains(&seconds)) {
+        return Err(Refusal::Bad(format!("the analysis lasts from 0.1 to {THINKING_SECONDS} seconds")));
+    }
+    let mut session = lock(shared);
+    let turns = session.game.moves().len();
+    let turn = turn.unwrap_or(turns);
+    let game = session.game_at(turn)?;
+    let live = turn == turns;
+    if game.position().winner().is_some() {
+        return Err(Refusal::Conflict("the game is over in that position".into()));
+    }
+    if kind == Kind::Request && live && session.thinking {
+        return Err(Refusal::Conflict("an engine is thinking: its thinking is shown".into()));
+    }
+    if session.cannot_analyse.contains(&engine) && kind == Kind::Thinking {
+        return Ok(());
+    }
+    session.analysis_runs[kind.index()] += 1;
+    let id = session.analysis_runs[kind.index()];
+    let epoch = session.epoch;
+    let view = AnalysisView {
+        engine: spec.name.clone(),
+        turn,
+        running: true,
+        thinking: kind == Kind::Thinking,
+        ..Default::default()
+    };
+    session.analyses.insert(turn, TurnAnalysis { to_move: game.position().side_to_move(), view, run: (kind, id) });
+    session.version += 1;
+    drop(session);
+    let (shared, command, timeout) = (Arc::clone(shared), spec.command.clone(), settings.command_timeout);
+    let duration = Duration::from_secs_f64(seconds);
+    let current = move |session: &GameSession| {
+        session.analysis_runs[kind.index()] == id
+            && session.epoch == epoch
+            && (!live || (session.game.moves().len() == turn && !session.is_over()))
+    };
+    let mine = move |session: &GameSession| {
+        session.epoch == epoch && session.analyses.get(&turn).is_some_and(|a| a.run == (kind, id))
+    };
+    let spawned = thread::Builder::new().name("analysis".into()).spawn(move || {
+        // The thinking reports every 0.1 s (an engine's turn may be short), others every 0.25 s.
+        let interval = if kind == Kind::Thinking { 10 } else { 25 };
+        let result = analyse(&command, &game, interval, duration, timeout, &mut |candidates| {
+            let mut session = lock(&shared);
+            if !current(&session) {
+                return false;
+            }
+            if !mine(&session) {
+                return true;
+            }
+            if let Some(analysis) = session.analyses.get_mut(&turn) {
+                analysis.view.candidates = candidates;
+            }
+            session.version += 1;
+            true
+        });
+        let mut session = lock(&shared);
+        if let Err((_, true)) = &result {
+            session.cannot_analyse.insert(engine);
+        }
+        if mine(&session) {
+            if let Some(analysis) = session.analyses.get_mut(&turn) {
+                analysis.view.running = false;
+                analysis.view.error = result.err().map(|(message, _)| message);
+            }
+            session.version += 1;
+        }
+    });
+    spawned.map(|_| ()).map_err(|e| Refusal::Conflict(format!("no thread for the analysis: {e}")))
 }
 
 /// Reads one report line of `analyze`: `info move M visits N winrate W order K ... pv M M ...`
@@ -98,28 +237,41 @@ pub fn set_up(engine: &mut Engine, game: &Game, timeout: std::time::Duration) ->
     Ok(())
 }
 
+/// Stops the analysis asked for, if one runs (the engine's thinking goes on).
+pub fn stop(session: &mut GameSession) {
+    session.analysis_runs[Kind::Request.index()] += 1;
+    for analysis in session.analyses.values_mut() {
+        if analysis.view.running && !analysis.view.thinking {
+            analysis.view.running = false;
+        }
+    }
+    session.version += 1;
+}
+
 /// Runs `analyze` on `game`'s position with a fresh process of `command` for `duration`,
-/// calling `report` with every report; `report` returns `false` to stop early.
+/// a report every `interval` centiseconds, calling `report` with every report; `report` returns `false` to stop early. An error
+/// says whether the engine answered `analyze` with `?` (it has none).
 pub fn analyse(
     command: &EngineCommand,
     game: &Game,
+    interval: u32,
     duration: std::time::Duration,
     timeout: std::time::Duration,
     report: &mut dyn FnMut(Vec<Candidate>) -> bool,
-) -> Result<(), String> {
+) -> Result<(), (String, bool)> {
     let mut engine = Engine::new(command.clone(), None);
-    engine.ensure_running().map_err(|e| format!("could not be started: {e}"))?;
-    set_up(&mut engine, game, timeout)?;
-    let result = engine.stream("analyze 25", duration, timeout, &mut |line| {
+    engine.ensure_running().map_err(|e| (format!("could not be started: {e}"), false))?;
+    set_up(&mut engine, game, timeout).map_err(|e| (e, false))?;
+    let result = engine.stream(&format!("analyze {interval}"), duration, timeout, &mut |line| {
         let candidates = parse_report(line);
         candidates.is_empty() || report(candidates)
     });
     engine.quit(std::time::Duration::from_millis(500));
     match result {
         Ok(Reply { success: true, .. }) => Ok(()),
-        Ok(Reply { success: false, text }) => Err(format!("the engine cannot analyse: {text}")),
-        Err(Failure::Timeout) => Err("the engine did not answer 'analyze' in time".into()),
-        Err(failure) => Err(format!("'analyze': {failure}")),
+        Ok(Reply { success: false, text }) => Err((format!("the engine cannot analyse: {text}"), true)),
+        Err(Failure::Timeout) => Err(("the engine did not answer 'analyze' in time".into(), false)),
+        Err(failure) => Err((format!("'analyze': {failure}"), false)),
     }
 }
 

@@ -12,6 +12,7 @@ use veletas_tools::referee::clock::{Clock, TimeControl, format_seconds};
 use veletas_tools::referee::engine::{Engine, Failure, Reply};
 use veletas_tools::referee::game::Termination;
 
+use crate::analysis::{self, Kind};
 use crate::session::{EngineSeat, Settings, SharedGame, lock, now_ms, save_finished};
 
 /// Starts the engine's move if an engine is to move and none is thinking.
@@ -26,25 +27,42 @@ pub fn kick(shared: &SharedGame, settings: &Arc<Settings>) {
     session.thinking = true;
     session.version += 1;
     let job = Job {
-        version: session.version,
+        turns: session.game.moves().len(),
+        epoch: session.epoch,
         game: session.game.clone(),
         color,
-        control: session.control,
+        control: session.controls[color.index()],
         clock: session.clocks[color.index()].clone(),
         shared: Arc::clone(shared),
         settings: Arc::clone(settings),
     };
+    let thinking = session.engine_of(color).filter(|_| session.show_thinking);
+    // The thinking lasts at most as long as the engine may think (it stops at its move; the
+    // bound matters for an engine that stops reporting, which is checked only at a report).
+    let seconds = job.clock.deadline(settings.margin).as_secs_f64().clamp(0.1, analysis::THINKING_SECONDS);
     drop(session);
     let spawned = thread::Builder::new().name("engine-move".into()).spawn(move || job.run(&engine));
     if let Err(e) = spawned {
         let mut session = lock(shared);
         session.finish(!color, Termination::Crash, format!("{color}: no thread for the engine: {e}"));
+        return;
+    }
+    // The engine's thinking, shown while it plays: a second process of it analysing the
+    // same position (`genmove` itself reports nothing), stopped by its move.
+    if let Some(index) = thinking
+        && let Err(refusal) = analysis::start(shared, settings, index, seconds, None, Kind::Thinking)
+    {
+        log::debug!("the engine's thinking is not shown: {refusal:?}");
     }
 }
 
 /// One engine move being asked for.
 struct Job {
-    version: u64,
+    /// The game's number of turns and its undo epoch when the move was asked for: a reply
+    /// to a game that has changed since (undo, resignation, closed) is dropped. (Not the
+    /// view's version, which analysis reports bump.)
+    turns: usize,
+    epoch: u64,
     game: Game,
     color: Color,
     control: TimeControl,
@@ -88,7 +106,7 @@ impl Job {
             result
         };
         let mut session = lock(&self.shared);
-        if session.version != self.version {
+        if session.is_over() || session.epoch != self.epoch || session.game.moves().len() != self.turns {
             return; // The game changed meanwhile (undo, resign, closed): the reply is stale.
         }
         session.thinking = false;

@@ -4,13 +4,16 @@
 //! | request | what it does |
 //! |---|---|
 //! | `GET /` | the page (HTML, CSS and JavaScript built into the binary) |
-//! | `GET /api/config` | the engines a game may use |
+//! | `GET /api/config` | the engines a game may use, and the pictures of the pieces |
+//! | `POST /api/position` | `{"position": "..."}`: whether it is a possible position; its board |
 //! | `POST /api/games` | a new game ([`NewGame`]); the answer is its [`session::GameView`] |
 //! | `GET /api/games/ID` | the game's view (the page polls it) |
+//! | `GET /api/games/ID/turns/N` | the position after N turns, with its analysis ([`session::TurnView`]) |
 //! | `POST /api/games/ID/steps` | `{"picks": [...]}`: the targets of the next click ([`crate::steps`]) |
 //! | `POST /api/games/ID/play` | `{"move": "d4-d7/d4"}`: a person's turn |
 //! | `POST /api/games/ID/undo`, `/resign` | take back the person's last turn; resign |
-//! | `POST /api/games/ID/analyse` | `{"engine": 0, "seconds": 5}`: analyse the position ([`crate::analysis`]) |
+//! | `POST /api/games/ID/analyse` | `{"engine": 0, "seconds": 5, "turn": N}`: analyse a position ([`crate::analysis`]) |
+//! | `POST /api/games/ID/analyse/stop` | stop the analysis asked for |
 //! | `GET /api/games/ID/record` | the game as a record file |
 //!
 //! Everything the page sends is checked: a malformed body, an unknown game, an illegal
@@ -27,7 +30,10 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tiny_http::{Header, Method, Request, Response, Server};
+use veletas_rules::Position;
+use veletas_tools::picture::svg::{self, Layout, SvgOptions};
 
+use crate::analysis;
 use crate::session::{self, GameSession, NewGame, Refusal, Settings, SharedGame};
 
 /// The largest request body accepted, in bytes.
@@ -39,10 +45,11 @@ pub const MAX_GAMES: usize = 64;
 const PAGE_HTML: &str = include_str!("page/index.html");
 const PAGE_CSS: &str = include_str!("page/app.css");
 const PAGE_JS: &str = include_str!("page/app.js");
+const PAGE_EDITOR_JS: &str = include_str!("page/editor.js");
 
 /// The page with its style and script inlined (one request, nothing else to fetch).
 pub fn page() -> String {
-    PAGE_HTML.replace("/*APP_CSS*/", PAGE_CSS).replace("/*APP_JS*/", PAGE_JS)
+    PAGE_HTML.replace("/*APP_CSS*/", PAGE_CSS).replace("/*EDITOR_JS*/", PAGE_EDITOR_JS).replace("/*APP_JS*/", PAGE_JS)
 }
 
 /// The server's state: the settings, the games.
@@ -98,6 +105,9 @@ struct AnalyseBody {
     engine: usize,
     #[serde(default = "default_analysis_seconds")]
     seconds: f64,
+    /// The position after this many turns (the current one when not given).
+    #[serde(default)]
+    turn: Option<usize>,
 }
 
 fn default_analysis_seconds() -> f64 {
@@ -213,8 +223,9 @@ impl App {
             }
             (Method::Get, ["api", "config"]) => {
                 let engines: Vec<&str> = self.settings.engines.iter().map(|e| e.name.as_str()).collect();
-                Answer::json(200, &json!({ "engines": engines }))
+                Answer::json(200, &json!({ "engines": engines, "pieces": pieces_picture() }))
             }
+            (Method::Post, ["api", "position"]) => position_answer(&body),
             (Method::Post, ["api", "games"]) => self.new_game(&body),
             (_, ["api", "games", id, rest @ ..]) => {
                 let Some(game) = id.parse::<u64>().ok().and_then(|id| lock(&self.games).get(&id).cloned()) else {
@@ -271,6 +282,15 @@ impl App {
                     download: Some(format!("veletas-game-{id}.txt")),
                 };
             }
+            (Method::Get, ["turns", turn]) => {
+                let Ok(turn) = turn.parse::<usize>() else {
+                    return Answer::error(400, "a turn is a number");
+                };
+                return match lock(game).turn_view(turn) {
+                    Ok(view) => Answer::json(200, &json!(view)),
+                    Err(refusal) => Answer::refusal(refusal),
+                };
+            }
             (Method::Post, ["steps"]) => {
                 return match serde_json::from_str::<StepsBody>(body) {
                     Ok(StepsBody { picks }) if picks.len() <= 16 => match lock(game).steps(&picks) {
@@ -287,9 +307,15 @@ impl App {
             },
             (Method::Post, ["undo"]) => lock(game).undo(),
             (Method::Post, ["analyse"]) => match serde_json::from_str::<AnalyseBody>(body) {
-                Ok(AnalyseBody { engine, seconds }) => session::start_analysis(game, &self.settings, engine, seconds),
+                Ok(AnalyseBody { engine, seconds, turn }) => {
+                    analysis::start(game, &self.settings, engine, seconds, turn, analysis::Kind::Request)
+                }
                 Err(e) => Err(Refusal::Bad(format!("malformed analysis request: {e}"))),
             },
+            (Method::Post, ["analyse", "stop"]) => {
+                analysis::stop(&mut lock(game));
+                Ok(())
+            }
             (Method::Post, ["resign"]) => lock(game).resign(),
             (Method::Get | Method::Post, _) => return Answer::error(404, "not found"),
             _ => return Answer::error(405, "method not allowed"),
@@ -320,6 +346,55 @@ impl App {
     fn save_finished(&self, game: &SharedGame) {
         session::save_finished(game, &self.settings);
     }
+}
+
+/// A position with every kind of piece (`s`, `b`, `w`, `B`, `W`), drawn as `veletas render`
+/// draws it: the page's position editor copies its pieces' pictures.
+const PIECES_POSITION: &str = "7/7/5w1/7/7/2b4/s1B1W2 b";
+
+fn pieces_picture() -> String {
+    PIECES_POSITION.parse::<Position>().map_or_else(|_| String::new(), |p| svg::render(&p, None, &board_options()))
+}
+
+fn board_options() -> SvgOptions {
+    SvgOptions { width: 560, coordinates: true, status: false }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PositionBody {
+    position: String,
+}
+
+/// `POST /api/position`: whether a position string (as the page's editor composes it) is a
+/// possible position, by the rules library: if it is, `"valid": true`, its canonical string
+/// and its board; if not, `"valid": false` and why (a judgement asked for, so status 200;
+/// only a malformed request is an error).
+fn position_answer(body: &str) -> Answer {
+    let request: PositionBody = match serde_json::from_str(body) {
+        Ok(request) => request,
+        Err(e) => return Answer::error(400, format!("malformed position request: {e}")),
+    };
+    let position: Position = match request.position.trim().parse() {
+        Ok(position) => position,
+        Err(e) => {
+            return Answer::json(200, &json!({ "valid": false, "error": format!("not a possible position: {e}") }));
+        }
+    };
+    let layout = Layout::new(position.variant().size(), true);
+    Answer::json(
+        200,
+        &json!({
+            "valid": true,
+            "position": position.to_string(),
+            "size": position.variant().size(),
+            "rules": position.rules().to_string(),
+            "to_move": position.side_to_move().to_string(),
+            "over": position.winner().is_some(),
+            "svg": svg::render(&position, None, &board_options()),
+            "layout": [layout.left(), layout.top(), svg::CELL],
+        }),
+    )
 }
 
 /// Reads a request body of at most [`MAX_BODY`] bytes of UTF-8.

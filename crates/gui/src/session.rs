@@ -11,8 +11,8 @@
 //! illegal move loses the game, with the reason shown, and is killed; nothing else stops
 //! ([`crate::engine_turn`]). Under a clock, each colour has the referee's [`Clock`].
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::thread;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -23,7 +23,7 @@ use veletas_tools::referee::clock::{ByoYomiSpec, Clock, ClockSpec, TimeControl, 
 use veletas_tools::referee::engine::{Engine, EngineCommand};
 use veletas_tools::referee::game::Termination;
 
-use crate::analysis::{self, AnalysisView};
+use crate::analysis::{AnalysisView, TurnAnalysis};
 use crate::steps::{self, Steps};
 
 /// An engine the server may start: its name and its command line (from the command line
@@ -78,6 +78,16 @@ pub struct NewGame {
     /// Seconds per move for the engines (1 when not given).
     #[serde(default)]
     pub movetime: Option<f64>,
+    /// Black's own time control, instead of `movetime`, `clock` and `byoyomi`.
+    #[serde(default)]
+    pub black_time: Option<SideTime>,
+    /// White's own time control, the same way.
+    #[serde(default)]
+    pub white_time: Option<SideTime>,
+    /// Whether an engine's thinking is shown during its turns (by an analysis process of
+    /// the same engine beside it, where the engine has `analyze`); default on.
+    #[serde(default)]
+    pub thinking: Option<bool>,
     /// Where to start instead of the empty board: a position string, or a game record
     /// (its first game) to continue after `turn` turns (default: at its end). The size
     /// and rules then come from it.
@@ -94,8 +104,41 @@ pub struct NewGame {
     pub byoyomi: Option<String>,
 }
 
-/// The time control a new game request asks for.
-fn time_control(request: &NewGame) -> Result<TimeControl, Refusal> {
+/// One side's time control in a new game request: seconds per move, or a clock (with
+/// byo-yomi).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SideTime {
+    /// Seconds per move (1 when nothing is given).
+    #[serde(default)]
+    pub movetime: Option<f64>,
+    /// A clock: `MAIN+INC` or `MAIN` seconds.
+    #[serde(default)]
+    pub clock: Option<String>,
+    /// Canadian byo-yomi after the clock's main time: `PERIOD/STONES`.
+    #[serde(default)]
+    pub byoyomi: Option<String>,
+}
+
+/// The time controls of Black and White a new game request asks for: each side's own, else
+/// the request's shared one.
+fn time_controls(request: &NewGame) -> Result<[TimeControl; 2], Refusal> {
+    let shared =
+        SideTime { movetime: request.movetime, clock: request.clock.clone(), byoyomi: request.byoyomi.clone() };
+    let black = time_control(request.black_time.as_ref().unwrap_or(&shared)).map_err(|e| side_error("black", e))?;
+    let white = time_control(request.white_time.as_ref().unwrap_or(&shared)).map_err(|e| side_error("white", e))?;
+    Ok([black, white])
+}
+
+fn side_error(side: &str, refusal: Refusal) -> Refusal {
+    match refusal {
+        Refusal::Bad(message) => Refusal::Bad(format!("{side}'s time: {message}")),
+        other => other,
+    }
+}
+
+/// One side's time control.
+fn time_control(request: &SideTime) -> Result<TimeControl, Refusal> {
     let text = |t: &Option<String>| t.as_deref().map(str::trim).filter(|t| !t.is_empty()).map(str::to_string);
     let clock = text(&request.clock)
         .map(|c| c.parse::<ClockSpec>())
@@ -174,7 +217,8 @@ pub struct GameSession {
     pub(crate) game: Game,
     players: [Player; 2],
     names: [String; 2],
-    pub(crate) control: TimeControl,
+    /// Black's and White's time controls.
+    pub(crate) controls: [TimeControl; 2],
     /// Black's and White's clocks.
     pub(crate) clocks: [Clock; 2],
     pub(crate) swapped: bool,
@@ -186,16 +230,28 @@ pub struct GameSession {
     /// Whether the finished game has been handed to the record file.
     recorded: bool,
     started: String,
-    /// The latest analysis, with the position string it is of.
-    analysis: Option<(String, AnalysisView)>,
-    /// Bumped at every analysis started, so that an older one stops.
-    analysis_id: u64,
+    /// The latest analysis of each position of the game, by its number of turns.
+    pub(crate) analyses: BTreeMap<usize, TurnAnalysis>,
+    /// The analyses running: the engine's thinking during its turn, and one on request;
+    /// each bumped when a new one of its kind starts, so that the older one stops.
+    pub(crate) analysis_runs: [u64; 2],
+    /// Bumped when turns are taken back, so that analyses of the game before stop.
+    pub(crate) epoch: u64,
+    /// The engines (by index) that answered `analyze` with `?`: not asked again.
+    pub(crate) cannot_analyse: BTreeSet<usize>,
+    /// Whether an engine's thinking is shown during its turns.
+    pub(crate) show_thinking: bool,
     /// When the last turn was played, in milliseconds since 1970 (0: none yet).
     pub(crate) moved_at: u64,
     /// The seconds Black and White have spent on their turns.
     used: [f64; 2],
     /// When the turn to play began.
     turn_started: Instant,
+    /// The clocks and the time used after each turn of this session (the first: at its
+    /// start, after the turns of a record it continues), so that undo restores them.
+    clock_history: Vec<([Clock; 2], [f64; 2])>,
+    /// The number of turns the game had when this session started.
+    first_turn: usize,
 }
 
 /// Now, in milliseconds since 1970.
@@ -238,8 +294,12 @@ pub struct GameView {
     pub can_undo: bool,
     /// The status line: who is to move, claims.
     pub status: Vec<String>,
-    /// The analysis of this position, if one was asked for.
+    /// The analysis of this position, if there is one: the engine's thinking during its
+    /// turn, or one asked for.
     pub analysis: Option<AnalysisView>,
+    /// For each position of the game (0 to the number of turns), Black's chance of winning
+    /// by the latest analysis of it, where there is one: the win-rate graph.
+    pub winrates: Vec<Option<f64>>,
     /// When the last turn was played (an engine's: when its reply was read), in
     /// milliseconds since 1970; the page measures the delay to its drawing with it.
     pub moved_at: u64,
@@ -247,9 +307,31 @@ pub struct GameView {
     pub time_used: [f64; 2],
     /// The seconds the side to move has spent on this turn so far (0 once the game is over).
     pub turn_time: f64,
-    /// Under a clock: the seconds Black and White have left for their next turn (before
-    /// this turn's time), as the referee's clock counts them; `null` with a time per move.
-    pub clocks: Option<[f64; 2]>,
+    /// For each side under a clock: the seconds Black and White have left for their next
+    /// turn (before this turn's time), as the referee's clock counts them; `null` for a
+    /// side with a time per move.
+    pub clocks: [Option<f64>; 2],
+    /// Black's and White's time controls, as records write them.
+    pub time_controls: [String; 2],
+}
+
+/// A position of the game shown while browsing it (the win-rate graph, the moves).
+#[derive(Clone, Debug, Serialize)]
+pub struct TurnView {
+    /// The game's id.
+    pub id: u64,
+    /// The number of turns played before this position.
+    pub turn: usize,
+    /// The position string.
+    pub position: String,
+    /// The board, the turn that led to it marked.
+    pub svg: String,
+    /// `black` or `white`.
+    pub to_move: String,
+    /// Whether the game is over in this position.
+    pub over: bool,
+    /// The latest analysis of this position, if any.
+    pub analysis: Option<AnalysisView>,
 }
 
 pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -260,7 +342,8 @@ impl GameSession {
     /// A new game as `request` asks, checked against `settings`.
     pub fn new(id: u64, request: &NewGame, settings: &Settings) -> Result<GameSession, Refusal> {
         let game = starting_game(request)?;
-        let control = time_control(request)?;
+        let first_turn = game.moves().len();
+        let controls = time_controls(request)?;
         let player = |choice: Option<usize>| match choice {
             None => Ok(Player::Person),
             Some(i) if i < settings.engines.len() => Ok(Player::Engine(i)),
@@ -284,19 +367,24 @@ impl GameSession {
             game,
             players,
             names,
-            control,
-            clocks: [Clock::new(control), Clock::new(control)],
+            controls,
+            clocks: controls.map(Clock::new),
             outcome: None,
             version: 1,
             thinking: false,
             engines,
             recorded: false,
             started: veletas_tools::referee::today(),
-            analysis: None,
-            analysis_id: 0,
+            analyses: BTreeMap::new(),
+            analysis_runs: [0; 2],
+            epoch: 0,
+            cannot_analyse: BTreeSet::new(),
+            show_thinking: request.thinking.unwrap_or(true),
             moved_at: 0,
             used: [0.0; 2],
             turn_started: Instant::now(),
+            clock_history: vec![(controls.map(Clock::new), [0.0; 2])],
+            first_turn,
         })
     }
 
@@ -356,15 +444,61 @@ impl GameSession {
             steps: if self.person_to_move() { steps::steps(position, &[]).ok() } else { None },
             can_undo: self.undo_target().is_some(),
             status,
-            analysis: self
-                .analysis
-                .as_ref()
-                .filter(|(of, _)| *of == position.to_string())
-                .map(|(_, analysis)| analysis.clone()),
+            analysis: self.analysis_of(self.game.moves().len()),
+            winrates: self.winrates(),
             moved_at: self.moved_at,
             time_used: self.used,
             turn_time: if self.is_over() { 0.0 } else { self.turn_started.elapsed().as_secs_f64() },
-            clocks: self.has_clock().then(|| self.clocks.each_ref().map(Clock::allowed)),
+            clocks: Color::ALL.map(|c| self.has_clock(c).then(|| self.clocks[c.index()].allowed())),
+            time_controls: self.controls.map(|c| c.to_string()),
+        }
+    }
+
+    /// The latest analysis of the position after `turn` turns.
+    fn analysis_of(&self, turn: usize) -> Option<AnalysisView> {
+        self.analyses.get(&turn).map(|a| a.view.clone())
+    }
+
+    /// Black's chance of winning in each position of the game, by its latest analysis.
+    fn winrates(&self) -> Vec<Option<f64>> {
+        (0..=self.game.moves().len()).map(|t| self.analyses.get(&t).and_then(TurnAnalysis::black_winrate)).collect()
+    }
+
+    /// The game after its first `turn` turns.
+    pub fn game_at(&self, turn: usize) -> Result<Game, Refusal> {
+        let moves: Vec<Move> = self.game.moves().collect();
+        if turn > moves.len() {
+            return Err(Refusal::Bad(format!("the game has {} turns, not {turn}", moves.len())));
+        }
+        let mut game = Game::from_position(self.game.start().clone());
+        for mv in &moves[..turn] {
+            game.play(*mv).map_err(|e| Refusal::Bad(format!("replaying the game: {e}")))?;
+        }
+        Ok(game)
+    }
+
+    /// The position after `turn` turns, for browsing the game.
+    pub fn turn_view(&self, turn: usize) -> Result<TurnView, Refusal> {
+        let game = self.game_at(turn)?;
+        let position = game.position();
+        let options = SvgOptions { width: 560, coordinates: true, status: false };
+        let last = game.moves().last();
+        Ok(TurnView {
+            id: self.id,
+            turn,
+            position: position.to_string(),
+            svg: svg::render(position, last.as_ref(), &options),
+            to_move: position.side_to_move().to_string(),
+            over: position.winner().is_some(),
+            analysis: self.analysis_of(turn),
+        })
+    }
+
+    /// The engine (by index) playing `color`, if an engine plays it.
+    pub(crate) fn engine_of(&self, color: Color) -> Option<usize> {
+        match self.players[self.seat(color)] {
+            Player::Engine(i) => Some(i),
+            Player::Person => None,
         }
     }
 
@@ -380,17 +514,17 @@ impl GameSession {
         if self.is_over() { "the game is over".into() } else { "it is the engine's turn".into() }
     }
 
-    /// Whether the sides play on clocks (not a time per move).
-    fn has_clock(&self) -> bool {
-        !matches!(self.control, TimeControl::MoveTime(_))
+    /// Whether `color` plays on a clock (not a time per move).
+    fn has_clock(&self, color: Color) -> bool {
+        !matches!(self.controls[color.index()], TimeControl::MoveTime(_))
     }
 
     /// Under a clock, a person to move whose time (plus `margin`) has run out loses.
     pub fn check_flag(&mut self, margin: f64) {
-        if !self.has_clock() || !self.person_to_move() {
+        let color = self.game.position().side_to_move();
+        if !self.has_clock(color) || !self.person_to_move() {
             return;
         }
-        let color = self.game.position().side_to_move();
         let elapsed = self.turn_started.elapsed().as_secs_f64();
         if elapsed > self.clocks[color.index()].allowed() + margin {
             let reason = format!("{color}: no move within {} s", format_seconds(self.clocks[color.index()].allowed()));
@@ -408,7 +542,7 @@ impl GameSession {
         let mv = self.game.position().parse_move(text).map_err(|e| Refusal::Bad(e.to_string()))?;
         let color = self.game.position().side_to_move();
         let mut clock = self.clocks[color.index()].clone();
-        if self.has_clock() {
+        if self.has_clock(color) {
             clock.spend(self.turn_started.elapsed().as_secs_f64(), margin).map_err(Refusal::Conflict)?;
         }
         self.game.play(mv).map_err(|e| Refusal::Bad(format!("illegal move {shown}: {e}")))?;
@@ -449,6 +583,14 @@ impl GameSession {
         for _ in 0..taken {
             let _ = self.game.undo();
         }
+        let turns = self.game.moves().len();
+        self.analyses.retain(|turn, _| *turn <= turns);
+        self.epoch += 1;
+        // The clocks as they were after the turn now last (or at the session's start).
+        self.clock_history.truncate(turns.saturating_sub(self.first_turn) + 1);
+        if let Some((clocks, used)) = self.clock_history.last() {
+            (self.clocks, self.used) = (clocks.clone(), *used);
+        }
         self.turn_started = Instant::now();
         self.version += 1;
         Ok(())
@@ -473,6 +615,7 @@ impl GameSession {
         self.used[color.index()] += self.turn_started.elapsed().as_secs_f64();
         self.turn_started = Instant::now();
         self.version += 1;
+        self.clock_history.push((self.clocks.clone(), self.used));
     }
 
     pub(crate) fn finish(&mut self, winner: Color, termination: Termination, reason: String) {
@@ -502,7 +645,9 @@ impl GameSession {
             let setup = &self.names[self.seat(Color::White)];
             record.set_tag(tag::SWAP, format!("white swapped: {setup} made Black's setup and then played White"));
         }
-        record.set_time_controls(&TimeControls::Same(self.control));
+        let [black, white] = self.controls;
+        let controls = if black == white { TimeControls::Same(black) } else { TimeControls::PerColor { black, white } };
+        record.set_time_controls(&controls);
         record.set_result(self.winner());
         if let Some((_, termination, reason)) = &self.outcome {
             record.set_termination(*termination);
@@ -528,6 +673,8 @@ impl GameSession {
     /// Kills the game's engines (when the game is closed).
     pub fn close(&mut self) {
         self.outcome.get_or_insert((Color::Black, Termination::Normal, "closed".into()));
+        // Every analysis of the game stops at its next report.
+        self.epoch += 1;
         for seat in self.engines.iter().flatten() {
             if let Ok(mut seat) = seat.try_lock() {
                 seat.engine.kill();
@@ -545,63 +692,3 @@ fn capitalized(color: Color) -> &'static str {
 
 /// A game shared between the server's threads and the engine's.
 pub type SharedGame = Arc<Mutex<GameSession>>;
-
-/// Starts an analysis of the game's position by engine `engine` for `seconds`, in an
-/// engine process of its own; the reports show up in the game's view.
-pub fn start_analysis(
-    shared: &SharedGame,
-    settings: &Arc<Settings>,
-    engine: usize,
-    seconds: f64,
-) -> Result<(), Refusal> {
-    let spec = settings.engines.get(engine).ok_or_else(|| Refusal::Bad(format!("there is no engine {engine}")))?;
-    if !(seconds.is_finite() && (0.1..=600.0).contains(&seconds)) {
-        return Err(Refusal::Bad("the analysis lasts from 0.1 to 600 seconds".into()));
-    }
-    let mut session = lock(shared);
-    if session.is_over() {
-        return Err(Refusal::Conflict("the game is over".into()));
-    }
-    if session.thinking {
-        return Err(Refusal::Conflict("an engine is thinking".into()));
-    }
-    session.analysis_id += 1;
-    let id = session.analysis_id;
-    let position = session.game.position().to_string();
-    let view = AnalysisView {
-        engine: spec.name.clone(),
-        turn: session.game.moves().len(),
-        running: true,
-        ..Default::default()
-    };
-    session.analysis = Some((position.clone(), view));
-    session.version += 1;
-    let game = session.game.clone();
-    drop(session);
-    let (shared, command, timeout) = (Arc::clone(shared), spec.command.clone(), settings.command_timeout);
-    let duration = Duration::from_secs_f64(seconds);
-    let current =
-        move |session: &GameSession| session.analysis_id == id && session.game.position().to_string() == position;
-    let spawned = thread::Builder::new().name("analysis".into()).spawn(move || {
-        let result = analysis::analyse(&command, &game, duration, timeout, &mut |candidates| {
-            let mut session = lock(&shared);
-            if !current(&session) {
-                return false;
-            }
-            if let Some((_, view)) = session.analysis.as_mut() {
-                view.candidates = candidates;
-            }
-            session.version += 1;
-            true
-        });
-        let mut session = lock(&shared);
-        if session.analysis_id == id {
-            if let Some((_, view)) = session.analysis.as_mut() {
-                view.running = false;
-                view.error = result.err();
-            }
-            session.version += 1;
-        }
-    });
-    spawned.map(|_| ()).map_err(|e| Refusal::Conflict(format!("no thread for the analysis: {e}")))
-}

@@ -95,6 +95,7 @@ fn the_page_is_served_with_its_script_inlined() {
     assert_eq!(status, 200);
     assert!(page.contains("<svg") || page.contains("id=\"board\""), "{page}");
     assert!(!page.contains("/*APP_JS*/") && page.contains("async function api"));
+    assert!(!page.contains("/*EDITOR_JS*/") && page.contains("function composePosition"));
 }
 
 #[test]
@@ -257,6 +258,11 @@ fn under_a_clock_the_time_left_is_shown_and_a_person_whose_flag_falls_loses() {
     assert!(black > 61.0 && black <= 62.0, "the increment is added: {game}");
     let (_, text) = request(&server, "GET", &format!("{path}/record"), &[], b"");
     assert!(text.contains("[TimeControl \"clock 60+2\"]"), "{text}");
+    // Undo gives the turn's time and increment back.
+    let (_, game) = post(&server, &format!("{path}/undo"), "{}");
+    assert_eq!((game["moves"].clone(), game["clocks"].clone()), (json!([]), json!([60.0, 60.0])), "{game}");
+    let (_, game) = post(&server, &format!("{path}/play"), &json!({"move": "d4"}).to_string());
+    assert!(game["clocks"][0].as_f64().unwrap() > 61.0, "{game}");
 
     let (_, game) = post(&server, "/api/games", &json!({"size": 7, "rules": "classic", "clock": "0.05"}).to_string());
     let path = format!("/api/games/{}", game["id"]);
@@ -268,4 +274,149 @@ fn under_a_clock_the_time_left_is_shown_and_a_person_whose_flag_falls_loses() {
         let answer = post(&server, "/api/games", &json!({"size": 7, "rules": "classic", "clock": bad}).to_string());
         assert_eq!(answer.0, 400, "{bad}: {answer:?}");
     }
+}
+
+/// An engine that plays d4 after `sleep` seconds and, when it has `analyze`, reports one
+/// candidate (d4, 60% for the side to move) until told to stop.
+fn scripted_engine(name: &str, sleep: &str, analyses: bool) -> String {
+    let analyze = if analyses {
+        r#"analyze) printf "=%s \ninfo move d4 visits 12 winrate 6000 order 0 pv d4 b2,f6 d4-d7/d4\n" "$id"; read stop; printf "info move d4 visits 20 winrate 6000 order 0 pv d4 b2,f6\n\n";;"#
+    } else {
+        r#"analyze) printf "?%s unknown command\n\n" "$id";;"#
+    };
+    format!(
+        r#"{name}=sh -c 'while read id cmd rest; do case "$cmd" in {analyze} genmove) sleep {sleep}; printf "=%s d4\n\n" "$id";; *) printf "=%s\n\n" "$id";; esac; done'"#
+    )
+}
+
+fn wait_for(server: &Running, path: &str, what: &str, ok: impl Fn(&Value) -> bool) -> Value {
+    for _ in 0..400 {
+        let game = get(server, path).1;
+        if ok(&game) {
+            return game;
+        }
+        thread::sleep(std::time::Duration::from_millis(25));
+    }
+    panic!("{what}: {}", get(server, path).1);
+}
+
+#[test]
+fn the_engines_thinking_is_shown_during_its_turn_and_fills_the_win_rate_graph() {
+    let server = start(&[&scripted_engine("thinker", "1", true)], None);
+    let request = json!({"size": 7, "rules": "classic", "black": 0, "white": null, "movetime": 3});
+    let (status, game) = post(&server, "/api/games", &request.to_string());
+    assert_eq!(status, 201, "{game}");
+    let path = format!("/api/games/{}", game["id"]);
+    let thinking = wait_for(&server, &path, "the thinking is shown", |g| {
+        g["thinking"] == true && g["analysis"]["candidates"].as_array().is_some_and(|c| !c.is_empty())
+    });
+    assert_eq!(thinking["analysis"]["thinking"], true, "{thinking}");
+    assert_eq!(thinking["analysis"]["engine"], "thinker");
+    assert_eq!(thinking["analysis"]["candidates"][0]["move"], "d4");
+    assert_eq!(thinking["analysis"]["candidates"][0]["pv"], json!(["d4", "b2,f6", "d4-d7/d4"]));
+    let moved = wait_for(&server, &path, "the engine moves", |g| g["moves"] == json!(["d4"]));
+    assert_eq!(moved["analysis"], Value::Null, "the new position has no analysis yet: {moved}");
+    // Black was to move and had 60% by the thinking: the graph's first point.
+    assert_eq!(moved["winrates"], json!([0.6, null]), "{moved}");
+    // The position before the engine's move, browsed: its analysis is the thinking.
+    let (status, turn) = get(&server, &format!("{path}/turns/0"));
+    assert_eq!(status, 200, "{turn}");
+    assert_eq!((turn["turn"].as_u64(), turn["to_move"].as_str()), (Some(0), Some("black")));
+    assert_eq!(turn["analysis"]["candidates"][0]["winrate"], 0.6);
+    assert!(turn["svg"].as_str().is_some_and(|s| s.starts_with("<svg")));
+    assert_eq!(get(&server, &format!("{path}/turns/2")).0, 400);
+    assert_eq!(get(&server, &format!("{path}/turns/x")).0, 400);
+
+    // An analysis asked for of the current position (White to move): White's 60% is
+    // Black's 40%; stopping it leaves its view.
+    let (status, game) = post(&server, &format!("{path}/analyse"), &json!({"engine": 0, "seconds": 30}).to_string());
+    assert_eq!(status, 200, "{game}");
+    let analysed = wait_for(&server, &path, "the analysis reports", |g| g["winrates"][1].is_number());
+    assert!((analysed["winrates"][1].as_f64().unwrap() - 0.4).abs() < 1e-9, "{analysed}");
+    assert_eq!(analysed["analysis"]["thinking"], false);
+    let (status, stopped) = post(&server, &format!("{path}/analyse/stop"), "{}");
+    assert_eq!(status, 200);
+    assert_eq!(stopped["analysis"]["running"], false, "{stopped}");
+    let bad = post(&server, &format!("{path}/analyse"), &json!({"engine": 0, "turn": 7}).to_string());
+    assert_eq!(bad.0, 400, "{bad:?}");
+}
+
+#[test]
+fn an_engine_without_analyze_still_plays_and_says_so_once() {
+    let server = start(&[&scripted_engine("plain", "0.3", false)], None);
+    let request = json!({"size": 7, "rules": "classic", "black": 0, "white": null, "movetime": 2});
+    let (_, game) = post(&server, "/api/games", &request.to_string());
+    let path = format!("/api/games/{}", game["id"]);
+    let moved = wait_for(&server, &path, "the engine moves", |g| g["moves"] == json!(["d4"]));
+    let (_, before) = get(&server, &format!("{path}/turns/0"));
+    let error = before["analysis"]["error"].as_str().unwrap_or_default().to_string();
+    assert!(error.contains("cannot analyse"), "{before}");
+    assert_eq!(moved["winrates"], json!([null, null]));
+    // Its next turn shows no thinking: it is not asked again.
+    post(&server, &format!("{path}/play"), &json!({"move": "b2,f6"}).to_string());
+    let thinking = wait_for(&server, &path, "the engine's second turn", |g| {
+        g["thinking"] == true || g["moves"].as_array().is_some_and(|m| m.len() > 2) || !g["outcome"].is_null()
+    });
+    assert_eq!(thinking["analysis"], Value::Null, "{thinking}");
+}
+
+#[test]
+fn each_side_has_its_own_time_control() {
+    let server = start(&["sh -c 'exit 0'"], None);
+    let ask = json!({"size": 7, "rules": "classic", "black_time": {"clock": "60+2"},
+        "white_time": {"clock": "30", "byoyomi": "10/5"}});
+    let (status, game) = post(&server, "/api/games", &ask.to_string());
+    assert_eq!(status, 201, "{game}");
+    assert_eq!(game["clocks"], json!([60.0, 40.0]), "White's first period counts: {game}");
+    assert_eq!(game["time_controls"], json!(["clock 60+2", "clock 30 byoyomi 10/5"]));
+    let path = format!("/api/games/{}", game["id"]);
+    let (_, text) = request(&server, "GET", &format!("{path}/record"), &[], b"");
+    assert!(text.contains("[TimeControl \"black clock 60+2, white clock 30 byoyomi 10/5\"]"), "{text}");
+    let ask = json!({"size": 7, "rules": "classic", "black_time": {"movetime": 2}, "white_time": {"clock": "60"}});
+    let (_, game) = post(&server, "/api/games", &ask.to_string());
+    assert_eq!(game["clocks"], json!([null, 60.0]), "{game}");
+    for bad in [json!({"clock": "x"}), json!({"movetime": -2}), json!({"byoyomi": "5"}), json!({"hours": 1})] {
+        let ask = json!({"size": 7, "rules": "classic", "white_time": bad});
+        let answer = post(&server, "/api/games", &ask.to_string());
+        assert_eq!(answer.0, 400, "{bad}: {answer:?}");
+        if bad.get("hours").is_none() {
+            assert!(error_of(&answer).starts_with("white's time: "), "{answer:?}");
+        }
+    }
+}
+
+#[test]
+fn a_position_set_up_is_judged_by_the_rules_and_drawn() {
+    let server = start(&["sh -c 'exit 0'"], None);
+    let (status, answer) = post(&server, "/api/position", &json!({"position": " 7/7/2s4/7/4s2/1s5/7 b "}).to_string());
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!((&answer["valid"], &answer["position"]), (&json!(true), &json!("7/7/2s4/7/4s2/1s5/7 b")));
+    assert_eq!((answer["size"].as_u64(), answer["to_move"].as_str()), (Some(7), Some("black")));
+    assert!(answer["svg"].as_str().is_some_and(|s| s.contains("data-square=\"c5\"")), "{answer}");
+    // Two shooters, a rank too short, junk: each a clear error.
+    for bad in ["7/7/2s4/7/4s2/7/7 b", "7/7/2s4/7/4s2/1s5/6 b", "hello", ""] {
+        let answer = post(&server, "/api/position", &json!({ "position": bad }).to_string());
+        assert_eq!((answer.0, &answer.1["valid"]), (200, &json!(false)), "{bad}: {answer:?}");
+        assert!(error_of(&answer).starts_with("not a possible position: "), "{answer:?}");
+    }
+    assert_eq!(post(&server, "/api/position", "{\"fen\": \"x\"}").0, 400);
+    let (_, config) = get(&server, "/api/config");
+    let pieces = config["pieces"].as_str().unwrap_or_default();
+    for letter in ["s", "b", "w", "B", "W"] {
+        assert!(pieces.contains(&format!("data-piece=\"{letter}\"")), "{letter}: {pieces}");
+    }
+}
+
+#[test]
+fn the_thinking_ends_with_the_engines_turn_even_when_it_loses_on_time() {
+    // The engine sleeps past its 0.3 s a move (plus the 0.5 s margin) and loses on time; its
+    // thinking, which reports once and then waits, ends with the time the turn had.
+    let server = start(&[&scripted_engine("slow", "3", true)], None);
+    let request = json!({"size": 7, "rules": "classic", "black": 0, "white": null, "movetime": 0.3});
+    let (_, game) = post(&server, "/api/games", &request.to_string());
+    let path = format!("/api/games/{}", game["id"]);
+    let over = wait_for(&server, &path, "the time forfeit", |g| !g["outcome"].is_null());
+    assert_eq!(over["outcome"]["termination"], "time forfeit", "{over}");
+    let ended = wait_for(&server, &path, "the thinking ends", |g| g["analysis"]["running"] == false);
+    assert_eq!(ended["analysis"]["candidates"][0]["move"], "d4", "{ended}");
 }

@@ -15,6 +15,17 @@ const state = {
   flipped: false,
   busy: false, // a turn is being sent
   hover: null, // the analysis candidate under the pointer
+  browse: null, // {turn, view}: an earlier position of the game shown instead of the current one
+  analysing: false, // the "Analyse" toggle: analyse every position shown
+  editor: null, // the position being set up: {size, rules, extra, pieces, toMove, piece, layout, svg, verdict}
+}
+
+// What the board shows: the game's current position, or the earlier one browsed.
+function shown() {
+  const game = state.game
+  if (state.browse) return {...state.browse.view, live: false}
+  return {turn: game.moves.length, position: game.position, svg: game.svg, analysis: game.analysis,
+    over: !!game.outcome, live: true}
 }
 
 function url(path) {
@@ -49,11 +60,11 @@ function squareName(file, rank) {
 
 // The centre of a square in the picture's units, the board turned when flipped.
 function squareBox(name) {
-  const [left, top, cell] = state.game.layout
-  const n = state.game.size
+  const [left, top, cell] = state.editor ? state.editor.layout : state.game.layout
+  const n = state.editor ? state.editor.size : state.game.size
   let file = name.charCodeAt(0) - 97
   let rank = parseInt(name.slice(1), 10) - 1
-  if (state.flipped) {
+  if (state.flipped && !state.editor) {
     file = n - 1 - file
     rank = n - 1 - rank
   }
@@ -63,7 +74,7 @@ function squareBox(name) {
 function drawBoard() {
   const game = state.game
   const holder = $('board')
-  holder.innerHTML = game.svg
+  holder.innerHTML = shown().svg
   const svg = holder.querySelector('svg')
   svg.removeAttribute('width')
   svg.removeAttribute('height')
@@ -71,8 +82,8 @@ function drawBoard() {
   if (state.flipped) flip(svg)
   const overlay = document.createElementNS(SVG_NS, 'g')
   overlay.setAttribute('class', 'overlay')
-  const targets = new Set(state.steps ? state.steps.targets : [])
-  for (const name of state.picks) {
+  const targets = new Set(state.steps && !state.browse ? state.steps.targets : [])
+  for (const name of state.browse ? [] : state.picks) {
     if (name === '-') continue
     const {x, y, cell} = squareBox(name)
     overlay.appendChild(shape('rect', {class: 'picked', x: x + 3, y: y + 3, width: cell - 6, height: cell - 6, rx: 4}))
@@ -111,22 +122,31 @@ function center(name) {
   return [x + cell / 2, y + cell / 2]
 }
 
-// The analysis on the board: for each candidate (or only the one under the pointer) an
-// arrow for the shooter's move and a disc with its win rate where it places a stone.
+// The analysis on the board: for the best candidates an arrow for the shooter's move and a
+// disc with its win rate where it places a stone; for the candidate under the pointer its
+// principal variation, each turn numbered, in the colour of the side that plays it.
 function drawAnalysis() {
-  const analysis = state.game.analysis
+  const analysis = shown().analysis
   if (!analysis || analysis.candidates.length === 0) return null
   const layer = document.createElementNS(SVG_NS, 'g')
   layer.setAttribute('class', 'analysis-layer')
-  const shown = state.hover === null ? analysis.candidates.slice(0, 5) : [analysis.candidates[state.hover]]
-  shown.slice().reverse().forEach((candidate) => {
+  if (state.hover !== null && analysis.candidates[state.hover]) {
+    drawVariation(layer, analysis.candidates[state.hover].pv)
+    return layer
+  }
+  // The arrows first, then the discs, so that no line crosses a win rate.
+  const candidates = analysis.candidates.slice(0, 5).reverse()
+  for (const candidate of candidates) {
+    const squares = turnSquares(candidate.move)
+    if (!squares.from) continue
+    const [x1, y1] = center(squares.from)
+    const [x2, y2] = center(squares.to)
+    const best = candidate === analysis.candidates[0]
+    layer.appendChild(shape('line', {class: 'analysis-arrow', x1, y1, x2, y2, 'stroke-width': best ? 5 : 3}))
+  }
+  candidates.forEach((candidate) => {
     const best = candidate === analysis.candidates[0]
     const squares = turnSquares(candidate.move)
-    if (squares.from) {
-      const [x1, y1] = center(squares.from)
-      const [x2, y2] = center(squares.to)
-      layer.appendChild(shape('line', {class: 'analysis-arrow', x1, y1, x2, y2, 'stroke-width': best ? 5 : 3}))
-    }
     for (const name of squares.placed) {
       const [cx, cy] = center(name)
       layer.appendChild(shape('circle', {class: `analysis-spot${best ? ' best' : ''}`, cx, cy, r: 13}))
@@ -138,22 +158,49 @@ function drawAnalysis() {
   return layer
 }
 
+// A principal variation on the board: the turns numbered from 1, the shooter's move as
+// an arrow, discs in the colour of the side that plays each turn (the side to move first;
+// the page knows no rules, so a setup's or a swap's colours are taken as alternating).
+function drawVariation(layer, pv) {
+  const first = shown().position.trim().endsWith(' w') ? 'white' : 'black'
+  pv.slice(0, 8).forEach((move, i) => {
+    const colour = (i % 2 === 0) === (first === 'black') ? 'black' : 'white'
+    const squares = turnSquares(move)
+    if (squares.from) {
+      const [x1, y1] = center(squares.from)
+      const [x2, y2] = center(squares.to)
+      layer.appendChild(shape('line', {class: `pv-arrow ${colour}`, x1, y1, x2, y2}))
+    }
+    for (const name of squares.placed) {
+      const [cx, cy] = center(name)
+      layer.appendChild(shape('circle', {class: `pv-spot ${colour}`, cx, cy, r: 12}))
+      const label = shape('text', {class: `pv-label ${colour}`, x: cx, y: cy + 4})
+      label.textContent = String(i + 1)
+      layer.appendChild(label)
+    }
+  })
+}
+
 function renderAnalysis() {
   const game = state.game
-  const analysis = game.analysis
+  const view = shown()
+  const analysis = view.analysis
   const table = $('analysis')
   const body = table.querySelector('tbody')
   body.textContent = ''
   $('analysis-engine').hidden = state.config.engines.length < 2
-  $('analyse').disabled = !!game.outcome || game.thinking || !!(analysis && analysis.running)
+  $('analyse').setAttribute('aria-pressed', String(state.analysing))
+  $('analyse').classList.toggle('on', state.analysing)
   if (!analysis) {
     table.hidden = true
-    $('analysis-state').textContent = ''
+    $('analysis-state').textContent = view.live && game.thinking ? 'the engine thinks (no analysis shown)' : ''
     $('pv').textContent = ''
     return
   }
-  $('analysis-state').textContent = analysis.error ? analysis.error
-    : analysis.running ? `${analysis.engine} is analysing…` : `${analysis.engine}'s view`
+  const visits = analysis.candidates.reduce((sum, c) => sum + c.visits, 0)
+  const who = analysis.thinking ? `${analysis.engine}'s thinking` : `${analysis.engine}'s view`
+  $('analysis-state').textContent = analysis.error ? `${analysis.engine}: ${analysis.error}`
+    : analysis.running ? `${who}… ${visits} visits` : `${who}, ${visits} visits`
   table.hidden = analysis.candidates.length === 0
   analysis.candidates.forEach((candidate, i) => {
     const row = document.createElement('tr')
@@ -163,7 +210,11 @@ function renderAnalysis() {
       cell.textContent = text
       row.appendChild(cell)
     }
-    row.addEventListener('mouseenter', () => { state.hover = i; drawBoard(); $('pv').textContent = candidate.pv.join(' ') })
+    row.addEventListener('mouseenter', () => {
+      state.hover = i
+      drawBoard()
+      $('pv').textContent = candidate.pv.map((m, k) => `${k + 1}. ${m}`).join('  ')
+    })
     row.addEventListener('mouseleave', () => { state.hover = null; drawBoard(); $('pv').textContent = '' })
     body.appendChild(row)
   })
@@ -196,8 +247,16 @@ function flip(svg) {
 
 async function onBoardClick(event) {
   const hit = event.target.closest('.hit')
+  if (hit && state.editor) {
+    editorClick(hit.getAttribute('data-square'))
+    return
+  }
   if (!hit || !state.game) return
   const name = hit.getAttribute('data-square')
+  if (state.browse) {
+    refuse(`This is the position after turn ${state.browse.turn}: press "Back to the game" to play.`)
+    return
+  }
   if (!state.steps) {
     refuse(state.game.outcome ? 'The game is over.' : 'Wait for the engine to move.')
     return
@@ -255,11 +314,11 @@ function tick() {
     const now = running ? game.turn_time + (Date.now() - state.shownAt) / 1000 : 0
     const clock = $(`player-${colour}`).querySelector('.clock')
     // Under a clock, the time left counting down; otherwise the time used.
-    if (game.clocks) {
+    if (game.clocks[i] !== null) {
       const left = Math.max(0, game.clocks[i] - now)
       clock.textContent = formatTime(left)
       clock.classList.toggle('low', running && left < 10)
-      clock.title = 'time left'
+      clock.title = `time left (${game.time_controls[i]})`
     } else {
       clock.textContent = formatTime(game.time_used[i] + now)
       clock.title = 'time used'
@@ -276,7 +335,7 @@ function formatTime(seconds) {
 
 function render() {
   const game = state.game
-  if (!game) return
+  if (!game || state.editor) return
   $('panel').hidden = false
   drawBoard()
   const names = {black: game.players[0], white: game.players[1]}
@@ -318,16 +377,144 @@ function render() {
     number.className = 'number'
     number.textContent = `${i + 1}.`
     li.append(number, disc, document.createTextNode(move))
+    li.title = `the position after turn ${i + 1}`
+    if (state.browse && state.browse.turn === i + 1) li.className = 'shown'
+    li.addEventListener('click', () => browse(i + 1))
     list.appendChild(li)
     // White's swap leaves White to move again.
     if (move !== 'swap') mover = mover === 'black' ? 'white' : 'black'
   })
-  list.scrollTop = list.scrollHeight
+  if (!state.browse) list.scrollTop = list.scrollHeight
   document.body.dataset.version = String(game.version)
+  $('browsing').hidden = !state.browse
+  if (state.browse) {
+    $('browsing-text').textContent = `The position after turn ${state.browse.turn} of ${game.moves.length}` +
+      (state.browse.turn === 0 ? ' (the start)' : '')
+  }
+  document.body.dataset.browse = state.browse ? String(state.browse.turn) : ''
   renderAnalysis()
+  drawGraph()
+  keepAnalysing()
   document.body.dataset.picks = state.picks.join(' ')
   document.body.dataset.game = String(game.id)
   document.body.dataset.position = game.position
+}
+
+// ---- the win-rate graph and browsing the game ----
+
+// Black's chance of winning in every position of the game that was analysed (the engines'
+// thinking and the analyses asked for), a click on it shows that position.
+function drawGraph() {
+  const game = state.game
+  const area = $('graph-area')
+  area.hidden = false
+  const holder = $('graph')
+  const [width, height, pad] = [560, 110, 14]
+  const turns = game.moves.length
+  const svg = shape('svg', {viewBox: `0 0 ${width} ${height}`, class: 'graph', role: 'img',
+    'aria-label': "Black's chance of winning by turn"})
+  const x = (t) => pad + (turns === 0 ? 0 : (t * (width - 2 * pad)) / turns)
+  const y = (w) => pad / 2 + (1 - w) * (height - pad)
+  svg.appendChild(shape('rect', {class: 'graph-white', x: pad, y: y(0.5), width: width - 2 * pad, height: y(0) - y(0.5)}))
+  svg.appendChild(shape('line', {class: 'graph-half', x1: pad, x2: width - pad, y1: y(0.5), y2: y(0.5)}))
+  const current = state.browse ? state.browse.turn : turns
+  svg.appendChild(shape('line', {class: 'graph-cursor', x1: x(current), x2: x(current), y1: 2, y2: height - 2}))
+  let path = ''
+  let points = 0
+  game.winrates.forEach((w, t) => {
+    if (w === null) return
+    path += `${path === '' || game.winrates[t - 1] === null ? 'M' : 'L'}${x(t).toFixed(1)},${y(w).toFixed(1)} `
+    svg.appendChild(shape('circle', {class: 'graph-point', cx: x(t), cy: y(w), r: 2.5, 'data-turn': t}))
+    points += 1
+  })
+  if (path) svg.insertBefore(shape('path', {class: 'graph-line', d: path}), svg.querySelector('.graph-point'))
+  if (points === 0) {
+    const text = shape('text', {class: 'graph-empty', x: width / 2, y: height / 4})
+    text.textContent = 'no analysis yet: the engines\' thinking and Analyse fill it in'
+    svg.appendChild(text)
+  }
+  for (const [label, w] of [['B', 1], ['W', 0]]) {
+    const text = shape('text', {class: 'graph-axis', x: 2, y: y(w) + (w ? 8 : -2)})
+    text.textContent = label
+    svg.appendChild(text)
+  }
+  svg.addEventListener('click', (event) => {
+    const box = svg.getBoundingClientRect()
+    const at = ((event.clientX - box.left) / box.width) * width
+    const turn = Math.max(0, Math.min(turns, Math.round(turns === 0 ? 0 : ((at - pad) * turns) / (width - 2 * pad))))
+    browse(turn)
+  })
+  holder.textContent = ''
+  holder.appendChild(svg)
+  document.body.dataset.graphPoints = String(points)
+}
+
+// Shows the position after `turn` turns (the game's own when it is the last).
+async function browse(turn) {
+  const game = state.game
+  if (!game) return
+  turn = Math.max(0, Math.min(game.moves.length, turn))
+  state.hover = null
+  if (turn === game.moves.length) {
+    state.browse = null
+    render()
+    return
+  }
+  try {
+    const view = await api(`/api/games/${game.id}/turns/${turn}`)
+    state.browse = {turn, view}
+    render()
+  } catch (e) {
+    refuse(e.message)
+  }
+}
+
+// With "Analyse" on: the position shown is analysed, unless it is, or an engine's thinking
+// is shown there, or it is over.
+let analysisAsked = null
+async function keepAnalysing() {
+  const game = state.game
+  if (!state.analysing || !game || state.busy) return
+  const view = shown()
+  const analysis = view.analysis
+  if (view.over || (view.live && game.thinking) || (analysis && analysis.running)) return
+  const key = `${game.id}/${view.turn}/${view.position}`
+  if (analysisAsked === key) return
+  analysisAsked = key
+  try {
+    const engine = parseInt($('analysis-engine').value || '0', 10)
+    const body = {engine, seconds: 600}
+    if (!view.live) body.turn = view.turn
+    const changed = await api(`/api/games/${game.id}/analyse`, body)
+    await reloadBrowse()
+    showGame(changed)
+  } catch (e) {
+    $('analysis-state').textContent = e.message
+  }
+}
+
+// The browsed position's view again (its analysis changed).
+async function reloadBrowse() {
+  if (!state.browse || !state.game) return
+  const turn = state.browse.turn
+  const view = await api(`/api/games/${state.game.id}/turns/${turn}`).catch(() => null)
+  if (view && state.browse && state.browse.turn === turn) state.browse.view = view
+}
+
+async function toggleAnalysis() {
+  if (!state.game) return
+  state.analysing = !state.analysing
+  analysisAsked = null
+  if (!state.analysing) {
+    try {
+      const changed = await api(`/api/games/${state.game.id}/analyse/stop`, {})
+      await reloadBrowse()
+      showGame(changed)
+    } catch (e) {
+      refuse(e.message)
+    }
+  }
+  render()
 }
 
 // Shows the server's view of the game. The turn being entered is kept unless the position
@@ -335,6 +522,8 @@ function render() {
 function showGame(game) {
   const moved = !state.game || state.game.id !== game.id || state.game.position !== game.position ||
     state.game.moves.length !== game.moves.length || !game.steps
+  if (state.game && state.game.id !== game.id) state.browse = null
+  if (state.browse && state.browse.turn > game.moves.length) state.browse = null
   state.game = game
   if (moved) {
     state.picks = []
@@ -356,7 +545,11 @@ async function poll() {
     try {
       const game = await api(`/api/games/${state.game.id}`)
       // A new game may have started while the answer was on its way.
-      if (!state.busy && state.game && game.id === state.game.id && game.version !== state.game.version) showGame(game)
+      if (!state.busy && state.game && game.id === state.game.id && game.version !== state.game.version) {
+        // A browsed position's analysis is in its own view.
+        await reloadBrowse()
+        showGame(game)
+      }
     } catch (e) {
       $('refused').textContent = `The server does not answer: ${e.message}`
     }
@@ -365,7 +558,8 @@ async function poll() {
 }
 
 function schedulePoll(delay) {
-  const busy = state.game && (state.game.thinking || (state.game.analysis && state.game.analysis.running))
+  const running = (view) => view && view.analysis && view.analysis.running
+  const busy = state.game && (state.game.thinking || running(state.game) || (state.browse && running(state.browse.view)))
   clearTimeout(pollTimer)
   pollTimer = setTimeout(poll, delay !== undefined ? delay : busy ? 50 : 600)
 }
@@ -400,17 +594,29 @@ async function startGame(event) {
   event.preventDefault()
   const form = $('new-game-form')
   const seat = (value) => (value === 'person' ? null : parseInt(value, 10))
+  // Each side's time: a clock (with byo-yomi) when one is given, else seconds per move.
+  const time = (side) => {
+    const clock = form[`clock_${side}`].value.trim()
+    const byoyomi = form[`byoyomi_${side}`].value.trim()
+    if (clock === '' && byoyomi === '') return {movetime: parseFloat(form[`movetime_${side}`].value) || 1}
+    const time = {}
+    if (clock !== '') time.clock = clock
+    if (byoyomi !== '') time.byoyomi = byoyomi
+    return time
+  }
   const request = {
     size: parseInt(form.size.value, 10),
     rules: form.querySelector('input[name=rules]:checked').value,
     black: seat(form.black.value),
     white: seat(form.white.value),
-    movetime: parseFloat(form.movetime.value) || 1,
+    black_time: time('black'),
+    white_time: time('white'),
+    thinking: form.thinking.checked,
   }
-  if (form.clock.value.trim() !== '') request.clock = form.clock.value.trim()
-  if (form.start.value.trim() !== '') request.start = form.start.value
+  if ($('start-text').value.trim() !== '') request.start = $('start-text').value
   if (form.turn.value !== '') request.turn = parseInt(form.turn.value, 10)
   $('dialog').close()
+  if (state.editor) closeEditor()
   try {
     const game = await api('/api/games', request)
     state.flipped = request.black !== null && request.white === null
@@ -437,15 +643,9 @@ async function main() {
     }
   })
   $('cancel').addEventListener('click', cancelTurn)
-  $('analyse').addEventListener('click', async () => {
-    if (!state.game) return
-    try {
-      const engine = parseInt($('analysis-engine').value || '0', 10)
-      showGame(await api(`/api/games/${state.game.id}/analyse`, {engine, seconds: 5}))
-    } catch (e) {
-      refuse(e.message)
-    }
-  })
+  $('analyse').addEventListener('click', toggleAnalysis)
+  $('analysis-engine').addEventListener('change', () => { analysisAsked = null; keepAnalysing() })
+  $('back-to-game').addEventListener('click', () => state.game && browse(state.game.moves.length))
   $('undo').addEventListener('click', () => command('undo'))
   $('resign').addEventListener('click', () => {
     if (confirm('Resign this game?')) command('resign')
@@ -457,13 +657,18 @@ async function main() {
   $('new-game').addEventListener('click', () => $('dialog').showModal())
   $('dialog-cancel').addEventListener('click', () => $('dialog').close())
   $('new-game-form').addEventListener('submit', startGame)
+  setUpEditor()
   document.addEventListener('keydown', (event) => {
-    if ($('dialog').open || event.ctrlKey || event.metaKey || event.altKey) return
+    if ($('dialog').open || state.editor || event.ctrlKey || event.metaKey || event.altKey) return
     if (event.key === 'n') $('dialog').showModal()
     else if (event.key === 'f') $('flip').click()
     else if (event.key === 'u') $('undo').click()
     else if (event.key === 'a') $('analyse').click()
     else if (event.key === 'Escape') cancelTurn()
+    else if (state.game && event.key === 'ArrowLeft') browse((state.browse ? state.browse.turn : state.game.moves.length) - 1)
+    else if (state.game && event.key === 'ArrowRight' && state.browse) browse(state.browse.turn + 1)
+    else if (state.game && event.key === 'Home') browse(0)
+    else if (state.game && event.key === 'End') browse(state.game.moves.length)
   })
   setInterval(tick, 100)
   state.config = await api('/api/config')
