@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # usage: scripts/test.sh
 # The whole test suite, exactly what README.md gives as the test command and what CI runs:
-# formatting, lints, the default tests, the heavy #[ignore] suites in release mode (among them a
+# formatting, lints, the default tests, the heavy #[ignore] suites in release mode (the rules'
+# cross-checks sampled: VELETAS_CROSSCHECK=full for all of them; among them a
 # one-node Slurm running the tournament recipe, hadolint on the Dockerfile and the Kubernetes
 # manifest against the Job schema), a whole
 # game driven through a third-party GTP client (@sabaki/gtp, installed here with npm ci),
@@ -62,6 +63,12 @@ echo "== cargo test"
 cargo test
 
 echo "== heavy suites in release: cargo test --release -- --ignored"
+# The rules' long cross-checks against the slow references run a quarter of their games and
+# frozen perft entries, another quarter each day (tests/common/sample.rs); the seed is
+# printed so a failure can be run again. VELETAS_CROSSCHECK=full runs all of them.
+export VELETAS_CROSSCHECK=${VELETAS_CROSSCHECK:-sample}
+export VELETAS_CROSSCHECK_SEED=${VELETAS_CROSSCHECK_SEED:-$((10#$(date -u +%j)))}
+echo "cross-checks: VELETAS_CROSSCHECK=$VELETAS_CROSSCHECK VELETAS_CROSSCHECK_SEED=$VELETAS_CROSSCHECK_SEED"
 cargo build --release
 cargo test --release -- --ignored
 

@@ -217,9 +217,10 @@ fn classic_generators_agree_with_this_reference_too() {
 #[test]
 #[ignore = "minutes: many games of every rule set and size"]
 fn generators_agree_on_many_random_games() {
+    let sample = crate::common::sample::Sample::from_env();
     let mut total = (0, 0, 0);
     for (i, rules) in Rules::all().into_iter().enumerate() {
-        let (g, p, m, t) = run_games(rules, 100, 100 + i as u64, rules.is_modern());
+        let (g, p, m, t) = run_games(rules, sample.games(100), sample.seed(100 + i as u64), rules.is_modern());
         println!("{rules}: {g} games, {p} positions, {m} moves compared, {t} where claimed-block matters");
         total = (total.0 + g, total.1 + p, total.2 + m);
     }

@@ -5,6 +5,7 @@
 use crate::common;
 
 use common::reference::{RefMove, RefPos, Side, Sq, fast_key};
+use common::sample::Sample;
 use veletas::rules::{Color, Move, Phase, PlayoutPolicy, Position, Rng, Variant};
 
 fn side(color: Color) -> Side {
@@ -201,14 +202,16 @@ fn random_10x10_games_uniform_policy_agree_with_reference() {
     check_random_games(&quick_run(10, PlayoutPolicy::Uniform, 300, 102));
 }
 
-/// The long runs, one per size: `cargo test --release --test reference -- --ignored`.
+/// The long runs, one per size: `cargo test --release --test rules reference -- --ignored`.
+/// CI runs a sample of them (see [`Sample`]).
 fn long_run(size: u8, games: usize) {
+    let sample = Sample::from_env();
     for (policy, seed) in [(PlayoutPolicy::Cheap, 1), (PlayoutPolicy::Uniform, 2)] {
         let run = Run {
             size,
             policy,
-            games,
-            seed: seed * 1000 + u64::from(size),
+            games: sample.games(games),
+            seed: sample.seed(seed * 1000 + u64::from(size)),
             setup_lists: size < 10,
             setup_count_games: 20,
             notation_games: 50,

@@ -371,7 +371,7 @@ fn each_side_has_its_own_time_control() {
     assert_eq!(game["time_controls"], json!(["clock 60+2", "clock 30 byoyomi 10/5"]));
     let path = format!("/api/games/{}", game["id"]);
     let (_, text) = request(&server, "GET", &format!("{path}/record"), &[], b"");
-    assert!(text.contains("[TimeControl \"black clock 60+2, white clock 30 byoyomi 10/5\"]"), "{text}");
+    assert!(text.contains("[TimeControl \"black clock 60+2; white clock 30 byoyomi 10/5\"]"), "{text}");
     let ask = json!({"size": 7, "rules": "classic", "black_time": {"movetime": 2}, "white_time": {"clock": "60"}});
     let (_, game) = post(&server, "/api/games", &ask.to_string());
     assert_eq!(game["clocks"], json!([null, 60.0]), "{game}");
