@@ -3,7 +3,7 @@
 //! A record file holds games one after the other. A game is a block of tag lines
 //! `[Name "value"]`, then the moves in the project's notation, with optional move
 //! numbers (`1.`, `1...`), `{comments}` and per-turn annotations (`{0.8s}`, see
-//! [`annotation`]), ended by the result token `B+`, `W+` or `*`:
+//! [`Annotation`]), ended by the result token `B+`, `W+` or `*`:
 //!
 //! ```text
 //! [Event "veletas match"]
