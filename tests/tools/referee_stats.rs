@@ -58,7 +58,7 @@ fn summary_numbers_are_those_of_stats_rs() {
     let text = s.to_string();
     assert!(text.contains("Score of one vs two: 60 - 40 (60.0%)"), "{text}");
     assert!(text.contains("Elo difference: +70.4 ± 69.0 [+1.4, +139.5] (95%), LOS 97.7%"), "{text}");
-    assert!(text.contains("Pairs: 50 [LL 10, LD 0, WL/DD 20, WD 0, WW 20]"), "{text}");
+    assert!(text.contains("Pairs: 50 [LL 10, WL 20, WW 20]"), "{text}");
     assert!(text.contains("time forfeit 1"), "{text}");
 }
 

@@ -151,7 +151,7 @@ fn match_report_shows_the_summary_and_the_live_page_the_running_games() {
     assert!(seen_running, "the live page showed the game in progress");
     let html = std::fs::read_to_string(&report).unwrap();
     let text = panel_text(&html);
-    for want in ["one", "two", "Score of one vs two", "Elo difference", "LOS", "Pentanomial"] {
+    for want in ["one", "two", "Score of one vs two", "Elo difference", "LOS", "Pairs"] {
         assert!(text.contains(want), "{want} in {text}");
     }
     assert_eq!(games_in(&html).len(), 2);

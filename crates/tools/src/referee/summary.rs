@@ -265,19 +265,7 @@ impl MatchSummary {
             ),
             ("LOS".to_string(), format!("{:.1}%", 100.0 * self.los)),
         ];
-        let c = self.pentanomial.counts;
-        lines.push((
-            "Pentanomial".to_string(),
-            format!(
-                "{} pairs: LL {}, LD {}, WL/DD {}, WD {}, WW {}",
-                self.pentanomial.pairs(),
-                c[0],
-                c[1],
-                c[2],
-                c[3],
-                c[4]
-            ),
-        ));
+        lines.push(("Pairs".to_string(), format!("{} {}", self.pentanomial.pairs(), pair_buckets(&self.pentanomial))));
         if let Some(elo) = self.pair_elo {
             lines.push(("Pair Elo (95%)".to_string(), format!("{}{}", format_elo(elo), pair_note(elo))));
         }
@@ -355,17 +343,7 @@ impl fmt::Display for MatchSummary {
             }
             None => writeln!(f, "Elo difference: no games")?,
         }
-        let c = self.pentanomial.counts;
-        write!(
-            f,
-            "Pairs: {} [LL {}, LD {}, WL/DD {}, WD {}, WW {}]",
-            self.pentanomial.pairs(),
-            c[0],
-            c[1],
-            c[2],
-            c[3],
-            c[4]
-        )?;
+        write!(f, "Pairs: {} [{}]", self.pentanomial.pairs(), pair_buckets(&self.pentanomial))?;
         match self.pair_elo {
             Some(elo) => writeln!(f, ", pair Elo {}{}", format_elo(elo), pair_note(elo))?,
             None => writeln!(f)?,
@@ -396,6 +374,23 @@ impl SprtReport {
             s.spec.elo0, s.spec.elo1, s.spec.alpha, s.spec.beta, s.llr, s.bounds.0, s.bounds.1
         )
     }
+}
+
+/// The complete pairs by engine 1's points: `LL 10, WL 20, WW 20` (both games lost, one
+/// each, both won). A Veletas game has no draws, so the pentanomial's draw buckets (LD,
+/// WD, and DD beside WL) are shown only if a pair ever lands in them.
+fn pair_buckets(pentanomial: &Pentanomial) -> String {
+    let [ll, ld, wl, wd, ww] = pentanomial.counts;
+    let mut parts = vec![format!("LL {ll}")];
+    if ld > 0 {
+        parts.push(format!("LD {ld}"));
+    }
+    parts.push(if ld + wd > 0 { format!("WL/DD {wl}") } else { format!("WL {wl}") });
+    if wd > 0 {
+        parts.push(format!("WD {wd}"));
+    }
+    parts.push(format!("WW {ww}"));
+    parts.join(", ")
 }
 
 #[cfg(test)]
