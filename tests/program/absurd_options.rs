@@ -3,11 +3,7 @@
 //! are read, with one line on stderr and exit 2, before an engine is started or a byte is
 //! allocated for a schedule.
 
-use std::process::{Command, Output};
-
-fn veletas(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_veletas")).args(args).output().unwrap()
-}
+use crate::support::veletas;
 
 /// The one line of a refusal (exit code 2, nothing on stdout; clap's own refusals may
 /// add their usual hint, `For more information, try '--help'.`, after a blank line).

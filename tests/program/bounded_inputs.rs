@@ -4,16 +4,9 @@
 //! would block the reader forever) and a file over its limit, in one line, without
 //! reading them.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("veletas-bounded-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// Runs `veletas ARGS` with a hang guard (a FIFO read would never end) and returns its
 /// exit code and stderr.
@@ -40,7 +33,7 @@ fn run(args: &[&str], dir: &Path) -> (Option<i32>, String) {
 
 #[test]
 fn devices_fifos_and_oversize_files_are_refused_unread_by_every_reader() {
-    let dir = scratch("inputs");
+    let dir = scratch!("inputs");
     assert!(Command::new("mkfifo").arg(dir.join("fifo")).status().unwrap().success());
     // 17 MiB and 257 MiB, sparse: over the limits without using the disk.
     std::fs::File::create(dir.join("big")).unwrap().set_len(17 << 20).unwrap();

@@ -2,11 +2,7 @@
 //! same wherever the command line accepts it, or it is refused with one line naming where it
 //! belongs; never silently ignored.
 
-use std::process::{Command, Output};
-
-fn veletas(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_veletas")).args(args).output().unwrap()
-}
+use crate::support::veletas;
 
 /// The one line of a refusal (exit code 2, nothing on stdout).
 fn refusal(args: &[&str]) -> String {

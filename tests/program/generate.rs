@@ -1,11 +1,8 @@
 //! The program as a package: `veletas generate` writes completions that the shells parse and a
 //! man page that names every subcommand, and `--version` names the commit of a git build.
 
-use std::process::{Command, Output, Stdio};
-
-fn veletas(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_veletas")).args(args).output().expect("veletas runs")
-}
+use crate::support::veletas;
+use std::process::{Command, Stdio};
 
 fn installed(program: &str) -> bool {
     Command::new("sh")

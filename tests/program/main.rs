@@ -7,6 +7,14 @@
 //! library once a layer rather than once a file: put a new suite here as a module, not in a new
 //! top-level `tests/*.rs` file.
 
+/// `scratch!("name")`: a fresh, empty directory for one test of the calling suite
+/// ([`support::scratch_dir`]).
+macro_rules! scratch {
+    ($name:expr) => {
+        $crate::support::scratch_dir(module_path!(), $name)
+    };
+}
+
 mod absurd_options;
 mod bounded_inputs;
 mod cli_options;
@@ -15,3 +23,4 @@ mod docs_options;
 mod fuzz_seeds;
 mod generate;
 mod scripts_usage;
+mod support;

@@ -3,22 +3,11 @@
 //! of `veletas check` first, and unnamed engines carry the same distinct names on screen
 //! and in the records.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+use crate::support::veletas;
+use std::process::Output;
 
 const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("veletas-check-referee-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn veletas(args: &[&str]) -> Output {
-    Command::new(VELETAS).args(args).output().unwrap()
-}
 
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
@@ -48,7 +37,7 @@ fn assert_refused(output: &Output, what: &[&str], record: &std::path::Path) {
 
 #[test]
 fn unnamed_engines_carry_their_distinguishing_words_on_screen_and_in_records() {
-    let dir = scratch("names");
+    let dir = scratch!("names");
     let record = dir.join("g.txt");
     let (one, two) = (format!("{VELETAS} --seed 1 --playouts 20"), format!("{VELETAS} --seed 2 --playouts 20"));
     let output = veletas(&[
@@ -101,7 +90,7 @@ fn unnamed_engines_carry_their_distinguishing_words_on_screen_and_in_records() {
 
 #[test]
 fn a_tournament_of_unnamed_engines_records_the_names_it_shows() {
-    let dir = scratch("tournament-names");
+    let dir = scratch!("tournament-names");
     let record = dir.join("t.txt");
     let engines = [format!("{FAKE} --seed 1"), format!("{FAKE} --seed 2"), format!("{FAKE} --seed 3")];
     let mut args = vec!["tournament", "--size", "7", "--record", record.to_str().unwrap()];
@@ -120,7 +109,7 @@ fn a_tournament_of_unnamed_engines_records_the_names_it_shows() {
 
 #[test]
 fn engines_that_cannot_answer_protocol_version_or_name_are_refused_before_any_game() {
-    let dir = scratch("startup");
+    let dir = scratch!("startup");
     let record = dir.join("g.txt");
     let path = record.to_str().unwrap();
     let good = format!("{FAKE} --seed 1");
@@ -151,7 +140,7 @@ fn engines_that_cannot_answer_protocol_version_or_name_are_refused_before_any_ga
 
 #[test]
 fn check_refuses_a_broken_engine_and_lets_good_ones_play() {
-    let dir = scratch("check");
+    let dir = scratch!("check");
     let record = dir.join("g.txt");
     let path = record.to_str().unwrap();
     let good = format!("good={FAKE} --seed 1");

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use super::tournament_scripts::{games, kubernetes_manifest, scratch, scripts, text};
+use super::tournament_scripts::{games, kubernetes_manifest, scripts, text};
 
 const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
 
@@ -183,7 +183,7 @@ fn hadolint_passes_the_dockerfile() {
     let (ok, report) = run_tool("hadolint", &[&path]);
     assert!(ok, "{report}");
     // The same linter rejects an untagged base image: it really read the file.
-    let dir = scratch("hadolint");
+    let dir = scratch!("hadolint");
     let bad = dir.join("Dockerfile");
     let text = std::fs::read_to_string(&path).unwrap();
     let untagged: Vec<&str> =
@@ -202,7 +202,7 @@ fn the_kubernetes_manifest_validates_against_the_job_schema() {
     let (ok, report) = run_tool("kubernetes-validate", &[strict, &path]);
     assert!(ok && report.contains("job/veletas-tournament"), "{report}");
     // A misspelt field of the Job's spec is refused: the schema is really checked.
-    let dir = scratch("k8s");
+    let dir = scratch!("k8s");
     let bad = dir.join("job.yaml");
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.contains("\n  completions: "));
@@ -302,7 +302,7 @@ fn field() -> Vec<String> {
 #[test]
 #[ignore = "needs root, slurm-wlm and munge (scripts/test.sh installs them); run with --ignored"]
 fn a_slurm_array_job_plays_the_same_games_and_standings_as_the_whole() {
-    let dir = scratch("slurm-cluster");
+    let dir = scratch!("slurm-cluster");
     let whole = dir.join("whole.txt");
     text(
         &Command::new(VELETAS)

@@ -4,7 +4,7 @@
 //! when the whole answer is protocol.md's `B+` or `W+`. See docs/reliability.md.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use veletas::referee::parse_records;
@@ -14,13 +14,6 @@ const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
 
 /// Terminal escapes: set the window title, clear the screen, recolour.
 const ESCAPES: &str = "\u{1b}]0;pwned\u{7}\u{1b}[2J\u{1b}[31mred";
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("veletas-engine-text-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn run(dir: &Path, args: &[&str]) -> Output {
     let output = Command::new(VELETAS).current_dir(dir).args(args).output().unwrap();
@@ -34,7 +27,7 @@ fn has_control(text: &str) -> bool {
 
 #[test]
 fn hostile_names_reach_records_lines_and_csv_short_and_clean() {
-    let dir = scratch("names");
+    let dir = scratch!("names");
     // Single quotes keep the escapes inside one word of the engine command line.
     let one = format!("'{FAKE}' --seed 1 --name '{ESCAPES}' --name-repeat 40000");
     let two = format!("'{FAKE}' --seed 2 --name 'tab\there'");
@@ -61,7 +54,7 @@ fn hostile_names_reach_records_lines_and_csv_short_and_clean() {
 
 /// The `Disagreement` tags of a match where engine 1 answers `final_score` with `text`.
 fn disagreements(name: &str, text: &str) -> Vec<Option<String>> {
-    let dir = scratch(name);
+    let dir = scratch!(name);
     let one = format!("'{FAKE}' --seed 1 --score-text '{text}'");
     let two = format!("'{FAKE}' --seed 2");
     let args = ["match", "--engine", &one, "--engine", &two, "--games", "4", "--size", "7", "-q", "--record", "g.txt"];

@@ -5,7 +5,7 @@
 //! outlives the match, even after SIGINT. See docs/reliability.md.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
@@ -20,13 +20,6 @@ const PEAK_LIMIT_KB: i64 = 96 * 1024;
 
 /// A hang guard, not a measurement: a run that has not ended by then is killed and fails.
 const HANG_GUARD: Duration = Duration::from_secs(300);
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("veletas-hostile-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// How a referee run ended.
 struct Ended {
@@ -127,7 +120,7 @@ fn endings(dir: &Path) -> Vec<(String, String)> {
 
 #[test]
 fn a_flood_while_the_other_engine_thinks_is_adjudicated_with_memory_bounded() {
-    let dir = scratch("flood");
+    let dir = scratch!("flood");
     let ended = hostile_match(&dir, "--flood-after 1", "--slow-at 1 --delay 1", "2", &["--movetime", "5"]);
     assert_eq!(ended.code, Some(0), "{}", ended.stderr);
     let endings = endings(&dir);
@@ -142,7 +135,7 @@ fn a_flood_while_the_other_engine_thinks_is_adjudicated_with_memory_bounded() {
 
 #[test]
 fn a_huge_reply_is_malformed_with_memory_bounded() {
-    let dir = scratch("huge");
+    let dir = scratch!("huge");
     let ended = hostile_match(&dir, "--huge-reply-at 1", "", "2", &["--movetime", "5"]);
     assert_eq!(ended.code, Some(0), "{}", ended.stderr);
     for (termination, reason) in endings(&dir) {
@@ -155,7 +148,7 @@ fn a_huge_reply_is_malformed_with_memory_bounded() {
 
 #[test]
 fn an_engine_that_stops_reading_loses_on_time_and_the_match_goes_on() {
-    let dir = scratch("deaf");
+    let dir = scratch!("deaf");
     // Its answers given in advance keep it in the games until the referee's writes fill
     // its one-page pipe: within 60 games.
     let extra = ["--movetime", "1", "--command-timeout", "1", "-q"];
@@ -171,7 +164,7 @@ fn an_engine_that_stops_reading_loses_on_time_and_the_match_goes_on() {
 
 #[test]
 fn an_engine_behind_a_wrapper_dies_with_its_children() {
-    let dir = scratch("wrapper");
+    let dir = scratch!("wrapper");
     let pids = dir.join("pids.txt");
     // A shell that runs the engine as its child (not exec), which starts a child too.
     let wrapped = format!("sh -c '\"$0\" --hang-at 2 --child --pid-file \"$1\"; true' '{FAKE}' '{}'", pids.display());
@@ -188,7 +181,7 @@ fn an_engine_behind_a_wrapper_dies_with_its_children() {
 
 #[test]
 fn sigint_ends_every_engine_and_its_children() {
-    let dir = scratch("sigint");
+    let dir = scratch!("sigint");
     let pids = dir.join("pids.txt");
     let one = format!("'{FAKE}' --hang-at 1 --child --pid-file '{}'", pids.display());
     let two = format!("'{FAKE}' --child --pid-file '{}'", pids.display());

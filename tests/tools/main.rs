@@ -4,6 +4,14 @@
 //! One test binary for the crate (Cargo finds `tests/*/main.rs`), so the test command links the
 //! library once a layer rather than once a file: put a new suite here as a module, not in a new
 //! top-level `tests/*.rs` file.
+/// `scratch!("name")`: a fresh, empty directory for one test of the calling suite
+/// ([`support::scratch_dir`]).
+macro_rules! scratch {
+    ($name:expr) => {
+        $crate::support::scratch_dir(module_path!(), $name)
+    };
+}
+
 mod build_commit_script;
 mod check_cli;
 mod check_referee;
@@ -27,6 +35,7 @@ mod rules_names;
 mod runner_options;
 mod stats_extremes;
 mod stats_reference;
+mod support;
 mod tournament;
 mod tournament_scripts;
 mod tournament_unstartable;

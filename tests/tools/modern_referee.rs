@@ -2,20 +2,13 @@
 //! the right engine, the record notes it, resume understands it), modern random
 //! openings, the random-setup start and no-corners.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use veletas::referee::{GameRecord, MatchArgs, MatchSummary, Termination, parse_records, run_match};
 use veletas::rules::{Move, Phase, Position};
 
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
 const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("veletas-modern-referee-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn fake(flags: &str) -> String {
     format!("'{FAKE}' {flags}")
@@ -62,7 +55,7 @@ fn engine1_wins(games: &[GameRecord]) -> u64 {
 
 #[test]
 fn a_swap_exchanges_the_engines_colours_and_is_recorded() {
-    let dir = scratch("swap");
+    let dir = scratch!("swap");
     let record = dir.join("games.txt");
     let summary =
         modern_match(&fake("--seed 1 --swap --name swapper"), &fake("--seed 2 --name plain"), "4", &record, &[]);
@@ -95,7 +88,7 @@ fn a_loss_after_the_swap_goes_to_the_engine_that_swapped() {
     // Engine 1 swaps as White, then makes an illegal move at its second genmove, as
     // Black; as Black from the start it also errs at its second genmove. It must lose
     // every game, with the loser's colour as played at the time.
-    let dir = scratch("swap-loss");
+    let dir = scratch!("swap-loss");
     let record = dir.join("games.txt");
     let summary = modern_match(&fake("--seed 1 --swap --illegal-at 2"), &fake("--seed 2"), "4", &record, &[]);
     assert_eq!((summary.score.wins, summary.score.losses), (0, 4));
@@ -109,7 +102,7 @@ fn a_loss_after_the_swap_goes_to_the_engine_that_swapped() {
 
 #[test]
 fn modern_random_openings_hold_setup_stones_and_no_swap() {
-    let dir = scratch("openings");
+    let dir = scratch!("openings");
     let record = dir.join("games.txt");
     modern_match(&fake("--seed 1"), &fake("--seed 2"), "2", &record, &["--no-corners"]);
     for g in read_games(&record) {
@@ -125,7 +118,7 @@ fn modern_random_openings_hold_setup_stones_and_no_swap() {
 
 #[test]
 fn the_random_setup_option_starts_in_play() {
-    let dir = scratch("random-setup");
+    let dir = scratch!("random-setup");
     let record = dir.join("games.txt");
     modern_match(&fake("--seed 1"), &fake("--seed 2"), "2", &record, &["--random-setup"]);
     let games = read_games(&record);
@@ -142,7 +135,7 @@ fn the_random_setup_option_starts_in_play() {
 
 #[test]
 fn the_real_engine_plays_a_modern_match() {
-    let dir = scratch("real");
+    let dir = scratch!("real");
     let record = dir.join("games.txt");
     let engine = format!("'{VELETAS}' --player random --seed 4");
     let summary =
@@ -155,7 +148,7 @@ fn the_real_engine_plays_a_modern_match() {
 
 #[test]
 fn a_claimed_block_match_tells_the_engines_and_records_the_rules() {
-    let dir = scratch("claimed-block");
+    let dir = scratch!("claimed-block");
     let record = dir.join("games.txt");
     let summary = modern_match(&fake("--seed 1"), &fake("--seed 2"), "2", &record, &["--claimed-block"]);
     assert_eq!(summary.games, 2);

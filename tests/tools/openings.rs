@@ -2,19 +2,11 @@
 //! seed, each opening once before any repeats), `start=N` and `plies=N` decide which moves
 //! each pair's games start with, and the record shows them.
 
-use std::path::PathBuf;
 use std::process::Command;
 
 use veletas::referee::parse_records;
 
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("veletas-openings-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch directory");
-    dir
-}
 
 /// Plays 8 games (4 pairs) of two random movers on 7x7 from `book` with the openings words
 /// `words`; returns each game's first two moves.
@@ -35,7 +27,7 @@ fn openings_played(dir: &std::path::Path, words: &[&str], seed: &str) -> Vec<Str
 
 #[test]
 fn openings_words_choose_the_order_the_start_and_the_length_of_each_pairs_opening() {
-    let dir = scratch("words");
+    let dir = scratch!("words");
     std::fs::write(dir.join("book.txt"), "d4 b2,f6\nc3 e2,f6\ne5 b2,c6\nc5 b2,f6\n").expect("book");
     let pairs = |games: &[String]| -> Vec<String> {
         games
@@ -66,7 +58,7 @@ fn openings_words_choose_the_order_the_start_and_the_length_of_each_pairs_openin
 
 #[test]
 fn a_bad_openings_word_is_one_line_and_plays_nothing() {
-    let dir = scratch("bad");
+    let dir = scratch!("bad");
     std::fs::write(dir.join("book.txt"), "d4 b2,f6\n").expect("book");
     let record = dir.join("games.txt");
     let fake = format!("'{FAKE}'");

@@ -4,19 +4,12 @@
 
 use std::fs;
 use std::os::unix::fs::FileTypeExt as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
 const POSITION: &str = "7/7/2s4/7/4s2/1s5/7 b";
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("veletas-output-paths-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn veletas(dir: &Path, args: &[&str]) -> Output {
     Command::new(VELETAS).current_dir(dir).args(args).output().unwrap()
@@ -42,7 +35,7 @@ fn assert_refused(output: &Output, what: &str) {
 
 #[test]
 fn render_onto_a_symlink_writes_its_target_and_keeps_the_link() {
-    let dir = scratch("link");
+    let dir = scratch!("link");
     fs::write(dir.join("real.svg"), "old").unwrap();
     std::os::unix::fs::symlink("real.svg", dir.join("link.svg")).unwrap();
     let output = veletas(&dir, &["render", POSITION, "-o", "link.svg"]);
@@ -54,7 +47,7 @@ fn render_onto_a_symlink_writes_its_target_and_keeps_the_link() {
 
 #[test]
 fn render_into_a_fifo_writes_through_it_and_leaves_a_fifo() {
-    let dir = scratch("fifo");
+    let dir = scratch!("fifo");
     let fifo = dir.join("pipe");
     assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
     let reader = {
@@ -78,7 +71,7 @@ fn render_to_dev_stdout_prints_the_picture() {
 
 #[test]
 fn a_match_refuses_pages_and_logs_that_are_its_record() {
-    let dir = scratch("match");
+    let dir = scratch!("match");
     let first = small_match(&dir, "2", "g.txt", &[]);
     assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
     let before = fs::read(dir.join("g.txt")).unwrap();
@@ -97,7 +90,7 @@ fn a_match_refuses_pages_and_logs_that_are_its_record() {
 
 #[test]
 fn view_render_and_ratings_refuse_to_write_over_their_input() {
-    let dir = scratch("readers");
+    let dir = scratch!("readers");
     let first = small_match(&dir, "2", "g.txt", &[]);
     assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
     let before = fs::read(dir.join("g.txt")).unwrap();

@@ -8,8 +8,9 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
+use crate::support::veletas;
 use veletas::picture::svg::{self, SvgOptions};
 use veletas::record::{GameRecord, parse_records};
 use veletas::rules::{Color, Move, PlayoutPolicy, Position, Rng, Rules, Variant};
@@ -243,10 +244,6 @@ fn pictures_match_the_golden_files() {
 }
 
 // ---- the command line ----
-
-fn veletas(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_veletas")).args(args).output().unwrap()
-}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("pictures").join(name);

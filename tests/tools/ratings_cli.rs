@@ -5,14 +5,6 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// A fresh directory for one test.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("veletas-ratings-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// One game's record text.
 fn game(event: &str, tournament: Option<&str>, black: &str, white: &str, result: &str) -> String {
     let escape = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
@@ -87,7 +79,7 @@ fn fails_with(output: &Output, expected: &[&str]) {
 
 #[test]
 fn text_shows_standings_crosstable_los_head_to_head_and_notes() {
-    let dir = temp_dir("text");
+    let dir = scratch!("text");
     let file = write(&dir, "games.txt", &field("rr", Some("0a1b")));
     let text = stdout(&ratings(&[&file, &"--head-to-head"]));
     assert!(text.starts_with("Ratings of 3 engines from 48 games (logistic Elo, mean 0"), "{text}");
@@ -103,7 +95,7 @@ fn text_shows_standings_crosstable_los_head_to_head_and_notes() {
 
 #[test]
 fn csv_has_the_exact_header_and_quotes_names() {
-    let dir = temp_dir("csv");
+    let dir = scratch!("csv");
     let file = write(&dir, "games.txt", &field("rr", None));
     let csv = stdout(&ratings(&[&file, &"--format", &"csv"]));
     let lines: Vec<&str> = csv.lines().collect();
@@ -116,7 +108,7 @@ fn csv_has_the_exact_header_and_quotes_names() {
 
 #[test]
 fn json_parses_with_the_anchor() {
-    let dir = temp_dir("json");
+    let dir = scratch!("json");
     let file = write(&dir, "games.txt", &field("rr", None));
     let text = stdout(&ratings(&[&file, &"--format", &"json", &"--anchor", &"gamma=1000"]));
     let json: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -131,7 +123,7 @@ fn json_parses_with_the_anchor() {
 
 #[test]
 fn shards_of_one_tournament_rate_as_the_whole() {
-    let dir = temp_dir("shards");
+    let dir = scratch!("shards");
     let whole = field("rr", Some("cafe"));
     let games: Vec<&str> = whole.split_inclusive("W+\n\n").collect();
     let (a, b) = games.split_at(games.len() / 2);
@@ -146,7 +138,7 @@ fn shards_of_one_tournament_rate_as_the_whole() {
 
 #[test]
 fn files_of_different_tournaments_are_refused_unless_mixed() {
-    let dir = temp_dir("mix");
+    let dir = scratch!("mix");
     let a = write(&dir, "a.txt", &field("rr", Some("0a1b")));
     let b = write(&dir, "b.txt", &field("rr", Some("ffff")));
     let c = write(&dir, "c.txt", &field("other", None));
@@ -163,7 +155,7 @@ fn files_of_different_tournaments_are_refused_unless_mixed() {
 
 #[test]
 fn each_bad_input_gives_one_line_and_a_non_zero_exit() {
-    let dir = temp_dir("errors");
+    let dir = scratch!("errors");
     let good = write(&dir, "good.txt", &field("rr", None));
     let junk = write(&dir, "junk.txt", &format!("{}[Black \"x\"\n", game("rr", None, "a", "b", "B+")));
     fails_with(&ratings(&[&junk]), &["junk.txt:8:", "bad tag line"]);
@@ -193,7 +185,7 @@ fn each_bad_input_gives_one_line_and_a_non_zero_exit() {
 
 #[test]
 fn games_of_an_engine_against_itself_are_skipped_with_a_note() {
-    let dir = temp_dir("self");
+    let dir = scratch!("self");
     let text = field("rr", None) + &game("rr", None, "alpha", "alpha", "B+");
     let file = write(&dir, "games.txt", &text);
     let out = stdout(&ratings(&[&file]));

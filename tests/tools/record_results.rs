@@ -12,13 +12,6 @@ use veletas::rules::Color;
 
 const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("veletas-record-results-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn run(args: &[&str]) -> Output {
     Command::new(VELETAS).args(args).output().unwrap()
 }
@@ -53,7 +46,7 @@ fn stderr(output: &Output) -> String {
 
 #[test]
 fn match_records_carry_each_engine_turns_time_and_read_back_byte_for_byte() {
-    let dir = temp_dir("annotations");
+    let dir = scratch!("annotations");
     let record = played(&dir);
     let text = std::fs::read_to_string(&record).unwrap();
     let games = parse_records(&text).unwrap();
@@ -97,7 +90,7 @@ fn tampered(dir: &Path, record: &Path) -> (PathBuf, [Color; 2]) {
 
 #[test]
 fn ratings_count_what_the_replay_decides_and_warn_about_each_contradicted_claim() {
-    let dir = temp_dir("ratings");
+    let dir = scratch!("ratings");
     let record = played(&dir);
     let (path, winners) = tampered(&dir, &record);
     let output = run(&["ratings", path.to_str().unwrap(), "--format", "json"]);
@@ -126,7 +119,7 @@ fn ratings_count_what_the_replay_decides_and_warn_about_each_contradicted_claim(
 
 #[test]
 fn view_and_loadgame_warn_about_a_result_the_moves_contradict() {
-    let dir = temp_dir("view");
+    let dir = scratch!("view");
     let record = played(&dir);
     let (path, winners) = tampered(&dir, &record);
     let html = dir.join("games.html");

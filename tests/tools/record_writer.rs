@@ -5,7 +5,7 @@
 //! game cut short and games recorded twice. See docs/reliability.md.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
@@ -13,13 +13,6 @@ use veletas::referee::parse_records;
 
 const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("veletas-record-writer-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// The arguments of a match of `games` games on 7x7 into `g.txt` between two named fake
 /// engines; engine 2 thinks `delay` seconds on its first move of each game.
@@ -50,7 +43,7 @@ fn holds_a_lock(pid: u32) -> bool {
 
 #[test]
 fn a_second_referee_refuses_naming_the_first_or_waits_and_resumes() {
-    let dir = scratch("lock");
+    let dir = scratch!("lock");
     let first = Command::new(VELETAS)
         .current_dir(&dir)
         .args(match_args("2", "2"))
@@ -84,7 +77,7 @@ fn a_second_referee_refuses_naming_the_first_or_waits_and_resumes() {
 
 #[test]
 fn a_failed_write_leaves_the_record_ending_in_a_complete_game() {
-    let dir = scratch("full");
+    let dir = scratch!("full");
     // A file size limit of 4 blocks (2 or 4 KiB) stands for a full disk: the write that
     // crosses it fails (EFBIG, with SIGXFSZ ignored) part way through a game.
     let args: Vec<String> = match_args("40", "0").iter().map(|a| format!("'{}'", a.replace('\'', "'\\''"))).collect();
@@ -103,7 +96,7 @@ fn a_failed_write_leaves_the_record_ending_in_a_complete_game() {
 
 #[test]
 fn readers_skip_a_cut_short_last_game_and_games_recorded_twice() {
-    let dir = scratch("readers");
+    let dir = scratch!("readers");
     let output = run(&dir, &match_args("4", "0"));
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let whole = fs::read_to_string(dir.join("g.txt")).unwrap();
@@ -128,7 +121,7 @@ fn readers_skip_a_cut_short_last_game_and_games_recorded_twice() {
 
 #[test]
 fn ratings_count_a_tournament_played_twice_once() {
-    let dir = scratch("twice");
+    let dir = scratch!("twice");
     let engines: Vec<String> =
         ["a", "b", "c"].iter().enumerate().map(|(i, name)| format!("{name}='{FAKE}' --seed {i}")).collect();
     for record in ["t1.txt", "t2.txt"] {

@@ -8,14 +8,6 @@ use veletas::referee::{MatchArgs, MatchSummary, RefereeError, Termination, parse
 
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
 
-/// A fresh, empty directory for one test's files.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("veletas-referee-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn fake(flags: &str) -> String {
     format!("'{FAKE}' {flags}")
 }
@@ -30,7 +22,7 @@ fn read_games(path: &Path) -> Vec<veletas::referee::GameRecord> {
 
 #[test]
 fn a_short_match_between_random_movers_on_7x7() {
-    let dir = scratch("short");
+    let dir = scratch!("short");
     let record = dir.join("games.txt");
     let (one, two) = (fake("--seed 1 --name alpha"), fake("--seed 2 --name beta"));
     let summary = run(&[
@@ -85,7 +77,7 @@ fn a_short_match_between_random_movers_on_7x7() {
 /// Engine 2 misbehaves at its first genmove of every game; engine 1 must win both games
 /// with `want` as the recorded termination.
 fn misbehaviour(name: &str, flags: &str, want: Termination) {
-    let dir = scratch(name);
+    let dir = scratch!(name);
     let record = dir.join("games.txt");
     let (good, bad) = (fake("--seed 1"), fake(&format!("--seed 2 {flags}")));
     let summary = run(&[
@@ -161,7 +153,7 @@ fn resigning_loses() {
 
 #[test]
 fn final_score_disagreements_are_flagged() {
-    let dir = scratch("score");
+    let dir = scratch!("score");
     let record = dir.join("games.txt");
     let summary = run(&[
         "--engine",
@@ -202,7 +194,7 @@ fn clocks_with_increment_and_byoyomi_are_announced_and_kept() {
 
 #[test]
 fn records_under_a_clock_carry_the_time_each_side_used() {
-    let dir = scratch("time-used");
+    let dir = scratch!("time-used");
     let record = dir.join("games.txt");
     let rec = record.to_str().unwrap();
     // Engine 2 sleeps 0.3 s before its second genmove of each game.
@@ -224,7 +216,7 @@ fn records_under_a_clock_carry_the_time_each_side_used() {
 
 #[test]
 fn resuming_plays_only_the_missing_games() {
-    let dir = scratch("resume");
+    let dir = scratch!("resume");
     let record = dir.join("games.txt");
     let rec = record.to_str().unwrap();
     let (one, two) = (fake("--seed 1"), fake("--seed 2"));
@@ -273,7 +265,7 @@ fn an_sprt_stops_the_match_when_it_decides() {
 
 #[test]
 fn openings_come_from_a_file() {
-    let dir = scratch("openings");
+    let dir = scratch!("openings");
     let file = dir.join("openings.txt");
     std::fs::write(&file, "# two openings\nd4 b2,f6\n\n7/7/7/3s3/7/7/7 w b2,f6 d4-d6/d5  # a position\n").unwrap();
     let record = dir.join("games.txt");
@@ -352,7 +344,7 @@ fn bad_options_and_missing_engines_are_errors() {
 fn time_odds_give_engine_one_a_longer_clock() {
     // Engine 1 takes 0.45 s over its second move. With 0.3 s per move and the 0.1 s margin that
     // loses on time; with time odds 2 (0.6 s) it does not, and engine 2 keeps the plain clock.
-    let dir = scratch("odds");
+    let dir = scratch!("odds");
     let record = dir.join("games.txt");
     let slow = fake("--seed 3 --slow-at 2 --delay 0.45");
     let quick = fake("--seed 4");
@@ -371,7 +363,7 @@ fn time_odds_give_engine_one_a_longer_clock() {
 
 #[test]
 fn engines_named_on_the_command_line_keep_their_names_in_records() {
-    let dir = scratch("named");
+    let dir = scratch!("named");
     let record = dir.join("games.txt");
     let (one, two) = (format!("strong={}", fake("--seed 1")), format!("weak={}", fake("--seed 2")));
     let summary = run(&[
@@ -398,7 +390,7 @@ fn engines_named_on_the_command_line_keep_their_names_in_records() {
 
 #[test]
 fn records_that_are_no_regular_file_are_refused_in_one_line() {
-    let dir = scratch("special-record");
+    let dir = scratch!("special-record");
     let fifo = dir.join("fifo");
     let fifo_made = std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
     let one = fake("--seed 1");

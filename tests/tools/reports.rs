@@ -3,6 +3,7 @@
 //! every game; the results panel parses as XML; bad paths give one line, exit 2, and
 //! leave nothing (and an old report intact).
 
+use crate::support::veletas;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -14,10 +15,6 @@ fn temp_dir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-fn veletas(args: &[&str]) -> Output {
-    Command::new(VELETAS).args(args).output().unwrap()
 }
 
 fn s(path: &Path) -> &str {

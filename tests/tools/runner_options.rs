@@ -4,19 +4,12 @@
 //! `--log-protocol`, the engine log's names, SIGINT with the resume command, the resumed
 //! games counted). Everything through the binary, with the fake engine.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
 const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("veletas-runner-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn run(dir: &Path, args: &[&str]) -> Output {
     Command::new(VELETAS).args(args).current_dir(dir).stdin(Stdio::null()).output().unwrap()
@@ -37,7 +30,7 @@ fn pids(path: &Path) -> usize {
 
 #[test]
 fn match_dry_run_lists_the_games_from_an_engines_file_without_starting_them() {
-    let dir = temp_dir("dry");
+    let dir = scratch!("dry");
     std::fs::write(
         dir.join("engines.toml"),
         "[[engine]]\nname = \"a\"\ncommand = \"/no/such/engine\"\n\n[[engine]]\nname = \"b\"\ncommand = \"/no/such/other\"\n",
@@ -60,7 +53,7 @@ fn match_dry_run_lists_the_games_from_an_engines_file_without_starting_them() {
 
 #[test]
 fn match_each_restart_on_starts_a_fresh_process_every_game() {
-    let dir = temp_dir("restart");
+    let dir = scratch!("restart");
     for (restart, expected) in [("restart=off", 2), ("restart=on", 8)] {
         let pid_file = dir.join(format!("{restart}.pids"));
         let engine = |name: &str| format!("{name}={FAKE} --pid-file {}", pid_file.display());
@@ -76,7 +69,7 @@ fn match_each_restart_on_starts_a_fresh_process_every_game() {
 
 #[test]
 fn match_option_init_is_sent_to_one_engine_and_a_refusal_loses_its_games() {
-    let dir = temp_dir("init");
+    let dir = scratch!("init");
     let a = format!("a={VELETAS} --player random --seed 1");
     let b = format!("b={VELETAS} --player random --seed 2");
     let args = [
@@ -109,7 +102,7 @@ fn match_option_init_is_sent_to_one_engine_and_a_refusal_loses_its_games() {
 
 #[test]
 fn an_sprt_stops_a_two_engine_tournament_and_needs_two_engines() {
-    let dir = temp_dir("sprt");
+    let dir = scratch!("sprt");
     let strong = format!("strong={FAKE}");
     let weak = format!("weak={FAKE} --resign-at 1");
     let args = [
@@ -150,7 +143,7 @@ fn an_sprt_stops_a_two_engine_tournament_and_needs_two_engines() {
 
 #[test]
 fn the_rating_interval_prints_standings_without_a_terminal() {
-    let dir = temp_dir("interval");
+    let dir = scratch!("interval");
     let engines: Vec<String> = ["a", "b", "c"].iter().map(|n| format!("{n}={FAKE}")).collect();
     let mut args = vec!["tournament", "--size", "7", "-q", "--rating-interval", "2"];
     for e in &engines {
@@ -195,7 +188,7 @@ fn the_rating_interval_prints_standings_without_a_terminal() {
 
 #[test]
 fn the_protocol_log_and_the_engine_log_name_every_line() {
-    let dir = temp_dir("logs");
+    let dir = scratch!("logs");
     let (a, b) = (format!("a={FAKE}"), format!("b={FAKE}"));
     let args =
         ["match", "--engine", &a, "--engine", &b, "--size", "7", "-q", "--record", "g.txt", "--log-protocol", "p.log"];
@@ -248,7 +241,7 @@ fn interrupt(dir: &Path, args: &[&str], pid_file: &Path, engines: usize) -> Outp
 
 #[test]
 fn sigint_stops_a_match_after_its_running_game_and_says_how_to_resume() {
-    let dir = temp_dir("sigint-match");
+    let dir = scratch!("sigint-match");
     let pid_file = dir.join("pids");
     let a = format!("a={FAKE} --slow-at 1 --delay 0.5 --pid-file {}", pid_file.display());
     let b = format!("b={FAKE}");
@@ -279,7 +272,7 @@ fn sigint_stops_a_match_after_its_running_game_and_says_how_to_resume() {
 
 #[test]
 fn sigint_stops_a_tournament_with_its_standings_so_far() {
-    let dir = temp_dir("sigint-tournament");
+    let dir = scratch!("sigint-tournament");
     let pid_file = dir.join("pids");
     let a = format!("a={FAKE} --slow-at 1 --delay 0.5 --pid-file {}", pid_file.display());
     let (b, c) = (format!("b={FAKE}"), format!("c={FAKE}"));

@@ -4,25 +4,14 @@
 //! record give finite Elo with finite bounds, say how a sweep was rated, and the SPRT
 //! decides long before the games run out.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 
+use crate::support::veletas;
 use veletas::referee::{GameOutcome, MatchSummary, Termination};
 use veletas::rules::Color;
 
-const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("veletas-stats-extremes-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn veletas(args: &[&str]) -> Output {
-    Command::new(VELETAS).args(args).output().unwrap()
-}
 
 fn stdout(output: &Output) -> String {
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
@@ -54,7 +43,7 @@ fn sweep(dir: &Path, games: &str, extra: &[&str]) -> String {
 
 #[test]
 fn a_clean_sweep_prints_finite_figures_and_the_sprt_decides() {
-    let dir = scratch("sprt");
+    let dir = scratch!("sprt");
     let report = dir.join("report.html");
     let text = sweep(&dir, "40", &["--sprt", "0,10", "--report", report.to_str().unwrap()]);
     assert!(!text.contains("inf"), "{text}");
@@ -84,7 +73,7 @@ fn a_clean_sweep_prints_finite_figures_and_the_sprt_decides() {
 #[test]
 fn one_won_pair_gets_a_floored_pair_variance() {
     // Two games, both won by engine one: a single WW pair, the pair variance 0.
-    let dir = scratch("pair");
+    let dir = scratch!("pair");
     let text = sweep(&dir, "2", &[]);
     let [elo, half, lower, upper] = figure(&text, "pair Elo ");
     assert!(half > 100.0 && lower < elo && elo < upper, "{text}");

@@ -12,14 +12,6 @@ use veletas::referee::tournament::{TournamentArgs, TournamentReport, run_tournam
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
 const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
 
-/// A fresh, empty directory for one test's files.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("veletas-tournament-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn fake(name: &str, flags: &str) -> String {
     format!("{name}='{FAKE}' --name {name} {flags}")
 }
@@ -54,7 +46,7 @@ fn game_keys(games: &[GameRecord]) -> Vec<(String, String, String, Vec<String>, 
 
 #[test]
 fn a_round_robin_of_three_engines_records_every_game_with_names_and_rounds() {
-    let dir = scratch("rr");
+    let dir = scratch!("rr");
     let record = dir.join("t.txt");
     let engines = [fake("alpha", "--seed 1"), fake("beta", "--seed 2"), fake("gamma", "--seed 3")];
     let report = run(&[
@@ -102,7 +94,7 @@ fn a_round_robin_of_three_engines_records_every_game_with_names_and_rounds() {
 
 #[test]
 fn a_killed_tournament_resumes_and_replays_only_the_cut_game() {
-    let dir = scratch("resume");
+    let dir = scratch!("resume");
     let record = dir.join("t.txt");
     let engines = [fake("a", "--seed 1"), fake("b", "--seed 2"), fake("c", "--seed 3")];
     let args = [
@@ -140,7 +132,7 @@ fn a_killed_tournament_resumes_and_replays_only_the_cut_game() {
 
 #[test]
 fn shards_play_exactly_the_games_of_the_whole_tournament() {
-    let dir = scratch("shards");
+    let dir = scratch!("shards");
     let whole = dir.join("whole.txt");
     let engines = [fake("a", "--seed 1"), fake("b", "--seed 2"), fake("c", "--seed 3"), fake("d", "--seed 4")];
     let base = |record: &str, shard: Option<&str>| {
@@ -274,7 +266,7 @@ fn the_built_in_players_finish_in_order_of_strength() {
 
 #[test]
 fn engines_files_each_and_options_configure_the_field() {
-    let dir = scratch("file");
+    let dir = scratch!("file");
     let file = dir.join("engines.toml");
     std::fs::write(
         &file,
@@ -325,7 +317,7 @@ fn cli(args: &[&str]) -> (bool, String, String) {
 
 #[test]
 fn bad_commands_get_one_clear_line_and_lose_no_game() {
-    let dir = scratch("bad");
+    let dir = scratch!("bad");
     let (a, b) = (fake("a", "--seed 1"), fake("b", "--seed 2"));
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (vec!["--engine", &a], "at least two engines"),

@@ -14,13 +14,6 @@ pub(crate) fn scripts() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts")
 }
 
-pub(crate) fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("veletas-tscripts-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn field() -> Vec<String> {
     let mut args = Vec::new();
     for (name, seed) in [("a", 1), ("b", 2), ("c", 3), ("d", 4)] {
@@ -58,7 +51,7 @@ fn the_scripts_parse_and_print_their_usage() {
 
 #[test]
 fn the_slurm_array_script_plays_the_shard_of_its_task() {
-    let dir = scratch("slurm");
+    let dir = scratch!("slurm");
     for (task, min, shard) in [("2", "1", "2/3"), ("0", "0", "1/3")] {
         let out = Command::new("bash")
             .arg(scripts().join("tournament-slurm.sbatch"))
@@ -152,7 +145,7 @@ pub(crate) fn games(files: &[PathBuf]) -> Vec<(usize, String, String, Vec<String
 #[test]
 #[ignore = "needs GNU parallel (scripts/test.sh installs it); run with --ignored"]
 fn gnu_parallel_shards_play_the_same_games_and_standings_as_the_whole() {
-    let dir = scratch("parallel");
+    let dir = scratch!("parallel");
     let whole = dir.join("whole.txt");
     let out = Command::new(VELETAS)
         .arg("tournament")

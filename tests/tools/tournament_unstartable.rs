@@ -6,20 +6,13 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("veletas-unstartable-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn tournament(dir: &PathBuf, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_veletas")).arg("tournament").args(args).current_dir(dir).output().unwrap()
 }
 
 #[test]
 fn a_missing_working_directory_is_refused_before_any_game_naming_it() {
-    let dir = temp_dir("dir");
+    let dir = scratch!("dir");
     let veletas = env!("CARGO_BIN_EXE_veletas");
     let file = format!(
         "[[engine]]\nname = \"a\"\ncommand = \"{veletas} --player random\"\ndir = \"engines/a\"\n\n\
@@ -44,7 +37,7 @@ fn a_missing_working_directory_is_refused_before_any_game_naming_it() {
 
 #[test]
 fn an_engine_that_cannot_start_is_refused_before_any_game_naming_the_program() {
-    let dir = temp_dir("program");
+    let dir = scratch!("program");
     let veletas = env!("CARGO_BIN_EXE_veletas");
     let missing = dir.join("no-such-engine");
     let out = tournament(
@@ -72,7 +65,7 @@ fn an_engine_that_cannot_start_is_refused_before_any_game_naming_the_program() {
 
 #[test]
 fn a_refused_init_command_loses_every_game_of_that_engine_with_the_reason() {
-    let dir = temp_dir("init");
+    let dir = scratch!("init");
     let veletas = env!("CARGO_BIN_EXE_veletas");
     let out = tournament(
         &dir,
