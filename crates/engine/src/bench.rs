@@ -145,17 +145,36 @@ fn search_rate(position: &Position, threads: usize, iterations: u64, seed: u64) 
     rate(visits, start.elapsed().as_secs_f64())
 }
 
+/// The shortest perft measurement: passes over the positions are repeated until they
+/// took this long, so that a file of shallow positions (depth 0 counts one node in a few
+/// nanoseconds) gives a rate and not the timer's noise.
+const MIN_PERFT_SECONDS: f64 = 0.05;
+
+/// Perft over every position, repeated until [`MIN_PERFT_SECONDS`]: the nodes counted and
+/// the seconds they took.
+fn perft_pass(positions: &[BenchPosition]) -> (u64, f64) {
+    let (mut nodes, mut seconds) = (0u64, 0f64);
+    if positions.is_empty() {
+        return (0, 0.0);
+    }
+    while seconds < MIN_PERFT_SECONDS {
+        let start = Instant::now();
+        for BenchPosition { depth, position } in positions {
+            nodes = nodes.saturating_add(position.perft(*depth));
+        }
+        seconds += start.elapsed().as_secs_f64();
+    }
+    (nodes, seconds)
+}
+
 /// One run of every figure: perft over all positions, playouts of both policies, and
 /// the search's mean rate over the positions in play.
 fn measure_once(positions: &[BenchPosition], args: &BenchArgs, seed: u64) -> Vec<(String, &'static str, f64)> {
     let mut rng = Rng::new(seed);
-    let (mut nodes, mut perft_time) = (0u64, 0f64);
+    let (nodes, perft_time) = perft_pass(positions);
     let mut playouts = [(0u64, 0f64); 2];
     let mut search = Vec::new();
-    for BenchPosition { depth, position } in positions {
-        let start = Instant::now();
-        nodes += position.perft(*depth);
-        perft_time += start.elapsed().as_secs_f64();
+    for BenchPosition { position, .. } in positions {
         for (slot, policy) in [PlayoutPolicy::Cheap, PlayoutPolicy::Uniform].into_iter().enumerate() {
             let start = Instant::now();
             for _ in 0..args.playouts {
@@ -499,6 +518,17 @@ mod tests {
     fn bench_errors_name_the_line() {
         assert_eq!(parse_bench("\n2\n"), Err("bench line 2: expected DEPTH POSITION".to_string()));
         assert!(parse_bench("x 7/7/7/7/7/7/7 b").unwrap_err().contains("invalid depth"));
+    }
+
+    #[test]
+    fn shallow_perft_is_repeated_until_it_can_be_timed() {
+        // Depth 0 counts one node per position: one pass is a few nanoseconds, far below
+        // the timer's resolution, so the pass repeats (a whole number of times).
+        let positions = parse_bench("0 7/7/2s4/7/4s2/1s5/7 b\n0 9s/2s7/7s2/10/5s4/10/10/2s7/7s2/s9 b\n").unwrap();
+        let (nodes, seconds) = perft_pass(&positions);
+        assert!(seconds >= MIN_PERFT_SECONDS);
+        assert!(nodes > 1000 && nodes % 2 == 0, "{nodes} nodes");
+        assert_eq!(perft_pass(&[]), (0, 0.0));
     }
 
     #[test]
