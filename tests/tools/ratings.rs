@@ -218,6 +218,25 @@ fn perfect_and_zero_scores_get_finite_marked_ratings() {
 }
 
 #[test]
+fn an_anchor_that_never_won_is_exact_and_the_others_are_marked_against_it() {
+    // A and B split their games; both beat Z, who played no one else. Z anchored at 0.
+    let field = games(&[("A", "B", 3, 2), ("B", "A", 2, 3), ("A", "Z", 2, 0), ("Z", "B", 0, 2)]);
+    let anchored = rate(&field, &RatingOptions { anchor: Some(("Z".to_string(), 0.0)) }).unwrap();
+    let z = engine(&anchored, "Z").1;
+    assert_eq!((z.rating, z.error, z.mark), (0.0, 0.0, Mark::Exact));
+    for name in ["A", "B"] {
+        let e = engine(&anchored, name).1;
+        assert_eq!(e.mark, Mark::AtLeast, "{name}");
+        assert!(e.rating > 0.0 && e.error > 0.0, "{name}: {} ± {}", e.rating, e.error);
+    }
+    let text = anchored.text(false);
+    assert!(text.contains("  0      0") && !text.contains("<0"), "{text}");
+    // The same games anchored in the main group mark Z as before.
+    let main = rate(&field, &RatingOptions { anchor: Some(("A".to_string(), 0.0)) }).unwrap();
+    assert_eq!((engine(&main, "A").1.mark, engine(&main, "Z").1.mark), (Mark::Exact, Mark::AtMost));
+}
+
+#[test]
 fn groups_without_games_between_them_are_rated_marked_and_noted() {
     let mut field = ordered_field();
     field.extend(games(&[("X", "Y", 3, 2), ("Y", "X", 1, 2)]));

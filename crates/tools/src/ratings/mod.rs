@@ -253,7 +253,7 @@ pub fn rate(games: &[RatedGame], options: &RatingOptions) -> Result<Standings, R
         colours[white][Color::White.index()].add(winner == Color::White);
     }
 
-    let shape = structure::analyse(n, &wins);
+    let shape = structure::analyse(n, &wins, anchor.map(|(engine, _)| engine));
     let solution =
         solve::solve(&solve::Field { n, wins: &wins, prior: &shape.prior }).ok_or(RatingsError::NoConvergence)?;
     let cov = |i: usize, j: usize| solution.covariance[i * n + j];

@@ -7,8 +7,11 @@
 //! The strongly connected components of that graph are found; the largest one with at
 //! least two engines (ties: more games, then first appearance) is the field's main group
 //! and keeps pure maximum-likelihood ratings. Every other engine carries a prior (one
-//! virtual game against the field's mean) and a [`Mark`]: `>` when its component never
-//! lost to the rest of the field, `<` when it never beat it, `~` otherwise.
+//! virtual game against the field's mean) and a [`Mark`], read against the anchor's
+//! component when there is an anchor and the main group otherwise: `>` when a chain of
+//! wins leads from its component to that one (its rating is a lower bound), `<` when one
+//! leads the other way, `~` when neither does. With neither an anchor nor a main group,
+//! `>` marks a component that never lost to the rest of the field, `<` one that never beat it.
 
 use super::Mark;
 
@@ -68,8 +71,25 @@ fn strong_components(n: usize, edge: impl Fn(usize, usize) -> bool) -> Vec<usize
     component
 }
 
-/// Analyses the win matrix `wins[i * n + j]` (games `i` won against `j`).
-pub(super) fn analyse(n: usize, wins: &[u64]) -> Shape {
+/// The components reached from `start` along `edge(from, to)` (`start` included).
+fn reaching(components: usize, start: usize, edge: impl Fn(usize, usize) -> bool) -> Vec<bool> {
+    let mut reached = vec![false; components];
+    reached[start] = true;
+    let mut stack = vec![start];
+    while let Some(c) = stack.pop() {
+        for d in 0..components {
+            if !reached[d] && edge(c, d) {
+                reached[d] = true;
+                stack.push(d);
+            }
+        }
+    }
+    reached
+}
+
+/// Analyses the win matrix `wins[i * n + j]` (games `i` won against `j`); `anchor` is the
+/// engine whose rating is fixed, if any.
+pub(super) fn analyse(n: usize, wins: &[u64], anchor: Option<usize>) -> Shape {
     let beat = |i: usize, j: usize| wins[i * n + j] > 0;
     let strong = strong_components(n, beat);
     let played = |i: usize, j: usize| beat(i, j) || beat(j, i);
@@ -100,20 +120,40 @@ pub(super) fn analyse(n: usize, wins: &[u64]) -> Shape {
         .filter(|&c| size[c] >= 2)
         .max_by(|&a, &b| size[a].cmp(&size[b]).then(games[a].cmp(&games[b])).then(first[b].cmp(&first[a])));
     let prior = (0..n).map(|i| Some(strong[i]) != main).collect();
-    let marks = (0..n)
-        .map(|i| {
-            let c = strong[i];
-            if Some(c) == main {
-                Mark::Exact
-            } else {
-                match (won_outside[c], lost_outside[c]) {
-                    (true, false) => Mark::AtLeast,
-                    (false, true) => Mark::AtMost,
-                    _ => Mark::Unpinned,
+    // Marks are read against the anchor's component when there is an anchor (its rating
+    // is the one fixed), else against the main group.
+    let reference = anchor.map(|a| strong[a]).or(main);
+    let marks = match reference {
+        Some(r) => {
+            // Component c is above r when a chain of wins leads from c to r, below it when
+            // one leads from r to c (never both: they would be one component).
+            let mut beats = vec![false; components * components];
+            for i in 0..n {
+                for j in 0..n {
+                    if wins[i * n + j] > 0 {
+                        beats[strong[i] * components + strong[j]] = true;
+                    }
                 }
             }
-        })
-        .collect();
+            let above = reaching(components, r, |c, d| beats[d * components + c]);
+            let below = reaching(components, r, |c, d| beats[c * components + d]);
+            (0..n)
+                .map(|i| match strong[i] {
+                    c if c == r => Mark::Exact,
+                    c if above[c] => Mark::AtLeast,
+                    c if below[c] => Mark::AtMost,
+                    _ => Mark::Unpinned,
+                })
+                .collect()
+        }
+        None => (0..n)
+            .map(|i| match (won_outside[strong[i]], lost_outside[strong[i]]) {
+                (true, false) => Mark::AtLeast,
+                (false, true) => Mark::AtMost,
+                _ => Mark::Unpinned,
+            })
+            .collect(),
+    };
     Shape { prior, marks, groups }
 }
 
@@ -132,7 +172,7 @@ mod tests {
     #[test]
     fn a_strongly_connected_field_needs_no_prior() {
         let wins = matrix(3, &[(0, 1, 2), (1, 2, 1), (2, 0, 1)]);
-        let shape = analyse(3, &wins);
+        let shape = analyse(3, &wins, None);
         assert_eq!(shape.prior, [false; 3]);
         assert_eq!(shape.marks, [Mark::Exact; 3]);
         assert_eq!(shape.groups, 1);
@@ -142,7 +182,7 @@ mod tests {
     fn perfect_and_zero_scores_are_marked_around_the_main_group() {
         // 0 and 1 split their games; 2 beat everyone; 3 lost to everyone.
         let wins = matrix(4, &[(0, 1, 2), (1, 0, 1), (2, 0, 1), (2, 1, 1), (2, 3, 1), (0, 3, 1), (1, 3, 1)]);
-        let shape = analyse(4, &wins);
+        let shape = analyse(4, &wins, None);
         assert_eq!(shape.prior, [false, false, true, true]);
         assert_eq!(shape.marks, [Mark::Exact, Mark::Exact, Mark::AtLeast, Mark::AtMost]);
     }
@@ -150,7 +190,7 @@ mod tests {
     #[test]
     fn separate_groups_are_counted_and_unpinned() {
         let wins = matrix(5, &[(0, 1, 2), (1, 0, 1), (1, 2, 1), (2, 0, 1), (3, 4, 1), (4, 3, 1)]);
-        let shape = analyse(5, &wins);
+        let shape = analyse(5, &wins, None);
         assert_eq!(shape.groups, 2);
         assert_eq!(shape.prior, [false, false, false, true, true]);
         assert_eq!(shape.marks[3], Mark::Unpinned);
@@ -159,8 +199,24 @@ mod tests {
     #[test]
     fn a_transitive_sweep_has_no_main_group() {
         let wins = matrix(3, &[(0, 1, 1), (1, 2, 1), (0, 2, 1)]);
-        let shape = analyse(3, &wins);
+        let shape = analyse(3, &wins, None);
         assert_eq!(shape.prior, [true; 3]);
         assert_eq!(shape.marks, [Mark::AtLeast, Mark::Unpinned, Mark::AtMost]);
+    }
+
+    #[test]
+    fn marks_are_read_against_the_anchor() {
+        // 0 and 1 split their games and both beat 2; 3 played only 1 and lost.
+        let wins = matrix(4, &[(0, 1, 2), (1, 0, 1), (0, 2, 3), (1, 2, 1), (1, 3, 1)]);
+        // Anchored in the main group: as without an anchor.
+        assert_eq!(analyse(4, &wins, Some(0)).marks, [Mark::Exact, Mark::Exact, Mark::AtMost, Mark::AtMost]);
+        // Anchored at the engine that never won: it is exact, the main group is above
+        // it, and 3 (never played 2, only lost to the main group) cannot be placed.
+        let shape = analyse(4, &wins, Some(2));
+        assert_eq!(shape.marks, [Mark::AtLeast, Mark::AtLeast, Mark::Exact, Mark::Unpinned]);
+        assert_eq!(shape.prior, [false, false, true, true]);
+        // A transitive sweep anchored in the middle.
+        let sweep = matrix(3, &[(0, 1, 1), (1, 2, 1), (0, 2, 1)]);
+        assert_eq!(analyse(3, &sweep, Some(1)).marks, [Mark::AtLeast, Mark::Exact, Mark::AtMost]);
     }
 }
