@@ -77,9 +77,9 @@ fn reaching(components: usize, start: usize, edge: impl Fn(usize, usize) -> bool
     reached[start] = true;
     let mut stack = vec![start];
     while let Some(c) = stack.pop() {
-        for d in 0..components {
-            if !reached[d] && edge(c, d) {
-                reached[d] = true;
+        for (d, seen) in reached.iter_mut().enumerate() {
+            if !*seen && edge(c, d) {
+                *seen = true;
                 stack.push(d);
             }
         }
