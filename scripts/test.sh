@@ -9,6 +9,13 @@
 # the HTML game viewer and `veletas gui` in headless Chromium (installed from the OS packages
 # when missing, driven by puppeteer-core), and a check that the benchmarks build.
 set -euo pipefail
+# No arguments: -h or --help prints the usage, anything else is a usage error.
+if [[ $# -gt 0 ]]; then
+    sed -n 's/^# \(usage: .*\)/\1/p' "$0"
+    [[ $1 == -h || $1 == --help ]] && exit 0
+    echo "test.sh: takes no arguments (VELETAS_CROSSCHECK=full scripts/test.sh runs every cross-check)" >&2
+    exit 2
+fi
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
 
