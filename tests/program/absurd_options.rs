@@ -3,20 +3,7 @@
 //! are read, with one line on stderr and exit 2, before an engine is started or a byte is
 //! allocated for a schedule.
 
-use crate::support::veletas;
-
-/// The one line of a refusal (exit code 2, nothing on stdout; clap's own refusals may
-/// add their usual hint, `For more information, try '--help'.`, after a blank line).
-fn refusal(args: &[&str]) -> String {
-    let out = veletas(args);
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(2), "{args:?} was not refused: {stderr}");
-    assert!(out.stdout.is_empty(), "{args:?} printed on stdout");
-    let lines: Vec<&str> =
-        stderr.lines().filter(|l| !l.trim().is_empty() && !l.starts_with("For more information")).collect();
-    assert_eq!(lines.len(), 1, "{args:?}: not one line: {stderr}");
-    lines[0].to_string()
-}
+use crate::support::refusal;
 
 /// Engines that would fail if they were ever started: a refusal must come first.
 const ENGINES: [&str; 4] = ["--engine", "a=/nonexistent/engine-a", "--engine", "b=/nonexistent/engine-b"];

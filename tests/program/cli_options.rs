@@ -2,18 +2,9 @@
 //! same wherever the command line accepts it, or it is refused with one line naming where it
 //! belongs; never silently ignored.
 
-use crate::support::veletas;
+use crate::support::{refusal, veletas};
 
-/// The one line of a refusal (exit code 2, nothing on stdout).
-fn refusal(args: &[&str]) -> String {
-    let out = veletas(args);
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(2), "{args:?} was not refused: {stderr}");
-    assert!(out.stdout.is_empty(), "{args:?} printed on stdout");
-    assert_eq!(stderr.lines().count(), 1, "{args:?}: not one line: {stderr}");
-    stderr
-}
-
+/// The program's stdout, after checking that it succeeded.
 fn stdout_of(args: &[&str]) -> String {
     let out = veletas(args);
     assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
@@ -99,6 +90,6 @@ fn match_refuses_an_odd_number_of_games_as_the_tournament_does() {
     for games in ["3", "0"] {
         let line = refusal(&["match", "--engine", "a", "--engine", "b", "-n", games]);
         assert!(line.contains("--games must be even and positive (games come in pairs"), "{line}");
-        assert!(line.ends_with(&format!("not {games}\n")), "{line}");
+        assert!(line.ends_with(&format!("not {games}")), "{line}");
     }
 }
