@@ -5,18 +5,19 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use veletas::referee::parse_records;
 
-const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
+use crate::support::veletas_in;
+
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
 
 /// Terminal escapes: set the window title, clear the screen, recolour.
 const ESCAPES: &str = "\u{1b}]0;pwned\u{7}\u{1b}[2J\u{1b}[31mred";
 
 fn run(dir: &Path, args: &[&str]) -> Output {
-    let output = Command::new(VELETAS).current_dir(dir).args(args).output().unwrap();
+    let output = veletas_in(dir, args);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     output
 }

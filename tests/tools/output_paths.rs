@@ -7,13 +7,10 @@ use std::os::unix::fs::FileTypeExt as _;
 use std::path::Path;
 use std::process::{Command, Output};
 
-const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
+use crate::support::veletas_in;
+
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
 const POSITION: &str = "7/7/2s4/7/4s2/1s5/7 b";
-
-fn veletas(dir: &Path, args: &[&str]) -> Output {
-    Command::new(VELETAS).current_dir(dir).args(args).output().unwrap()
-}
 
 /// Plays a match of `games` games into `record` in `dir`, with `extra` options.
 fn small_match(dir: &Path, games: &str, record: &str, extra: &[&str]) -> Output {
@@ -22,7 +19,7 @@ fn small_match(dir: &Path, games: &str, record: &str, extra: &[&str]) -> Output 
     let mut args = vec!["match", "--engine", &one, "--engine", &two, "--games", games, "--size", "7", "-q"];
     args.extend_from_slice(&["--movetime", "0.5", "--record", record]);
     args.extend_from_slice(extra);
-    veletas(dir, &args)
+    veletas_in(dir, &args)
 }
 
 /// Asserts a refusal: a non-zero exit and one line on stderr containing `what`.
@@ -38,7 +35,7 @@ fn render_onto_a_symlink_writes_its_target_and_keeps_the_link() {
     let dir = scratch!("link");
     fs::write(dir.join("real.svg"), "old").unwrap();
     std::os::unix::fs::symlink("real.svg", dir.join("link.svg")).unwrap();
-    let output = veletas(&dir, &["render", POSITION, "-o", "link.svg"]);
+    let output = veletas_in(&dir, &["render", POSITION, "-o", "link.svg"]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     assert!(fs::symlink_metadata(dir.join("link.svg")).unwrap().file_type().is_symlink());
     assert!(fs::read_to_string(dir.join("real.svg")).unwrap().starts_with("<svg"));
@@ -54,7 +51,7 @@ fn render_into_a_fifo_writes_through_it_and_leaves_a_fifo() {
         let fifo = fifo.clone();
         std::thread::spawn(move || fs::read_to_string(fifo).unwrap())
     };
-    let output = veletas(&dir, &["render", POSITION, "-o", "pipe"]);
+    let output = veletas_in(&dir, &["render", POSITION, "-o", "pipe"]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     // Checked before joining the reader: a FIFO replaced by a file would leave it waiting.
     assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
@@ -64,7 +61,7 @@ fn render_into_a_fifo_writes_through_it_and_leaves_a_fifo() {
 
 #[test]
 fn render_to_dev_stdout_prints_the_picture() {
-    let output = veletas(&std::env::temp_dir(), &["render", POSITION, "-o", "/dev/stdout"]);
+    let output = veletas_in(&std::env::temp_dir(), &["render", POSITION, "-o", "/dev/stdout"]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     assert!(String::from_utf8_lossy(&output.stdout).starts_with("<svg"));
 }
@@ -102,10 +99,10 @@ fn view_render_and_ratings_refuse_to_write_over_their_input() {
         &["ratings", "g.txt", "--format", "html", "-o", "alias.txt"],
     ];
     for args in runs {
-        assert_refused(&veletas(&dir, args), "is the same file as");
+        assert_refused(&veletas_in(&dir, args), "is the same file as");
         assert_eq!(fs::read(dir.join("g.txt")).unwrap(), before, "{args:?}");
     }
-    let output = veletas(&dir, &["ratings", "g.txt", "-o", "g.txt"]);
+    let output = veletas_in(&dir, &["ratings", "g.txt", "-o", "g.txt"]);
     assert_refused(&output, "-o g.txt is the same file as g.txt");
     let _ = fs::remove_dir_all(&dir);
 }

@@ -6,10 +6,12 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use veletas::referee::parse_records;
+
+use crate::support::veletas_in;
 
 const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
@@ -24,10 +26,6 @@ fn match_args(games: &str, delay: &str) -> Vec<String> {
         .chain(["--record", "g.txt", "-q"])
         .map(String::from)
         .collect()
-}
-
-fn run(dir: &Path, args: &[String]) -> Output {
-    Command::new(VELETAS).current_dir(dir).args(args).output().unwrap()
 }
 
 fn rounds(dir: &Path) -> Vec<String> {
@@ -58,7 +56,7 @@ fn a_second_referee_refuses_naming_the_first_or_waits_and_resumes() {
         assert!(polls < 3000, "the first referee never locked its record");
         std::thread::sleep(Duration::from_millis(10));
     }
-    let refused = run(&dir, &match_args("2", "0"));
+    let refused = veletas_in(&dir, &match_args("2", "0"));
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert_eq!(refused.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
@@ -67,7 +65,7 @@ fn a_second_referee_refuses_naming_the_first_or_waits_and_resumes() {
     // Waiting, it resumes from the first referee's games and plays only the rest.
     let mut args = match_args("4", "0");
     args.push("--wait".into());
-    let waited = run(&dir, &args);
+    let waited = veletas_in(&dir, &args);
     assert!(waited.status.success(), "{}", String::from_utf8_lossy(&waited.stderr));
     let first = first.wait_with_output().unwrap();
     assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
@@ -89,7 +87,7 @@ fn a_failed_write_leaves_the_record_ending_in_a_complete_game() {
     assert!(stderr.contains("the file ends with the last complete game"), "{stderr}");
     let played = rounds(&dir).len();
     assert!((1..40).contains(&played), "{played} games");
-    let view = run(&dir, &["view".into(), "g.txt".into(), "-o".into(), "g.html".into()]);
+    let view = veletas_in(&dir, &["view", "g.txt", "-o", "g.html"]);
     assert!(view.status.success() && view.stderr.is_empty(), "{}", String::from_utf8_lossy(&view.stderr));
     let _ = fs::remove_dir_all(&dir);
 }
@@ -97,7 +95,7 @@ fn a_failed_write_leaves_the_record_ending_in_a_complete_game() {
 #[test]
 fn readers_skip_a_cut_short_last_game_and_games_recorded_twice() {
     let dir = scratch!("readers");
-    let output = run(&dir, &match_args("4", "0"));
+    let output = veletas_in(&dir, &match_args("4", "0"));
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let whole = fs::read_to_string(dir.join("g.txt")).unwrap();
     // A last game cut short, as a full disk left it before the referee cut back.
@@ -106,12 +104,12 @@ fn readers_skip_a_cut_short_last_game_and_games_recorded_twice() {
     // Every game twice, as two referees on one record wrote it before the lock.
     fs::write(dir.join("twice.txt"), format!("{whole}{whole}")).unwrap();
     for (file, warning) in [("cut.txt", "cut.txt:"), ("twice.txt", "4 games recorded twice")] {
-        let ratings = run(&dir, &["ratings".into(), file.into()]);
+        let ratings = veletas_in(&dir, &["ratings", file]);
         let (stdout, stderr) = (String::from_utf8_lossy(&ratings.stdout), String::from_utf8_lossy(&ratings.stderr));
         assert!(ratings.status.success(), "{file}: {stderr}");
         assert!(stdout.contains("from 4 games"), "{file}: {stdout}");
         assert!(stderr.starts_with("warning: ") && stderr.contains(warning), "{file}: {stderr}");
-        let view = run(&dir, &["view".into(), file.into(), "-o".into(), "v.html".into()]);
+        let view = veletas_in(&dir, &["view", file, "-o", "v.html"]);
         let stderr = String::from_utf8_lossy(&view.stderr);
         assert!(view.status.success(), "{file}: {stderr}");
         assert!(stderr.starts_with("warning: ") && stderr.contains(warning), "{file}: {stderr}");
@@ -130,11 +128,11 @@ fn ratings_count_a_tournament_played_twice_once() {
             args.extend(["--engine".into(), engine.clone()]);
         }
         args.extend(["--games-per-pair", "2", "--size", "7", "-q", "--record", record].map(String::from));
-        let output = run(&dir, &args);
+        let output = veletas_in(&dir, &args);
         assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     }
     // The same event, tournament fingerprint and game ids: the second file adds nothing.
-    let ratings = run(&dir, &["ratings".into(), "t1.txt".into(), "t2.txt".into()]);
+    let ratings = veletas_in(&dir, &["ratings", "t1.txt", "t2.txt"]);
     let (stdout, stderr) = (String::from_utf8_lossy(&ratings.stdout), String::from_utf8_lossy(&ratings.stderr));
     assert!(ratings.status.success(), "{stderr}");
     assert!(stdout.contains("from 6 games"), "{stdout}");

@@ -8,12 +8,10 @@ use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
+use crate::support::veletas_in;
+
 const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
-
-fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new(VELETAS).args(args).current_dir(dir).stdin(Stdio::null()).output().unwrap()
-}
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -36,7 +34,7 @@ fn match_dry_run_lists_the_games_from_an_engines_file_without_starting_them() {
         "[[engine]]\nname = \"a\"\ncommand = \"/no/such/engine\"\n\n[[engine]]\nname = \"b\"\ncommand = \"/no/such/other\"\n",
     )
     .unwrap();
-    let out = run(&dir, &["match", "--engines", "engines.toml", "--games", "4", "--size", "7", "--dry-run"]);
+    let out = veletas_in(&dir, &["match", "--engines", "engines.toml", "--games", "4", "--size", "7", "--dry-run"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
@@ -59,7 +57,7 @@ fn match_each_restart_on_starts_a_fresh_process_every_game() {
         let engine = |name: &str| format!("{name}={FAKE} --pid-file {}", pid_file.display());
         let (a, b) = (engine("a"), engine("b"));
         let args = ["match", "--engine", &a, "--engine", &b, "--games", "4", "--size", "7", "-q", "--each", restart];
-        let out = run(&dir, &args);
+        let out = veletas_in(&dir, &args);
         assert!(out.status.success(), "{}", text(&out.stderr));
         // Without restarts each engine runs once (the process asked for its name plays on).
         assert_eq!(pids(&pid_file), expected, "{restart}");
@@ -88,13 +86,13 @@ fn match_option_init_is_sent_to_one_engine_and_a_refusal_loses_its_games() {
         "--record",
         "g.txt",
     ];
-    let out = run(&dir, &args);
+    let out = veletas_in(&dir, &args);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(stdout.contains("Score of a vs b: 0 - 4"), "{stdout}");
     assert!(stdout.contains("Endings: rejected command 4"), "{stdout}");
     // --option names an engine that exists.
-    let out = run(&dir, &["match", "--engine", &a, "--engine", &b, "--option", "c:init=x", "--size", "7"]);
+    let out = veletas_in(&dir, &["match", "--engine", &a, "--engine", &b, "--option", "c:init=x", "--size", "7"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("no engine is named 'c'"), "{}", text(&out.stderr));
     let _ = std::fs::remove_dir_all(&dir);
@@ -119,7 +117,7 @@ fn an_sprt_stops_a_two_engine_tournament_and_needs_two_engines() {
         "--sprt",
         "0,10",
     ];
-    let out = run(&dir, &args);
+    let out = veletas_in(&dir, &args);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(stdout.contains("SPRT elo0 0 elo1 10 alpha 0.05 beta 0.05: LLR"), "{stdout}");
@@ -133,7 +131,7 @@ fn an_sprt_stops_a_two_engine_tournament_and_needs_two_engines() {
         .unwrap();
     assert!((2..200).contains(&played), "{stdout}");
     let third = format!("third={FAKE}");
-    let out = run(&dir, &[&args[..], &["--engine", &third]].concat());
+    let out = veletas_in(&dir, &[&args[..], &["--engine", &third]].concat());
     assert_eq!(out.status.code(), Some(2));
     let stderr = text(&out.stderr);
     assert!(stderr.contains("--sprt tests the first engine against the second: it needs exactly two engines, not 3"));
@@ -149,16 +147,17 @@ fn the_rating_interval_prints_standings_without_a_terminal() {
     for e in &engines {
         args.extend(["--engine", e.as_str()]);
     }
-    let out = run(&dir, &args);
+    let out = veletas_in(&dir, &args);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     for n in [2, 4, 6] {
         assert!(stdout.contains(&format!("Standings after {n} of 6 games:\nRatings of ")), "{stdout}");
     }
     assert!(stdout.contains("Standings after 6 of 6 games:\nRatings of 3 engines from 6 games"), "{stdout}");
-    let out = run(&dir, &["match", "--engine", &engines[0], "--engine", &engines[1], "--size", "7", "--games", "4"]);
+    let out =
+        veletas_in(&dir, &["match", "--engine", &engines[0], "--engine", &engines[1], "--size", "7", "--games", "4"]);
     let plain = text(&out.stdout);
-    let out = run(
+    let out = veletas_in(
         &dir,
         &[
             "match",
@@ -178,7 +177,8 @@ fn the_rating_interval_prints_standings_without_a_terminal() {
     let standings: Vec<&str> = stdout.lines().filter(|l| l.starts_with('[')).collect();
     assert_eq!(standings.len(), 2, "{stdout}");
     assert!(standings[0].starts_with("[2/4] a ") && standings[1].starts_with("[4/4] a "), "{stdout}");
-    let out = run(&dir, &["tournament", "--engine", &engines[0], "--engine", &engines[1], "--rating-interval", "0"]);
+    let out =
+        veletas_in(&dir, &["tournament", "--engine", &engines[0], "--engine", &engines[1], "--rating-interval", "0"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     // Nothing else changes.
     let without: Vec<&str> = stdout.lines().filter(|l| !l.starts_with('[')).collect();
@@ -192,7 +192,7 @@ fn the_protocol_log_and_the_engine_log_name_every_line() {
     let (a, b) = (format!("a={FAKE}"), format!("b={FAKE}"));
     let args =
         ["match", "--engine", &a, "--engine", &b, "--size", "7", "-q", "--record", "g.txt", "--log-protocol", "p.log"];
-    let out = run(&dir, &args);
+    let out = veletas_in(&dir, &args);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let log = std::fs::read_to_string(dir.join("p.log")).unwrap();
     for line in log.lines() {
@@ -212,7 +212,8 @@ fn the_protocol_log_and_the_engine_log_name_every_line() {
     assert!(engines.lines().all(|l| l.starts_with("[a] ") || l.starts_with("[b] ")), "{engines}");
     assert!(engines.contains("[b] fake engine 'fake' starting"), "{engines}");
     // The protocol log is an output: it cannot be the record file.
-    let out = run(&dir, &["match", "--engine", &a, "--engine", &b, "--record", "g.txt", "--log-protocol", "g.txt"]);
+    let out =
+        veletas_in(&dir, &["match", "--engine", &a, "--engine", &b, "--record", "g.txt", "--log-protocol", "g.txt"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -246,7 +247,7 @@ fn sigint_stops_a_match_after_its_running_game_and_says_how_to_resume() {
     let a = format!("a={FAKE} --slow-at 1 --delay 0.5 --pid-file {}", pid_file.display());
     let b = format!("b={FAKE}");
     let base = ["match", "--engine", &a, "--engine", &b, "--size", "7", "--record", "g.txt", "-q"];
-    let out = run(&dir, &[&base[..], &["--games", "2"]].concat());
+    let out = veletas_in(&dir, &[&base[..], &["--games", "2"]].concat());
     assert!(out.status.success(), "{}", text(&out.stderr));
     let _ = std::fs::remove_file(&pid_file);
     let args = [&base[..], &["--games", "8"]].concat();
@@ -263,7 +264,7 @@ fn sigint_stops_a_match_after_its_running_game_and_says_how_to_resume() {
     let stdout = text(&out.stdout);
     assert!(stdout.contains(&format!("{played} of 8 games")), "{stdout}");
     // The same command resumes and finishes.
-    let out = run(&dir, &args);
+    let out = veletas_in(&dir, &args);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains(&format!("found {played} recorded games")), "{}", text(&out.stderr));
     assert_eq!(games_in(&dir.join("g.txt")), 8);
@@ -299,7 +300,7 @@ fn sigint_stops_a_tournament_with_its_standings_so_far() {
     assert!(played < 12, "{played}");
     assert!(stderr.contains(&format!("interrupted: {played} of 12 games played; to resume")), "{stderr}");
     assert!(text(&out.stdout).contains(&format!(": {played} of 12 games played")), "{}", text(&out.stdout));
-    let out = run(&dir, &args);
+    let out = veletas_in(&dir, &args);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(games_in(&dir.join("t.txt")), 12);
     let _ = std::fs::remove_dir_all(&dir);
