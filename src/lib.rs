@@ -11,7 +11,6 @@
 
 pub mod cli;
 pub mod fuzzing;
-pub mod generate;
 
 pub use veletas_engine::{bench, learn, player, protocol, search};
 pub use veletas_rules as rules;

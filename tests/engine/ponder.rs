@@ -379,7 +379,8 @@ fn pondering_without_a_budget_stops_before_the_tree_is_too_full_to_keep() {
 
 #[test]
 fn a_match_with_a_pondering_engine_plays_its_games_to_the_end() {
-    use veletas::referee::{MatchArgs, Termination, run_match};
+    use veletas::cli::MatchArgs;
+    use veletas::referee::{Termination, run_match};
     let veletas = env!("CARGO_BIN_EXE_veletas");
     let (one, two) =
         (format!("'{veletas}' --seed 1 --playouts 300 --ponder"), format!("'{veletas}' --seed 2 --playouts 300"));
@@ -399,7 +400,7 @@ fn a_match_with_a_pondering_engine_plays_its_games_to_the_end() {
         "--quiet",
     ])
     .unwrap();
-    let summary = run_match(&args).unwrap();
+    let summary = run_match(&args.into()).unwrap();
     assert_eq!(summary.games, 2);
     assert_eq!(summary.terminations, vec![(Termination::Normal, 2)]);
     assert_eq!(summary.disagreements, 0);

@@ -4,7 +4,8 @@
 
 use std::path::Path;
 
-use veletas::referee::{GameRecord, MatchArgs, MatchSummary, Termination, parse_records, run_match};
+use veletas::cli::MatchArgs;
+use veletas::referee::{GameRecord, MatchSummary, Termination, parse_records, run_match};
 use veletas::rules::{Move, Phase, Position};
 
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
@@ -15,7 +16,7 @@ fn fake(flags: &str) -> String {
 }
 
 fn run(args: &[&str]) -> MatchSummary {
-    run_match(&MatchArgs::parse_from(args).unwrap()).unwrap()
+    run_match(&MatchArgs::parse_from(args).unwrap().into()).unwrap()
 }
 
 fn read_games(path: &Path) -> Vec<GameRecord> {
@@ -172,6 +173,6 @@ fn a_claimed_block_match_tells_the_engines_and_records_the_rules() {
             )
             .collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let err = run_match(&MatchArgs::parse_from(&args).unwrap()).unwrap_err().to_string();
+    let err = run_match(&MatchArgs::parse_from(&args).unwrap().into()).unwrap_err().to_string();
     assert!(err.contains("round 1 was played under the modern claimed-block rules, this match plays modern"), "{err}");
 }

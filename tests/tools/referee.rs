@@ -4,7 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use veletas::referee::{MatchArgs, MatchSummary, RefereeError, Termination, parse_records, run_match};
+use veletas::cli::MatchArgs;
+use veletas::referee::{MatchSummary, RefereeError, Termination, parse_records, run_match};
 
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
 
@@ -13,7 +14,7 @@ fn fake(flags: &str) -> String {
 }
 
 fn run(args: &[&str]) -> Result<MatchSummary, RefereeError> {
-    run_match(&MatchArgs::parse_from(args).unwrap())
+    run_match(&MatchArgs::parse_from(args).unwrap().into())
 }
 
 fn read_games(path: &Path) -> Vec<veletas::referee::GameRecord> {

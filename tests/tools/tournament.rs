@@ -5,9 +5,10 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use veletas::cli::TournamentArgs;
 use veletas::record::GameRecord;
 use veletas::referee::parse_records;
-use veletas::referee::tournament::{TournamentArgs, TournamentReport, run_tournament, summary};
+use veletas::referee::tournament::{TournamentReport, run_tournament, summary};
 
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
 const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
@@ -18,7 +19,7 @@ fn fake(name: &str, flags: &str) -> String {
 
 fn run(args: &[&str]) -> Result<TournamentReport, String> {
     let args = TournamentArgs::parse_from(args).map_err(|e| e.to_string())?;
-    run_tournament(&args).map_err(|e| e.to_string())
+    run_tournament(&args.into()).map_err(|e| e.to_string())
 }
 
 fn read_games(path: &Path) -> Vec<GameRecord> {

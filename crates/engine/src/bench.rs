@@ -9,8 +9,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use clap::Args;
-
 use crate::search::SearchSettings;
 use veletas_rules::{Phase, PlayoutPolicy, Position, Rng};
 
@@ -22,38 +20,26 @@ fn json_string(text: &str) -> String {
 /// The bench positions built into the binary (`crates/engine/data/bench.txt`).
 pub const BENCH_POSITIONS: &str = include_str!("../data/bench.txt");
 
-/// Arguments of `bench`.
-#[derive(Args, Debug, Clone)]
-pub struct BenchArgs {
+/// What `veletas bench` measures and how it prints it (the command line's `BenchSettings`
+/// become these; the seed is given apart).
+#[derive(Debug, Clone)]
+pub struct BenchSettings {
     /// A file of `DEPTH POSITION` lines instead of the built-in positions.
-    #[arg(long)]
     pub file: Option<PathBuf>,
-    /// Random playouts per position and policy in each run (1 to 10,000,000).
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    /// Random playouts per position and policy in each run.
     pub playouts: u32,
     /// Search iterations per position and thread count (0: skip the search).
-    #[arg(long, default_value_t = 40_000)]
     pub search_iterations: u64,
     /// Threads of the second search run, for the scaling figure.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub search_threads: u32,
     /// Measured runs of every figure (the median is reported).
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub runs: u32,
-    /// Runs before the measured ones, not counted (warm caches, CPU frequency).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    /// Runs before the measured ones, not counted.
     pub warmup: u32,
-    /// Print the figures as JSON (for scripts) instead of a table.
-    #[arg(long)]
+    /// Print the figures as JSON instead of a table.
     pub json: bool,
-    /// Another veletas binary: run both alternately on the same positions and print each
-    /// figure's ratio (this binary's rate divided by the other's).
-    #[arg(long, value_name = "BINARY")]
+    /// Another veletas binary to compare with, run alternately on the same positions.
     pub compare: Option<PathBuf>,
-    /// Seed of the random playouts and searches (default 1); `veletas --seed N bench` is
-    /// the same.
-    #[arg(long)]
-    pub seed: Option<u64>,
 }
 
 /// A bench position: the perft depth to time and the position.
@@ -169,7 +155,7 @@ fn perft_pass(positions: &[BenchPosition]) -> (u64, f64) {
 
 /// One run of every figure: perft over all positions, playouts of both policies, and
 /// the search's mean rate over the positions in play.
-fn measure_once(positions: &[BenchPosition], args: &BenchArgs, seed: u64) -> Vec<(String, &'static str, f64)> {
+fn measure_once(positions: &[BenchPosition], args: &BenchSettings, seed: u64) -> Vec<(String, &'static str, f64)> {
     let mut rng = Rng::new(seed);
     let (nodes, perft_time) = perft_pass(positions);
     let mut playouts = [(0u64, 0f64); 2];
@@ -221,7 +207,7 @@ fn collect(figures: &mut Vec<Figure>, run: Vec<(String, &'static str, f64)>) {
 }
 
 /// Runs the bench `args` describe on this binary and returns its figures.
-pub fn measure(args: &BenchArgs, seed: u64) -> Result<Vec<Figure>, String> {
+pub fn measure(args: &BenchSettings, seed: u64) -> Result<Vec<Figure>, String> {
     let positions = read_positions(args)?;
     for _ in 0..args.warmup {
         measure_once(&positions, args, seed);
@@ -233,7 +219,7 @@ pub fn measure(args: &BenchArgs, seed: u64) -> Result<Vec<Figure>, String> {
     Ok(figures)
 }
 
-fn read_positions(args: &BenchArgs) -> Result<Vec<BenchPosition>, String> {
+fn read_positions(args: &BenchSettings) -> Result<Vec<BenchPosition>, String> {
     let text = match &args.file {
         Some(path) => veletas_rules::record::read_bounded(path, veletas_rules::record::MAX_SMALL_FILE_BYTES)
             .map_err(|e| format!("--file {}: {e}", path.display()))?,
@@ -356,7 +342,7 @@ pub fn parse_output(text: &str) -> Result<Vec<(String, f64)>, String> {
 /// Runs `binary bench` once with the comparison's settings and reads its figures.
 fn run_binary(
     binary: &Path,
-    args: &BenchArgs,
+    args: &BenchSettings,
     file: &Path,
     seed: u64,
     json: bool,
@@ -408,7 +394,7 @@ fn compared_binary(other: &Path) -> Result<PathBuf, String> {
 
 /// Runs this binary and `other` alternately (`runs` rounds after the warm-up, the order
 /// swapped every round) on the same positions and returns every figure both report.
-pub fn compare(args: &BenchArgs, other: &Path, seed: u64) -> Result<Vec<Comparison>, String> {
+pub fn compare(args: &BenchSettings, other: &Path, seed: u64) -> Result<Vec<Comparison>, String> {
     let other = &compared_binary(other)?;
     let ours = std::env::current_exe().map_err(|e| format!("this binary: {e}"))?;
     let positions = read_positions(args)?;
@@ -489,7 +475,7 @@ pub fn comparison_text(comparisons: &[Comparison], other: &Path, runs: u32, json
 }
 
 /// `veletas bench`: measures (or compares) and prints.
-pub fn run(args: &BenchArgs, seed: u64) -> io::Result<()> {
+pub fn run(args: &BenchSettings, seed: u64) -> io::Result<()> {
     let invalid = |e: String| io::Error::new(io::ErrorKind::InvalidInput, e);
     let text = match &args.compare {
         Some(other) => comparison_text(&compare(args, other, seed).map_err(invalid)?, other, args.runs, args.json),
@@ -570,7 +556,7 @@ mod tests {
 
     #[test]
     fn a_run_measures_every_figure() {
-        let args = BenchArgs {
+        let args = BenchSettings {
             file: None,
             playouts: 3,
             search_iterations: 200,
@@ -579,7 +565,6 @@ mod tests {
             warmup: 0,
             json: false,
             compare: None,
-            seed: None,
         };
         let positions: Vec<BenchPosition> = read_positions(&args)
             .unwrap()

@@ -11,32 +11,27 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use clap::Args;
-
 use crate::linear::solve;
 use crate::search::eval::{EvalModel, FEATURES, Features, analyse, feature_names};
 use veletas_rules::record::{Termination, read_games};
 use veletas_rules::{Color, Phase};
 
-/// Arguments of `train-eval`.
-#[derive(Args, Debug, Clone)]
-pub struct TrainArgs {
-    /// Record files of the training games (e.g. self-play tournaments).
-    #[arg(required = true)]
+/// What `veletas train-eval` learns from and where the weights go (the command line's
+/// `TrainSettings` become these).
+#[derive(Debug, Clone)]
+pub struct TrainSettings {
+    /// Record files of the training games.
     pub files: Vec<PathBuf>,
     /// Where the weights go (written to a temporary file, then renamed).
-    #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Every N-th game (by its order in the files) is held out for testing.
-    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u64).range(2..))]
+    /// Every N-th game (by its order in the files) is held out for testing (N at least 2).
     pub holdout: u64,
-    /// L2 penalty on the weights (not the bias), per sample: a number from 0 to 1e6.
-    #[arg(long, default_value_t = 1e-4, value_parser = parse_l2)]
+    /// L2 penalty on the weights (not the bias), per sample (see [`parse_l2`]).
     pub l2: f64,
 }
 
 /// `--l2`: a finite number from 0 to 1e6.
-fn parse_l2(text: &str) -> Result<f64, String> {
+pub fn parse_l2(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(x) if (0.0..=1e6).contains(&x) => Ok(x),
         _ => Err(format!("'{text}' is not a number from 0 to 1e6")),
@@ -308,7 +303,7 @@ pub fn check_against_constant(samples: &[Sample], model: &EvalModel) -> Result<(
 }
 
 /// `veletas train-eval`: reads, fits, reports and writes the weights.
-pub fn run(args: &TrainArgs) -> Result<String, String> {
+pub fn run(args: &TrainSettings) -> Result<String, String> {
     let start = Instant::now();
     let data = read_samples(&args.files, args.holdout)?;
     let read_secs = start.elapsed().as_secs_f64();

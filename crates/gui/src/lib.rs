@@ -31,34 +31,25 @@ use crate::session::{EngineSpec, Settings};
 /// that still plays sensibly.
 pub const DEFAULT_PLAYOUTS: u32 = 2000;
 
-/// Options of `veletas gui`.
-#[derive(clap::Args, Clone, Debug, PartialEq)]
-#[command(after_help = "Examples:\n  veletas gui\n  veletas gui --engine strong='veletas --playouts 20000' \
---engine random='veletas --player random'\n  veletas gui --no-browser --port 8080 --record my-games.txt")]
-pub struct GuiArgs {
-    /// An engine the page may choose for either colour (repeatable), `NAME=CMD ARGS` or
-    /// `CMD ARGS`, run without a shell. Default: this program as the engine, with
-    /// --playouts 2000, and its easy players greedy and random.
-    #[arg(long = "engine", value_name = "[NAME=]CMD ARGS")]
+/// How `veletas gui` serves (the command line's `GuiSettings` become these).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GuiSettings {
+    /// The engines the page may choose (`[NAME=]CMD ARGS`); none: this program and its
+    /// easy players (see [`engine_specs`]).
     pub engines: Vec<String>,
     /// The port to listen on (0: a free one).
-    #[arg(long, default_value_t = 0)]
     pub port: u16,
-    /// The address to listen on. Any other than loopback needs the token printed in the
-    /// URL, so that nobody else on the network can use the server.
-    #[arg(long, default_value = "127.0.0.1")]
+    /// The address to listen on; any other than loopback needs the token in the URL.
     pub host: String,
     /// Print the URL but open no browser.
-    #[arg(long)]
     pub no_browser: bool,
     /// Append every finished game to this record file.
-    #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
 }
 
 /// The engines of `--engine`, or, when none is given, our own engine (`program`) and its
 /// built-in easy players: `veletas` (the search, --playouts 2000), `greedy` and `random`.
-pub fn engine_specs(args: &GuiArgs, program: &std::path::Path) -> Result<Vec<EngineSpec>, String> {
+pub fn engine_specs(args: &GuiSettings, program: &std::path::Path) -> Result<Vec<EngineSpec>, String> {
     if args.engines.is_empty() {
         let ours = |name: &str, args: &[&str]| {
             let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
@@ -147,7 +138,7 @@ pub struct Gui {
 
 impl Gui {
     /// Listens as `args` ask, `program` being our own engine's binary. Errors are one line.
-    pub fn bind(args: &GuiArgs, program: &std::path::Path) -> Result<Gui, String> {
+    pub fn bind(args: &GuiSettings, program: &std::path::Path) -> Result<Gui, String> {
         let engines = engine_specs(args, program)?;
         let addresses: Vec<SocketAddr> = (args.host.as_str(), args.port)
             .to_socket_addrs()
@@ -198,7 +189,7 @@ impl Gui {
 
 /// Runs the server until the process is stopped. `program` is our own engine's binary.
 /// The URL is the first line on stdout. Errors are one line.
-pub fn run(args: &GuiArgs, program: &std::path::Path) -> Result<(), String> {
+pub fn run(args: &GuiSettings, program: &std::path::Path) -> Result<(), String> {
     let gui = Gui::bind(args, program)?;
     {
         use std::io::Write as _;
@@ -222,17 +213,17 @@ mod tests {
 
     #[test]
     fn engines_come_from_the_command_line_or_default_to_this_program() {
-        let args = GuiArgs { engines: vec![], port: 0, host: "127.0.0.1".into(), no_browser: true, record: None };
+        let args = GuiSettings { engines: vec![], port: 0, host: "127.0.0.1".into(), no_browser: true, record: None };
         let specs = engine_specs(&args, std::path::Path::new("/bin/veletas")).unwrap();
         let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["veletas", "greedy", "random"]);
         assert!(specs.iter().all(|s| s.command.program == "/bin/veletas"));
         assert_eq!(specs[0].command.args, ["--playouts", "2000"]);
-        let args = GuiArgs { engines: vec!["strong=v --seed 1".into(), "./other -x".into()], ..args };
+        let args = GuiSettings { engines: vec!["strong=v --seed 1".into(), "./other -x".into()], ..args };
         let specs = engine_specs(&args, std::path::Path::new("/bin/veletas")).unwrap();
         assert_eq!((specs[0].name.as_str(), specs[1].name.as_str()), ("strong", "other"));
         assert_eq!(specs[0].command.args, ["--seed", "1"]);
-        let bad = GuiArgs { engines: vec!["'open".into()], ..args };
+        let bad = GuiSettings { engines: vec!["'open".into()], ..args };
         assert!(engine_specs(&bad, std::path::Path::new("/bin/veletas")).is_err());
     }
 

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::thread;
 
 use serde_json::{Value, json};
-use veletas_gui::{Gui, GuiArgs};
+use veletas_gui::{Gui, GuiSettings};
 
 struct Running {
     address: String,
@@ -28,7 +28,7 @@ impl Drop for Running {
 }
 
 fn start(engines: &[&str], record: Option<&Path>) -> Running {
-    let args = GuiArgs {
+    let args = GuiSettings {
         engines: engines.iter().map(|e| e.to_string()).collect(),
         port: 0,
         host: "127.0.0.1".into(),

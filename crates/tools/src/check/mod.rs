@@ -4,7 +4,7 @@
 //! The engine is started as the referee starts it and spoken to through the referee's
 //! own client ([`crate::referee::engine`]), so every read has a deadline and a size limit.
 //! `probes` holds the checks themselves (`extensions` those of the optional commands); this
-//! module holds the options, the result of each check and the report (text or JSON).
+//! module holds the request, the result of each check and the report (text or JSON).
 //! `docs/check.md` says what each check asks.
 //!
 //! [`startup`] is the part `match` and `tournament` run on every engine before their first
@@ -17,66 +17,30 @@ mod probes;
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use crate::referee::clock::parse_seconds;
 use crate::referee::engine::{Engine, EngineCommand, Failure, MAX_NAME, Reply, clean_text};
 use crate::referee::words::split_engine_name;
 use veletas_rules::{RuleSet, Rules, Variant};
 
-/// Options of `veletas check`.
-#[derive(clap::Args, Clone, Debug, PartialEq)]
-#[command(after_help = "The engine's command line comes last: everything after it belongs to the engine \
-(give it as one quoted word, or put the check's options first).\n\n\
-Examples:\n  veletas check --size 7 veletas --playouts 50\n  \
-veletas check --json 'mine=./my-engine --level 3'\n\nSee docs/check.md.")]
-pub struct CheckArgs {
-    /// The engine: `[NAME=]CMD ARGS...`, as one quoted word or as separate words.
-    #[arg(value_name = "[NAME=]CMD ARGS", required = true, num_args = 1.., trailing_var_arg = true,
-          allow_hyphen_values = true)]
+/// What `veletas check` is asked to check (the command line's `CheckArgs` become this).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckRequest {
+    /// The engine: `[NAME=]CMD ARGS...`, as one word or as separate words.
     pub engine: Vec<String>,
     /// Board size of the checks: 7, 9 or 10.
-    #[arg(long, default_value_t = 7, value_parser = parse_size)]
     pub size: u8,
-    /// The rule set: classic or modern (then `rules modern` is required of the engine).
-    #[arg(long, value_name = "RULES", default_value = "classic", value_parser = parse_rule_set)]
+    /// The rule set (modern: `rules modern` is required of the engine).
     pub rules: RuleSet,
-    /// Print the report as one JSON object instead of lines.
-    #[arg(long)]
-    pub json: bool,
     /// Time per move of the whole game the engine plays against itself, in seconds.
-    #[arg(long, value_name = "SECONDS", default_value = "0.2", value_parser = parse_seconds)]
     pub movetime: f64,
     /// Seconds a move may exceed its clock before the check fails.
-    #[arg(long, value_name = "SECONDS", default_value = "0.1", value_parser = parse_seconds)]
     pub margin: f64,
-    /// Seconds the engine has to answer any command without a clock (start-up included).
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    /// Seconds the engine has to answer any command without a clock.
     pub command_timeout: f64,
     /// Seed of the random moves the checks play.
-    #[arg(long, default_value_t = 1)]
     pub seed: u64,
 }
 
-fn parse_size(text: &str) -> Result<u8, String> {
-    match text.parse::<u8>() {
-        Ok(size) if Variant::from_size(size).is_some() => Ok(size),
-        _ => Err("the board size must be 7, 9 or 10".to_string()),
-    }
-}
-
-fn parse_rule_set(text: &str) -> Result<RuleSet, String> {
-    text.parse::<RuleSet>().map_err(|e| e.to_string())
-}
-
-impl CheckArgs {
-    /// Parses options as on the command line (without the program and subcommand names).
-    pub fn parse_from<I, T>(args: I) -> Result<CheckArgs, clap::Error>
-    where
-        I: IntoIterator<Item = T>,
-        T: Into<std::ffi::OsString> + Clone,
-    {
-        crate::referee::parse_options("veletas check", args)
-    }
-
+impl CheckRequest {
     /// The engine's given name (`NAME=`) and its command line.
     pub fn command(&self) -> Result<(Option<String>, EngineCommand), String> {
         let Some((first, rest)) = self.engine.split_first() else {
@@ -259,7 +223,7 @@ pub struct CheckSettings {
 
 impl CheckSettings {
     /// The settings `args` give.
-    pub fn new(args: &CheckArgs) -> Result<CheckSettings, String> {
+    pub fn new(args: &CheckRequest) -> Result<CheckSettings, String> {
         let variant = Variant::from_size(args.size).ok_or("the board size must be 7, 9 or 10")?;
         let rules = Rules::new(args.rules, false, false).map_err(|e| e.to_string())?;
         Ok(CheckSettings {
@@ -274,7 +238,7 @@ impl CheckSettings {
 }
 
 /// Runs every check on the engine `args` name and returns the report.
-pub fn run_check(args: &CheckArgs) -> Result<CheckReport, String> {
+pub fn run_check(args: &CheckRequest) -> Result<CheckReport, String> {
     let (given, command) = args.command()?;
     let settings = CheckSettings::new(args)?;
     let started = Instant::now();
@@ -364,15 +328,22 @@ mod tests {
 
     #[test]
     fn the_command_is_one_word_or_several() {
-        let args = CheckArgs::parse_from(["--size", "9", "x=veletas --seed 1"]).unwrap();
-        let (name, command) = args.command().unwrap();
-        assert_eq!((name.as_deref(), command.program.as_str(), args.size), (Some("x"), "veletas", 9));
+        let request = |engine: &[&str]| CheckRequest {
+            engine: engine.iter().map(|w| w.to_string()).collect(),
+            size: 7,
+            rules: RuleSet::Classic,
+            movetime: 0.2,
+            margin: 0.1,
+            command_timeout: 10.0,
+            seed: 1,
+        };
+        let (name, command) = request(&["x=veletas --seed 1"]).command().unwrap();
+        assert_eq!((name.as_deref(), command.program.as_str()), (Some("x"), "veletas"));
         assert_eq!(command.args, ["--seed", "1"]);
-        let args = CheckArgs::parse_from(["veletas", "--size", "7", "--player", "a b"]).unwrap();
-        let (name, command) = args.command().unwrap();
-        assert_eq!((name, command.args.len(), args.size), (None, 4, 7));
+        let (name, command) = request(&["veletas", "--size", "7", "--player", "a b"]).command().unwrap();
+        assert_eq!((name, command.args.len()), (None, 4));
         assert_eq!(command.text, "veletas --size 7 --player 'a b'");
-        assert!(CheckArgs::parse_from(["--size", "8", "x"]).is_err());
+        assert!(CheckSettings::new(&CheckRequest { size: 8, ..request(&["x"]) }).is_err());
     }
 
     #[test]

@@ -1,62 +1,46 @@
-//! The `render` and `view` subcommands: their options and what they do.
+//! The `render` and `view` subcommands: their settings and what they do.
 
 use std::path::PathBuf;
-
-use clap::Args;
 
 use crate::output::check_not_input;
 use crate::picture::svg::{self, SvgOptions};
 use crate::picture::{read_record_file, viewer, write_output};
 use veletas_rules::Position;
 
-/// Options of `veletas render`.
-#[derive(Args, Clone, Debug, PartialEq)]
-#[command(after_help = "Examples:\n  veletas render '7/7/2s4/7/4s2/1s5/7 b' -o setup.svg\n  \
-veletas render --record games.txt --game 3 --turn 12 --size 600 -o turn12.svg")]
-pub struct RenderArgs {
-    /// The position string (quoted or as separate words); or use --record.
-    #[arg(value_name = "POSITION", conflicts_with = "record", required_unless_present = "record")]
+/// What `veletas render` draws (the command line's `RenderArgs` become these).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RenderSettings {
+    /// The position string, in one or several words; unused with `record`.
     pub position: Vec<String>,
     /// A record file: draws a position of one of its games, with the turn that led to it.
-    #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
     /// The game of the record file, from 1.
-    #[arg(long, value_name = "N", default_value_t = 1, requires = "record")]
     pub game: usize,
-    /// The number of turns played (0: the start; default: the end of the game).
-    #[arg(long, value_name = "T", requires = "record")]
+    /// The number of turns played (0: the start; `None`: the end of the game).
     pub turn: Option<usize>,
-    /// The picture's width in pixels (the board size comes from the position).
-    #[arg(long, value_name = "PX", default_value_t = 480, value_parser = clap::value_parser!(u32).range(50..=20_000))]
+    /// The picture's width in pixels.
     pub size: u32,
     /// Leave out the file letters and rank numbers.
-    #[arg(long)]
     pub no_coordinates: bool,
-    /// Leave out the status band (side to move, claims) below the board.
-    #[arg(long)]
+    /// Leave out the status band below the board.
     pub no_status: bool,
-    /// Write the picture to FILE (whole or not at all) instead of stdout.
-    #[arg(long, short = 'o', value_name = "FILE")]
+    /// Write the picture to this file (whole or not at all) instead of stdout.
     pub output: Option<PathBuf>,
 }
 
-/// Options of `veletas view`.
-#[derive(Args, Clone, Debug, PartialEq)]
-#[command(after_help = "Example: veletas view games.txt more-games.txt -o games.html   # then open games.html")]
-pub struct ViewArgs {
-    /// Record files (as `veletas match --record` writes them).
-    #[arg(value_name = "FILE", required = true)]
+/// What `veletas view` shows (the command line's `ViewArgs` become these).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ViewSettings {
+    /// Record files.
     pub files: Vec<PathBuf>,
     /// The page's title (default: the first game's Event tag).
-    #[arg(long)]
     pub title: Option<String>,
-    /// Write the page to FILE (whole or not at all) instead of stdout.
-    #[arg(long, short = 'o', value_name = "FILE")]
+    /// Write the page to this file (whole or not at all) instead of stdout.
     pub output: Option<PathBuf>,
 }
 
 /// Draws the position `args` names. Errors are one line.
-pub fn render(args: &RenderArgs) -> Result<(), String> {
+pub fn render(args: &RenderSettings) -> Result<(), String> {
     if let (Some(output), Some(record)) = (&args.output, &args.record) {
         check_not_input(("-o", output), &[("--record", record)])?;
     }
@@ -83,7 +67,7 @@ pub fn render(args: &RenderArgs) -> Result<(), String> {
 }
 
 /// Writes the viewer page of the games of `args.files`. Errors are one line.
-pub fn view(args: &ViewArgs) -> Result<(), String> {
+pub fn view(args: &ViewSettings) -> Result<(), String> {
     if let Some(output) = &args.output {
         let inputs: Vec<(&str, &std::path::Path)> = args.files.iter().map(|path| ("", path.as_path())).collect();
         check_not_input(("-o", output), &inputs)?;

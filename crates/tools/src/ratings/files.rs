@@ -11,37 +11,26 @@ use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use clap::Args;
 use veletas_rules::Color;
 
 use super::{Format, RatedGame, RatingOptions, rate};
 use veletas_rules::record::{GameRecord, ReadGamesError, tag};
 
-/// Options of `veletas ratings`.
-#[derive(Args, Clone, Debug, PartialEq)]
-#[command(after_help = "Examples:\n  veletas ratings games.txt\n  \
-veletas ratings shard-*.txt --format csv\n  \
-veletas ratings a.txt b.txt --mix --anchor 'random=0' --head-to-head")]
-pub struct RatingsArgs {
-    /// Record files (see docs/records.md): of tournaments, matches or shards of one tournament.
-    #[arg(value_name = "FILE")]
+/// What `veletas ratings` rates and how it prints them (the command line's `RatingsSettings`
+/// become these).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingsSettings {
+    /// Record files: of tournaments, matches or shards of one tournament.
     pub files: Vec<PathBuf>,
-    /// Output: text (tables), csv (rank,name,rating,error,games,score), json, or html
-    /// (one self-contained page: standings, crosstable, LOS and the games in the viewer).
-    #[arg(long, default_value = "text")]
+    /// Output: text, csv, json or html.
     pub format: String,
-    /// Pins one engine's rating instead of a field mean of 0, e.g. `random=0`.
-    #[arg(long, value_name = "NAME=RATING")]
+    /// Pins one engine's rating (`NAME=RATING`) instead of a field mean of 0.
     pub anchor: Option<String>,
-    /// Also print each pair's own Elo from its games against each other, with its 95% interval.
-    #[arg(long)]
+    /// Also print each pair's own Elo from its games against each other.
     pub head_to_head: bool,
-    /// Rate records of different tournaments (different Event or Tournament tags) together.
-    #[arg(long)]
+    /// Rate records of different tournaments together.
     pub mix: bool,
-    /// Write the output to FILE (whole or not at all: a temporary file renamed over it)
-    /// instead of stdout.
-    #[arg(long, short = 'o', value_name = "FILE")]
+    /// Write the output to this file (whole or not at all) instead of stdout.
     pub output: Option<PathBuf>,
 }
 
@@ -180,11 +169,11 @@ fn collect(files: &[PathBuf]) -> Result<Collected, String> {
 /// Runs `veletas ratings`: the whole output, or the one-line error (without the
 /// `veletas ratings:` prefix; control characters of file names, tags or arguments become
 /// spaces). Nothing is printed here.
-pub fn run_ratings(args: &RatingsArgs) -> Result<String, String> {
+pub fn run_ratings(args: &RatingsSettings) -> Result<String, String> {
     ratings(args).map_err(|e| e.chars().map(|c| if c.is_control() { ' ' } else { c }).collect())
 }
 
-fn ratings(args: &RatingsArgs) -> Result<String, String> {
+fn ratings(args: &RatingsSettings) -> Result<String, String> {
     let format: Format = args.format.parse()?;
     let (standings, _) = rate_files(args)?;
     Ok(standings.render(format, args.head_to_head))
@@ -193,7 +182,7 @@ fn ratings(args: &RatingsArgs) -> Result<String, String> {
 /// The standings of the games of `args.files` (as `veletas ratings` rates them, notes
 /// included) and every file's name and games, for pages that show both. Errors are one
 /// line (control characters are not replaced here; see [`run_ratings`]).
-pub fn rate_files(args: &RatingsArgs) -> Result<(super::Standings, Vec<NamedFile>), String> {
+pub fn rate_files(args: &RatingsSettings) -> Result<(super::Standings, Vec<NamedFile>), String> {
     if args.files.is_empty() {
         return Err("no record files given (usage: veletas ratings FILE...)".to_string());
     }

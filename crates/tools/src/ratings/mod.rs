@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use crate::stats::{EloInterval, Score, Z95, erf};
 use veletas_rules::Color;
 
-pub use files::{RatingsArgs, run_ratings};
+pub use files::{RatingsSettings, run_ratings};
 pub use report::Format;
 
 /// The largest field [`rate`] accepts: the work grows with the cube of the number of

@@ -16,7 +16,7 @@ use crate::referee::summary::{GameOutcome, MatchSummary, SprtSpec, Tally};
 use crate::referee::tournament::field;
 use crate::referee::tournament::schedule::ScheduledGame;
 use crate::referee::words::split_engine_name;
-use crate::referee::{MatchArgs, RefereeError, TimeControl};
+use crate::referee::{MatchSettings, RefereeError, TimeControl};
 use crate::stats::SprtDecision;
 use veletas_rules::record::{GameRecord, TimeControls, tag};
 
@@ -128,7 +128,7 @@ impl Competition for MatchCompetition {
 
 /// The two engines of `args` (`--engine` twice, or with an engines file), with the match's
 /// time control (engine 1's scaled by `--time-odds`), and the `TimeControl` tag when one tag fits every game.
-fn engines(args: &MatchArgs) -> Result<(Vec<field::EngineDef>, Option<TimeControls>), RefereeError> {
+fn engines(args: &MatchSettings) -> Result<(Vec<field::EngineDef>, Option<TimeControls>), RefereeError> {
     let usage = RefereeError::Usage;
     let common = &args.common;
     if common.engines_file.is_none() && args.engines.len() != 2 {
@@ -175,7 +175,7 @@ fn engines(args: &MatchArgs) -> Result<(Vec<field::EngineDef>, Option<TimeContro
 
 /// The games of `args` this run would play, one line each, without starting any engine:
 /// `game 1/2: BLACK (black) vs WHITE (white), opening OPENING`.
-pub fn dry_run_match(args: &MatchArgs) -> Result<String, RefereeError> {
+pub fn dry_run_match(args: &MatchSettings) -> Result<String, RefereeError> {
     let (defs, _) = engines(args)?;
     let book = OpeningBook::new(&args.common).map_err(RefereeError::Usage)?;
     let raw: Vec<String> = defs.iter().map(|d| d.name.clone().unwrap_or_else(|| d.command.text.clone())).collect();
@@ -199,7 +199,7 @@ pub fn dry_run_match(args: &MatchArgs) -> Result<String, RefereeError> {
 /// (unless `--quiet`), a progress line on stderr when it is a terminal, and the summary.
 /// A signal (SIGINT, SIGTERM) stops it after the games running: the summary so far is
 /// printed and the error [`RefereeError::Interrupted`] says how to resume.
-pub fn run_match(args: &MatchArgs) -> Result<MatchSummary, RefereeError> {
+pub fn run_match(args: &MatchSettings) -> Result<MatchSummary, RefereeError> {
     let common = &args.common;
     let (defs, time_control) = engines(args)?;
     let book = OpeningBook::new(common).map_err(RefereeError::Usage)?;

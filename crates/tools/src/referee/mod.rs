@@ -2,8 +2,8 @@
 //!
 //! The referee talks to engines only through the protocol (GTP 2 framing), as an
 //! outside referee would, and keeps the authoritative game with the rules library.
-//! [`MatchArgs`] are the command-line options (a clap `Args` struct to flatten into a
-//! subcommand) and [`run_match`] plays the match:
+//! [`MatchSettings`] say what to play (the command line builds them from its options) and
+//! [`run_match`] plays the match:
 //!
 //! - [`engine`]: engine processes, every read and write with a deadline and bounded, kill
 //!   and restart;
@@ -46,147 +46,128 @@ pub use runner::{GameResult, today};
 pub use summary::{GameOutcome, MatchSummary, SprtSpec};
 pub use veletas_rules::record::{GameRecord, RecordError, parse_complete_records, parse_records};
 
-/// Options of `veletas match`.
-#[derive(clap::Args, Clone, Debug, PartialEq)]
-#[command(after_help = "Example: veletas match --engine 'veletas --seed 1' --engine 'veletas --seed 2' \
-                        --games 100 --size 7 --movetime 0.1 --concurrency 2 --record games.txt")]
-pub struct MatchArgs {
-    /// An engine command line, split like a shell would but run without one; give it
-    /// twice (engine 1, then engine 2), or with --engines so that there are two in all.
-    /// Scores are reported from engine 1's side.
-    /// `NAME=CMD ARGS` names the engine (letters, digits, `_`, `.`, `-`); otherwise its
-    /// `name` and `version` replies name it.
-    #[arg(long = "engine", value_name = "[NAME=]CMD ARGS", required_unless_present = "engines_file")]
+/// What `veletas match` plays: its own settings and those it shares with `veletas
+/// tournament` (the command line's `MatchArgs` become these).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchSettings {
+    /// The engines' command lines (`[NAME=]CMD ARGS`): with [`CommonSettings::engines_file`],
+    /// two in all; engine 1 first, whose side the scores are reported from.
     pub engines: Vec<String>,
-    /// Number of games, even (at most 1,000,000); consecutive games form pairs playing one
-    /// opening with colours swapped.
-    #[arg(long, short = 'n', default_value_t = 2, value_parser = parse_count)]
+    /// Number of games, even (at most [`MAX_GAMES`]): consecutive games form pairs playing
+    /// one opening with colours swapped.
     pub games: usize,
-    /// Time odds: every time of engine 1's clock multiplied by FACTOR (e.g. 2 gives it twice
-    /// the time of engine 2). Clocks belong to colours, so after a modern swap each engine keeps
-    /// the clock of the colour it now plays.
-    #[arg(long, value_name = "FACTOR", default_value = "1", value_parser = parse_odds)]
+    /// Time odds: every time of engine 1's clock multiplied by this factor.
     pub time_odds: f64,
     /// The Event tag of the records.
-    #[arg(long, default_value = "veletas match")]
     pub event: String,
-    /// The options `match` and `tournament` share.
-    #[command(flatten)]
-    pub common: CommonArgs,
+    /// The settings shared with `tournament`.
+    pub common: CommonSettings,
 }
 
-/// The options `veletas match` and `veletas tournament` share: the games' rules and
-/// openings, time, concurrency, the record file and logs.
-#[derive(clap::Args, Clone, Debug, PartialEq)]
-pub struct CommonArgs {
-    /// An engines file (TOML): `[[engine]]` tables with name, command, dir, init, restart,
-    /// movetime, clock, byoyomi, odds, and an optional `[each]` table. Its engines come
-    /// before those of --engine.
-    #[arg(long = "engines", value_name = "FILE")]
+/// The settings `veletas match` and `veletas tournament` share: the games' rules and
+/// openings, time, concurrency, the record file and logs (docs/match.md names the
+/// options they come from).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CommonSettings {
+    /// An engines file (TOML); its engines come before those given one by one.
     pub engines_file: Option<PathBuf>,
-    /// An option for every engine: restart=on|off, dir=PATH, init=COMMAND, movetime=S,
-    /// clock=MAIN[+INC], byoyomi=PERIOD/STONES, odds=F.
-    #[arg(long, value_name = "KEY=VALUE")]
+    /// An option for every engine (`KEY=VALUE`).
     pub each: Vec<String>,
-    /// An option for one named engine, overriding --each.
-    #[arg(long = "option", value_name = "NAME:KEY=VALUE")]
+    /// An option for one named engine (`NAME:KEY=VALUE`), overriding `each`.
     pub options: Vec<String>,
-    /// Stop when an SPRT of the first engine against the second decides (on complete
-    /// pairs; two engines only).
-    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]", allow_hyphen_values = true)]
+    /// Stop when this SPRT of the first engine against the second decides.
     pub sprt: Option<SprtSpec>,
-    /// Print the games this process would play (number, engines, opening) and exit
-    /// without starting any engine; names not given are shown as command lines.
-    #[arg(long)]
+    /// List the games this process would play instead of playing them.
     pub dry_run: bool,
-    /// Board size: 7, 9 or 10 (default 10, or the size of the openings file).
-    #[arg(long)]
+    /// Board size (default 10, or the size of the openings file).
     pub size: Option<u8>,
-    /// The rule set: classic or modern (sent to the engines with `rules` unless classic).
-    #[arg(long, value_name = "RULES", default_value = "classic", value_parser = parse_rule_set)]
+    /// The rule set.
     pub rules: RuleSet,
-    /// The no-corners option (sent to the engines with `option no-corners on`).
-    #[arg(long)]
+    /// The no-corners option.
     pub no_corners: bool,
-    /// The claimed-block option of the modern rules, boardspace.net's dialect (sent to
-    /// the engines with `option claimed-block on`).
-    #[arg(long)]
+    /// The claimed-block option of the modern rules.
     pub claimed_block: bool,
-    /// Start every pair from a random-setup position (every shooter on a random square
-    /// off the edge, no stones, Black to move) instead of random setup turns.
-    #[arg(long, conflicts_with = "openings")]
+    /// Start every pair from a random-setup position instead of random setup turns.
     pub random_setup: bool,
-    /// Fixed time per move, in seconds (the default time control is 1 s per move).
-    #[arg(long, value_name = "SECONDS", value_parser = clock::parse_seconds)]
+    /// Fixed time per move, in seconds.
     pub movetime: Option<f64>,
-    /// A clock per player: main time plus an increment per move, in seconds.
-    #[arg(long, visible_alias = "tc", value_name = "MAIN[+INC]")]
+    /// A clock per player.
     pub clock: Option<ClockSpec>,
-    /// Canadian byo-yomi after the --clock main time: PERIOD seconds for STONES moves.
-    #[arg(long, value_name = "PERIOD/STONES")]
+    /// Canadian byo-yomi after the clock's main time.
     pub byoyomi: Option<ByoYomiSpec>,
     /// Seconds a move may exceed the clock before it loses on time.
-    #[arg(long, value_name = "SECONDS", default_value = "0.1", value_parser = clock::parse_seconds)]
     pub margin: f64,
-    /// Seconds an engine has to answer any command other than genmove (start-up included).
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = clock::parse_seconds)]
+    /// Seconds an engine has to answer any command other than genmove.
     pub command_timeout: f64,
-    /// Games played at the same time, each worker with its own engine processes (1 to 256).
-    #[arg(long, short = 'j', default_value_t = 1, value_parser = parse_concurrency)]
+    /// Games played at the same time (1 to [`MAX_CONCURRENCY`]).
     pub concurrency: usize,
-    /// Openings file: one opening per line, moves from the empty board or a position
-    /// string followed by moves (default: random setups drawn from the seed). After the
-    /// file, cutechess's words: `order=sequential|random` (random: shuffled by --seed),
-    /// `start=N` (begin at the file's Nth opening), `plies=N` (play at most N moves of each).
-    #[arg(long, value_name = "FILE [order=..] [start=N] [plies=N]", num_args = 1..=4)]
+    /// The openings file and its options (`order=`, `start=`, `plies=`), as given.
     pub openings: Vec<String>,
     /// Seed of the random openings.
-    #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Record file: every game is appended to it. If it exists, play resumes: the
-    /// games it holds are not played again.
-    #[arg(long, value_name = "FILE")]
+    /// The record file (appended to; play resumes from what it holds).
     pub record: Option<PathBuf>,
-    /// Require the record file to exist (resuming is automatic anyway).
-    #[arg(long, requires = "record")]
+    /// Require the record file to exist.
     pub resume: bool,
-    /// Start over: empty the record file instead of resuming.
-    #[arg(long, requires = "record", conflicts_with = "resume")]
+    /// Empty the record file instead of resuming.
     pub overwrite: bool,
-    /// When another referee is writing the record file, wait for it to finish (then resume
-    /// from what it wrote) instead of refusing at once.
-    #[arg(long, requires = "record")]
+    /// Wait for another referee writing the record file instead of refusing at once.
     pub wait: bool,
-    /// Where the engines' stderr goes (appended); default: the record file name plus
-    /// `.engines.log`, or nowhere without a record file.
-    #[arg(long, value_name = "FILE")]
+    /// Where the engines' stderr goes (default: see [`CommonSettings::engine_log_path`]).
     pub engine_log: Option<PathBuf>,
-    /// Before the first game, run the required checks of `veletas check` on every engine
-    /// (on the games' board and rule set) and refuse to start if one fails.
-    #[arg(long)]
+    /// Run the required checks of `veletas check` on every engine before the first game.
     pub check: bool,
-    /// Write every line sent to and received from every engine to FILE (appended), each
-    /// with the time, the game number and the engine's name.
-    #[arg(long, value_name = "FILE")]
+    /// The protocol log file.
     pub log_protocol: Option<PathBuf>,
-    /// Print the standings every N games (and at the end), terminal or not.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    /// Print the standings every N games (and at the end).
     pub rating_interval: Option<u64>,
     /// No line per game, only the summary.
-    #[arg(long, short = 'q')]
     pub quiet: bool,
-    /// At the end, write one self-contained HTML page with the results (standings,
-    /// crosstable, LOS; a match's summary) and every game counted, in the game viewer.
-    /// Written whole or not at all (docs/pictures.md).
-    #[arg(long, value_name = "FILE.html")]
+    /// The HTML report written at the end.
     pub report: Option<PathBuf>,
-    /// While games run, rewrite this HTML page (at most every 2 s, and at the end) with the
-    /// games in progress and the standings so far; the page reloads itself.
-    #[arg(long, value_name = "FILE.html")]
+    /// The live HTML page rewritten while games run.
     pub live: Option<PathBuf>,
 }
 
-impl CommonArgs {
+impl Default for CommonSettings {
+    /// The settings of the command line's defaults: classic rules, 1 s per move, 0.1 s
+    /// margin, 10 s per command, one game at a time, seed 1, nothing written.
+    fn default() -> CommonSettings {
+        CommonSettings {
+            engines_file: None,
+            each: Vec::new(),
+            options: Vec::new(),
+            sprt: None,
+            dry_run: false,
+            size: None,
+            rules: RuleSet::Classic,
+            no_corners: false,
+            claimed_block: false,
+            random_setup: false,
+            movetime: None,
+            clock: None,
+            byoyomi: None,
+            margin: 0.1,
+            command_timeout: 10.0,
+            concurrency: 1,
+            openings: Vec::new(),
+            seed: 1,
+            record: None,
+            resume: false,
+            overwrite: false,
+            wait: false,
+            engine_log: None,
+            check: false,
+            log_protocol: None,
+            rating_interval: None,
+            quiet: false,
+            report: None,
+            live: None,
+        }
+    }
+}
+
+impl CommonSettings {
     /// Checks, before any game, that the pages of `--report` and `--live` can be written
     /// and that no output (`--report`, `--live`, the engine log `log`) is the same file as
     /// an input (the record file `record`, `--openings`, `inputs`) or as another output:
@@ -236,7 +217,7 @@ impl CommonArgs {
         })
     }
 
-    /// Logs [`CommonArgs::concurrency_warning`] for this machine, once, before any game.
+    /// Logs [`CommonSettings::concurrency_warning`] for this machine, once, before any game.
     pub fn warn_about_concurrency(&self) {
         let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
         if let Some(warning) = self.concurrency_warning(cores) {
@@ -262,39 +243,11 @@ pub fn engine_log_beside(record: &std::path::Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-fn parse_rule_set(text: &str) -> Result<RuleSet, String> {
-    text.parse::<RuleSet>().map_err(|e| e.to_string())
-}
-
-impl MatchArgs {
+impl MatchSettings {
     /// The rules the match is played under, if the options go with the rule set.
     pub fn rules(&self) -> Result<Rules, String> {
         self.common.rules()
     }
-}
-
-impl MatchArgs {
-    /// Parses options as on the command line (without the program and subcommand names):
-    /// for tests and for callers that build option lists.
-    pub fn parse_from<I, T>(args: I) -> Result<MatchArgs, clap::Error>
-    where
-        I: IntoIterator<Item = T>,
-        T: Into<std::ffi::OsString> + Clone,
-    {
-        parse_options("veletas match", args)
-    }
-}
-
-/// Parses a subcommand's options (a clap `Args` struct) from a list without the program
-/// and subcommand names.
-pub(crate) fn parse_options<A, I, T>(name: &'static str, args: I) -> Result<A, clap::Error>
-where
-    A: clap::Args + clap::FromArgMatches,
-    I: IntoIterator<Item = T>,
-    T: Into<std::ffi::OsString> + Clone,
-{
-    let command = A::augment_args(clap::Command::new(name).no_binary_name(true));
-    A::from_arg_matches(&command.try_get_matches_from(args)?)
 }
 
 /// Why a match could not be played.
@@ -362,7 +315,8 @@ pub fn parse_count(text: &str) -> Result<usize, String> {
     }
 }
 
-fn parse_concurrency(text: &str) -> Result<usize, String> {
+/// A number of games at the same time (`-j`): from 1 to [`MAX_CONCURRENCY`].
+pub fn parse_concurrency(text: &str) -> Result<usize, String> {
     match text.trim().parse::<u64>() {
         Ok(n) if (1..=MAX_CONCURRENCY as u64).contains(&n) => Ok(n as usize),
         _ => Err(format!("'{text}' is not a number of games from 1 to {MAX_CONCURRENCY}")),
@@ -370,7 +324,7 @@ fn parse_concurrency(text: &str) -> Result<usize, String> {
 }
 
 /// A time-odds factor (`--time-odds F`, the engine option `odds=F`): from 0.01 to 100.
-pub(crate) fn parse_odds(text: &str) -> Result<f64, String> {
+pub fn parse_odds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(x) if x.is_finite() && (0.01..=100.0).contains(&x) => Ok(x),
         _ => Err(format!("'{text}' is not a factor between 0.01 and 100")),
@@ -383,10 +337,10 @@ mod tests {
 
     #[test]
     fn more_games_at_once_than_cores_is_warned_about_and_no_more_is_not() {
-        let args = |j: &str| MatchArgs::parse_from(["--engine", "a", "--engine", "b", "-j", j]).unwrap().common;
-        assert_eq!(args("2").concurrency_warning(2), None);
-        assert_eq!(args("1").concurrency_warning(2), None);
-        let warning = args("8").concurrency_warning(2).expect("a warning");
+        let args = |j: usize| CommonSettings { concurrency: j, ..CommonSettings::default() };
+        assert_eq!(args(2).concurrency_warning(2), None);
+        assert_eq!(args(1).concurrency_warning(2), None);
+        let warning = args(8).concurrency_warning(2).expect("a warning");
         assert!(warning.starts_with("-j 8 plays more games at once than this machine has cores (2)"), "{warning}");
         assert!(!warning.contains('\n'));
     }

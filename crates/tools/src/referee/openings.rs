@@ -142,7 +142,7 @@ impl OpeningsSpec {
 impl OpeningBook {
     /// The book the shared options describe: `--openings FILE` (its size, which must agree
     /// with `--size`), or random openings of `--size` (10 by default) from `--seed`.
-    pub fn new(args: &crate::referee::CommonArgs) -> Result<OpeningBook, String> {
+    pub fn new(args: &crate::referee::CommonSettings) -> Result<OpeningBook, String> {
         let rules = args.rules()?;
         let spec = if args.openings.is_empty() { None } else { Some(OpeningsSpec::parse(&args.openings)?) };
         let list = match &spec {
@@ -435,14 +435,9 @@ mod tests {
         std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
         let file = dir.join("book.txt");
         std::fs::write(&file, lines).map_err(|e| e.to_string())?;
-        let mut args = vec!["--engine", "a", "--engine", "b", "--size", "7", "--seed"]
-            .into_iter()
-            .map(String::from)
-            .collect::<Vec<_>>();
-        args.extend([seed.to_string(), "--openings".to_string(), file.display().to_string()]);
-        args.extend(words.iter().map(|w| w.to_string()));
-        let args = crate::referee::MatchArgs::parse_from(args).map_err(|e| e.to_string())?;
-        OpeningBook::new(&args.common)
+        let openings = std::iter::once(file.display().to_string()).chain(words.iter().map(|w| w.to_string())).collect();
+        let settings = crate::referee::CommonSettings { size: Some(7), seed, openings, ..Default::default() };
+        OpeningBook::new(&settings)
     }
 
     const SEVEN: &str = "d4 b2,f6\nc3 e2,f6\ne5 b2,c6\nc5 b2,f6\ne3 b2,f6\n";

@@ -33,7 +33,7 @@ use crate::referee::record_file::{append_game, open_record_file};
 use crate::referee::tournament::field::EngineDef;
 use crate::referee::tournament::schedule::ScheduledGame;
 use crate::referee::traffic::{ProtocolLog, Traffic};
-use crate::referee::{CommonArgs, RefereeError};
+use crate::referee::{CommonSettings, RefereeError};
 use crate::report::{LiveBoard, LiveGame};
 use veletas_rules::record::{GameRecord, tag};
 use veletas_rules::{Color, Move};
@@ -111,7 +111,7 @@ impl Field {
         defs: Vec<EngineDef>,
         book: OpeningBook,
         log: Option<PathBuf>,
-        common: &CommonArgs,
+        common: &CommonSettings,
     ) -> Result<Field, RefereeError> {
         let protocol = match &common.log_protocol {
             Some(path) => Some(
@@ -366,7 +366,12 @@ pub(crate) struct Runner<'a> {
 impl<'a> Runner<'a> {
     /// A runner of `field` for `competition` with the output options of `common`;
     /// `title` names the live page. `workers` threads play (each game on its own engines).
-    pub fn new(field: Field, competition: Box<dyn Competition + 'a>, common: &CommonArgs, title: &str) -> Runner<'a> {
+    pub fn new(
+        field: Field,
+        competition: Box<dyn Competition + 'a>,
+        common: &CommonSettings,
+        title: &str,
+    ) -> Runner<'a> {
         // From here on a first SIGINT or SIGTERM stops the games in order.
         crate::referee::process::stop_gracefully(true);
         let workers = common.concurrency.max(1);
@@ -399,7 +404,7 @@ impl<'a> Runner<'a> {
     pub fn open_record(
         &mut self,
         path: &std::path::Path,
-        common: &CommonArgs,
+        common: &CommonSettings,
         key: impl Fn(usize, &GameRecord) -> Result<Option<String>, RefereeError>,
     ) -> Result<(), RefereeError> {
         let (games, file) = open_record_file(path, common.resume, common.overwrite, common.wait)?;

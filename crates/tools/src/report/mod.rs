@@ -12,7 +12,7 @@ pub mod standings;
 use std::path::Path;
 
 use crate::picture::{viewer, write_output};
-use crate::ratings::{RatingsArgs, Standings};
+use crate::ratings::{RatingsSettings, Standings};
 use veletas_rules::record::GameRecord;
 
 pub use live::{LiveBoard, LiveGame};
@@ -63,7 +63,7 @@ pub fn field_page(
 
 /// `veletas ratings --format html`: the page of the standings of `args.files` and their
 /// games, written to `args.output` (whole or not at all) or stdout. Errors are one line.
-pub fn ratings_html(args: &RatingsArgs) -> Result<(), String> {
+pub fn ratings_html(args: &RatingsSettings) -> Result<(), String> {
     let (standings, files) = crate::ratings::files::rate_files(args)?;
     let title = files
         .iter()

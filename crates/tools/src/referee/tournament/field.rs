@@ -218,7 +218,7 @@ pub fn entry_from_flag(text: &str) -> EngineEntry {
 /// `--option` of `common`; and the options of every engine.
 pub fn entries(
     engines: &[String],
-    common: &crate::referee::CommonArgs,
+    common: &crate::referee::CommonSettings,
 ) -> Result<(Vec<EngineEntry>, EngineOptions), String> {
     let (mut entries, mut each) = match &common.engines_file {
         Some(path) => read_engines_file(path)?,

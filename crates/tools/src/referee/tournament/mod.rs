@@ -26,67 +26,29 @@ pub use run::{TournamentReport, dry_run, run_tournament};
 pub use schedule::{Format, Schedule, ScheduledGame};
 pub use shard::ShardSpec;
 
-use crate::referee::CommonArgs;
+use crate::referee::CommonSettings;
 
-/// Options of `veletas tournament`.
-#[derive(clap::Args, Clone, Debug, PartialEq)]
-#[command(
-    after_help = "Examples:\n  veletas tournament --engine 'a=veletas --seed 1' --engine 'b=veletas --player uct' \
---engine 'c=veletas --player greedy' --games-per-pair 4 --size 7 --movetime 0.1 -j 2 --record t.txt\n  \
-veletas tournament --engines engines.toml --format gauntlet --rounds 2 --record t.txt\n  \
-veletas tournament ... --shard 2/3 --record shard-{shard}.txt   # then: veletas ratings shard-*.txt\n\n\
-See docs/tournament.md."
-)]
-pub struct TournamentArgs {
-    /// An engine: `NAME=CMD ARGS` (NAME: letters, digits, `_`, `.`, `-`) or `CMD ARGS`
-    /// (named by its `name` and `version` replies, numbered when repeated). Repeat it for
-    /// every engine; the order is the seeding (gauntlet: the first plays all others).
-    #[arg(long = "engine", value_name = "[NAME=]CMD ARGS")]
+/// What `veletas tournament` plays (the command line's `TournamentArgs` become these).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TournamentSettings {
+    /// The engines (`[NAME=]CMD ARGS`), in seeding order (gauntlet: the first plays all
+    /// others).
     pub engines: Vec<String>,
-    /// round-robin (every pair), gauntlet (the first engine against each other) or knockout.
-    #[arg(long, default_value = "round-robin")]
+    /// Round robin, gauntlet or knockout.
     pub format: Format,
-    /// Games each pair plays per round (even: each opening twice, colours swapped); in a
-    /// knockout, the games of each match before tie-break pairs.
-    #[arg(long, value_name = "N", default_value_t = 2, value_parser = crate::referee::parse_count)]
+    /// Games each pair plays per round (in a knockout, each match's games before tie-break
+    /// pairs).
     pub games_per_pair: usize,
-    /// How many times the whole schedule is played (round robin and gauntlet). The whole
-    /// schedule holds at most 1,000,000 games.
-    #[arg(long, value_name = "R", default_value_t = 1, value_parser = crate::referee::parse_count)]
+    /// How many times the whole schedule is played (round robin and gauntlet).
     pub rounds: usize,
-    /// Play only shard K of N: the games whose index i has i mod N = K - 1. K may be
-    /// `auto`: from $SLURM_ARRAY_TASK_ID (minus $SLURM_ARRAY_TASK_MIN, plus 1) or
-    /// Kubernetes' $JOB_COMPLETION_INDEX (plus 1). `{shard}` in --record and
-    /// --engine-log is replaced by K.
-    #[arg(long, value_name = "K/N")]
+    /// Play only this shard of the games.
     pub shard: Option<ShardSpec>,
-    /// Anchor the ratings: NAME=RATING (default: the field's mean is 0). Checked when the
-    /// options are read (a rating from -100000 to 100000), the name once the engines are named.
-    #[arg(long, value_name = "NAME=RATING", value_parser = checked_anchor)]
+    /// Anchor the ratings: `NAME=RATING` (see [`crate::ratings::files::parse_anchor`]).
     pub anchor: Option<String>,
-    /// Also print each pair's head-to-head score and Elo with its 95% interval.
-    #[arg(long)]
+    /// Also print each pair's head-to-head score.
     pub head_to_head: bool,
     /// The Event tag of the records.
-    #[arg(long, default_value = "veletas tournament")]
     pub event: String,
-    /// The options shared with `veletas match`.
-    #[command(flatten)]
-    pub common: CommonArgs,
-}
-
-impl TournamentArgs {
-    /// Parses options as on the command line (without the program and subcommand names).
-    pub fn parse_from<I, T>(args: I) -> Result<TournamentArgs, clap::Error>
-    where
-        I: IntoIterator<Item = T>,
-        T: Into<std::ffi::OsString> + Clone,
-    {
-        crate::referee::parse_options("veletas tournament", args)
-    }
-}
-
-/// `--anchor`: kept as written once [`crate::ratings::files::parse_anchor`] accepts it.
-fn checked_anchor(text: &str) -> Result<String, String> {
-    crate::ratings::files::parse_anchor(text).map(|_| text.to_string())
+    /// The settings shared with `veletas match`.
+    pub common: CommonSettings,
 }

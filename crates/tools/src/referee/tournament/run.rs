@@ -13,7 +13,7 @@ use crate::referee::runner::{Competition, Field, GameResult, Runner, played_engi
 use crate::referee::summary::{GameOutcome, SprtSpec, Tally};
 use crate::referee::tournament::field::{self, EngineDef};
 use crate::referee::tournament::schedule::{Format, Schedule, ScheduledGame, check_knockout};
-use crate::referee::tournament::{ShardSpec, TournamentArgs, knockout};
+use crate::referee::tournament::{ShardSpec, TournamentSettings, knockout};
 use crate::stats::SprtDecision;
 use veletas_rules::record::{GameRecord, TimeControls, tag};
 
@@ -73,7 +73,7 @@ fn fnv1a(text: &str) -> String {
 }
 
 impl Plan {
-    fn new(args: &TournamentArgs) -> Result<(Plan, Vec<EngineDef>, OpeningBook), RefereeError> {
+    fn new(args: &TournamentSettings) -> Result<(Plan, Vec<EngineDef>, OpeningBook), RefereeError> {
         let common = &args.common;
         let default_control =
             crate::referee::TimeControl::from_options(common.movetime, common.clock, common.byoyomi).map_err(usage)?;
@@ -273,7 +273,7 @@ impl Competition for TournamentCompetition {
 /// Plays the tournament `args` describe and returns what it played. Prints a line per
 /// game (unless `--quiet`) and a progress line on stderr when it is a terminal; the
 /// caller prints the standings.
-pub fn run_tournament(args: &TournamentArgs) -> Result<TournamentReport, RefereeError> {
+pub fn run_tournament(args: &TournamentSettings) -> Result<TournamentReport, RefereeError> {
     let common = &args.common;
     let (plan, defs, book) = Plan::new(args)?;
     common.check_outputs(plan.record.as_deref(), plan.log.as_deref(), &[])?;
@@ -349,7 +349,7 @@ pub fn run_tournament(args: &TournamentArgs) -> Result<TournamentReport, Referee
 /// Writes the report page: the standings (as the summary rates them) and every counted game.
 fn write_report(
     path: &Path,
-    args: &TournamentArgs,
+    args: &TournamentSettings,
     plan: &Plan,
     fingerprint: &str,
     runner: &Runner,
@@ -371,7 +371,7 @@ fn write_report(
 /// The games `args` would play in this process, one line each, without starting any
 /// engine: `game ID (round R): BLACK (black) vs WHITE (white), opening OPENING`. A
 /// knockout lists its first round.
-pub fn dry_run(args: &TournamentArgs) -> Result<String, RefereeError> {
+pub fn dry_run(args: &TournamentSettings) -> Result<String, RefereeError> {
     let (plan, defs, book) = Plan::new(args)?;
     let raw: Vec<String> = defs.iter().map(|d| d.name.clone().unwrap_or_else(|| d.command.text.clone())).collect();
     let fixed: Vec<bool> = defs.iter().map(|d| d.name.is_some()).collect();

@@ -1,13 +1,11 @@
 //! `veletas generate`: the shell completions and the man page, made from the command line's
-//! own definition (clap_complete and clap_mangen read the same `Cli` that parses the
-//! arguments), so they cannot drift from the program.
+//! own definition (clap_complete and clap_mangen read the same [`super::Cli`] command that
+//! parses the arguments, handed to [`write()`]), so they cannot drift from the program.
 
 use std::io::{self, Write};
 
-use clap::{CommandFactory, ValueEnum};
+use clap::ValueEnum;
 use clap_complete::Shell;
-
-use crate::cli::Cli;
 
 /// What `veletas generate` writes on stdout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -26,10 +24,10 @@ pub enum Generated {
     Powershell,
 }
 
-/// Writes `what` to `out`. The text is made in memory first, so a closed pipe is an
-/// error to report, never a panic halfway through.
-pub fn write(what: Generated, out: &mut impl Write) -> io::Result<()> {
-    let mut command = Cli::command();
+/// Writes `what` for the program `command` (the whole command line, `Cli::command()`) to
+/// `out`. The text is made in memory first, so a closed pipe is an error to report, never a
+/// panic halfway through.
+pub fn write(what: Generated, mut command: clap::Command, out: &mut impl Write) -> io::Result<()> {
     let mut text = Vec::new();
     let shell = match what {
         Generated::Man => {

@@ -1,0 +1,176 @@
+//! The engine's own options (`veletas` without a subcommand): which player, and how long
+//! it thinks; and running the engine on stdin and stdout.
+
+use std::io::{self, BufReader, BufWriter};
+use std::time::Duration;
+
+use clap::Args;
+use log::info;
+
+use super::error::invalid;
+use crate::player::search_player::MAX_THREADS;
+use crate::player::time::MAX_THINKING;
+use crate::player::{SearchPlayer, Setting};
+use crate::protocol::{self, Engine};
+use crate::rules::Position;
+use crate::search::eval::Evaluation;
+use crate::search::{Algorithm, DEFAULT_MEMORY_MB, MAX_MEMORY_MB, MIN_MEMORY_MB, SearchParam, SearchSettings};
+
+/// The engine's player: which one, and how long it thinks (the protocol's `player`,
+/// `movetime`, `playouts` and `threads` commands change them later).
+#[derive(Args, Debug, Clone, PartialEq)]
+pub struct EngineArgs {
+    /// The player: random, greedy, uct (plain UCT baseline) or veletas (our engine).
+    #[arg(long, default_value = "veletas", value_parser = parse_player)]
+    pub player: Algorithm,
+    /// Thinking time per move in seconds when the controller sets no clock.
+    #[arg(long, value_name = "SECONDS", default_value_t = 1.0, value_parser = parse_movetime)]
+    pub movetime: f64,
+    /// A fixed number of playouts per move instead of the per-move time (0: off); with
+    /// --seed the same position then always gives the same move. A clock set by
+    /// time_settings still limits the time.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub playouts: u64,
+    /// Search threads.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
+    pub threads: u64,
+    /// Memory of the search in MiB, for all threads together (the protocol's `memory`).
+    #[arg(long, value_name = "MB", default_value_t = DEFAULT_MEMORY_MB,
+          value_parser = clap::value_parser!(u64).range(MIN_MEMORY_MB..=MAX_MEMORY_MB))]
+    pub memory: u64,
+    /// Resign when the win rate stays below THRESHOLD (0 to 1) for 3 turns in a row
+    /// (default 0: never; the protocol's `resign_threshold`).
+    #[arg(long, value_name = "THRESHOLD", default_value_t = 0.0, value_parser = parse_threshold)]
+    pub resign: f64,
+    /// Turn the solver off: no proven wins and losses in the tree (for strength tests).
+    #[arg(long)]
+    pub no_solver: bool,
+    /// Ponder: search on the opponent's turn while waiting for its move, and keep the
+    /// tree when it arrives (the protocol's `ponder`; off by default: an idle engine uses
+    /// no CPU).
+    #[arg(long)]
+    pub ponder: bool,
+    /// The static evaluation: learned (the default: the logistic model of
+    /// crates/engine/data/eval-weights.txt, built in, learned from self-play), hand (the hand-written one)
+    /// or a weights FILE written by `veletas train-eval -o FILE` (the learned evaluation with
+    /// those weights, read at start; no rebuild needed).
+    #[arg(long, value_name = "EVAL|FILE", default_value = "learned", value_parser = parse_eval)]
+    pub eval: EvalArg,
+    /// A search parameter for tuning matches, `NAME=VALUE` (repeatable): exploration,
+    /// cutoff, prior-temperature, expand-visits, fpu or stay-prior (docs/strength.md); the defaults are the tuned values.
+    #[arg(long = "search", value_name = "NAME=VALUE")]
+    pub search: Vec<SearchParam>,
+}
+
+/// `--eval`: a built-in evaluation, or a weights file for the learned one.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EvalArg {
+    /// `hand` or `learned`.
+    Builtin(Evaluation),
+    /// A weights file (`veletas train-eval -o FILE`).
+    File(std::path::PathBuf),
+}
+
+fn parse_eval(text: &str) -> Result<EvalArg, String> {
+    match text.parse::<Evaluation>() {
+        Ok(eval) => Ok(EvalArg::Builtin(eval)),
+        Err(_) => Ok(EvalArg::File(text.into())),
+    }
+}
+
+impl EvalArg {
+    /// The evaluation to search with; a weights file is read and becomes the learned
+    /// evaluation of this process.
+    pub fn evaluation(&self) -> Result<Evaluation, String> {
+        match self {
+            EvalArg::Builtin(eval) => Ok(*eval),
+            EvalArg::File(path) => {
+                let shown = path.display();
+                let text = veletas_rules::record::read_bounded(path, veletas_rules::record::MAX_SMALL_FILE_BYTES)
+                    .map_err(|e| format!("--eval {shown}: not hand, learned or a readable weights file: {e}"))?;
+                let model = crate::search::eval::EvalModel::parse(&text).map_err(|e| format!("--eval {shown}: {e}"))?;
+                crate::search::eval::use_learned_model(model).map_err(|e| format!("--eval {shown}: {e}"))?;
+                Ok(Evaluation::Learned)
+            }
+        }
+    }
+}
+
+impl Default for EngineArgs {
+    fn default() -> EngineArgs {
+        EngineArgs {
+            player: Algorithm::Veletas,
+            movetime: 1.0,
+            playouts: 0,
+            threads: 1,
+            memory: DEFAULT_MEMORY_MB,
+            resign: 0.0,
+            no_solver: false,
+            ponder: false,
+            eval: EvalArg::Builtin(Evaluation::Learned),
+            search: Vec::new(),
+        }
+    }
+}
+
+impl EngineArgs {
+    /// The player these arguments describe, with `seed`.
+    pub fn player(&self, seed: u64) -> Result<SearchPlayer, String> {
+        let settings = SearchSettings {
+            player: self.player,
+            seed,
+            solver: !self.no_solver,
+            eval: self.eval.evaluation()?,
+            ..SearchSettings::default()
+        };
+        let settings = self.search.iter().fold(settings, |s, &p| s.with_param(p));
+        let movetime = Duration::try_from_secs_f64(self.movetime).map_err(|e| e.to_string())?;
+        SearchPlayer::new(settings)
+            .with(Setting::Threads(self.threads as usize))?
+            .with(Setting::MoveTime(movetime))?
+            .with(Setting::Playouts(Some(self.playouts)))?
+            .with(Setting::Memory(self.memory))?
+            .with(Setting::Resign(self.resign))
+    }
+}
+
+fn parse_player(text: &str) -> Result<Algorithm, String> {
+    text.parse::<Algorithm>().map_err(|e| e.to_string())
+}
+
+fn parse_threshold(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err("the resign threshold must be a win rate from 0 to 1 (0: never resign)".to_string()),
+    }
+}
+
+fn parse_movetime(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if (crate::protocol::MIN_MOVETIME..=MAX_THINKING.as_secs_f64()).contains(&x) => Ok(x),
+        _ => Err(format!(
+            "the time per move must be a number of seconds from 0.001 to {}, not '{text}'",
+            MAX_THINKING.as_secs()
+        )),
+    }
+}
+
+/// Runs the engine on stdin and stdout from `start` with the player of `args`.
+pub(super) fn run(start: Position, args: &EngineArgs, seed: u64) -> io::Result<()> {
+    let player = args.player(seed).map_err(invalid)?;
+    info!(
+        "engine starting: {}, rules {}, player {}, movetime {} s, playouts {}, ponder {}",
+        start.variant(),
+        start.rules(),
+        crate::player::Player::describe(&player),
+        args.movetime,
+        if args.playouts > 0 { args.playouts.to_string() } else { "off".to_string() },
+        if args.ponder { "on" } else { "off" }
+    );
+    let mut engine = Engine::from_position(start, Box::new(player));
+    engine.set_ponder(args.ponder);
+    let stdout = io::stdout();
+    // Not `stdin().lock()`: `analyze` watches the input from a second thread.
+    let input = BufReader::with_capacity(1 << 16, io::stdin());
+    protocol::run(input, BufWriter::new(stdout.lock()), &mut engine).map(|_| ())
+}

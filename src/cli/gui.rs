@@ -1,0 +1,44 @@
+//! `veletas gui`: its options, turned into [`GuiSettings`], and the server run.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use veletas_gui::GuiSettings;
+
+/// Options of `veletas gui`.
+#[derive(Args, Clone, Debug, PartialEq)]
+#[command(after_help = "Examples:\n  veletas gui\n  veletas gui --engine strong='veletas --playouts 20000' \
+--engine random='veletas --player random'\n  veletas gui --no-browser --port 8080 --record my-games.txt")]
+pub struct GuiArgs {
+    /// An engine the page may choose for either colour (repeatable), `NAME=CMD ARGS` or
+    /// `CMD ARGS`, run without a shell. Default: this program as the engine, with
+    /// --playouts 2000, and its easy players greedy and random.
+    #[arg(long = "engine", value_name = "[NAME=]CMD ARGS")]
+    pub engines: Vec<String>,
+    /// The port to listen on (0: a free one).
+    #[arg(long, default_value_t = 0)]
+    pub port: u16,
+    /// The address to listen on. Any other than loopback needs the token printed in the
+    /// URL, so that nobody else on the network can use the server.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Print the URL but open no browser.
+    #[arg(long)]
+    pub no_browser: bool,
+    /// Append every finished game to this record file.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+}
+
+impl From<GuiArgs> for GuiSettings {
+    fn from(args: GuiArgs) -> GuiSettings {
+        let GuiArgs { engines, port, host, no_browser, record } = args;
+        GuiSettings { engines, port, host, no_browser, record }
+    }
+}
+
+/// Runs `veletas gui`, offering this very program as the default engine.
+pub(super) fn gui(args: GuiArgs) -> Result<(), String> {
+    let program = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+    veletas_gui::run(&GuiSettings::from(args), &program)
+}
