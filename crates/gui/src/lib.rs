@@ -11,6 +11,7 @@
 //! docs/gui.md describes it for users.
 
 pub mod analysis;
+pub mod analysis_view;
 pub mod engine_turn;
 pub mod server;
 pub mod session;

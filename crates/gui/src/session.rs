@@ -23,7 +23,7 @@ use veletas_tools::referee::clock::{ByoYomiSpec, Clock, ClockSpec, TimeControl, 
 use veletas_tools::referee::engine::{Engine, EngineCommand};
 use veletas_tools::referee::game::Termination;
 
-use crate::analysis::{AnalysisView, TurnAnalysis};
+use crate::analysis_view::{AnalysisView, TurnAnalysis};
 use crate::steps::{self, Steps};
 
 /// An engine the server may start: its name and its command line (from the command line

@@ -3,7 +3,6 @@
 
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
-use crate::facts::facts;
 use crate::square::{MAX_SIZE, STRIDE, Square};
 
 /// A set of squares, one bit per square at [`Square::index`].
@@ -204,34 +203,11 @@ impl Not for Bitboard {
     }
 }
 
-/// The squares orthogonally or diagonally next to `sq` (a table lookup; includes
-/// squares off smaller boards, as [`Bitboard::neighbours`] does).
-#[inline]
-pub(crate) fn neighbours_of(sq: Square) -> Bitboard {
-    facts(sq).neighbours
-}
-
 impl Square {
-    /// The squares orthogonally or diagonally next to this one (a table lookup; includes
-    /// squares off smaller boards: mask with the variant's board).
-    #[inline]
-    pub fn neighbours(self) -> Bitboard {
-        neighbours_of(self)
+    /// The bitboard holding just this square.
+    pub const fn bitboard(self) -> Bitboard {
+        Bitboard(1u128 << self.index())
     }
-
-    /// The squares orthogonally next to this one (a table lookup; includes squares off
-    /// smaller boards).
-    #[inline]
-    pub fn orthogonal_neighbours(self) -> Bitboard {
-        facts(self).orthogonal
-    }
-}
-
-/// The set of `sq` alone, by table lookup (a variable 128-bit shift takes several
-/// instructions and branches or conditional moves): the same as [`Square::bitboard`].
-#[inline(always)]
-pub(crate) fn bit_of(sq: Square) -> Bitboard {
-    facts(sq).bit
 }
 
 /// Every square of the 10x10 layout (the padding column excluded).
@@ -416,19 +392,6 @@ mod tests {
         assert_eq!(sq("j10").bitboard().neighbours().count(), 3);
         assert_eq!(sq("e5").bitboard().orthogonal_neighbours().count(), 4);
         assert_eq!(sq("a5").bitboard().orthogonal_neighbours().count(), 3);
-    }
-
-    #[test]
-    fn neighbour_table_matches_the_shifts() {
-        for rank in 0..10 {
-            for file in 0..10 {
-                let s = Square::new(file, rank).unwrap();
-                assert_eq!(bit_of(s), s.bitboard());
-                assert_eq!(neighbours_of(s), s.bitboard().neighbours());
-                assert_eq!(s.neighbours(), s.bitboard().neighbours());
-                assert_eq!(s.orthogonal_neighbours(), s.bitboard().orthogonal_neighbours());
-            }
-        }
     }
 
     #[test]

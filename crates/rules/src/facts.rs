@@ -9,7 +9,7 @@
 //! are not squares toggle nothing, and those past the layout have empty sets.
 
 use crate::bitboard::Bitboard;
-use crate::lines::{Slot, build_square_bits};
+use crate::line_layout::{Slot, build_square_bits};
 use crate::square::{MAX_SIZE, STRIDE, Square};
 
 /// What a turn looks up about one square (see the module's documentation).
@@ -59,6 +59,36 @@ pub(crate) fn facts(sq: Square) -> &'static SquareFacts {
     &FACTS[sq.index()]
 }
 
+/// The squares orthogonally or diagonally next to `sq` (a table lookup; includes
+/// squares off smaller boards, as [`Bitboard::neighbours`] does).
+#[inline]
+pub(crate) fn neighbours_of(sq: Square) -> Bitboard {
+    facts(sq).neighbours
+}
+
+impl Square {
+    /// The squares orthogonally or diagonally next to this one (a table lookup; includes
+    /// squares off smaller boards: mask with the variant's board).
+    #[inline]
+    pub fn neighbours(self) -> Bitboard {
+        neighbours_of(self)
+    }
+
+    /// The squares orthogonally next to this one (a table lookup; includes squares off
+    /// smaller boards).
+    #[inline]
+    pub fn orthogonal_neighbours(self) -> Bitboard {
+        facts(self).orthogonal
+    }
+}
+
+/// The set of `sq` alone, by table lookup (a variable 128-bit shift takes several
+/// instructions and branches or conditional moves): the same as [`Square::bitboard`].
+#[inline(always)]
+pub(crate) fn bit_of(sq: Square) -> Bitboard {
+    facts(sq).bit
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -72,6 +102,10 @@ mod tests {
             let sq = Square::from_index_unchecked(index);
             let f = facts(sq);
             assert_eq!(f.bit, sq.bitboard());
+            assert_eq!(bit_of(sq), sq.bitboard());
+            assert_eq!(neighbours_of(sq), sq.bitboard().neighbours());
+            assert_eq!(sq.neighbours(), sq.bitboard().neighbours());
+            assert_eq!(sq.orthogonal_neighbours(), sq.bitboard().orthogonal_neighbours());
             assert_eq!(f.neighbours, sq.bitboard().neighbours());
             assert_eq!(f.orthogonal, sq.bitboard().orthogonal_neighbours());
             assert!(f.line_bits.iter().all(|&(_, bit)| bit.count_ones() == 1));

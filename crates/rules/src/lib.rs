@@ -66,6 +66,7 @@ mod color;
 mod facts;
 mod fen;
 mod game;
+mod line_layout;
 mod lines;
 mod movegen;
 mod moves;

@@ -11,6 +11,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::facts::{SquareFacts, facts};
+use crate::line_layout::{LINE_SLOTS, Slot, build_square_lines, line_of};
 use crate::square::{MAX_SIZE, STRIDE, Square};
 
 /// Number of lines: 10 ranks, 10 files, 19 diagonals, 19 anti-diagonals.
@@ -26,10 +27,6 @@ const INDICES: usize = N * STRIDE as usize;
 /// anti-diagonal), by bit index. Padding indices get line 0, position 0 (never used);
 /// the table has an entry for every `u8`, so that indexing it needs no bounds check.
 static SQUARE_LINES: [[(Slot, u8); 4]; 256] = build_square_lines();
-
-/// The length of the occupancy arrays: the lines, padded to a power of two (the
-/// number of [`Slot`]s).
-const LINE_SLOTS: usize = 64;
 
 /// The bit index of the square at each position of each line (padding: 0, never used).
 static LINE_SQUARES: [[u8; 16]; LINE_SLOTS] = build_line_squares();
@@ -53,58 +50,6 @@ fn reach_entry(occupancy: u16, pos: u8) -> u16 {
 /// `SELECT[mask * 10 + k]`: the position of the `k`-th lowest set bit of a 10-bit mask
 /// (padded, so that a masked `k` indexes it without a bounds check).
 static SELECT: [u8; 1024 * N + 16] = build_select();
-
-const fn line_of(file: usize, rank: usize, kind: usize) -> (usize, usize) {
-    match kind {
-        0 => (rank, file),
-        1 => (N + file, rank),
-        2 => (2 * N + (file + N - 1 - rank), if file < rank { file } else { rank }),
-        _ => {
-            let a = file + rank;
-            (4 * N - 1 + a, if a >= N { file - (a - (N - 1)) } else { file })
-        }
-    }
-}
-
-const fn build_square_lines() -> [[(Slot, u8); 4]; 256] {
-    let mut table = [[(Slot::L0, 0u8); 4]; 256];
-    let mut rank = 0;
-    while rank < N {
-        let mut file = 0;
-        while file < N {
-            let mut kind = 0;
-            while kind < 4 {
-                let (line, pos) = line_of(file, rank, kind);
-                table[rank * STRIDE as usize + file][kind] = (SLOTS[line], pos as u8);
-                kind += 1;
-            }
-            file += 1;
-        }
-        rank += 1;
-    }
-    table
-}
-
-/// The occupancy slot and bit of the square at each bit index on each of its four lines
-/// (so that a toggle is a load and an exclusive or per line): the `line_bits` of
-/// [`crate::facts::SquareFacts`].
-pub(crate) const fn build_square_bits() -> [[(Slot, u16); 4]; 256] {
-    let lines = build_square_lines();
-    let mut table = [[(Slot::L0, 0u16); 4]; 256];
-    let mut i = 0;
-    while i < 256 {
-        let mut kind = 0;
-        while kind < 4 {
-            let (line, pos) = lines[i][kind];
-            // Padding indices toggle nothing (never used).
-            let bit = if i < (N * STRIDE as usize) && i % STRIDE as usize != N { 1u16 << pos } else { 0 };
-            table[i][kind] = (line, bit);
-            kind += 1;
-        }
-        i += 1;
-    }
-    table
-}
 
 const fn build_line_squares() -> [[u8; 16]; LINE_SLOTS] {
     let mut table = [[0u8; 16]; LINE_SLOTS];
@@ -292,24 +237,6 @@ pub(crate) struct Lines {
     /// the `unlandable` words are all zero and never read.
     passable: bool,
 }
-
-/// Defines [`Slot`] with one variant per slot and [`SLOTS`], every slot by number.
-macro_rules! slots {
-    ($($name:ident)*) => {
-        /// A line number, below [`LINE_SLOTS`] by its type: indexing an array of
-        /// [`LINE_SLOTS`] entries with it needs neither a mask nor a bounds check.
-        #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-        #[repr(u8)]
-        pub(crate) enum Slot {
-            $($name),*
-        }
-
-        /// Every slot, by number.
-        const SLOTS: [Slot; LINE_SLOTS] = [$(Slot::$name),*];
-    };
-}
-
-slots!(L0 L1 L2 L3 L4 L5 L6 L7 L8 L9 L10 L11 L12 L13 L14 L15 L16 L17 L18 L19 L20 L21 L22 L23 L24 L25 L26 L27 L28 L29 L30 L31 L32 L33 L34 L35 L36 L37 L38 L39 L40 L41 L42 L43 L44 L45 L46 L47 L48 L49 L50 L51 L52 L53 L54 L55 L56 L57 L58 L59 L60 L61 L62 L63);
 
 /// The index of `line` in the occupancy arrays.
 #[inline(always)]
@@ -542,6 +469,7 @@ impl Lines {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::line_layout::SLOTS;
     use crate::{Phase, PlayoutPolicy, Position, Rng, Rules, Variant};
 
     /// Positions from random games on every size, every phase of play.

@@ -2,9 +2,9 @@
 
 use std::fmt;
 
-use crate::bitboard::{Bitboard, between, bit_of, lines_through, neighbours_of, queen_reach};
+use crate::bitboard::{Bitboard, between, lines_through, queen_reach};
 use crate::color::Color;
-use crate::facts::facts;
+use crate::facts::{bit_of, facts, neighbours_of};
 use crate::lines::Lines;
 use crate::moves::{Move, Turn};
 use crate::ruleset::Rules;

@@ -3,8 +3,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::bitboard::Bitboard;
-
 /// Number of bit positions per rank in the board layout: ten files plus one padding
 /// column, so that shifting a bitboard sideways never wraps onto the next rank.
 pub const STRIDE: u8 = 11;
@@ -40,7 +38,7 @@ impl Square {
         Square(index as u8)
     }
 
-    /// The bit index of this square in a [`Bitboard`].
+    /// The bit index of this square in a [`Bitboard`](crate::Bitboard).
     pub const fn index(self) -> usize {
         self.0 as usize
     }
@@ -53,11 +51,6 @@ impl Square {
     /// The rank, from 0 (rank `1`).
     pub const fn rank(self) -> u8 {
         self.0 / STRIDE
-    }
-
-    /// The bitboard holding just this square.
-    pub const fn bitboard(self) -> Bitboard {
-        Bitboard(1u128 << self.0)
     }
 
     /// `a` and `b` in notation order (by file, then rank), for messages naming both.

@@ -13,8 +13,26 @@ use std::ops::Range;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering};
 
-use crate::search::mcts::Proven;
 use veletas_rules::{Color, Square};
+
+/// A proven outcome: who wins, and in how many turns from the node's position (a
+/// shot-choice node counts the turn under way; a finished game is 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Proven {
+    /// The winner with best play.
+    pub winner: Color,
+    /// Turns of both players until the game ends along the proof (1: the side to move
+    /// wins at once; 3: on its second turn; an even count when the loser's last turn
+    /// must hand the win over), saturated at 255. The solver keeps the
+    /// first proof it finds below the root, so this bounds the best play's length.
+    pub turns: u8,
+}
+
+impl Proven {
+    pub(crate) fn new(winner: Color, turns: u32) -> Proven {
+        Proven { winner, turns: turns.min(255) as u8 }
+    }
+}
 
 const OPEN: u8 = 0;
 const CLAIMED: u8 = 1;

@@ -2,7 +2,7 @@
 //! they need: `position`, `legal_moves`, `is_legal` and `set_position` against the rules
 //! library. They never decide whether an engine is compliant.
 
-use super::probes::{Checked, Session};
+use super::session::{Checked, Session};
 use veletas_rules::{Game, Move, PlayoutPolicy, Position};
 
 /// `position` gives the position string of the rules library after random moves.

@@ -13,6 +13,7 @@
 
 mod extensions;
 mod probes;
+mod session;
 
 use std::fmt;
 use std::time::{Duration, Instant};

@@ -6,12 +6,13 @@
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
+use super::session::{Checked, Session};
 use super::{CheckResult, CheckSettings, Outcome, extensions};
 use crate::referee::clock::TimeControl;
-use crate::referee::engine::{Engine, EngineCommand, Exchange, Failure, Reply};
+use crate::referee::engine::{Engine, EngineCommand, Reply};
 use crate::referee::game::{GameSettings, Termination, play_game};
 use crate::referee::openings::Opening;
-use veletas_rules::{Color, Game, Move, Phase, PlayoutPolicy, Position, Rng, RuleSet};
+use veletas_rules::{Color, Phase, PlayoutPolicy, Rng, RuleSet};
 
 /// The commands of protocol.md's Commands section: every engine must have them.
 pub const REQUIRED_COMMANDS: [&str; 17] = [
@@ -54,180 +55,6 @@ pub const EXTENSIONS: [&str; 17] = [
     "ponder",
     "loadgame",
 ];
-
-/// A check's result: what was seen, or why it failed.
-pub(super) type Checked = Result<String, String>;
-
-/// One engine under check.
-pub(super) struct Session<'a> {
-    engine: Engine,
-    pub(super) settings: &'a CheckSettings,
-    pub(super) rng: Rng,
-    /// The extensions `known_command` confirmed.
-    extensions: Vec<String>,
-    /// `name` and `version`, once the check `name` has passed.
-    name: Option<String>,
-}
-
-fn describe(engine: &mut Engine, command: &str, failure: Failure, timeout: Duration) -> String {
-    let unterminated = engine.process_mut().and_then(|p| p.unterminated().map(super::shorten));
-    match (failure, unterminated) {
-        (Failure::Timeout, Some(first)) => format!(
-            "the reply to '{command}' began ('{first}') but no empty line ended it within {:.2} s",
-            timeout.as_secs_f64()
-        ),
-        (Failure::Timeout, None) => format!("no reply to '{command}' within {:.2} s", timeout.as_secs_f64()),
-        (failure, _) => format!("'{command}': {failure}"),
-    }
-}
-
-impl Session<'_> {
-    pub(super) fn timeout(&self) -> Duration {
-        self.settings.command_timeout
-    }
-
-    pub(super) fn offers(&self, extension: &str) -> bool {
-        self.extensions.iter().any(|e| e == extension)
-    }
-
-    /// Starts the engine again if a check left it dead, and sends its start-up commands
-    /// (a tournament's `init=`) after every start.
-    pub(super) fn running(&mut self) -> Result<(), String> {
-        let started = self.engine.ensure_running().map_err(|e| format!("cannot be started: {e}"))?;
-        if started {
-            for command in self.engine.command_line().init.clone() {
-                self.ok(&command).map_err(|e| format!("start-up command: {e}"))?;
-            }
-        }
-        Ok(())
-    }
-
-    pub(super) fn ask(&mut self, command: &str) -> Result<Reply, String> {
-        let timeout = self.timeout();
-        let reply = self.engine.command(command, timeout);
-        reply.map_err(|f| describe(&mut self.engine, command, f, timeout))
-    }
-
-    /// A command that must succeed; its result.
-    pub(super) fn ok(&mut self, command: &str) -> Checked {
-        match self.ask(command)? {
-            Reply { success: true, text } => Ok(text),
-            Reply { success: false, text } => Err(format!("'{command}' was refused: {}", super::shorten(&text))),
-        }
-    }
-
-    /// A command that must fail with a message starting with `prefix`.
-    pub(super) fn refused(&mut self, command: &str, prefix: &str) -> Result<(), String> {
-        match self.ask(command)? {
-            Reply { success: true, text } => {
-                Err(format!("'{command}' was accepted ('= {}'); it must be refused", super::shorten(&text)))
-            }
-            Reply { success: false, text } if text.starts_with(prefix) => Ok(()),
-            Reply { success: false, text } => Err(format!(
-                "'{command}' was refused with '{}', which must start with '{prefix}'",
-                super::shorten(&text)
-            )),
-        }
-    }
-
-    pub(super) fn raw(&mut self, line: &str, id: &str) -> Result<Exchange, String> {
-        let timeout = self.timeout();
-        let reply = self.engine.exchange(line, id, timeout);
-        reply.map_err(|f| describe(&mut self.engine, line.trim(), f, timeout))
-    }
-
-    /// Starts a new game of the variant and rules checked; our copy of it.
-    pub(super) fn new_game(&mut self) -> Result<Game, String> {
-        self.running()?;
-        self.ok(&format!("boardsize {}", self.settings.variant.size()))?;
-        if self.settings.rules.set != RuleSet::Classic {
-            self.ok(&format!("rules {}", self.settings.rules.set))?;
-        }
-        self.ok("clear_board")?;
-        Ok(Game::from_position(Position::with_rules(self.settings.variant, self.settings.rules)))
-    }
-
-    /// Plays up to `turns` random legal moves with `play` (fewer if the game ends).
-    pub(super) fn play_random(&mut self, game: &mut Game, turns: usize) -> Result<(), String> {
-        for _ in 0..turns {
-            if game.position().winner().is_some() {
-                break;
-            }
-            let Some(mv) = game.position().random_move(&mut self.rng, PlayoutPolicy::Uniform) else { break };
-            self.ok(&format!("play {} {mv}", game.position().side_to_move()))?;
-            game.play(mv).map_err(|e| format!("the rules refused their own random move {mv}: {e}"))?;
-        }
-        Ok(())
-    }
-
-    /// Plays random moves into the play phase (past the setup turns) and a few turns more.
-    pub(super) fn play_into_play_phase(&mut self, game: &mut Game) -> Result<(), String> {
-        while game.position().phase() != Phase::Play && game.position().winner().is_none() {
-            self.play_random(game, 1)?;
-        }
-        self.play_random(game, 2)
-    }
-
-    /// Asks `genmove` for the side to move with `allowed` seconds (plus the margin when
-    /// `clocked`), checks the move with the rules and plays it in `game`. Returns the
-    /// move (`None`: resigned) and the seconds it took.
-    pub(super) fn genmove(
-        &mut self,
-        game: &mut Game,
-        allowed: f64,
-        clocked: bool,
-    ) -> Result<(Option<Move>, f64), String> {
-        self.generate("genmove", game, allowed, clocked)
-    }
-
-    /// [`Session::genmove`] with `verb` (`genmove` or `reg_genmove`).
-    pub(super) fn generate(
-        &mut self,
-        verb: &str,
-        game: &mut Game,
-        allowed: f64,
-        clocked: bool,
-    ) -> Result<(Option<Move>, f64), String> {
-        let color = game.position().side_to_move();
-        let command = format!("{verb} {color}");
-        let limit = if clocked { allowed + self.settings.margin } else { allowed };
-        let start = Instant::now();
-        let reply = self.engine.command(&command, Duration::from_secs_f64(limit));
-        let took = start.elapsed().as_secs_f64();
-        let text = match reply {
-            Ok(Reply { success: true, text }) => text,
-            Ok(Reply { success: false, text }) => {
-                return Err(format!("'{command}' was refused: {}", super::shorten(&text)));
-            }
-            Err(Failure::Timeout) => {
-                let margin = if clocked { format!(" + {} s margin", self.settings.margin) } else { String::new() };
-                return Err(format!("no reply to '{command}' within {allowed} s{margin}; killed"));
-            }
-            Err(failure) => return Err(format!("'{command}': {failure}")),
-        };
-        if text.eq_ignore_ascii_case("resign") {
-            return Ok((None, took));
-        }
-        let mv = game
-            .position()
-            .parse_move(&text)
-            .map_err(|e| format!("'{command}' answered '{}', not a move: {e}", super::shorten(&text)))?;
-        game.play(mv).map_err(|e| format!("'{command}' answered the illegal move {mv}: {e}"))?;
-        if clocked && took > limit {
-            return Err(format!("'{command}' took {took:.2} s, more than {allowed} s + {} s", self.settings.margin));
-        }
-        Ok((Some(mv), took))
-    }
-
-    /// A move that is well-formed but illegal for the side to move in `position`: in play,
-    /// a shot at an unclaimed shooter's square.
-    pub(super) fn illegal_move(position: &Position) -> Option<String> {
-        let square = position.shooters().first()?;
-        let text = square.to_string();
-        let mv = position.parse_move(&text).ok()?;
-        position.clone().play(mv).is_err().then_some(text)
-    }
-}
 
 /// Runs the checks in order; with `all` the extensions too. Returns the results, the
 /// engine's name (`name` and `version`) if it answered, and the extensions it offers.

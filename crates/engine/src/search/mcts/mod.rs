@@ -15,6 +15,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::search::eval::{Evaluation, ShotEvaluator, evaluate_with};
+pub use crate::search::nodes::Proven;
 use crate::search::nodes::{MAX_BLOCK, Node, NodeRef, Nodes};
 use crate::search::stats;
 use crate::search::tactics::winning_turn;
@@ -45,25 +46,6 @@ pub struct MctsConfig {
     pub eval: Evaluation,
     /// Back proven wins and losses up the tree (ours only; see the module's notes).
     pub solver: bool,
-}
-
-/// A proven outcome: who wins, and in how many turns from the node's position (a
-/// shot-choice node counts the turn under way; a finished game is 0).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Proven {
-    /// The winner with best play.
-    pub winner: Color,
-    /// Turns of both players until the game ends along the proof (1: the side to move
-    /// wins at once; 3: on its second turn; an even count when the loser's last turn
-    /// must hand the win over), saturated at 255. The solver keeps the
-    /// first proof it finds below the root, so this bounds the best play's length.
-    pub turns: u8,
-}
-
-impl Proven {
-    fn new(winner: Color, turns: u32) -> Proven {
-        Proven { winner, turns: turns.min(255) as u8 }
-    }
 }
 
 /// The size of one tree node in bytes (the unit of the tree's memory limit).

@@ -1,0 +1,75 @@
+//! What an analysis shows ([`AnalysisView`]: an engine's candidate turns with their visits,
+//! win rates and principal variations) and keeps with the game's turns ([`TurnAnalysis`]),
+//! apart from the runs that write them ([`crate::analysis`]), so that the game session
+//! holds the views without depending on the runs.
+
+use serde::Serialize;
+use veletas_rules::Color;
+
+/// One candidate turn of a report.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Candidate {
+    /// The turn, in notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The playouts through it.
+    pub visits: u64,
+    /// The chance that the side to move wins after it, from 0 to 1.
+    pub winrate: f64,
+    /// The principal variation, starting with the turn.
+    pub pv: Vec<String>,
+}
+
+/// The latest view of the analysis of one position.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct AnalysisView {
+    /// The engine analysing.
+    pub engine: String,
+    /// The number of turns of the game analysed (its position).
+    pub turn: usize,
+    /// Whether the engine is still analysing.
+    pub running: bool,
+    /// The candidates, best first.
+    pub candidates: Vec<Candidate>,
+    /// Why the analysis failed or stopped early, if it did.
+    pub error: Option<String>,
+    /// Whether this is the engine's thinking during its own turn (else asked for).
+    pub thinking: bool,
+}
+
+/// The latest analysis of one position of a game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnAnalysis {
+    /// The side to move in the position.
+    pub to_move: Color,
+    /// The analysis.
+    pub view: AnalysisView,
+    /// The run that wrote it: its kind and number (only that run updates it).
+    pub(crate) run: (Kind, u64),
+}
+
+impl TurnAnalysis {
+    /// Black's chance of winning by the best candidate, if there is one.
+    pub fn black_winrate(&self) -> Option<f64> {
+        let best = self.view.candidates.first()?.winrate;
+        Some(if self.to_move == Color::Black { best } else { 1.0 - best })
+    }
+}
+
+/// Which analysis of a game: the engine's thinking during its turn, or one asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The engine to move's thinking, shown during its turn.
+    Thinking,
+    /// An analysis asked for by the page.
+    Request,
+}
+
+impl Kind {
+    pub(crate) fn index(self) -> usize {
+        match self {
+            Kind::Thinking => 0,
+            Kind::Request => 1,
+        }
+    }
+}
