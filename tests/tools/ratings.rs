@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use veletas::ratings::{Mark, RatedGame, RatingOptions, Standings, rate};
+use veletas::ratings::{RatedGame, RatingBound, RatingOptions, Standings, rate};
 use veletas::rules::Color;
 
 /// `ln 10 / 400`: one Elo in natural-log odds.
@@ -57,7 +57,7 @@ fn check_against_reference(field: &str, expected: &str) {
                 let (rating, error): (f64, f64) = (words[2].parse().unwrap(), words[3].parse().unwrap());
                 assert!((e.rating - rating).abs() < 0.01, "{}: {} vs reference {rating}", e.name, e.rating);
                 assert!((e.error - error).abs() < 0.01, "{}: error {} vs reference {error}", e.name, e.error);
-                assert_eq!(e.mark != Mark::Exact, words[4] == "1", "{}: mark {:?}", e.name, e.mark);
+                assert_eq!(e.mark != RatingBound::Exact, words[4] == "1", "{}: mark {:?}", e.name, e.mark);
             }
             "los" => {
                 let ((i, _), (j, _)) = (engine(&s, words[1]), engine(&s, words[2]));
@@ -121,7 +121,7 @@ fn a_chain_without_a_closing_pair_rates_each_link_by_its_own_score() {
         let (_, e) = engine(&s, name);
         assert!((e.rating - rating).abs() < 1e-6, "{name}: {}", e.rating);
         assert!((e.error - Z95 * variance.sqrt()).abs() < 1e-6, "{name}: {}", e.error);
-        assert_eq!(e.mark, Mark::Exact);
+        assert_eq!(e.mark, RatingBound::Exact);
     }
     // LOS of a over b: Φ(d / sqrt(v)).
     let expected = 0.5 * (1.0 + veletas::stats::erf(d / v.sqrt() / std::f64::consts::SQRT_2));
@@ -165,7 +165,7 @@ fn a_beats_b_beats_c_orders_them_so_around_a_mean_of_zero() {
     assert_eq!(s.engines.iter().map(|e| e.rank).collect::<Vec<_>>(), [1, 2, 3, 4]);
     assert!(s.engines.windows(2).all(|w| w[0].rating > w[1].rating));
     assert!(s.engines.iter().map(|e| e.rating).sum::<f64>().abs() < 1e-9);
-    assert!(s.engines.iter().all(|e| e.mark == Mark::Exact));
+    assert!(s.engines.iter().all(|e| e.mark == RatingBound::Exact));
     assert!(s.los[0][1] > 0.5 && s.los[1][2] > 0.5 && s.los[0][3] > 0.99);
 }
 
@@ -207,10 +207,13 @@ fn perfect_and_zero_scores_get_finite_marked_ratings() {
     let (p_rank, p) = engine(&s, "P");
     let (z_rank, z) = engine(&s, "Z");
     assert_eq!((p_rank, z_rank), (0, s.engines.len() - 1));
-    assert_eq!((p.mark, z.mark), (Mark::AtLeast, Mark::AtMost));
+    assert_eq!((p.mark, z.mark), (RatingBound::AtLeast, RatingBound::AtMost));
     assert!(s.engines.iter().all(|e| e.rating.is_finite() && e.error.is_finite() && e.error > 0.0));
     assert!(
-        s.engines.iter().filter(|e| e.name.len() == 1 && e.name != "P" && e.name != "Z").all(|e| e.mark == Mark::Exact)
+        s.engines
+            .iter()
+            .filter(|e| e.name.len() == 1 && e.name != "P" && e.name != "Z")
+            .all(|e| e.mark == RatingBound::Exact)
     );
     assert!(s.notes.iter().any(|n| n.contains("virtual game")));
     let text = s.text(false);
@@ -223,17 +226,17 @@ fn an_anchor_that_never_won_is_exact_and_the_others_are_marked_against_it() {
     let field = games(&[("A", "B", 3, 2), ("B", "A", 2, 3), ("A", "Z", 2, 0), ("Z", "B", 0, 2)]);
     let anchored = rate(&field, &RatingOptions { anchor: Some(("Z".to_string(), 0.0)) }).unwrap();
     let z = engine(&anchored, "Z").1;
-    assert_eq!((z.rating, z.error, z.mark), (0.0, 0.0, Mark::Exact));
+    assert_eq!((z.rating, z.error, z.mark), (0.0, 0.0, RatingBound::Exact));
     for name in ["A", "B"] {
         let e = engine(&anchored, name).1;
-        assert_eq!(e.mark, Mark::AtLeast, "{name}");
+        assert_eq!(e.mark, RatingBound::AtLeast, "{name}");
         assert!(e.rating > 0.0 && e.error > 0.0, "{name}: {} ± {}", e.rating, e.error);
     }
     let text = anchored.text(false);
     assert!(text.contains("  0      0") && !text.contains("<0"), "{text}");
     // The same games anchored in the main group mark Z as before.
     let main = rate(&field, &RatingOptions { anchor: Some(("A".to_string(), 0.0)) }).unwrap();
-    assert_eq!((engine(&main, "A").1.mark, engine(&main, "Z").1.mark), (Mark::Exact, Mark::AtMost));
+    assert_eq!((engine(&main, "A").1.mark, engine(&main, "Z").1.mark), (RatingBound::Exact, RatingBound::AtMost));
 }
 
 #[test]
@@ -242,7 +245,7 @@ fn groups_without_games_between_them_are_rated_marked_and_noted() {
     field.extend(games(&[("X", "Y", 3, 2), ("Y", "X", 1, 2)]));
     let s = standings(&field);
     assert_eq!(s.groups, 2);
-    assert_eq!(engine(&s, "X").1.mark, Mark::Unpinned);
+    assert_eq!(engine(&s, "X").1.mark, RatingBound::Unpinned);
     assert!(s.notes.iter().any(|n| n.contains("2 groups")));
 }
 
@@ -258,7 +261,7 @@ fn csv_has_the_exact_header_and_rows_best_first() {
     assert_eq!(rows.len(), s.engines.len());
     let mut last = f64::INFINITY;
     for (i, (row, e)) in rows.iter().zip(&s.engines).enumerate() {
-        let name = veletas::ratings::report::csv_field(&e.name);
+        let name = veletas::ratings::render::csv_field(&e.name);
         let expected = format!(
             "{},{name},{},{},{},{:.1}",
             i + 1,
@@ -378,7 +381,7 @@ fn one_engine_beating_500_others_400_0_each_converges_to_the_symmetric_maximum()
     assert!((engine(&s, "top").1.rating - a).abs() < 1e-6, "{} vs {a}", engine(&s, "top").1.rating);
     for name in &names {
         assert!((engine(&s, name).1.rating + a / k).abs() < 1e-6);
-        assert_eq!(engine(&s, name).1.mark, Mark::AtMost);
+        assert_eq!(engine(&s, name).1.mark, RatingBound::AtMost);
     }
-    assert_eq!(engine(&s, "top").1.mark, Mark::AtLeast);
+    assert_eq!(engine(&s, "top").1.mark, RatingBound::AtLeast);
 }

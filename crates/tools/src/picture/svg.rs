@@ -205,26 +205,26 @@ pub fn piece_template(piece: Piece) -> String {
 
 /// The marks of the last turn on a square, drawn around the origin.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mark {
+pub enum SquareMark {
     /// Where the shooter came from: a dashed outline.
     From,
     /// Where the shooter went, where it shot, or a square of a setup: a solid outline.
     To,
 }
 
-impl Mark {
+impl SquareMark {
     /// The mark's name, used as its class.
     pub fn name(self) -> &'static str {
         match self {
-            Mark::From => "from",
-            Mark::To => "to",
+            SquareMark::From => "from",
+            SquareMark::To => "to",
         }
     }
 }
 
 /// A square mark drawn around the origin.
-pub fn mark_template(mark: Mark) -> String {
-    let dash = if mark == Mark::From { " stroke-dasharray=\"5 4\"" } else { "" };
+pub fn mark_template(mark: SquareMark) -> String {
+    let dash = if mark == SquareMark::From { " stroke-dasharray=\"5 4\"" } else { "" };
     format!(
         "<rect x=\"-18\" y=\"-18\" width=\"36\" height=\"36\" rx=\"3\" fill=\"{MARK_COLOUR}\" fill-opacity=\"0.16\" \
          stroke=\"{MARK_COLOUR}\" stroke-width=\"2.5\"{dash}/>"
@@ -265,7 +265,7 @@ fn line(layout: Layout, from: Square, to: Square, inset: (u32, u32), min: u32, a
 pub fn last_turn(layout: Layout, mv: &Move) -> (String, String) {
     let mut marks = String::new();
     let mut lines = String::new();
-    let mut mark = |sq: Square, mark: Mark| {
+    let mut mark = |sq: Square, mark: SquareMark| {
         let (x, y) = layout.center(sq);
         let _ = write!(
             marks,
@@ -281,20 +281,20 @@ pub fn last_turn(layout: Layout, mv: &Move) -> (String, String) {
         list
     };
     match *mv {
-        Move::Setup(squares) => in_notation_order(squares).into_iter().for_each(|sq| mark(sq, Mark::To)),
+        Move::Setup(squares) => in_notation_order(squares).into_iter().for_each(|sq| mark(sq, SquareMark::To)),
         Move::SetupWithStone { shooters, stone } => {
-            in_notation_order(shooters).into_iter().for_each(|sq| mark(sq, Mark::To));
-            mark(stone, Mark::To);
+            in_notation_order(shooters).into_iter().for_each(|sq| mark(sq, SquareMark::To));
+            mark(stone, SquareMark::To);
         }
         Move::Swap => {}
         Move::Turn(turn) => {
             if let Some((from, to)) = turn.shooter_move() {
-                mark(from, Mark::From);
-                mark(to, Mark::To);
+                mark(from, SquareMark::From);
+                mark(to, SquareMark::To);
                 lines.push_str(&line(layout, from, to, MOVE_INSET, MIN_LINE.0, MOVE_LINE));
                 lines.push_str(&line(layout, to, turn.shot(), SHOT_INSET, MIN_LINE.1, SHOT_LINE));
             }
-            mark(turn.shot(), Mark::To);
+            mark(turn.shot(), SquareMark::To);
         }
     }
     (marks, lines)

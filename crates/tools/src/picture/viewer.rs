@@ -15,7 +15,9 @@
 
 use std::fmt::Write as _;
 
-use crate::picture::svg::{self, CELL, Layout, MIN_LINE, MOVE_INSET, MOVE_LINE, Mark, PIECES, SHOT_INSET, SHOT_LINE};
+use crate::picture::svg::{
+    self, CELL, Layout, MIN_LINE, MOVE_INSET, MOVE_LINE, PIECES, SHOT_INSET, SHOT_LINE, SquareMark,
+};
 use veletas_rules::record::{Annotation, GameRecord, result_token, tag};
 use veletas_rules::{Color, Position, Variant};
 
@@ -195,8 +197,8 @@ fn drawing_json(frames: &[String]) -> String {
     let _ = write!(
         out,
         "\"marks\":{{\"from\":{},\"to\":{}}},",
-        json_string(&svg::mark_template(Mark::From)),
-        json_string(&svg::mark_template(Mark::To))
+        json_string(&svg::mark_template(SquareMark::From)),
+        json_string(&svg::mark_template(SquareMark::To))
     );
     let mut entries = Vec::new();
     for key in frames {

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use veletas_rules::Color;
 
-use super::{Format, RatedGame, RatingOptions, rate};
+use super::{RatedGame, RatingOptions, StandingsFormat, rate};
 use veletas_rules::record::{GameRecord, ReadGamesError, tag};
 
 /// What `veletas ratings` rates and how it prints them (the command line's `RatingsSettings`
@@ -174,7 +174,7 @@ pub fn run_ratings(args: &RatingsSettings) -> Result<String, String> {
 }
 
 fn ratings(args: &RatingsSettings) -> Result<String, String> {
-    let format: Format = args.format.parse()?;
+    let format: StandingsFormat = args.format.parse()?;
     let (standings, _) = rate_files(args)?;
     Ok(standings.render(format, args.head_to_head))
 }

@@ -3,12 +3,12 @@
 //! likelihood's curvature, the crosstable, the likelihood of superiority between every
 //! pair, and per-pair head-to-head Elo. `docs/ratings.md` documents the method.
 //!
-//! [`rate`] turns a list of [`RatedGame`]s into [`Standings`], which [`report`] prints as
+//! [`rate`] turns a list of [`RatedGame`]s into [`Standings`], which [`render`] prints as
 //! text, CSV or JSON; [`files`] is the `veletas ratings FILE...` command, which reads
 //! record files. The module sits on [`crate::stats`] and [`veletas_rules::Color`] only.
 
 pub mod files;
-pub mod report;
+pub mod render;
 mod solve;
 mod structure;
 
@@ -18,7 +18,7 @@ use crate::stats::{EloInterval, Score, Z95, erf};
 use veletas_rules::Color;
 
 pub use files::{RatingsSettings, run_ratings};
-pub use report::Format;
+pub use render::StandingsFormat;
 
 /// The largest field [`rate`] accepts: the work grows with the cube of the number of
 /// engines (a few seconds for 1,000), and the memory with its square.
@@ -74,7 +74,7 @@ pub enum RatingsError {
 
 /// How far an engine's rating is pinned by the results (see `docs/ratings.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Mark {
+pub enum RatingBound {
     /// The maximum-likelihood rating: the engine's group is the field's main group.
     Exact,
     /// `>`: the engine's group never lost to the rest of the field; its maximum-likelihood
@@ -87,14 +87,14 @@ pub enum Mark {
     Unpinned,
 }
 
-impl Mark {
+impl RatingBound {
     /// The symbol printed before the rating: nothing, `>`, `<` or `~`.
     pub fn symbol(self) -> &'static str {
         match self {
-            Mark::Exact => "",
-            Mark::AtLeast => ">",
-            Mark::AtMost => "<",
-            Mark::Unpinned => "~",
+            RatingBound::Exact => "",
+            RatingBound::AtLeast => ">",
+            RatingBound::AtMost => "<",
+            RatingBound::Unpinned => "~",
         }
     }
 }
@@ -112,7 +112,7 @@ pub struct EngineStanding {
     /// Half-width of the rating's 95% interval, in Elo (0 for the anchor).
     pub error: f64,
     /// How far the rating is pinned by the results.
-    pub mark: Mark,
+    pub mark: RatingBound,
     /// Results as Black.
     pub as_black: Score,
     /// Results as White.
@@ -195,7 +195,7 @@ impl Standings {
 
     /// Whether any rating rests on the prior rather than on the results alone.
     pub fn has_marks(&self) -> bool {
-        self.engines.iter().any(|e| e.mark != Mark::Exact)
+        self.engines.iter().any(|e| e.mark != RatingBound::Exact)
     }
 }
 

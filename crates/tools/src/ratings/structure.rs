@@ -7,13 +7,13 @@
 //! The strongly connected components of that graph are found; the largest one with at
 //! least two engines (ties: more games, then first appearance) is the field's main group
 //! and keeps pure maximum-likelihood ratings. Every other engine carries a prior (one
-//! virtual game against the field's mean) and a [`Mark`], read against the anchor's
+//! virtual game against the field's mean) and a [`RatingBound`], read against the anchor's
 //! component when there is an anchor and the main group otherwise: `>` when a chain of
 //! wins leads from its component to that one (its rating is a lower bound), `<` when one
 //! leads the other way, `~` when neither does. With neither an anchor nor a main group,
 //! `>` marks a component that never lost to the rest of the field, `<` one that never beat it.
 
-use super::Mark;
+use super::RatingBound;
 
 /// What [`analyse`] finds.
 #[derive(Clone, Debug, PartialEq)]
@@ -21,7 +21,7 @@ pub(super) struct Shape {
     /// Engines that need the prior.
     pub prior: Vec<bool>,
     /// Each engine's mark.
-    pub marks: Vec<Mark>,
+    pub marks: Vec<RatingBound>,
     /// Connected components of the games graph (pairs that played, either result).
     pub groups: usize,
 }
@@ -97,7 +97,7 @@ pub(super) fn analyse(n: usize, wins: &[u64], anchor: Option<usize>) -> Shape {
 
     let components = strong.iter().max().map_or(0, |m| m + 1);
     if components == 1 {
-        return Shape { prior: vec![false; n], marks: vec![Mark::Exact; n], groups };
+        return Shape { prior: vec![false; n], marks: vec![RatingBound::Exact; n], groups };
     }
     let mut size = vec![0usize; components];
     let mut games = vec![0u64; components];
@@ -139,18 +139,18 @@ pub(super) fn analyse(n: usize, wins: &[u64], anchor: Option<usize>) -> Shape {
             let below = reaching(components, r, |c, d| beats[c * components + d]);
             (0..n)
                 .map(|i| match strong[i] {
-                    c if c == r => Mark::Exact,
-                    c if above[c] => Mark::AtLeast,
-                    c if below[c] => Mark::AtMost,
-                    _ => Mark::Unpinned,
+                    c if c == r => RatingBound::Exact,
+                    c if above[c] => RatingBound::AtLeast,
+                    c if below[c] => RatingBound::AtMost,
+                    _ => RatingBound::Unpinned,
                 })
                 .collect()
         }
         None => (0..n)
             .map(|i| match (won_outside[strong[i]], lost_outside[strong[i]]) {
-                (true, false) => Mark::AtLeast,
-                (false, true) => Mark::AtMost,
-                _ => Mark::Unpinned,
+                (true, false) => RatingBound::AtLeast,
+                (false, true) => RatingBound::AtMost,
+                _ => RatingBound::Unpinned,
             })
             .collect(),
     };
@@ -174,7 +174,7 @@ mod tests {
         let wins = matrix(3, &[(0, 1, 2), (1, 2, 1), (2, 0, 1)]);
         let shape = analyse(3, &wins, None);
         assert_eq!(shape.prior, [false; 3]);
-        assert_eq!(shape.marks, [Mark::Exact; 3]);
+        assert_eq!(shape.marks, [RatingBound::Exact; 3]);
         assert_eq!(shape.groups, 1);
     }
 
@@ -184,7 +184,7 @@ mod tests {
         let wins = matrix(4, &[(0, 1, 2), (1, 0, 1), (2, 0, 1), (2, 1, 1), (2, 3, 1), (0, 3, 1), (1, 3, 1)]);
         let shape = analyse(4, &wins, None);
         assert_eq!(shape.prior, [false, false, true, true]);
-        assert_eq!(shape.marks, [Mark::Exact, Mark::Exact, Mark::AtLeast, Mark::AtMost]);
+        assert_eq!(shape.marks, [RatingBound::Exact, RatingBound::Exact, RatingBound::AtLeast, RatingBound::AtMost]);
     }
 
     #[test]
@@ -193,7 +193,7 @@ mod tests {
         let shape = analyse(5, &wins, None);
         assert_eq!(shape.groups, 2);
         assert_eq!(shape.prior, [false, false, false, true, true]);
-        assert_eq!(shape.marks[3], Mark::Unpinned);
+        assert_eq!(shape.marks[3], RatingBound::Unpinned);
     }
 
     #[test]
@@ -201,7 +201,7 @@ mod tests {
         let wins = matrix(3, &[(0, 1, 1), (1, 2, 1), (0, 2, 1)]);
         let shape = analyse(3, &wins, None);
         assert_eq!(shape.prior, [true; 3]);
-        assert_eq!(shape.marks, [Mark::AtLeast, Mark::Unpinned, Mark::AtMost]);
+        assert_eq!(shape.marks, [RatingBound::AtLeast, RatingBound::Unpinned, RatingBound::AtMost]);
     }
 
     #[test]
@@ -209,14 +209,20 @@ mod tests {
         // 0 and 1 split their games and both beat 2; 3 played only 1 and lost.
         let wins = matrix(4, &[(0, 1, 2), (1, 0, 1), (0, 2, 3), (1, 2, 1), (1, 3, 1)]);
         // Anchored in the main group: as without an anchor.
-        assert_eq!(analyse(4, &wins, Some(0)).marks, [Mark::Exact, Mark::Exact, Mark::AtMost, Mark::AtMost]);
+        assert_eq!(
+            analyse(4, &wins, Some(0)).marks,
+            [RatingBound::Exact, RatingBound::Exact, RatingBound::AtMost, RatingBound::AtMost]
+        );
         // Anchored at the engine that never won: it is exact, the main group is above
         // it, and 3 (never played 2, only lost to the main group) cannot be placed.
         let shape = analyse(4, &wins, Some(2));
-        assert_eq!(shape.marks, [Mark::AtLeast, Mark::AtLeast, Mark::Exact, Mark::Unpinned]);
+        assert_eq!(
+            shape.marks,
+            [RatingBound::AtLeast, RatingBound::AtLeast, RatingBound::Exact, RatingBound::Unpinned]
+        );
         assert_eq!(shape.prior, [false, false, true, true]);
         // A transitive sweep anchored in the middle.
         let sweep = matrix(3, &[(0, 1, 1), (1, 2, 1), (0, 2, 1)]);
-        assert_eq!(analyse(3, &sweep, Some(1)).marks, [Mark::AtLeast, Mark::Exact, Mark::AtMost]);
+        assert_eq!(analyse(3, &sweep, Some(1)).marks, [RatingBound::AtLeast, RatingBound::Exact, RatingBound::AtMost]);
     }
 }

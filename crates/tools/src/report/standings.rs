@@ -10,8 +10,8 @@
 use std::fmt::Write as _;
 
 use crate::picture::html_escape;
-use crate::ratings::report::{signed, tenths, whole};
-use crate::ratings::{Mark, Standings};
+use crate::ratings::render::{signed, tenths, whole};
+use crate::ratings::{RatingBound, Standings};
 
 /// The panels' style sheet (also used by the live page).
 pub const STYLE: &str = r#"<style>
@@ -78,10 +78,10 @@ pub fn standings_panel(standings: &Standings, lead: &str) -> String {
     );
     for e in &standings.engines {
         let mark_title = match e.mark {
-            Mark::Exact => "",
-            Mark::AtLeast => " title=\"at least: never lost to the rest of the field\"",
-            Mark::AtMost => " title=\"at most: never beat the rest of the field\"",
-            Mark::Unpinned => " title=\"not pinned by the results\"",
+            RatingBound::Exact => "",
+            RatingBound::AtLeast => " title=\"at least: never lost to the rest of the field\"",
+            RatingBound::AtMost => " title=\"at most: never beat the rest of the field\"",
+            RatingBound::Unpinned => " title=\"not pinned by the results\"",
         };
         let _ = write!(
             out,

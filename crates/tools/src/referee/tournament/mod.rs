@@ -12,16 +12,16 @@
 //!
 //! `docs/tournament.md` describes the behaviour for users.
 
+mod end;
 pub mod field;
 mod knockout;
-mod report;
 mod run;
 pub mod schedule;
 mod shard;
 
 pub use crate::referee::runner::GameResult;
+pub use end::summary;
 pub use knockout::{KnockoutMatch, KnockoutReport};
-pub use report::summary;
 pub use run::{TournamentReport, dry_run, run_tournament};
 pub use schedule::{Format, Schedule, ScheduledGame};
 pub use shard::ShardSpec;

@@ -227,7 +227,7 @@ impl Competition for TournamentCompetition {
     }
 
     fn live_panel(&self, field: &Field, results: &[GameResult]) -> String {
-        match super::report::standings(&field.names, results, None) {
+        match super::end::standings(&field.names, results, None) {
             Ok(Some(standings)) => crate::report::standings_panel(&standings, ""),
             Ok(None) => r#"<div id="report"><div class="report-inner"><p>No game finished yet.</p></div></div>"#.into(),
             Err(e) => format!(r#"<div id="report"><p>{}</p></div>"#, crate::picture::html_escape(&e)),
@@ -236,7 +236,7 @@ impl Competition for TournamentCompetition {
 
     fn standings(&self, field: &Field, results: &[GameResult], planned: usize) -> String {
         let mut out = format!("Standings after {} of {planned} games:\n", results.len());
-        match super::report::standings(&field.names, results, None) {
+        match super::end::standings(&field.names, results, None) {
             Ok(Some(standings)) => out.push_str(&standings.ranking_text()),
             Ok(None) => out.push_str("No games: nothing to rate.\n"),
             Err(e) => out.push_str(&format!("{e}\n")),
@@ -357,7 +357,7 @@ fn write_report(
 ) -> Result<(), String> {
     let file = plan.record.as_ref().map_or("this tournament".to_string(), |p| p.display().to_string());
     let lead = format!("Tournament {fingerprint} ({}): {} games.", plan.format, runner.results.len());
-    let panel = match super::report::standings(&runner.field.names, &runner.results, args.anchor.as_deref())? {
+    let panel = match super::end::standings(&runner.field.names, &runner.results, args.anchor.as_deref())? {
         Some(standings) => crate::report::standings_panel(&standings, &lead),
         None => format!(
             r#"<div id="report" data-tab="Standings"><div class="report-inner"><p>{}</p><p>No games: nothing to rate.</p></div></div>"#,

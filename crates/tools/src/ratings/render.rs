@@ -16,7 +16,7 @@ use super::{HeadToHead, Standings};
 
 /// An output format of the standings.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Format {
+pub enum StandingsFormat {
     /// Aligned tables for people.
     #[default]
     Text,
@@ -26,13 +26,13 @@ pub enum Format {
     Json,
 }
 
-impl FromStr for Format {
+impl FromStr for StandingsFormat {
     type Err = String;
-    fn from_str(s: &str) -> Result<Format, String> {
+    fn from_str(s: &str) -> Result<StandingsFormat, String> {
         match s {
-            "text" => Ok(Format::Text),
-            "csv" => Ok(Format::Csv),
-            "json" => Ok(Format::Json),
+            "text" => Ok(StandingsFormat::Text),
+            "csv" => Ok(StandingsFormat::Csv),
+            "json" => Ok(StandingsFormat::Json),
             _ => Err(format!("unknown format '{s}': expected text, csv, json or html")),
         }
     }
@@ -106,11 +106,11 @@ fn head_to_head_line(s: &Standings, pair: &HeadToHead) -> Vec<String> {
 
 impl Standings {
     /// The standings in `format`; `head_to_head` adds every pair's own Elo (text, JSON).
-    pub fn render(&self, format: Format, head_to_head: bool) -> String {
+    pub fn render(&self, format: StandingsFormat, head_to_head: bool) -> String {
         match format {
-            Format::Text => self.text(head_to_head),
-            Format::Csv => self.csv(),
-            Format::Json => self.json(head_to_head),
+            StandingsFormat::Text => self.text(head_to_head),
+            StandingsFormat::Csv => self.csv(),
+            StandingsFormat::Json => self.json(head_to_head),
         }
     }
 
