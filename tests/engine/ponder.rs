@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use veletas::cli::EngineArgs;
-use veletas::player::{Clock, Decision, Player, SearchPlayer, Setting};
+use veletas::player::{Decision, GtpClock, Player, SearchPlayer, Setting};
 use veletas::protocol::{Engine, run};
 use veletas::rules::{Game, Phase, Variant};
 use veletas::search::{self, Algorithm, Limits, SearchResult, SearchSettings, Solution};
@@ -43,7 +43,7 @@ impl Player for Recorder {
     fn kind(&self) -> Algorithm {
         self.inner.kind()
     }
-    fn decide(&mut self, game: &Game, clock: &Clock) -> Decision {
+    fn decide(&mut self, game: &Game, clock: &GtpClock) -> Decision {
         let decision = self.inner.decide(game, clock);
         if game.position().phase() == Phase::Play {
             self.log.inherited.lock().unwrap().push(self.inner.last_inherited());
@@ -345,7 +345,7 @@ fn with_ponder_off_fixed_playout_moves_are_those_of_the_search_alone() {
     let mut direct = EngineArgs::default().player(21).unwrap().with(Setting::Playouts(Some(200))).unwrap();
     let mut game = Game::new(Variant::from_size(9).unwrap());
     for reply in moves.into_iter().take_while(|r| r.starts_with("= ")) {
-        let Decision::Play(mv) = direct.decide(&game, &Clock::default()) else { panic!("resigned") };
+        let Decision::Play(mv) = direct.decide(&game, &GtpClock::default()) else { panic!("resigned") };
         assert_eq!(reply, format!("= {mv}"));
         game.play(mv).unwrap();
     }

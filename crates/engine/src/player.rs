@@ -1,7 +1,7 @@
 //! Players: whatever chooses the engine's moves for `genmove`.
 //!
 //! The protocol layer owns a `Box<dyn Player>` and asks it for a [`Decision`] with the
-//! game so far and the [`Clock`] the controller announced. The engine's player is
+//! game so far and the [`GtpClock`] the controller announced. The engine's player is
 //! [`SearchPlayer`], which turns the clock into a time limit ([`time::budget`]) for the
 //! search ([`crate::search`]), which knows nothing of clocks. [`RandomPlayer`] is a
 //! minimal player for tests.
@@ -42,7 +42,7 @@ pub struct TimeLeft {
 /// Times are seconds and may be fractional. `byo_yomi > 0` with `byo_yomi_stones == 0`
 /// means no time limit at all, as in GTP.
 #[derive(Clone, Copy, PartialEq, Debug, Default)]
-pub struct Clock {
+pub struct GtpClock {
     /// Main time in seconds.
     pub main_time: f64,
     /// Length of one byo-yomi period in seconds.
@@ -60,7 +60,7 @@ pub struct Clock {
     pub charged: [Option<f64>; 2],
 }
 
-impl Clock {
+impl GtpClock {
     /// Whether the controller set no limit (`time_settings` never sent, or the GTP
     /// "no time limit" form: byo-yomi time but zero stones).
     pub fn is_unlimited(&self) -> bool {
@@ -101,7 +101,7 @@ pub trait Player {
     fn kind(&self) -> Algorithm;
 
     /// Chooses a move for the side to move in `game`, within the limits of `clock`.
-    fn decide(&mut self, game: &Game, clock: &Clock) -> Decision;
+    fn decide(&mut self, game: &Game, clock: &GtpClock) -> Decision;
 
     /// Called when a new game starts (`clear_board`, `boardsize`, `set_position`), so a
     /// player can drop what it learned about the previous one.
@@ -173,7 +173,7 @@ impl Player for RandomPlayer {
         Algorithm::Random
     }
 
-    fn decide(&mut self, game: &Game, _clock: &Clock) -> Decision {
+    fn decide(&mut self, game: &Game, _clock: &GtpClock) -> Decision {
         match game.position().random_move(&mut self.rng, PlayoutPolicy::Uniform) {
             Some(mv) => Decision::Play(mv),
             None => Decision::Resign,
@@ -190,7 +190,7 @@ mod tests {
     fn random_player_is_reproducible_and_legal() {
         let game = Game::new(Variant::STANDARD);
         let (mut a, mut b) = (RandomPlayer::new(3), RandomPlayer::new(3));
-        let clock = Clock::default();
+        let clock = GtpClock::default();
         for _ in 0..5 {
             let (da, db) = (a.decide(&game, &clock), b.decide(&game, &clock));
             assert_eq!(da, db);
@@ -201,10 +201,10 @@ mod tests {
 
     #[test]
     fn unlimited_clock_forms() {
-        assert!(Clock::default().is_unlimited());
-        let timed = Clock { main_time: 60.0, ..Clock::default() };
+        assert!(GtpClock::default().is_unlimited());
+        let timed = GtpClock { main_time: 60.0, ..GtpClock::default() };
         assert!(!timed.is_unlimited());
-        let gtp_none = Clock { main_time: 60.0, byo_yomi: 1.0, ..Clock::default() };
+        let gtp_none = GtpClock { main_time: 60.0, byo_yomi: 1.0, ..GtpClock::default() };
         assert!(gtp_none.is_unlimited());
     }
 }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use log::info;
 
 use crate::player::time::{self, TimePolicy};
-use crate::player::{Clock, Decision, Player, Setting};
+use crate::player::{Decision, GtpClock, Player, Setting};
 use crate::search::{self, Algorithm, Limits, MAX_MEMORY_MB, MIN_MEMORY_MB, SearchResult, SearchSettings, Solution};
 use veletas_rules::Phase;
 use veletas_rules::{Game, Move};
@@ -106,7 +106,7 @@ impl SearchPlayer {
     /// The limits of a search for the side to move in `game` under `clock`: the clock's
     /// budget (and the playout budget, if set, whichever ends first); without a clock the
     /// playout budget alone, or else the per-move time.
-    pub fn limits(&self, game: &Game, clock: &Clock) -> Limits {
+    pub fn limits(&self, game: &Game, clock: &GtpClock) -> Limits {
         let position = game.position();
         let moves_to_go = time::moves_to_go(position);
         match time::budget(clock, position.side_to_move(), moves_to_go, &self.policy) {
@@ -146,7 +146,7 @@ impl Player for SearchPlayer {
         self.search.settings().player
     }
 
-    fn decide(&mut self, game: &Game, clock: &Clock) -> Decision {
+    fn decide(&mut self, game: &Game, clock: &GtpClock) -> Decision {
         let start = Instant::now();
         let limits = self.limits(game, clock);
         let side = game.position().side_to_move();
@@ -272,12 +272,12 @@ mod tests {
     fn limits_follow_the_clock_then_the_playouts_then_the_movetime() {
         let game = Game::new(Variant::from_size(7).unwrap());
         let mut p = player();
-        let none = Clock::default();
+        let none = GtpClock::default();
         assert_eq!(p.limits(&game, &none).time, Some(DEFAULT_MOVETIME));
         p.configure(Setting::Playouts(Some(300))).unwrap();
         let l = p.limits(&game, &none);
         assert_eq!((l.time, l.iterations), (None, Some(300)));
-        let byo = Clock { main_time: 0.0, byo_yomi: 1.0, byo_yomi_stones: 1, ..Clock::default() };
+        let byo = GtpClock { main_time: 0.0, byo_yomi: 1.0, byo_yomi_stones: 1, ..GtpClock::default() };
         let l = p.limits(&game, &byo);
         assert!(l.time.is_some_and(|t| t < Duration::from_secs(1)));
         assert_eq!(l.iterations, Some(300));
@@ -308,7 +308,7 @@ mod tests {
     #[test]
     fn fixed_playouts_are_deterministic() {
         let mut game = Game::new(Variant::from_size(7).unwrap());
-        let clock = Clock::default();
+        let clock = GtpClock::default();
         let make = || player().with(Setting::Playouts(Some(400))).unwrap();
         let (mut a, mut b) = (make(), make());
         for _ in 0..4 {

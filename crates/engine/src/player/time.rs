@@ -1,4 +1,4 @@
-//! Time management: how long to think for one move under the [`Clock`] in force.
+//! Time management: how long to think for one move under the [`GtpClock`] in force.
 //!
 //! The clock is GTP's: main time, then Canadian byo-yomi (`STONES` moves in each period
 //! of `BYO_YOMI` seconds), as announced by `time_settings` and `time_left`; a Fischer
@@ -13,7 +13,7 @@
 use std::time::Duration;
 
 use crate::player::length;
-use crate::player::{Clock, TimeLeft};
+use crate::player::{GtpClock, TimeLeft};
 use veletas_rules::{Color, Position};
 
 /// The longest a single move may think, whatever the clock says (one day).
@@ -58,7 +58,7 @@ pub fn moves_to_go(position: &Position) -> f64 {
 }
 
 /// The byo-yomi time per move (0 without byo-yomi).
-fn per_stone(clock: &Clock) -> f64 {
+fn per_stone(clock: &GtpClock) -> f64 {
     if clock.byo_yomi > 0.0 && clock.byo_yomi_stones > 0 {
         clock.byo_yomi / f64::from(clock.byo_yomi_stones)
     } else {
@@ -67,7 +67,7 @@ fn per_stone(clock: &Clock) -> f64 {
 }
 
 /// What `color` has left: the last `time_left`, or the start of the time control.
-pub fn time_left(clock: &Clock, color: Color) -> TimeLeft {
+pub fn time_left(clock: &GtpClock, color: Color) -> TimeLeft {
     match clock.time_left(color) {
         Some(left) => left,
         None if clock.main_time > 0.0 => TimeLeft { seconds: clock.main_time, stones: 0 },
@@ -87,7 +87,7 @@ pub fn time_left(clock: &Clock, color: Color) -> TimeLeft {
 ///   the period, whose first stone this move then is).
 /// - In main time never more than `max_fraction` of what there is; always `safety_margin`
 ///   less (on tiny clocks `margin_fraction` of the planned time instead).
-pub fn budget(clock: &Clock, color: Color, moves_to_go: f64, policy: &TimePolicy) -> Option<Duration> {
+pub fn budget(clock: &GtpClock, color: Color, moves_to_go: f64, policy: &TimePolicy) -> Option<Duration> {
     if clock.is_unlimited() {
         return None;
     }
@@ -111,7 +111,7 @@ pub fn budget(clock: &Clock, color: Color, moves_to_go: f64, policy: &TimePolicy
 /// `time_left` would run it: main time first, then byo-yomi periods (a move that runs
 /// over the main time is the period's first stone; a period that is done starts anew).
 /// A later `time_left` replaces this estimate.
-pub fn charge(clock: &mut Clock, color: Color, seconds: f64) {
+pub fn charge(clock: &mut GtpClock, color: Color, seconds: f64) {
     if clock.is_unlimited() {
         return;
     }
@@ -143,7 +143,7 @@ pub fn charge(clock: &mut Clock, color: Color, seconds: f64) {
 /// without byo-yomi, what it gives beyond our own account of that clock ([`charge`]) is
 /// the increment (less the controller's overhead, so a little on the safe side); it is
 /// remembered in `clock.increment` until the next such `time_left`.
-pub fn observe_time_left(clock: &mut Clock, color: Color, left: TimeLeft) {
+pub fn observe_time_left(clock: &mut GtpClock, color: Color, left: TimeLeft) {
     let Some(charged) = clock.charged.get_mut(color.index()) else { return };
     if let Some(ours) = charged.take()
         && left.stones == 0
@@ -160,8 +160,8 @@ pub fn observe_time_left(clock: &mut Clock, color: Color, left: TimeLeft) {
 mod tests {
     use super::*;
 
-    fn clock(main_time: f64, byo_yomi: f64, byo_yomi_stones: u32) -> Clock {
-        Clock { main_time, byo_yomi, byo_yomi_stones, ..Clock::default() }
+    fn clock(main_time: f64, byo_yomi: f64, byo_yomi_stones: u32) -> GtpClock {
+        GtpClock { main_time, byo_yomi, byo_yomi_stones, ..GtpClock::default() }
     }
 
     fn secs(d: Option<Duration>) -> f64 {
@@ -229,7 +229,7 @@ mod tests {
 
     #[test]
     fn no_limit_forms_give_no_budget() {
-        assert_eq!(budget(&Clock::default(), Color::Black, 25.0, &P), None);
+        assert_eq!(budget(&GtpClock::default(), Color::Black, 25.0, &P), None);
         assert_eq!(budget(&clock(0.0, 5.0, 0), Color::Black, 25.0, &P), None);
         assert_eq!(budget(&clock(300.0, 0.5, 0), Color::White, 25.0, &P), None);
     }
@@ -255,9 +255,9 @@ mod tests {
         let mut sudden = clock(1.0, 0.0, 0);
         charge(&mut sudden, Color::White, 2.0);
         assert_eq!(sudden.time_left(Color::White), Some(TimeLeft { seconds: 0.0, stones: 0 }));
-        let mut none = Clock::default();
+        let mut none = GtpClock::default();
         charge(&mut none, Color::White, 2.0);
-        assert_eq!(none, Clock::default());
+        assert_eq!(none, GtpClock::default());
     }
 }
 
@@ -269,8 +269,8 @@ mod allocation_tests {
     const P: TimePolicy =
         TimePolicy { safety_margin: Duration::from_millis(80), margin_fraction: 0.1, max_fraction: 0.9 };
 
-    fn sudden_death(main_time: f64, left: f64, increment: f64) -> Clock {
-        let mut clock = Clock { main_time, increment, ..Clock::default() };
+    fn sudden_death(main_time: f64, left: f64, increment: f64) -> GtpClock {
+        let mut clock = GtpClock { main_time, increment, ..GtpClock::default() };
         clock.left[Color::Black.index()] = Some(TimeLeft { seconds: left, stones: 0 });
         clock
     }
@@ -316,7 +316,7 @@ mod allocation_tests {
 
     #[test]
     fn the_increment_is_learned_from_the_time_left_after_our_move() {
-        let mut clock = Clock { main_time: 2.0, ..Clock::default() };
+        let mut clock = GtpClock { main_time: 2.0, ..GtpClock::default() };
         // A time_left before any move of ours teaches nothing.
         observe_time_left(&mut clock, Color::White, TimeLeft { seconds: 2.0, stones: 0 });
         assert_eq!(clock.increment, 0.0);
@@ -338,7 +338,7 @@ mod allocation_tests {
 
     #[test]
     fn byo_yomi_clocks_learn_no_increment() {
-        let mut clock = Clock { main_time: 10.0, byo_yomi: 5.0, byo_yomi_stones: 2, ..Clock::default() };
+        let mut clock = GtpClock { main_time: 10.0, byo_yomi: 5.0, byo_yomi_stones: 2, ..GtpClock::default() };
         charge(&mut clock, Color::Black, 1.0);
         assert_eq!(clock.charged, [None, None]);
         observe_time_left(&mut clock, Color::Black, TimeLeft { seconds: 9.5, stones: 0 });
@@ -352,7 +352,7 @@ mod allocation_tests {
         let record = &veletas_rules::record::parse_records(GAME).expect("the game parses")[0];
         let game = record.replay(None).expect("the game replays");
         let mut pos = game.start().clone();
-        let mut clock = Clock { main_time: main, ..Clock::default() };
+        let mut clock = GtpClock { main_time: main, ..GtpClock::default() };
         let (mut used, mut given, mut least) = (0.0, main, main);
         for mv in game.moves().collect::<Vec<Move>>() {
             if pos.phase() == veletas_rules::Phase::Play && pos.side_to_move() == Color::Black {

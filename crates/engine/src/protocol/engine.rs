@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use log::debug;
 
-use crate::player::{Clock, Decision, Player, Setting, TimeLeft, time};
+use crate::player::{Decision, GtpClock, Player, Setting, TimeLeft, time};
 use crate::protocol::board::diagram;
 use crate::protocol::command::{COMMANDS, Command, shorten};
 use crate::search::{Algorithm, SearchResult, Solution};
@@ -27,7 +27,7 @@ pub enum Flow {
 /// The engine: the game in progress, the time control and the player choosing moves.
 pub struct Engine {
     game: Game,
-    clock: Clock,
+    clock: GtpClock,
     komi: f64,
     player: Box<dyn Player>,
     /// Search on the opponent's turn while idle (`ponder`, `--ponder`).
@@ -52,7 +52,7 @@ impl Engine {
     pub fn from_position(position: Position, player: Box<dyn Player>) -> Engine {
         Engine {
             game: Game::from_position(position),
-            clock: Clock::default(),
+            clock: GtpClock::default(),
             komi: 0.0,
             player,
             ponder: false,
@@ -93,7 +93,7 @@ impl Engine {
     }
 
     /// The time control and clocks as last announced.
-    pub fn clock(&self) -> &Clock {
+    pub fn clock(&self) -> &GtpClock {
         &self.clock
     }
 
@@ -168,7 +168,7 @@ impl Engine {
             }
             Command::Showboard => diagram(self.position()),
             Command::TimeSettings { main_time, byo_yomi, stones } => {
-                self.clock = Clock { main_time, byo_yomi, byo_yomi_stones: stones, ..Clock::default() };
+                self.clock = GtpClock { main_time, byo_yomi, byo_yomi_stones: stones, ..GtpClock::default() };
                 String::new()
             }
             Command::TimeLeft { color, seconds, stones } => {
