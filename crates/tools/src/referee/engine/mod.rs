@@ -18,38 +18,32 @@
 //! killed. An engine's output therefore costs the referee at most about
 //! `MAX_UNREAD + MAX_REPLY + MAX_LINE` bytes (6 MiB), whatever it writes.
 //!
-//! [`Engine`] wraps a process that is restarted on demand after a crash or a kill.
+//! [`Engine`] wraps a process that is restarted on demand after a crash or a kill; the
+//! `reader` module is the reader thread of an engine's stdout, with the bounds it keeps.
 
 use std::fs::OpenOptions;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io;
 use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::thread;
 use std::time::{Duration, Instant};
+
+mod reader;
+
+use reader::{Event, Output, line_cost, read_lines};
+pub use reader::{LINE_COST, MAX_LINE, MAX_UNREAD};
 
 use crate::referee::process::{kill_group, register_group, set_nonblocking, unregister_group, write_all_before};
 use crate::referee::traffic::{Traffic, forward_stderr};
 use crate::referee::words::{SplitError, split_command};
 
-/// The longest reply line accepted, in bytes; a longer one is a malformed reply.
-pub const MAX_LINE: usize = 1 << 20;
-
 /// The longest reply accepted, in bytes (its lines and their separators); a longer one
 /// is a malformed reply.
 pub const MAX_REPLY: usize = 1 << 20;
-
-/// The most output an engine may leave unread (sent before the referee asks for it),
-/// in bytes with every line counted at least [`LINE_COST`]; past it the engine's next
-/// reply is malformed.
-pub const MAX_UNREAD: usize = 4 << 20;
-
-/// What a line costs at least against [`MAX_UNREAD`]: its text's size plus this, so
-/// that empty lines are bounded too.
-pub const LINE_COST: usize = 64;
 
 /// The most lines a single reply may have.
 const MAX_REPLY_LINES: usize = 10_000;
@@ -163,29 +157,6 @@ pub struct Exchange {
     pub lines: Vec<String>,
 }
 
-enum Event {
-    Line(String),
-    TooLong,
-    /// More than [`MAX_UNREAD`] bytes waiting: the reader has stopped.
-    Flood,
-    Eof,
-    ReadError(String),
-}
-
-/// What a line costs against [`MAX_UNREAD`].
-fn line_cost(line: &str) -> usize {
-    line.len() + LINE_COST
-}
-
-/// What the reader thread and the referee share about an engine's output.
-#[derive(Default)]
-struct Output {
-    /// The bytes of lines on the channel, as [`line_cost`] counts them.
-    unread: AtomicUsize,
-    /// Set when the unread output passed [`MAX_UNREAD`] and the reader stopped.
-    flooded: AtomicBool,
-}
-
 /// One running engine process (the leader of its own process group).
 pub struct EngineProcess {
     child: Child,
@@ -202,43 +173,6 @@ pub struct EngineProcess {
     reaped: bool,
     /// The first line of a reply cut short by the last deadline (no empty line ended it).
     unterminated: Option<String>,
-}
-
-fn read_lines(stdout: ChildStdout, tx: Sender<Event>, output: Arc<Output>, release: Receiver<()>) {
-    let mut reader = BufReader::with_capacity(1 << 16, stdout);
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        let limit = MAX_LINE as u64 + 1;
-        let event = match reader.by_ref().take(limit).read_until(b'\n', &mut buf) {
-            Ok(0) => Event::Eof,
-            Ok(_) if buf.last() != Some(&b'\n') && buf.len() > MAX_LINE => Event::TooLong,
-            Ok(_) => {
-                while matches!(buf.last(), Some(b'\n' | b'\r')) {
-                    buf.pop();
-                }
-                let line = String::from_utf8_lossy(&buf).into_owned();
-                let cost = line_cost(&line);
-                if output.unread.fetch_add(cost, Ordering::SeqCst) + cost > MAX_UNREAD {
-                    output.flooded.store(true, Ordering::SeqCst);
-                    let _ = tx.send(Event::Flood);
-                    // Hold the pipe, unread, until the engine has been judged and killed.
-                    let _ = release.recv();
-                    return;
-                } else {
-                    Event::Line(line)
-                }
-            }
-            Err(e) => Event::ReadError(e.to_string()),
-        };
-        let last = !matches!(event, Event::Line(_));
-        if tx.send(event).is_err() || last {
-            return;
-        }
-        if buf.capacity() > 1 << 16 {
-            buf = Vec::new();
-        }
-    }
 }
 
 impl EngineProcess {
@@ -784,123 +718,4 @@ impl Engine {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn engine_text_is_cleaned_of_controls_and_cut() {
-        assert_eq!(clean_text("\x1b]0;pwned\x07 red\x1b[31m  x\n\ty", 100), "]0;pwned red [31m x y");
-        assert_eq!(clean_text("abc\u{202e}def\u{85}", 100), "abc def");
-        assert_eq!(clean_text("abcdef", 3), "abc...");
-        assert_eq!(clean_text("ab cdef", 3), "ab...");
-        assert_eq!(clean_text(&"x".repeat(1 << 20), MAX_NAME).chars().count(), MAX_NAME + 3);
-        assert_eq!(clean_text(" \r\n", 10), "");
-    }
-
-    #[test]
-    fn first_reply_lines_are_checked() {
-        assert_eq!(parse_first_line("=3 e2-e6/g8", "3"), Ok(Reply { success: true, text: "e2-e6/g8".into() }));
-        assert_eq!(parse_first_line("=3", "3"), Ok(Reply { success: true, text: String::new() }));
-        assert_eq!(
-            parse_first_line("?12 illegal move", "12"),
-            Ok(Reply { success: false, text: "illegal move".into() })
-        );
-        for bad in ["= e2", "=4 e2", "info junk", "=3e2", "", "=03 e2"] {
-            assert!(matches!(parse_first_line(bad, "3"), Err(Failure::Malformed(_))), "{bad}");
-        }
-        assert_eq!(parse_first_line("= 2", ""), Ok(Reply { success: true, text: "2".into() }));
-        assert!(matches!(parse_first_line("=1 2", ""), Err(Failure::Malformed(_))));
-    }
-
-    fn sh(script: &str) -> EngineProcess {
-        let command = EngineCommand {
-            text: script.into(),
-            program: "sh".into(),
-            args: vec!["-c".into(), script.into()],
-            dir: None,
-            init: Vec::new(),
-        };
-        EngineProcess::spawn(&command, None).unwrap()
-    }
-
-    const SHORT: Duration = Duration::from_millis(200);
-
-    #[test]
-    fn replies_are_read_with_multiple_lines_and_invalid_utf8() {
-        let mut e = sh(r"read x; printf '=1 a\nb\377\n\n'; read y; printf '\n?2 no\r\n\n'; exec sleep 5");
-        assert_eq!(e.command("list", SHORT), Ok(Reply { success: true, text: "a\nb\u{fffd}".into() }));
-        assert_eq!(e.command("x", SHORT), Ok(Reply { success: false, text: "no".into() }));
-        assert_eq!(e.command("x", SHORT), Err(Failure::Timeout));
-        assert!(!e.is_running());
-    }
-
-    #[test]
-    fn raw_exchanges_keep_their_lines_and_want_the_id_as_written() {
-        let mut e =
-            sh(r"read x; printf '= 2\n\n'; read y; printf '=7 \nmore\n\n'; read z; printf '=8 x\n\n'; exec sleep 5");
-        let got = e.exchange("protocol_version", "", SHORT).unwrap();
-        assert_eq!((got.lines, got.reply.text), (vec!["= 2".to_string()], "2".to_string()));
-        let got = e.exchange("7 list", "7", SHORT).unwrap();
-        assert_eq!(got.lines, ["=7 ", "more"]);
-        assert_eq!(e.unterminated(), None);
-        assert!(matches!(e.exchange("9 x", "9", SHORT), Err(Failure::Malformed(_))));
-        assert!(!e.is_running());
-    }
-
-    #[test]
-    fn a_reply_without_its_empty_line_times_out_and_is_noted() {
-        let mut e = sh(r"read x; printf '=1 2\n'; exec sleep 5");
-        assert_eq!(e.command("protocol_version", SHORT), Err(Failure::Timeout));
-        assert_eq!(e.unterminated(), Some("=1 2"));
-    }
-
-    #[test]
-    fn silence_times_out_and_an_ended_engine_is_reported() {
-        let mut hung = sh("exec sleep 10");
-        assert_eq!(hung.command("name", SHORT), Err(Failure::Timeout));
-        let mut gone = sh("exit 7");
-        let failure = gone.command("name", Duration::from_secs(5));
-        assert!(matches!(&failure, Err(Failure::Exited(d)) if d.contains('7')), "{failure:?}");
-        assert!(matches!(gone.command("name", SHORT), Err(Failure::Exited(_))));
-    }
-
-    #[test]
-    fn a_streaming_reply_is_handed_over_line_by_line_and_stopped_by_an_empty_line() {
-        let script = r"read x; printf '=1 \n'; i=0; while [ $i -lt 3 ]; do echo info $i; i=$((i+1)); done; \
-                       read y; echo last; echo; read z; printf '=2 ok\n\n'; exec sleep 5";
-        let mut e = sh(script);
-        let mut seen = Vec::new();
-        let reply = e.stream("analyze", Duration::from_millis(300), Duration::from_secs(2), &mut |line| {
-            seen.push(line.to_string());
-            true
-        });
-        assert_eq!(reply.map(|r| r.text), Ok("last".to_string()));
-        assert_eq!(seen, ["info 0", "info 1", "info 2", "last"]);
-        assert_eq!(e.command("name", SHORT), Ok(Reply { success: true, text: "ok".into() }));
-    }
-
-    #[test]
-    fn a_command_the_engine_does_not_read_in_time_is_not_reading() {
-        // 200 kB is more than a pipe holds: the write itself must give up at the deadline.
-        let mut deaf = sh("exec sleep 10");
-        assert_eq!(deaf.command(&"x".repeat(200_000), SHORT), Err(Failure::NotReading));
-        assert!(!deaf.is_running());
-    }
-
-    #[test]
-    fn a_flood_past_the_unread_cap_is_malformed() {
-        let mut flood = sh("read x; printf '=1\\n\\n'; yes flood; exec sleep 5");
-        assert_eq!(flood.command("name", Duration::from_secs(5)), Ok(Reply { success: true, text: String::new() }));
-        // Whether the reader has passed the cap yet or not, the flood is no reply.
-        assert!(matches!(flood.command("name", Duration::from_secs(5)), Err(Failure::Malformed(_))));
-        assert!(flood.output.unread.load(Ordering::SeqCst) <= MAX_UNREAD + MAX_LINE + LINE_COST);
-    }
-
-    #[test]
-    fn junk_and_endless_lines_are_malformed() {
-        let mut junk = sh("read x; echo thinking; exec sleep 5");
-        assert!(matches!(junk.command("genmove b", SHORT), Err(Failure::Malformed(_))));
-        let mut long = sh("read x; head -c 2000000 /dev/zero | tr '\\0' x; exec sleep 5");
-        assert!(matches!(long.command("genmove b", Duration::from_secs(5)), Err(Failure::Malformed(_))));
-    }
-}
+mod tests;
