@@ -155,10 +155,17 @@ impl App {
         }
     }
 
-    /// Closes every game, killing its engines.
+    /// Closes every game, killing its engines, and waits for the analysis engines to be
+    /// ended (each is killed within [`veletas_tools::referee::engine::STOP_POLL`] when it
+    /// is waited for; one still being set up answers within the command timeout).
     pub fn close_all(&self) {
-        for game in lock(&self.games).values() {
+        let games: Vec<SharedGame> = lock(&self.games).values().cloned().collect();
+        for game in &games {
             lock(game).close();
+        }
+        let give_up = std::time::Instant::now() + self.settings.command_timeout + std::time::Duration::from_secs(1);
+        while games.iter().any(|game| lock(game).analysers > 0) && std::time::Instant::now() < give_up {
+            std::thread::sleep(std::time::Duration::from_millis(10));
         }
     }
 

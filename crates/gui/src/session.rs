@@ -241,6 +241,8 @@ pub struct GameSession {
     pub(crate) cannot_analyse: BTreeSet<usize>,
     /// Whether an engine's thinking is shown during its turns.
     pub(crate) show_thinking: bool,
+    /// The analysis threads of this game still running (each ends its engine process).
+    pub(crate) analysers: usize,
     /// When the last turn was played, in milliseconds since 1970 (0: none yet).
     pub(crate) moved_at: u64,
     /// The seconds Black and White have spent on their turns.
@@ -380,6 +382,7 @@ impl GameSession {
             epoch: 0,
             cannot_analyse: BTreeSet::new(),
             show_thinking: request.thinking.unwrap_or(true),
+            analysers: 0,
             moved_at: 0,
             used: [0.0; 2],
             turn_started: Instant::now(),

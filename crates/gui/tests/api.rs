@@ -420,3 +420,70 @@ fn the_thinking_ends_with_the_engines_turn_even_when_it_loses_on_time() {
     let ended = wait_for(&server, &path, "the thinking ends", |g| g["analysis"]["running"] == false);
     assert_eq!(ended["analysis"]["candidates"][0]["move"], "d4", "{ended}");
 }
+
+/// Waits for the `n`-th process id in `file` (one a line).
+fn nth_pid(file: &Path, n: usize) -> u32 {
+    for _ in 0..400 {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        if let Some(pid) = text.lines().nth(n - 1).and_then(|l| l.trim().parse().ok()) {
+            return pid;
+        }
+        thread::sleep(std::time::Duration::from_millis(25));
+    }
+    panic!("no analysis process {n} started");
+}
+
+/// Whether process `pid` is gone within `seconds`, reaped (a zombie still has its /proc entry).
+fn gone_within(pid: u32, seconds: f64) -> bool {
+    let start = std::time::Instant::now();
+    while start.elapsed().as_secs_f64() < seconds {
+        if !Path::new(&format!("/proc/{pid}")).exists() {
+            return true;
+        }
+        thread::sleep(std::time::Duration::from_millis(10));
+    }
+    false
+}
+
+#[test]
+fn a_silent_analysis_engine_is_ended_at_once_when_its_analysis_is_over() {
+    let dir = std::env::temp_dir().join(format!("veletas-gui-silent-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pids = dir.join("pids");
+    let _ = std::fs::remove_file(&pids);
+    // Plays d4 after 0.3 s; to `analyze` it says `=` and then nothing, ever, and notes its pid.
+    let silent = format!(
+        r#"silent=sh -c 'while read id cmd rest; do case "$cmd" in analyze) echo $$ >> {}; printf "=%s \n" "$id"; sleep 60;; genmove) sleep 0.3; printf "=%s d4\n\n" "$id";; *) printf "=%s\n\n" "$id";; esac; done'"#,
+        pids.display()
+    );
+    let server = start(&[&silent], None);
+    // The engine's thinking during its turn ends with its move.
+    let request = json!({"size": 7, "rules": "classic", "black": 0, "white": null, "movetime": 5});
+    let (_, game) = post(&server, "/api/games", &request.to_string());
+    let path = format!("/api/games/{}", game["id"]);
+    let thinking = nth_pid(&pids, 1);
+    wait_for(&server, &path, "the engine moves", |g| g["moves"] == json!(["d4"]));
+    assert!(gone_within(thinking, 1.0), "the thinking's process {thinking} outlived the move");
+    // An analysis asked for ends with the turn played, the stop asked for, the server's end.
+    let (_, game) = post(&server, "/api/games", &json!({"size": 7, "rules": "classic"}).to_string());
+    let path = format!("/api/games/{}", game["id"]);
+    let analyse = || post(&server, &format!("{path}/analyse"), &json!({"engine": 0, "seconds": 600}).to_string());
+    assert_eq!(analyse().0, 200);
+    let asked = nth_pid(&pids, 2);
+    post(&server, &format!("{path}/play"), &json!({"move": "d4"}).to_string());
+    assert!(gone_within(asked, 1.0), "process {asked} outlived the turn played");
+    assert_eq!(analyse().0, 200);
+    let asked = nth_pid(&pids, 3);
+    let (_, stopped) = post(&server, &format!("{path}/analyse/stop"), "{}");
+    assert!(gone_within(asked, 1.0), "process {asked} outlived the stop");
+    assert_eq!(stopped["analysis"]["running"], false);
+    let ended = wait_for(&server, &path, "the view of the stopped analysis", |g| g["analysis"]["running"] == false);
+    assert_eq!(ended["analysis"]["error"], Value::Null, "a stop is no error: {ended}");
+    assert_eq!(analyse().0, 200);
+    let asked = nth_pid(&pids, 4);
+    let started = std::time::Instant::now();
+    drop(server);
+    assert!(started.elapsed().as_secs_f64() < 2.0, "closing waited {:?}", started.elapsed());
+    assert!(gone_within(asked, 0.05), "process {asked} outlived the server");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -54,6 +54,12 @@ pub const LINE_COST: usize = 64;
 /// The most lines a single reply may have.
 const MAX_REPLY_LINES: usize = 10_000;
 
+/// How often [`EngineProcess::stream_until`] asks whether to stop while it waits.
+pub const STOP_POLL: Duration = Duration::from_millis(20);
+
+/// The detail of the `Failure::Exited` of a stream stopped by its caller.
+pub const STOPPED: &str = "stopped";
+
 /// The longest engine name or version (the `name` and `version` replies) kept, in
 /// characters, after [`clean_text`].
 pub const MAX_NAME: usize = 64;
@@ -378,8 +384,24 @@ impl EngineProcess {
         timeout: Duration,
         on_line: &mut dyn FnMut(&str) -> bool,
     ) -> Result<Reply, Failure> {
-        let result = self.stream_inner(command, duration, timeout, on_line);
-        if matches!(result, Err(Failure::Timeout | Failure::NotReading | Failure::Malformed(_))) {
+        self.stream_until(command, duration, timeout, &|| false, on_line)
+    }
+
+    /// [`EngineProcess::stream`] that also ends as soon as `stop` says so: `stop` is asked
+    /// at least every [`STOP_POLL`] while the engine is waited for (silent or not), and
+    /// once it returns `true` the engine is killed and reaped at once and
+    /// `Failure::Exited` ([`STOPPED`]) is returned.
+    pub fn stream_until(
+        &mut self,
+        command: &str,
+        duration: Duration,
+        timeout: Duration,
+        stop: &dyn Fn() -> bool,
+        on_line: &mut dyn FnMut(&str) -> bool,
+    ) -> Result<Reply, Failure> {
+        let result = self.stream_inner(command, duration, timeout, stop, on_line);
+        let stopped = matches!(&result, Err(Failure::Exited(detail)) if detail == STOPPED);
+        if stopped || matches!(result, Err(Failure::Timeout | Failure::NotReading | Failure::Malformed(_))) {
             self.kill();
         }
         result
@@ -390,6 +412,7 @@ impl EngineProcess {
         command: &str,
         duration: Duration,
         timeout: Duration,
+        stop: &dyn Fn() -> bool,
         on_line: &mut dyn FnMut(&str) -> bool,
     ) -> Result<Reply, Failure> {
         if !self.running {
@@ -399,7 +422,7 @@ impl EngineProcess {
         self.next_id += 1;
         self.write_line(&format!("{id} {command}"), Instant::now() + timeout)?;
         let mut reply = loop {
-            match self.next_line(Instant::now() + timeout)? {
+            match self.next_line_unless(Instant::now() + timeout, stop)? {
                 line if line.trim().is_empty() => continue,
                 line => break parse_first_line(&line, &id.to_string())?,
             }
@@ -408,7 +431,7 @@ impl EngineProcess {
         let mut ended = false;
         let mut lines = 0;
         while Instant::now() < stop_at {
-            let line = match self.next_line(stop_at) {
+            let line = match self.next_line_unless(stop_at, stop) {
                 Ok(line) => line,
                 Err(Failure::Timeout) => break,
                 Err(failure) => return Err(failure),
@@ -430,7 +453,7 @@ impl EngineProcess {
             let deadline = Instant::now() + timeout;
             self.write_line("", deadline)?;
             loop {
-                let line = self.next_line(deadline)?;
+                let line = self.next_line_unless(deadline, stop)?;
                 if line.trim().is_empty() {
                     break;
                 }
@@ -439,6 +462,21 @@ impl EngineProcess {
             }
         }
         Ok(reply)
+    }
+
+    /// The next line of output, by `deadline`, unless `stop` says to stop first (asked
+    /// every [`STOP_POLL`]): then `Failure::Exited` ([`STOPPED`]).
+    fn next_line_unless(&mut self, deadline: Instant, stop: &dyn Fn() -> bool) -> Result<String, Failure> {
+        loop {
+            if stop() {
+                return Err(Failure::Exited(STOPPED.into()));
+            }
+            let slice = deadline.min(Instant::now() + STOP_POLL);
+            match self.next_line(slice) {
+                Err(Failure::Timeout) if Instant::now() < deadline => continue,
+                other => return other,
+            }
+        }
     }
 
     /// Writes `line` and a newline by `deadline`.
@@ -763,6 +801,22 @@ impl Engine {
         }
     }
 
+    /// Sends a streaming command that `stop` can end at once (see
+    /// [`EngineProcess::stream_until`]).
+    pub fn stream_until(
+        &mut self,
+        command: &str,
+        duration: Duration,
+        timeout: Duration,
+        stop: &dyn Fn() -> bool,
+        on_line: &mut dyn FnMut(&str) -> bool,
+    ) -> Result<Reply, Failure> {
+        match self.process.as_mut() {
+            Some(process) => process.stream_until(command, duration, timeout, stop, on_line),
+            None => Err(Failure::Exited("it is not running".into())),
+        }
+    }
+
     /// Whether a process is running.
     pub fn is_running(&self) -> bool {
         self.process.as_ref().is_some_and(EngineProcess::is_running)
@@ -877,6 +931,32 @@ mod tests {
         assert_eq!(reply.map(|r| r.text), Ok("last".to_string()));
         assert_eq!(seen, ["info 0", "info 1", "info 2", "last"]);
         assert_eq!(e.command("name", SHORT), Ok(Reply { success: true, text: "ok".into() }));
+    }
+
+    #[test]
+    fn a_stream_is_stopped_at_once_by_its_caller_even_when_the_engine_is_silent() {
+        // Silent from the start (no first line), and silent after one report.
+        for script in ["read x; exec sleep 30", r"read x; printf '=1 \ninfo 0\n'; exec sleep 30"] {
+            let mut e = sh(script);
+            let pid = e.child.id();
+            let started = Instant::now();
+            let stop = || started.elapsed() > Duration::from_millis(150);
+            let mut seen = 0;
+            let reply = e.stream_until("analyze", Duration::from_secs(20), Duration::from_secs(20), &stop, &mut |_| {
+                seen += 1;
+                true
+            });
+            let took = started.elapsed();
+            assert_eq!(reply, Err(Failure::Exited(STOPPED.into())), "{script}");
+            assert!(took < Duration::from_secs(2), "{script}: stopped after {took:?}");
+            assert!(e.reaped && !e.is_running(), "{script}: killed and reaped");
+            assert!(!Path::new(&format!("/proc/{pid}")).exists(), "{script}: no process {pid} is left");
+            assert_eq!(seen, usize::from(script.contains("info")));
+        }
+        // A stop that never comes changes nothing.
+        let mut e = sh(r"read x; printf '=1 \ninfo 0\n'; read y; printf 'last\n\n'; exec sleep 5");
+        let reply = e.stream_until("analyze", SHORT, Duration::from_secs(2), &|| false, &mut |_| true);
+        assert_eq!(reply.map(|r| r.text), Ok("last".to_string()));
     }
 
     #[test]
