@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use veletas_rules::record::{GameRecord, TimeControls, tag};
+use veletas_rules::record::{Annotation, Evaluation, GameRecord, TimeControls, WinRate, tag};
 use veletas_rules::{Color, Game, Move, Position, RuleSet, Rules, Variant};
 use veletas_tools::picture::svg::{self, Layout, SvgOptions};
 use veletas_tools::referee::clock::{ByoYomiSpec, Clock, ClockSpec, TimeControl, format_seconds};
@@ -157,23 +157,41 @@ fn time_control(request: &SideTime) -> Result<TimeControl, Refusal> {
 }
 
 /// The game a new game request starts from: the empty board of its size and rules, a
-/// position string, or a record replayed up to a turn.
-fn starting_game(request: &NewGame) -> Result<Game, Refusal> {
+/// position string, or a record replayed up to a turn (with the record, whose annotations
+/// the game keeps).
+fn starting_game(request: &NewGame) -> Result<(Game, Option<GameRecord>), Refusal> {
     let text = request.start.as_deref().map(str::trim).unwrap_or_default();
     if text.is_empty() {
         let variant = Variant::from_size(request.size)
             .ok_or_else(|| Refusal::Bad(format!("the board size must be 7, 9 or 10, not {}", request.size)))?;
         let set: RuleSet =
             request.rules.parse().map_err(|_| Refusal::Bad(format!("unknown rules '{}'", request.rules)))?;
-        return Ok(Game::from_position(Position::with_rules(variant, Rules::from(set))));
+        return Ok((Game::from_position(Position::with_rules(variant, Rules::from(set))), None));
     }
     if !text.contains('[') && !text.contains('.') {
         let position: Position = text.parse().map_err(|e| Refusal::Bad(format!("not a position string: {e}")))?;
-        return Ok(Game::from_position(position));
+        return Ok((Game::from_position(position), None));
     }
-    let games = veletas_rules::record::parse_records(text).map_err(|e| Refusal::Bad(format!("not a record: {e}")))?;
-    let first = games.first().ok_or_else(|| Refusal::Bad("the record holds no game".into()))?;
-    first.replay(request.turn).map_err(|e| Refusal::Bad(format!("the record's game: {e}")))
+    let mut games =
+        veletas_rules::record::parse_records(text).map_err(|e| Refusal::Bad(format!("not a record: {e}")))?;
+    if games.is_empty() {
+        return Err(Refusal::Bad("the record holds no game".into()));
+    }
+    let first = games.swap_remove(0);
+    let game = first.replay(request.turn).map_err(|e| Refusal::Bad(format!("the record's game: {e}")))?;
+    Ok((game, Some(first)))
+}
+
+/// What the game's record says of one turn besides its move.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct TurnNote {
+    /// The time the turn took, when known.
+    time: Option<Duration>,
+    /// The engine (its name) that played it, if one did: its analysis of the position
+    /// before it gives the turn's win rate.
+    engine: Option<String>,
+    /// The win rate and visits a loaded record gave the turn.
+    evaluation: Option<Evaluation>,
 }
 
 /// Why a request about a game cannot be granted.
@@ -254,6 +272,8 @@ pub struct GameSession {
     clock_history: Vec<([Clock; 2], [f64; 2])>,
     /// The number of turns the game had when this session started.
     first_turn: usize,
+    /// What the record will say of each turn of the game besides its move.
+    notes: Vec<TurnNote>,
 }
 
 /// Now, in milliseconds since 1970.
@@ -343,8 +363,15 @@ pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 impl GameSession {
     /// A new game as `request` asks, checked against `settings`.
     pub fn new(id: u64, request: &NewGame, settings: &Settings) -> Result<GameSession, Refusal> {
-        let game = starting_game(request)?;
+        let (game, loaded) = starting_game(request)?;
         let first_turn = game.moves().len();
+        let notes: Vec<TurnNote> = (0..first_turn)
+            .map(|i| {
+                let annotation = loaded.as_ref().map(|r| r.annotation(i)).unwrap_or_default();
+                TurnNote { time: annotation.time, engine: None, evaluation: annotation.evaluation }
+            })
+            .collect();
+        let analyses = loaded.as_ref().map(|r| recorded_analyses(&game, r)).unwrap_or_default();
         let controls = time_controls(request)?;
         let player = |choice: Option<usize>| match choice {
             None => Ok(Player::Person),
@@ -377,7 +404,7 @@ impl GameSession {
             engines,
             recorded: false,
             started: veletas_tools::referee::today(),
-            analyses: BTreeMap::new(),
+            analyses,
             analysis_runs: [0; 2],
             epoch: 0,
             cannot_analyse: BTreeSet::new(),
@@ -388,6 +415,7 @@ impl GameSession {
             turn_started: Instant::now(),
             clock_history: vec![(controls.map(Clock::new), [0.0; 2])],
             first_turn,
+            notes,
         })
     }
 
@@ -549,12 +577,12 @@ impl GameSession {
             clock.spend(self.turn_started.elapsed().as_secs_f64(), margin).map_err(Refusal::Conflict)?;
         }
         self.game.play(mv).map_err(|e| Refusal::Bad(format!("illegal move {shown}: {e}")))?;
-        if mv == Move::Swap {
-            self.swapped = !self.swapped;
-        }
         self.moved_at = now_ms();
         self.clocks[color.index()] = clock;
         self.turn_played(color);
+        if mv == Move::Swap {
+            self.swapped = !self.swapped;
+        }
         Ok(())
     }
 
@@ -588,6 +616,7 @@ impl GameSession {
         }
         let turns = self.game.moves().len();
         self.analyses.retain(|turn, _| *turn <= turns);
+        self.notes.truncate(turns);
         self.epoch += 1;
         // The clocks as they were after the turn now last (or at the session's start).
         self.clock_history.truncate(turns.saturating_sub(self.first_turn) + 1);
@@ -613,9 +642,14 @@ impl GameSession {
         Ok(())
     }
 
-    /// Charges the turn just played to `color` (the side that played it) and starts the next.
+    /// Charges the turn just played to `color` (the side that played it, its seat not yet
+    /// exchanged by a swap) and starts the next.
     pub(crate) fn turn_played(&mut self, color: Color) {
-        self.used[color.index()] += self.turn_started.elapsed().as_secs_f64();
+        let took = self.turn_started.elapsed();
+        let engine = self.engine_of(color).map(|_| self.names[self.seat(color)].clone());
+        self.notes.resize(self.game.moves().len().saturating_sub(1), TurnNote::default());
+        self.notes.push(TurnNote { time: Some(took), engine, evaluation: None });
+        self.used[color.index()] += took.as_secs_f64();
         self.turn_started = Instant::now();
         self.version += 1;
         self.clock_history.push((self.clocks.clone(), self.used));
@@ -661,7 +695,22 @@ impl GameSession {
             record.set_termination(Termination::Normal);
         }
         record.moves = self.game.moves().map(|m| m.to_string()).collect();
+        for (turn, note) in self.notes.iter().enumerate() {
+            let mut annotation = note.time.map(Annotation::of_time).unwrap_or_default();
+            annotation.evaluation = note.evaluation.or_else(|| self.evaluation_of(turn, note.engine.as_deref()?));
+            record.set_annotation(turn, annotation);
+        }
         record
+    }
+
+    /// The win rate and visits of the best candidate of `engine`'s latest analysis of the
+    /// position before turn `turn` (its thinking during the turn, or an analysis asked of
+    /// it): the turn's own estimate by the engine that played it.
+    fn evaluation_of(&self, turn: usize, engine: &str) -> Option<Evaluation> {
+        let analysis = self.analyses.get(&turn).filter(|a| a.view.engine == engine)?;
+        let best = analysis.view.candidates.first()?;
+        let winrate = WinRate::from_hundredths((best.winrate * 10_000.0).round().clamp(0.0, 10_000.0) as u16)?;
+        Some(Evaluation { winrate, visits: best.visits })
     }
 
     /// The finished game's record, once: `None` while it goes on or once taken.
@@ -684,6 +733,22 @@ impl GameSession {
             }
         }
     }
+}
+
+/// The analyses a loaded record's win rates stand for: for each turn with one, the position
+/// before it analysed by the player of the turn, its one candidate the turn played.
+fn recorded_analyses(game: &Game, record: &GameRecord) -> BTreeMap<usize, TurnAnalysis> {
+    let mut analyses = BTreeMap::new();
+    let mut replay = Game::from_position(game.start().clone());
+    for (turn, mv) in game.moves().enumerate() {
+        let to_move = replay.position().side_to_move();
+        if let Some(evaluation) = record.annotation(turn).evaluation {
+            let engine = record.player(to_move).unwrap_or("?").to_string();
+            analyses.insert(turn, TurnAnalysis::recorded(to_move, engine, turn, mv.to_string(), evaluation));
+        }
+        let _ = replay.play(mv);
+    }
+    analyses
 }
 
 fn capitalized(color: Color) -> &'static str {

@@ -487,3 +487,43 @@ fn a_silent_analysis_engine_is_ended_at_once_when_its_analysis_is_over() {
     assert!(gone_within(asked, 0.05), "process {asked} outlived the server");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_saved_game_keeps_its_win_rates_and_times_and_a_loaded_one_shows_them() {
+    use veletas_rules::record::{WinRate, parse_records};
+    let server = start(&[&scripted_engine("thinker", "1", true)], None);
+    let ask = json!({"size": 7, "rules": "classic", "black": 0, "white": null, "movetime": 3});
+    let (_, game) = post(&server, "/api/games", &ask.to_string());
+    let path = format!("/api/games/{}", game["id"]);
+    wait_for(&server, &path, "the engine moves", |g| g["moves"] == json!(["d4"]));
+    thread::sleep(std::time::Duration::from_millis(200));
+    post(&server, &format!("{path}/play"), &json!({"move": "b2,f6"}).to_string());
+    let (_, text) = request(&server, "GET", &format!("{path}/record"), &[], b"");
+    let record = parse_records(&text).unwrap().remove(0);
+    // The engine's turn: the win rate and visits its thinking gave d4, and the time it took.
+    let engine_turn = record.annotation(0);
+    let evaluation = engine_turn.evaluation.expect("the engine's turn has its win rate");
+    assert_eq!((evaluation.winrate, evaluation.visits), (WinRate::from_hundredths(6000).unwrap(), 12), "{text}");
+    let took = engine_turn.time.expect("the engine's turn has its time").as_secs_f64();
+    assert!((1.0..3.0).contains(&took), "{text}");
+    // The person's turn: its time only.
+    let person_turn = record.annotation(1);
+    assert_eq!(person_turn.evaluation, None, "{text}");
+    assert!(person_turn.time.is_some_and(|t| t.as_secs_f64() >= 0.2), "{text}");
+    assert!(text.contains("1. d4 {60%/12 "), "{text}");
+
+    // Loaded, the record's win rates fill the graph and the browsed position's analysis,
+    // and saving the continued game keeps them.
+    let ask = json!({"size": 7, "rules": "classic", "start": text});
+    let (status, loaded) = post(&server, "/api/games", &ask.to_string());
+    assert_eq!(status, 201, "{loaded}");
+    assert_eq!(loaded["winrates"], json!([0.6, null, null]), "{loaded}");
+    let loaded_path = format!("/api/games/{}", loaded["id"]);
+    let (_, turn) = get(&server, &format!("{loaded_path}/turns/0"));
+    assert_eq!(turn["analysis"]["candidates"][0]["move"], "d4", "{turn}");
+    assert_eq!(turn["analysis"]["candidates"][0]["visits"], 12);
+    assert_eq!(turn["analysis"]["engine"], "thinker");
+    let (_, again) = request(&server, "GET", &format!("{loaded_path}/record"), &[], b"");
+    let again = parse_records(&again).unwrap().remove(0);
+    assert_eq!((again.annotation(0), again.annotation(1)), (engine_turn, person_turn));
+}
