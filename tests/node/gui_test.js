@@ -447,6 +447,24 @@ async function main() {
     await page.waitForFunction(() => document.body.dataset.browse === '')
     console.log(`our engine against itself, thinking shown: ${state.moves.length} turns, ${points} graph points`)
 
+    // ---- the saved record keeps the win rates; loaded again, they fill the graph ----
+    const saved = await page.evaluate(async () => (await fetch(document.getElementById('save').href)).text())
+    const rated = saved.match(/\{\d+(\.\d+)?%\/\d+ \d+(\.\d+)?s\}/g) || []
+    assert.ok(rated.length >= points - 1, `the saved record has ${rated.length} win rates for ${points} graph points`)
+    assert.ok((saved.match(/\{[^}]*\d+(\.\d+)?s\}/g) || []).length === state.moves.length, 'every turn has its time')
+    await page.click('#new-game')
+    await page.waitForSelector('dialog[open]')
+    await page.$eval('textarea[name=start]', (t, text) => { t.value = text }, saved)
+    await page.select('select[name=black]', 'person')
+    await page.select('select[name=white]', 'person')
+    const beforeSaved = await page.evaluate(() => document.body.dataset.game)
+    await page.click('#start')
+    await page.waitForFunction((g) => document.body.dataset.game !== g, {}, beforeSaved)
+    await page.waitForFunction((n) => Number(document.body.dataset.graphPoints) === n, {timeout: 5000}, rated.length)
+    await page.screenshot({path: path.join(shots, 'loaded-graph.png')})
+    await page.$eval('textarea[name=start]', (t) => { t.value = '' })
+    console.log(`saved and loaded again: ${rated.length} win rates in the record, as many graph points`)
+
     // ---- the fake engine crashes at its second move: the game ends with the reason ----
     await newGame('7', 'classic', '1', 'person')
     for (let i = 0; i < 4; i++) {

@@ -231,6 +231,25 @@ pub fn parse_report(line: &str) -> Vec<Candidate> {
     candidates.into_iter().map(|(_, c)| c).take(MAX_CANDIDATES).collect()
 }
 
+/// The analyses a loaded record's win rates stand for: for each turn with one, the position
+/// before it analysed by the player of the turn, its one candidate the turn played.
+pub fn recorded(
+    game: &Game,
+    record: &veletas_rules::record::GameRecord,
+) -> std::collections::BTreeMap<usize, TurnAnalysis> {
+    let mut analyses = std::collections::BTreeMap::new();
+    let mut replay = Game::from_position(game.start().clone());
+    for (turn, mv) in game.moves().enumerate() {
+        let to_move = replay.position().side_to_move();
+        if let Some(evaluation) = record.annotation(turn).evaluation {
+            let engine = record.player(to_move).unwrap_or("?").to_string();
+            analyses.insert(turn, TurnAnalysis::recorded(to_move, engine, turn, mv.to_string(), evaluation));
+        }
+        let _ = replay.play(mv);
+    }
+    analyses
+}
+
 /// Sets `engine` up on `game`'s position: size, rules, start position and moves.
 pub fn set_up(engine: &mut Engine, game: &Game, timeout: std::time::Duration) -> Result<(), String> {
     let mut ask = |command: String| match engine.command(&command, timeout) {

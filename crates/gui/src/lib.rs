@@ -12,6 +12,7 @@
 
 pub mod analysis;
 pub mod engine_turn;
+pub mod series;
 pub mod server;
 pub mod session;
 pub mod steps;

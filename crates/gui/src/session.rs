@@ -20,10 +20,11 @@ use veletas_rules::record::{Annotation, Evaluation, GameRecord, TimeControls, Wi
 use veletas_rules::{Color, Game, Move, Position, RuleSet, Rules, Variant};
 use veletas_tools::picture::svg::{self, Layout, SvgOptions};
 use veletas_tools::referee::clock::{ByoYomiSpec, Clock, ClockSpec, TimeControl, format_seconds};
-use veletas_tools::referee::engine::{Engine, EngineCommand};
+use veletas_tools::referee::engine::{Engine, EngineCommand, Killer};
 use veletas_tools::referee::game::Termination;
 
 use crate::analysis::{AnalysisView, TurnAnalysis};
+use crate::series::{SeriesView, SharedSeries};
 use crate::steps::{self, Steps};
 
 /// An engine the server may start: its name and its command line (from the command line
@@ -102,6 +103,18 @@ pub struct NewGame {
     /// Canadian byo-yomi after the clock's main time: `PERIOD/STONES`.
     #[serde(default)]
     pub byoyomi: Option<String>,
+    /// A match of this many games between the two engines of `black` and `white`, colours
+    /// exchanged every game ([`crate::series`]).
+    #[serde(default)]
+    pub games: Option<u32>,
+}
+
+impl NewGame {
+    /// Black's and White's time requests: each side's own, else the shared one.
+    pub fn side_times(&self) -> [SideTime; 2] {
+        let shared = SideTime { movetime: self.movetime, clock: self.clock.clone(), byoyomi: self.byoyomi.clone() };
+        [self.black_time.clone().unwrap_or_else(|| shared.clone()), self.white_time.clone().unwrap_or(shared)]
+    }
 }
 
 /// One side's time control in a new game request: seconds per move, or a clock (with
@@ -123,10 +136,9 @@ pub struct SideTime {
 /// The time controls of Black and White a new game request asks for: each side's own, else
 /// the request's shared one.
 fn time_controls(request: &NewGame) -> Result<[TimeControl; 2], Refusal> {
-    let shared =
-        SideTime { movetime: request.movetime, clock: request.clock.clone(), byoyomi: request.byoyomi.clone() };
-    let black = time_control(request.black_time.as_ref().unwrap_or(&shared)).map_err(|e| side_error("black", e))?;
-    let white = time_control(request.white_time.as_ref().unwrap_or(&shared)).map_err(|e| side_error("white", e))?;
+    let [black, white] = request.side_times();
+    let black = time_control(&black).map_err(|e| side_error("black", e))?;
+    let white = time_control(&white).map_err(|e| side_error("white", e))?;
     Ok([black, white])
 }
 
@@ -274,7 +286,15 @@ pub struct GameSession {
     first_turn: usize,
     /// What the record will say of each turn of the game besides its move.
     notes: Vec<TurnNote>,
+    /// The match this game belongs to, and its number in it (from 1).
+    pub(crate) series: Option<(SharedSeries, u32)>,
+    /// Killers of the engine processes the game started: closing the game ends them even
+    /// while they are asked for a move.
+    pub(crate) killers: Vec<Killer>,
 }
+
+/// The reason given to a game closed before its end (it has no result).
+const CLOSED: &str = "closed";
 
 /// Now, in milliseconds since 1970.
 pub(crate) fn now_ms() -> u64 {
@@ -335,6 +355,8 @@ pub struct GameView {
     pub clocks: [Option<f64>; 2],
     /// Black's and White's time controls, as records write them.
     pub time_controls: [String; 2],
+    /// The match the game belongs to, if it does.
+    pub series: Option<SeriesView>,
 }
 
 /// A position of the game shown while browsing it (the win-rate graph, the moves).
@@ -371,7 +393,7 @@ impl GameSession {
                 TurnNote { time: annotation.time, engine: None, evaluation: annotation.evaluation }
             })
             .collect();
-        let analyses = loaded.as_ref().map(|r| recorded_analyses(&game, r)).unwrap_or_default();
+        let analyses = loaded.as_ref().map(|r| crate::analysis::recorded(&game, r)).unwrap_or_default();
         let controls = time_controls(request)?;
         let player = |choice: Option<usize>| match choice {
             None => Ok(Player::Person),
@@ -416,6 +438,8 @@ impl GameSession {
             clock_history: vec![(controls.map(Clock::new), [0.0; 2])],
             first_turn,
             notes,
+            series: None,
+            killers: Vec::new(),
         })
     }
 
@@ -426,6 +450,16 @@ impl GameSession {
 
     fn winner(&self) -> Option<Color> {
         self.outcome.as_ref().map(|(c, _, _)| *c).or_else(|| self.game.position().winner())
+    }
+
+    /// The game's id.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// The seat of the winner, once there is one (0: the seat that started as Black).
+    pub(crate) fn winner_seat(&self) -> Option<usize> {
+        self.winner().map(|c| self.seat(c))
     }
 
     /// Whether the game is over.
@@ -448,7 +482,9 @@ impl GameSession {
         let mut status = svg::status_lines(position, last.as_ref());
         if let Some((winner, termination, reason)) = &self.outcome {
             status[0] = format!("{} wins ({termination})", capitalized(*winner));
-            if !reason.is_empty() {
+            if reason == CLOSED {
+                status[0] = "Closed before its end: no result".into();
+            } else if !reason.is_empty() {
                 status.insert(1, reason.clone());
             }
         }
@@ -482,6 +518,7 @@ impl GameSession {
             turn_time: if self.is_over() { 0.0 } else { self.turn_started.elapsed().as_secs_f64() },
             clocks: Color::ALL.map(|c| self.has_clock(c).then(|| self.clocks[c.index()].allowed())),
             time_controls: self.controls.map(|c| c.to_string()),
+            series: self.series.as_ref().map(|(series, number)| lock(series).view(*number)),
         }
     }
 
@@ -665,8 +702,11 @@ impl GameSession {
     pub fn record(&self) -> GameRecord {
         let mut record = GameRecord::default();
         let position = self.game.start();
-        record.set_tag(tag::EVENT, "veletas gui");
+        record.set_tag(tag::EVENT, if self.series.is_some() { "veletas gui match" } else { "veletas gui" });
         record.set_tag(tag::DATE, self.started.clone());
+        if let Some((_, number)) = &self.series {
+            record.set_tag(tag::ROUND, number.to_string());
+        }
         // After White's swap the players have exchanged colours: the tags name them as
         // they played after it, so the result is theirs (as `veletas match` writes them).
         record.set_player(Color::Black, self.names[self.seat(Color::Black)].clone());
@@ -722,9 +762,19 @@ impl GameSession {
         Some(self.record())
     }
 
-    /// Kills the game's engines (when the game is closed).
+    /// Kills the game's engines (when the game is closed); a match whose game was being
+    /// played stops.
     pub fn close(&mut self) {
-        self.outcome.get_or_insert((Color::Black, Termination::Normal, "closed".into()));
+        if !self.is_over()
+            && let Some((series, _)) = &self.series
+        {
+            lock(series).stop();
+        }
+        if self.outcome.is_none() {
+            // No result: nothing is recorded of it.
+            self.outcome = Some((Color::Black, Termination::Normal, CLOSED.into()));
+            self.recorded = true;
+        }
         // Every analysis of the game stops at its next report.
         self.epoch += 1;
         for seat in self.engines.iter().flatten() {
@@ -732,23 +782,11 @@ impl GameSession {
                 seat.engine.kill();
             }
         }
-    }
-}
-
-/// The analyses a loaded record's win rates stand for: for each turn with one, the position
-/// before it analysed by the player of the turn, its one candidate the turn played.
-fn recorded_analyses(game: &Game, record: &GameRecord) -> BTreeMap<usize, TurnAnalysis> {
-    let mut analyses = BTreeMap::new();
-    let mut replay = Game::from_position(game.start().clone());
-    for (turn, mv) in game.moves().enumerate() {
-        let to_move = replay.position().side_to_move();
-        if let Some(evaluation) = record.annotation(turn).evaluation {
-            let engine = record.player(to_move).unwrap_or("?").to_string();
-            analyses.insert(turn, TurnAnalysis::recorded(to_move, engine, turn, mv.to_string(), evaluation));
+        // An engine being asked for its move (its seat is busy): its thread sees it end.
+        for killer in self.killers.drain(..) {
+            killer.kill();
         }
-        let _ = replay.play(mv);
     }
-    analyses
 }
 
 fn capitalized(color: Color) -> &'static str {

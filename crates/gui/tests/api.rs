@@ -527,3 +527,98 @@ fn a_saved_game_keeps_its_win_rates_and_times_and_a_loaded_one_shows_them() {
     let again = parse_records(&again).unwrap().remove(0);
     assert_eq!((again.annotation(0), again.annotation(1)), (engine_turn, person_turn));
 }
+
+#[test]
+fn a_match_plays_its_games_with_colours_exchanged_and_keeps_the_score() {
+    let dir = std::env::temp_dir().join(format!("veletas-gui-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("match.txt");
+    let _ = std::fs::remove_file(&record);
+    // Both resign at once: whoever plays Black loses each game.
+    let resigner = |name: &str| {
+        format!(
+            r#"{name}=sh -c 'while read id cmd rest; do case "$cmd" in genmove) printf "=%s resign\n\n" "$id";; *) printf "=%s\n\n" "$id";; esac; done'"#
+        )
+    };
+    let server = start(&[&resigner("first"), &resigner("second")], Some(&record));
+    let ask = json!({"size": 7, "rules": "classic", "black": 0, "white": 1, "games": 3, "thinking": false,
+        "black_time": {"movetime": 2}, "white_time": {"clock": "60+1"}});
+    let (status, game) = post(&server, "/api/games", &ask.to_string());
+    assert_eq!(status, 201, "{game}");
+    assert_eq!(game["series"]["game"], 1, "{game}");
+    let mut id = game["id"].as_u64().unwrap();
+    let mut seen = Vec::new();
+    loop {
+        let path = format!("/api/games/{id}");
+        let over = wait_for(&server, &path, "the match game ends", |g| {
+            !g["outcome"].is_null() && (g["series"]["next"].is_u64() || g["series"]["game"] == 3)
+        });
+        seen.push((over["players"].clone(), over["outcome"]["winner"].clone()));
+        match over["series"]["next"].as_u64() {
+            Some(next) => id = next,
+            None => break,
+        }
+    }
+    assert_eq!(
+        seen,
+        [
+            (json!(["first", "second"]), json!("white")),
+            (json!(["second", "first"]), json!("white")),
+            (json!(["first", "second"]), json!("white")),
+        ]
+    );
+    let last = get(&server, &format!("/api/games/{id}")).1;
+    assert_eq!(last["series"]["score"], json!([1, 2]), "first won game 2, second games 1 and 3: {last}");
+    assert_eq!((last["series"]["games"].as_u64(), last["series"]["stopped"].as_bool()), (Some(3), Some(false)));
+    // Each engine keeps its own time control when the colours change.
+    assert_eq!(last["time_controls"], json!(["movetime 2", "clock 60+1"]), "{last}");
+    let text = std::fs::read_to_string(&record).unwrap();
+    let games = veletas_rules::record::parse_records(&text).unwrap();
+    let rounds: Vec<_> = games.iter().map(|g| (g.tag("Round"), g.tag("Black"), g.tag("Event"))).collect();
+    assert_eq!(
+        rounds,
+        [
+            (Some("1"), Some("first"), Some("veletas gui match")),
+            (Some("2"), Some("second"), Some("veletas gui match")),
+            (Some("3"), Some("first"), Some("veletas gui match")),
+        ]
+    );
+    for bad in [json!({"black": 0, "white": null, "games": 2}), json!({"black": 0, "white": 1, "games": 0})] {
+        let mut ask = json!({"size": 7, "rules": "classic"});
+        ask.as_object_mut().unwrap().extend(bad.as_object().unwrap().clone());
+        assert_eq!(post(&server, "/api/games", &ask.to_string()).0, 400, "{ask}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn closing_a_match_game_or_the_server_ends_its_thinking_engines_at_once() {
+    let dir = std::env::temp_dir().join(format!("veletas-gui-match-close-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pids = dir.join("pids");
+    let _ = std::fs::remove_file(&pids);
+    // Thinks for 60 s on every genmove, its pid noted.
+    let hang = format!(
+        r#"hang=sh -c 'while read id cmd rest; do case "$cmd" in genmove) echo $$ >> {}; sleep 60;; *) printf "=%s\n\n" "$id";; esac; done'"#,
+        pids.display()
+    );
+    let server = start(&[&hang], None);
+    let ask =
+        json!({"size": 7, "rules": "classic", "black": 0, "white": 0, "games": 4, "movetime": 60, "thinking": false});
+    let (_, game) = post(&server, "/api/games", &ask.to_string());
+    let path = format!("/api/games/{}", game["id"]);
+    let thinking = nth_pid(&pids, 1);
+    let (status, closed) = post(&server, &format!("{path}/close"), "{}");
+    assert_eq!(status, 200, "{closed}");
+    assert!(gone_within(thinking, 1.0), "the engine {thinking} outlived the closed game");
+    assert_eq!(closed["series"]["stopped"], true, "{closed}");
+    thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(get(&server, &path).1["series"]["next"], Value::Null, "no further game starts");
+    assert!(std::fs::read_to_string(&pids).unwrap().lines().count() == 1);
+    // The server's end (Ctrl-C) ends a match game's thinking engine too.
+    post(&server, "/api/games", &ask.to_string());
+    let thinking = nth_pid(&pids, 2);
+    drop(server);
+    assert!(gone_within(thinking, 1.0), "the engine {thinking} outlived the server");
+    let _ = std::fs::remove_dir_all(&dir);
+}

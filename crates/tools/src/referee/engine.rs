@@ -150,6 +150,19 @@ impl std::fmt::Display for Failure {
     }
 }
 
+/// Kills an engine's process group from any thread ([`EngineProcess::killer`]).
+#[derive(Clone, Debug)]
+pub struct Killer(Arc<std::sync::Mutex<Option<i32>>>);
+
+impl Killer {
+    /// Kills the engine's process group, if it has not been reaped yet.
+    pub fn kill(&self) {
+        if let Some(pgid) = *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner) {
+            kill_group(pgid);
+        }
+    }
+}
+
 /// A well-formed reply: success (`=`) or failure (`?`) and the text after the id.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reply {
@@ -206,6 +219,8 @@ pub struct EngineProcess {
     running: bool,
     /// Whether the process group has been killed and the leader reaped.
     reaped: bool,
+    /// The process group while it may be signalled (emptied before the leader is reaped).
+    group: Arc<std::sync::Mutex<Option<i32>>>,
     /// The first line of a reply cut short by the last deadline (no empty line ended it).
     unterminated: Option<String>,
 }
@@ -318,6 +333,7 @@ impl EngineProcess {
             next_id: 1,
             running: true,
             reaped: false,
+            group: Arc::new(std::sync::Mutex::new(Some(pgid))),
             unterminated: None,
         })
     }
@@ -614,10 +630,21 @@ impl EngineProcess {
             return;
         }
         let pgid = self.child.id() as i32;
+        // Held while the group is ended and reaped: a Killer never signals a reused id.
+        let mut group = self.group.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        group.take();
         kill_group(pgid);
         let _ = self.child.wait();
+        drop(group);
         unregister_group(pgid);
         self.reaped = true;
+    }
+
+    /// A handle that kills this process's group from another thread, even while a command
+    /// waits for the engine (which then sees the engine end); it does nothing once the
+    /// process has been reaped.
+    pub fn killer(&self) -> Killer {
+        Killer(Arc::clone(&self.group))
     }
 
     /// Kills the process and its whole group (if they still run) and reaps it.
@@ -822,6 +849,12 @@ impl Engine {
         self.process.as_ref().is_some_and(EngineProcess::is_running)
     }
 
+    /// A handle that kills the running process from another thread (see
+    /// [`EngineProcess::killer`]).
+    pub fn killer(&self) -> Option<Killer> {
+        self.process.as_ref().map(EngineProcess::killer)
+    }
+
     /// Kills the process, if any.
     pub fn kill(&mut self) {
         if let Some(mut process) = self.process.take() {
@@ -957,6 +990,25 @@ mod tests {
         let mut e = sh(r"read x; printf '=1 \ninfo 0\n'; read y; printf 'last\n\n'; exec sleep 5");
         let reply = e.stream_until("analyze", SHORT, Duration::from_secs(2), &|| false, &mut |_| true);
         assert_eq!(reply.map(|r| r.text), Ok("last".to_string()));
+    }
+
+    #[test]
+    fn a_killer_ends_an_engine_a_command_waits_for_and_nothing_once_it_is_reaped() {
+        let mut e = sh("read x; exec sleep 30");
+        let killer = e.killer();
+        let started = Instant::now();
+        let waiter = thread::spawn(move || {
+            let reply = e.command("genmove black", Duration::from_secs(20));
+            (reply, e)
+        });
+        thread::sleep(Duration::from_millis(100));
+        killer.kill();
+        let (reply, mut e) = waiter.join().unwrap();
+        assert!(matches!(reply, Err(Failure::Exited(_))), "{reply:?}");
+        assert!(started.elapsed() < Duration::from_secs(5));
+        e.kill();
+        assert!(e.reaped);
+        killer.kill();
     }
 
     #[test]
