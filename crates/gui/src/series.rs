@@ -108,7 +108,7 @@ pub struct SeriesView {
     pub games: u32,
     /// The first and the second engine.
     pub names: [String; 2],
-    /// Their wins in the match so far.
+    /// Their wins in the match up to this game (this one's too once it is over).
     pub score: [u32; 2],
     /// The id of the game played after this one, once it has started.
     pub next: Option<u64>,
@@ -120,7 +120,7 @@ impl Series {
     /// The view of the match from its game `number`.
     pub fn view(&self, number: u32) -> SeriesView {
         let mut score = [0; 2];
-        for winner in self.results.values() {
+        for winner in self.results.range(..=number).map(|(_, w)| w) {
             score[*winner] += 1;
         }
         SeriesView {

@@ -374,6 +374,8 @@ pub struct TurnView {
     pub to_move: String,
     /// Whether the game is over in this position.
     pub over: bool,
+    /// The position's status lines: who is to move (or who has won), claims.
+    pub status: Vec<String>,
     /// The latest analysis of this position, if any.
     pub analysis: Option<AnalysisView>,
 }
@@ -558,6 +560,7 @@ impl GameSession {
             svg: svg::render(position, last.as_ref(), &options),
             to_move: position.side_to_move().to_string(),
             over: position.winner().is_some(),
+            status: svg::status_lines(position, last.as_ref()),
             analysis: self.analysis_of(turn),
         })
     }

@@ -523,6 +523,8 @@ fn a_saved_game_keeps_its_win_rates_and_times_and_a_loaded_one_shows_them() {
     assert_eq!(turn["analysis"]["candidates"][0]["move"], "d4", "{turn}");
     assert_eq!(turn["analysis"]["candidates"][0]["visits"], 12);
     assert_eq!(turn["analysis"]["engine"], "thinker");
+    // A browsed position says whose turn it is there, not the game's result.
+    assert!(turn["status"][0].as_str().is_some_and(|s| s.starts_with("Black to move")), "{turn}");
     let (_, again) = request(&server, "GET", &format!("{loaded_path}/record"), &[], b"");
     let again = parse_records(&again).unwrap().remove(0);
     assert_eq!((again.annotation(0), again.annotation(1)), (engine_turn, person_turn));
@@ -553,7 +555,7 @@ fn a_match_plays_its_games_with_colours_exchanged_and_keeps_the_score() {
         let over = wait_for(&server, &path, "the match game ends", |g| {
             !g["outcome"].is_null() && (g["series"]["next"].is_u64() || g["series"]["game"] == 3)
         });
-        seen.push((over["players"].clone(), over["outcome"]["winner"].clone()));
+        seen.push((over["players"].clone(), over["outcome"]["winner"].clone(), over["series"]["score"].clone()));
         match over["series"]["next"].as_u64() {
             Some(next) => id = next,
             None => break,
@@ -562,9 +564,9 @@ fn a_match_plays_its_games_with_colours_exchanged_and_keeps_the_score() {
     assert_eq!(
         seen,
         [
-            (json!(["first", "second"]), json!("white")),
-            (json!(["second", "first"]), json!("white")),
-            (json!(["first", "second"]), json!("white")),
+            (json!(["first", "second"]), json!("white"), json!([0, 1])),
+            (json!(["second", "first"]), json!("white"), json!([1, 1])),
+            (json!(["first", "second"]), json!("white"), json!([1, 2])),
         ]
     );
     let last = get(&server, &format!("/api/games/{id}")).1;

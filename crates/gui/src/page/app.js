@@ -169,6 +169,8 @@ function drawVariation(layer, pv) {
     if (squares.from) {
       const [x1, y1] = center(squares.from)
       const [x2, y2] = center(squares.to)
+      // White's light line on the light board: on a dark casing, as a white stone's edge.
+      if (colour === 'white') layer.appendChild(shape('line', {class: 'pv-casing', x1, y1, x2, y2}))
       layer.appendChild(shape('line', {class: `pv-arrow ${colour}`, x1, y1, x2, y2}))
     }
     for (const name of squares.placed) {
@@ -350,12 +352,14 @@ function render() {
   state.shownAt = Date.now()
   tick()
   renderSeries()
+  // While browsing: the browsed position's own lines (who is to move there, its claims).
   const status = $('status')
   status.textContent = ''
-  game.status.forEach((line, i) => {
+  const lines = state.browse ? state.browse.view.status : game.status
+  lines.forEach((line, i) => {
     const div = document.createElement('div')
     div.textContent = line
-    if (i === 0 && game.outcome) div.className = 'result'
+    if (i === 0 && game.outcome && !state.browse) div.className = 'result'
     status.appendChild(div)
   })
   const steps = state.steps
