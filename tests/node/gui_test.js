@@ -108,9 +108,11 @@ async function main() {
   const randomCommand = `random=${fake} --seed 5`
   // Our engine on the time per move the game gives it, long enough for its thinking to show.
   const thinkerCommand = `thinker=${veletas} --seed 9`
+  // A fast engine for the match.
+  const quickCommand = `quick=${veletas} --player random --seed 11`
   const t0 = Date.now()
   const server = await startServer(['--record', recordFile, '--engine', engineCommand, '--engine', crashCommand,
-    '--engine', randomCommand, '--engine', thinkerCommand])
+    '--engine', randomCommand, '--engine', thinkerCommand, '--engine', quickCommand])
   assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/$/, 'the first line is the URL')
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'veletas-chromium-'))
   const browser = await puppeteer.launch({
@@ -233,7 +235,7 @@ async function main() {
       await page.select('select[name=black]', black)
       await page.select('select[name=white]', white)
       const fields = {movetime_black: '1', movetime_white: '1', clock_black: '', clock_white: '', byoyomi_black: '',
-        byoyomi_white: '', ...times}
+        byoyomi_white: '', games: '1', ...times}
       for (const [name, value] of Object.entries(fields)) {
         if (name === 'screenshot') continue
         await page.$eval(`input[name=${name}]`, (input, v) => { input.value = v }, value)
@@ -447,6 +449,24 @@ async function main() {
     await page.waitForFunction(() => document.body.dataset.browse === '')
     console.log(`our engine against itself, thinking shown: ${state.moves.length} turns, ${points} graph points`)
 
+    // ---- the saved record keeps the win rates; loaded again, they fill the graph ----
+    const saved = await page.evaluate(async () => (await fetch(document.getElementById('save').href)).text())
+    const rated = saved.match(/\{\d+(\.\d+)?%\/\d+ \d+(\.\d+)?s\}/g) || []
+    assert.ok(rated.length >= points - 1, `the saved record has ${rated.length} win rates for ${points} graph points`)
+    assert.ok((saved.match(/\{[^}]*\d+(\.\d+)?s\}/g) || []).length === state.moves.length, 'every turn has its time')
+    await page.click('#new-game')
+    await page.waitForSelector('dialog[open]')
+    await page.$eval('textarea[name=start]', (t, text) => { t.value = text }, saved)
+    await page.select('select[name=black]', 'person')
+    await page.select('select[name=white]', 'person')
+    const beforeSaved = await page.evaluate(() => document.body.dataset.game)
+    await page.click('#start')
+    await page.waitForFunction((g) => document.body.dataset.game !== g, {}, beforeSaved)
+    await page.waitForFunction((n) => Number(document.body.dataset.graphPoints) === n, {timeout: 5000}, rated.length)
+    await page.screenshot({path: path.join(shots, 'loaded-graph.png')})
+    await page.$eval('textarea[name=start]', (t) => { t.value = '' })
+    console.log(`saved and loaded again: ${rated.length} win rates in the record, as many graph points`)
+
     // ---- the fake engine crashes at its second move: the game ends with the reason ----
     await newGame('7', 'classic', '1', 'person')
     for (let i = 0; i < 4; i++) {
@@ -460,6 +480,37 @@ async function main() {
     assert.match(state.status, /black: ended during 'genmove black'/, state.status)
     await page.screenshot({path: path.join(shots, 'engine-crashed.png')})
 
+    // ---- a match of three games between two fast engines, colours exchanged ----
+    const recordedBefore = (fs.readFileSync(recordFile, 'utf8').match(/\[Result /g) || []).length
+    await newGame('7', 'classic', '4', '2', {games: '3', movetime_black: '0.2', movetime_white: '0.2'})
+    await page.waitForFunction(() => /^[123]\/3 /.test(document.body.dataset.series || ''))
+    await page.waitForFunction(() => /^3\/3 /.test(document.body.dataset.series) &&
+      /wins/.test(document.getElementById('status').textContent), {timeout: 60000})
+    await page.screenshot({path: path.join(shots, 'match.png')})
+    const series = await page.evaluate(() => document.body.dataset.series)
+    const [won1, won2] = series.split(' ')[1].split('-').map(Number)
+    assert.equal(won1 + won2, 3, `three games scored: ${series}`)
+    assert.match(await page.$eval('#series-text', (e) => e.textContent), /^Match, game 3 of 3: quick \d – \d random$/)
+    assert.ok(await page.$eval('#stop-match', (b) => b.hidden), 'no Stop match once the match is over')
+    const matchRecords = (await recordedGames(recordedBefore + 3)).split(/(?=\[Event )/).slice(recordedBefore)
+    assert.equal(matchRecords.length, 3, 'each game of the match is recorded')
+    matchRecords.forEach((game, i) => {
+      assert.match(game, new RegExp(`\\[Round "${i + 1}"\\]`))
+      assert.match(game, i % 2 === 0 ? /\[Black "quick"\]\n\[White "random"\]/ : /\[Black "random"\]\n\[White "quick"\]/)
+    })
+    console.log(`a match of three games: ${series}`)
+    // Stop match: the game being played is closed (no result, not recorded), no other starts.
+    await newGame('7', 'classic', '3', '0', {games: '2'})
+    await page.waitForFunction(() => /thinking/.test(document.querySelector('.player.to-move .flag')?.textContent || ''),
+      {timeout: 10000})
+    await page.click('#stop-match')
+    await page.waitForFunction(() => / stopped$/.test(document.body.dataset.series) &&
+      /Closed before its end/.test(document.getElementById('status').textContent))
+    assert.match(await page.$eval('#series-text', (e) => e.textContent), /^Match, stopped after 0 of 2 games: thinker 0 – 0 veletas$/)
+    await new Promise((r) => setTimeout(r, 300))
+    assert.equal((fs.readFileSync(recordFile, 'utf8').match(/\[Result /g) || []).length, recordedBefore + 3,
+      'the stopped game is not recorded')
+
     // ---- a position set up piece by piece, then played from ----
     await page.click('#new-game')
     await page.waitForSelector('dialog[open]')
@@ -469,6 +520,11 @@ async function main() {
     await page.waitForSelector('#editor:not([hidden])')
     await page.select('#editor-size', '7')
     await page.click('#editor-clear')
+    // The editor starts from the position shown (the last game's): Black to move here.
+    await page.click('input[name=editor-to-move][value=b]')
+    // The header's buttons act on a game: off while a position is set up.
+    assert.deepEqual(await page.evaluate(() => ['new-game', 'undo', 'resign', 'flip'].map((id) => document.getElementById(id).disabled)
+      .concat(document.getElementById('save').classList.contains('disabled'))), [true, true, true, true, true])
     await page.click('.palette button[data-piece="s"]')
     const place = async (square) => {
       const before = await page.evaluate(() => document.querySelectorAll('#board g.piece').length)
@@ -483,11 +539,14 @@ async function main() {
     await page.screenshot({path: path.join(shots, 'position-setup-refused.png')})
     await place('b2')
     const setUp = '7/7/2s4/7/4s2/1s5/7 b'
-    await page.waitForFunction((p) => document.body.dataset.editor === p, {}, setUp)
+    await page.waitForFunction((p) => document.body.dataset.editor === p, {timeout: 5000}, setUp).catch(async (e) => {
+      throw new Error(`${e.message}: the editor has ${await page.evaluate(() => document.body.dataset.editor + ' / ' + document.getElementById('editor-string').value + ' / ' + document.getElementById('editor-verdict').textContent)}`)
+    })
     await page.screenshot({path: path.join(shots, 'position-setup.png')})
     await page.click('#editor-use')
     await page.waitForSelector('dialog[open]')
     assert.equal(await page.$eval('textarea[name=start]', (t) => t.value), setUp)
+    await page.$eval('input[name=games]', (i) => { i.value = '1' })
     await page.select('select[name=black]', 'person')
     await page.select('select[name=white]', '0')
     const beforeSetUp = await page.evaluate(() => document.body.dataset.game)

@@ -17,7 +17,7 @@ use std::thread;
 use std::time::Duration;
 
 use veletas_rules::{Game, Move, Position, RuleSet};
-use veletas_tools::referee::engine::{Engine, EngineCommand, Failure, Reply};
+use veletas_tools::referee::engine::{Engine, EngineCommand, Failure, Reply, STOPPED};
 
 pub use crate::analysis_view::{AnalysisView, Candidate, Kind, TurnAnalysis};
 use crate::session::{GameSession, Refusal, Settings, SharedGame, lock};
@@ -71,6 +71,7 @@ pub fn start(
     };
     session.analyses.insert(turn, TurnAnalysis { to_move: game.position().side_to_move(), view, run: (kind, id) });
     session.version += 1;
+    session.analysers += 1;
     drop(session);
     let (shared, command, timeout) = (Arc::clone(shared), spec.command.clone(), settings.command_timeout);
     let duration = Duration::from_secs_f64(seconds);
@@ -85,7 +86,10 @@ pub fn start(
     let spawned = thread::Builder::new().name("analysis".into()).spawn(move || {
         // The thinking reports every 0.1 s (an engine's turn may be short), others every 0.25 s.
         let interval = if kind == Kind::Thinking { 10 } else { 25 };
-        let result = analyse(&command, &game, interval, duration, timeout, &mut |candidates| {
+        // Checked while the engine is waited for, so that even a silent engine is ended at
+        // once when the game moves on, the analysis is stopped or the game is closed.
+        let stop = || !current(&lock(&shared));
+        let result = analyse(&command, &game, interval, duration, timeout, &stop, &mut |candidates| {
             let mut session = lock(&shared);
             if !current(&session) {
                 return false;
@@ -100,6 +104,7 @@ pub fn start(
             true
         });
         let mut session = lock(&shared);
+        session.analysers -= 1;
         if let Err((_, true)) = &result {
             session.cannot_analyse.insert(engine);
         }
@@ -136,6 +141,25 @@ pub fn parse_report(line: &str) -> Vec<Candidate> {
     }
     candidates.sort_by_key(|(order, _)| *order);
     candidates.into_iter().map(|(_, c)| c).take(MAX_CANDIDATES).collect()
+}
+
+/// The analyses a loaded record's win rates stand for: for each turn with one, the position
+/// before it analysed by the player of the turn, its one candidate the turn played.
+pub fn recorded(
+    game: &Game,
+    record: &veletas_rules::record::GameRecord,
+) -> std::collections::BTreeMap<usize, TurnAnalysis> {
+    let mut analyses = std::collections::BTreeMap::new();
+    let mut replay = Game::from_position(game.start().clone());
+    for (turn, mv) in game.moves().enumerate() {
+        let to_move = replay.position().side_to_move();
+        if let Some(evaluation) = record.annotation(turn).evaluation {
+            let engine = record.player(to_move).unwrap_or("?").to_string();
+            analyses.insert(turn, TurnAnalysis::recorded(to_move, engine, turn, mv.to_string(), evaluation));
+        }
+        let _ = replay.play(mv);
+    }
+    analyses
 }
 
 /// Sets `engine` up on `game`'s position: size, rules, start position and moves.
@@ -181,26 +205,30 @@ pub fn stop(session: &mut GameSession) {
 }
 
 /// Runs `analyze` on `game`'s position with a fresh process of `command` for `duration`,
-/// a report every `interval` centiseconds, calling `report` with every report; `report` returns `false` to stop early. An error
-/// says whether the engine answered `analyze` with `?` (it has none).
+/// a report every `interval` centiseconds, calling `report` with every report; `report`
+/// returns `false` to stop early. `stop` is asked while the engine is waited for: once it
+/// says so, the engine is killed at once (a silent one too) and the analysis ends without
+/// an error. An error says whether the engine answered `analyze` with `?` (it has none).
 pub fn analyse(
     command: &EngineCommand,
     game: &Game,
     interval: u32,
     duration: std::time::Duration,
     timeout: std::time::Duration,
+    stop: &dyn Fn() -> bool,
     report: &mut dyn FnMut(Vec<Candidate>) -> bool,
 ) -> Result<(), (String, bool)> {
     let mut engine = Engine::new(command.clone(), None);
     engine.ensure_running().map_err(|e| (format!("could not be started: {e}"), false))?;
     set_up(&mut engine, game, timeout).map_err(|e| (e, false))?;
-    let result = engine.stream(&format!("analyze {interval}"), duration, timeout, &mut |line| {
+    let result = engine.stream_until(&format!("analyze {interval}"), duration, timeout, stop, &mut |line| {
         let candidates = parse_report(line);
         candidates.is_empty() || report(candidates)
     });
     engine.quit(std::time::Duration::from_millis(500));
     match result {
         Ok(Reply { success: true, .. }) => Ok(()),
+        Err(Failure::Exited(detail)) if detail == STOPPED => Ok(()),
         Ok(Reply { success: false, text }) => Err((format!("the engine cannot analyse: {text}"), true)),
         Err(Failure::Timeout) => Err(("the engine did not answer 'analyze' in time".into(), false)),
         Err(failure) => Err((format!("'analyze': {failure}"), false)),

@@ -49,6 +49,26 @@ pub struct TurnAnalysis {
 }
 
 impl TurnAnalysis {
+    /// The analysis a record's annotation of a turn stands for: `engine`, the player of the
+    /// turn, gave its move `mv` the win rate and visits of `evaluation`.
+    pub fn recorded(
+        to_move: Color,
+        engine: String,
+        turn: usize,
+        mv: String,
+        evaluation: veletas_rules::record::Evaluation,
+    ) -> TurnAnalysis {
+        let candidate = Candidate {
+            mv: mv.clone(),
+            visits: evaluation.visits,
+            winrate: evaluation.winrate.probability(),
+            pv: vec![mv],
+        };
+        let view = AnalysisView { engine, turn, candidates: vec![candidate], ..Default::default() };
+        // Run 0 of no kind: every analysis started is numbered from 1, and replaces it.
+        TurnAnalysis { to_move, view, run: (Kind::Request, 0) }
+    }
+
     /// Black's chance of winning by the best candidate, if there is one.
     pub fn black_winrate(&self) -> Option<f64> {
         let best = self.view.candidates.first()?.winrate;

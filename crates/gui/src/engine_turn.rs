@@ -127,6 +127,10 @@ impl Job {
         }
         drop(session);
         save_finished(&self.shared, &self.settings);
+        // A match's game over: its next game starts.
+        if let Some(next) = crate::series::game_over(&self.shared, &self.settings) {
+            kick(&next, &self.settings);
+        }
         // Engine against engine: the other one's move is next.
         kick(&self.shared, &self.settings);
     }
@@ -139,6 +143,14 @@ impl Job {
             seat.engine.ensure_running().map_err(|e| (Termination::Crash, format!("could not be started: {e}")))?;
         if started {
             seat.known = None;
+            if let Some(killer) = seat.engine.killer() {
+                let mut session = lock(&self.shared);
+                if session.is_over() {
+                    // Closed meanwhile: its killers have been used.
+                    killer.kill();
+                }
+                session.killers.push(killer);
+            }
             for command in seat.engine.command_line().init.clone() {
                 expect_ok(&mut seat.engine, &command, timeout)?;
             }

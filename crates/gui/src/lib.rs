@@ -13,6 +13,7 @@
 pub mod analysis;
 pub mod analysis_view;
 pub mod engine_turn;
+pub mod series;
 pub mod server;
 pub mod session;
 pub mod steps;

@@ -12,6 +12,7 @@
 //! | `POST /api/games/ID/steps` | `{"picks": [...]}`: the targets of the next click ([`crate::steps`]) |
 //! | `POST /api/games/ID/play` | `{"move": "d4-d7/d4"}`: a person's turn |
 //! | `POST /api/games/ID/undo`, `/resign` | take back the person's last turn; resign |
+//! | `POST /api/games/ID/close` | close the game: its engines are ended, its match stops |
 //! | `POST /api/games/ID/analyse` | `{"engine": 0, "seconds": 5, "turn": N}`: analyse a position ([`crate::analysis`]) |
 //! | `POST /api/games/ID/analyse/stop` | stop the analysis asked for |
 //! | `GET /api/games/ID/record` | the game as a record file |
@@ -23,7 +24,6 @@
 //! header (against DNS rebinding), and with a token (a non-loopback `--host`) every request
 //! must carry it as `?token=`.
 
-use std::collections::BTreeMap;
 use std::io::Read;
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -34,13 +34,13 @@ use veletas_rules::Position;
 use veletas_tools::picture::svg::{self, Layout, SvgOptions};
 
 use crate::analysis;
-use crate::session::{self, GameSession, NewGame, Refusal, Settings, SharedGame};
+use crate::series::{self, Registry};
+use crate::session::{self, NewGame, Refusal, Settings, SharedGame};
 
 /// The largest request body accepted, in bytes.
 pub const MAX_BODY: usize = 64 * 1024;
 
-/// The most games open at once; the oldest is closed to make room for a new one.
-pub const MAX_GAMES: usize = 64;
+pub use crate::series::MAX_GAMES;
 
 const PAGE_HTML: &str = include_str!("page/index.html");
 const PAGE_CSS: &str = include_str!("page/app.css");
@@ -55,8 +55,7 @@ pub fn page() -> String {
 /// The server's state: the settings, the games.
 pub struct App {
     settings: Arc<Settings>,
-    games: Mutex<BTreeMap<u64, SharedGame>>,
-    next_id: Mutex<u64>,
+    games: Arc<Registry>,
     token: Option<String>,
     hosts: Vec<String>,
     page: String,
@@ -125,14 +124,7 @@ impl App {
     /// `Host` header may give, without the port; any name when empty).
     pub fn new(settings: Settings, token: Option<String>, hosts: Vec<String>, port: u16) -> App {
         let hosts = hosts.into_iter().map(|h| format!("{h}:{port}")).collect();
-        App {
-            settings: Arc::new(settings),
-            games: Mutex::new(BTreeMap::new()),
-            next_id: Mutex::new(1),
-            token,
-            hosts,
-            page: page(),
-        }
+        App { settings: Arc::new(settings), games: Arc::new(Registry::default()), token, hosts, page: page() }
     }
 
     /// Answers requests from `server` on `threads` threads until it is unblocked.
@@ -155,10 +147,14 @@ impl App {
         }
     }
 
-    /// Closes every game, killing its engines.
+    /// Closes every game, killing its engines, and waits for the analysis engines to be
+    /// ended (each is killed within [`veletas_tools::referee::engine::STOP_POLL`] when it
+    /// is waited for; one still being set up answers within the command timeout).
     pub fn close_all(&self) {
-        for game in lock(&self.games).values() {
-            lock(game).close();
+        let games = self.games.close_all();
+        let give_up = std::time::Instant::now() + self.settings.command_timeout + std::time::Duration::from_secs(1);
+        while games.iter().any(|game| lock(game).analysers > 0) && std::time::Instant::now() < give_up {
+            std::thread::sleep(std::time::Duration::from_millis(10));
         }
     }
 
@@ -228,7 +224,7 @@ impl App {
             (Method::Post, ["api", "position"]) => position_answer(&body),
             (Method::Post, ["api", "games"]) => self.new_game(&body),
             (_, ["api", "games", id, rest @ ..]) => {
-                let Some(game) = id.parse::<u64>().ok().and_then(|id| lock(&self.games).get(&id).cloned()) else {
+                let Some(game) = id.parse::<u64>().ok().and_then(|id| self.games.get(id)) else {
                     return Answer::error(404, format!("no game '{}'", id.chars().take(20).collect::<String>()));
                 };
                 self.game_request(&method, rest, &body, &game)
@@ -245,25 +241,14 @@ impl App {
             Ok(request) => request,
             Err(e) => return Answer::error(400, format!("malformed new game: {e}")),
         };
-        let id = {
-            let mut next = lock(&self.next_id);
-            *next += 1;
-            *next - 1
+        let opened = match request.games {
+            Some(_) => series::start(&self.games, &request, &self.settings),
+            None => self.games.open(&request, &self.settings, None),
         };
-        let session = match GameSession::new(id, &request, &self.settings) {
-            Ok(session) => session,
+        let shared = match opened {
+            Ok(shared) => shared,
             Err(refusal) => return Answer::refusal(refusal),
         };
-        let shared = Arc::new(Mutex::new(session));
-        {
-            let mut games = lock(&self.games);
-            while games.len() >= MAX_GAMES {
-                if let Some((_, oldest)) = games.pop_first() {
-                    lock(&oldest).close();
-                }
-            }
-            games.insert(id, Arc::clone(&shared));
-        }
         crate::engine_turn::kick(&shared, &self.settings);
         let view = lock(&shared).view();
         Answer::json(201, &json!(view))
@@ -317,6 +302,14 @@ impl App {
                 Ok(())
             }
             (Method::Post, ["resign"]) => lock(game).resign(),
+            (Method::Post, ["close"]) => {
+                let mut session = lock(game);
+                if let Some((series, _)) = &session.series {
+                    lock(series).stop();
+                }
+                session.close();
+                Ok(())
+            }
             (Method::Get | Method::Post, _) => return Answer::error(404, "not found"),
             _ => return Answer::error(405, "method not allowed"),
         };

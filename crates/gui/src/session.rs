@@ -16,14 +16,15 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use veletas_rules::record::{GameRecord, TimeControls, tag};
+use veletas_rules::record::{Annotation, Evaluation, GameRecord, TimeControls, WinRate, tag};
 use veletas_rules::{Color, Game, Move, Position, RuleSet, Rules, Variant};
 use veletas_tools::picture::svg::{self, Layout, SvgOptions};
 use veletas_tools::referee::clock::{ByoYomiSpec, Clock, ClockSpec, TimeControl, format_seconds};
-use veletas_tools::referee::engine::{Engine, EngineCommand};
+use veletas_tools::referee::engine::{Engine, EngineCommand, Killer};
 use veletas_tools::referee::game::Termination;
 
 use crate::analysis_view::{AnalysisView, TurnAnalysis};
+use crate::series::{SeriesView, SharedSeries};
 use crate::steps::{self, Steps};
 
 /// An engine the server may start: its name and its command line (from the command line
@@ -102,6 +103,18 @@ pub struct NewGame {
     /// Canadian byo-yomi after the clock's main time: `PERIOD/STONES`.
     #[serde(default)]
     pub byoyomi: Option<String>,
+    /// A match of this many games between the two engines of `black` and `white`, colours
+    /// exchanged every game ([`crate::series`]).
+    #[serde(default)]
+    pub games: Option<u32>,
+}
+
+impl NewGame {
+    /// Black's and White's time requests: each side's own, else the shared one.
+    pub fn side_times(&self) -> [SideTime; 2] {
+        let shared = SideTime { movetime: self.movetime, clock: self.clock.clone(), byoyomi: self.byoyomi.clone() };
+        [self.black_time.clone().unwrap_or_else(|| shared.clone()), self.white_time.clone().unwrap_or(shared)]
+    }
 }
 
 /// One side's time control in a new game request: seconds per move, or a clock (with
@@ -123,10 +136,9 @@ pub struct SideTime {
 /// The time controls of Black and White a new game request asks for: each side's own, else
 /// the request's shared one.
 fn time_controls(request: &NewGame) -> Result<[TimeControl; 2], Refusal> {
-    let shared =
-        SideTime { movetime: request.movetime, clock: request.clock.clone(), byoyomi: request.byoyomi.clone() };
-    let black = time_control(request.black_time.as_ref().unwrap_or(&shared)).map_err(|e| side_error("black", e))?;
-    let white = time_control(request.white_time.as_ref().unwrap_or(&shared)).map_err(|e| side_error("white", e))?;
+    let [black, white] = request.side_times();
+    let black = time_control(&black).map_err(|e| side_error("black", e))?;
+    let white = time_control(&white).map_err(|e| side_error("white", e))?;
     Ok([black, white])
 }
 
@@ -157,23 +169,41 @@ fn time_control(request: &SideTime) -> Result<TimeControl, Refusal> {
 }
 
 /// The game a new game request starts from: the empty board of its size and rules, a
-/// position string, or a record replayed up to a turn.
-fn starting_game(request: &NewGame) -> Result<Game, Refusal> {
+/// position string, or a record replayed up to a turn (with the record, whose annotations
+/// the game keeps).
+fn starting_game(request: &NewGame) -> Result<(Game, Option<GameRecord>), Refusal> {
     let text = request.start.as_deref().map(str::trim).unwrap_or_default();
     if text.is_empty() {
         let variant = Variant::from_size(request.size)
             .ok_or_else(|| Refusal::Bad(format!("the board size must be 7, 9 or 10, not {}", request.size)))?;
         let set: RuleSet =
             request.rules.parse().map_err(|_| Refusal::Bad(format!("unknown rules '{}'", request.rules)))?;
-        return Ok(Game::from_position(Position::with_rules(variant, Rules::from(set))));
+        return Ok((Game::from_position(Position::with_rules(variant, Rules::from(set))), None));
     }
     if !text.contains('[') && !text.contains('.') {
         let position: Position = text.parse().map_err(|e| Refusal::Bad(format!("not a position string: {e}")))?;
-        return Ok(Game::from_position(position));
+        return Ok((Game::from_position(position), None));
     }
-    let games = veletas_rules::record::parse_records(text).map_err(|e| Refusal::Bad(format!("not a record: {e}")))?;
-    let first = games.first().ok_or_else(|| Refusal::Bad("the record holds no game".into()))?;
-    first.replay(request.turn).map_err(|e| Refusal::Bad(format!("the record's game: {e}")))
+    let mut games =
+        veletas_rules::record::parse_records(text).map_err(|e| Refusal::Bad(format!("not a record: {e}")))?;
+    if games.is_empty() {
+        return Err(Refusal::Bad("the record holds no game".into()));
+    }
+    let first = games.swap_remove(0);
+    let game = first.replay(request.turn).map_err(|e| Refusal::Bad(format!("the record's game: {e}")))?;
+    Ok((game, Some(first)))
+}
+
+/// What the game's record says of one turn besides its move.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct TurnNote {
+    /// The time the turn took, when known.
+    time: Option<Duration>,
+    /// The engine (its name) that played it, if one did: its analysis of the position
+    /// before it gives the turn's win rate.
+    engine: Option<String>,
+    /// The win rate and visits a loaded record gave the turn.
+    evaluation: Option<Evaluation>,
 }
 
 /// Why a request about a game cannot be granted.
@@ -241,6 +271,8 @@ pub struct GameSession {
     pub(crate) cannot_analyse: BTreeSet<usize>,
     /// Whether an engine's thinking is shown during its turns.
     pub(crate) show_thinking: bool,
+    /// The analysis threads of this game still running (each ends its engine process).
+    pub(crate) analysers: usize,
     /// When the last turn was played, in milliseconds since 1970 (0: none yet).
     pub(crate) moved_at: u64,
     /// The seconds Black and White have spent on their turns.
@@ -252,7 +284,17 @@ pub struct GameSession {
     clock_history: Vec<([Clock; 2], [f64; 2])>,
     /// The number of turns the game had when this session started.
     first_turn: usize,
+    /// What the record will say of each turn of the game besides its move.
+    notes: Vec<TurnNote>,
+    /// The match this game belongs to, and its number in it (from 1).
+    pub(crate) series: Option<(SharedSeries, u32)>,
+    /// Killers of the engine processes the game started: closing the game ends them even
+    /// while they are asked for a move.
+    pub(crate) killers: Vec<Killer>,
 }
+
+/// The reason given to a game closed before its end (it has no result).
+const CLOSED: &str = "closed";
 
 /// Now, in milliseconds since 1970.
 pub(crate) fn now_ms() -> u64 {
@@ -313,6 +355,8 @@ pub struct GameView {
     pub clocks: [Option<f64>; 2],
     /// Black's and White's time controls, as records write them.
     pub time_controls: [String; 2],
+    /// The match the game belongs to, if it does.
+    pub series: Option<SeriesView>,
 }
 
 /// A position of the game shown while browsing it (the win-rate graph, the moves).
@@ -330,6 +374,8 @@ pub struct TurnView {
     pub to_move: String,
     /// Whether the game is over in this position.
     pub over: bool,
+    /// The position's status lines: who is to move (or who has won), claims.
+    pub status: Vec<String>,
     /// The latest analysis of this position, if any.
     pub analysis: Option<AnalysisView>,
 }
@@ -341,8 +387,15 @@ pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 impl GameSession {
     /// A new game as `request` asks, checked against `settings`.
     pub fn new(id: u64, request: &NewGame, settings: &Settings) -> Result<GameSession, Refusal> {
-        let game = starting_game(request)?;
+        let (game, loaded) = starting_game(request)?;
         let first_turn = game.moves().len();
+        let notes: Vec<TurnNote> = (0..first_turn)
+            .map(|i| {
+                let annotation = loaded.as_ref().map(|r| r.annotation(i)).unwrap_or_default();
+                TurnNote { time: annotation.time, engine: None, evaluation: annotation.evaluation }
+            })
+            .collect();
+        let analyses = loaded.as_ref().map(|r| crate::analysis::recorded(&game, r)).unwrap_or_default();
         let controls = time_controls(request)?;
         let player = |choice: Option<usize>| match choice {
             None => Ok(Player::Person),
@@ -375,16 +428,20 @@ impl GameSession {
             engines,
             recorded: false,
             started: veletas_tools::referee::today(),
-            analyses: BTreeMap::new(),
+            analyses,
             analysis_runs: [0; 2],
             epoch: 0,
             cannot_analyse: BTreeSet::new(),
             show_thinking: request.thinking.unwrap_or(true),
+            analysers: 0,
             moved_at: 0,
             used: [0.0; 2],
             turn_started: Instant::now(),
             clock_history: vec![(controls.map(Clock::new), [0.0; 2])],
             first_turn,
+            notes,
+            series: None,
+            killers: Vec::new(),
         })
     }
 
@@ -395,6 +452,16 @@ impl GameSession {
 
     fn winner(&self) -> Option<Color> {
         self.outcome.as_ref().map(|(c, _, _)| *c).or_else(|| self.game.position().winner())
+    }
+
+    /// The game's id.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// The seat of the winner, once there is one (0: the seat that started as Black).
+    pub(crate) fn winner_seat(&self) -> Option<usize> {
+        self.winner().map(|c| self.seat(c))
     }
 
     /// Whether the game is over.
@@ -417,7 +484,9 @@ impl GameSession {
         let mut status = svg::status_lines(position, last.as_ref());
         if let Some((winner, termination, reason)) = &self.outcome {
             status[0] = format!("{} wins ({termination})", capitalized(*winner));
-            if !reason.is_empty() {
+            if reason == CLOSED {
+                status[0] = "Closed before its end: no result".into();
+            } else if !reason.is_empty() {
                 status.insert(1, reason.clone());
             }
         }
@@ -451,6 +520,7 @@ impl GameSession {
             turn_time: if self.is_over() { 0.0 } else { self.turn_started.elapsed().as_secs_f64() },
             clocks: Color::ALL.map(|c| self.has_clock(c).then(|| self.clocks[c.index()].allowed())),
             time_controls: self.controls.map(|c| c.to_string()),
+            series: self.series.as_ref().map(|(series, number)| lock(series).view(*number)),
         }
     }
 
@@ -490,6 +560,7 @@ impl GameSession {
             svg: svg::render(position, last.as_ref(), &options),
             to_move: position.side_to_move().to_string(),
             over: position.winner().is_some(),
+            status: svg::status_lines(position, last.as_ref()),
             analysis: self.analysis_of(turn),
         })
     }
@@ -546,12 +617,12 @@ impl GameSession {
             clock.spend(self.turn_started.elapsed().as_secs_f64(), margin).map_err(Refusal::Conflict)?;
         }
         self.game.play(mv).map_err(|e| Refusal::Bad(format!("illegal move {shown}: {e}")))?;
-        if mv == Move::Swap {
-            self.swapped = !self.swapped;
-        }
         self.moved_at = now_ms();
         self.clocks[color.index()] = clock;
         self.turn_played(color);
+        if mv == Move::Swap {
+            self.swapped = !self.swapped;
+        }
         Ok(())
     }
 
@@ -585,6 +656,7 @@ impl GameSession {
         }
         let turns = self.game.moves().len();
         self.analyses.retain(|turn, _| *turn <= turns);
+        self.notes.truncate(turns);
         self.epoch += 1;
         // The clocks as they were after the turn now last (or at the session's start).
         self.clock_history.truncate(turns.saturating_sub(self.first_turn) + 1);
@@ -610,9 +682,14 @@ impl GameSession {
         Ok(())
     }
 
-    /// Charges the turn just played to `color` (the side that played it) and starts the next.
+    /// Charges the turn just played to `color` (the side that played it, its seat not yet
+    /// exchanged by a swap) and starts the next.
     pub(crate) fn turn_played(&mut self, color: Color) {
-        self.used[color.index()] += self.turn_started.elapsed().as_secs_f64();
+        let took = self.turn_started.elapsed();
+        let engine = self.engine_of(color).map(|_| self.names[self.seat(color)].clone());
+        self.notes.resize(self.game.moves().len().saturating_sub(1), TurnNote::default());
+        self.notes.push(TurnNote { time: Some(took), engine, evaluation: None });
+        self.used[color.index()] += took.as_secs_f64();
         self.turn_started = Instant::now();
         self.version += 1;
         self.clock_history.push((self.clocks.clone(), self.used));
@@ -628,8 +705,11 @@ impl GameSession {
     pub fn record(&self) -> GameRecord {
         let mut record = GameRecord::default();
         let position = self.game.start();
-        record.set_tag(tag::EVENT, "veletas gui");
+        record.set_tag(tag::EVENT, if self.series.is_some() { "veletas gui match" } else { "veletas gui" });
         record.set_tag(tag::DATE, self.started.clone());
+        if let Some((_, number)) = &self.series {
+            record.set_tag(tag::ROUND, number.to_string());
+        }
         // After White's swap the players have exchanged colours: the tags name them as
         // they played after it, so the result is theirs (as `veletas match` writes them).
         record.set_player(Color::Black, self.names[self.seat(Color::Black)].clone());
@@ -658,7 +738,22 @@ impl GameSession {
             record.set_termination(Termination::Normal);
         }
         record.moves = self.game.moves().map(|m| m.to_string()).collect();
+        for (turn, note) in self.notes.iter().enumerate() {
+            let mut annotation = note.time.map(Annotation::of_time).unwrap_or_default();
+            annotation.evaluation = note.evaluation.or_else(|| self.evaluation_of(turn, note.engine.as_deref()?));
+            record.set_annotation(turn, annotation);
+        }
         record
+    }
+
+    /// The win rate and visits of the best candidate of `engine`'s latest analysis of the
+    /// position before turn `turn` (its thinking during the turn, or an analysis asked of
+    /// it): the turn's own estimate by the engine that played it.
+    fn evaluation_of(&self, turn: usize, engine: &str) -> Option<Evaluation> {
+        let analysis = self.analyses.get(&turn).filter(|a| a.view.engine == engine)?;
+        let best = analysis.view.candidates.first()?;
+        let winrate = WinRate::from_hundredths((best.winrate * 10_000.0).round().clamp(0.0, 10_000.0) as u16)?;
+        Some(Evaluation { winrate, visits: best.visits })
     }
 
     /// The finished game's record, once: `None` while it goes on or once taken.
@@ -670,15 +765,29 @@ impl GameSession {
         Some(self.record())
     }
 
-    /// Kills the game's engines (when the game is closed).
+    /// Kills the game's engines (when the game is closed); a match whose game was being
+    /// played stops.
     pub fn close(&mut self) {
-        self.outcome.get_or_insert((Color::Black, Termination::Normal, "closed".into()));
+        if !self.is_over()
+            && let Some((series, _)) = &self.series
+        {
+            lock(series).stop();
+        }
+        if self.outcome.is_none() {
+            // No result: nothing is recorded of it.
+            self.outcome = Some((Color::Black, Termination::Normal, CLOSED.into()));
+            self.recorded = true;
+        }
         // Every analysis of the game stops at its next report.
         self.epoch += 1;
         for seat in self.engines.iter().flatten() {
             if let Ok(mut seat) = seat.try_lock() {
                 seat.engine.kill();
             }
+        }
+        // An engine being asked for its move (its seat is busy): its thread sees it end.
+        for killer in self.killers.drain(..) {
+            killer.kill();
         }
     }
 }

@@ -420,3 +420,207 @@ fn the_thinking_ends_with_the_engines_turn_even_when_it_loses_on_time() {
     let ended = wait_for(&server, &path, "the thinking ends", |g| g["analysis"]["running"] == false);
     assert_eq!(ended["analysis"]["candidates"][0]["move"], "d4", "{ended}");
 }
+
+/// Waits for the `n`-th process id in `file` (one a line).
+fn nth_pid(file: &Path, n: usize) -> u32 {
+    for _ in 0..400 {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        if let Some(pid) = text.lines().nth(n - 1).and_then(|l| l.trim().parse().ok()) {
+            return pid;
+        }
+        thread::sleep(std::time::Duration::from_millis(25));
+    }
+    panic!("no analysis process {n} started");
+}
+
+/// Whether process `pid` is gone within `seconds`, reaped (a zombie still has its /proc entry).
+fn gone_within(pid: u32, seconds: f64) -> bool {
+    let start = std::time::Instant::now();
+    while start.elapsed().as_secs_f64() < seconds {
+        if !Path::new(&format!("/proc/{pid}")).exists() {
+            return true;
+        }
+        thread::sleep(std::time::Duration::from_millis(10));
+    }
+    false
+}
+
+#[test]
+fn a_silent_analysis_engine_is_ended_at_once_when_its_analysis_is_over() {
+    let dir = std::env::temp_dir().join(format!("veletas-gui-silent-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pids = dir.join("pids");
+    let _ = std::fs::remove_file(&pids);
+    // Plays d4 after 0.3 s; to `analyze` it says `=` and then nothing, ever, and notes its pid.
+    let silent = format!(
+        r#"silent=sh -c 'while read id cmd rest; do case "$cmd" in analyze) echo $$ >> {}; printf "=%s \n" "$id"; sleep 60;; genmove) sleep 0.3; printf "=%s d4\n\n" "$id";; *) printf "=%s\n\n" "$id";; esac; done'"#,
+        pids.display()
+    );
+    let server = start(&[&silent], None);
+    // The engine's thinking during its turn ends with its move.
+    let request = json!({"size": 7, "rules": "classic", "black": 0, "white": null, "movetime": 5});
+    let (_, game) = post(&server, "/api/games", &request.to_string());
+    let path = format!("/api/games/{}", game["id"]);
+    let thinking = nth_pid(&pids, 1);
+    wait_for(&server, &path, "the engine moves", |g| g["moves"] == json!(["d4"]));
+    assert!(gone_within(thinking, 1.0), "the thinking's process {thinking} outlived the move");
+    // An analysis asked for ends with the turn played, the stop asked for, the server's end.
+    let (_, game) = post(&server, "/api/games", &json!({"size": 7, "rules": "classic"}).to_string());
+    let path = format!("/api/games/{}", game["id"]);
+    let analyse = || post(&server, &format!("{path}/analyse"), &json!({"engine": 0, "seconds": 600}).to_string());
+    assert_eq!(analyse().0, 200);
+    let asked = nth_pid(&pids, 2);
+    post(&server, &format!("{path}/play"), &json!({"move": "d4"}).to_string());
+    assert!(gone_within(asked, 1.0), "process {asked} outlived the turn played");
+    assert_eq!(analyse().0, 200);
+    let asked = nth_pid(&pids, 3);
+    let (_, stopped) = post(&server, &format!("{path}/analyse/stop"), "{}");
+    assert!(gone_within(asked, 1.0), "process {asked} outlived the stop");
+    assert_eq!(stopped["analysis"]["running"], false);
+    let ended = wait_for(&server, &path, "the view of the stopped analysis", |g| g["analysis"]["running"] == false);
+    assert_eq!(ended["analysis"]["error"], Value::Null, "a stop is no error: {ended}");
+    assert_eq!(analyse().0, 200);
+    let asked = nth_pid(&pids, 4);
+    let started = std::time::Instant::now();
+    drop(server);
+    assert!(started.elapsed().as_secs_f64() < 2.0, "closing waited {:?}", started.elapsed());
+    assert!(gone_within(asked, 0.05), "process {asked} outlived the server");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_saved_game_keeps_its_win_rates_and_times_and_a_loaded_one_shows_them() {
+    use veletas_rules::record::{WinRate, parse_records};
+    let server = start(&[&scripted_engine("thinker", "1", true)], None);
+    let ask = json!({"size": 7, "rules": "classic", "black": 0, "white": null, "movetime": 3});
+    let (_, game) = post(&server, "/api/games", &ask.to_string());
+    let path = format!("/api/games/{}", game["id"]);
+    wait_for(&server, &path, "the engine moves", |g| g["moves"] == json!(["d4"]));
+    thread::sleep(std::time::Duration::from_millis(200));
+    post(&server, &format!("{path}/play"), &json!({"move": "b2,f6"}).to_string());
+    let (_, text) = request(&server, "GET", &format!("{path}/record"), &[], b"");
+    let record = parse_records(&text).unwrap().remove(0);
+    // The engine's turn: the win rate and visits its thinking gave d4, and the time it took.
+    let engine_turn = record.annotation(0);
+    let evaluation = engine_turn.evaluation.expect("the engine's turn has its win rate");
+    assert_eq!((evaluation.winrate, evaluation.visits), (WinRate::from_hundredths(6000).unwrap(), 12), "{text}");
+    let took = engine_turn.time.expect("the engine's turn has its time").as_secs_f64();
+    assert!((1.0..3.0).contains(&took), "{text}");
+    // The person's turn: its time only.
+    let person_turn = record.annotation(1);
+    assert_eq!(person_turn.evaluation, None, "{text}");
+    assert!(person_turn.time.is_some_and(|t| t.as_secs_f64() >= 0.2), "{text}");
+    assert!(text.contains("1. d4 {60%/12 "), "{text}");
+
+    // Loaded, the record's win rates fill the graph and the browsed position's analysis,
+    // and saving the continued game keeps them.
+    let ask = json!({"size": 7, "rules": "classic", "start": text});
+    let (status, loaded) = post(&server, "/api/games", &ask.to_string());
+    assert_eq!(status, 201, "{loaded}");
+    assert_eq!(loaded["winrates"], json!([0.6, null, null]), "{loaded}");
+    let loaded_path = format!("/api/games/{}", loaded["id"]);
+    let (_, turn) = get(&server, &format!("{loaded_path}/turns/0"));
+    assert_eq!(turn["analysis"]["candidates"][0]["move"], "d4", "{turn}");
+    assert_eq!(turn["analysis"]["candidates"][0]["visits"], 12);
+    assert_eq!(turn["analysis"]["engine"], "thinker");
+    // A browsed position says whose turn it is there, not the game's result.
+    assert!(turn["status"][0].as_str().is_some_and(|s| s.starts_with("Black to move")), "{turn}");
+    let (_, again) = request(&server, "GET", &format!("{loaded_path}/record"), &[], b"");
+    let again = parse_records(&again).unwrap().remove(0);
+    assert_eq!((again.annotation(0), again.annotation(1)), (engine_turn, person_turn));
+}
+
+#[test]
+fn a_match_plays_its_games_with_colours_exchanged_and_keeps_the_score() {
+    let dir = std::env::temp_dir().join(format!("veletas-gui-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("match.txt");
+    let _ = std::fs::remove_file(&record);
+    // Both resign at once: whoever plays Black loses each game.
+    let resigner = |name: &str| {
+        format!(
+            r#"{name}=sh -c 'while read id cmd rest; do case "$cmd" in genmove) printf "=%s resign\n\n" "$id";; *) printf "=%s\n\n" "$id";; esac; done'"#
+        )
+    };
+    let server = start(&[&resigner("first"), &resigner("second")], Some(&record));
+    let ask = json!({"size": 7, "rules": "classic", "black": 0, "white": 1, "games": 3, "thinking": false,
+        "black_time": {"movetime": 2}, "white_time": {"clock": "60+1"}});
+    let (status, game) = post(&server, "/api/games", &ask.to_string());
+    assert_eq!(status, 201, "{game}");
+    assert_eq!(game["series"]["game"], 1, "{game}");
+    let mut id = game["id"].as_u64().unwrap();
+    let mut seen = Vec::new();
+    loop {
+        let path = format!("/api/games/{id}");
+        let over = wait_for(&server, &path, "the match game ends", |g| {
+            !g["outcome"].is_null() && (g["series"]["next"].is_u64() || g["series"]["game"] == 3)
+        });
+        seen.push((over["players"].clone(), over["outcome"]["winner"].clone(), over["series"]["score"].clone()));
+        match over["series"]["next"].as_u64() {
+            Some(next) => id = next,
+            None => break,
+        }
+    }
+    assert_eq!(
+        seen,
+        [
+            (json!(["first", "second"]), json!("white"), json!([0, 1])),
+            (json!(["second", "first"]), json!("white"), json!([1, 1])),
+            (json!(["first", "second"]), json!("white"), json!([1, 2])),
+        ]
+    );
+    let last = get(&server, &format!("/api/games/{id}")).1;
+    assert_eq!(last["series"]["score"], json!([1, 2]), "first won game 2, second games 1 and 3: {last}");
+    assert_eq!((last["series"]["games"].as_u64(), last["series"]["stopped"].as_bool()), (Some(3), Some(false)));
+    // Each engine keeps its own time control when the colours change.
+    assert_eq!(last["time_controls"], json!(["movetime 2", "clock 60+1"]), "{last}");
+    let text = std::fs::read_to_string(&record).unwrap();
+    let games = veletas_rules::record::parse_records(&text).unwrap();
+    let rounds: Vec<_> = games.iter().map(|g| (g.tag("Round"), g.tag("Black"), g.tag("Event"))).collect();
+    assert_eq!(
+        rounds,
+        [
+            (Some("1"), Some("first"), Some("veletas gui match")),
+            (Some("2"), Some("second"), Some("veletas gui match")),
+            (Some("3"), Some("first"), Some("veletas gui match")),
+        ]
+    );
+    for bad in [json!({"black": 0, "white": null, "games": 2}), json!({"black": 0, "white": 1, "games": 0})] {
+        let mut ask = json!({"size": 7, "rules": "classic"});
+        ask.as_object_mut().unwrap().extend(bad.as_object().unwrap().clone());
+        assert_eq!(post(&server, "/api/games", &ask.to_string()).0, 400, "{ask}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn closing_a_match_game_or_the_server_ends_its_thinking_engines_at_once() {
+    let dir = std::env::temp_dir().join(format!("veletas-gui-match-close-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pids = dir.join("pids");
+    let _ = std::fs::remove_file(&pids);
+    // Thinks for 60 s on every genmove, its pid noted.
+    let hang = format!(
+        r#"hang=sh -c 'while read id cmd rest; do case "$cmd" in genmove) echo $$ >> {}; sleep 60;; *) printf "=%s\n\n" "$id";; esac; done'"#,
+        pids.display()
+    );
+    let server = start(&[&hang], None);
+    let ask =
+        json!({"size": 7, "rules": "classic", "black": 0, "white": 0, "games": 4, "movetime": 60, "thinking": false});
+    let (_, game) = post(&server, "/api/games", &ask.to_string());
+    let path = format!("/api/games/{}", game["id"]);
+    let thinking = nth_pid(&pids, 1);
+    let (status, closed) = post(&server, &format!("{path}/close"), "{}");
+    assert_eq!(status, 200, "{closed}");
+    assert!(gone_within(thinking, 1.0), "the engine {thinking} outlived the closed game");
+    assert_eq!(closed["series"]["stopped"], true, "{closed}");
+    thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(get(&server, &path).1["series"]["next"], Value::Null, "no further game starts");
+    assert!(std::fs::read_to_string(&pids).unwrap().lines().count() == 1);
+    // The server's end (Ctrl-C) ends a match game's thinking engine too.
+    post(&server, "/api/games", &ask.to_string());
+    let thinking = nth_pid(&pids, 2);
+    drop(server);
+    assert!(gone_within(thinking, 1.0), "the engine {thinking} outlived the server");
+    let _ = std::fs::remove_dir_all(&dir);
+}

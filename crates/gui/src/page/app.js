@@ -169,6 +169,8 @@ function drawVariation(layer, pv) {
     if (squares.from) {
       const [x1, y1] = center(squares.from)
       const [x2, y2] = center(squares.to)
+      // White's light line on the light board: on a dark casing, as a white stone's edge.
+      if (colour === 'white') layer.appendChild(shape('line', {class: 'pv-casing', x1, y1, x2, y2}))
       layer.appendChild(shape('line', {class: `pv-arrow ${colour}`, x1, y1, x2, y2}))
     }
     for (const name of squares.placed) {
@@ -349,12 +351,15 @@ function render() {
   }
   state.shownAt = Date.now()
   tick()
+  renderSeries()
+  // While browsing: the browsed position's own lines (who is to move there, its claims).
   const status = $('status')
   status.textContent = ''
-  game.status.forEach((line, i) => {
+  const lines = state.browse ? state.browse.view.status : game.status
+  lines.forEach((line, i) => {
     const div = document.createElement('div')
     div.textContent = line
-    if (i === 0 && game.outcome) div.className = 'result'
+    if (i === 0 && game.outcome && !state.browse) div.className = 'result'
     status.appendChild(div)
   })
   const steps = state.steps
@@ -469,6 +474,26 @@ async function browse(turn) {
   }
 }
 
+// A match's game: its number and the running score; "Stop match" while games remain.
+function renderSeries() {
+  const series = state.game.series
+  $('series').hidden = !series
+  if (!series) return
+  const [first, second] = series.names
+  const played = series.score[0] + series.score[1]
+  const where = series.stopped ? `stopped after ${played} of ${series.games} games`
+    : `game ${series.game} of ${series.games}`
+  $('series-text').textContent = `Match, ${where}: ${first} ${series.score[0]} – ${series.score[1]} ${second}`
+  $('stop-match').hidden = series.stopped || (series.game === series.games && !!state.game.outcome)
+  document.body.dataset.series = `${series.game}/${series.games} ${series.score.join('-')}${series.stopped ? ' stopped' : ''}`
+}
+
+// A match still playing: a game being played, or the next one about to start.
+function matchGoesOn(game) {
+  const series = game && game.series
+  return !!series && !series.stopped && (!game.outcome || series.game < series.games)
+}
+
 // With "Analyse" on: the position shown is analysed, unless it is, or an engine's thinking
 // is shown there, or it is over.
 let analysisAsked = null
@@ -543,10 +568,16 @@ async function poll() {
   pollTimer = null
   if (state.game && !state.busy) {
     try {
-      const game = await api(`/api/games/${state.game.id}`)
-      // A new game may have started while the answer was on its way.
-      if (!state.busy && state.game && game.id === state.game.id && game.version !== state.game.version) {
-        // A browsed position's analysis is in its own view.
+      const id = state.game.id
+      let game = await api(`/api/games/${id}`)
+      const current = () => !state.busy && state.game && state.game.id === id
+      if (game.outcome && game.series && game.series.next !== null && !state.browse) {
+        // A match's game over: on to its next game, which has started.
+        game = await api(`/api/games/${game.series.next}`)
+        if (current()) showGame(game)
+      } else if (current() && game.version !== state.game.version) {
+        // (A new game may have started while the answer was on its way.) A browsed
+        // position's analysis is in its own view.
         await reloadBrowse()
         showGame(game)
       }
@@ -559,7 +590,8 @@ async function poll() {
 
 function schedulePoll(delay) {
   const running = (view) => view && view.analysis && view.analysis.running
-  const busy = state.game && (state.game.thinking || running(state.game) || (state.browse && running(state.browse.view)))
+  const busy = state.game && (state.game.thinking || running(state.game) || (state.browse && running(state.browse.view)) ||
+    matchGoesOn(state.game))
   clearTimeout(pollTimer)
   pollTimer = setTimeout(poll, delay !== undefined ? delay : busy ? 50 : 600)
 }
@@ -613,6 +645,8 @@ async function startGame(event) {
     white_time: time('white'),
     thinking: form.thinking.checked,
   }
+  const games = parseInt(form.games.value, 10) || 1
+  if (games > 1) request.games = games
   if ($('start-text').value.trim() !== '') request.start = $('start-text').value
   if (form.turn.value !== '') request.turn = parseInt(form.turn.value, 10)
   $('dialog').close()
@@ -647,6 +681,7 @@ async function main() {
   $('analysis-engine').addEventListener('change', () => { analysisAsked = null; keepAnalysing() })
   $('back-to-game').addEventListener('click', () => state.game && browse(state.game.moves.length))
   $('undo').addEventListener('click', () => command('undo'))
+  $('stop-match').addEventListener('click', () => command('close'))
   $('resign').addEventListener('click', () => {
     if (confirm('Resign this game?')) command('resign')
   })

@@ -69,15 +69,25 @@ async function openEditor() {
   $('graph-area').hidden = true
   $('browsing').hidden = true
   $('editor').hidden = false
+  headerButtons(false)
   $('editor-size').value = String(start.size)
   document.querySelector(`input[name=editor-rules][value=${start.rules}]`).checked = true
   document.querySelector(`input[name=editor-to-move][value=${start.toMove}]`).checked = true
   await editorChanged()
 }
 
+// The header's buttons act on the game: off while a position is set up.
+function headerButtons(on) {
+  for (const id of ['new-game', 'undo', 'resign', 'flip']) $(id).disabled = !on
+  $('save').classList.toggle('disabled', !on)
+  $('save').setAttribute('aria-disabled', String(!on))
+  $('save').tabIndex = on ? 0 : -1
+}
+
 function closeEditor() {
   state.editor = null
   $('editor').hidden = true
+  headerButtons(true)
   if (state.game) render()
   else $('board').innerHTML = '<p class="welcome">Choose <b>New game</b> to play.</p>'
 }

@@ -48,6 +48,12 @@ pub const MAX_REPLY: usize = 1 << 20;
 /// The most lines a single reply may have.
 const MAX_REPLY_LINES: usize = 10_000;
 
+/// How often [`EngineProcess::stream_until`] asks whether to stop while it waits.
+pub const STOP_POLL: Duration = Duration::from_millis(20);
+
+/// The detail of the `Failure::Exited` of a stream stopped by its caller.
+pub const STOPPED: &str = "stopped";
+
 /// The longest engine name or version (the `name` and `version` replies) kept, in
 /// characters, after [`clean_text`].
 pub const MAX_NAME: usize = 64;
@@ -138,6 +144,19 @@ impl std::fmt::Display for Failure {
     }
 }
 
+/// Kills an engine's process group from any thread ([`EngineProcess::killer`]).
+#[derive(Clone, Debug)]
+pub struct Killer(Arc<std::sync::Mutex<Option<i32>>>);
+
+impl Killer {
+    /// Kills the engine's process group, if it has not been reaped yet.
+    pub fn kill(&self) {
+        if let Some(pgid) = *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner) {
+            kill_group(pgid);
+        }
+    }
+}
+
 /// A well-formed reply: success (`=`) or failure (`?`) and the text after the id.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reply {
@@ -171,6 +190,8 @@ pub struct EngineProcess {
     running: bool,
     /// Whether the process group has been killed and the leader reaped.
     reaped: bool,
+    /// The process group while it may be signalled (emptied before the leader is reaped).
+    group: Arc<std::sync::Mutex<Option<i32>>>,
     /// The first line of a reply cut short by the last deadline (no empty line ended it).
     unterminated: Option<String>,
 }
@@ -246,6 +267,7 @@ impl EngineProcess {
             next_id: 1,
             running: true,
             reaped: false,
+            group: Arc::new(std::sync::Mutex::new(Some(pgid))),
             unterminated: None,
         })
     }
@@ -312,8 +334,24 @@ impl EngineProcess {
         timeout: Duration,
         on_line: &mut dyn FnMut(&str) -> bool,
     ) -> Result<Reply, Failure> {
-        let result = self.stream_inner(command, duration, timeout, on_line);
-        if matches!(result, Err(Failure::Timeout | Failure::NotReading | Failure::Malformed(_))) {
+        self.stream_until(command, duration, timeout, &|| false, on_line)
+    }
+
+    /// [`EngineProcess::stream`] that also ends as soon as `stop` says so: `stop` is asked
+    /// at least every [`STOP_POLL`] while the engine is waited for (silent or not), and
+    /// once it returns `true` the engine is killed and reaped at once and
+    /// `Failure::Exited` ([`STOPPED`]) is returned.
+    pub fn stream_until(
+        &mut self,
+        command: &str,
+        duration: Duration,
+        timeout: Duration,
+        stop: &dyn Fn() -> bool,
+        on_line: &mut dyn FnMut(&str) -> bool,
+    ) -> Result<Reply, Failure> {
+        let result = self.stream_inner(command, duration, timeout, stop, on_line);
+        let stopped = matches!(&result, Err(Failure::Exited(detail)) if detail == STOPPED);
+        if stopped || matches!(result, Err(Failure::Timeout | Failure::NotReading | Failure::Malformed(_))) {
             self.kill();
         }
         result
@@ -324,6 +362,7 @@ impl EngineProcess {
         command: &str,
         duration: Duration,
         timeout: Duration,
+        stop: &dyn Fn() -> bool,
         on_line: &mut dyn FnMut(&str) -> bool,
     ) -> Result<Reply, Failure> {
         if !self.running {
@@ -333,7 +372,7 @@ impl EngineProcess {
         self.next_id += 1;
         self.write_line(&format!("{id} {command}"), Instant::now() + timeout)?;
         let mut reply = loop {
-            match self.next_line(Instant::now() + timeout)? {
+            match self.next_line_unless(Instant::now() + timeout, stop)? {
                 line if line.trim().is_empty() => continue,
                 line => break parse_first_line(&line, &id.to_string())?,
             }
@@ -342,7 +381,7 @@ impl EngineProcess {
         let mut ended = false;
         let mut lines = 0;
         while Instant::now() < stop_at {
-            let line = match self.next_line(stop_at) {
+            let line = match self.next_line_unless(stop_at, stop) {
                 Ok(line) => line,
                 Err(Failure::Timeout) => break,
                 Err(failure) => return Err(failure),
@@ -364,7 +403,7 @@ impl EngineProcess {
             let deadline = Instant::now() + timeout;
             self.write_line("", deadline)?;
             loop {
-                let line = self.next_line(deadline)?;
+                let line = self.next_line_unless(deadline, stop)?;
                 if line.trim().is_empty() {
                     break;
                 }
@@ -373,6 +412,21 @@ impl EngineProcess {
             }
         }
         Ok(reply)
+    }
+
+    /// The next line of output, by `deadline`, unless `stop` says to stop first (asked
+    /// every [`STOP_POLL`]): then `Failure::Exited` ([`STOPPED`]).
+    fn next_line_unless(&mut self, deadline: Instant, stop: &dyn Fn() -> bool) -> Result<String, Failure> {
+        loop {
+            if stop() {
+                return Err(Failure::Exited(STOPPED.into()));
+            }
+            let slice = deadline.min(Instant::now() + STOP_POLL);
+            match self.next_line(slice) {
+                Err(Failure::Timeout) if Instant::now() < deadline => continue,
+                other => return other,
+            }
+        }
     }
 
     /// Writes `line` and a newline by `deadline`.
@@ -510,10 +564,21 @@ impl EngineProcess {
             return;
         }
         let pgid = self.child.id() as i32;
+        // Held while the group is ended and reaped: a Killer never signals a reused id.
+        let mut group = self.group.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        group.take();
         kill_group(pgid);
         let _ = self.child.wait();
+        drop(group);
         unregister_group(pgid);
         self.reaped = true;
+    }
+
+    /// A handle that kills this process's group from another thread, even while a command
+    /// waits for the engine (which then sees the engine end); it does nothing once the
+    /// process has been reaped.
+    pub fn killer(&self) -> Killer {
+        Killer(Arc::clone(&self.group))
     }
 
     /// Kills the process and its whole group (if they still run) and reaps it.
@@ -697,9 +762,31 @@ impl Engine {
         }
     }
 
+    /// Sends a streaming command that `stop` can end at once (see
+    /// [`EngineProcess::stream_until`]).
+    pub fn stream_until(
+        &mut self,
+        command: &str,
+        duration: Duration,
+        timeout: Duration,
+        stop: &dyn Fn() -> bool,
+        on_line: &mut dyn FnMut(&str) -> bool,
+    ) -> Result<Reply, Failure> {
+        match self.process.as_mut() {
+            Some(process) => process.stream_until(command, duration, timeout, stop, on_line),
+            None => Err(Failure::Exited("it is not running".into())),
+        }
+    }
+
     /// Whether a process is running.
     pub fn is_running(&self) -> bool {
         self.process.as_ref().is_some_and(EngineProcess::is_running)
+    }
+
+    /// A handle that kills the running process from another thread (see
+    /// [`EngineProcess::killer`]).
+    pub fn killer(&self) -> Option<Killer> {
+        self.process.as_ref().map(EngineProcess::killer)
     }
 
     /// Kills the process, if any.

@@ -16,7 +16,10 @@ fn engine_text_is_cleaned_of_controls_and_cut() {
 fn first_reply_lines_are_checked() {
     assert_eq!(parse_first_line("=3 e2-e6/g8", "3"), Ok(Reply { success: true, text: "e2-e6/g8".into() }));
     assert_eq!(parse_first_line("=3", "3"), Ok(Reply { success: true, text: String::new() }));
-    assert_eq!(parse_first_line("?12 illegal move", "12"), Ok(Reply { success: false, text: "illegal move".into() }));
+    assert_eq!(
+        parse_first_line("?12 illegal move", "12"),
+        Ok(Reply { success: false, text: "illegal move".into() })
+    );
     for bad in ["= e2", "=4 e2", "info junk", "=3e2", "", "=03 e2"] {
         assert!(matches!(parse_first_line(bad, "3"), Err(Failure::Malformed(_))), "{bad}");
     }
@@ -89,6 +92,51 @@ fn a_streaming_reply_is_handed_over_line_by_line_and_stopped_by_an_empty_line() 
     assert_eq!(reply.map(|r| r.text), Ok("last".to_string()));
     assert_eq!(seen, ["info 0", "info 1", "info 2", "last"]);
     assert_eq!(e.command("name", SHORT), Ok(Reply { success: true, text: "ok".into() }));
+}
+
+#[test]
+fn a_stream_is_stopped_at_once_by_its_caller_even_when_the_engine_is_silent() {
+    // Silent from the start (no first line), and silent after one report.
+    for script in ["read x; exec sleep 30", r"read x; printf '=1 \ninfo 0\n'; exec sleep 30"] {
+        let mut e = sh(script);
+        let pid = e.child.id();
+        let started = Instant::now();
+        let stop = || started.elapsed() > Duration::from_millis(150);
+        let mut seen = 0;
+        let reply = e.stream_until("analyze", Duration::from_secs(20), Duration::from_secs(20), &stop, &mut |_| {
+            seen += 1;
+            true
+        });
+        let took = started.elapsed();
+        assert_eq!(reply, Err(Failure::Exited(STOPPED.into())), "{script}");
+        assert!(took < Duration::from_secs(2), "{script}: stopped after {took:?}");
+        assert!(e.reaped && !e.is_running(), "{script}: killed and reaped");
+        assert!(!Path::new(&format!("/proc/{pid}")).exists(), "{script}: no process {pid} is left");
+        assert_eq!(seen, usize::from(script.contains("info")));
+    }
+    // A stop that never comes changes nothing.
+    let mut e = sh(r"read x; printf '=1 \ninfo 0\n'; read y; printf 'last\n\n'; exec sleep 5");
+    let reply = e.stream_until("analyze", SHORT, Duration::from_secs(2), &|| false, &mut |_| true);
+    assert_eq!(reply.map(|r| r.text), Ok("last".to_string()));
+}
+
+#[test]
+fn a_killer_ends_an_engine_a_command_waits_for_and_nothing_once_it_is_reaped() {
+    let mut e = sh("read x; exec sleep 30");
+    let killer = e.killer();
+    let started = Instant::now();
+    let waiter = thread::spawn(move || {
+        let reply = e.command("genmove black", Duration::from_secs(20));
+        (reply, e)
+    });
+    thread::sleep(Duration::from_millis(100));
+    killer.kill();
+    let (reply, mut e) = waiter.join().unwrap();
+    assert!(matches!(reply, Err(Failure::Exited(_))), "{reply:?}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    e.kill();
+    assert!(e.reaped);
+    killer.kill();
 }
 
 #[test]
