@@ -207,8 +207,10 @@ impl Competition for TournamentCompetition {
     fn progress_line(&self, field: &Field, results: &[GameResult], planned: usize, eta: Option<Duration>) -> String {
         let mut points = vec![0usize; field.names.len()];
         let mut games = vec![0usize; field.names.len()];
+        // Void games count for no one.
         for r in results {
-            points[r.winner_engine()] += 1;
+            let Some(winner) = r.winner_engine() else { continue };
+            points[winner] += 1;
             games[r.black] += 1;
             games[r.white] += 1;
         }
@@ -235,7 +237,9 @@ impl Competition for TournamentCompetition {
     }
 
     fn standings(&self, field: &Field, results: &[GameResult], planned: usize) -> String {
-        let mut out = format!("Standings after {} of {planned} games:\n", results.len());
+        let void = results.iter().filter(|r| r.winner.is_none()).count();
+        let void = if void > 0 { format!(" ({void} void, not counted)") } else { String::new() };
+        let mut out = format!("Standings after {} of {planned} games{void}:\n", results.len());
         match super::report::standings(&field.names, results, None) {
             Ok(Some(standings)) => out.push_str(&standings.ranking_text()),
             Ok(None) => out.push_str("No games: nothing to rate.\n"),
