@@ -461,7 +461,11 @@ fn run_command(cli: Cli) -> Result<(), CommandError> {
     match cli.command {
         None => engine(Position::with_rules(variant, rules), &cli.engine, cli.seed.unwrap_or_else(default_seed))?,
         Some(Subcommand::Perft(args)) => perft(Position::with_rules(variant, rules), &args)?,
-        Some(Subcommand::Bench(args)) => crate::bench::run(&args, args.seed.or(cli.seed).unwrap_or(1))?,
+        Some(Subcommand::Bench(args)) => match crate::bench::run(&args, args.seed.or(cli.seed).unwrap_or(1)) {
+            Err(crate::bench::BenchError::Input(message)) => return Err(usage("bench")(message)),
+            Err(crate::bench::BenchError::Output(e)) => return Err(CommandError::Io(e)),
+            Ok(()) => {}
+        },
         Some(Subcommand::Generate { what }) => crate::generate::write(what, &mut io::stdout().lock())?,
         Some(Subcommand::Render(args)) => crate::picture::command::render(&args).map_err(usage("render"))?,
         Some(Subcommand::View(args)) => crate::picture::command::view(&args).map_err(usage("view"))?,
@@ -532,8 +536,9 @@ fn gui(args: &veletas_gui::GuiArgs) -> Result<(), String> {
     veletas_gui::run(args, &program)
 }
 
-fn engine(start: Position, args: &EngineArgs, seed: u64) -> io::Result<()> {
-    let player = args.player(seed).map_err(invalid)?;
+fn engine(start: Position, args: &EngineArgs, seed: u64) -> Result<(), CommandError> {
+    // A bad `--eval FILE` (or another option the player refuses) is a usage error.
+    let player = args.player(seed).map_err(usage(""))?;
     info!(
         "engine starting: {}, rules {}, player {}, movetime {} s, playouts {}, ponder {}",
         start.variant(),
@@ -548,19 +553,15 @@ fn engine(start: Position, args: &EngineArgs, seed: u64) -> io::Result<()> {
     let stdout = io::stdout();
     // Not `stdin().lock()`: `analyze` watches the input from a second thread.
     let input = BufReader::with_capacity(1 << 16, io::stdin());
-    protocol::run(input, BufWriter::new(stdout.lock()), &mut engine).map(|_| ())
+    Ok(protocol::run(input, BufWriter::new(stdout.lock()), &mut engine).map(|_| ())?)
 }
 
-fn invalid(message: String) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidInput, message)
-}
-
-fn perft(empty_board: Position, args: &PerftArgs) -> io::Result<()> {
+fn perft(empty_board: Position, args: &PerftArgs) -> Result<(), CommandError> {
     let position = if args.position.is_empty() {
         empty_board
     } else {
         let text = args.position.join(" ");
-        text.parse::<Position>().map_err(|e| invalid(format!("invalid position '{text}': {e}")))?
+        text.parse::<Position>().map_err(|e| usage("perft")(format!("invalid position '{text}': {e}")))?
     };
     let mut out = BufWriter::new(io::stdout().lock());
     let start = Instant::now();
@@ -579,7 +580,7 @@ fn perft(empty_board: Position, args: &PerftArgs) -> io::Result<()> {
     };
     writeln!(out, "{total}")?;
     info!("perft {} = {total} in {:.3}s", args.depth, start.elapsed().as_secs_f64());
-    out.flush()
+    Ok(out.flush()?)
 }
 
 #[cfg(test)]

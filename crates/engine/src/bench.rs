@@ -470,8 +470,8 @@ pub fn comparison_text(comparisons: &[Comparison], other: &Path, runs: u32, json
 }
 
 /// `veletas bench`: measures (or compares) and prints.
-pub fn run(args: &BenchArgs, seed: u64) -> io::Result<()> {
-    let invalid = |e: String| io::Error::new(io::ErrorKind::InvalidInput, e);
+pub fn run(args: &BenchArgs, seed: u64) -> Result<(), BenchError> {
+    let invalid = BenchError::Input;
     let text = match &args.compare {
         Some(other) => comparison_text(&compare(args, other, seed).map_err(invalid)?, other, args.runs, args.json),
         None => {
@@ -480,8 +480,19 @@ pub fn run(args: &BenchArgs, seed: u64) -> io::Result<()> {
         }
     };
     let mut out = io::stdout().lock();
-    out.write_all(text.as_bytes())?;
-    out.flush()
+    out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(BenchError::Output)
+}
+
+/// Why `veletas bench` failed.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// Bad input: a positions file that cannot be read or parsed, a `--compare` binary
+    /// that cannot be run or answers wrongly, options out of range (one line).
+    #[error("{0}")]
+    Input(String),
+    /// Writing the figures failed.
+    #[error(transparent)]
+    Output(#[from] io::Error),
 }
 
 #[cfg(test)]
