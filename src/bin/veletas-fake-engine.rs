@@ -21,7 +21,7 @@
 //!     [--swap] [--refuse COMMAND]... [--no-ids] [--no-space] [--no-blank] [--linger]
 //!     [--bad-size-resets] [--reg-genmove-plays]
 //!     [--flood-after N] [--huge-reply-at N] [--deaf-at N] [--name-repeat K]
-//!     [--child] [--pid-file PATH] [--no-time]
+//!     [--child] [--pid-file PATH] [--no-time] [--trickle-at N]
 //! ```
 //!
 //! The hostile modes (for the referee's bounds and deadlines, docs/reliability.md):
@@ -31,7 +31,9 @@
 //! next 5,000 commands in advance and never reads again; `--name-repeat K` repeats the
 //! name K times in one line; `--child` starts a child process (a copy of itself that
 //! sleeps) that lives as long as it can, like an engine behind a wrapper script;
-//! `--pid-file PATH` appends the pid of the engine (and of its child) to PATH.
+//! `--pid-file PATH` appends the pid of the engine (and of its child) to PATH;
+//! `--trickle-at N` answers the N-th genmove one byte every 10 ms, never ending the line
+//! (a slow-loris reply that is never complete and never too long).
 
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
@@ -131,6 +133,9 @@ struct Opts {
     /// Know no time commands: `time_settings` and `time_left` are unknown commands.
     #[arg(long)]
     no_time: bool,
+    /// Answer the N-th genmove of each game one byte every 10 ms, never ending the line.
+    #[arg(long, value_name = "N")]
+    trickle_at: Option<u32>,
 }
 
 /// What to do after the reply just written.
@@ -327,6 +332,9 @@ impl Engine {
         if o.slow_at == n {
             std::thread::sleep(Duration::from_secs_f64(o.delay.clamp(0.0, 1e6)));
         }
+        if o.trickle_at == n {
+            trickle(out);
+        }
         if o.flood_after == n {
             self.after = After::Flood;
         }
@@ -408,6 +416,16 @@ fn huge_reply(out: &mut impl Write, id: &str) -> io::Result<()> {
 }
 
 /// Writes lines to `out` until it fails (the reader is gone or the process is killed).
+/// Writes the start of a reply, then one byte every 10 ms, forever (until the pipe closes).
+fn trickle(out: &mut impl Write) -> ! {
+    let mut byte: &[u8] = b"=";
+    while out.write_all(byte).and_then(|()| out.flush()).is_ok() {
+        std::thread::sleep(Duration::from_millis(10));
+        byte = b"x";
+    }
+    std::process::exit(0)
+}
+
 fn flood(out: &mut impl Write) -> ! {
     let line = format!("{}\n", "flood ".repeat(170));
     while out.write_all(line.as_bytes()).is_ok() {}
