@@ -21,7 +21,7 @@
 //!     [--swap] [--refuse COMMAND]... [--no-ids] [--no-space] [--no-blank] [--linger]
 //!     [--bad-size-resets] [--reg-genmove-plays]
 //!     [--flood-after N] [--huge-reply-at N] [--deaf-at N] [--name-repeat K]
-//!     [--child] [--pid-file PATH] [--no-time] [--trickle-at N]
+//!     [--child] [--pid-file PATH] [--no-time] [--trickle-at N] [--garbage-at N]
 //! ```
 //!
 //! The hostile modes (for the referee's bounds and deadlines, docs/reliability.md):
@@ -33,7 +33,9 @@
 //! sleeps) that lives as long as it can, like an engine behind a wrapper script;
 //! `--pid-file PATH` appends the pid of the engine (and of its child) to PATH;
 //! `--trickle-at N` answers the N-th genmove one byte every 10 ms, never ending the line
-//! (a slow-loris reply that is never complete and never too long).
+//! (a slow-loris reply that is never complete and never too long); `--garbage-at N`
+//! answers it with invalid UTF-8, a NUL, terminal escapes (a title, a colour) and a
+//! carriage return.
 
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
@@ -136,6 +138,10 @@ struct Opts {
     /// Answer the N-th genmove of each game one byte every 10 ms, never ending the line.
     #[arg(long, value_name = "N")]
     trickle_at: Option<u32>,
+    /// Answer the N-th genmove of each game with bytes that are no text: invalid UTF-8, a
+    /// NUL, terminal escapes and a carriage return.
+    #[arg(long, value_name = "N")]
+    garbage_at: Option<u32>,
 }
 
 /// What to do after the reply just written.
@@ -146,7 +152,12 @@ enum After {
     Deaf,
     /// The reply is [`huge_reply`], not the usual one.
     Huge,
+    /// The reply is [`GARBAGE`], not the usual one.
+    Garbage,
 }
+
+/// The reply of `--garbage-at`, after `=ID `.
+const GARBAGE: &[u8] = b"c3\xff\xfe\x00\x1b]0;pwned\x07\x1b[31mred\r\n\n";
 
 const COMMANDS: [&str; 20] = [
     "boardsize",
@@ -345,6 +356,10 @@ impl Engine {
             self.after = After::Huge;
             return Ok(String::new());
         }
+        if o.garbage_at == n {
+            self.after = After::Garbage;
+            return Ok(String::new());
+        }
         if o.junk_at == n {
             let _ = writeln!(out, "info thinking very hard\njunk before the reply");
         }
@@ -504,6 +519,9 @@ fn main() {
         let written = if engine.after == After::Huge {
             engine.after = After::Continue;
             huge_reply(&mut out, shown_id)
+        } else if engine.after == After::Garbage {
+            engine.after = After::Continue;
+            write!(out, "={shown_id} ").and_then(|()| out.write_all(GARBAGE)).and_then(|()| out.flush())
         } else {
             writeln!(out, "{mark}{shown_id}{space}{text}{end}").and_then(|()| out.flush())
         };
@@ -511,7 +529,7 @@ fn main() {
             return;
         }
         match engine.after {
-            After::Continue | After::Huge => {}
+            After::Continue | After::Huge | After::Garbage => {}
             After::Flood => flood(&mut out),
             After::Deaf => {
                 let next = id.and_then(|id| id.parse::<u64>().ok()).map_or(1, |id| id + 1);

@@ -433,7 +433,11 @@ fn genmove(
     let mv = game
         .position()
         .parse_move(&text)
-        .map_err(|e| loss(Termination::MalformedReply, format!("'{shown}' is not a move: {e}")))?;
+        // The parser's message quotes the reply: it is engine text, cleaned like the rest.
+        .map_err(|e| {
+            let e = clean_text(&e.to_string(), MAX_SHOWN);
+            loss(Termination::MalformedReply, format!("'{shown}' is not a move: {e}"))
+        })?;
     game.play(mv).map_err(|e| loss(Termination::IllegalMove, format!("played {mv}: {e}")))?;
     clock
         .spend(elapsed, settings.margin)
