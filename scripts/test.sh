@@ -4,7 +4,8 @@
 # formatting, lints, the default tests, the heavy #[ignore] suites in release mode (the rules'
 # cross-checks sampled: VELETAS_CROSSCHECK=full for all of them; among them a
 # one-node Slurm running the tournament recipe, hadolint on the Dockerfile and the Kubernetes
-# manifest against the Job schema), a whole
+# manifest against the Job schema), the README's `cargo install` (the installed binary runs,
+# is the release build's bytes and benches as fast), a whole
 # game driven through a third-party GTP client (@sabaki/gtp, installed here with npm ci),
 # the HTML game viewer and `veletas gui` in headless Chromium (installed from the OS packages
 # when missing, driven by puppeteer-core), and a check that the benchmarks build.
@@ -78,6 +79,30 @@ export VELETAS_CROSSCHECK_SEED=${VELETAS_CROSSCHECK_SEED:-$((10#$(date -u +%j)))
 echo "cross-checks: VELETAS_CROSSCHECK=$VELETAS_CROSSCHECK VELETAS_CROSSCHECK_SEED=$VELETAS_CROSSCHECK_SEED"
 cargo build --release
 cargo test --release -- --ignored
+
+echo "== cargo install: the installed binary runs and is as fast as the release build"
+# The README's install command, into a scratch root. Run from the clone it reads
+# .cargo/config.toml like `cargo build`, so with the release build's target folder it builds
+# nothing new and copies the binary: the same bytes (the deterministic check). perft's node
+# counts must agree, and `bench --compare` (5 short alternating rounds) must give every
+# figure at least half the release build's: a generous bound, never a tight wall-clock one.
+(
+    install_root=$(mktemp -d)
+    trap 'rm -rf "$install_root"' EXIT
+    CARGO_TARGET_DIR=target cargo install --path . --root "$install_root" --locked --offline --quiet
+    installed="$install_root/bin/veletas"
+    release=target/release/veletas
+    "$installed" --version
+    [[ $("$installed" --size 7 perft 3) == $("$release" --size 7 perft 3) ]] || { echo "perft differs"; exit 1; }
+    if cmp -s "$installed" "$release"; then echo "installed binary: the same bytes as $release"; fi
+    "$installed" bench --compare "$release" --runs 5 --warmup 0 --playouts 300 --search-iterations 2000 --json |
+        python3 -c '
+import json, sys
+figures = json.load(sys.stdin)["compare"]
+slow = [f for f in figures if not f["ratio"] or f["ratio"] < 0.5]
+print(", ".join("%s %sx" % (f["name"], f["ratio"]) for f in figures))
+sys.exit("installed binary slower than the release build: %s" % slow if slow else 0)'
+)
 
 echo "== a third-party GTP client (@sabaki/gtp) plays whole games"
 (cd tests/node && npm ci --no-audit --no-fund --loglevel=error && node sabaki_game.js ../../target/release/veletas --seed 1 --playouts 300)

@@ -21,7 +21,7 @@
 //!     [--swap] [--refuse COMMAND]... [--no-ids] [--no-space] [--no-blank] [--linger]
 //!     [--bad-size-resets] [--reg-genmove-plays]
 //!     [--flood-after N] [--huge-reply-at N] [--deaf-at N] [--name-repeat K]
-//!     [--child] [--pid-file PATH] [--no-time]
+//!     [--child] [--pid-file PATH] [--no-time] [--trickle-at N] [--garbage-at N]
 //! ```
 //!
 //! The hostile modes (for the referee's bounds and deadlines, docs/reliability.md):
@@ -31,7 +31,11 @@
 //! next 5,000 commands in advance and never reads again; `--name-repeat K` repeats the
 //! name K times in one line; `--child` starts a child process (a copy of itself that
 //! sleeps) that lives as long as it can, like an engine behind a wrapper script;
-//! `--pid-file PATH` appends the pid of the engine (and of its child) to PATH.
+//! `--pid-file PATH` appends the pid of the engine (and of its child) to PATH;
+//! `--trickle-at N` answers the N-th genmove one byte every 10 ms, never ending the line
+//! (a slow-loris reply that is never complete and never too long); `--garbage-at N`
+//! answers it with invalid UTF-8, a NUL, terminal escapes (a title, a colour) and a
+//! carriage return.
 
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
@@ -131,6 +135,13 @@ struct Opts {
     /// Know no time commands: `time_settings` and `time_left` are unknown commands.
     #[arg(long)]
     no_time: bool,
+    /// Answer the N-th genmove of each game one byte every 10 ms, never ending the line.
+    #[arg(long, value_name = "N")]
+    trickle_at: Option<u32>,
+    /// Answer the N-th genmove of each game with bytes that are no text: invalid UTF-8, a
+    /// NUL, terminal escapes and a carriage return.
+    #[arg(long, value_name = "N")]
+    garbage_at: Option<u32>,
 }
 
 /// What to do after the reply just written.
@@ -141,7 +152,12 @@ enum After {
     Deaf,
     /// The reply is [`huge_reply`], not the usual one.
     Huge,
+    /// The reply is [`GARBAGE`], not the usual one.
+    Garbage,
 }
+
+/// The reply of `--garbage-at`, after `=ID `.
+const GARBAGE: &[u8] = b"c3\xff\xfe\x00\x1b]0;pwned\x07\x1b[31mred\r\n\n";
 
 const COMMANDS: [&str; 20] = [
     "boardsize",
@@ -327,6 +343,9 @@ impl Engine {
         if o.slow_at == n {
             std::thread::sleep(Duration::from_secs_f64(o.delay.clamp(0.0, 1e6)));
         }
+        if o.trickle_at == n {
+            trickle(out);
+        }
         if o.flood_after == n {
             self.after = After::Flood;
         }
@@ -335,6 +354,10 @@ impl Engine {
         }
         if o.huge_reply_at == n {
             self.after = After::Huge;
+            return Ok(String::new());
+        }
+        if o.garbage_at == n {
+            self.after = After::Garbage;
             return Ok(String::new());
         }
         if o.junk_at == n {
@@ -408,6 +431,16 @@ fn huge_reply(out: &mut impl Write, id: &str) -> io::Result<()> {
 }
 
 /// Writes lines to `out` until it fails (the reader is gone or the process is killed).
+/// Writes the start of a reply, then one byte every 10 ms, forever (until the pipe closes).
+fn trickle(out: &mut impl Write) -> ! {
+    let mut byte: &[u8] = b"=";
+    while out.write_all(byte).and_then(|()| out.flush()).is_ok() {
+        std::thread::sleep(Duration::from_millis(10));
+        byte = b"x";
+    }
+    std::process::exit(0)
+}
+
 fn flood(out: &mut impl Write) -> ! {
     let line = format!("{}\n", "flood ".repeat(170));
     while out.write_all(line.as_bytes()).is_ok() {}
@@ -486,6 +519,9 @@ fn main() {
         let written = if engine.after == After::Huge {
             engine.after = After::Continue;
             huge_reply(&mut out, shown_id)
+        } else if engine.after == After::Garbage {
+            engine.after = After::Continue;
+            write!(out, "={shown_id} ").and_then(|()| out.write_all(GARBAGE)).and_then(|()| out.flush())
         } else {
             writeln!(out, "{mark}{shown_id}{space}{text}{end}").and_then(|()| out.flush())
         };
@@ -493,7 +529,7 @@ fn main() {
             return;
         }
         match engine.after {
-            After::Continue | After::Huge => {}
+            After::Continue | After::Huge | After::Garbage => {}
             After::Flood => flood(&mut out),
             After::Deaf => {
                 let next = id.and_then(|id| id.parse::<u64>().ok()).map_or(1, |id| id + 1);

@@ -7,7 +7,7 @@ use std::time::Duration;
 use clap::Args;
 use log::info;
 
-use super::error::invalid;
+use super::error::{CommandError, usage};
 use crate::player::search_player::MAX_THREADS;
 use crate::player::time::MAX_THINKING;
 use crate::player::{SearchPlayer, Setting};
@@ -156,8 +156,9 @@ fn parse_movetime(text: &str) -> Result<f64, String> {
 }
 
 /// Runs the engine on stdin and stdout from `start` with the player of `args`.
-pub(super) fn run(start: Position, args: &EngineArgs, seed: u64) -> io::Result<()> {
-    let player = args.player(seed).map_err(invalid)?;
+pub(super) fn run(start: Position, args: &EngineArgs, seed: u64) -> Result<(), CommandError> {
+    // A bad `--eval FILE` (or another option the player refuses) is a usage error.
+    let player = args.player(seed).map_err(usage(""))?;
     info!(
         "engine starting: {}, rules {}, player {}, movetime {} s, playouts {}, ponder {}",
         start.variant(),
@@ -172,5 +173,5 @@ pub(super) fn run(start: Position, args: &EngineArgs, seed: u64) -> io::Result<(
     let stdout = io::stdout();
     // Not `stdin().lock()`: `analyze` watches the input from a second thread.
     let input = BufReader::with_capacity(1 << 16, io::stdin());
-    protocol::run(input, BufWriter::new(stdout.lock()), &mut engine).map(|_| ())
+    Ok(protocol::run(input, BufWriter::new(stdout.lock()), &mut engine).map(|_| ())?)
 }

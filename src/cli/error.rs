@@ -76,9 +76,3 @@ pub(super) fn print(text: &str) -> Result<(), CommandError> {
     let mut out = io::stdout().lock();
     out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(CommandError::Io)
 }
-
-/// An [`io::ErrorKind::InvalidInput`] error with `message` (the engine's and `perft`'s
-/// refusals, reported as [`CommandError::Io`]).
-pub(super) fn invalid(message: String) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidInput, message)
-}

@@ -229,7 +229,11 @@ fn run_command(cli: Cli) -> Result<(), CommandError> {
         Some(Subcommand::Perft(args)) => perft::run(Position::with_rules(variant, rules), &args)?,
         Some(Subcommand::Bench(args)) => {
             let seed = args.seed.or(cli.seed).unwrap_or(1);
-            crate::bench::run(&args.into(), seed)?
+            match crate::bench::run(&args.into(), seed) {
+                Err(crate::bench::BenchError::Input(message)) => return Err(usage("bench")(message)),
+                Err(crate::bench::BenchError::Output(e)) => return Err(CommandError::Io(e)),
+                Ok(()) => {}
+            }
         }
         Some(Subcommand::Generate { what }) => generate::write(what, Cli::command(), &mut io::stdout().lock())?,
         Some(Subcommand::Render(args)) => crate::picture::command::render(&args.into()).map_err(usage("render"))?,

@@ -6,7 +6,7 @@ use std::time::Instant;
 use clap::Args;
 use log::info;
 
-use super::error::invalid;
+use super::error::{CommandError, usage};
 use super::values::{parse_rules, parse_size};
 use crate::rules::{Position, RuleSet};
 
@@ -49,12 +49,12 @@ pub struct BoardArgs {
 
 /// Counts (and with `--divide` lists) the move sequences of `args.depth` from the position
 /// of `args`, or from `empty_board` when none is given.
-pub(super) fn run(empty_board: Position, args: &PerftArgs) -> io::Result<()> {
+pub(super) fn run(empty_board: Position, args: &PerftArgs) -> Result<(), CommandError> {
     let position = if args.position.is_empty() {
         empty_board
     } else {
         let text = args.position.join(" ");
-        text.parse::<Position>().map_err(|e| invalid(format!("invalid position '{text}': {e}")))?
+        text.parse::<Position>().map_err(|e| usage("perft")(format!("invalid position '{text}': {e}")))?
     };
     let mut out = BufWriter::new(io::stdout().lock());
     let start = Instant::now();
@@ -73,5 +73,5 @@ pub(super) fn run(empty_board: Position, args: &PerftArgs) -> io::Result<()> {
     };
     writeln!(out, "{total}")?;
     info!("perft {} = {total} in {:.3}s", args.depth, start.elapsed().as_secs_f64());
-    out.flush()
+    Ok(out.flush()?)
 }

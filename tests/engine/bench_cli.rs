@@ -3,6 +3,8 @@
 
 use std::process::Command;
 
+use veletas::bench::BenchJson;
+
 const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
 
 fn positions() -> std::path::PathBuf {
@@ -26,16 +28,15 @@ fn bench(args: &[&str]) -> std::process::Output {
 fn json_output_has_every_figure_with_its_runs() {
     let out = bench(&["--runs", "3", "--warmup", "0", "--json"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(json["runs"], 3);
-    let figures = json["figures"].as_array().unwrap();
-    let names: Vec<&str> = figures.iter().map(|f| f["name"].as_str().unwrap()).collect();
+    let json: BenchJson = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((json.runs, json.compare), (3, None));
+    let figures = json.figures.unwrap();
+    let names: Vec<&str> = figures.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names, ["perft", "playouts cheap", "playouts uniform", "search 1 thread", "search 2 threads"]);
     for f in figures {
-        let values: Vec<f64> = f["values"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        let values: Vec<f64> = f.values.iter().map(|v| v.unwrap()).collect();
         assert_eq!(values.len(), 3);
-        let (min, max, median) =
-            (f["min"].as_f64().unwrap(), f["max"].as_f64().unwrap(), f["median"].as_f64().unwrap());
+        let (min, max, median) = (f.min.unwrap(), f.max.unwrap(), f.median.unwrap());
         assert!(values.iter().all(|v| *v > 0.0 && *v >= min && *v <= max));
         assert!(min <= median && median <= max);
     }
@@ -45,12 +46,13 @@ fn json_output_has_every_figure_with_its_runs() {
 fn a_binary_compared_with_itself_reports_every_figure_and_ratio() {
     let out = bench(&["--runs", "2", "--warmup", "0", "--json", "--compare", VELETAS]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let figures = json["compare"].as_array().unwrap();
+    let json: BenchJson = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((json.runs, json.figures), (2, None));
+    let figures = json.compare.unwrap();
     assert_eq!(figures.len(), 5);
     for f in figures {
-        assert_eq!(f["ratios"].as_array().unwrap().len(), 2);
-        assert!(f["ratio"].as_f64().unwrap() > 0.0);
+        assert_eq!(f.ratios.len(), 2);
+        assert!(f.ratio.unwrap() > 0.0 && f.ours.unwrap() > 0.0 && f.theirs.unwrap() > 0.0);
     }
     let text = bench(&["--runs", "1", "--warmup", "0", "--compare", VELETAS]);
     assert!(String::from_utf8_lossy(&text.stdout).contains("ratio"));

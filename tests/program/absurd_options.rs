@@ -63,3 +63,28 @@ fn absurd_times_ratings_and_bounds_are_refused_in_one_line() {
         assert!(line.contains(needle), "{args:?}: {line}");
     }
 }
+
+/// Bad inputs found after the options are parsed (a positions file or weights file that does
+/// not parse, a position that is not one, a `--compare` binary that does not exist) exit 2
+/// with one line, as clap's own refusals do, not 1 as a failure of the run.
+#[test]
+fn bad_input_files_and_positions_exit_2_like_bad_options() {
+    let dir = scratch!("inputs");
+    let junk = dir.join("junk.txt");
+    std::fs::write(&junk, "this is not a bench line nor weights\n").unwrap();
+    let junk = junk.to_str().unwrap();
+    let missing = dir.join("missing");
+    let missing = missing.to_str().unwrap();
+    for (args, needle) in [
+        (vec!["bench", "--file", junk], "veletas bench: "),
+        (vec!["bench", "--file", missing], "veletas bench: "),
+        (vec!["bench", "--compare", missing], "veletas bench: "),
+        (vec!["--eval", junk], "veletas: --eval"),
+        (vec!["--eval", missing], "veletas: --eval"),
+        (vec!["perft", "1", "not/a/position"], "veletas perft: invalid position"),
+    ] {
+        let line = refusal(&args);
+        assert!(line.starts_with(needle), "{args:?}: {line}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

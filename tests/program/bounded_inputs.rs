@@ -57,7 +57,7 @@ fn devices_fifos_and_oversize_files_are_refused_unread_by_every_reader() {
         cases.push(with_openings);
         for args in cases {
             let (code, stderr) = run(&args, &dir);
-            assert!(code.is_some_and(|c| c != 0), "{args:?}: {code:?} {stderr}");
+            assert_eq!(code, Some(2), "{args:?}: a bad input exits 2, as a bad option: {stderr}");
             assert!(stderr.contains(needle) && stderr.trim_end().lines().count() == 1, "{args:?}: {stderr}");
         }
     }
@@ -69,7 +69,7 @@ fn devices_fifos_and_oversize_files_are_refused_unread_by_every_reader() {
         (vec!["ratings", "huge"], "larger than the limit of 268435456 bytes"),
     ] {
         let (code, stderr) = run(&args, &dir);
-        assert!(code.is_some_and(|c| c != 0), "{args:?}: {code:?} {stderr}");
+        assert_eq!(code, Some(2), "{args:?}: a bad input exits 2, as a bad option: {stderr}");
         assert!(stderr.contains(needle) && stderr.trim_end().lines().count() == 1, "{args:?}: {stderr}");
     }
     let _ = std::fs::remove_dir_all(&dir);

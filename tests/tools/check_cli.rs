@@ -54,13 +54,13 @@ fn the_built_in_players_pass_and_json_says_so() {
     for player in ["random", "greedy", "uct"] {
         let command = format!("{player}='{VELETAS}' --player {player} --playouts 30 --seed 1");
         let output = check(&["--size", "7", "--json", &command]);
-        let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-        assert!(output.status.success(), "{player}: {json}");
-        assert_eq!(json["passed"], true, "{json}");
-        assert_eq!(json["engine"], player);
-        let checks = json["checks"].as_array().unwrap();
-        assert!(checks.iter().filter(|c| c["required"] == true).all(|c| c["result"] == "pass"), "{json}");
-        assert!(checks.iter().any(|c| c["id"] == "game" && c["result"] == "pass"), "{json}");
+        let json: veletas::check::CheckJson = serde_json::from_slice(&output.stdout).unwrap();
+        assert!(output.status.success(), "{player}: {json:?}");
+        assert!(json.passed, "{json:?}");
+        assert_eq!(json.engine, player);
+        let checks = &json.checks;
+        assert!(checks.iter().filter(|c| c.required).all(|c| c.result == "pass"), "{json:?}");
+        assert!(checks.iter().any(|c| c.id == "game" && c.result == "pass"), "{json:?}");
     }
 }
 

@@ -134,6 +134,42 @@ fn a_flood_while_the_other_engine_thinks_is_adjudicated_with_memory_bounded() {
 }
 
 #[test]
+fn a_reply_trickled_a_byte_at_a_time_loses_on_time_and_is_killed() {
+    let dir = scratch!("trickle");
+    // A slow-loris reply: never complete, never too long; the deadline is on the whole reply.
+    let ended = hostile_match(&dir, "", "--trickle-at 1", "2", &["--movetime", "0.3", "--margin", "0.2"]);
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    let endings = endings(&dir);
+    assert_eq!(endings.len(), 2);
+    for (termination, reason) in &endings {
+        assert_eq!(termination, "time forfeit", "{reason}");
+        assert!(reason.contains("no move within 0.3 s + 0.2 s margin; killed"), "{reason}");
+    }
+    // Engine 2 as White lost; as Black (asked first, before any move) the game is void.
+    assert!(ended.stdout.contains("1 of 2 games, and 1 void (time forfeit 1"), "{}", ended.stdout);
+    assert!(ended.peak_kb < PEAK_LIMIT_KB, "peak {} KiB", ended.peak_kb);
+    assert_eq!(engines_alive(&dir), Vec::<u32>::new());
+}
+
+#[test]
+fn a_reply_of_bytes_that_are_no_text_is_malformed_and_reaches_no_record_or_screen() {
+    let dir = scratch!("garbage");
+    let ended = hostile_match(&dir, "", "--garbage-at 1", "2", &["--movetime", "5"]);
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    let endings = endings(&dir);
+    assert_eq!(endings.len(), 2);
+    for (termination, reason) in &endings {
+        assert_eq!(termination, "malformed reply", "{reason}");
+    }
+    let record = fs::read_to_string(dir.join("g.txt")).expect("the record is UTF-8 text");
+    assert!(!record.chars().any(|c| c.is_control() && c != '\n'), "control characters in the record: {record:?}");
+    for text in [&ended.stdout, &ended.stderr] {
+        assert!(!text.contains(['\u{1b}', '\u{7}', '\0', '\r']), "raw escapes on screen: {text:?}");
+    }
+    assert_eq!(engines_alive(&dir), Vec::<u32>::new());
+}
+
+#[test]
 fn a_huge_reply_is_malformed_with_memory_bounded() {
     let dir = scratch!("huge");
     let ended = hostile_match(&dir, "--huge-reply-at 1", "", "2", &["--movetime", "5"]);

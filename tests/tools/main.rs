@@ -40,3 +40,4 @@ mod tournament;
 mod tournament_scripts;
 mod tournament_unstartable;
 mod untimed_engine;
+mod void_games;

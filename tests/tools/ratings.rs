@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use veletas::ratings::json::RatingsJson;
 use veletas::ratings::{RatedGame, RatingBound, RatingOptions, Standings, rate};
 use veletas::rules::Color;
 
@@ -282,28 +283,28 @@ fn json_parses_and_holds_the_standings() {
     let mut field = ordered_field();
     field.extend(games(&[("P", "A", 3, 0), ("A", "tab\tand \\ \"quote\"", 1, 1)]));
     let s = rate(&field, &RatingOptions { anchor: Some(("D".into(), -100.0)) }).unwrap();
-    let json: serde_json::Value = serde_json::from_str(&s.json(true)).expect("valid JSON");
+    let json: RatingsJson = serde_json::from_str(&s.json(true)).expect("valid JSON");
     let n = s.engines.len();
-    assert_eq!(json["games"], s.games);
-    assert_eq!(json["anchor"]["name"], "D");
-    let engines = json["engines"].as_array().unwrap();
+    assert_eq!(json.games, s.games);
+    assert_eq!(json.anchor.as_ref().map(|a| a.name.as_str()), Some("D"));
+    let engines = &json.engines;
     assert_eq!(engines.len(), n);
-    let by_name: HashMap<&str, &serde_json::Value> = engines.iter().map(|e| (e["name"].as_str().unwrap(), e)).collect();
-    assert_eq!(by_name["P"]["mark"], ">");
+    let by_name: HashMap<&str, _> = engines.iter().map(|e| (e.name.as_str(), e)).collect();
+    assert_eq!(by_name["P"].mark, ">");
     assert!(by_name.contains_key("tab\tand \\ \"quote\""));
     for (e, j) in s.engines.iter().zip(engines) {
-        assert_eq!(j["name"], e.name.as_str());
-        assert!((j["rating"].as_f64().unwrap() - e.rating).abs() <= 0.05);
-        assert_eq!(j["games"], e.games());
-        assert_eq!(j["black"]["games"].as_u64().unwrap() + j["white"]["games"].as_u64().unwrap(), e.games());
+        assert_eq!(j.name, e.name);
+        assert!((j.rating.unwrap() - e.rating).abs() <= 0.05);
+        assert_eq!(j.games, e.games());
+        assert_eq!(j.black.games + j.white.games, e.games());
     }
-    let crosstable = json["crosstable"].as_array().unwrap();
+    let crosstable = &json.crosstable;
     assert_eq!(crosstable.len(), n);
-    assert!(crosstable[0][0].is_null());
-    assert_eq!(crosstable[0][1]["wins"], s.crosstable[0][1].wins);
-    assert_eq!(json["los"].as_array().unwrap().len(), n);
-    assert_eq!(json["head_to_head"].as_array().unwrap().len(), s.head_to_head().len());
-    assert!(json["notes"].is_array());
+    assert!(crosstable[0][0].is_none());
+    assert_eq!(crosstable[0][1].unwrap().wins, s.crosstable[0][1].wins);
+    assert_eq!(json.los.len(), n);
+    assert_eq!(json.head_to_head.unwrap().len(), s.head_to_head().len());
+    assert_eq!(json.notes, s.notes);
 }
 
 #[test]

@@ -111,14 +111,14 @@ fn json_parses_with_the_anchor() {
     let dir = scratch!("json");
     let file = write(&dir, "games.txt", &field("rr", None));
     let text = stdout(&ratings(&[&file, &"--format", &"json", &"--anchor", &"gamma=1000"]));
-    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(json["games"], 48);
-    let engines = json["engines"].as_array().unwrap();
-    assert_eq!(engines[2]["name"], "gamma");
-    assert_eq!(engines[2]["rating"], 1000.0);
-    assert_eq!(engines[2]["error"], 0.0);
-    assert_eq!(engines[1]["name"], "beta, jr.");
-    assert!(json["notes"][0].as_str().unwrap().contains("without a result"));
+    let json: veletas::ratings::json::RatingsJson = serde_json::from_str(&text).unwrap();
+    assert_eq!(json.games, 48);
+    let engines = &json.engines;
+    assert_eq!(engines[2].name, "gamma");
+    assert_eq!((engines[2].rating, engines[2].error), (Some(1000.0), Some(0.0)));
+    assert_eq!(engines[1].name, "beta, jr.");
+    assert_eq!(json.anchor.as_ref().map(|a| (a.name.as_str(), a.rating)), Some(("gamma", Some(1000.0))));
+    assert!(json.notes[0].contains("without a result"));
 }
 
 #[test]

@@ -75,8 +75,11 @@ fn a_short_match_between_random_movers_on_7x7() {
     assert!(log.contains("fake engine 'alpha' starting"), "{log}");
 }
 
-/// Engine 2 misbehaves at its first genmove of every game; engine 1 must win both games
-/// with `want` as the recorded termination.
+/// Engine 2 misbehaves at its first genmove of every game. In game 1 it plays White and
+/// engine 1 has moved: it loses, with `want` as the recorded termination. In game 2 it plays
+/// Black and fails before any engine has moved: the game is void (counted for no one,
+/// recorded with `*`), unless it resigned or played an illegal move, decisions about a
+/// move that lose as well.
 fn misbehaviour(name: &str, flags: &str, want: Termination) {
     let dir = scratch!(name);
     let record = dir.join("games.txt");
@@ -99,8 +102,13 @@ fn misbehaviour(name: &str, flags: &str, want: Termination) {
         "--quiet",
     ])
     .unwrap();
-    assert_eq!((summary.score.wins, summary.score.losses), (2, 0), "{name}: {summary}");
-    assert_eq!(summary.terminations, vec![(want, 2)], "{name}");
+    let void = want.voids_before_a_move();
+    let (counted, voided) = if void { (1, vec![(want, 1)]) } else { (2, vec![]) };
+    assert_eq!((summary.score.wins, summary.score.losses), (counted, 0), "{name}: {summary}");
+    assert_eq!(summary.terminations, vec![(want, counted)], "{name}");
+    assert_eq!(summary.void, voided, "{name}");
+    assert_eq!(summary.games, counted, "{name}");
+    assert_eq!(summary.pentanomial.pairs(), u64::from(!void), "{name}: a pair with a void game is not complete");
     let games = read_games(&record);
     assert_eq!(games.len(), 2, "{name}");
     for g in &games {
@@ -109,6 +117,12 @@ fn misbehaviour(name: &str, flags: &str, want: Termination) {
         // The recorded moves replay, up to the adjudicated position.
         let end = g.position_after(None).unwrap();
         assert_eq!(end.winner(), None, "{name}");
+        let engine2_black = g.tag("BlackEngine") == Some("2");
+        assert_eq!(g.is_void(), void && engine2_black, "{name}: {g}");
+        if g.is_void() {
+            assert_eq!((g.result, g.tag("Result")), (None, Some("*")), "{name}: {g}");
+            assert!(g.tag("Reason").is_some_and(|r| r.ends_with("no engine had moved: void")), "{name}: {g}");
+        }
     }
 }
 

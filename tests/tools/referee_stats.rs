@@ -9,7 +9,7 @@ use veletas::stats::{Pentanomial, Score, Sprt, SprtDecision};
 fn outcome(round: usize, engine1_won: bool) -> GameOutcome {
     let engine1_black = round.is_multiple_of(2);
     let winner = if engine1_won == engine1_black { Color::Black } else { Color::White };
-    GameOutcome { round, engine1_black, winner, termination: Termination::Normal, disagreement: false }
+    GameOutcome { round, engine1_black, winner: Some(winner), termination: Termination::Normal, disagreement: false }
 }
 
 fn names() -> [String; 2] {
@@ -103,4 +103,29 @@ fn no_games_give_no_elo() {
     assert_eq!((s.games, s.elo, s.los), (0, None, 0.5));
     assert_eq!(s.sprt.unwrap().llr, 0.0);
     assert!(s.to_string().contains("Elo difference: no games"));
+}
+
+#[test]
+fn void_games_count_for_no_one_and_leave_their_pair_incomplete() {
+    // Three pairs: (W, W), (W, void), (void, void); the void games ended on time.
+    let mut outcomes = pairs(&[(true, true), (true, false), (false, false)]);
+    for o in &mut outcomes[3..] {
+        o.winner = None;
+        o.termination = Termination::Timeout;
+    }
+    let spec: SprtSpec = "0,10".parse().unwrap();
+    let s = MatchSummary::new(names(), 6, &outcomes, Some(spec));
+    assert_eq!(s.games, 3, "only decided games are counted");
+    assert_eq!(s.score, Score::new(3, 0));
+    assert_eq!(s.void, vec![(Termination::Timeout, 3)]);
+    assert_eq!(s.terminations, vec![(Termination::Normal, 3)]);
+    assert_eq!(s.colour_wins, [2, 1]);
+    assert_eq!(s.pentanomial, Pentanomial::from_counts([0, 0, 0, 0, 1]), "only the first pair is complete");
+    assert_eq!(s.sprt.unwrap().pairs, 1);
+    let text = s.to_string();
+    assert!(text.contains("3 of 6 games, and 3 void (timeout 3: no engine moved; not counted)"), "{text}");
+    // The summary's numbers are those of the decided games alone.
+    let decided: Vec<GameOutcome> = outcomes.iter().copied().filter(|o| o.winner.is_some()).collect();
+    let alone = MatchSummary::new(names(), 6, &decided, Some(spec));
+    assert_eq!((alone.score, alone.pentanomial, alone.elo, alone.sprt), (s.score, s.pentanomial, s.elo, s.sprt));
 }

@@ -84,7 +84,7 @@ fn one_won_pair_gets_a_floored_pair_variance() {
 fn outcome(round: usize, engine1_won: bool) -> GameOutcome {
     let engine1_black = round.is_multiple_of(2);
     let winner = if engine1_won == engine1_black { Color::Black } else { Color::White };
-    GameOutcome { round, engine1_black, winner, termination: Termination::Normal, disagreement: false }
+    GameOutcome { round, engine1_black, winner: Some(winner), termination: Termination::Normal, disagreement: false }
 }
 
 #[test]

@@ -239,7 +239,7 @@ fn identical_engines_split_evenly_whatever_their_seat() {
     assert_eq!(report.results.len(), 600);
     for engine in 0..4 {
         let games = report.results.iter().filter(|r| r.black == engine || r.white == engine).count();
-        let wins = report.results.iter().filter(|r| r.winner_engine() == engine).count();
+        let wins = report.results.iter().filter(|r| r.winner_engine() == Some(engine)).count();
         assert_eq!(games, 300);
         // Binomial(300, 1/2): sd 8.7; 4 sd either side.
         assert!((115..=185).contains(&wins), "engine {engine} won {wins} of 300");
@@ -260,7 +260,7 @@ fn the_built_in_players_finish_in_order_of_strength() {
     let report = run(&args).unwrap();
     assert_eq!(report.results.len(), 24);
     assert!(report.results.iter().all(|r| r.termination.as_str() == "normal"), "{:?}", report.results);
-    let wins = |e: usize| report.results.iter().filter(|r| r.winner_engine() == e).count();
+    let wins = |e: usize| report.results.iter().filter(|r| r.winner_engine() == Some(e)).count();
     assert!(wins(3) >= 10, "veletas won {} of 12", wins(3));
     assert!(wins(0) <= 3, "random won {} of 12", wins(0));
 }

@@ -12,9 +12,63 @@ use std::time::Instant;
 use crate::search::SearchSettings;
 use veletas_rules::{Phase, PlayoutPolicy, Position, Rng};
 
-/// A JSON string literal.
-fn json_string(text: &str) -> String {
-    serde_json::Value::from(text).to_string()
+/// One figure of `bench --json`, as serde_json writes it (the tests read it back).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct FigureJson {
+    /// What is measured.
+    pub name: String,
+    /// Its unit.
+    pub unit: String,
+    /// The median of the runs, one decimal (`null` if not finite).
+    pub median: Option<f64>,
+    /// The smallest run.
+    pub min: Option<f64>,
+    /// The largest run.
+    pub max: Option<f64>,
+    /// Every run.
+    pub values: Vec<Option<f64>>,
+}
+
+/// One figure of `bench --compare --json`.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ComparisonJson {
+    /// What is measured.
+    pub name: String,
+    /// This binary's median.
+    pub ours: Option<f64>,
+    /// The other binary's median.
+    pub theirs: Option<f64>,
+    /// The median of the per-round ratios, three decimals.
+    pub ratio: Option<f64>,
+    /// Every round's ratio.
+    pub ratios: Vec<Option<f64>>,
+}
+
+/// `bench --json` and `bench --compare --json`: the runs and one list.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct BenchJson {
+    /// Runs (rounds) measured.
+    pub runs: u32,
+    /// The figures of `bench --json`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub figures: Option<Vec<FigureJson>>,
+    /// The figures of `bench --compare --json`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compare: Option<Vec<ComparisonJson>>,
+}
+
+impl BenchJson {
+    /// The text: one figure a line.
+    fn text<T: serde::Serialize>(runs: u32, name: &str, items: &[T]) -> String {
+        let items: Vec<String> = items.iter().map(|item| serde_json::to_string(item).unwrap_or_default()).collect();
+        format!("{{\"runs\":{runs},\"{name}\":[\n  {}\n]}}\n", items.join(",\n  "))
+    }
+}
+
+/// `x` rounded to `decimals`, or `None` (`null`) when not finite.
+fn rounded(x: f64, decimals: i32) -> Option<f64> {
+    let scale = 10f64.powi(decimals);
+    x.is_finite().then(|| (x * scale).round() / scale + 0.0)
 }
 
 /// The bench positions built into the binary (`crates/engine/data/bench.txt`).
@@ -232,29 +286,23 @@ fn read_positions(args: &BenchSettings) -> Result<Vec<BenchPosition>, String> {
     Ok(positions)
 }
 
-fn json_number(x: f64) -> String {
-    if x.is_finite() { format!("{x:.1}") } else { "null".into() }
-}
-
-/// The figures as JSON: `{"runs": N, "figures": [{"name", "unit", "median", "min", "max", "values"}]}`.
+/// The figures as JSON ([`BenchJson`]): `{"runs": N, "figures": [{"name", "unit", "median", "min", "max", "values"}]}`.
 pub fn to_json(figures: &[Figure], runs: u32) -> String {
-    let items: Vec<String> = figures
+    let items: Vec<FigureJson> = figures
         .iter()
         .map(|f| {
             let (min, max) = f.range();
-            let values: Vec<String> = f.values.iter().map(|v| json_number(*v)).collect();
-            format!(
-                "{{\"name\": {}, \"unit\": {}, \"median\": {}, \"min\": {}, \"max\": {}, \"values\": [{}]}}",
-                json_string(&f.name),
-                json_string(f.unit),
-                json_number(f.median()),
-                json_number(min),
-                json_number(max),
-                values.join(", ")
-            )
+            FigureJson {
+                name: f.name.clone(),
+                unit: f.unit.to_string(),
+                median: rounded(f.median(), 1),
+                min: rounded(min, 1),
+                max: rounded(max, 1),
+                values: f.values.iter().map(|v| rounded(*v, 1)).collect(),
+            }
         })
         .collect();
-    format!("{{\"runs\": {runs}, \"figures\": [\n  {}\n]}}\n", items.join(",\n  "))
+    BenchJson::text(runs, "figures", &items)
 }
 
 fn human(x: f64) -> String {
@@ -309,15 +357,10 @@ impl Comparison {
 pub fn parse_output(text: &str) -> Result<Vec<(String, f64)>, String> {
     let mut figures = Vec::new();
     if text.trim_start().starts_with('{') {
-        for line in text.lines().filter(|l| l.contains("\"name\"")) {
-            let field = |key: &str| {
-                let start = line.find(&format!("\"{key}\": "))? + key.len() + 4;
-                let rest = &line[start..];
-                let end = rest.find([',', '}']).unwrap_or(rest.len());
-                Some(rest[..end].trim().trim_matches('"').to_string())
-            };
-            let (Some(name), Some(median)) = (field("name"), field("median")) else { continue };
-            figures.push((name, median.parse().map_err(|_| format!("bad median '{median}'"))?));
+        // Any version's `bench --json` (the layout changed, the members did not).
+        let json: BenchJson = serde_json::from_str(text).map_err(|e| format!("bad bench JSON: {e}"))?;
+        for f in json.figures.unwrap_or_default() {
+            figures.push((f.name.clone(), f.median.ok_or_else(|| format!("no median for '{}'", f.name))?));
         }
     } else {
         for line in text.lines() {
@@ -436,21 +479,20 @@ pub fn compare(args: &BenchSettings, other: &Path, seed: u64) -> Result<Vec<Comp
 /// The comparison as a table (or JSON): each binary's median and the median ratio with its range.
 pub fn comparison_text(comparisons: &[Comparison], other: &Path, runs: u32, json: bool) -> String {
     if json {
-        let items: Vec<String> = comparisons
+        let items: Vec<ComparisonJson> = comparisons
             .iter()
             .map(|c| {
                 let ratios = c.ratios();
-                format!(
-                    "{{\"name\": {}, \"ours\": {}, \"theirs\": {}, \"ratio\": {:.3}, \"ratios\": [{}]}}",
-                    json_string(&c.name),
-                    json_number(median(&c.ours)),
-                    json_number(median(&c.theirs)),
-                    median(&ratios),
-                    ratios.iter().map(|r| format!("{r:.3}")).collect::<Vec<_>>().join(", ")
-                )
+                ComparisonJson {
+                    name: c.name.clone(),
+                    ours: rounded(median(&c.ours), 1),
+                    theirs: rounded(median(&c.theirs), 1),
+                    ratio: rounded(median(&ratios), 3),
+                    ratios: ratios.iter().map(|r| rounded(*r, 3)).collect(),
+                }
             })
             .collect();
-        return format!("{{\"runs\": {runs}, \"compare\": [\n  {}\n]}}\n", items.join(",\n  "));
+        return BenchJson::text(runs, "compare", &items);
     }
     let mut out = format!(
         "this binary vs {} ({runs} alternating rounds): medians, and the median of the per-round ratios [min, max]\n",
@@ -475,8 +517,8 @@ pub fn comparison_text(comparisons: &[Comparison], other: &Path, runs: u32, json
 }
 
 /// `veletas bench`: measures (or compares) and prints.
-pub fn run(args: &BenchSettings, seed: u64) -> io::Result<()> {
-    let invalid = |e: String| io::Error::new(io::ErrorKind::InvalidInput, e);
+pub fn run(args: &BenchSettings, seed: u64) -> Result<(), BenchError> {
+    let invalid = BenchError::Input;
     let text = match &args.compare {
         Some(other) => comparison_text(&compare(args, other, seed).map_err(invalid)?, other, args.runs, args.json),
         None => {
@@ -485,8 +527,19 @@ pub fn run(args: &BenchSettings, seed: u64) -> io::Result<()> {
         }
     };
     let mut out = io::stdout().lock();
-    out.write_all(text.as_bytes())?;
-    out.flush()
+    out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(BenchError::Output)
+}
+
+/// Why `veletas bench` failed.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// Bad input: a positions file that cannot be read or parsed, a `--compare` binary
+    /// that cannot be run or answers wrongly, options out of range (one line).
+    #[error("{0}")]
+    Input(String),
+    /// Writing the figures failed.
+    #[error(transparent)]
+    Output(#[from] io::Error),
 }
 
 #[cfg(test)]

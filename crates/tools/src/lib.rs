@@ -6,13 +6,13 @@
 //! [`ratings`] rates a whole field of engines from their games; [`picture`] draws positions
 //! (SVG) and games (an HTML viewer) from the rules and records; [`report`] puts standings
 //! and games into one HTML page (and the live page of running games) from ratings and
-//! pictures; [`json`] escapes the text those pages and outputs embed; [`check`] tests one
+//! pictures (JSON through serde_json; `picture::script_json` makes it safe inside a page's
+//! `<script>`); [`check`] tests one
 //! engine's compliance with the protocol; [`output`] writes output files whole, never
 //! replacing a link, a device or an input; [`records`] reads record files for the readers,
 //! skipping a truncated last game and repeated games.
 
 pub mod check;
-pub mod json;
 pub mod output;
 pub mod picture;
 pub mod ratings;

@@ -175,6 +175,22 @@ mod tests {
     }
 
     #[test]
+    fn a_void_game_counts_for_no_one_and_reads_back_as_written() {
+        let text = "[Size \"7\"]\n[Result \"*\"]\n[Termination \"timeout\"]\n\
+                    [Reason \"black: no reply to 'boardsize 7' within 1.000 s; no engine had moved: void\"]\n\n1. d4 *\n\n";
+        let game = parse_records(text).unwrap().remove(0);
+        assert!(game.is_void());
+        assert_eq!(game.check_result().unwrap(), ResultCheck { counted: None, warning: None });
+        assert_eq!(game.to_string(), text, "a void game is written back byte for byte");
+        let unfinished = parse_records("[Size \"7\"]\n1. d4 *\n").unwrap().remove(0);
+        assert!(!unfinished.is_void(), "a game without a result and without Termination is not void");
+        let normal = parse_records("[Size \"7\"]\n[Termination \"normal\"]\n1. d4 *\n").unwrap().remove(0);
+        assert!(!normal.is_void(), "a normal end is never void");
+        let decided = parse_records("[Size \"7\"]\n[Termination \"timeout\"]\n1. d4 W+\n").unwrap().remove(0);
+        assert!(!decided.is_void(), "a forfeit with a result is not void");
+    }
+
+    #[test]
     fn games_are_named_by_number_id_and_players() {
         let mut game = GameRecord::default();
         assert_eq!(game.describe(3), "game 3");

@@ -160,6 +160,14 @@ impl GameRecord {
         self.set_tag(tag::RESULT, result_token(winner));
     }
 
+    /// Whether the game is void: it has no result (`*`) although it ended, as its
+    /// `Termination` tag (other than `normal`) says: the referee writes this for a game that
+    /// ended by a failure before any engine had moved, which counts for no one (see
+    /// `docs/records.md`). A `*` game without `Termination` is merely without a result.
+    pub fn is_void(&self) -> bool {
+        self.result.is_none() && matches!(self.termination(), Ok(Some(t)) if t != Termination::Normal)
+    }
+
     /// The `Termination` tag.
     pub fn termination(&self) -> Result<Option<Termination>, RecordError> {
         self.typed(tag::TERMINATION)

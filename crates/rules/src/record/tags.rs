@@ -107,6 +107,14 @@ impl Termination {
         }
     }
 
+    /// Whether a game that ended this way before either engine had made a move is void
+    /// (no result): every failure to take part (an engine that could not be set up,
+    /// crashed, timed out, refused or garbled a command or its move). A win on the board,
+    /// a resignation and an illegal move are decisions about a move and always count.
+    pub const fn voids_before_a_move(self) -> bool {
+        !matches!(self, Termination::Normal | Termination::Resignation | Termination::IllegalMove)
+    }
+
     /// The termination named `name` (as written by [`Termination::as_str`]).
     pub fn from_name(name: &str) -> Option<Termination> {
         Termination::ALL.into_iter().find(|t| t.as_str() == name)

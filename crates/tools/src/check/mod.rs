@@ -146,29 +146,64 @@ impl CheckReport {
         self.checks.iter().filter(|c| c.required == required && c.outcome.word() == word).count()
     }
 
-    /// The report as one JSON object.
+    /// The report as one JSON object ([`CheckJson`], serialized by serde_json).
     pub fn json(&self) -> String {
-        let checks: Vec<serde_json::Value> = self
-            .checks
-            .iter()
-            .map(|c| {
-                serde_json::json!({
-                    "id": c.id, "required": c.required, "result": c.outcome.word(), "detail": c.outcome.detail(),
+        let json = CheckJson {
+            engine: self.engine.clone(),
+            command: self.command.clone(),
+            size: self.size,
+            rules: self.rules.to_string(),
+            passed: self.passed(),
+            seconds: (self.seconds * 1000.0).round() / 1000.0,
+            extensions: self.extensions.clone(),
+            checks: self
+                .checks
+                .iter()
+                .map(|c| CheckLineJson {
+                    id: c.id.to_string(),
+                    required: c.required,
+                    result: c.outcome.word().to_string(),
+                    detail: c.outcome.detail().to_string(),
                 })
-            })
-            .collect();
-        let value = serde_json::json!({
-            "engine": self.engine,
-            "command": self.command,
-            "size": self.size,
-            "rules": self.rules.to_string(),
-            "passed": self.passed(),
-            "seconds": (self.seconds * 1000.0).round() / 1000.0,
-            "extensions": self.extensions,
-            "checks": checks,
-        });
-        format!("{value}\n")
+                .collect(),
+        };
+        // Serializing strings, numbers and booleans cannot fail.
+        serde_json::to_string(&json).map_or_else(|e| format!("{{\"error\":{:?}}}\n", e.to_string()), |t| t + "\n")
     }
+}
+
+/// `veletas check --json`: the report as serde_json writes it (see docs/check.md).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CheckJson {
+    /// The engine's name.
+    pub engine: String,
+    /// Its command line.
+    pub command: String,
+    /// The board size checked.
+    pub size: u8,
+    /// The rules checked.
+    pub rules: String,
+    /// Whether every required check passed.
+    pub passed: bool,
+    /// Seconds the whole check took (to the millisecond).
+    pub seconds: f64,
+    /// The extensions the engine offers.
+    pub extensions: Vec<String>,
+    /// Every check, in the order run.
+    pub checks: Vec<CheckLineJson>,
+}
+
+/// One check of [`CheckJson`].
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CheckLineJson {
+    /// Its short name.
+    pub id: String,
+    /// Whether the protocol requires it.
+    pub required: bool,
+    /// `pass`, `fail` or `skip`.
+    pub result: String,
+    /// What happened.
+    pub detail: String,
 }
 
 impl fmt::Display for CheckReport {
@@ -361,9 +396,10 @@ mod tests {
         };
         assert!(report.passed());
         assert!(report.to_string().contains("summary: compliant"));
-        let json: serde_json::Value = serde_json::from_str(&report.json()).unwrap();
-        assert_eq!(json["passed"], true);
-        assert_eq!(json["checks"][1]["result"], "fail");
+        let json: CheckJson = serde_json::from_str(&report.json()).unwrap();
+        assert!(json.passed);
+        assert_eq!((json.checks[1].id.as_str(), json.checks[1].result.as_str()), ("b", "fail"));
+        assert_eq!((json.size, json.extensions.as_slice()), (report.size, report.extensions.as_slice()));
         report.checks.push(check("c", true, Outcome::Skip("later".into())));
         assert!(!report.passed());
         assert_eq!(report.first_failure().map(|c| c.id), Some("c"));

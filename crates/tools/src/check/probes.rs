@@ -475,7 +475,7 @@ fn whole_game(s: &mut Session) -> Checked {
     for engine in &mut engines {
         engine.quit(Duration::from_millis(500));
     }
-    let result = if played.winner == Color::Black { "B+" } else { "W+" };
+    let result = veletas_rules::record::result_token(played.winner);
     let line = format!(
         "{result} {}, {} turns in {:.1} s at {} s a move",
         played.termination,

@@ -10,7 +10,7 @@ mod html;
 pub mod svg;
 pub mod viewer;
 
-pub use html::html_escape;
+pub use html::{html_escape, script_json};
 
 use std::path::Path;
 

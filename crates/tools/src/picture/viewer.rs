@@ -13,6 +13,7 @@
 //! game, and the page lists the games virtually (only the visible rows exist), so a
 //! 10,000-game tournament file opens quickly (figures in `docs/pictures.md`).
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::picture::svg::{
@@ -25,9 +26,9 @@ use veletas_rules::{Color, Position, Variant};
 /// filled in).
 const TEMPLATE: &str = include_str!("viewer.html");
 
-pub use crate::json::script_string as json_string;
+use serde::Serialize;
 
-use super::html_escape;
+use super::{html_escape, script_json};
 
 /// The pieces of `position` as changes from the empty board (`c3sf6b`...).
 fn piece_list(position: &Position) -> String {
@@ -93,12 +94,30 @@ impl Strings {
 /// else one word per turn: `-`, or `MS,WIN,VISITS` (the turn's time in milliseconds,
 /// Black's win rate in hundredths of a percent by the estimate of the engine that played
 /// the turn, its visits; each part empty when not recorded).
+#[derive(Serialize)]
+struct GameRow(
+    usize,
+    usize,
+    usize,
+    &'static str,
+    usize,
+    usize,
+    String,
+    usize,
+    String,
+    String,
+    String,
+    String,
+    Vec<usize>,
+    String,
+);
+
 fn game_json(
     file: usize,
     record: &GameRecord,
     frames: &mut Vec<String>,
     strings: &mut Strings,
-) -> Result<String, String> {
+) -> Result<GameRow, String> {
     let (mut moves, mut diffs) = (Vec::with_capacity(record.moves.len()), Vec::with_capacity(record.moves.len()));
     let mut states = String::with_capacity(record.moves.len() + 1);
     let mut notes = Vec::new();
@@ -131,18 +150,22 @@ fn game_json(
     let (black, white) = (tag(tag::BLACK), tag(tag::WHITE));
     let (termination, reason) = (tag(tag::TERMINATION), tag(tag::REASON));
     let rules = strings.id(&start.rules().label());
-    let tags: Vec<String> =
-        record.tags().flat_map(|(n, v)| [strings.id(n).to_string(), strings.id(v).to_string()]).collect();
-    Ok(format!(
-        "[{file},{black},{white},{},{termination},{reason},{},{rules},{},{},{},{},[{}],{}]",
-        json_string(result_token(checked.counted)),
-        json_string(&key),
-        json_string(&piece_list(&start)),
-        json_string(&moves.join(" ")),
-        json_string(&diffs.join(" ")),
-        json_string(&states),
-        tags.join(","),
-        json_string(&notes.join(" "))
+    let tags: Vec<usize> = record.tags().flat_map(|(n, v)| [strings.id(n), strings.id(v)]).collect();
+    Ok(GameRow(
+        file,
+        black,
+        white,
+        result_token(checked.counted),
+        termination,
+        reason,
+        key,
+        rules,
+        piece_list(&start),
+        moves.join(" "),
+        diffs.join(" "),
+        states,
+        tags,
+        notes.join(" "),
     ))
 }
 
@@ -163,61 +186,87 @@ fn annotation_word(annotation: Annotation, mover: Color) -> String {
 }
 
 /// The drawing parts the page needs: geometry, frames, piece and mark templates, lines.
-fn drawing_json(frames: &[String]) -> String {
-    let mut out = String::new();
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Drawing {
+    cell: u32,
+    left: u32,
+    top: u32,
+    min_line: (u32, u32),
+    move_inset: (u32, u32),
+    shot_inset: (u32, u32),
+    defs: String,
+    move_line: &'static str,
+    shot_line: &'static str,
+    /// Piece letter: its class and template.
+    pieces: BTreeMap<String, (String, String)>,
+    marks: Marks,
+    /// Frame key (size, `n` without corners): the empty board.
+    frames: BTreeMap<String, Frame>,
+}
+
+#[derive(Serialize)]
+struct Marks {
+    from: String,
+    to: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Frame {
+    size: u8,
+    to_win: u8,
+    width: u32,
+    height: u32,
+    svg: String,
+}
+
+fn drawing_json(frames: &[String]) -> Drawing {
     let layout = Layout::new(10, true);
-    let _ = write!(
-        out,
-        "{{\"cell\":{CELL},\"left\":{},\"top\":{},\"minLine\":[{},{}],\"moveInset\":[{},{}],\"shotInset\":[{},{}],\
-         \"defs\":{},\"moveLine\":{},\"shotLine\":{},",
-        layout.left(),
-        layout.top(),
-        MIN_LINE.0,
-        MIN_LINE.1,
-        MOVE_INSET.0,
-        MOVE_INSET.1,
-        SHOT_INSET.0,
-        SHOT_INSET.1,
-        json_string(&svg::defs()),
-        json_string(MOVE_LINE),
-        json_string(SHOT_LINE)
-    );
-    let pieces: Vec<String> = PIECES
+    let pieces = PIECES
         .iter()
-        .map(|&p| {
-            format!(
-                "{}:[{},{}]",
-                json_string(&svg::piece_letter(p).to_string()),
-                json_string(&svg::piece_class(p)),
-                json_string(&svg::piece_template(p))
-            )
-        })
+        .map(|&p| (svg::piece_letter(p).to_string(), (svg::piece_class(p), svg::piece_template(p))))
         .collect();
-    let _ = write!(out, "\"pieces\":{{{}}},", pieces.join(","));
-    let _ = write!(
-        out,
-        "\"marks\":{{\"from\":{},\"to\":{}}},",
-        json_string(&svg::mark_template(SquareMark::From)),
-        json_string(&svg::mark_template(SquareMark::To))
-    );
-    let mut entries = Vec::new();
+    let mut entries = BTreeMap::new();
     for key in frames {
         let no_corners = key.ends_with('n');
         let size: u8 = key.trim_end_matches('n').parse().unwrap_or(10);
         let Some(variant) = Variant::from_size(size) else { continue };
         let rules = veletas_rules::Rules::CLASSIC.with_no_corners(no_corners);
         let layout = Layout::new(size, true);
-        entries.push(format!(
-            "{}:{{\"size\":{size},\"toWin\":{},\"width\":{},\"height\":{},\"svg\":{}}}",
-            json_string(key),
-            variant.claims_to_win(),
-            layout.width(),
-            layout.board_height(),
-            json_string(&svg::frame(variant, rules, layout))
-        ));
+        let frame = Frame {
+            size,
+            to_win: variant.claims_to_win(),
+            width: layout.width(),
+            height: layout.board_height(),
+            svg: svg::frame(variant, rules, layout),
+        };
+        entries.insert(key.clone(), frame);
     }
-    let _ = write!(out, "\"frames\":{{{}}}}}", entries.join(","));
-    out
+    Drawing {
+        cell: CELL,
+        left: layout.left(),
+        top: layout.top(),
+        min_line: MIN_LINE,
+        move_inset: MOVE_INSET,
+        shot_inset: SHOT_INSET,
+        defs: svg::defs(),
+        move_line: MOVE_LINE,
+        shot_line: SHOT_LINE,
+        pieces,
+        marks: Marks { from: svg::mark_template(SquareMark::From), to: svg::mark_template(SquareMark::To) },
+        frames: entries,
+    }
+}
+
+/// The page's data: what the viewer's script reads.
+#[derive(Serialize)]
+struct PageData<'a> {
+    title: &'a str,
+    generator: &'static str,
+    files: Vec<&'a str>,
+    drawing: Drawing,
+    strings: &'a [String],
 }
 
 /// The page for the games of `files` (each a name and its games). Every game is
@@ -256,19 +305,20 @@ pub fn page_with_panel(
             .unwrap_or("Veletas games")
             .to_string(),
     };
-    let names: Vec<String> = files.iter().map(|(name, _)| json_string(name)).collect();
-    let mut data = String::with_capacity(games.iter().map(|g| g.len() + 2).sum::<usize>() + 16384);
-    let _ = writeln!(
-        data,
-        "{{\"title\":{},\"generator\":{},\"files\":[{}],\"drawing\":{},\"strings\":[{}],\"games\":[",
-        json_string(&title),
-        json_string(concat!("veletas ", env!("CARGO_PKG_VERSION"))),
-        names.join(","),
-        drawing_json(&frames),
-        strings.list.iter().map(|s| json_string(s)).collect::<Vec<_>>().join(",")
-    );
+    let data = PageData {
+        title: &title,
+        generator: concat!("veletas ", env!("CARGO_PKG_VERSION")),
+        files: files.iter().map(|(name, _)| name.as_str()).collect(),
+        drawing: drawing_json(&frames),
+        strings: &strings.list,
+    };
+    // Then the games, one a line (a 10,000-game page stays readable and diffable).
+    let head = script_json(&data)?;
+    let mut data = String::with_capacity(head.len() + games.len() * 256);
+    data.push_str(head.strip_suffix('}').ok_or("page data: not an object")?);
+    data.push_str(",\"games\":[\n");
     for (i, game) in games.iter().enumerate() {
-        data.push_str(game);
+        data.push_str(&script_json(game)?);
         data.push_str(if i + 1 < games.len() { ",\n" } else { "\n" });
     }
     data.push_str("]}");
@@ -282,11 +332,6 @@ pub fn page_with_panel(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn json_strings_cannot_close_the_script_element() {
-        assert_eq!(json_string("a\"b\\</script>\n"), "\"a\\\"b\\\\\\u003c/script\\u003e\\n\"");
-    }
 
     #[test]
     fn changes_name_every_square_that_changed() {

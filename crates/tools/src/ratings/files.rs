@@ -85,6 +85,8 @@ pub type NamedFile = (String, Vec<GameRecord>);
 struct Collected {
     games: Vec<RatedGame>,
     unfinished: usize,
+    /// Void games (ended by a failure before any engine moved): played, counted for no one.
+    void: usize,
     self_play: usize,
     /// Files whose last game was cut short (skipped).
     cut_short: usize,
@@ -156,6 +158,7 @@ fn collect(files: &[PathBuf]) -> Result<Collected, String> {
                 continue;
             }
             match check.counted {
+                None if game.is_void() => collected.void += 1,
                 None => collected.unfinished += 1,
                 Some(_) if black == white => collected.self_play += 1,
                 Some(winner) => collected.games.push(RatedGame { black, white, winner }),
@@ -202,7 +205,8 @@ pub fn rate_files(args: &RatingsSettings) -> Result<(super::Standings, Vec<Named
             first_file.display()
         ));
     }
-    let skipped = collected.unfinished + collected.self_play + collected.contradicted + collected.unreplayable;
+    let skipped =
+        collected.unfinished + collected.void + collected.self_play + collected.contradicted + collected.unreplayable;
     if collected.games.is_empty() {
         let files = args.files.len();
         return Err(match skipped {
@@ -212,6 +216,9 @@ pub fn rate_files(args: &RatingsSettings) -> Result<(super::Standings, Vec<Named
     }
     let options = RatingOptions { anchor };
     let mut standings = rate(&collected.games, &options).map_err(|e| e.to_string())?;
+    if collected.void > 0 {
+        standings.notes.push(format!("{} void games (no engine moved) skipped", collected.void));
+    }
     if collected.unfinished > 0 {
         standings.notes.push(format!("{} games without a result (*) skipped", collected.unfinished));
     }

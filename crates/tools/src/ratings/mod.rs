@@ -8,6 +8,7 @@
 //! record files. The module sits on [`crate::stats`] and [`veletas_rules::Color`] only.
 
 pub mod files;
+pub mod json;
 pub mod render;
 mod solve;
 mod structure;

@@ -225,100 +225,13 @@ impl Standings {
     }
 
     /// One JSON object: games, anchor, engines (best first), crosstable and LOS (rows
-    /// and columns in the engines' order), head to head when asked, notes.
+    /// and columns in the engines' order), head to head when asked, notes: the typed
+    /// [`super::json::RatingsJson`], serialized by serde_json.
     pub fn json(&self, head_to_head: bool) -> String {
-        let mut out = String::from("{\n");
-        let _ = writeln!(out, "  \"games\": {},", self.games);
-        match &self.anchor {
-            Some((name, rating)) => {
-                let _ = writeln!(
-                    out,
-                    "  \"anchor\": {{\"name\": {}, \"rating\": {}}},",
-                    json_string(name),
-                    number(*rating)
-                );
-            }
-            None => out.push_str("  \"anchor\": null,\n"),
-        }
-        let _ = writeln!(out, "  \"groups\": {},", self.groups);
-        out.push_str("  \"engines\": [\n");
-        for (i, e) in self.engines.iter().enumerate() {
-            let _ = write!(
-                out,
-                "    {{\"rank\": {}, \"name\": {}, \"rating\": {}, \"error\": {}, \"mark\": {}, \"games\": {}, \
-                 \"wins\": {}, \"score\": {}, \"black\": {{\"wins\": {}, \"games\": {}}}, \
-                 \"white\": {{\"wins\": {}, \"games\": {}}}}}",
-                e.rank,
-                json_string(&e.name),
-                number(e.rating),
-                number(e.error),
-                json_string(e.mark.symbol()),
-                e.games(),
-                e.score().wins,
-                number(e.score_percent()),
-                e.as_black.wins,
-                e.as_black.games(),
-                e.as_white.wins,
-                e.as_white.games()
-            );
-            out.push_str(if i + 1 < self.engines.len() { ",\n" } else { "\n" });
-        }
-        out.push_str("  ],\n  \"crosstable\": [\n");
-        let rows: Vec<String> = self
-            .crosstable
-            .iter()
-            .enumerate()
-            .map(|(i, row)| {
-                let cells: Vec<String> = row
-                    .iter()
-                    .enumerate()
-                    .map(|(j, s)| {
-                        if i == j {
-                            "null".into()
-                        } else {
-                            format!("{{\"wins\": {}, \"losses\": {}}}", s.wins, s.losses)
-                        }
-                    })
-                    .collect();
-                format!("    [{}]", cells.join(", "))
-            })
-            .collect();
-        out.push_str(&rows.join(",\n"));
-        out.push_str("\n  ],\n  \"los\": [\n");
-        let rows: Vec<String> = self
-            .los
-            .iter()
-            .map(|row| format!("    [{}]", row.iter().map(|p| format!("{p:.4}")).collect::<Vec<_>>().join(", ")))
-            .collect();
-        out.push_str(&rows.join(",\n"));
-        out.push_str("\n  ],\n");
-        if head_to_head {
-            out.push_str("  \"head_to_head\": [\n");
-            let pairs: Vec<String> = self
-                .head_to_head()
-                .iter()
-                .map(|p| {
-                    format!(
-                        "    {{\"first\": {}, \"second\": {}, \"wins\": {}, \"losses\": {}, \"elo\": {}, \
-                         \"lower\": {}, \"upper\": {}, \"adjusted\": {}}}",
-                        json_string(&self.engines[p.first].name),
-                        json_string(&self.engines[p.second].name),
-                        p.score.wins,
-                        p.score.losses,
-                        number(p.interval.elo),
-                        number(p.interval.lower),
-                        number(p.interval.upper),
-                        p.interval.adjusted
-                    )
-                })
-                .collect();
-            out.push_str(&pairs.join(",\n"));
-            out.push_str(if pairs.is_empty() { "  ],\n" } else { "\n  ],\n" });
-        }
-        let notes: Vec<String> = self.notes.iter().map(|n| json_string(n)).collect();
-        let _ = writeln!(out, "  \"notes\": [{}]", notes.join(", "));
-        out.push_str("}\n");
-        out
+        // Serializing these structs cannot fail (string keys, numbers, strings).
+        super::json::RatingsJson::of(self, head_to_head)
+            .text()
+            .unwrap_or_else(|e| format!("{{\"error\": \"{}\"}}\n", e.to_string().replace(['"', '\\'], " ")))
     }
 }
 
@@ -330,16 +243,10 @@ pub fn csv_field(text: &str) -> String {
     if text.contains([',', '"']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text }
 }
 
-pub use crate::json::string as json_string;
-
-/// A JSON number with one decimal (halves away from zero), or `null` for infinities and NaN (JSON has neither).
-fn number(x: f64) -> String {
-    if x.is_finite() {
-        let text = tenths(x);
-        if text == "-0.0" { "0.0".into() } else { text }
-    } else {
-        "null".into()
-    }
+/// A JSON number with one decimal (halves away from zero, never `-0.0`), or `None`
+/// (`null`) for infinities and NaN (JSON has neither).
+pub(crate) fn tenths_value(x: f64) -> Option<f64> {
+    x.is_finite().then(|| (x * 10.0).round() / 10.0 + 0.0)
 }
 
 #[cfg(test)]
@@ -355,18 +262,15 @@ mod tests {
     }
 
     #[test]
-    fn json_strings_escape_quotes_backslashes_and_controls() {
-        assert_eq!(json_string("a\"b\\c\u{1}\n"), "\"a\\\"b\\\\c\\u0001\\n\"");
-    }
-
-    #[test]
     fn numbers_never_print_minus_zero() {
         assert_eq!(whole(-0.4), "0");
         assert_eq!(signed(-0.4), "0");
         assert_eq!(signed(12.6), "+13");
-        assert_eq!(number(-0.01), "0.0");
-        assert_eq!(number(86.25), "86.3");
-        assert_eq!(number(f64::INFINITY), "null");
+        let json = |x: f64| serde_json::to_string(&tenths_value(x)).unwrap();
+        assert_eq!(json(-0.01), "0.0");
+        assert_eq!(json(86.25), "86.3");
+        assert_eq!(json(80.0), "80.0");
+        assert_eq!(json(f64::INFINITY), "null");
         assert_eq!((tenths(31.25), tenths(68.75), tenths(50.0)), ("31.3".into(), "68.8".into(), "50.0".into()));
     }
 }

@@ -9,6 +9,17 @@
 //! within the command timeout, and a `?` reply to another command (such as refusing the
 //! opponent's legal move). An engine that timed out or answered malformed output is
 //! killed; a killed or crashed engine is restarted before its next game.
+//!
+//! Some games end before either engine has made a move (the opening's moves are the
+//! referee's) with no one to blame for sure; they are **void**, without a winner, since
+//! the side asked first (Black: set up first, asked to move first) would otherwise lose
+//! every game two broken engines play, by the order of the questions alone:
+//!
+//! - both engines fail to be set up for the game (a failure of one is its forfeit when the
+//!   other is set up: the referee sets the second one up even after the first failed);
+//! - the first engine asked for a move fails to give one (no reply, a crash, `?`, a
+//!   malformed reply: [`Termination::voids_before_a_move`]): the other engine was never
+//!   asked. A resignation or an illegal move is a decision about a move and counts.
 
 use std::time::{Duration, Instant};
 
@@ -47,8 +58,8 @@ pub struct PlayedGame {
     pub opening: Opening,
     /// The game: start position and every move played, opening included.
     pub game: Game,
-    /// The winner.
-    pub winner: Color,
+    /// The winner; `None` for a void game (see the module documentation).
+    pub winner: Option<Color>,
     /// How it ended.
     pub termination: Termination,
     /// Details of the ending (empty for a normal end).
@@ -69,7 +80,11 @@ impl PlayedGame {
     /// The line reporting this game: `BLACK (black) vs WHITE (white): W+ normal, 12 turns`,
     /// then a swap, the reason of an adjudication and a `final_score` disagreement.
     pub fn report_line(&self, black: &str, white: &str) -> String {
-        let result = if self.winner == Color::Black { "B+" } else { "W+" };
+        let result = match self.winner {
+            Some(Color::Black) => "B+",
+            Some(Color::White) => "W+",
+            None => "void:",
+        };
         let mut line = format!(
             "{black} (black) vs {white} (white): {result} {}, {} turns",
             self.termination,
@@ -108,7 +123,7 @@ impl PlayedGame {
             record.set_tag(tag::START, start.to_string());
         }
         record.set_time_controls(time_controls);
-        record.set_result(Some(self.winner));
+        record.set_result(self.winner);
         record.set_termination(self.termination);
         if !self.reason.is_empty() {
             record.set_tag(tag::REASON, self.reason.clone());
@@ -137,14 +152,15 @@ impl PlayedGame {
     }
 }
 
-/// The loss of a game by one engine.
+/// The loss of a game by one engine, or a void game (see the module documentation).
 struct Loss {
     termination: Termination,
     reason: String,
+    void: bool,
 }
 
 fn loss(termination: Termination, reason: impl Into<String>) -> Loss {
-    Loss { termination, reason: reason.into() }
+    Loss { termination, reason: reason.into(), void: false }
 }
 
 fn failure_loss(command: &str, failure: Failure, timeout: Duration) -> Loss {
@@ -254,7 +270,7 @@ pub fn play_game_observed(
         swapped: false,
         opening: opening.clone(),
         game: game.clone(),
-        winner: Color::Black,
+        winner: None,
         termination: Termination::Normal,
         reason: String::new(),
         final_scores: [None, None],
@@ -274,12 +290,12 @@ pub fn play_game_observed(
     let seat = |color: Color| usize::from((color == Color::Black) != final_engine1_black);
     match result {
         Ok(winner) => {
-            played.winner = winner;
-            ask_final_scores(engines, settings, &mut played, seat);
+            played.winner = Some(winner);
+            ask_final_scores(engines, settings, &mut played, winner, seat);
         }
-        Err((loser, Loss { termination, reason })) => {
-            played.winner = !loser;
+        Err((loser, Loss { termination, reason, void })) => {
             played.termination = termination;
+            played.winner = (!void).then_some(!loser);
             played.reason = format!("{loser}: {reason}");
         }
     }
@@ -311,10 +327,27 @@ fn run(
 ) -> Result<Color, (Color, Loss)> {
     let seat = |color: Color, swapped: bool| usize::from((color == Color::Black) != (engine1_black != swapped));
     let control = |engine: usize| settings.time_controls[engine];
+    // Both are set up even when the first fails: a failure is a forfeit only if the other
+    // engine could be set up; when both fail the game is void.
+    let mut failed: Option<(Color, Loss)> = None;
     for color in Color::ALL {
         let index = seat(color, false);
-        prepare(&mut engines[index], settings, opening, control(index)).map_err(|l| (color, l))?;
+        if let Err(l) = prepare(&mut engines[index], settings, opening, control(index)) {
+            failed = Some(match failed {
+                None => (color, l),
+                Some((first, mut loss)) => {
+                    loss.reason =
+                        format!("{}; {color}: {}; neither engine could be set up: void", loss.reason, l.reason);
+                    loss.void = true;
+                    (first, loss)
+                }
+            });
+        }
     }
+    if let Some(failed) = failed {
+        return Err(failed);
+    }
+    let first_turn = game.moves().len();
     let mut clocks = Color::ALL.map(|color| Clock::new(control(seat(color, false))));
     let timeout = settings.command_timeout;
     loop {
@@ -326,15 +359,23 @@ fn run(
         let clock = &mut clocks[color.index()];
         let engine = &mut engines[seat(color, tally.swapped)];
         let (left, stones) = clock.time_left();
+        let turn = game.moves().len();
+        // The first engine asked for a move, failing to give one, voids the game.
+        let first = |mut l: Loss| {
+            if turn == first_turn && l.termination.voids_before_a_move() {
+                l.reason.push_str("; no engine had moved: void");
+                l.void = true;
+            }
+            (color, l)
+        };
         if engine.timed {
             expect_ok(engine, &format!("time_left {color} {} {stones}", format_seconds(left)), timeout)
-                .map_err(|l| (color, l))?;
+                .map_err(first)?;
         }
-        let turn = game.moves().len();
         let mut elapsed = Duration::ZERO;
         let mv = genmove(engine, color, clock, settings, game, &mut elapsed);
         tally.time_used[color.index()] += elapsed.as_secs_f64();
-        let mv = mv.map_err(|l| (color, l))?;
+        let mv = mv.map_err(first)?;
         if mv.is_some() {
             tally.turn_times.resize(turn + 1, None);
             tally.turn_times[turn] = Some(elapsed);
@@ -392,7 +433,11 @@ fn genmove(
     let mv = game
         .position()
         .parse_move(&text)
-        .map_err(|e| loss(Termination::MalformedReply, format!("'{shown}' is not a move: {e}")))?;
+        // The parser's message quotes the reply: it is engine text, cleaned like the rest.
+        .map_err(|e| {
+            let e = clean_text(&e.to_string(), MAX_SHOWN);
+            loss(Termination::MalformedReply, format!("'{shown}' is not a move: {e}"))
+        })?;
     game.play(mv).map_err(|e| loss(Termination::IllegalMove, format!("played {mv}: {e}")))?;
     clock
         .spend(elapsed, settings.margin)
@@ -405,9 +450,10 @@ fn ask_final_scores(
     engines: &mut [Engine; 2],
     settings: &GameSettings,
     played: &mut PlayedGame,
+    winner: Color,
     seat: impl Fn(Color) -> usize,
 ) {
-    let want = match played.winner {
+    let want = match winner {
         Color::Black => "B+",
         Color::White => "W+",
     };

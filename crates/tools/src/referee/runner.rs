@@ -51,8 +51,8 @@ pub struct GameResult {
     pub black: usize,
     /// The engine that played White.
     pub white: usize,
-    /// The winner's colour.
-    pub winner: Color,
+    /// The winner's colour; `None` for a void game (no engine moved), which counts for no one.
+    pub winner: Option<Color>,
     /// How it ended.
     pub termination: Termination,
     /// Whether an engine's `final_score` disagreed with the result.
@@ -60,9 +60,9 @@ pub struct GameResult {
 }
 
 impl GameResult {
-    /// The winning engine.
-    pub fn winner_engine(&self) -> usize {
-        if self.winner == Color::Black { self.black } else { self.white }
+    /// The winning engine; `None` for a void game.
+    pub fn winner_engine(&self) -> Option<usize> {
+        self.winner.map(|winner| if winner == Color::Black { self.black } else { self.white })
     }
 
     /// The result of `played`, which the schedule planned as `scheduled`.
@@ -660,7 +660,8 @@ impl Output {
 
 /// The one resume check: a recorded game must be the game the schedule plans under its
 /// identity: played under the same rules, from the same opening, by the same engines on
-/// each colour (after a recorded swap, exchanged), with a result.
+/// each colour (after a recorded swap, exchanged), with a result or void (a void game was
+/// played: it is not played again, and counts for no one).
 fn recorded_result(
     field: &Field,
     competition: &dyn Competition,
@@ -692,7 +693,10 @@ fn recorded_result(
         let after = if swapped { " after the swap" } else { "" };
         format!("{id}{after}: {e}")
     })?;
-    let winner = game.winner().ok_or_else(|| format!("{id} has no result"))?;
+    if game.winner().is_none() && !game.is_void() {
+        return Err(format!("{id} has no result"));
+    }
+    let winner = game.winner();
     let termination = game.termination().map_err(|e| format!("{id}: {e}"))?.unwrap_or(Termination::Normal);
     Ok(GameResult {
         index: scheduled.index,

@@ -17,8 +17,8 @@ pub struct GameOutcome {
     pub round: usize,
     /// Whether the first engine played Black.
     pub engine1_black: bool,
-    /// The winner.
-    pub winner: Color,
+    /// The winner; `None` for a void game (no engine moved), which counts for no one.
+    pub winner: Option<Color>,
     /// How the game ended.
     pub termination: Termination,
     /// Whether an engine's `final_score` disagreed with the result.
@@ -26,9 +26,9 @@ pub struct GameOutcome {
 }
 
 impl GameOutcome {
-    /// Whether the first engine won.
-    pub fn engine1_won(&self) -> bool {
-        (self.winner == Color::Black) == self.engine1_black
+    /// Whether the first engine won; `None` for a void game.
+    pub fn engine1_won(&self) -> Option<bool> {
+        self.winner.map(|winner| (winner == Color::Black) == self.engine1_black)
     }
 }
 
@@ -96,8 +96,11 @@ pub struct MatchSummary {
     pub names: [String; 2],
     /// Games planned (`--games`).
     pub planned: usize,
-    /// Games finished.
+    /// Games finished and counted (void games are not).
     pub games: u64,
+    /// Void games (no engine moved before the failure that ended them), by how they
+    /// ended; they count nowhere else.
+    pub void: Vec<(Termination, u64)>,
     /// The first engine's wins and losses.
     pub score: Score,
     /// The first engine's wins and losses with Black.
@@ -116,7 +119,7 @@ pub struct MatchSummary {
     pub los: f64,
     /// The SPRT, if one was asked for.
     pub sprt: Option<SprtReport>,
-    /// Games by how they ended (only terminations that occurred).
+    /// Counted games by how they ended (only terminations that occurred).
     pub terminations: Vec<(Termination, u64)>,
     /// Games where an engine's `final_score` disagreed with the result.
     pub disagreements: u64,
@@ -128,10 +131,14 @@ pub struct MatchSummary {
 pub struct Tally {
     /// The first engine's wins and losses.
     pub score: Score,
-    /// Complete pairs by the first engine's points.
+    /// Complete pairs by the first engine's points (a pair with a void game is never
+    /// complete).
     pub pentanomial: Pentanomial,
-    /// Finished games whose partner (round `r ^ 1`) is not finished yet: round -> won.
-    pending: HashMap<usize, bool>,
+    /// Void games: finished, counted nowhere.
+    pub void: u64,
+    /// Finished games whose partner (round `r ^ 1`) is not finished yet: round -> won
+    /// (`None`: void).
+    pending: HashMap<usize, Option<bool>>,
     seen: HashSet<usize>,
 }
 
@@ -142,11 +149,15 @@ impl Tally {
             return false;
         }
         let won = outcome.engine1_won();
-        self.score.add(won);
-        match self.pending.remove(&(outcome.round ^ 1)) {
-            Some(partner) if outcome.round % 2 == 1 => self.pentanomial.add_games(partner, won),
-            Some(partner) => self.pentanomial.add_games(won, partner),
-            None => {
+        match won {
+            Some(won) => self.score.add(won),
+            None => self.void += 1,
+        }
+        match (self.pending.remove(&(outcome.round ^ 1)), won) {
+            (Some(Some(partner)), Some(won)) if outcome.round % 2 == 1 => self.pentanomial.add_games(partner, won),
+            (Some(Some(partner)), Some(won)) => self.pentanomial.add_games(won, partner),
+            (Some(_), _) => {} // a pair with a void game is never complete
+            (None, _) => {
                 self.pending.insert(outcome.round, won);
             }
         }
@@ -173,12 +184,15 @@ impl Tally {
     ) -> String {
         let mut line = format!(
             "[{}/{planned}] {} {} - {} {}",
-            self.score.games(),
+            self.score.games() + self.void,
             names[0],
             self.score.wins,
             self.score.losses,
             names[1]
         );
+        if self.void > 0 {
+            line.push_str(&format!(" ({} void)", self.void));
+        }
         if let Some(elo) = self.score.elo_interval() {
             line.push_str(&format!(", Elo {}", format_elo(elo)));
         }
@@ -200,28 +214,36 @@ impl MatchSummary {
         let (mut as_black, mut as_white) = (Score::default(), Score::default());
         let mut colour_wins = [0u64; 2];
         let mut counts = [0u64; Termination::ALL.len()];
+        let mut void_counts = [0u64; Termination::ALL.len()];
         let mut disagreements = 0;
         for o in outcomes {
             if !tally.add(o) {
                 continue;
             }
+            let i = Termination::ALL.iter().position(|&t| t == o.termination).unwrap_or(0);
+            let (Some(winner), Some(won)) = (o.winner, o.engine1_won()) else {
+                void_counts[i] += 1;
+                continue;
+            };
             if o.engine1_black {
-                as_black.add(o.engine1_won())
+                as_black.add(won)
             } else {
-                as_white.add(o.engine1_won())
+                as_white.add(won)
             }
-            colour_wins[o.winner.index()] += 1;
+            colour_wins[winner.index()] += 1;
             disagreements += u64::from(o.disagreement);
-            if let Some(i) = Termination::ALL.iter().position(|&t| t == o.termination) {
-                counts[i] += 1;
-            }
+            counts[i] += 1;
         }
-        let terminations = Termination::ALL.into_iter().zip(counts).filter(|&(_, n)| n > 0).collect();
+        let occurred = |counts: [u64; Termination::ALL.len()]| {
+            Termination::ALL.into_iter().zip(counts).filter(|&(_, n)| n > 0).collect::<Vec<_>>()
+        };
+        let (terminations, void) = (occurred(counts), occurred(void_counts));
         let (score, pentanomial) = (tally.score, tally.pentanomial);
         MatchSummary {
             names,
             planned,
             games: score.games(),
+            void,
             score,
             as_black,
             as_white,
@@ -242,7 +264,7 @@ impl MatchSummary {
         let [a, b] = &self.names;
         let pct = self.score.fraction().map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s));
         let mut lines = vec![
-            ("Games".to_string(), format!("{} of {}", self.games, self.planned)),
+            ("Games".to_string(), format!("{} of {}{}", self.games, self.planned, self.void_note())),
             (format!("Score of {a} vs {b}"), format!("{} - {} ({pct})", self.score.wins, self.score.losses)),
             (
                 "By colour".to_string(),
@@ -288,6 +310,16 @@ impl MatchSummary {
         crate::report::MatchPanel { engines, lines, notes: Vec::new() }
     }
 
+    /// `, and 3 void (timeout 3): not counted`, or nothing without void games.
+    fn void_note(&self) -> String {
+        let total: u64 = self.void.iter().map(|(_, n)| n).sum();
+        if total == 0 {
+            return String::new();
+        }
+        let kinds: Vec<String> = self.void.iter().map(|(t, n)| format!("{t} {n}")).collect();
+        format!(", and {total} void ({}: no engine moved; not counted)", kinds.join(", "))
+    }
+
     /// Whether the SPRT has reached a decision.
     pub fn sprt_decided(&self) -> bool {
         self.sprt.is_some_and(|s| s.decision != SprtDecision::Continue)
@@ -323,7 +355,13 @@ impl fmt::Display for MatchSummary {
     /// The final summary, several lines.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let [a, b] = &self.names;
-        writeln!(f, "Match: {a} (engine 1) vs {b} (engine 2), {} of {} games", self.games, self.planned)?;
+        writeln!(
+            f,
+            "Match: {a} (engine 1) vs {b} (engine 2), {} of {} games{}",
+            self.games,
+            self.planned,
+            self.void_note()
+        )?;
         let pct = self.score.fraction().map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s));
         writeln!(f, "Score of {a} vs {b}: {} - {} ({pct})", self.score.wins, self.score.losses)?;
         writeln!(

@@ -1,87 +1,31 @@
 //! Splitting an engine command line into a program and its arguments, shell-style but
 //! without a shell: no variables, globs, pipes or redirections are interpreted.
 //!
-//! The rules follow POSIX `sh` word splitting for the quoting it supports: words are
-//! separated by unquoted blanks; `'...'` keeps everything literally; `"..."` keeps
-//! everything except that `\"`, `\\`, `\$` and `` \` `` lose their backslash; outside
-//! quotes a backslash makes the next character literal. `'a b' c\ d "e\"f"` gives the
-//! three words `a b`, `c d` and `e"f`.
+//! The words are those POSIX `sh` splits, by the `shlex` crate (tested against bash, dash,
+//! zsh and Python's shlex): words are separated by unquoted blanks (space, tab, newline);
+//! `'...'` keeps everything literally; `"..."` keeps everything except that `\"`, `\\`,
+//! `\$` and `` \` `` lose their backslash; outside quotes a backslash makes the next
+//! character literal; a `#` that starts a word starts a comment to the end of the line.
+//! `'a b' c\ d "e\"f"` gives the three words `a b`, `c d` and `e"f`.
 
 /// A command line that cannot be split.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SplitError {
-    /// A quote without its closing partner.
-    #[error("unterminated {0} quote")]
-    UnterminatedQuote(&'static str),
-    /// A backslash as the very last character.
-    #[error("a backslash ends the command")]
-    TrailingBackslash,
-    /// Nothing but blanks.
+    /// A quote without its closing partner, or a backslash as the very last character.
+    #[error("an unterminated quote or a backslash at the end")]
+    Unbalanced,
+    /// Nothing but blanks (and comments).
     #[error("the command is empty")]
     Empty,
 }
 
 /// Splits `line` into words (see the module documentation). An empty line is an error.
 pub fn split_command(line: &str) -> Result<Vec<String>, SplitError> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            ' ' | '\t' | '\n' | '\r' => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            '\'' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => word.push(c),
-                        None => return Err(SplitError::UnterminatedQuote("single")),
-                    }
-                }
-            }
-            '"' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('"' | '\\' | '$' | '`')) => word.push(c),
-                            Some('\n') => {}
-                            Some(c) => {
-                                word.push('\\');
-                                word.push(c);
-                            }
-                            None => return Err(SplitError::UnterminatedQuote("double")),
-                        },
-                        Some(c) => word.push(c),
-                        None => return Err(SplitError::UnterminatedQuote("double")),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                match chars.next() {
-                    Some('\n') => {}
-                    Some(c) => word.push(c),
-                    None => return Err(SplitError::TrailingBackslash),
-                }
-            }
-            c => {
-                in_word = true;
-                word.push(c);
-            }
-        }
+    match shlex::split(line) {
+        None => Err(SplitError::Unbalanced),
+        Some(words) if words.is_empty() => Err(SplitError::Empty),
+        Some(words) => Ok(words),
     }
-    if in_word {
-        words.push(word);
-    }
-    if words.is_empty() { Err(SplitError::Empty) } else { Ok(words) }
 }
 
 /// Whether `name` can name an engine: letters, digits, `_`, `.` and `-`, at least one.
@@ -156,9 +100,21 @@ mod tests {
 
     #[test]
     fn bad_lines_are_errors() {
-        assert_eq!(split_command("'open"), Err(SplitError::UnterminatedQuote("single")));
-        assert_eq!(split_command("\"open"), Err(SplitError::UnterminatedQuote("double")));
-        assert_eq!(split_command("end\\"), Err(SplitError::TrailingBackslash));
+        assert_eq!(split_command("'open"), Err(SplitError::Unbalanced));
+        assert_eq!(split_command("\"open"), Err(SplitError::Unbalanced));
+        assert_eq!(split_command("\"a\\"), Err(SplitError::Unbalanced));
+        assert_eq!(split_command("end\\"), Err(SplitError::Unbalanced));
         assert_eq!(split_command("   "), Err(SplitError::Empty));
+        assert_eq!(split_command(" # only a comment"), Err(SplitError::Empty));
+    }
+
+    #[test]
+    fn words_are_those_of_posix_sh() {
+        // Where the hand-written splitter differed from sh: a word-initial `#` starts a
+        // comment, a carriage return is no blank, a backslash-newline joins lines.
+        assert_eq!(split("engine --x 1 # a note"), ["engine", "--x", "1"]);
+        assert_eq!(split("engine a#b"), ["engine", "a#b"]);
+        assert_eq!(split("a\rb"), ["a\rb"]);
+        assert_eq!(split("a\\\nb"), ["ab"]);
     }
 }

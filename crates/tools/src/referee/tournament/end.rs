@@ -12,8 +12,10 @@ use crate::referee::tournament::{GameResult, TournamentReport};
 /// The standings of `results` between the engines `names` (`None` without games);
 /// `anchor` is `--anchor NAME=RATING`.
 pub fn standings(names: &[String], results: &[GameResult], anchor: Option<&str>) -> Result<Option<Standings>, String> {
-    let games: Vec<RatedGame> =
-        results.iter().map(|r| RatedGame::new(names[r.black].clone(), names[r.white].clone(), r.winner)).collect();
+    let games: Vec<RatedGame> = results
+        .iter()
+        .filter_map(|r| Some(RatedGame::new(names[r.black].clone(), names[r.white].clone(), r.winner?)))
+        .collect();
     let anchor = anchor.map(parse_anchor).transpose()?;
     if let Some((name, _)) = &anchor
         && !names.contains(name)
@@ -52,13 +54,18 @@ pub fn summary(report: &TournamentReport, anchor: Option<&str>, head_to_head: bo
     if let Some(sprt) = &report.sprt {
         let _ = writeln!(out, "{}", sprt.line());
     }
-    let mut endings: BTreeMap<&str, usize> = BTreeMap::new();
+    let (mut endings, mut void): (BTreeMap<&str, usize>, BTreeMap<&str, usize>) = Default::default();
     for r in &report.results {
-        *endings.entry(r.termination.as_str()).or_default() += 1;
+        let counts = if r.winner.is_some() { &mut endings } else { &mut void };
+        *counts.entry(r.termination.as_str()).or_default() += 1;
     }
-    let endings: Vec<String> = endings.iter().map(|(t, n)| format!("{t} {n}")).collect();
+    let line = |counts: &BTreeMap<&str, usize>| counts.iter().map(|(t, n)| format!("{t} {n}")).collect::<Vec<_>>();
     if !endings.is_empty() {
-        let _ = writeln!(out, "Games ended: {}", endings.join(", "));
+        let _ = writeln!(out, "Games ended: {}", line(&endings).join(", "));
+    }
+    if !void.is_empty() {
+        let total: usize = void.values().sum();
+        let _ = writeln!(out, "Void games: {total} ({}): no engine moved; not counted", line(&void).join(", "));
     }
     let disagreements = report.results.iter().filter(|r| r.disagreement).count();
     if disagreements > 0 {

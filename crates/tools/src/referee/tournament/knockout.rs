@@ -1,6 +1,11 @@
 //! Knockouts: round by round, each match plays `--games-per-pair` games; a level match
 //! plays tie-break pairs (one opening, colours swapped) until one engine leads after a
 //! pair. The winners meet in bracket order; byes (odd fields) go to the top seeds.
+//!
+//! Void games (no engine moved) count for neither engine. Games that decide nothing
+//! cannot break a tie: a level match whose last games (its base games, or its last
+//! tie-break pair) were all void plays no more tie-breaks, and the higher seed goes
+//! through, as when the tie-breaks run out.
 
 use std::fmt;
 
@@ -20,6 +25,8 @@ pub struct KnockoutMatch {
     pub engines: (usize, Option<usize>),
     /// Games won by each.
     pub score: (usize, usize),
+    /// Void games (counted for neither).
+    pub void: usize,
     /// Tie-break pairs played.
     pub tie_breaks: usize,
     /// Whether the tie-breaks ran out and the higher seed went through.
@@ -64,6 +71,9 @@ impl fmt::Display for KnockoutText<'_> {
                     let b = &self.names[b];
                     let mut line =
                         format!("  {a} {}-{} {b}: {} goes through", m.score.0, m.score.1, self.names[m.winner]);
+                    if m.void > 0 {
+                        line.push_str(&format!(" ({} void)", m.void));
+                    }
                     if m.tie_breaks > 0 {
                         line.push_str(&format!(
                             " ({} tie-break pair{})",
@@ -71,7 +81,9 @@ impl fmt::Display for KnockoutText<'_> {
                             if m.tie_breaks == 1 { "" } else { "s" }
                         ));
                     }
-                    if m.by_seed {
+                    if m.by_seed && m.score == (0, 0) {
+                        line.push_str(" (no game decided: the higher seed goes through)");
+                    } else if m.by_seed {
                         line.push_str(" (still level: the higher seed goes through)");
                     }
                     writeln!(f, "{line}")?;
@@ -94,8 +106,20 @@ struct Live {
 
 impl Live {
     fn score(&self) -> (usize, usize) {
-        let a = self.results.iter().filter(|r| r.winner_engine() == self.a).count();
-        (a, self.results.len() - a)
+        let a = self.results.iter().filter(|r| r.winner_engine() == Some(self.a)).count();
+        let b = self.results.iter().filter(|r| r.winner_engine() == Some(self.b)).count();
+        (a, b)
+    }
+
+    fn void(&self) -> usize {
+        self.results.iter().filter(|r| r.winner.is_none()).count()
+    }
+
+    /// Whether the games played since the target last grew (the base games, or the
+    /// last tie-break pair) were all void: more tie-breaks would decide nothing.
+    fn last_games_void(&self, base: usize) -> bool {
+        let from = if self.target > base { self.target - 2 } else { 0 };
+        self.results.get(from..).is_some_and(|last| !last.is_empty() && last.iter().all(|r| r.winner.is_none()))
     }
 }
 
@@ -143,7 +167,8 @@ pub(crate) fn play_knockout(runner: &mut Runner, base: usize) -> Result<Option<K
             for m in &mut live {
                 let (x, y) = m.score();
                 let tie_breaks = (m.target - base) / 2;
-                if m.results.len() >= m.target && x == y && tie_breaks < MAX_TIE_BREAK_PAIRS {
+                if m.results.len() >= m.target && x == y && tie_breaks < MAX_TIE_BREAK_PAIRS && !m.last_games_void(base)
+                {
                     m.target += 2;
                     runner.planned += 2;
                     more = true;
@@ -160,6 +185,7 @@ pub(crate) fn play_knockout(runner: &mut Runner, base: usize) -> Result<Option<K
                     round,
                     engines: (a, None),
                     score: (0, 0),
+                    void: 0,
                     tie_breaks: 0,
                     by_seed: false,
                     winner: a,
@@ -174,6 +200,7 @@ pub(crate) fn play_knockout(runner: &mut Runner, base: usize) -> Result<Option<K
                 round,
                 engines: (a, Some(b)),
                 score: (x, y),
+                void: m.void(),
                 tie_breaks: (m.target - base) / 2,
                 by_seed: x == y,
                 winner,

@@ -64,12 +64,12 @@ fn with_shard(path: &Path, shard: Option<(usize, usize)>) -> PathBuf {
 
 /// FNV-1a, 64 bits: a stable fingerprint of the schedule's description.
 fn fnv1a(text: &str) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in text.bytes() {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{hash:016x}")
+    use std::hash::Hasher as _;
+    // The bytes alone (not `text.hash()`, which appends a terminator): the same values as
+    // the hand-written FNV-1a this replaced, so fingerprints in existing records still match.
+    let mut hasher = fnv::FnvHasher::default();
+    hasher.write(text.as_bytes());
+    format!("{:016x}", hasher.finish())
 }
 
 impl Plan {
@@ -207,8 +207,10 @@ impl Competition for TournamentCompetition {
     fn progress_line(&self, field: &Field, results: &[GameResult], planned: usize, eta: Option<Duration>) -> String {
         let mut points = vec![0usize; field.names.len()];
         let mut games = vec![0usize; field.names.len()];
+        // Void games count for no one.
         for r in results {
-            points[r.winner_engine()] += 1;
+            let Some(winner) = r.winner_engine() else { continue };
+            points[winner] += 1;
             games[r.black] += 1;
             games[r.white] += 1;
         }
@@ -235,7 +237,9 @@ impl Competition for TournamentCompetition {
     }
 
     fn standings(&self, field: &Field, results: &[GameResult], planned: usize) -> String {
-        let mut out = format!("Standings after {} of {planned} games:\n", results.len());
+        let void = results.iter().filter(|r| r.winner.is_none()).count();
+        let void = if void > 0 { format!(" ({void} void, not counted)") } else { String::new() };
+        let mut out = format!("Standings after {} of {planned} games{void}:\n", results.len());
         match super::end::standings(&field.names, results, None) {
             Ok(Some(standings)) => out.push_str(&standings.ranking_text()),
             Ok(None) => out.push_str("No games: nothing to rate.\n"),
