@@ -37,6 +37,7 @@ mod stats_extremes;
 mod stats_reference;
 mod support;
 mod tournament;
+mod tournament_growth;
 mod tournament_scripts;
 mod tournament_unstartable;
 mod untimed_engine;

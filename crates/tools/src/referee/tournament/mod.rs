@@ -13,6 +13,7 @@
 //! `docs/tournament.md` describes the behaviour for users.
 
 pub mod field;
+mod growth;
 mod knockout;
 mod report;
 mod run;
