@@ -30,6 +30,7 @@ mod record_writer;
 mod referee;
 mod referee_scripts;
 mod referee_stats;
+mod referee_winrates;
 mod reports;
 mod rules_names;
 mod runner_options;
