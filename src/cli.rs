@@ -219,6 +219,8 @@ figure's ratio.\n\n\
 Examples:\n  veletas bench\n  veletas bench --runs 9 --json\n  \
 veletas bench --compare /path/to/old/veletas --runs 7")]
     Bench(crate::bench::BenchArgs),
+    /// Makes a balanced openings file: candidate openings scored by an engine (see docs/book.md).
+    Book(crate::book::BookArgs),
     /// Checks an engine's compliance with the protocol, one line per check (see docs/check.md).
     Check(crate::check::CheckArgs),
     /// Plays two protocol engines against each other and reports the result (see docs/match.md).
@@ -469,6 +471,10 @@ fn run_command(cli: Cli) -> Result<(), CommandError> {
         Some(Subcommand::Match(args)) => referee_match(&args)?,
         Some(Subcommand::Tournament(args)) => tournament(&args)?,
         Some(Subcommand::Check(args)) => check(&args)?,
+        Some(Subcommand::Book(args)) => {
+            let book = crate::book::run_book(&args).map_err(usage("book"))?;
+            eprintln!("veletas book: kept {} of {} candidate openings", book.kept, book.scored.len());
+        }
         Some(Subcommand::TrainEval(args)) => {
             let report = crate::learn::run(&args).map_err(usage("train-eval"))?;
             print(&report.to_string())?;

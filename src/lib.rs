@@ -16,4 +16,4 @@ pub mod generate;
 pub use veletas_engine::{bench, learn, player, protocol, search};
 pub use veletas_rules as rules;
 pub use veletas_rules::record;
-pub use veletas_tools::{check, json, picture, ratings, referee, report, stats};
+pub use veletas_tools::{book, check, json, picture, ratings, referee, report, stats};

@@ -12,6 +12,7 @@ macro_rules! scratch {
     };
 }
 
+mod book;
 mod build_commit_script;
 mod check_cli;
 mod check_referee;

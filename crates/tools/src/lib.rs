@@ -11,6 +11,7 @@
 //! replacing a link, a device or an input; [`records`] reads record files for the readers,
 //! skipping a truncated last game and repeated games.
 
+pub mod book;
 pub mod check;
 pub mod json;
 pub mod output;

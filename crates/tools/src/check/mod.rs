@@ -56,7 +56,7 @@ pub struct CheckArgs {
     pub seed: u64,
 }
 
-fn parse_size(text: &str) -> Result<u8, String> {
+pub(crate) fn parse_size(text: &str) -> Result<u8, String> {
     match text.parse::<u8>() {
         Ok(size) if Variant::from_size(size).is_some() => Ok(size),
         _ => Err("the board size must be 7, 9 or 10".to_string()),

@@ -400,7 +400,11 @@ fn genmove(
         }
         Err(failure) => return Err(failure_loss(&command, failure, deadline)),
     };
-    let (text, report) = if engine.analyzes { split_analyzed(&text)? } else { (text.as_str(), None) };
+    let (text, report) = if engine.analyzes {
+        split_analyzed(&text).map_err(|reason| loss(Termination::MalformedReply, reason))?
+    } else {
+        (text.as_str(), None)
+    };
     if text.eq_ignore_ascii_case("resign") {
         return Ok((None, None));
     }
@@ -421,20 +425,19 @@ fn genmove(
 
 /// A `genmove_analyze` reply: the move's text (the last line, `play MOVE`) and the report
 /// line before it, if any.
-fn split_analyzed(text: &str) -> Result<(&str, Option<&str>), Loss> {
+pub(crate) fn split_analyzed(text: &str) -> Result<(&str, Option<&str>), String> {
     let mut lines = text.lines().rev();
     let last = lines.next().unwrap_or("");
-    let mv = last.strip_prefix("play ").ok_or_else(|| {
-        let shown = clean_text(last, 60);
-        loss(Termination::MalformedReply, format!("'{shown}' is not 'play MOVE' ending a genmove_analyze reply"))
-    })?;
+    let mv = last
+        .strip_prefix("play ")
+        .ok_or_else(|| format!("'{}' is not 'play MOVE' ending a genmove_analyze reply", clean_text(last, 60)))?;
     Ok((mv.trim(), lines.map(str::trim).find(|l| l.starts_with("info "))))
 }
 
 /// The win rate and visits a report line (`info move M visits N winrate W order 0 ...`,
 /// protocol.md's `analyze`) gives `mv`, when it has an entry for it with visits; a line
 /// that does not read so gives nothing (the move still counts).
-fn evaluation_of(line: &str, mv: &str) -> Option<Evaluation> {
+pub(crate) fn evaluation_of(line: &str, mv: &str) -> Option<Evaluation> {
     for entry in line.split("info ").filter(|e| !e.trim().is_empty()) {
         let words: Vec<&str> = entry.split_whitespace().collect();
         let value = |key: &str| words.windows(2).find(|w| w[0] == key).map(|w| w[1]);
