@@ -571,6 +571,16 @@ impl<'a> Runner<'a> {
         if let Some(live) = self.live.take() {
             match status {
                 Some((status, panel)) => live.write(status, true, || panel).map_err(RefereeError::Usage)?,
+                // The last page of an interrupted run says so, and how to go on.
+                None if self.interrupted => {
+                    let resume = if self.record.is_some() { "; the same command resumes" } else { "" };
+                    let status =
+                        format!("interrupted: {} of {} games played{resume}", self.results.len(), self.planned);
+                    let panel = || self.competition.live_panel(&self.field, &self.results);
+                    if let Err(e) = live.write(&status, true, panel) {
+                        log::warn!("--live: {e}");
+                    }
+                }
                 None => self.counted().write_live(&live, true),
             }
         }
