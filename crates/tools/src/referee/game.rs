@@ -479,3 +479,39 @@ fn ask_final_scores(
         played.disagreement = Some(disagreements.join("; "));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_genmove_analyze_reply_gives_the_move_and_its_report() {
+        let reply = "info move d3 visits 42 winrate 5740 order 0 memory 1 memory_limit 256 pv d3 c4 info move b3 \
+                     visits 4 winrate 4639 order 1 pv b3\nplay d3";
+        let (mv, report) = split_analyzed(reply).unwrap();
+        assert_eq!(mv, "d3");
+        let report = report.unwrap();
+        let d3 = evaluation_of(report, "d3").unwrap();
+        assert_eq!((d3.winrate.hundredths(), d3.visits), (5740, 42));
+        let b3 = evaluation_of(report, "b3").unwrap();
+        assert_eq!((b3.winrate.hundredths(), b3.visits), (4639, 4));
+        assert_eq!(evaluation_of(report, "c4"), None, "a move of the pv is no entry");
+        assert_eq!(split_analyzed("play resign").unwrap(), ("resign", None));
+        assert!(split_analyzed("d3").unwrap_err().contains("not 'play MOVE'"));
+        assert!(split_analyzed("").is_err());
+    }
+
+    #[test]
+    fn reports_without_search_or_malformed_give_no_evaluation() {
+        assert_eq!(evaluation_of("info move d3 visits 0 winrate 5000 order 0 pv d3", "d3"), None);
+        for bad in [
+            "info move d3 visits x winrate 5000 order 0 pv d3",
+            "info move d3 visits 5 winrate 10001 order 0 pv d3",
+            "info move d3 visits 5 order 0 pv d3",
+            "info move",
+            "garbage",
+        ] {
+            assert_eq!(evaluation_of(bad, "d3"), None, "{bad}");
+        }
+    }
+}
