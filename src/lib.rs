@@ -15,4 +15,4 @@ pub mod fuzzing;
 pub use veletas_engine::{bench, learn, player, protocol, search};
 pub use veletas_rules as rules;
 pub use veletas_rules::record;
-pub use veletas_tools::{check, picture, ratings, referee, report, stats};
+pub use veletas_tools::{book, check, picture, ratings, referee, report, stats};

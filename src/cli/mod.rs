@@ -11,6 +11,7 @@
 //! use only [`error`] and `values` (the shared value parsers).
 
 mod bench;
+mod book;
 mod check;
 mod engine;
 pub mod error;
@@ -105,6 +106,8 @@ figure's ratio.\n\n\
 Examples:\n  veletas bench\n  veletas bench --runs 9 --json\n  \
 veletas bench --compare /path/to/old/veletas --runs 7")]
     Bench(BenchArgs),
+    /// Makes a balanced openings file: candidate openings scored by an engine (see docs/book.md).
+    Book(book::BookArgs),
     /// Checks an engine's compliance with the protocol, one line per check (see docs/check.md).
     Check(CheckArgs),
     /// Plays two protocol engines against each other and reports the result (see docs/match.md).
@@ -242,6 +245,7 @@ fn run_command(cli: Cli) -> Result<(), CommandError> {
         Some(Subcommand::Match(args)) => referee::play_match(*args)?,
         Some(Subcommand::Tournament(args)) => referee::play_tournament(*args)?,
         Some(Subcommand::Check(args)) => check::check(args)?,
+        Some(Subcommand::Book(args)) => book::book(args)?,
         Some(Subcommand::TrainEval(args)) => {
             let report = crate::learn::run(&args.into()).map_err(usage("train-eval"))?;
             print(&report.to_string())?;

@@ -319,3 +319,49 @@ fn analyze_keeps_reporting_until_input_arrives() {
     }
     assert!(after.starts_with("=5 ") && after.ends_with("\n\n") && !after.contains("info"), "{after}");
 }
+
+#[test]
+fn genmove_analyze_plays_the_move_genmove_plays_and_reports_it_first() {
+    let setup = format!("playouts 300\n{SETUP_7}play b d4-d6/f6\n");
+    let position = position_of(&setup);
+    let plain = replies(5, &format!("{setup}genmove w\nposition\n"));
+    let analyzed = replies(5, &format!("{setup}4 genmove_analyze w\nposition\n"));
+    let reply = &analyzed[analyzed.len() - 2];
+    let lines: Vec<&str> = reply.lines().collect();
+    assert_eq!(lines.len(), 3, "{reply:?}");
+    assert_eq!(lines[0], "=4 ");
+    let played = lines[2].strip_prefix("play ").expect("play MOVE last");
+    assert_eq!(format!("= {played}"), plain[plain.len() - 2], "the same move as genmove, same seed and budget");
+    assert!(check_report(lines[1], &position) >= 1);
+    assert!(lines[1].starts_with(&format!("info move {played} visits ")), "the move played comes first: {reply}");
+    let visits: u64 = lines[1].split(' ').nth(4).unwrap().parse().unwrap();
+    assert!(visits > 0, "{reply}");
+    // The move is played: the position is the one genmove leaves.
+    assert_eq!(analyzed.last(), plain.last());
+}
+
+#[test]
+fn genmove_analyze_without_search_and_its_errors() {
+    let setup = format!("player random\n{SETUP_7}");
+    let out = replies(1, &format!("{setup}genmove_analyze b\n"));
+    let last = out.last().unwrap();
+    let (report, mv) = last.strip_prefix("= \n").unwrap().split_once("\nplay ").expect("a report, then play MOVE");
+    assert!(report.starts_with(&format!("info move {mv} visits 0 ")), "chosen without search: {report}");
+    let mut position = position_of(SETUP_7);
+    assert!(position.is_legal(position.parse_move(mv).unwrap()), "{mv}");
+    let before = replies(1, &format!("{SETUP_7}position\n")).pop().unwrap();
+    let errors = replies(1, &format!("{SETUP_7}genmove_analyze w\ngenmove_analyze\ngenmove_analyze b w\nposition\n"));
+    assert_eq!(
+        errors[3..6],
+        [
+            "? illegal move: it is black's turn".to_string(),
+            "? syntax error: missing argument; usage: genmove_analyze COLOR".to_string(),
+            "? syntax error: unexpected 'w'; usage: genmove_analyze COLOR".to_string(),
+        ]
+    );
+    assert_eq!(errors[6], before, "nothing changed");
+    position = position_of(WIN_7);
+    let over = replies(1, &format!("{WIN_7}play b f1\ngenmove_analyze w\n"));
+    assert!(position.is_legal(position.parse_move("f1").unwrap()));
+    assert_eq!(over.last().unwrap(), "? illegal move: the game is over");
+}

@@ -12,6 +12,7 @@ macro_rules! scratch {
     };
 }
 
+mod book;
 mod build_commit_script;
 mod check_cli;
 mod check_referee;
@@ -30,6 +31,7 @@ mod record_writer;
 mod referee;
 mod referee_scripts;
 mod referee_stats;
+mod referee_winrates;
 mod reports;
 mod rules_names;
 mod runner_options;
@@ -37,6 +39,7 @@ mod stats_extremes;
 mod stats_reference;
 mod support;
 mod tournament;
+mod tournament_growth;
 mod tournament_scripts;
 mod tournament_unstartable;
 mod untimed_engine;

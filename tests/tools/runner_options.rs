@@ -305,3 +305,94 @@ fn sigint_stops_a_tournament_with_its_standings_so_far() {
     assert_eq!(games_in(&dir.join("t.txt")), 12);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// What a tournament's records say of each game, by id: who played which colour, the moves
+/// and the result (with `restart=on` a game's moves depend on nothing that came before).
+fn game_keys(path: &Path) -> Vec<(String, String, String, Vec<String>, String)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut keys: Vec<_> = veletas::referee::parse_records(&text)
+        .unwrap()
+        .iter()
+        .map(|g| {
+            let tag = |t: &str| g.tag(t).unwrap_or_default().to_string();
+            (tag("Game"), tag("Black"), tag("White"), g.moves.clone(), tag("Result"))
+        })
+        .collect();
+    keys.sort();
+    keys
+}
+
+#[test]
+fn an_interrupted_knockout_resumes_to_the_games_and_champion_of_an_uninterrupted_one() {
+    let dir = scratch!("sigint-knockout");
+    let pid_file = dir.join("pids");
+    let a = format!("a={FAKE} --seed 1 --slow-at 1 --delay 0.3 --pid-file {}", pid_file.display());
+    let (b, c, d) = (format!("b={FAKE} --seed 2"), format!("c={FAKE} --seed 3"), format!("d={FAKE} --seed 4"));
+    let args = |record: &'static str| {
+        let mut args = vec!["tournament", "--format", "knockout", "--size", "7", "--each", "restart=on", "-q"];
+        for engine in [&a, &b, &c, &d] {
+            args.extend(["--engine", engine.as_str()]);
+        }
+        args.extend(["--record", record]);
+        args.into_iter().map(str::to_string).collect::<Vec<String>>()
+    };
+    let whole_args = args("whole.txt");
+    let whole = veletas_in(&dir, &whole_args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(whole.status.success(), "{}", text(&whole.stderr));
+    let _ = std::fs::remove_file(&pid_file);
+    let cut_args = args("cut.txt");
+    let cut_args: Vec<&str> = cut_args.iter().map(String::as_str).collect();
+    let out = interrupt(&dir, &cut_args, &pid_file, 1);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    let (played, all) = (games_in(&dir.join("cut.txt")), games_in(&dir.join("whole.txt")));
+    assert!(played < all, "{played} of {all}");
+    assert!(stderr.contains("to resume, run the same command"), "{stderr}");
+    let out = veletas_in(&dir, &cut_args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(game_keys(&dir.join("cut.txt")), game_keys(&dir.join("whole.txt")));
+    // The same matches, winners and champion (the lines after the fingerprint's).
+    let summary = |bytes: &[u8]| text(bytes).lines().skip(1).map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(summary(&out.stdout), summary(&whole.stdout));
+    assert!(text(&whole.stdout).contains("Champion: "), "{}", text(&whole.stdout));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_live_page_of_an_interrupted_tournament_says_so_with_its_standings() {
+    let dir = scratch!("sigint-live");
+    let pid_file = dir.join("pids");
+    let a = format!("a={FAKE} --slow-at 1 --delay 0.5 --pid-file {}", pid_file.display());
+    let (b, c) = (format!("b={FAKE}"), format!("c={FAKE}"));
+    let args = [
+        "tournament",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--engine",
+        &c,
+        "--size",
+        "7",
+        "--games-per-pair",
+        "4",
+        "--record",
+        "t.txt",
+        "--live",
+        "live.html",
+        "-q",
+    ];
+    let out = interrupt(&dir, &args, &pid_file, 1);
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+    let played = games_in(&dir.join("t.txt"));
+    let page = std::fs::read_to_string(dir.join("live.html")).unwrap();
+    assert!(page.contains(&format!("interrupted: {played} of 12 games played; the same command resumes")), "{page}");
+    assert!(page.contains(r#"data-finished="true""#) && !page.contains("http-equiv=\"refresh\""), "no more reloads");
+    assert!(page.contains(r#"id="report""#), "the standings so far");
+    // Resumed to the end, the page is that of a finished tournament.
+    let out = veletas_in(&dir, &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let page = std::fs::read_to_string(dir.join("live.html")).unwrap();
+    assert!(page.contains("12 of 12 games played") && !page.contains("interrupted"), "{page}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

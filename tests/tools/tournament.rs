@@ -347,7 +347,10 @@ fn bad_commands_get_one_clear_line_and_lose_no_game() {
     let before = std::fs::read_to_string(&record).unwrap();
     let (ok, _, stderr) = cli(&["--engine", &a, "--engine", &c, "--size", "7", "-q", "--record", r]);
     assert!(!ok);
-    assert!(stderr.contains("another tournament"), "{stderr}");
+    assert!(
+        stderr.contains("different tournament") && stderr.contains("White is 'b', this tournament plays 'c'"),
+        "{stderr}"
+    );
     assert_eq!(std::fs::read_to_string(&record).unwrap(), before);
     // A line that is not a record: the error names the line, the file stays as it was.
     let broken = format!("[Event \"x\"]\n[not a tag\n{before}");

@@ -103,6 +103,12 @@ pub trait Player {
     /// Chooses a move for the side to move in `game`, within the limits of `clock`.
     fn decide(&mut self, game: &Game, clock: &GtpClock) -> Decision;
 
+    /// [`Player::decide`], with the search's final view when the player searched
+    /// (`genmove_analyze`); players that do not search give `None`.
+    fn decide_analyzed(&mut self, game: &Game, clock: &GtpClock) -> (Decision, Option<SearchResult>) {
+        (self.decide(game, clock), None)
+    }
+
     /// Called when a new game starts (`clear_board`, `boardsize`, `set_position`), so a
     /// player can drop what it learned about the previous one.
     fn new_game(&mut self) {}

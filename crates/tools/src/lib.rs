@@ -12,6 +12,7 @@
 //! replacing a link, a device or an input; [`records`] reads record files for the readers,
 //! skipping a truncated last game and repeated games.
 
+pub mod book;
 pub mod check;
 pub mod output;
 pub mod picture;

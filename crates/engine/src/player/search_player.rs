@@ -147,6 +147,10 @@ impl Player for SearchPlayer {
     }
 
     fn decide(&mut self, game: &Game, clock: &GtpClock) -> Decision {
+        self.decide_analyzed(game, clock).0
+    }
+
+    fn decide_analyzed(&mut self, game: &Game, clock: &GtpClock) -> (Decision, Option<SearchResult>) {
         let start = Instant::now();
         let limits = self.limits(game, clock);
         let side = game.position().side_to_move();
@@ -169,11 +173,11 @@ impl Player for SearchPlayer {
                         "search: {side} resigns: win rate below {:.1}% for {RESIGN_TURNS} turns",
                         100.0 * self.resign
                     );
-                    return Decision::Resign;
+                    return (Decision::Resign, Some(result));
                 }
-                Decision::Play(result.best)
+                (Decision::Play(result.best), Some(result))
             }
-            None => Decision::Resign,
+            None => (Decision::Resign, None),
         }
     }
 

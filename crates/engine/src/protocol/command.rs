@@ -30,6 +30,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("play", "COLOR MOVE", "plays a move for the side to move"),
     ("genmove", "COLOR", "the engine chooses a move and plays it"),
     ("reg_genmove", "COLOR", "the engine chooses a move without playing it"),
+    ("genmove_analyze", "COLOR", "as genmove, with the search's final view: an info line, then play MOVE"),
     ("undo", "", "takes back the last move"),
     ("showboard", "", "a diagram of the position"),
     ("time_settings", "MAIN BYO_YOMI STONES", "sets the time control"),
@@ -97,6 +98,8 @@ pub enum Command {
     Genmove(Color),
     /// `reg_genmove COLOR`
     RegGenmove(Color),
+    /// `genmove_analyze COLOR`
+    GenmoveAnalyze(Color),
     /// `undo`
     Undo,
     /// `showboard`
@@ -305,6 +308,7 @@ fn command(i: &str) -> Res<'_, Command> {
             keyword("play", map((color, owned), |(c, m)| Command::Play(c, m))),
             keyword("genmove", map(color, Command::Genmove)),
             keyword("reg_genmove", map(color, Command::RegGenmove)),
+            keyword("genmove_analyze", map(color, Command::GenmoveAnalyze)),
         )),
         alt((
             keyword("undo", success(Command::Undo)),

@@ -144,21 +144,16 @@ impl Engine {
                 self.game.play(mv).map_err(|e| illegal(&mv.to_string(), &e))?;
                 String::new()
             }
-            Command::Genmove(color) => {
-                let start = Instant::now();
-                let text = match self.generate(color)? {
-                    Decision::Play(mv) => {
-                        self.game.play(mv).map_err(|e| illegal(&mv.to_string(), &e))?;
-                        self.own = Some(color);
-                        mv.to_string()
-                    }
-                    Decision::Resign => "resign".to_string(),
-                };
-                // Keep our own account of the clock; the next `time_left` replaces it.
-                time::charge(&mut self.clock, color, start.elapsed().as_secs_f64());
-                text
+            Command::Genmove(color) => self.play_generated(color)?.0,
+            Command::GenmoveAnalyze(color) => {
+                // The search's final view (as `analyze` reports it), then `play MOVE`.
+                let (text, result) = self.play_generated(color)?;
+                match result {
+                    Some(result) => format!("\n{}\nplay {text}", crate::protocol::analysis::info_line(&result)),
+                    None => format!("\nplay {text}"),
+                }
             }
-            Command::RegGenmove(color) => match self.generate(color)? {
+            Command::RegGenmove(color) => match self.generate(color)?.0 {
                 Decision::Play(mv) => mv.to_string(),
                 Decision::Resign => "resign".to_string(),
             },
@@ -331,10 +326,29 @@ impl Engine {
         Ok(())
     }
 
-    /// Asks the player for a move of `color`, which must be the side to move.
-    fn generate(&mut self, color: Color) -> Result<Decision, String> {
+    /// `genmove`: asks the player for a move of `color` and plays it; the move's text (or
+    /// `resign`) and the search's final view, if the player searched.
+    fn play_generated(&mut self, color: Color) -> Result<(String, Option<SearchResult>), String> {
+        let start = Instant::now();
+        let (decision, result) = self.generate(color)?;
+        let text = match decision {
+            Decision::Play(mv) => {
+                self.game.play(mv).map_err(|e| illegal(&mv.to_string(), &e))?;
+                self.own = Some(color);
+                mv.to_string()
+            }
+            Decision::Resign => "resign".to_string(),
+        };
+        // Keep our own account of the clock; the next `time_left` replaces it.
+        time::charge(&mut self.clock, color, start.elapsed().as_secs_f64());
+        Ok((text, result))
+    }
+
+    /// Asks the player for a move of `color`, which must be the side to move (with the
+    /// search's final view, if it searched).
+    fn generate(&mut self, color: Color) -> Result<(Decision, Option<SearchResult>), String> {
         self.check_turn(color).map_err(|reason| format!("illegal move: {reason}"))?;
-        let decision = self.player.decide(&self.game, &self.clock);
+        let (decision, result) = self.player.decide_analyzed(&self.game, &self.clock);
         match decision {
             Decision::Play(mv) => {
                 debug!("{}: {color} plays {mv}", self.player.describe());
@@ -343,7 +357,7 @@ impl Engine {
             }
             Decision::Resign => debug!("{}: {color} resigns", self.player.describe()),
         }
-        Ok(decision)
+        Ok((decision, result))
     }
 }
 

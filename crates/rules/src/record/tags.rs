@@ -16,8 +16,11 @@ pub mod tag {
     pub const ROUND: &str = "Round";
     /// A tournament game's id.
     pub const GAME: &str = "Game";
-    /// The fingerprint of a tournament's schedule.
+    /// The fingerprint of a tournament's schedule (the one it started with, when it grew).
     pub const TOURNAMENT: &str = "Tournament";
+    /// The settings that fix a tournament's schedule when the game was played:
+    /// `round-robin; engines 3; games-per-pair 2; rounds 1; openings random seed 1`.
+    pub const SCHEDULE: &str = "Schedule";
     /// Black's engine or player (after a swap: the one that played Black after it).
     pub const BLACK: &str = "Black";
     /// White's engine or player.

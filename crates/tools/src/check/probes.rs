@@ -36,7 +36,7 @@ pub const REQUIRED_COMMANDS: [&str; 17] = [
 ];
 
 /// The extensions protocol.md describes.
-pub const EXTENSIONS: [&str; 17] = [
+pub const EXTENSIONS: [&str; 18] = [
     "legal_moves",
     "is_legal",
     "set_position",
@@ -49,6 +49,7 @@ pub const EXTENSIONS: [&str; 17] = [
     "playouts",
     "threads",
     "analyze",
+    "genmove_analyze",
     "solve",
     "memory",
     "resign_threshold",

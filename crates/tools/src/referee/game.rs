@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use crate::referee::clock::{Clock, TimeControl, format_seconds};
 use crate::referee::engine::{Engine, Failure, MAX_SHOWN, Reply, clean_text};
 use crate::referee::openings::Opening;
-use veletas_rules::record::{Annotation, GameRecord, TimeControls, tag};
+use veletas_rules::record::{Annotation, Evaluation, GameRecord, TimeControls, WinRate, tag};
 use veletas_rules::{Color, Game, Move, RuleSet, Rules};
 
 pub use veletas_rules::record::Termination;
@@ -74,6 +74,9 @@ pub struct PlayedGame {
     /// The time each turn of `game` took its engine to answer `genmove`, by turn (from
     /// 0; `None` for the opening's turns, which no engine chose).
     pub turn_times: Vec<Option<Duration>>,
+    /// The win rate and visits each turn's engine reported with its move
+    /// (`genmove_analyze`), by turn (`None` where it reported none).
+    pub turn_evaluations: Vec<Option<Evaluation>>,
 }
 
 impl PlayedGame {
@@ -145,7 +148,8 @@ impl PlayedGame {
         record.moves = self.game.moves().map(|mv| mv.to_string()).collect();
         for (turn, time) in self.turn_times.iter().enumerate() {
             if let Some(time) = time {
-                record.set_annotation(turn, Annotation::of_time(*time));
+                let evaluation = self.turn_evaluations.get(turn).copied().flatten();
+                record.set_annotation(turn, Annotation { evaluation, ..Annotation::of_time(*time) });
             }
         }
         record
@@ -207,6 +211,12 @@ fn prepare(engine: &mut Engine, settings: &GameSettings, opening: &Opening, cont
                 return Err(refused);
             }
         }
+        // Whether to ask for moves with `genmove_analyze` (their win rates are recorded); an
+        // engine that refuses `list_commands` plays with `genmove`.
+        engine.analyzes = match engine.command("list_commands", timeout) {
+            Ok(Reply { success, text }) => success && text.lines().any(|l| l.trim() == "genmove_analyze"),
+            Err(failure) => return Err(failure_loss("list_commands", failure, timeout)),
+        };
     }
     expect_ok(engine, &format!("boardsize {}", opening.variant.size()), timeout)?;
     // Only what differs from plain classic is announced, so engines without these
@@ -277,6 +287,7 @@ pub fn play_game_observed(
         disagreement: None,
         time_used: [0.0; 2],
         turn_times: Vec::new(),
+        turn_evaluations: Vec::new(),
     };
     let mut tally = Tally::default();
     let result = run(engines, settings, opening, &mut game, engine1_black, &mut tally, observer);
@@ -285,6 +296,7 @@ pub fn play_game_observed(
     played.swapped = swapped;
     played.time_used = tally.time_used;
     played.turn_times = tally.turn_times;
+    played.turn_evaluations = tally.turn_evaluations;
     let final_engine1_black = engine1_black != swapped;
     played.engine1_black = final_engine1_black;
     let seat = |color: Color| usize::from((color == Color::Black) != final_engine1_black);
@@ -311,6 +323,8 @@ struct Tally {
     time_used: [f64; 2],
     /// The time of each turn an engine chose, by turn.
     turn_times: Vec<Option<Duration>>,
+    /// The win rate and visits reported with each turn, by turn.
+    turn_evaluations: Vec<Option<Evaluation>>,
 }
 
 /// The game loop proper: the winner, or the loser and why. `tally.swapped` is set when White
@@ -375,10 +389,12 @@ fn run(
         let mut elapsed = Duration::ZERO;
         let mv = genmove(engine, color, clock, settings, game, &mut elapsed);
         tally.time_used[color.index()] += elapsed.as_secs_f64();
-        let mv = mv.map_err(first)?;
+        let (mv, evaluation) = mv.map_err(first)?;
         if mv.is_some() {
             tally.turn_times.resize(turn + 1, None);
             tally.turn_times[turn] = Some(elapsed);
+            tally.turn_evaluations.resize(turn + 1, None);
+            tally.turn_evaluations[turn] = evaluation;
         }
         let Some(mv) = mv else {
             return Err((color, loss(Termination::Resignation, "resigned")));
@@ -393,6 +409,8 @@ fn run(
 }
 
 /// Asks for a move and checks it; `None` is a resignation. The move is played in `game`.
+/// An engine that lists `genmove_analyze` is asked with it: the move comes with the win
+/// rate and visits its search gave it, when it reported them.
 fn genmove(
     engine: &mut Engine,
     color: Color,
@@ -400,8 +418,8 @@ fn genmove(
     settings: &GameSettings,
     game: &mut Game,
     elapsed: &mut Duration,
-) -> Result<Option<Move>, Loss> {
-    let command = format!("genmove {color}");
+) -> Result<(Option<Move>, Option<Evaluation>), Loss> {
+    let command = if engine.analyzes { format!("genmove_analyze {color}") } else { format!("genmove {color}") };
     let deadline = clock.deadline(settings.margin);
     let start = Instant::now();
     let reply = engine.command(&command, deadline);
@@ -423,16 +441,21 @@ fn genmove(
         }
         Err(failure) => return Err(failure_loss(&command, failure, deadline)),
     };
+    let (text, report) = if engine.analyzes {
+        split_analyzed(&text).map_err(|reason| loss(Termination::MalformedReply, reason))?
+    } else {
+        (text.as_str(), None)
+    };
     if text.eq_ignore_ascii_case("resign") {
-        return Ok(None);
+        return Ok((None, None));
     }
-    let shown = clean_text(&text, 60);
+    let shown = clean_text(text, 60);
     if text.is_empty() || text.contains(char::is_whitespace) {
         return Err(loss(Termination::MalformedReply, format!("'{shown}' is not a move")));
     }
     let mv = game
         .position()
-        .parse_move(&text)
+        .parse_move(text)
         // The parser's message quotes the reply: it is engine text, cleaned like the rest.
         .map_err(|e| {
             let e = clean_text(&e.to_string(), MAX_SHOWN);
@@ -442,7 +465,35 @@ fn genmove(
     clock
         .spend(elapsed, settings.margin)
         .map_err(|e| loss(Termination::TimeForfeit, format!("played {mv} too late: {e}")))?;
-    Ok(Some(mv))
+    Ok((Some(mv), report.and_then(|line| evaluation_of(line, &mv.to_string()))))
+}
+
+/// A `genmove_analyze` reply: the move's text (the last line, `play MOVE`) and the report
+/// line before it, if any.
+pub(crate) fn split_analyzed(text: &str) -> Result<(&str, Option<&str>), String> {
+    let mut lines = text.lines().rev();
+    let last = lines.next().unwrap_or("");
+    let mv = last
+        .strip_prefix("play ")
+        .ok_or_else(|| format!("'{}' is not 'play MOVE' ending a genmove_analyze reply", clean_text(last, 60)))?;
+    Ok((mv.trim(), lines.map(str::trim).find(|l| l.starts_with("info "))))
+}
+
+/// The win rate and visits a report line (`info move M visits N winrate W order 0 ...`,
+/// protocol.md's `analyze`) gives `mv`, when it has an entry for it with visits; a line
+/// that does not read so gives nothing (the move still counts).
+pub(crate) fn evaluation_of(line: &str, mv: &str) -> Option<Evaluation> {
+    for entry in line.split("info ").filter(|e| !e.trim().is_empty()) {
+        let words: Vec<&str> = entry.split_whitespace().collect();
+        let value = |key: &str| words.windows(2).find(|w| w[0] == key).map(|w| w[1]);
+        if value("move") != Some(mv) {
+            continue;
+        }
+        let visits: u64 = value("visits")?.parse().ok()?;
+        let winrate = WinRate::from_hundredths(value("winrate")?.parse().ok()?)?;
+        return (visits > 0).then_some(Evaluation { winrate, visits });
+    }
+    None
 }
 
 /// Asks both engines for `final_score` and notes any disagreement with the result.
@@ -472,5 +523,41 @@ fn ask_final_scores(
     }
     if !disagreements.is_empty() {
         played.disagreement = Some(disagreements.join("; "));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_genmove_analyze_reply_gives_the_move_and_its_report() {
+        let reply = "info move d3 visits 42 winrate 5740 order 0 memory 1 memory_limit 256 pv d3 c4 info move b3 \
+                     visits 4 winrate 4639 order 1 pv b3\nplay d3";
+        let (mv, report) = split_analyzed(reply).unwrap();
+        assert_eq!(mv, "d3");
+        let report = report.unwrap();
+        let d3 = evaluation_of(report, "d3").unwrap();
+        assert_eq!((d3.winrate.hundredths(), d3.visits), (5740, 42));
+        let b3 = evaluation_of(report, "b3").unwrap();
+        assert_eq!((b3.winrate.hundredths(), b3.visits), (4639, 4));
+        assert_eq!(evaluation_of(report, "c4"), None, "a move of the pv is no entry");
+        assert_eq!(split_analyzed("play resign").unwrap(), ("resign", None));
+        assert!(split_analyzed("d3").unwrap_err().contains("not 'play MOVE'"));
+        assert!(split_analyzed("").is_err());
+    }
+
+    #[test]
+    fn reports_without_search_or_malformed_give_no_evaluation() {
+        assert_eq!(evaluation_of("info move d3 visits 0 winrate 5000 order 0 pv d3", "d3"), None);
+        for bad in [
+            "info move d3 visits x winrate 5000 order 0 pv d3",
+            "info move d3 visits 5 winrate 10001 order 0 pv d3",
+            "info move d3 visits 5 order 0 pv d3",
+            "info move",
+            "garbage",
+        ] {
+            assert_eq!(evaluation_of(bad, "d3"), None, "{bad}");
+        }
     }
 }

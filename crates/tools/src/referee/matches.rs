@@ -271,7 +271,12 @@ pub fn run_match(args: &MatchSettings) -> Result<MatchSummary, RefereeError> {
     let summary = runner_summary(&runner, common.sprt);
     let finished = played.and_then(|()| {
         let _ = write!(std::io::stdout(), "{summary}").and_then(|()| std::io::stdout().flush());
-        let status = format!("{} of {} games played", summary.games, summary.planned);
+        let mut status = format!("{} of {} games played", summary.games, summary.planned);
+        if runner.interrupted {
+            // The last page of an interrupted match says so, and how to go on.
+            let resume = if runner.record_path().is_some() { "; the same command resumes" } else { "" };
+            status = format!("interrupted: {status}{resume}");
+        }
         runner.finish(Some((&status, summary.panel(names(&runner)).html())))
     });
     if let Err(e) = finished {

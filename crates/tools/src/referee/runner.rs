@@ -266,6 +266,12 @@ pub(crate) trait Competition {
     /// Checks that a recorded game names the engines this run has as Black and White
     /// (`black`, `white`, after a recorded swap) the way this competition's records do.
     fn check_engines(&self, field: &Field, game: &GameRecord, black: usize, white: usize) -> Result<(), String>;
+    /// Checks what else fixes a recorded game's place in this run (a tournament: the
+    /// schedule it was recorded under, the time controls).
+    fn check_place(&self, field: &Field, game: &GameRecord, scheduled: &ScheduledGame) -> Result<(), String> {
+        let _ = (field, game, scheduled);
+        Ok(())
+    }
     /// What a record file of another competition is called in errors ("match", ...).
     fn noun(&self) -> &'static str;
     /// How errors name a scheduled game (`round 3` in a match, `game 3` in a tournament).
@@ -570,6 +576,16 @@ impl<'a> Runner<'a> {
         if let Some(live) = self.live.take() {
             match status {
                 Some((status, panel)) => live.write(status, true, || panel).map_err(RefereeError::Usage)?,
+                // The last page of an interrupted run says so, and how to go on.
+                None if self.interrupted => {
+                    let resume = if self.record.is_some() { "; the same command resumes" } else { "" };
+                    let status =
+                        format!("interrupted: {} of {} games played{resume}", self.results.len(), self.planned);
+                    let panel = || self.competition.live_panel(&self.field, &self.results);
+                    if let Err(e) = live.write(&status, true, panel) {
+                        log::warn!("--live: {e}");
+                    }
+                }
                 None => self.counted().write_live(&live, true),
             }
         }
@@ -669,6 +685,10 @@ fn recorded_result(
     scheduled: &ScheduledGame,
 ) -> Result<GameResult, String> {
     let (id, noun) = (competition.identity(scheduled), competition.noun());
+    let size = field.book.variant.size().to_string();
+    if let Some(recorded) = game.tag(tag::SIZE).map(str::trim).filter(|s| *s != size) {
+        return Err(format!("{id}: the record was made with --size {recorded}, this run has --size {size}"));
+    }
     // Options such as claimed-block leave the openings as they are: compare the rules too.
     match game.rules() {
         Ok(rules) if rules == field.book.rules => {}
@@ -680,6 +700,7 @@ fn recorded_result(
         }
         Err(e) => return Err(format!("{id}: {e}")),
     }
+    competition.check_place(field, game, scheduled)?;
     let opening = field.book.opening(scheduled.encounter).to_string();
     if game.tag(tag::OPENING) != Some(opening.as_str()) {
         return Err(format!(

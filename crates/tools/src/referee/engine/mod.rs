@@ -679,6 +679,9 @@ pub struct Engine {
     /// Whether the engine accepted this game's `time_settings`: one that answered `?` (it
     /// knows no time commands) plays on, timed by the referee alone, and gets no `time_left`.
     pub timed: bool,
+    /// Whether the running process lists `genmove_analyze` (asked once per process, before
+    /// its first game): its moves are then asked for with it, and their win rates recorded.
+    pub analyzes: bool,
     /// Whether the process was started and its start-up commands were not sent yet.
     init_pending: bool,
     /// Its name and game, for the logs.
@@ -689,7 +692,7 @@ impl Engine {
     /// An engine not started yet.
     pub fn new(command: EngineCommand, log: Option<PathBuf>) -> Engine {
         let traffic = Traffic::new(&command.text, None);
-        Engine { command, log, process: None, starts: 0, timed: true, init_pending: false, traffic }
+        Engine { command, log, process: None, starts: 0, timed: true, analyzes: false, init_pending: false, traffic }
     }
 
     /// The engine with `traffic` for its name, game and protocol log.

@@ -14,6 +14,7 @@
 
 mod end;
 pub mod field;
+mod growth;
 mod knockout;
 mod run;
 pub mod schedule;

@@ -3,7 +3,9 @@
 //! resume, live page and progress are the runner's ([`crate::referee::runner`]), the same
 //! as a match's; knockouts are driven round by round in [`super::knockout`].
 
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use std::time::Duration;
 
 use crate::referee::RefereeError;
@@ -12,6 +14,7 @@ use crate::referee::openings::OpeningBook;
 use crate::referee::runner::{Competition, Field, GameResult, Runner, played_engines};
 use crate::referee::summary::{GameOutcome, SprtSpec, Tally};
 use crate::referee::tournament::field::{self, EngineDef};
+use crate::referee::tournament::growth::{self, Settings};
 use crate::referee::tournament::schedule::{Format, Schedule, ScheduledGame, check_knockout};
 use crate::referee::tournament::{ShardSpec, TournamentSettings, knockout};
 use crate::stats::SprtDecision;
@@ -28,7 +31,8 @@ pub struct TournamentReport {
     pub results: Vec<GameResult>,
     /// A knockout's rounds: each match's engines, score and winner; and the champion.
     pub knockout: Option<knockout::KnockoutReport>,
-    /// The `Tournament` tag: the fingerprint of the schedule.
+    /// The `Tournament` tag: the fingerprint of the schedule (the one the record file's
+    /// games have, when this run grew a tournament).
     pub fingerprint: String,
     /// This run's shard, (K, N), and the games of the whole schedule, when sharded.
     pub shard: Option<((usize, usize), usize)>,
@@ -42,6 +46,7 @@ pub struct TournamentReport {
 pub(super) struct Plan {
     pub(super) format: Format,
     pub(super) games_per_pair: usize,
+    rounds: usize,
     pub(super) schedule: Option<Schedule>,
     /// This process's shard: (K, N).
     pub(super) shard: Option<(usize, usize)>,
@@ -63,7 +68,7 @@ fn with_shard(path: &Path, shard: Option<(usize, usize)>) -> PathBuf {
 }
 
 /// FNV-1a, 64 bits: a stable fingerprint of the schedule's description.
-fn fnv1a(text: &str) -> String {
+pub(super) fn fnv1a(text: &str) -> String {
     use std::hash::Hasher as _;
     // The bytes alone (not `text.hash()`, which appends a terminator): the same values as
     // the hand-written FNV-1a this replaced, so fingerprints in existing records still match.
@@ -124,7 +129,15 @@ impl Plan {
             .as_deref()
             .map(|p| with_shard(p, shard))
             .or_else(|| record.as_deref().map(crate::referee::engine_log_beside));
-        let plan = Plan { format: args.format, games_per_pair: args.games_per_pair, schedule, shard, log, record };
+        let plan = Plan {
+            format: args.format,
+            games_per_pair: args.games_per_pair,
+            rounds: args.rounds,
+            schedule,
+            shard,
+            log,
+            record,
+        };
         Ok((plan, defs, book))
     }
 
@@ -144,6 +157,11 @@ impl Plan {
         )
     }
 
+    /// The settings that fix the schedule, as the `Schedule` tag writes them.
+    fn settings(&self, field: &Field) -> Settings {
+        Settings::new(self.format, field.defs.len(), self.games_per_pair, self.rounds, &field.book)
+    }
+
     /// Whether this process plays game `index` of the schedule.
     fn in_shard(&self, index: usize) -> bool {
         self.shard.is_none_or(|(k, n)| ShardSpec::contains(k, n, index))
@@ -153,7 +171,13 @@ impl Plan {
 /// What a tournament prints and writes.
 struct TournamentCompetition {
     event: String,
-    fingerprint: String,
+    /// The fingerprint written: this run's, or that of the record file's games when this
+    /// run grows their tournament.
+    fingerprint: Rc<RefCell<String>>,
+    /// This run's fingerprint: games that have it were played under these settings.
+    own_fingerprint: String,
+    /// This run's settings (the `Schedule` tag).
+    settings: Settings,
     /// With `--sprt` (two engines): the first engine's tally.
     sprt: Option<SprtSpec>,
     tally: Tally,
@@ -179,14 +203,32 @@ impl Competition for TournamentCompetition {
             (tag::DATE, date.to_string()),
             (tag::ROUND, scheduled.round.to_string()),
             (tag::GAME, scheduled.id.clone()),
-            (tag::TOURNAMENT, self.fingerprint.clone()),
+            (tag::TOURNAMENT, self.fingerprint.borrow().clone()),
+            (tag::SCHEDULE, self.settings.to_string()),
             (tag::BLACK, field.names[black].clone()),
             (tag::WHITE, field.names[white].clone()),
         ];
         let swap = format!("white swapped: {} made Black's setup and then played White", field.names[black]);
-        let (tb, tw) = (field.defs[scheduled.black].time_control, field.defs[scheduled.white].time_control);
-        let controls = if tb == tw { TimeControls::Same(tb) } else { TimeControls::PerColor { black: tb, white: tw } };
-        played.record(&head, &controls, &swap)
+        played.record(&head, &time_controls(field, scheduled), &swap)
+    }
+
+    /// A game of another fingerprint keeps its place if its `Schedule` tag's schedule
+    /// and this run's agree on it ([`growth::check_place`]); every game was played under
+    /// the time controls this run gives its engines.
+    fn check_place(&self, field: &Field, game: &GameRecord, scheduled: &ScheduledGame) -> Result<(), String> {
+        if game.tag(tag::TOURNAMENT) != Some(self.own_fingerprint.as_str()) {
+            let old: Settings = game.tag(tag::SCHEDULE).ok_or("it has no Schedule tag")?.parse()?;
+            growth::check_place(&old, &self.settings, scheduled)?;
+        }
+        let expected = time_controls(field, scheduled).to_string();
+        match game.time_controls() {
+            Ok(Some(controls)) if controls.to_string() == expected => Ok(()),
+            Ok(controls) => Err(format!(
+                "the record was made with time control '{}', this run has '{expected}'",
+                controls.map_or("none".to_string(), |c| c.to_string())
+            )),
+            Err(e) => Err(e.to_string()),
+        }
     }
 
     fn game_line(&self, field: &Field, scheduled: &ScheduledGame, played: &PlayedGame) -> String {
@@ -274,6 +316,12 @@ impl Competition for TournamentCompetition {
     }
 }
 
+/// The time controls of `scheduled` as its record names them.
+fn time_controls(field: &Field, scheduled: &ScheduledGame) -> TimeControls {
+    let (tb, tw) = (field.defs[scheduled.black].time_control, field.defs[scheduled.white].time_control);
+    if tb == tw { TimeControls::Same(tb) } else { TimeControls::PerColor { black: tb, white: tw } }
+}
+
 /// Plays the tournament `args` describe and returns what it played. Prints a line per
 /// game (unless `--quiet`) and a progress line on stderr when it is a terminal; the
 /// caller prints the standings.
@@ -289,35 +337,71 @@ pub fn run_tournament(args: &TournamentSettings) -> Result<TournamentReport, Ref
         field.check()?;
     }
     let engines = field.probe()?;
-    let fingerprint = fnv1a(&plan.describe(&field));
+    let own = fnv1a(&plan.describe(&field));
+    let settings = plan.settings(&field);
+    let (size, rules) = (field.book.variant.size(), field.book.rules);
+    let written = Rc::new(RefCell::new(own.clone()));
     let competition = TournamentCompetition {
         event: args.event.clone(),
-        fingerprint: fingerprint.clone(),
+        fingerprint: Rc::clone(&written),
+        own_fingerprint: own.clone(),
+        settings: settings.clone(),
         sprt: common.sprt,
         tally: Tally::default(),
     };
     let mut runner = Runner::new(field, Box::new(competition), common, &args.event);
     runner.adopt(engines);
+    let mut grown_from: Option<Settings> = None;
     if let Some(path) = &plan.record {
+        // The file's games all have the fingerprint of the first: this run's, or that of
+        // the tournament this run grows (checked game by game when the schedule reaches them).
+        let first: RefCell<Option<String>> = RefCell::new(None);
+        let last_schedule: RefCell<Option<String>> = RefCell::new(None);
         runner.open_record(path, common, |i, game| {
             let detail = |what: String| RefereeError::Record {
                 path: path.clone(),
                 detail: format!("game {} of the file: {what}; use --overwrite or another --record", i + 1),
             };
-            if game.tag(tag::TOURNAMENT) != Some(fingerprint.as_str()) {
+            let found = game.tag(tag::TOURNAMENT).unwrap_or("");
+            let file = first.borrow_mut().get_or_insert_with(|| found.to_string()).clone();
+            if found != file {
                 return Err(detail(format!(
-                    "it belongs to another tournament (Tournament tag '{}', this one is '{fingerprint}')",
-                    game.tag(tag::TOURNAMENT).unwrap_or(""),
+                    "it belongs to another tournament (Tournament tag '{found}', the file's first game has '{file}')"
                 )));
             }
+            if found != own {
+                if let Some(text) = game.tag(tag::SIZE).filter(|s| s.trim() != size.to_string()) {
+                    return Err(detail(format!("the record was made with --size {text}, this run has --size {size}")));
+                }
+                match game.rules() {
+                    Ok(recorded) if recorded != rules => {
+                        return Err(detail(format!(
+                            "the record was made with --rules {recorded}, this run has --rules {rules}"
+                        )));
+                    }
+                    _ => {}
+                }
+                if game.tag(tag::SCHEDULE).is_none() {
+                    return Err(detail(format!(
+                        "it belongs to another tournament (Tournament tag '{found}', this one is '{own}'; the \
+                         record has no Schedule tag to tell which setting differs)"
+                    )));
+                }
+            }
+            *last_schedule.borrow_mut() = game.tag(tag::SCHEDULE).map(str::to_string);
             match game.tag(tag::GAME) {
                 Some(id) => Ok(Some(id.to_string())),
                 None => Err(detail("no Game tag".into())),
             }
         })?;
+        if let Some(file) = first.into_inner() {
+            *written.borrow_mut() = file;
+        }
+        grown_from = last_schedule.into_inner().and_then(|text| text.parse().ok());
     }
+    let fingerprint = written.borrow().clone();
     let outcome = match &plan.schedule {
-        Some(schedule) => play_schedule(&mut runner, &plan, schedule).map(|()| None),
+        Some(schedule) => play_schedule(&mut runner, &plan, schedule, &settings, grown_from.as_ref()).map(|()| None),
         None => knockout::play_knockout(&mut runner, plan.games_per_pair),
     };
     runner.finish(None)?;
@@ -414,7 +498,14 @@ pub fn dry_run(args: &TournamentSettings) -> Result<String, RefereeError> {
 }
 
 /// Plays a round robin or gauntlet: this shard's games not yet recorded.
-fn play_schedule(runner: &mut Runner, plan: &Plan, schedule: &Schedule) -> Result<(), RefereeError> {
+/// `grown_from`: the settings the record file's last game was played under.
+fn play_schedule(
+    runner: &mut Runner,
+    plan: &Plan,
+    schedule: &Schedule,
+    settings: &Settings,
+    grown_from: Option<&Settings>,
+) -> Result<(), RefereeError> {
     let mut todo = Vec::new();
     for game in schedule.games() {
         // Games of other shards in the same file count too: they are the same tournament.
@@ -423,13 +514,23 @@ fn play_schedule(runner: &mut Runner, plan: &Plan, schedule: &Schedule) -> Resul
         }
     }
     runner.planned = runner.results.len() + todo.len();
-    if let Some(id) = runner.recorded.keys().next() {
+    if let Some((id, (_, game))) = runner.recorded.iter().min_by_key(|(_, (position, _))| *position) {
+        let old: Option<Settings> = game.tag(tag::SCHEDULE).and_then(|text| text.parse().ok());
         return Err(RefereeError::Record {
             path: plan.record.clone().unwrap_or_default(),
             detail: format!(
-                "holds game '{id}', which this tournament does not have; use --overwrite or another --record"
+                "{}; use --overwrite or another --record",
+                growth::not_scheduled(old.as_ref(), settings, id)
             ),
         });
+    }
+    if let (Some(diff), Some(path)) = (grown_from.and_then(|old| growth::difference(old, settings)), &plan.record) {
+        eprintln!(
+            "veletas tournament: {}: {diff}: the {} games recorded keep their places; {} more to play",
+            path.display(),
+            runner.results.len(),
+            runner.planned - runner.results.len()
+        );
     }
     runner.write_live_now()?;
     runner.play(todo)

@@ -1,0 +1,218 @@
+//! `veletas book`: a balanced openings file for a board size. Candidate openings are
+//! drawn as the referee draws random openings (both setup turns,
+//! [`Opening::random_with_rules`]); an engine scores each through the protocol, as the
+//! referee drives engines: it is set up on the opening and asked `genmove_analyze` for
+//! the side to move, whose reported win rate is the opening's score (the engine's own
+//! search budget, e.g. `--playouts 400`, fixes the effort). The openings whose score is
+//! within the band are written in the openings-file form, each with its score in a
+//! comment, through [`crate::output`]. `docs/book.md` describes it for users.
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::referee::engine::{Engine, EngineCommand, Failure, Reply};
+use crate::referee::openings::Opening;
+use veletas_rules::record::Evaluation;
+use veletas_rules::{Rules, Variant};
+
+/// The most candidates one run scores.
+pub const MAX_CANDIDATES: usize = 10_000;
+
+/// What `veletas book` is asked to make (the command line's `BookArgs` become this).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BookSettings {
+    /// The engine that scores the openings: `CMD ARGS`; it must list `genmove_analyze`.
+    /// Its own search budget is the effort per opening (e.g. `veletas --playouts 400`).
+    pub engine: String,
+    /// The board size: 7, 9 or 10 (classic rules).
+    pub size: u8,
+    /// How many candidate openings are drawn and scored (1 to [`MAX_CANDIDATES`]).
+    pub candidates: usize,
+    /// The seed of the candidates (the same seed draws the same candidates).
+    pub seed: u64,
+    /// Black's win rate an opening must score to be kept.
+    pub band: Band,
+    /// The longest an engine may take to score one opening, in seconds.
+    pub timeout: f64,
+    /// The openings file to write (default: stdout).
+    pub output: Option<PathBuf>,
+}
+
+/// A band of win rates, in percent: `lo <= x <= hi`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Band {
+    lo: f64,
+    hi: f64,
+}
+
+impl Band {
+    /// The band from `lo` to `hi` percent (0 <= lo <= hi <= 100).
+    pub fn new(lo: f64, hi: f64) -> Result<Band, String> {
+        if (0.0..=100.0).contains(&lo) && (0.0..=100.0).contains(&hi) && lo <= hi {
+            Ok(Band { lo, hi })
+        } else {
+            Err(format!("the band must be LO-HI percent with 0 <= LO <= HI <= 100, not {lo}-{hi}"))
+        }
+    }
+
+    /// Whether the win rate `percent` is within the band.
+    pub fn contains(self, percent: f64) -> bool {
+        (self.lo..=self.hi).contains(&percent)
+    }
+}
+
+/// Parses `--band LO-HI` (percent).
+pub fn parse_band(text: &str) -> Result<Band, String> {
+    let bad = || format!("the band must be LO-HI in percent, such as 40-60, not '{text}'");
+    let (lo, hi) = text.split_once('-').ok_or_else(bad)?;
+    let number = |t: &str| t.trim().trim_end_matches('%').parse::<f64>().map_err(|_| bad());
+    Band::new(number(lo)?, number(hi)?)
+}
+
+/// Parses `--candidates N` (1 to [`MAX_CANDIDATES`]).
+pub fn parse_candidates(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=MAX_CANDIDATES).contains(&n) => Ok(n),
+        _ => Err(format!("--candidates must be 1 to {MAX_CANDIDATES}, not '{text}'")),
+    }
+}
+
+/// One scored candidate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scored {
+    /// The opening.
+    pub opening: Opening,
+    /// Black's win rate and the visits behind it, as the engine reported them.
+    pub evaluation: Evaluation,
+}
+
+/// What `veletas book` made: every candidate scored, and the file's text.
+#[derive(Clone, Debug)]
+pub struct Book {
+    /// Every distinct candidate scored, in the order drawn.
+    pub scored: Vec<Scored>,
+    /// The kept openings as an openings file.
+    pub text: String,
+    /// How many were kept.
+    pub kept: usize,
+}
+
+/// Scores the candidates `args` asks for with its engine and writes the book (to
+/// `--output` or stdout); returns what it made. Errors are one line.
+pub fn run_book(args: &BookSettings) -> Result<Book, String> {
+    let variant = Variant::from_size(args.size).ok_or("the board size must be 7, 9 or 10")?;
+    let command = EngineCommand::parse(&args.engine).map_err(|e| format!("--engine: {e}"))?;
+    let mut engine = Engine::new(command, None);
+    let result = score_all(&mut engine, args, variant);
+    engine.quit(Duration::from_millis(500));
+    let (name, scored) = result?;
+    let kept: Vec<&Scored> =
+        scored.iter().filter(|s| args.band.contains(s.evaluation.winrate.probability() * 100.0)).collect();
+    if kept.is_empty() {
+        return Err(format!(
+            "none of the {} candidates scored a win rate for Black within {}%-{}%: widen --band or raise --candidates",
+            scored.len(),
+            args.band.lo,
+            args.band.hi
+        ));
+    }
+    let mut text = format!(
+        "# veletas book: {} of {} candidate openings, {}x{} classic, scored by {name}, drawn with --seed {}, Black's win \
+         rate within {}%-{}%\n",
+        kept.len(),
+        scored.len(),
+        args.size,
+        args.size,
+        args.seed,
+        args.band.lo,
+        args.band.hi
+    );
+    for s in &kept {
+        let _ = writeln!(text, "{}  # Black {} ({} visits)", s.opening, s.evaluation.winrate, s.evaluation.visits);
+    }
+    crate::output::write_output(args.output.as_deref(), text.as_bytes())?;
+    Ok(Book { kept: kept.len(), scored, text })
+}
+
+/// Starts the engine, checks it can score, and scores every distinct candidate: the
+/// engine's name and the scores.
+fn score_all(engine: &mut Engine, args: &BookSettings, variant: Variant) -> Result<(String, Vec<Scored>), String> {
+    let timeout = Duration::from_secs_f64(args.timeout);
+    let shown = &args.engine;
+    engine.ensure_running().map_err(|e| format!("{shown}: cannot be started: {e}"))?;
+    let name = crate::check::startup(engine, timeout).map_err(|e| format!("{shown}: {e}"))?.full_name();
+    let listed = ask(engine, "list_commands", timeout)?;
+    if !listed.lines().any(|l| l.trim() == "genmove_analyze") {
+        return Err(format!("{name} does not list genmove_analyze: the book needs the win rates it reports"));
+    }
+    let mut seen = HashSet::new();
+    let mut scored = Vec::new();
+    for pair in 0..args.candidates as u64 {
+        let opening = Opening::random_with_rules(variant, Rules::CLASSIC, args.seed, pair);
+        if !seen.insert(opening.to_string()) {
+            continue;
+        }
+        match score(engine, &opening, timeout)? {
+            Some(evaluation) => scored.push(Scored { opening, evaluation }),
+            None => log::warn!("{opening}: the engine reported no search; not scored"),
+        }
+    }
+    Ok((name, scored))
+}
+
+/// A command that must succeed: its reply's text.
+fn ask(engine: &mut Engine, command: &str, timeout: Duration) -> Result<String, String> {
+    match engine.command(command, timeout) {
+        Ok(Reply { success: true, text }) => Ok(text),
+        Ok(Reply { success: false, text }) => {
+            Err(format!("'{command}' was refused: {}", crate::referee::engine::clean_text(&text, 120)))
+        }
+        Err(Failure::Timeout) => Err(format!("no reply to '{command}' within {} s", timeout.as_secs_f64())),
+        Err(failure) => Err(format!("'{command}': {failure}")),
+    }
+}
+
+/// Black's win rate after `opening` by the engine's search (Black is to move after the
+/// classic setups), or `None` when it reports no search.
+fn score(engine: &mut Engine, opening: &Opening, timeout: Duration) -> Result<Option<Evaluation>, String> {
+    ask(engine, &format!("boardsize {}", opening.variant.size()), timeout)?;
+    ask(engine, "clear_board", timeout)?;
+    let game = opening.game();
+    let mut replay = veletas_rules::Game::new(opening.variant);
+    for mv in &opening.moves {
+        let color = replay.position().side_to_move();
+        ask(engine, &format!("play {color} {mv}"), timeout)?;
+        replay.play(*mv).map_err(|e| format!("{opening}: {e}"))?;
+    }
+    let color = game.position().side_to_move();
+    let reply = ask(engine, &format!("genmove_analyze {color}"), timeout)?;
+    let (mv, report) = crate::referee::game::split_analyzed(&reply)?;
+    let Some(report) = report else { return Ok(None) };
+    // The engine's own notation for the move may differ from the canonical one.
+    let canonical = game.position().parse_move(mv).map(|m| m.to_string()).unwrap_or_else(|_| mv.to_string());
+    let evaluation = crate::referee::game::evaluation_of(report, &canonical)
+        .or_else(|| crate::referee::game::evaluation_of(report, mv));
+    // The win rate is the side to move's: Black's, unless the opening leaves White to move.
+    Ok(evaluation.map(|e| {
+        if color == veletas_rules::Color::Black { e } else { Evaluation { winrate: e.winrate.other_side(), ..e } }
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bands_read_percent_ranges_and_refuse_the_rest() {
+        let band = parse_band("40-60").unwrap();
+        assert!(band.contains(40.0) && band.contains(60.0) && !band.contains(60.01) && !band.contains(39.9));
+        assert_eq!(parse_band("45%-55%"), Band::new(45.0, 55.0));
+        for bad in ["60-40", "40", "-10-50", "50-101", "a-b", ""] {
+            assert!(parse_band(bad).is_err(), "{bad}");
+        }
+        assert!(parse_candidates("0").is_err() && parse_candidates("10001").is_err());
+        assert_eq!(parse_candidates("12"), Ok(12));
+    }
+}

@@ -1,0 +1,75 @@
+//! `veletas book` through the binary: our engine scores candidate openings and the kept
+//! ones form an openings file the referee reads, each score within the band; an engine
+//! without `genmove_analyze` and a band nothing falls in are refused in one line, with no
+//! file written.
+
+use crate::support::veletas;
+use veletas::referee::openings::parse_openings;
+use veletas::rules::Rules;
+
+const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
+const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
+
+fn book(args: &[&str]) -> (bool, String, String) {
+    let out = veletas(&[&["book"], args].concat());
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+#[test]
+fn a_book_keeps_the_candidates_scored_within_the_band_as_an_openings_file() {
+    let dir = scratch!("make");
+    let path = dir.join("book.txt");
+    let engine = format!("{VELETAS} --seed 1 --playouts 200");
+    let args = ["--engine", engine.as_str(), "--size", "7", "--candidates", "30", "--band", "45-60"];
+    let (ok, stdout, stderr) = book(&[&args[..], &["-o", path.to_str().unwrap()]].concat());
+    assert!(ok, "{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let openings = parse_openings(&text, "book.txt", Some(7), Rules::CLASSIC).unwrap();
+    assert!(stderr.contains(&format!("kept {} of 30 candidate openings", openings.len())), "{stderr}");
+    assert!(openings.len() < 30, "the band leaves some out: {text}");
+    for line in text.lines().skip(1) {
+        let (_, score) = line.split_once("# Black ").unwrap();
+        let percent: f64 = score.split('%').next().unwrap().parse().unwrap();
+        assert!((45.0..=60.0).contains(&percent), "{line}");
+    }
+    // Scored again, the same seed and budget make the same book, on stdout without -o.
+    let (ok, again, _) = book(&args);
+    assert!(ok);
+    assert_eq!(again, text);
+    // The referee plays it.
+    let out = veletas(&[
+        "match",
+        "--engine",
+        &engine,
+        "--engine",
+        &format!("{VELETAS} --seed 2 --playouts 50"),
+        "--games",
+        "2",
+        "--size",
+        "7",
+        "-q",
+        "--openings",
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn an_engine_without_win_rates_and_an_empty_band_are_refused() {
+    let dir = scratch!("refused");
+    let path = dir.join("book.txt");
+    let out = ["-o", path.to_str().unwrap()];
+    let (ok, _, stderr) = book(&[&["--engine", FAKE, "--candidates", "3"][..], &out].concat());
+    assert!(!ok);
+    assert!(stderr.contains("does not list genmove_analyze"), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    let engine = format!("{VELETAS} --playouts 50");
+    let (ok, _, stderr) =
+        book(&[&["--engine", engine.as_str(), "--candidates", "3", "--band", "99-100"][..], &out].concat());
+    assert!(!ok);
+    assert!(stderr.contains("none of the 3 candidates"), "{stderr}");
+    assert!(!path.exists());
+    let (ok, _, stderr) = book(&["--engine", &engine, "--band", "60-40"]);
+    assert!(!ok && stderr.contains("the band must be"), "{stderr}");
+}
