@@ -292,6 +292,7 @@ mod tests {
     const SUBCOMMAND_LINES: &[&[&str]] = &[
         &["perft", "1"],
         &["bench"],
+        &["book", "--engine", "veletas"],
         &["check", "veletas"],
         &["match", "--engine", "a", "--engine", "b"],
         &["train-eval", "games.txt"],

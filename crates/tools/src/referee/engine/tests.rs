@@ -16,10 +16,7 @@ fn engine_text_is_cleaned_of_controls_and_cut() {
 fn first_reply_lines_are_checked() {
     assert_eq!(parse_first_line("=3 e2-e6/g8", "3"), Ok(Reply { success: true, text: "e2-e6/g8".into() }));
     assert_eq!(parse_first_line("=3", "3"), Ok(Reply { success: true, text: String::new() }));
-    assert_eq!(
-        parse_first_line("?12 illegal move", "12"),
-        Ok(Reply { success: false, text: "illegal move".into() })
-    );
+    assert_eq!(parse_first_line("?12 illegal move", "12"), Ok(Reply { success: false, text: "illegal move".into() }));
     for bad in ["= e2", "=4 e2", "info junk", "=3e2", "", "=03 e2"] {
         assert!(matches!(parse_first_line(bad, "3"), Err(Failure::Malformed(_))), "{bad}");
     }
