@@ -295,7 +295,12 @@ fn field() -> Vec<String> {
         args.push("--engine".to_string());
         args.push(engine.replace("{V}", VELETAS));
     }
-    args.extend(["--size", "7", "--games-per-pair", "4", "--seed", "5", "--each", "restart=on"].map(String::from));
+    // 60 s a move: the engines' playouts are fixed, so the time only decides whether a move
+    // comes late, which the default 1 s did once on a loaded machine (docs/tournament.md).
+    args.extend(
+        ["--size", "7", "--games-per-pair", "4", "--movetime", "60", "--seed", "5", "--each", "restart=on"]
+            .map(String::from),
+    );
     args
 }
 
