@@ -34,6 +34,9 @@ command -v chromium >/dev/null || missing+=(chromium)  # the game viewer's brows
 # A one-node Slurm (scripts/slurm-local.sh) runs scripts/tournament-slurm.sbatch for real.
 command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v sbatch >/dev/null || missing+=(slurm-wlm)
 command -v munged >/dev/null || missing+=(munge)
+# The shells whose `-n` checks the completions of `veletas generate` (bash is there already).
+command -v zsh >/dev/null || missing+=(zsh)
+command -v fish >/dev/null || missing+=(fish)
 if [[ ${#missing[@]} -gt 0 ]]; then
     echo "installing ${missing[*]}"
     apt_install "${missing[@]}"
