@@ -17,7 +17,7 @@ use std::thread;
 use std::time::Duration;
 
 use veletas_rules::{Game, Move, Position, RuleSet};
-use veletas_tools::referee::engine::{Engine, EngineCommand, Failure, Reply, STOPPED};
+use veletas_tools::referee::engine::{EngineClient, EngineCommand, Failure, Reply, STOPPED};
 
 pub use crate::analysis_view::{AnalysisView, Candidate, Kind, TurnAnalysis};
 use crate::session::{GameSession, Refusal, Settings, SharedGame, lock};
@@ -143,27 +143,8 @@ pub fn parse_report(line: &str) -> Vec<Candidate> {
     candidates.into_iter().map(|(_, c)| c).take(MAX_CANDIDATES).collect()
 }
 
-/// The analyses a loaded record's win rates stand for: for each turn with one, the position
-/// before it analysed by the player of the turn, its one candidate the turn played.
-pub fn recorded(
-    game: &Game,
-    record: &veletas_rules::record::GameRecord,
-) -> std::collections::BTreeMap<usize, TurnAnalysis> {
-    let mut analyses = std::collections::BTreeMap::new();
-    let mut replay = Game::from_position(game.start().clone());
-    for (turn, mv) in game.moves().enumerate() {
-        let to_move = replay.position().side_to_move();
-        if let Some(evaluation) = record.annotation(turn).evaluation {
-            let engine = record.player(to_move).unwrap_or("?").to_string();
-            analyses.insert(turn, TurnAnalysis::recorded(to_move, engine, turn, mv.to_string(), evaluation));
-        }
-        let _ = replay.play(mv);
-    }
-    analyses
-}
-
 /// Sets `engine` up on `game`'s position: size, rules, start position and moves.
-pub fn set_up(engine: &mut Engine, game: &Game, timeout: std::time::Duration) -> Result<(), String> {
+pub fn set_up(engine: &mut EngineClient, game: &Game, timeout: std::time::Duration) -> Result<(), String> {
     let mut ask = |command: String| match engine.command(&command, timeout) {
         Ok(Reply { success: true, .. }) => Ok(()),
         Ok(Reply { success: false, text }) => Err(format!("'{command}' was refused: {text}")),
@@ -218,7 +199,7 @@ pub fn analyse(
     stop: &dyn Fn() -> bool,
     report: &mut dyn FnMut(Vec<Candidate>) -> bool,
 ) -> Result<(), (String, bool)> {
-    let mut engine = Engine::new(command.clone(), None);
+    let mut engine = EngineClient::new(command.clone(), None);
     engine.ensure_running().map_err(|e| (format!("could not be started: {e}"), false))?;
     set_up(&mut engine, game, timeout).map_err(|e| (e, false))?;
     let result = engine.stream_until(&format!("analyze {interval}"), duration, timeout, stop, &mut |line| {

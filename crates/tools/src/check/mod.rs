@@ -18,7 +18,7 @@ mod session;
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use crate::referee::engine::{Engine, EngineCommand, Failure, MAX_NAME, Reply, clean_text};
+use crate::referee::engine::{EngineClient, EngineCommand, Failure, MAX_NAME, Reply, clean_text, command_deadline};
 use crate::referee::words::split_engine_name;
 use veletas_rules::{RuleSet, Rules, Variant};
 
@@ -265,7 +265,7 @@ impl CheckSettings {
         Ok(CheckSettings {
             variant,
             rules,
-            command_timeout: Duration::from_secs_f64(args.command_timeout.clamp(0.001, 1e6)),
+            command_timeout: command_deadline(args.command_timeout),
             margin: args.margin,
             movetime: args.movetime,
             seed: args.seed,
@@ -324,7 +324,7 @@ impl Identity {
 
 /// Asks a running engine `protocol_version` (which must be `2`) and `name` (one non-empty
 /// line), then `version` (optional). `Err` says which did not come and why.
-pub fn startup(engine: &mut Engine, timeout: Duration) -> Result<Identity, String> {
+pub fn startup(engine: &mut EngineClient, timeout: Duration) -> Result<Identity, String> {
     let mut ask = |command: &str| -> Result<Reply, String> {
         engine.command(command, timeout).map_err(|failure| match failure {
             Failure::Timeout => format!("no reply to '{command}' within {:.1} s", timeout.as_secs_f64()),

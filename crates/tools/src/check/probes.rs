@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use super::session::{Checked, Session};
 use super::{CheckResult, CheckSettings, Outcome, extensions};
 use crate::referee::clock::TimeControl;
-use crate::referee::engine::{Engine, EngineCommand, Reply};
+use crate::referee::engine::{EngineClient, EngineCommand, Reply};
 use crate::referee::game::{GameSettings, Termination, play_game};
 use crate::referee::openings::Opening;
 use veletas_rules::{Color, Phase, PlayoutPolicy, Rng, RuleSet};
@@ -65,7 +65,7 @@ pub fn run_all(
     all: bool,
 ) -> (Vec<CheckResult>, Option<String>, Vec<String>) {
     let mut session = Session {
-        engine: Engine::new(command.clone(), None),
+        engine: EngineClient::new(command.clone(), None),
         settings,
         rng: Rng::new(settings.seed),
         extensions: vec![],
@@ -463,7 +463,7 @@ fn final_score(s: &mut Session) -> Checked {
 /// A whole game of the engine against itself, refereed by the match's game runner.
 fn whole_game(s: &mut Session) -> Checked {
     let command = s.engine.command_line().clone();
-    let mut engines = [Engine::new(command.clone(), None), Engine::new(command, None)];
+    let mut engines = [EngineClient::new(command.clone(), None), EngineClient::new(command, None)];
     let settings = GameSettings {
         time_controls: [TimeControl::MoveTime(s.settings.movetime); 2],
         margin: s.settings.margin,

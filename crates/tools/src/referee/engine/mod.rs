@@ -18,7 +18,7 @@
 //! killed. An engine's output therefore costs the referee at most about
 //! `MAX_UNREAD + MAX_REPLY + MAX_LINE` bytes (6 MiB), whatever it writes.
 //!
-//! [`Engine`] wraps a process that is restarted on demand after a crash or a kill; the
+//! [`EngineClient`] wraps a process that is restarted on demand after a crash or a kill; the
 //! `reader` module is the reader thread of an engine's stdout, with the bounds it keeps.
 
 use std::fs::OpenOptions;
@@ -47,6 +47,13 @@ pub const MAX_REPLY: usize = 1 << 20;
 
 /// The most lines a single reply may have.
 const MAX_REPLY_LINES: usize = 10_000;
+
+/// The deadline of an engine's reply to a command without a clock, for
+/// `--command-timeout SECONDS`: from 1 ms (a deadline of 0 would be over before the engine
+/// could answer) to 1e6 s, the bound of every time option; not a number gives 1 ms.
+pub fn command_deadline(seconds: f64) -> Duration {
+    Duration::from_secs_f64(if seconds >= 0.001 { seconds.min(1e6) } else { 0.001 })
+}
 
 /// How often [`EngineProcess::stream_until`] asks whether to stop while it waits.
 pub const STOP_POLL: Duration = Duration::from_millis(20);
@@ -669,8 +676,9 @@ fn parse_first_line(line: &str, id: &str) -> Result<Reply, Failure> {
     Ok(Reply { success, text: text.trim().to_string() })
 }
 
-/// An engine that can be restarted: the command, the log, and the current process.
-pub struct Engine {
+/// The client of one engine, as the referee, `check`, `book` and the GUI drive it: the
+/// command, the log, and the current process, restarted when it is needed again.
+pub struct EngineClient {
     command: EngineCommand,
     log: Option<PathBuf>,
     process: Option<EngineProcess>,
@@ -688,15 +696,24 @@ pub struct Engine {
     traffic: Traffic,
 }
 
-impl Engine {
+impl EngineClient {
     /// An engine not started yet.
-    pub fn new(command: EngineCommand, log: Option<PathBuf>) -> Engine {
+    pub fn new(command: EngineCommand, log: Option<PathBuf>) -> EngineClient {
         let traffic = Traffic::new(&command.text, None);
-        Engine { command, log, process: None, starts: 0, timed: true, analyzes: false, init_pending: false, traffic }
+        EngineClient {
+            command,
+            log,
+            process: None,
+            starts: 0,
+            timed: true,
+            analyzes: false,
+            init_pending: false,
+            traffic,
+        }
     }
 
     /// The engine with `traffic` for its name, game and protocol log.
-    pub fn with_traffic(mut self, traffic: Traffic) -> Engine {
+    pub fn with_traffic(mut self, traffic: Traffic) -> EngineClient {
         self.traffic = traffic;
         self
     }
