@@ -19,7 +19,7 @@ use std::time::Duration;
 use veletas_rules::{Game, Move, Position, RuleSet};
 use veletas_tools::referee::engine::{EngineClient, EngineCommand, Failure, Reply, STOPPED};
 
-pub use crate::analysis_view::{AnalysisView, Candidate, Kind, TurnAnalysis};
+pub use crate::analysis_view::{AnalysisView, Kind, ReportedCandidate, TurnAnalysis};
 use crate::session::{GameSession, Refusal, Settings, SharedGame, lock};
 
 /// The longest an engine's thinking is shown for, in seconds (it stops at its move).
@@ -121,8 +121,8 @@ pub fn start(
 
 /// Reads one report line of `analyze`: `info move M visits N winrate W order K ... pv M M ...`
 /// entries, concatenated. Entries that do not parse are left out.
-pub fn parse_report(line: &str) -> Vec<Candidate> {
-    let mut candidates: Vec<(u64, Candidate)> = Vec::new();
+pub fn parse_report(line: &str) -> Vec<ReportedCandidate> {
+    let mut candidates: Vec<(u64, ReportedCandidate)> = Vec::new();
     for entry in line.split("info ").map(str::trim).filter(|e| !e.is_empty()) {
         let words: Vec<&str> = entry.split_whitespace().collect();
         let value = |key: &str| words.iter().position(|w| *w == key).and_then(|i| words.get(i + 1)).copied();
@@ -136,7 +136,7 @@ pub fn parse_report(line: &str) -> Vec<Candidate> {
             None => vec![mv.to_string()],
         };
         let candidate =
-            Candidate { mv: mv.to_string(), visits, winrate: f64::from(winrate.min(10_000)) / 10_000.0, pv };
+            ReportedCandidate { mv: mv.to_string(), visits, winrate: f64::from(winrate.min(10_000)) / 10_000.0, pv };
         candidates.push((order, candidate));
     }
     candidates.sort_by_key(|(order, _)| *order);
@@ -197,7 +197,7 @@ pub fn analyse(
     duration: std::time::Duration,
     timeout: std::time::Duration,
     stop: &dyn Fn() -> bool,
-    report: &mut dyn FnMut(Vec<Candidate>) -> bool,
+    report: &mut dyn FnMut(Vec<ReportedCandidate>) -> bool,
 ) -> Result<(), (String, bool)> {
     let mut engine = EngineClient::new(command.clone(), None);
     engine.ensure_running().map_err(|e| (format!("could not be started: {e}"), false))?;

@@ -9,7 +9,7 @@ use veletas_rules::{Color, Game};
 
 /// One candidate turn of a report.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Candidate {
+pub struct ReportedCandidate {
     /// The turn, in notation.
     #[serde(rename = "move")]
     pub mv: String,
@@ -31,7 +31,7 @@ pub struct AnalysisView {
     /// Whether the engine is still analysing.
     pub running: bool,
     /// The candidates, best first.
-    pub candidates: Vec<Candidate>,
+    pub candidates: Vec<ReportedCandidate>,
     /// Why the analysis failed or stopped early, if it did.
     pub error: Option<String>,
     /// Whether this is the engine's thinking during its own turn (else asked for).
@@ -59,7 +59,7 @@ impl TurnAnalysis {
         mv: String,
         evaluation: veletas_rules::record::Evaluation,
     ) -> TurnAnalysis {
-        let candidate = Candidate {
+        let candidate = ReportedCandidate {
             mv: mv.clone(),
             visits: evaluation.visits,
             winrate: evaluation.winrate.probability(),

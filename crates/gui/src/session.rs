@@ -232,7 +232,7 @@ pub(crate) struct EngineSeat {
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Outcome {
+pub struct GameEnd {
     /// `black` or `white`.
     pub winner: String,
     /// How it ended, as the referee names it (`normal`, `resignation`, `crash`, ...).
@@ -329,7 +329,7 @@ pub struct GameView {
     /// Whether an engine is thinking.
     pub thinking: bool,
     /// How the game ended, once it has.
-    pub outcome: Option<Outcome>,
+    pub outcome: Option<GameEnd>,
     /// The first step of the turn, when a person is to move.
     pub steps: Option<Steps>,
     /// Whether `undo` would take back a turn now.
@@ -508,7 +508,7 @@ impl GameSession {
                     Some((_, t, r)) => (t.as_str().to_string(), r.clone()),
                     None => (Termination::Normal.as_str().to_string(), String::new()),
                 };
-                Outcome { winner: w.to_string(), termination, reason }
+                GameEnd { winner: w.to_string(), termination, reason }
             }),
             steps: if self.person_to_move() { steps::steps(position, &[]).ok() } else { None },
             can_undo: self.undo_target().is_some(),

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use super::session::{Checked, Session};
-use super::{CheckResult, CheckSettings, Outcome, extensions};
+use super::{CheckOutcome, CheckResult, CheckSettings, extensions};
 use crate::referee::clock::TimeControl;
 use crate::referee::engine::{EngineClient, EngineCommand, Reply};
 use crate::referee::game::{GameSettings, Termination, play_game};
@@ -104,14 +104,14 @@ pub fn run_all(
     let mut blocked: Option<String> = None;
     for (id, probe) in required {
         let outcome = match &blocked {
-            Some(reason) => Outcome::Skip(reason.clone()),
+            Some(reason) => CheckOutcome::Skip(reason.clone()),
             None => match probe(&mut session) {
-                Ok(detail) => Outcome::Pass(detail),
-                Err(reason) => Outcome::Fail(reason),
+                Ok(detail) => CheckOutcome::Pass(detail),
+                Err(reason) => CheckOutcome::Fail(reason),
             },
         };
         // Without a start, names or ids nothing else can be asked.
-        if matches!(outcome, Outcome::Fail(_)) && matches!(id, "startup" | "name" | "ids") {
+        if matches!(outcome, CheckOutcome::Fail(_)) && matches!(id, "startup" | "name" | "ids") {
             blocked = Some(format!("not run: the check '{id}' failed"));
         }
         results.push(CheckResult { id, required: true, outcome });
@@ -126,11 +126,11 @@ pub fn run_all(
         for (id, needs, probe) in optional {
             let missing: Vec<&str> = needs.iter().copied().filter(|n| !session.offers(n)).collect();
             let outcome = match (&blocked, missing.is_empty()) {
-                (Some(reason), _) => Outcome::Skip(reason.clone()),
-                (None, false) => Outcome::Skip(format!("not offered: {}", missing.join(", "))),
+                (Some(reason), _) => CheckOutcome::Skip(reason.clone()),
+                (None, false) => CheckOutcome::Skip(format!("not offered: {}", missing.join(", "))),
                 (None, true) => match probe(&mut session) {
-                    Ok(detail) => Outcome::Pass(detail),
-                    Err(reason) => Outcome::Fail(reason),
+                    Ok(detail) => CheckOutcome::Pass(detail),
+                    Err(reason) => CheckOutcome::Fail(reason),
                 },
             };
             results.push(CheckResult { id, required: false, outcome });
