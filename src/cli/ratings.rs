@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::error::{CommandError, print, usage};
-use crate::ratings::files::RatingsSettings;
+use crate::ratings::files::{RatingsFormat, RatingsSettings};
 
 /// Options of `veletas ratings`.
 #[derive(Args, Clone, Debug, PartialEq)]
@@ -35,18 +35,21 @@ pub struct RatingsArgs {
     pub output: Option<PathBuf>,
 }
 
-impl From<RatingsArgs> for RatingsSettings {
-    fn from(args: RatingsArgs) -> RatingsSettings {
+impl TryFrom<RatingsArgs> for RatingsSettings {
+    type Error = String;
+    /// The settings of `args`, or why `--format` names no format (before any file is read).
+    fn try_from(args: RatingsArgs) -> Result<RatingsSettings, String> {
         let RatingsArgs { files, format, anchor, head_to_head, mix, output } = args;
-        RatingsSettings { files, format, anchor, head_to_head, mix, output }
+        let format: RatingsFormat = format.parse()?;
+        Ok(RatingsSettings { files, format, anchor, head_to_head, mix, output })
     }
 }
 
 /// `veletas ratings`: the standings on stdout or in `--output`; `--format html` writes the
 /// page of the report.
 pub(super) fn ratings(args: RatingsArgs) -> Result<(), CommandError> {
-    let args = RatingsSettings::from(args);
-    if args.format == "html" {
+    let args = RatingsSettings::try_from(args).map_err(usage("ratings"))?;
+    if args.format == RatingsFormat::Html {
         return crate::report::ratings_html(&args).map_err(usage("ratings"));
     }
     let output = crate::ratings::run_ratings(&args).map_err(usage("ratings"))?;

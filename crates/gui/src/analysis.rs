@@ -17,9 +17,9 @@ use std::thread;
 use std::time::Duration;
 
 use veletas_rules::{Game, Move, Position, RuleSet};
-use veletas_tools::referee::engine::{Engine, EngineCommand, Failure, Reply, STOPPED};
+use veletas_tools::referee::engine::{EngineClient, EngineCommand, Failure, Reply, STOPPED};
 
-pub use crate::analysis_view::{AnalysisView, Candidate, Kind, TurnAnalysis};
+pub use crate::analysis_view::{AnalysisView, Kind, ReportedCandidate, TurnAnalysis};
 use crate::session::{GameSession, Refusal, Settings, SharedGame, lock};
 
 /// The longest an engine's thinking is shown for, in seconds (it stops at its move).
@@ -121,8 +121,8 @@ pub fn start(
 
 /// Reads one report line of `analyze`: `info move M visits N winrate W order K ... pv M M ...`
 /// entries, concatenated. Entries that do not parse are left out.
-pub fn parse_report(line: &str) -> Vec<Candidate> {
-    let mut candidates: Vec<(u64, Candidate)> = Vec::new();
+pub fn parse_report(line: &str) -> Vec<ReportedCandidate> {
+    let mut candidates: Vec<(u64, ReportedCandidate)> = Vec::new();
     for entry in line.split("info ").map(str::trim).filter(|e| !e.is_empty()) {
         let words: Vec<&str> = entry.split_whitespace().collect();
         let value = |key: &str| words.iter().position(|w| *w == key).and_then(|i| words.get(i + 1)).copied();
@@ -136,34 +136,15 @@ pub fn parse_report(line: &str) -> Vec<Candidate> {
             None => vec![mv.to_string()],
         };
         let candidate =
-            Candidate { mv: mv.to_string(), visits, winrate: f64::from(winrate.min(10_000)) / 10_000.0, pv };
+            ReportedCandidate { mv: mv.to_string(), visits, winrate: f64::from(winrate.min(10_000)) / 10_000.0, pv };
         candidates.push((order, candidate));
     }
     candidates.sort_by_key(|(order, _)| *order);
     candidates.into_iter().map(|(_, c)| c).take(MAX_CANDIDATES).collect()
 }
 
-/// The analyses a loaded record's win rates stand for: for each turn with one, the position
-/// before it analysed by the player of the turn, its one candidate the turn played.
-pub fn recorded(
-    game: &Game,
-    record: &veletas_rules::record::GameRecord,
-) -> std::collections::BTreeMap<usize, TurnAnalysis> {
-    let mut analyses = std::collections::BTreeMap::new();
-    let mut replay = Game::from_position(game.start().clone());
-    for (turn, mv) in game.moves().enumerate() {
-        let to_move = replay.position().side_to_move();
-        if let Some(evaluation) = record.annotation(turn).evaluation {
-            let engine = record.player(to_move).unwrap_or("?").to_string();
-            analyses.insert(turn, TurnAnalysis::recorded(to_move, engine, turn, mv.to_string(), evaluation));
-        }
-        let _ = replay.play(mv);
-    }
-    analyses
-}
-
 /// Sets `engine` up on `game`'s position: size, rules, start position and moves.
-pub fn set_up(engine: &mut Engine, game: &Game, timeout: std::time::Duration) -> Result<(), String> {
+pub fn set_up(engine: &mut EngineClient, game: &Game, timeout: std::time::Duration) -> Result<(), String> {
     let mut ask = |command: String| match engine.command(&command, timeout) {
         Ok(Reply { success: true, .. }) => Ok(()),
         Ok(Reply { success: false, text }) => Err(format!("'{command}' was refused: {text}")),
@@ -216,9 +197,9 @@ pub fn analyse(
     duration: std::time::Duration,
     timeout: std::time::Duration,
     stop: &dyn Fn() -> bool,
-    report: &mut dyn FnMut(Vec<Candidate>) -> bool,
+    report: &mut dyn FnMut(Vec<ReportedCandidate>) -> bool,
 ) -> Result<(), (String, bool)> {
-    let mut engine = Engine::new(command.clone(), None);
+    let mut engine = EngineClient::new(command.clone(), None);
     engine.ensure_running().map_err(|e| (format!("could not be started: {e}"), false))?;
     set_up(&mut engine, game, timeout).map_err(|e| (e, false))?;
     let result = engine.stream_until(&format!("analyze {interval}"), duration, timeout, stop, &mut |line| {

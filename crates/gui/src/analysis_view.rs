@@ -1,14 +1,15 @@
 //! What an analysis shows ([`AnalysisView`]: an engine's candidate turns with their visits,
 //! win rates and principal variations) and keeps with the game's turns ([`TurnAnalysis`]),
 //! apart from the runs that write them ([`crate::analysis`]), so that the game session
-//! holds the views without depending on the runs.
+//! holds the views without depending on the runs; [`recorded`] turns a loaded record's
+//! win rates into such views.
 
 use serde::Serialize;
-use veletas_rules::Color;
+use veletas_rules::{Color, Game};
 
 /// One candidate turn of a report.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Candidate {
+pub struct ReportedCandidate {
     /// The turn, in notation.
     #[serde(rename = "move")]
     pub mv: String,
@@ -30,7 +31,7 @@ pub struct AnalysisView {
     /// Whether the engine is still analysing.
     pub running: bool,
     /// The candidates, best first.
-    pub candidates: Vec<Candidate>,
+    pub candidates: Vec<ReportedCandidate>,
     /// Why the analysis failed or stopped early, if it did.
     pub error: Option<String>,
     /// Whether this is the engine's thinking during its own turn (else asked for).
@@ -58,7 +59,7 @@ impl TurnAnalysis {
         mv: String,
         evaluation: veletas_rules::record::Evaluation,
     ) -> TurnAnalysis {
-        let candidate = Candidate {
+        let candidate = ReportedCandidate {
             mv: mv.clone(),
             visits: evaluation.visits,
             winrate: evaluation.winrate.probability(),
@@ -92,4 +93,23 @@ impl Kind {
             Kind::Request => 1,
         }
     }
+}
+
+/// The analyses a loaded record's win rates stand for: for each turn with one, the position
+/// before it analysed by the player of the turn, its one candidate the turn played.
+pub fn recorded(
+    game: &Game,
+    record: &veletas_rules::record::GameRecord,
+) -> std::collections::BTreeMap<usize, TurnAnalysis> {
+    let mut analyses = std::collections::BTreeMap::new();
+    let mut replay = Game::from_position(game.start().clone());
+    for (turn, mv) in game.moves().enumerate() {
+        let to_move = replay.position().side_to_move();
+        if let Some(evaluation) = record.annotation(turn).evaluation {
+            let engine = record.player(to_move).unwrap_or("?").to_string();
+            analyses.insert(turn, TurnAnalysis::recorded(to_move, engine, turn, mv.to_string(), evaluation));
+        }
+        let _ = replay.play(mv);
+    }
+    analyses
 }

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use veletas_rules::{Color, Game, Move, Position, RuleSet};
 use veletas_tools::referee::clock::{Clock, TimeControl, format_seconds};
-use veletas_tools::referee::engine::{Engine, Failure, Reply};
+use veletas_tools::referee::engine::{EngineClient, Failure, Reply};
 use veletas_tools::referee::game::Termination;
 
 use crate::analysis::{self, Kind};
@@ -84,7 +84,7 @@ fn failure_loss(command: &str, failure: Failure) -> Loss {
     }
 }
 
-fn expect_ok(engine: &mut Engine, command: &str, timeout: Duration) -> Result<String, Loss> {
+fn expect_ok(engine: &mut EngineClient, command: &str, timeout: Duration) -> Result<String, Loss> {
     match engine.command(command, timeout) {
         Ok(Reply { success: true, text }) => Ok(text),
         Ok(Reply { success: false, text }) => {
@@ -217,7 +217,7 @@ impl Job {
     }
 
     /// Sets the engine up for a new game: size, rules, empty board, time control.
-    fn set_up(&self, engine: &mut Engine) -> Result<(), Loss> {
+    fn set_up(&self, engine: &mut EngineClient) -> Result<(), Loss> {
         let timeout = self.settings.command_timeout;
         let start = self.game.start();
         expect_ok(engine, &format!("boardsize {}", start.variant().size()), timeout)?;

@@ -20,7 +20,7 @@ use veletas_rules::record::{Annotation, Evaluation, GameRecord, TimeControls, Wi
 use veletas_rules::{Color, Game, Move, Position, RuleSet, Rules, Variant};
 use veletas_tools::picture::svg::{self, Layout, SvgOptions};
 use veletas_tools::referee::clock::{ByoYomiSpec, Clock, ClockSpec, TimeControl, format_seconds};
-use veletas_tools::referee::engine::{Engine, EngineCommand, Killer};
+use veletas_tools::referee::engine::{EngineClient, EngineCommand, Killer};
 use veletas_tools::referee::game::Termination;
 
 use crate::analysis_view::{AnalysisView, TurnAnalysis};
@@ -225,14 +225,14 @@ enum Player {
 
 /// An engine playing in one game, with the moves it has been told.
 pub(crate) struct EngineSeat {
-    pub(crate) engine: Engine,
+    pub(crate) engine: EngineClient,
     /// The game's moves this engine knows (played or generated); `None`: it must start over.
     pub(crate) known: Option<Vec<Move>>,
 }
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Outcome {
+pub struct GameEnd {
     /// `black` or `white`.
     pub winner: String,
     /// How it ended, as the referee names it (`normal`, `resignation`, `crash`, ...).
@@ -329,7 +329,7 @@ pub struct GameView {
     /// Whether an engine is thinking.
     pub thinking: bool,
     /// How the game ended, once it has.
-    pub outcome: Option<Outcome>,
+    pub outcome: Option<GameEnd>,
     /// The first step of the turn, when a person is to move.
     pub steps: Option<Steps>,
     /// Whether `undo` would take back a turn now.
@@ -395,7 +395,7 @@ impl GameSession {
                 TurnNote { time: annotation.time, engine: None, evaluation: annotation.evaluation }
             })
             .collect();
-        let analyses = loaded.as_ref().map(|r| crate::analysis::recorded(&game, r)).unwrap_or_default();
+        let analyses = loaded.as_ref().map(|r| crate::analysis_view::recorded(&game, r)).unwrap_or_default();
         let controls = time_controls(request)?;
         let player = |choice: Option<usize>| match choice {
             None => Ok(Player::Person),
@@ -410,7 +410,7 @@ impl GameSession {
         let engines = players.map(|p| match p {
             Player::Person => None,
             Player::Engine(i) => Some(Arc::new(Mutex::new(EngineSeat {
-                engine: Engine::new(settings.engines[i].command.clone(), None),
+                engine: EngineClient::new(settings.engines[i].command.clone(), None),
                 known: None,
             }))),
         });
@@ -508,7 +508,7 @@ impl GameSession {
                     Some((_, t, r)) => (t.as_str().to_string(), r.clone()),
                     None => (Termination::Normal.as_str().to_string(), String::new()),
                 };
-                Outcome { winner: w.to_string(), termination, reason }
+                GameEnd { winner: w.to_string(), termination, reason }
             }),
             steps: if self.person_to_move() { steps::steps(position, &[]).ok() } else { None },
             can_undo: self.undo_target().is_some(),

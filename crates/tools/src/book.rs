@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::referee::engine::{Engine, EngineCommand, Failure, Reply};
+use crate::referee::engine::{EngineClient, EngineCommand, Failure, Reply};
 use crate::referee::openings::Opening;
 use veletas_rules::record::Evaluation;
 use veletas_rules::{Rules, Variant};
@@ -104,7 +104,7 @@ pub struct Book {
 pub fn run_book(args: &BookSettings) -> Result<Book, String> {
     let variant = Variant::from_size(args.size).ok_or("the board size must be 7, 9 or 10")?;
     let command = EngineCommand::parse(&args.engine).map_err(|e| format!("--engine: {e}"))?;
-    let mut engine = Engine::new(command, None);
+    let mut engine = EngineClient::new(command, None);
     let result = score_all(&mut engine, args, variant);
     engine.quit(Duration::from_millis(500));
     let (name, scored) = result?;
@@ -138,7 +138,11 @@ pub fn run_book(args: &BookSettings) -> Result<Book, String> {
 
 /// Starts the engine, checks it can score, and scores every distinct candidate: the
 /// engine's name and the scores.
-fn score_all(engine: &mut Engine, args: &BookSettings, variant: Variant) -> Result<(String, Vec<Scored>), String> {
+fn score_all(
+    engine: &mut EngineClient,
+    args: &BookSettings,
+    variant: Variant,
+) -> Result<(String, Vec<Scored>), String> {
     let timeout = Duration::from_secs_f64(args.timeout);
     let shown = &args.engine;
     engine.ensure_running().map_err(|e| format!("{shown}: cannot be started: {e}"))?;
@@ -163,7 +167,7 @@ fn score_all(engine: &mut Engine, args: &BookSettings, variant: Variant) -> Resu
 }
 
 /// A command that must succeed: its reply's text.
-fn ask(engine: &mut Engine, command: &str, timeout: Duration) -> Result<String, String> {
+fn ask(engine: &mut EngineClient, command: &str, timeout: Duration) -> Result<String, String> {
     match engine.command(command, timeout) {
         Ok(Reply { success: true, text }) => Ok(text),
         Ok(Reply { success: false, text }) => {
@@ -176,7 +180,7 @@ fn ask(engine: &mut Engine, command: &str, timeout: Duration) -> Result<String, 
 
 /// Black's win rate after `opening` by the engine's search (Black is to move after the
 /// classic setups), or `None` when it reports no search.
-fn score(engine: &mut Engine, opening: &Opening, timeout: Duration) -> Result<Option<Evaluation>, String> {
+fn score(engine: &mut EngineClient, opening: &Opening, timeout: Duration) -> Result<Option<Evaluation>, String> {
     ask(engine, &format!("boardsize {}", opening.variant.size()), timeout)?;
     ask(engine, "clear_board", timeout)?;
     let game = opening.game();

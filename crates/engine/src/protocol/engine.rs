@@ -149,7 +149,7 @@ impl Engine {
                 // The search's final view (as `analyze` reports it), then `play MOVE`.
                 let (text, result) = self.play_generated(color)?;
                 match result {
-                    Some(result) => format!("\n{}\nplay {text}", crate::protocol::analysis::info_line(&result)),
+                    Some(result) => format!("\n{}\nplay {text}", crate::protocol::info::info_line(&result)),
                     None => format!("\nplay {text}"),
                 }
             }

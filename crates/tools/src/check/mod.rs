@@ -18,7 +18,7 @@ mod session;
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use crate::referee::engine::{Engine, EngineCommand, Failure, MAX_NAME, Reply, clean_text};
+use crate::referee::engine::{EngineClient, EngineCommand, Failure, MAX_NAME, Reply, clean_text, command_deadline};
 use crate::referee::words::split_engine_name;
 use veletas_rules::{RuleSet, Rules, Variant};
 
@@ -74,7 +74,7 @@ impl CheckRequest {
 
 /// How a check ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum CheckOutcome {
     /// It passed; what was seen.
     Pass(String),
     /// It failed; why.
@@ -83,20 +83,20 @@ pub enum Outcome {
     Skip(String),
 }
 
-impl Outcome {
+impl CheckOutcome {
     /// `pass`, `fail` or `skip`.
     pub fn word(&self) -> &'static str {
         match self {
-            Outcome::Pass(_) => "pass",
-            Outcome::Fail(_) => "fail",
-            Outcome::Skip(_) => "skip",
+            CheckOutcome::Pass(_) => "pass",
+            CheckOutcome::Fail(_) => "fail",
+            CheckOutcome::Skip(_) => "skip",
         }
     }
 
     /// The detail or reason.
     pub fn detail(&self) -> &str {
         match self {
-            Outcome::Pass(d) | Outcome::Fail(d) | Outcome::Skip(d) => d,
+            CheckOutcome::Pass(d) | CheckOutcome::Fail(d) | CheckOutcome::Skip(d) => d,
         }
     }
 }
@@ -109,7 +109,7 @@ pub struct CheckResult {
     /// Whether the protocol requires what it checks (else it checks an extension).
     pub required: bool,
     /// How it ended.
-    pub outcome: Outcome,
+    pub outcome: CheckOutcome,
 }
 
 /// The report of `veletas check`.
@@ -134,12 +134,12 @@ pub struct CheckReport {
 impl CheckReport {
     /// Whether every required check passed.
     pub fn passed(&self) -> bool {
-        self.checks.iter().filter(|c| c.required).all(|c| matches!(c.outcome, Outcome::Pass(_)))
+        self.checks.iter().filter(|c| c.required).all(|c| matches!(c.outcome, CheckOutcome::Pass(_)))
     }
 
     /// The first required check that did not pass, if any.
     pub fn first_failure(&self) -> Option<&CheckResult> {
-        self.checks.iter().find(|c| c.required && !matches!(c.outcome, Outcome::Pass(_)))
+        self.checks.iter().find(|c| c.required && !matches!(c.outcome, CheckOutcome::Pass(_)))
     }
 
     fn count(&self, required: bool, word: &str) -> usize {
@@ -213,9 +213,9 @@ impl fmt::Display for CheckReport {
         let width = self.checks.iter().map(|c| c.id.len()).max().unwrap_or(0);
         for check in &self.checks {
             let word = match check.outcome {
-                Outcome::Pass(_) => "pass",
-                Outcome::Fail(_) => "FAIL",
-                Outcome::Skip(_) => "skip",
+                CheckOutcome::Pass(_) => "pass",
+                CheckOutcome::Fail(_) => "FAIL",
+                CheckOutcome::Skip(_) => "skip",
             };
             let kind = if check.required { "" } else { " (optional)" };
             let detail: String = check.outcome.detail().chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
@@ -265,7 +265,7 @@ impl CheckSettings {
         Ok(CheckSettings {
             variant,
             rules,
-            command_timeout: Duration::from_secs_f64(args.command_timeout.clamp(0.001, 1e6)),
+            command_timeout: command_deadline(args.command_timeout),
             margin: args.margin,
             movetime: args.movetime,
             seed: args.seed,
@@ -295,7 +295,7 @@ pub fn run_check(args: &CheckRequest) -> Result<CheckReport, String> {
 /// the first that did not pass and why.
 pub fn required_checks(command: &EngineCommand, settings: &CheckSettings) -> Result<(), String> {
     let (checks, _, _) = probes::run_all(command, settings, false);
-    match checks.iter().find(|c| c.required && !matches!(c.outcome, Outcome::Pass(_))) {
+    match checks.iter().find(|c| c.required && !matches!(c.outcome, CheckOutcome::Pass(_))) {
         None => Ok(()),
         Some(c) => Err(format!("check {} {}: {}", c.id, c.outcome.word(), c.outcome.detail())),
     }
@@ -324,7 +324,7 @@ impl Identity {
 
 /// Asks a running engine `protocol_version` (which must be `2`) and `name` (one non-empty
 /// line), then `version` (optional). `Err` says which did not come and why.
-pub fn startup(engine: &mut Engine, timeout: Duration) -> Result<Identity, String> {
+pub fn startup(engine: &mut EngineClient, timeout: Duration) -> Result<Identity, String> {
     let mut ask = |command: &str| -> Result<Reply, String> {
         engine.command(command, timeout).map_err(|failure| match failure {
             Failure::Timeout => format!("no reply to '{command}' within {:.1} s", timeout.as_secs_f64()),
@@ -390,7 +390,10 @@ mod tests {
             command: "e".into(),
             size: 7,
             rules: Rules::CLASSIC,
-            checks: vec![check("a", true, Outcome::Pass("ok".into())), check("b", false, Outcome::Fail("no".into()))],
+            checks: vec![
+                check("a", true, CheckOutcome::Pass("ok".into())),
+                check("b", false, CheckOutcome::Fail("no".into())),
+            ],
             extensions: vec!["position".into()],
             seconds: 1.0,
         };
@@ -400,7 +403,7 @@ mod tests {
         assert!(json.passed);
         assert_eq!((json.checks[1].id.as_str(), json.checks[1].result.as_str()), ("b", "fail"));
         assert_eq!((json.size, json.extensions.as_slice()), (report.size, report.extensions.as_slice()));
-        report.checks.push(check("c", true, Outcome::Skip("later".into())));
+        report.checks.push(check("c", true, CheckOutcome::Skip("later".into())));
         assert!(!report.passed());
         assert_eq!(report.first_failure().map(|c| c.id), Some("c"));
     }

@@ -7,9 +7,9 @@ use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use super::session::{Checked, Session};
-use super::{CheckResult, CheckSettings, Outcome, extensions};
+use super::{CheckOutcome, CheckResult, CheckSettings, extensions};
 use crate::referee::clock::TimeControl;
-use crate::referee::engine::{Engine, EngineCommand, Reply};
+use crate::referee::engine::{EngineClient, EngineCommand, Reply};
 use crate::referee::game::{GameSettings, Termination, play_game};
 use crate::referee::openings::Opening;
 use veletas_rules::{Color, Phase, PlayoutPolicy, Rng, RuleSet};
@@ -65,7 +65,7 @@ pub fn run_all(
     all: bool,
 ) -> (Vec<CheckResult>, Option<String>, Vec<String>) {
     let mut session = Session {
-        engine: Engine::new(command.clone(), None),
+        engine: EngineClient::new(command.clone(), None),
         settings,
         rng: Rng::new(settings.seed),
         extensions: vec![],
@@ -104,14 +104,14 @@ pub fn run_all(
     let mut blocked: Option<String> = None;
     for (id, probe) in required {
         let outcome = match &blocked {
-            Some(reason) => Outcome::Skip(reason.clone()),
+            Some(reason) => CheckOutcome::Skip(reason.clone()),
             None => match probe(&mut session) {
-                Ok(detail) => Outcome::Pass(detail),
-                Err(reason) => Outcome::Fail(reason),
+                Ok(detail) => CheckOutcome::Pass(detail),
+                Err(reason) => CheckOutcome::Fail(reason),
             },
         };
         // Without a start, names or ids nothing else can be asked.
-        if matches!(outcome, Outcome::Fail(_)) && matches!(id, "startup" | "name" | "ids") {
+        if matches!(outcome, CheckOutcome::Fail(_)) && matches!(id, "startup" | "name" | "ids") {
             blocked = Some(format!("not run: the check '{id}' failed"));
         }
         results.push(CheckResult { id, required: true, outcome });
@@ -126,11 +126,11 @@ pub fn run_all(
         for (id, needs, probe) in optional {
             let missing: Vec<&str> = needs.iter().copied().filter(|n| !session.offers(n)).collect();
             let outcome = match (&blocked, missing.is_empty()) {
-                (Some(reason), _) => Outcome::Skip(reason.clone()),
-                (None, false) => Outcome::Skip(format!("not offered: {}", missing.join(", "))),
+                (Some(reason), _) => CheckOutcome::Skip(reason.clone()),
+                (None, false) => CheckOutcome::Skip(format!("not offered: {}", missing.join(", "))),
                 (None, true) => match probe(&mut session) {
-                    Ok(detail) => Outcome::Pass(detail),
-                    Err(reason) => Outcome::Fail(reason),
+                    Ok(detail) => CheckOutcome::Pass(detail),
+                    Err(reason) => CheckOutcome::Fail(reason),
                 },
             };
             results.push(CheckResult { id, required: false, outcome });
@@ -463,7 +463,7 @@ fn final_score(s: &mut Session) -> Checked {
 /// A whole game of the engine against itself, refereed by the match's game runner.
 fn whole_game(s: &mut Session) -> Checked {
     let command = s.engine.command_line().clone();
-    let mut engines = [Engine::new(command.clone(), None), Engine::new(command, None)];
+    let mut engines = [EngineClient::new(command.clone(), None), EngineClient::new(command, None)];
     let settings = GameSettings {
         time_controls: [TimeControl::MoveTime(s.settings.movetime); 2],
         margin: s.settings.margin,

@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use super::CheckSettings;
-use crate::referee::engine::{Engine, Exchange, Failure, Reply};
+use crate::referee::engine::{EngineClient, Exchange, Failure, Reply};
 use veletas_rules::{Game, Move, Phase, PlayoutPolicy, Position, Rng, RuleSet};
 
 /// A check's result: what was seen, or why it failed.
@@ -13,7 +13,7 @@ pub(super) type Checked = Result<String, String>;
 
 /// One engine under check.
 pub(super) struct Session<'a> {
-    pub(super) engine: Engine,
+    pub(super) engine: EngineClient,
     pub(super) settings: &'a CheckSettings,
     pub(super) rng: Rng,
     /// The extensions `known_command` confirmed.
@@ -22,7 +22,7 @@ pub(super) struct Session<'a> {
     pub(super) name: Option<String>,
 }
 
-fn describe(engine: &mut Engine, command: &str, failure: Failure, timeout: Duration) -> String {
+fn describe(engine: &mut EngineClient, command: &str, failure: Failure, timeout: Duration) -> String {
     let unterminated = engine.process_mut().and_then(|p| p.unterminated().map(super::shorten));
     match (failure, unterminated) {
         (Failure::Timeout, Some(first)) => format!(

@@ -10,6 +10,7 @@
 use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 
 use veletas_rules::Color;
 
@@ -22,8 +23,8 @@ use veletas_rules::record::{GameRecord, ReadGamesError, tag};
 pub struct RatingsSettings {
     /// Record files: of tournaments, matches or shards of one tournament.
     pub files: Vec<PathBuf>,
-    /// Output: text, csv, json or html.
-    pub format: String,
+    /// What is written: the standings as text, CSV or JSON, or the HTML page.
+    pub format: RatingsFormat,
     /// Pins one engine's rating (`NAME=RATING`) instead of a field mean of 0.
     pub anchor: Option<String>,
     /// Also print each pair's own Elo from its games against each other.
@@ -32,6 +33,49 @@ pub struct RatingsSettings {
     pub mix: bool,
     /// Write the output to this file (whole or not at all) instead of stdout.
     pub output: Option<PathBuf>,
+}
+
+/// What `veletas ratings --format` writes: the standings in one of the forms of
+/// [`StandingsFormat`], or the self-contained HTML page of the report
+/// (`crate::report::ratings_html`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum RatingsFormat {
+    /// Aligned tables for people.
+    #[default]
+    Text,
+    /// `rank,name,rating,error,games,score`, one line per engine.
+    Csv,
+    /// One JSON object.
+    Json,
+    /// One HTML page: standings, crosstable, LOS and the games in the viewer.
+    Html,
+}
+
+impl RatingsFormat {
+    /// The form of the standings, or `None` for the HTML page (which is not a rendering of
+    /// the standings alone: it shows the games too).
+    pub fn standings(self) -> Option<StandingsFormat> {
+        match self {
+            RatingsFormat::Text => Some(StandingsFormat::Text),
+            RatingsFormat::Csv => Some(StandingsFormat::Csv),
+            RatingsFormat::Json => Some(StandingsFormat::Json),
+            RatingsFormat::Html => None,
+        }
+    }
+}
+
+impl FromStr for RatingsFormat {
+    type Err = String;
+    /// `text`, `csv`, `json` or `html`.
+    fn from_str(s: &str) -> Result<RatingsFormat, String> {
+        match s {
+            "text" => Ok(RatingsFormat::Text),
+            "csv" => Ok(RatingsFormat::Csv),
+            "json" => Ok(RatingsFormat::Json),
+            "html" => Ok(RatingsFormat::Html),
+            _ => Err(format!("unknown format '{s}': expected text, csv, json or html")),
+        }
+    }
 }
 
 /// The largest anchor rating, in absolute value: ratings far beyond it would print as
@@ -169,7 +213,8 @@ fn collect(files: &[PathBuf]) -> Result<Collected, String> {
     Ok(collected)
 }
 
-/// Runs `veletas ratings`: the whole output, or the one-line error (without the
+/// Runs `veletas ratings` for the standings (text, CSV or JSON; the HTML page is
+/// `crate::report::ratings_html`'s): the whole output, or the one-line error (without the
 /// `veletas ratings:` prefix; control characters of file names, tags or arguments become
 /// spaces). Nothing is printed here.
 pub fn run_ratings(args: &RatingsSettings) -> Result<String, String> {
@@ -177,7 +222,7 @@ pub fn run_ratings(args: &RatingsSettings) -> Result<String, String> {
 }
 
 fn ratings(args: &RatingsSettings) -> Result<String, String> {
-    let format: StandingsFormat = args.format.parse()?;
+    let format = args.format.standings().ok_or("the HTML page is written by the report, not as standings")?;
     let (standings, _) = rate_files(args)?;
     Ok(standings.render(format, args.head_to_head))
 }
@@ -255,6 +300,22 @@ mod tests {
         for bad in ["random", "=5", "x=", "x=inf", "x=NaN", "x=1e999"] {
             assert!(parse_anchor(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn formats_are_the_standings_three_and_the_page() {
+        let parsed: Vec<RatingsFormat> = ["text", "csv", "json", "html"].iter().map(|s| s.parse().unwrap()).collect();
+        assert_eq!(parsed, [RatingsFormat::Text, RatingsFormat::Csv, RatingsFormat::Json, RatingsFormat::Html]);
+        let standings: Vec<Option<StandingsFormat>> = parsed.iter().map(|f| f.standings()).collect();
+        assert_eq!(
+            standings,
+            [Some(StandingsFormat::Text), Some(StandingsFormat::Csv), Some(StandingsFormat::Json), None]
+        );
+        assert_eq!(
+            "xml".parse::<RatingsFormat>(),
+            Err("unknown format 'xml': expected text, csv, json or html".into())
+        );
+        assert_eq!("HTML".parse::<RatingsFormat>().map_err(|_| ()), Err(()));
     }
 
     #[test]

@@ -5,7 +5,6 @@
 use serde::{Deserialize, Serialize};
 
 use super::Standings;
-use super::render::tenths_value;
 
 /// The whole JSON object (see docs/ratings.md).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -212,6 +211,12 @@ impl serde_json::ser::Formatter for Spaced {
     fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
         writer.write_all(b": ")
     }
+}
+
+/// A JSON number with one decimal (halves away from zero, never `-0.0`), or `None`
+/// (`null`) for infinities and NaN (JSON has neither).
+pub(crate) fn tenths_value(x: f64) -> Option<f64> {
+    x.is_finite().then(|| (x * 10.0).round() / 10.0 + 0.0)
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use crate::stats::{EloInterval, Score, Z95, erf};
 use veletas_rules::Color;
 
-pub use files::{RatingsSettings, run_ratings};
+pub use files::{RatingsFormat, RatingsSettings, run_ratings};
 pub use render::StandingsFormat;
 
 /// The largest field [`rate`] accepts: the work grows with the cube of the number of

@@ -6,11 +6,10 @@
 //! - CSV: exactly the header `rank,name,rating,error,games,score` and one line per
 //!   engine, best first; rating and error in whole Elo, score in percent with one
 //!   decimal; fields quoted as RFC 4180 asks (names may hold commas and quotes).
-//! - JSON: one object holding everything the text shows, written by hand (the program
-//!   needs no serializer for one flat document); strings escaped as RFC 8259 asks.
+//! - JSON: one object holding everything the text shows, the typed structs of
+//!   [`super::json`] written by serde_json.
 
 use std::fmt::Write as _;
-use std::str::FromStr;
 
 use super::{HeadToHead, Standings};
 
@@ -24,18 +23,6 @@ pub enum StandingsFormat {
     Csv,
     /// One JSON object.
     Json,
-}
-
-impl FromStr for StandingsFormat {
-    type Err = String;
-    fn from_str(s: &str) -> Result<StandingsFormat, String> {
-        match s {
-            "text" => Ok(StandingsFormat::Text),
-            "csv" => Ok(StandingsFormat::Csv),
-            "json" => Ok(StandingsFormat::Json),
-            _ => Err(format!("unknown format '{s}': expected text, csv, json or html")),
-        }
-    }
 }
 
 /// A whole number of Elo with its sign (`+12`, `-3`, `0`); `+inf`/`-inf` when infinite.
@@ -243,12 +230,6 @@ pub fn csv_field(text: &str) -> String {
     if text.contains([',', '"']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text }
 }
 
-/// A JSON number with one decimal (halves away from zero, never `-0.0`), or `None`
-/// (`null`) for infinities and NaN (JSON has neither).
-pub(crate) fn tenths_value(x: f64) -> Option<f64> {
-    x.is_finite().then(|| (x * 10.0).round() / 10.0 + 0.0)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -266,7 +247,7 @@ mod tests {
         assert_eq!(whole(-0.4), "0");
         assert_eq!(signed(-0.4), "0");
         assert_eq!(signed(12.6), "+13");
-        let json = |x: f64| serde_json::to_string(&tenths_value(x)).unwrap();
+        let json = |x: f64| serde_json::to_string(&super::super::json::tenths_value(x)).unwrap();
         assert_eq!(json(-0.01), "0.0");
         assert_eq!(json(86.25), "86.3");
         assert_eq!(json(80.0), "80.0");

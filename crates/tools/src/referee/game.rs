@@ -24,7 +24,7 @@
 use std::time::{Duration, Instant};
 
 use crate::referee::clock::{Clock, TimeControl, format_seconds};
-use crate::referee::engine::{Engine, Failure, MAX_SHOWN, Reply, clean_text};
+use crate::referee::engine::{EngineClient, Failure, MAX_SHOWN, Reply, clean_text};
 use crate::referee::openings::Opening;
 use veletas_rules::record::{Annotation, Evaluation, GameRecord, TimeControls, WinRate, tag};
 use veletas_rules::{Color, Game, Move, RuleSet, Rules};
@@ -185,7 +185,7 @@ fn failure_loss(command: &str, failure: Failure, timeout: Duration) -> Loss {
 }
 
 /// Sends a command that must succeed within the command timeout.
-fn expect_ok(engine: &mut Engine, command: &str, timeout: Duration) -> Result<String, Loss> {
+fn expect_ok(engine: &mut EngineClient, command: &str, timeout: Duration) -> Result<String, Loss> {
     match engine.command(command, timeout) {
         Ok(Reply { success: true, text }) => Ok(text),
         Ok(Reply { success: false, text }) => {
@@ -197,7 +197,12 @@ fn expect_ok(engine: &mut Engine, command: &str, timeout: Duration) -> Result<St
 }
 
 /// Starts the engine if needed and sets up the opening and its clock's time control.
-fn prepare(engine: &mut Engine, settings: &GameSettings, opening: &Opening, control: TimeControl) -> Result<(), Loss> {
+fn prepare(
+    engine: &mut EngineClient,
+    settings: &GameSettings,
+    opening: &Opening,
+    control: TimeControl,
+) -> Result<(), Loss> {
     engine.ensure_running().map_err(|e| loss(Termination::Crash, format!("could not be started: {e}")))?;
     let timeout = settings.command_timeout;
     // A process started for the start-up questions gets them before its first game too.
@@ -253,7 +258,7 @@ fn prepare(engine: &mut Engine, settings: &GameSettings, opening: &Opening, cont
 /// Plays game `round` from `opening` between `engines` (the first and second
 /// `--engine`); the first plays Black when `engine1_black`.
 pub fn play_game(
-    engines: &mut [Engine; 2],
+    engines: &mut [EngineClient; 2],
     settings: &GameSettings,
     round: usize,
     opening: &Opening,
@@ -266,7 +271,7 @@ pub fn play_game(
 /// and after every turn played (for the live page of `--live`; after White's swap the
 /// engines have exchanged colours, which the game's moves show).
 pub fn play_game_observed(
-    engines: &mut [Engine; 2],
+    engines: &mut [EngineClient; 2],
     settings: &GameSettings,
     round: usize,
     opening: &Opening,
@@ -331,7 +336,7 @@ struct Tally {
 /// swaps; from then on the engines play the other colours (the loser's colour is
 /// always the colour its engine played at that moment).
 fn run(
-    engines: &mut [Engine; 2],
+    engines: &mut [EngineClient; 2],
     settings: &GameSettings,
     opening: &Opening,
     game: &mut Game,
@@ -412,7 +417,7 @@ fn run(
 /// An engine that lists `genmove_analyze` is asked with it: the move comes with the win
 /// rate and visits its search gave it, when it reported them.
 fn genmove(
-    engine: &mut Engine,
+    engine: &mut EngineClient,
     color: Color,
     clock: &mut Clock,
     settings: &GameSettings,
@@ -498,7 +503,7 @@ pub(crate) fn evaluation_of(line: &str, mv: &str) -> Option<Evaluation> {
 
 /// Asks both engines for `final_score` and notes any disagreement with the result.
 fn ask_final_scores(
-    engines: &mut [Engine; 2],
+    engines: &mut [EngineClient; 2],
     settings: &GameSettings,
     played: &mut PlayedGame,
     winner: Color,

@@ -10,7 +10,6 @@ use std::time::Duration;
 
 use crate::referee::engine::EngineCommand;
 use crate::referee::game::PlayedGame;
-use crate::referee::openings::OpeningBook;
 use crate::referee::runner::{Competition, Field, GameResult, Runner, played_engines};
 use crate::referee::summary::{GameOutcome, MatchSummary, SprtSpec, Tally};
 use crate::referee::tournament::field;
@@ -177,7 +176,7 @@ fn engines(args: &MatchSettings) -> Result<(Vec<field::EngineDef>, Option<TimeCo
 /// `game 1/2: BLACK (black) vs WHITE (white), opening OPENING`.
 pub fn dry_run_match(args: &MatchSettings) -> Result<String, RefereeError> {
     let (defs, _) = engines(args)?;
-    let book = OpeningBook::new(&args.common).map_err(RefereeError::Usage)?;
+    let book = args.common.opening_book().map_err(RefereeError::Usage)?;
     let raw: Vec<String> = defs.iter().map(|d| d.name.clone().unwrap_or_else(|| d.command.text.clone())).collect();
     let fixed: Vec<bool> = defs.iter().map(|d| d.name.is_some()).collect();
     let names = field::unique_names(&raw, &fixed);
@@ -202,7 +201,7 @@ pub fn dry_run_match(args: &MatchSettings) -> Result<String, RefereeError> {
 pub fn run_match(args: &MatchSettings) -> Result<MatchSummary, RefereeError> {
     let common = &args.common;
     let (defs, time_control) = engines(args)?;
-    let book = OpeningBook::new(common).map_err(RefereeError::Usage)?;
+    let book = common.opening_book().map_err(RefereeError::Usage)?;
     let log = common.engine_log_path();
     common.check_outputs(common.record.as_deref(), log.as_deref(), &[])?;
     common.warn_about_concurrency();

@@ -36,6 +36,7 @@ pub mod words;
 use std::path::{Path, PathBuf};
 
 use crate::output::check_not_input;
+use openings::OpeningBook;
 
 use veletas_rules::{RuleSet, Rules};
 
@@ -228,6 +229,12 @@ impl CommonSettings {
     /// The rules the games are played under, if the options go with the rule set.
     pub fn rules(&self) -> Result<Rules, String> {
         Rules::new(self.rules, self.no_corners, self.claimed_block).map_err(|e| format!("--claimed-block: {e}"))
+    }
+
+    /// The openings these settings give (`--openings`, else random ones of `--size`, the
+    /// rules, `--random-setup` and `--seed`).
+    pub fn opening_book(&self) -> Result<OpeningBook, String> {
+        OpeningBook::new(&self.openings, self.size, self.rules()?, self.random_setup, self.seed)
     }
 
     /// The engines' log file: `--engine-log`, else the record file's name plus `.engines.log`.

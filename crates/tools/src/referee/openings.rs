@@ -140,16 +140,23 @@ impl OpeningsSpec {
 }
 
 impl OpeningBook {
-    /// The book the shared options describe: `--openings FILE` (its size, which must agree
-    /// with `--size`), or random openings of `--size` (10 by default) from `--seed`.
-    pub fn new(args: &crate::referee::CommonSettings) -> Result<OpeningBook, String> {
-        let rules = args.rules()?;
-        let spec = if args.openings.is_empty() { None } else { Some(OpeningsSpec::parse(&args.openings)?) };
+    /// The book of `openings` (`FILE [order=...] [start=N] [plies=N]`, as `--openings` gives
+    /// them: the file's size must agree with `size`), or, when `openings` is empty, random
+    /// openings of `size` (10 by default) under `rules` from `seed`, whole random setups
+    /// when `random_setup`.
+    pub fn new(
+        openings: &[String],
+        size: Option<u8>,
+        rules: Rules,
+        random_setup: bool,
+        seed: u64,
+    ) -> Result<OpeningBook, String> {
+        let spec = if openings.is_empty() { None } else { Some(OpeningsSpec::parse(openings)?) };
         let list = match &spec {
-            Some(spec) => Some(read_openings(&spec.file, args.size, rules)?),
+            Some(spec) => Some(read_openings(&spec.file, size, rules)?),
             None => None,
         };
-        let variant = match (&list, args.size) {
+        let variant = match (&list, size) {
             (Some(list), _) => list.first().map(|o| o.variant).ok_or("the openings file holds no opening")?,
             (None, size) => {
                 let size = size.unwrap_or(10);
@@ -160,12 +167,12 @@ impl OpeningBook {
         let mut order: Vec<usize> = (0..list.as_ref().map_or(0, Vec::len)).collect();
         if spec.order == Order::Random {
             // Fisher-Yates from the seed: the same order in every shard and every resumed run.
-            let mut rng = Rng::new(mix(args.seed, u64::MAX));
+            let mut rng = Rng::new(mix(seed, u64::MAX));
             for i in (1..order.len()).rev() {
                 order.swap(i, rng.below_u64(i as u64 + 1) as usize);
             }
         }
-        Ok(OpeningBook { variant, rules, list, random_setup: args.random_setup, seed: args.seed, order, spec })
+        Ok(OpeningBook { variant, rules, list, random_setup, seed, order, spec })
     }
 
     /// The opening of encounter `n` (two games, colours swapped, share one).
@@ -435,9 +442,9 @@ mod tests {
         std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
         let file = dir.join("book.txt");
         std::fs::write(&file, lines).map_err(|e| e.to_string())?;
-        let openings = std::iter::once(file.display().to_string()).chain(words.iter().map(|w| w.to_string())).collect();
-        let settings = crate::referee::CommonSettings { size: Some(7), seed, openings, ..Default::default() };
-        OpeningBook::new(&settings)
+        let openings: Vec<String> =
+            std::iter::once(file.display().to_string()).chain(words.iter().map(|w| w.to_string())).collect();
+        OpeningBook::new(&openings, Some(7), Rules::CLASSIC, false, seed)
     }
 
     const SEVEN: &str = "d4 b2,f6\nc3 e2,f6\ne5 b2,c6\nc5 b2,f6\ne3 b2,f6\n";

@@ -26,7 +26,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::referee::engine::{Engine, EngineCommand};
+use crate::referee::engine::{EngineClient, EngineCommand, command_deadline};
 use crate::referee::game::{GameSettings, PlayedGame, Termination, play_game_observed};
 use crate::referee::openings::OpeningBook;
 use crate::referee::record_file::{append_game, open_record_file};
@@ -126,15 +126,15 @@ impl Field {
             log,
             book,
             margin: common.margin,
-            command_timeout: Duration::from_secs_f64(common.command_timeout.clamp(0.001, 1e6)),
+            command_timeout: command_deadline(common.command_timeout),
             protocol,
         })
     }
 
     /// A new engine of the field, not started: engine `index`, called `name` in the logs.
-    fn engine(&self, index: usize, name: &str) -> Engine {
+    fn engine(&self, index: usize, name: &str) -> EngineClient {
         let def = &self.defs[index];
-        Engine::new(def.command.clone(), self.log.clone()).with_traffic(Traffic::new(name, self.protocol.clone()))
+        EngineClient::new(def.command.clone(), self.log.clone()).with_traffic(Traffic::new(name, self.protocol.clone()))
     }
 
     /// Runs the required checks of `veletas check` on every engine (`--check`); the
@@ -161,9 +161,9 @@ impl Field {
     /// `name` ([`crate::check::startup`]), or none plays. Names the field from the names
     /// given and the replies ([`super::tournament::field::distinct_names`]) and returns
     /// the engines still running, for the first worker.
-    pub fn probe(&mut self) -> Result<Vec<Engine>, RefereeError> {
+    pub fn probe(&mut self) -> Result<Vec<EngineClient>, RefereeError> {
         let timeout = self.command_timeout;
-        let probed: Vec<Result<(String, Engine), RefereeError>> = thread::scope(|scope| {
+        let probed: Vec<Result<(String, EngineClient), RefereeError>> = thread::scope(|scope| {
             let handles: Vec<_> = self
                 .defs
                 .iter()
@@ -282,7 +282,7 @@ pub(crate) trait Competition {
 
 /// A worker: one thread's engine processes, started when first needed.
 struct Worker {
-    engines: Vec<Option<Engine>>,
+    engines: Vec<Option<EngineClient>>,
 }
 
 impl Worker {
@@ -290,7 +290,7 @@ impl Worker {
         Worker { engines: (0..field).map(|_| None).collect() }
     }
 
-    fn take(&mut self, field: &Field, index: usize) -> Engine {
+    fn take(&mut self, field: &Field, index: usize) -> EngineClient {
         let engine = self.engines[index].take().unwrap_or_else(|| field.engine(index, &field.names[index]));
         engine.traffic().set_name(&field.names[index]);
         engine
@@ -456,7 +456,7 @@ impl<'a> Runner<'a> {
     }
 
     /// Hands engines already started (by [`Field::probe`]) to the first worker.
-    pub fn adopt(&mut self, engines: Vec<Engine>) {
+    pub fn adopt(&mut self, engines: Vec<EngineClient>) {
         if let Some(worker) = self.workers.first_mut() {
             for (slot, engine) in worker.engines.iter_mut().zip(engines) {
                 *slot = Some(engine);

@@ -160,3 +160,15 @@ fn junk_and_endless_lines_are_malformed() {
     let mut long = sh("read x; head -c 2000000 /dev/zero | tr '\\0' x; exec sleep 5");
     assert!(matches!(long.command("genmove b", Duration::from_secs(5)), Err(Failure::Malformed(_))));
 }
+
+#[test]
+fn command_deadlines_keep_within_a_millisecond_and_a_million_seconds() {
+    assert_eq!(command_deadline(10.0), Duration::from_secs(10));
+    assert_eq!(command_deadline(0.25), Duration::from_millis(250));
+    for tiny in [0.0, 0.0001, -5.0, f64::NAN, f64::NEG_INFINITY] {
+        assert_eq!(command_deadline(tiny), Duration::from_millis(1), "{tiny}");
+    }
+    for huge in [2e6, 1e300, f64::INFINITY] {
+        assert_eq!(command_deadline(huge), Duration::from_secs(1_000_000), "{huge}");
+    }
+}

@@ -32,7 +32,7 @@ impl Settings {
     pub fn new(format: Format, engines: usize, games_per_pair: usize, rounds: usize, book: &OpeningBook) -> Settings {
         let described = book.describe();
         let openings = match described.strip_prefix("file:") {
-            Some(_) => format!("file {}", super::run::fnv1a(&described)),
+            Some(_) => format!("file {}", super::schedule::fnv1a(&described)),
             None => described,
         };
         Settings { format, engines, games_per_pair, rounds, openings }

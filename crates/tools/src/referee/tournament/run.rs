@@ -15,7 +15,7 @@ use crate::referee::runner::{Competition, Field, GameResult, Runner, played_engi
 use crate::referee::summary::{GameOutcome, SprtSpec, Tally};
 use crate::referee::tournament::field::{self, EngineDef};
 use crate::referee::tournament::growth::{self, Settings};
-use crate::referee::tournament::schedule::{Format, Schedule, ScheduledGame, check_knockout};
+use crate::referee::tournament::schedule::{Format, Schedule, ScheduledGame, check_knockout, fnv1a};
 use crate::referee::tournament::{ShardSpec, TournamentSettings, knockout};
 use crate::stats::SprtDecision;
 use veletas_rules::record::{GameRecord, TimeControls, tag};
@@ -67,16 +67,6 @@ fn with_shard(path: &Path, shard: Option<(usize, usize)>) -> PathBuf {
     }
 }
 
-/// FNV-1a, 64 bits: a stable fingerprint of the schedule's description.
-pub(super) fn fnv1a(text: &str) -> String {
-    use std::hash::Hasher as _;
-    // The bytes alone (not `text.hash()`, which appends a terminator): the same values as
-    // the hand-written FNV-1a this replaced, so fingerprints in existing records still match.
-    let mut hasher = fnv::FnvHasher::default();
-    hasher.write(text.as_bytes());
-    format!("{:016x}", hasher.finish())
-}
-
 impl Plan {
     fn new(args: &TournamentSettings) -> Result<(Plan, Vec<EngineDef>, OpeningBook), RefereeError> {
         let common = &args.common;
@@ -99,7 +89,7 @@ impl Plan {
                 defs.len()
             )));
         }
-        let book = OpeningBook::new(common).map_err(usage)?;
+        let book = common.opening_book().map_err(usage)?;
         let schedule = match args.format {
             Format::Knockout => {
                 check_knockout(defs.len(), args.games_per_pair).map_err(usage)?;
@@ -539,13 +529,6 @@ fn play_schedule(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_fingerprint_is_stable_and_sensitive() {
-        assert_eq!(fnv1a(""), "cbf29ce484222325");
-        assert_eq!(fnv1a("a"), "af63dc4c8601ec8c");
-        assert_ne!(fnv1a("format=round-robin"), fnv1a("format=gauntlet"));
-    }
 
     #[test]
     fn shard_numbers_fill_in_paths() {

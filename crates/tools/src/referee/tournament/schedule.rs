@@ -228,10 +228,27 @@ pub fn knockout_game(round: usize, slot: usize, game: usize, a: usize, b: usize)
     ScheduledGame { index: 0, id: format!("{round}.{}.{}", slot + 1, game + 1), round, black, white, encounter }
 }
 
+/// FNV-1a, 64 bits: a stable fingerprint of the schedule's description.
+pub(super) fn fnv1a(text: &str) -> String {
+    use std::hash::Hasher as _;
+    // The bytes alone (not `text.hash()`, which appends a terminator): the same values as
+    // the hand-written FNV-1a this replaced, so fingerprints in existing records still match.
+    let mut hasher = fnv::FnvHasher::default();
+    hasher.write(text.as_bytes());
+    format!("{:016x}", hasher.finish())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::collections::HashMap;
+
+    #[test]
+    fn the_fingerprint_is_stable_and_sensitive() {
+        assert_eq!(fnv1a(""), "cbf29ce484222325");
+        assert_eq!(fnv1a("a"), "af63dc4c8601ec8c");
+        assert_ne!(fnv1a("format=round-robin"), fnv1a("format=gauntlet"));
+    }
 
     #[test]
     fn the_circle_method_gives_every_pair_once() {

@@ -1,0 +1,158 @@
+//! [`EngineClient`]: one engine as the referee, `check`, `book` and the GUI drive it, its
+//! process started on demand and started again after a crash or a kill (the process itself
+//! and its transport are [`EngineProcess`]'s).
+
+use std::io;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::{EngineCommand, EngineProcess, Exchange, Failure, Killer, Reply};
+use crate::referee::traffic::Traffic;
+
+/// The client of one engine, as the referee, `check`, `book` and the GUI drive it: the
+/// command, the log, and the current process, restarted when it is needed again.
+pub struct EngineClient {
+    command: EngineCommand,
+    log: Option<PathBuf>,
+    process: Option<EngineProcess>,
+    /// How many times the engine has been started.
+    pub starts: u32,
+    /// Whether the engine accepted this game's `time_settings`: one that answered `?` (it
+    /// knows no time commands) plays on, timed by the referee alone, and gets no `time_left`.
+    pub timed: bool,
+    /// Whether the running process lists `genmove_analyze` (asked once per process, before
+    /// its first game): its moves are then asked for with it, and their win rates recorded.
+    pub analyzes: bool,
+    /// Whether the process was started and its start-up commands were not sent yet.
+    init_pending: bool,
+    /// Its name and game, for the logs.
+    traffic: Traffic,
+}
+
+impl EngineClient {
+    /// An engine not started yet.
+    pub fn new(command: EngineCommand, log: Option<PathBuf>) -> EngineClient {
+        let traffic = Traffic::new(&command.text, None);
+        EngineClient {
+            command,
+            log,
+            process: None,
+            starts: 0,
+            timed: true,
+            analyzes: false,
+            init_pending: false,
+            traffic,
+        }
+    }
+
+    /// The engine with `traffic` for its name, game and protocol log.
+    pub fn with_traffic(mut self, traffic: Traffic) -> EngineClient {
+        self.traffic = traffic;
+        self
+    }
+
+    /// Its name and game, for the logs.
+    pub fn traffic(&self) -> &Traffic {
+        &self.traffic
+    }
+
+    /// The command line.
+    pub fn command_line(&self) -> &EngineCommand {
+        &self.command
+    }
+
+    /// Starts the engine unless it is running; `true` when it was started now (its
+    /// start-up commands, [`EngineCommand::init`], are then still to be sent).
+    pub fn ensure_running(&mut self) -> io::Result<bool> {
+        if self.process.as_ref().is_some_and(EngineProcess::is_running) {
+            return Ok(false);
+        }
+        self.process = None;
+        self.process = Some(EngineProcess::spawn_logged(&self.command, self.log.as_deref(), self.traffic.clone())?);
+        self.starts += 1;
+        self.init_pending = true;
+        Ok(true)
+    }
+
+    /// Whether the running process has not been sent its start-up commands
+    /// ([`EngineCommand::init`]) yet; they count as sent from now on.
+    pub fn take_init_pending(&mut self) -> bool {
+        std::mem::take(&mut self.init_pending)
+    }
+
+    /// Sends a raw line to the running engine (see [`EngineProcess::exchange`]).
+    pub fn exchange(&mut self, line: &str, id: &str, timeout: Duration) -> Result<Exchange, Failure> {
+        match self.process.as_mut() {
+            Some(process) => process.exchange(line, id, timeout),
+            None => Err(Failure::Exited("it is not running".into())),
+        }
+    }
+
+    /// The running process, if any (to close its input or wait for its exit).
+    pub fn process_mut(&mut self) -> Option<&mut EngineProcess> {
+        self.process.as_mut()
+    }
+
+    /// Sends a command to the running engine (see [`EngineProcess::command`]).
+    pub fn command(&mut self, command: &str, timeout: Duration) -> Result<Reply, Failure> {
+        match self.process.as_mut() {
+            Some(process) => process.command(command, timeout),
+            None => Err(Failure::Exited("it is not running".into())),
+        }
+    }
+
+    /// Sends a streaming command to the running engine (see [`EngineProcess::stream`]).
+    pub fn stream(
+        &mut self,
+        command: &str,
+        duration: Duration,
+        timeout: Duration,
+        on_line: &mut dyn FnMut(&str) -> bool,
+    ) -> Result<Reply, Failure> {
+        match self.process.as_mut() {
+            Some(process) => process.stream(command, duration, timeout, on_line),
+            None => Err(Failure::Exited("it is not running".into())),
+        }
+    }
+
+    /// Sends a streaming command that `stop` can end at once (see
+    /// [`EngineProcess::stream_until`]).
+    pub fn stream_until(
+        &mut self,
+        command: &str,
+        duration: Duration,
+        timeout: Duration,
+        stop: &dyn Fn() -> bool,
+        on_line: &mut dyn FnMut(&str) -> bool,
+    ) -> Result<Reply, Failure> {
+        match self.process.as_mut() {
+            Some(process) => process.stream_until(command, duration, timeout, stop, on_line),
+            None => Err(Failure::Exited("it is not running".into())),
+        }
+    }
+
+    /// Whether a process is running.
+    pub fn is_running(&self) -> bool {
+        self.process.as_ref().is_some_and(EngineProcess::is_running)
+    }
+
+    /// A handle that kills the running process from another thread (see
+    /// [`EngineProcess::killer`]).
+    pub fn killer(&self) -> Option<Killer> {
+        self.process.as_ref().map(EngineProcess::killer)
+    }
+
+    /// Kills the process, if any.
+    pub fn kill(&mut self) {
+        if let Some(mut process) = self.process.take() {
+            process.kill();
+        }
+    }
+
+    /// Asks the engine to quit (killing it if it does not within `timeout`).
+    pub fn quit(&mut self, timeout: Duration) {
+        if let Some(mut process) = self.process.take() {
+            process.quit(timeout);
+        }
+    }
+}
