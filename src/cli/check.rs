@@ -1,6 +1,6 @@
 //! `veletas check`: its options, turned into a [`CheckRequest`], and the report printed.
 
-use clap::Args;
+use clap::{Args, FromArgMatches};
 
 use super::error::{CommandError, print, usage};
 use super::values::{parse_rules, parse_size};
@@ -10,9 +10,11 @@ use crate::rules::RuleSet;
 
 /// Options of `veletas check`.
 #[derive(Args, Clone, Debug, PartialEq)]
-#[command(after_help = "The engine's command line comes last: everything after it belongs to the engine \
-(give it as one quoted word, or put the check's options first).\n\n\
+#[command(after_help = "The engine's command line comes last: given as separate words, everything after \
+its program belongs to the engine (put the check's options first); given as one quoted word, the check's \
+options may follow it.\n\n\
 Examples:\n  veletas check --size 7 veletas --playouts 50\n  \
+veletas check 'veletas --playouts 50' --size 9 --rules modern\n  \
 veletas check --json 'mine=./my-engine --level 3'\n\nSee docs/check.md.")]
 pub struct CheckArgs {
     /// The engine: `[NAME=]CMD ARGS...`, as one quoted word or as separate words.
@@ -61,11 +63,78 @@ impl From<CheckArgs> for CheckRequest {
     }
 }
 
+impl CheckArgs {
+    /// The check's options that follow an engine given as one quoted word (a first word
+    /// with white space in it: a whole command line, `'veletas --playouts 50' --size 9`),
+    /// which cannot be that engine's arguments, applied over those given before it. The
+    /// words after an engine given word by word stay its arguments.
+    pub fn with_options_after_quoted_engine(self) -> Result<CheckArgs, String> {
+        let Some((first, rest)) = self.engine.split_first() else { return Ok(self) };
+        if rest.is_empty() || !first.contains(char::is_whitespace) {
+            return Ok(self);
+        }
+        let words = rest.iter().map(String::as_str).chain(["--", first.as_str()]);
+        let command = CheckArgs::augment_args(clap::Command::new("veletas check").no_binary_name(true));
+        let matches = command.try_get_matches_from(words).map_err(|e| {
+            let text = e.to_string();
+            let line = text.lines().next().unwrap_or_default().trim_start_matches("error: ").to_string();
+            format!("after the engine '{first}' (one quoted word) come the check's options: {line}")
+        })?;
+        let after = CheckArgs::from_arg_matches(&matches).map_err(|e| e.to_string())?;
+        if after.engine != [first.as_str()] {
+            let word = after.engine.first().map_or("", String::as_str);
+            return Err(format!("after the engine '{first}' (one quoted word) come the check's options, not '{word}'"));
+        }
+        let given = |id: &str| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
+        Ok(CheckArgs {
+            engine: after.engine,
+            size: if given("size") { after.size } else { self.size },
+            rules: if given("rules") { after.rules } else { self.rules },
+            json: self.json || after.json,
+            movetime: if given("movetime") { after.movetime } else { self.movetime },
+            margin: if given("margin") { after.margin } else { self.margin },
+            command_timeout: if given("command_timeout") { after.command_timeout } else { self.command_timeout },
+            seed: if given("seed") { after.seed } else { self.seed },
+        })
+    }
+}
+
 /// `veletas check`: the report on stdout (lines or JSON); exit 0 only when every required
 /// check passed, 1 when one did not, 2 when the check could not be run.
 pub(super) fn check(args: CheckArgs) -> Result<(), CommandError> {
+    let args = args.with_options_after_quoted_engine().map_err(usage("check"))?;
     let json = args.json;
     let report = crate::check::run_check(&CheckRequest::from(args)).map_err(usage("check"))?;
     print(&if json { report.json() } else { report.to_string() })?;
     if report.passed() { Ok(()) } else { Err(CommandError::Verdict) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(words: &[&str]) -> Result<CheckArgs, String> {
+        CheckArgs::parse_from(words).map_err(|e| e.to_string())?.with_options_after_quoted_engine()
+    }
+
+    #[test]
+    fn options_after_an_engine_in_one_quoted_word_are_the_checks() {
+        let args = parsed(&["--json", "--size", "10", "veletas --playouts 40", "--size", "9", "--seed", "3"]).unwrap();
+        assert_eq!(args.engine, ["veletas --playouts 40"]);
+        assert_eq!((args.size, args.seed, args.json, args.rules), (9, 3, true, RuleSet::Classic));
+        let args = parsed(&["--size", "10", "veletas --playouts 40", "--rules", "modern"]).unwrap();
+        assert_eq!((args.size, args.rules), (10, RuleSet::Modern));
+        let error = parsed(&["veletas --playouts 40", "--level", "3"]).unwrap_err();
+        assert!(error.contains("'veletas --playouts 40' (one quoted word)") && error.contains("--level"), "{error}");
+        let error = parsed(&["veletas --playouts 40", "extra"]).unwrap_err();
+        assert!(error.contains("not 'extra'"), "{error}");
+    }
+
+    #[test]
+    fn words_after_an_engine_given_word_by_word_stay_its_arguments() {
+        let args = parsed(&["--size", "9", "veletas", "--playouts", "40", "--size", "7"]).unwrap();
+        assert_eq!(args.engine, ["veletas", "--playouts", "40", "--size", "7"]);
+        assert_eq!(args.size, 9);
+        assert_eq!(parsed(&["veletas --seed 1"]).unwrap().engine, ["veletas --seed 1"]);
+    }
 }

@@ -75,6 +75,40 @@ fn the_well_behaved_fake_engine_passes_under_both_rule_sets() {
 }
 
 #[test]
+fn an_engine_without_time_commands_passes_with_the_clock_checks_skipped() {
+    let output = check(&["--size", "7", "--json", &format!("untimed={FAKE} --no-time --seed 1")]);
+    let json: veletas::check::CheckJson = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(output.status.success() && json.passed, "{json:?}");
+    assert!(!json.extensions.iter().any(|e| e.starts_with("time_")), "{json:?}");
+    let clock = ["genmove-no-limit", "genmove-main-time", "genmove-byoyomi", "genmove-canadian", "genmove-increment"];
+    for id in clock.iter().chain(&["time-left"]) {
+        let c = json.checks.iter().find(|c| c.id == *id).unwrap();
+        assert_eq!((c.required, c.result.as_str()), (false, "skip"), "{json:?}");
+    }
+    for id in ["commands", "errors", "reg-genmove", "genmove-no-clock", "state-after-errors", "game"] {
+        let c = json.checks.iter().find(|c| c.id == id).unwrap();
+        assert_eq!((c.required, c.result.as_str()), (true, "pass"), "{json:?}");
+    }
+    // The same engine with its clock commands lists them and must pass their checks.
+    let output = check(&["--size", "7", &format!("{FAKE} --seed 1")]);
+    assert_passes(&output);
+    let report = text(&output);
+    assert!(report.contains("extensions: set_position rules option time_settings time_left\n"), "{report}");
+    assert_eq!(result_of(&report, "time-left"), "pass", "{report}");
+}
+
+#[test]
+fn the_checks_options_may_follow_an_engine_given_as_one_quoted_word() {
+    let output = check(&[&format!("{FAKE} --seed 1"), "--size", "9", "--rules", "modern"]);
+    assert_passes(&output);
+    assert!(text(&output).contains("on 9x9, modern rules"), "{}", text(&output));
+    let output = check(&[&format!("{FAKE} --seed 1"), "--level", "3"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!((output.status.code(), stderr.lines().count()), (Some(2), 1), "{stderr}");
+    assert!(stderr.contains("come the check's options") && stderr.contains("--level"), "{stderr}");
+}
+
+#[test]
 fn each_broken_fake_engine_fails_the_check_that_catches_it() {
     let cases: [(&str, &str); 13] = [
         ("--illegal-at 1", "genmove-setup"),

@@ -218,6 +218,24 @@ fn the_protocol_log_and_the_engine_log_name_every_line() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn the_debug_log_names_the_engine_of_every_command_and_reply() {
+    let (a, b) = (format!("a={FAKE}"), format!("b={FAKE}"));
+    let out = Command::new(VELETAS)
+        .args(["match", "--engine", &a, "--engine", &b, "--size", "7", "-n", "2", "-q"])
+        .env("RUST_LOG", "veletas_tools::referee::engine=debug")
+        .output()
+        .unwrap();
+    let log = text(&out.stderr);
+    assert!(out.status.success(), "{log}");
+    let lines: Vec<&str> = log.lines().filter(|l| l.contains("veletas_tools::referee::engine]")).collect();
+    let named = |name: &str, arrow: &str| {
+        lines.iter().any(|l| l.contains(&format!("] engine {name} (pid ")) && l.contains(&format!(") {arrow} ")))
+    };
+    assert!(named("a", "<-") && named("a", "->") && named("b", "<-") && named("b", "->"), "{log}");
+    assert!(lines.iter().all(|l| l.contains("] engine a (pid ") || l.contains("] engine b (pid ")), "{log}");
+}
+
 /// Starts `args` and sends the referee one SIGINT once `pid_file` names `engines`
 /// processes; returns its output.
 fn interrupt(dir: &Path, args: &[&str], pid_file: &Path, engines: usize) -> Output {

@@ -14,8 +14,9 @@ use crate::referee::game::{GameSettings, Termination, play_game};
 use crate::referee::openings::Opening;
 use veletas_rules::{Color, Phase, PlayoutPolicy, Rng, RuleSet};
 
-/// The commands of protocol.md's Commands section: every engine must have them.
-pub const REQUIRED_COMMANDS: [&str; 17] = [
+/// The commands of protocol.md's Commands section that every engine must have (the clock
+/// commands, [`TIME_COMMANDS`], apart).
+pub const REQUIRED_COMMANDS: [&str; 15] = [
     "protocol_version",
     "name",
     "version",
@@ -30,10 +31,19 @@ pub const REQUIRED_COMMANDS: [&str; 17] = [
     "reg_genmove",
     "undo",
     "showboard",
-    "time_settings",
-    "time_left",
     "final_score",
 ];
+
+/// The clock commands: optional together. An engine that knows `time_settings` must know
+/// `time_left` too, and pass the clock checks; one that does not is timed by the referee
+/// alone (protocol.md, `time_settings`), and the report lists them among the extensions
+/// only when offered.
+pub const TIME_COMMANDS: [&str; 2] = ["time_settings", "time_left"];
+
+/// The checks that need the clock commands: skipped, and not required, for an engine
+/// without them.
+const CLOCK_CHECKS: [&str; 6] =
+    ["genmove-no-limit", "genmove-main-time", "genmove-byoyomi", "genmove-canadian", "genmove-increment", "time-left"];
 
 /// The extensions protocol.md describes.
 pub const EXTENSIONS: [&str; 18] = [
@@ -70,6 +80,7 @@ pub fn run_all(
         rng: Rng::new(settings.seed),
         extensions: vec![],
         name: None,
+        timed: true,
     };
     let mut results: Vec<CheckResult> = Vec::new();
     type Probe = fn(&mut Session) -> Checked;
@@ -103,6 +114,11 @@ pub fn run_all(
     ];
     let mut blocked: Option<String> = None;
     for (id, probe) in required {
+        if !session.timed && CLOCK_CHECKS.contains(&id) {
+            let reason = "the engine knows no time commands: timed by the referee alone";
+            results.push(CheckResult { id, required: false, outcome: Outcome::Skip(reason.into()) });
+            continue;
+        }
         let outcome = match &blocked {
             Some(reason) => CheckOutcome::Skip(reason.clone()),
             None => match probe(&mut session) {
@@ -197,11 +213,15 @@ fn framing(s: &mut Session) -> Checked {
 fn commands(s: &mut Session) -> Checked {
     s.running()?;
     let listed: BTreeSet<String> = s.ok("list_commands")?.lines().map(|l| l.trim().to_string()).collect();
-    let missing: Vec<&str> = REQUIRED_COMMANDS.iter().copied().filter(|c| !listed.contains(*c)).collect();
+    s.timed = s.ok(&format!("known_command {}", TIME_COMMANDS[0]))? == "true";
+    let mut needed: Vec<&str> = REQUIRED_COMMANDS.to_vec();
+    if s.timed {
+        needed.extend(TIME_COMMANDS);
+    }
+    let missing: Vec<&str> = needed.iter().copied().filter(|c| !listed.contains(*c)).collect();
     if !missing.is_empty() {
         return Err(format!("list_commands lacks {}", missing.join(", ")));
     }
-    let mut needed: Vec<&str> = REQUIRED_COMMANDS.to_vec();
     if s.settings.rules.set != RuleSet::Classic {
         needed.push("rules");
     }
@@ -223,10 +243,15 @@ fn commands(s: &mut Session) -> Checked {
             s.extensions.push(extension.to_string());
         }
     }
-    let ours: BTreeSet<&str> = REQUIRED_COMMANDS.iter().chain(EXTENSIONS.iter()).copied().collect();
+    if s.timed {
+        s.extensions.extend(TIME_COMMANDS.iter().map(|c| c.to_string()));
+    }
+    let ours: BTreeSet<&str> =
+        REQUIRED_COMMANDS.iter().chain(&TIME_COMMANDS).chain(EXTENSIONS.iter()).copied().collect();
     let others: Vec<&str> = listed.iter().map(String::as_str).filter(|c| !ours.contains(c)).collect();
     let others = if others.is_empty() { String::new() } else { format!("; commands of its own: {}", others.join(" ")) };
-    Ok(format!("{} required commands listed and known, unknown names not{others}", REQUIRED_COMMANDS.len()))
+    let clock = if s.timed { " and the clock commands" } else { "; no clock commands (timed by the referee alone)" };
+    Ok(format!("{} required commands{clock} listed and known, unknown names not{others}", REQUIRED_COMMANDS.len()))
 }
 
 /// Errors for bad input: each gets a `?` reply with protocol.md's opening words.
@@ -245,8 +270,8 @@ fn errors(s: &mut Session) -> Checked {
         ("play b zz99".into(), "syntax error"),
         ("genmove".into(), "syntax error"),
         ("genmove red".into(), "syntax error"),
-        ("time_settings a b c".into(), "syntax error"),
-        ("time_left b x 0".into(), "syntax error"),
+        ("time_settings a b c".into(), if s.timed { "syntax error" } else { "unknown command" }),
+        ("time_left b x 0".into(), if s.timed { "syntax error" } else { "unknown command" }),
         (format!("play w {first}"), "illegal move"),
         ("genmove w".into(), "illegal move"),
         ("undo".into(), "cannot undo"),
@@ -313,7 +338,9 @@ fn state_after_errors(s: &mut Session) -> Checked {
         }
         seen.push_str("position unchanged; ");
     }
-    s.ok("time_settings 0 1 1")?;
+    if s.timed {
+        s.ok("time_settings 0 1 1")?;
+    }
     // Only the move matters here: the time controls have checks of their own.
     let timeout = s.timeout().as_secs_f64();
     let (mv, _) =
@@ -359,7 +386,9 @@ fn genmove_setup(s: &mut Session) -> Checked {
 /// `reg_genmove` answers a legal move without playing it: the same side is still to move.
 fn reg_genmove(s: &mut Session) -> Checked {
     let mut game = s.new_game()?;
-    s.ok("time_settings 0 0.5 1")?;
+    if s.timed {
+        s.ok("time_settings 0 0.5 1")?;
+    }
     s.play_into_play_phase(&mut game)?;
     let side = game.position().side_to_move();
     let timeout = s.timeout().as_secs_f64();
@@ -410,7 +439,11 @@ fn genmove_increment(s: &mut Session) -> Checked {
 /// margin), or no clock.
 fn genmove_clock(s: &mut Session, settings: &str, left: Option<(f64, u32)>) -> Checked {
     let mut game = s.new_game()?;
-    s.ok(settings)?;
+    // An engine without clock commands is only asked the check without a clock, as is.
+    let settings = if s.timed { settings } else { "no time_settings" };
+    if s.timed {
+        s.ok(settings)?;
+    }
     s.play_into_play_phase(&mut game)?;
     if game.position().winner().is_some() {
         return Err("the random moves ended the game; try another --seed".into());

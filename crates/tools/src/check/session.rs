@@ -20,6 +20,11 @@ pub(super) struct Session<'a> {
     pub(super) extensions: Vec<String>,
     /// `name` and `version`, once the check `name` has passed.
     pub(super) name: Option<String>,
+    /// Whether the engine knows the clock commands (`time_settings`, `time_left`): true
+    /// until the check `commands` hears `known_command time_settings` answer otherwise.
+    /// An engine without them is timed by the referee alone, and the clock checks are
+    /// then optional and skipped.
+    pub(super) timed: bool,
 }
 
 fn describe(engine: &mut EngineClient, command: &str, failure: Failure, timeout: Duration) -> String {

@@ -309,7 +309,7 @@ impl EngineProcess {
             return Err(flooded());
         }
         let deadline = Instant::now() + timeout;
-        log::debug!("engine {} <- {line}", self.child.id());
+        log::debug!("engine {} (pid {}) <- {line}", self.traffic.name(), self.child.id());
         self.traffic.sent(line);
         let written = match self.stdin.as_mut() {
             Some(stdin) => write_all_before(stdin, format!("{line}\n").as_bytes(), deadline),
@@ -321,10 +321,10 @@ impl EngineProcess {
             Err(e) => return Err(self.ended(&format!("writing failed: {e}"))),
         };
         match &reply {
-            Ok(e) => log::debug!("engine {} -> {}", self.child.id(), e.lines.join("\n")),
+            Ok(e) => log::debug!("engine {} (pid {}) -> {}", self.traffic.name(), self.child.id(), e.lines.join("\n")),
             Err(Failure::Exited(_)) => {}
             Err(failure) => {
-                log::debug!("engine {}: {failure}; killing it", self.child.id());
+                log::debug!("engine {} (pid {}): {failure}; killing it", self.traffic.name(), self.child.id());
                 self.kill();
             }
         }
