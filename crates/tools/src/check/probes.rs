@@ -116,7 +116,7 @@ pub fn run_all(
     for (id, probe) in required {
         if !session.timed && CLOCK_CHECKS.contains(&id) {
             let reason = "the engine knows no time commands: timed by the referee alone";
-            results.push(CheckResult { id, required: false, outcome: Outcome::Skip(reason.into()) });
+            results.push(CheckResult { id, required: false, outcome: CheckOutcome::Skip(reason.into()) });
             continue;
         }
         let outcome = match &blocked {
