@@ -4,6 +4,7 @@
 pub mod eval;
 pub mod mcts;
 mod nodes;
+pub mod policy;
 pub mod setup;
 mod stats;
 pub mod tactics;
@@ -96,6 +97,9 @@ pub struct SearchSettings {
     /// The prior share of not moving a shooter (the turn only shoots) at our engine's
     /// move-choice nodes; the moves share the rest equally.
     pub stay_prior: f32,
+    /// Our engine's move-choice priors come from the learned move policy
+    /// ([`policy`], `crates/engine/data/policy-weights.txt`) instead of `stay_prior`.
+    pub move_policy: bool,
     /// The static evaluation (hand-written or learned).
     pub eval: eval::Evaluation,
     /// Our engine proves wins and losses in the tree (MCTS-solver) and plays them.
@@ -139,6 +143,7 @@ impl Default for SearchSettings {
             prior_temperature: 0.04,
             unvisited_value: stats::UNVISITED_VALUE,
             stay_prior: DEFAULT_STAY_PRIOR,
+            move_policy: false,
             solver: true,
             eval: eval::Evaluation::Hand,
         }
@@ -162,6 +167,8 @@ pub enum SearchParam {
     Fpu(f32),
     /// [`SearchSettings::stay_prior`], from 0.001 to 0.999.
     StayPrior(f32),
+    /// [`SearchSettings::move_policy`]: 1 on, 0 off.
+    MovePolicy(bool),
 }
 
 /// Why a `NAME=VALUE` search parameter was refused.
@@ -201,8 +208,9 @@ impl FromStr for SearchParam {
             "expand-visits" => Ok(SearchParam::ExpandVisits(whole(1, 1000)?)),
             "fpu" => Ok(SearchParam::Fpu(real(0.0, 1.0)?)),
             "stay-prior" => Ok(SearchParam::StayPrior(real(0.001, 0.999)?)),
+            "move-policy" => Ok(SearchParam::MovePolicy(whole(0, 1)? == 1)),
             other => Err(err(format!(
-                "unknown search parameter '{}' (exploration, cutoff, prior-temperature, expand-visits, fpu, stay-prior)",
+                "unknown search parameter '{}' (exploration, cutoff, prior-temperature, expand-visits, fpu, stay-prior, move-policy)",
                 shorten(other)
             ))),
         }
@@ -223,6 +231,7 @@ impl SearchSettings {
             SearchParam::ExpandVisits(x) => self.expand_visits = x,
             SearchParam::Fpu(x) => self.unvisited_value = x,
             SearchParam::StayPrior(x) => self.stay_prior = x,
+            SearchParam::MovePolicy(on) => self.move_policy = on,
         }
         self
     }
@@ -358,6 +367,7 @@ impl Searcher {
             expand_visits: self.settings.expand_visits,
             unvisited_value: self.settings.unvisited_value,
             stay_prior: self.settings.stay_prior,
+            move_policy: self.settings.move_policy,
             solver: self.settings.solver && !baseline,
             eval: self.settings.eval,
         }
