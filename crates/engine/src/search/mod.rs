@@ -350,6 +350,17 @@ impl Searcher {
         &self.settings
     }
 
+    /// Every turn of the tree's root at `pos` with the playouts through it (turns never
+    /// visited left out), for training the move policy on the search's choices; empty
+    /// when the kept tree is not rooted at `pos` (no search, a player that does not
+    /// search, or a move found without searching).
+    pub fn root_visits(&self, pos: &Position) -> Vec<(Turn, u64)> {
+        match &self.tree {
+            Some(tree) if tree.position() == pos => tree.root_turns().iter().map(|r| (r.turn, r.visits)).collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// Forgets the tree kept between moves.
     pub fn clear(&mut self) {
         self.tree = None;

@@ -73,7 +73,7 @@ impl MoveContext {
                 for sq in g {
                     group[color.index()][sq.index()] = size;
                 }
-                todo = todo & !g;
+                todo &= !g;
             }
         }
         let board = pos.variant().board();
