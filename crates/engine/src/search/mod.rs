@@ -95,10 +95,12 @@ pub struct SearchSettings {
     /// The value our engine's PUCT gives a child without visits (first-play urgency).
     pub unvisited_value: f32,
     /// The prior share of not moving a shooter (the turn only shoots) at our engine's
-    /// move-choice nodes; the moves share the rest equally.
+    /// move-choice nodes, the moves sharing the rest equally: used only when
+    /// [`move_policy`](Self::move_policy) is off.
     pub stay_prior: f32,
     /// Our engine's move-choice priors come from the learned move policy
-    /// ([`policy`], `crates/engine/data/policy-weights.txt`) instead of `stay_prior`.
+    /// ([`policy`], `crates/engine/data/policy-weights.txt`; the default) instead of
+    /// `stay_prior` and equal shares.
     pub move_policy: bool,
     /// The static evaluation (hand-written or learned).
     pub eval: eval::Evaluation,
@@ -143,7 +145,7 @@ impl Default for SearchSettings {
             prior_temperature: 0.04,
             unvisited_value: stats::UNVISITED_VALUE,
             stay_prior: DEFAULT_STAY_PRIOR,
-            move_policy: false,
+            move_policy: true,
             solver: true,
             eval: eval::Evaluation::Hand,
         }
