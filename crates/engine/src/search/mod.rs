@@ -4,6 +4,7 @@
 pub mod eval;
 pub mod mcts;
 mod nodes;
+pub mod policy;
 pub mod setup;
 mod stats;
 pub mod tactics;
@@ -94,8 +95,13 @@ pub struct SearchSettings {
     /// The value our engine's PUCT gives a child without visits (first-play urgency).
     pub unvisited_value: f32,
     /// The prior share of not moving a shooter (the turn only shoots) at our engine's
-    /// move-choice nodes; the moves share the rest equally.
+    /// move-choice nodes, the moves sharing the rest equally: used only when
+    /// [`move_policy`](Self::move_policy) is off.
     pub stay_prior: f32,
+    /// Our engine's move-choice priors come from the learned move policy
+    /// ([`policy`], `crates/engine/data/policy-weights.txt`; the default) instead of
+    /// `stay_prior` and equal shares.
+    pub move_policy: bool,
     /// The static evaluation (hand-written or learned).
     pub eval: eval::Evaluation,
     /// Our engine proves wins and losses in the tree (MCTS-solver) and plays them.
@@ -139,6 +145,7 @@ impl Default for SearchSettings {
             prior_temperature: 0.04,
             unvisited_value: stats::UNVISITED_VALUE,
             stay_prior: DEFAULT_STAY_PRIOR,
+            move_policy: true,
             solver: true,
             eval: eval::Evaluation::Hand,
         }
@@ -162,6 +169,8 @@ pub enum SearchParam {
     Fpu(f32),
     /// [`SearchSettings::stay_prior`], from 0.001 to 0.999.
     StayPrior(f32),
+    /// [`SearchSettings::move_policy`]: 1 on, 0 off.
+    MovePolicy(bool),
 }
 
 /// Why a `NAME=VALUE` search parameter was refused.
@@ -201,8 +210,9 @@ impl FromStr for SearchParam {
             "expand-visits" => Ok(SearchParam::ExpandVisits(whole(1, 1000)?)),
             "fpu" => Ok(SearchParam::Fpu(real(0.0, 1.0)?)),
             "stay-prior" => Ok(SearchParam::StayPrior(real(0.001, 0.999)?)),
+            "move-policy" => Ok(SearchParam::MovePolicy(whole(0, 1)? == 1)),
             other => Err(err(format!(
-                "unknown search parameter '{}' (exploration, cutoff, prior-temperature, expand-visits, fpu, stay-prior)",
+                "unknown search parameter '{}' (exploration, cutoff, prior-temperature, expand-visits, fpu, stay-prior, move-policy)",
                 shorten(other)
             ))),
         }
@@ -223,6 +233,7 @@ impl SearchSettings {
             SearchParam::ExpandVisits(x) => self.expand_visits = x,
             SearchParam::Fpu(x) => self.unvisited_value = x,
             SearchParam::StayPrior(x) => self.stay_prior = x,
+            SearchParam::MovePolicy(on) => self.move_policy = on,
         }
         self
     }
@@ -341,6 +352,17 @@ impl Searcher {
         &self.settings
     }
 
+    /// Every turn of the tree's root at `pos` with the playouts through it (turns never
+    /// visited left out), for training the move policy on the search's choices; empty
+    /// when the kept tree is not rooted at `pos` (no search, a player that does not
+    /// search, or a move found without searching).
+    pub fn root_visits(&self, pos: &Position) -> Vec<(Turn, u64)> {
+        match &self.tree {
+            Some(tree) if tree.position() == pos => tree.root_turns().iter().map(|r| (r.turn, r.visits)).collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// Forgets the tree kept between moves.
     pub fn clear(&mut self) {
         self.tree = None;
@@ -358,6 +380,7 @@ impl Searcher {
             expand_visits: self.settings.expand_visits,
             unvisited_value: self.settings.unvisited_value,
             stay_prior: self.settings.stay_prior,
+            move_policy: self.settings.move_policy,
             solver: self.settings.solver && !baseline,
             eval: self.settings.eval,
         }

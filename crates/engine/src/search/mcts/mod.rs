@@ -40,8 +40,12 @@ pub struct MctsConfig {
     pub expand_visits: u32,
     /// The value of a child without visits in PUCT selection (ours only).
     pub unvisited_value: f32,
-    /// The prior share of the no-move choice at a move-choice node (ours only).
+    /// The prior share of the no-move choice at a move-choice node (ours only), when
+    /// the moves share the rest equally (without `move_policy`).
     pub stay_prior: f32,
+    /// Move-choice priors from the learned move policy ([`crate::search::policy`])
+    /// instead of `stay_prior` and equal shares (ours only).
+    pub move_policy: bool,
     /// The static evaluation of cut-off playouts and shot priors (ours only).
     pub eval: Evaluation,
     /// Back proven wins and losses up the tree (ours only; see the module's notes).
@@ -93,12 +97,19 @@ pub struct Workspace {
     path: Vec<u32>,
     shots: Vec<(Square, f32)>,
     moves: Vec<Option<(Square, Square)>>,
+    priors: Vec<f32>,
 }
 
 impl Workspace {
     /// Scratch space for a thread; `shared` when several threads search the tree at once.
     pub fn new(shared: bool) -> Workspace {
-        Workspace { shared, path: Vec::with_capacity(64), shots: Vec::with_capacity(64), moves: Vec::new() }
+        Workspace {
+            shared,
+            path: Vec::with_capacity(64),
+            shots: Vec::with_capacity(64),
+            moves: Vec::new(),
+            priors: Vec::new(),
+        }
     }
 }
 
@@ -365,6 +376,11 @@ impl Tree {
         ws.moves.push(None);
         for from in pos.shooters() {
             ws.moves.extend(pos.shooter_reach(from).iter().map(|to| Some((from, to))));
+        }
+        if self.config.move_policy {
+            crate::search::policy::builtin_policy().priors(pos, &ws.moves, &mut ws.priors);
+            let (moves, priors) = (&ws.moves, &ws.priors);
+            return self.add_children(node, moves.len(), |id, i| self.nodes.init(id, moves[i], None, priors[i]));
         }
         let n = ws.moves.len() as f32;
         // Staying put keeps its share of the prior mass (`stay_prior`, a tenth by

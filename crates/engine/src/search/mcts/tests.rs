@@ -14,6 +14,7 @@ fn config() -> MctsConfig {
         expand_visits: 4,
         unvisited_value: stats::UNVISITED_VALUE,
         stay_prior: crate::search::DEFAULT_STAY_PRIOR,
+        move_policy: false,
         solver: true,
         eval: Evaluation::Hand,
     }

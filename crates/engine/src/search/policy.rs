@@ -1,0 +1,309 @@
+//! The learned move policy: prior probabilities for the first step of a turn, the
+//! shooter move or none, from cheap features of each move ([`MoveContext::features`]) and
+//! a softmax over them, with one weight vector per rule family (classic, modern). The
+//! weights are data (`crates/engine/data/policy-weights.txt`), fitted by
+//! `examples/train_policy.rs` to the root visits of self-play searches (docs/learning.md).
+//!
+//! A feature vector describes what the move does to its shooter: how free it stands
+//! before and after (empty neighbours, and the squares it reaches, which is what traps it
+//! in the modern rules), whose groups it leaves and reaches (the claim goes to the
+//! biggest group touching it), and where it lands. The no-move choice has only its own
+//! indicator, so its weight is its share against the moves' scores.
+
+use std::sync::OnceLock;
+
+use veletas_rules::{Bitboard, Color, Position, Square, group_of};
+
+/// The number of features of a move.
+pub const MOVE_FEATURES: usize = 19;
+
+/// The features' names, in order (the weights file names them).
+pub const MOVE_FEATURE_NAMES: [&str; MOVE_FEATURES] = [
+    "stay",
+    "from_free",
+    "to_free",
+    "to_free0",
+    "to_free1",
+    "from_free01",
+    "own_from",
+    "opp_from",
+    "own_to",
+    "opp_to",
+    "lead_from",
+    "lead_to",
+    "reach_from",
+    "reach_to",
+    "reach_to0",
+    "distance",
+    "edge_to",
+    "shooters_near_to",
+    "own_near_to",
+];
+
+/// The features of one move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveFeatures(pub [f64; MOVE_FEATURES]);
+
+/// What every move of a position shares, computed once: the side to move, the empty
+/// squares, and for each colour the size of the group on each square.
+pub struct MoveContext {
+    side: Color,
+    empty: Bitboard,
+    edge: Bitboard,
+    stones: [Bitboard; 2],
+    /// Group size by square index, per colour (0: no stone of that colour).
+    group: [[u8; 128]; 2],
+}
+
+/// A group size as a feature: saturating at 16 stones, over 8.
+fn size_feature(size: u32) -> f64 {
+    f64::from(size.min(16)) / 8.0
+}
+
+impl MoveContext {
+    /// The context of `pos`'s moves.
+    pub fn new(pos: &Position) -> MoveContext {
+        let mut group = [[0u8; 128]; 2];
+        let stones = [pos.stones(Color::Black), pos.stones(Color::White)];
+        for color in Color::ALL {
+            let mut todo = stones[color.index()];
+            while let Some(start) = todo.first() {
+                let g = group_of(start, stones[color.index()]);
+                let size = g.count().min(255) as u8;
+                for sq in g {
+                    group[color.index()][sq.index()] = size;
+                }
+                todo &= !g;
+            }
+        }
+        let board = pos.variant().board();
+        let interior = pos.variant().interior();
+        MoveContext { side: pos.side_to_move(), empty: pos.empty_squares(), edge: board & !interior, stones, group }
+    }
+
+    /// The biggest group of `color` orthogonally next to `sq`.
+    fn biggest_next_to(&self, sq: Square, color: Color) -> u32 {
+        let mut best = 0;
+        for n in sq.orthogonal_neighbours() & self.stones[color.index()] {
+            best = best.max(u32::from(self.group[color.index()][n.index()]));
+        }
+        best
+    }
+
+    /// The features of `mv` (a shooter's move from, to; `None` for no move) in `pos`,
+    /// the position this context was made from.
+    pub fn features(&self, pos: &Position, mv: Option<(Square, Square)>) -> MoveFeatures {
+        let mut f = [0.0; MOVE_FEATURES];
+        let Some((from, to)) = mv else {
+            f[0] = 1.0;
+            return MoveFeatures(f);
+        };
+        let (own, opp) = (self.side, !self.side);
+        let empty_after = (self.empty | from.bitboard()) & !to.bitboard();
+        let from_free = (from.neighbours() & self.empty).count();
+        let to_free = (to.neighbours() & empty_after).count();
+        f[1] = f64::from(from_free) / 8.0;
+        f[2] = f64::from(to_free) / 8.0;
+        f[3] = f64::from(u8::from(to_free == 0));
+        f[4] = f64::from(u8::from(to_free == 1));
+        f[5] = f64::from(u8::from(from_free <= 1));
+        let (own_from, opp_from) = (self.biggest_next_to(from, own), self.biggest_next_to(from, opp));
+        let (own_to, opp_to) = (self.biggest_next_to(to, own), self.biggest_next_to(to, opp));
+        f[6] = size_feature(own_from);
+        f[7] = size_feature(opp_from);
+        f[8] = size_feature(own_to);
+        f[9] = size_feature(opp_to);
+        // A claim now would go to the bigger group; a tie to the opponent of the mover.
+        let lead = |own: u32, opp: u32| if own > opp { 1.0 } else { -1.0 };
+        f[10] = lead(own_from, opp_from);
+        f[11] = lead(own_to, opp_to);
+        f[12] = f64::from(pos.reach_count(from)) / 16.0;
+        let reach_to = pos.shots_after_move(from, to).count();
+        f[13] = f64::from(reach_to) / 16.0;
+        f[14] = f64::from(u8::from(reach_to <= 1));
+        let distance = from.file().abs_diff(to.file()).max(from.rank().abs_diff(to.rank()));
+        f[15] = f64::from(distance) / 8.0;
+        f[16] = f64::from(u8::from(self.edge.contains(to)));
+        f[17] = f64::from((to.neighbours() & pos.shooters() & !from.bitboard()).count()) / 4.0;
+        f[18] = f64::from((to.neighbours() & self.stones[own.index()]).count()) / 8.0;
+        MoveFeatures(f)
+    }
+}
+
+/// The policy's weights: one vector for the classic rules, one for the modern rules.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PolicyModel {
+    /// Weights by rule family: `[classic, modern]`, in feature order.
+    pub weights: [[f64; MOVE_FEATURES]; 2],
+}
+
+/// The rule family's index in [`PolicyModel::weights`].
+pub fn family(pos: &Position) -> usize {
+    usize::from(pos.rules().is_modern())
+}
+
+impl PolicyModel {
+    /// The model whose priors are uniform over the moves, with `stay` for the no-move
+    /// choice's share when there are `moves` moves (the search's old priors, for
+    /// comparisons).
+    pub fn zero() -> PolicyModel {
+        PolicyModel { weights: [[0.0; MOVE_FEATURES]; 2] }
+    }
+
+    /// A move's score (its log-prior up to a constant).
+    pub fn score(&self, family: usize, features: &MoveFeatures) -> f64 {
+        self.weights[family].iter().zip(features.0.iter()).map(|(w, f)| w * f).sum::<f64>().clamp(-50.0, 50.0)
+    }
+
+    /// Reads `FAMILY NAME WEIGHT` lines (`classic` or `modern`; `#` comments and blank
+    /// lines skipped); every feature of both families must be given once.
+    pub fn parse(text: &str) -> Result<PolicyModel, String> {
+        let mut weights = [[f64::NAN; MOVE_FEATURES]; 2];
+        for (n, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let err = |what: String| format!("policy weights line {}: {what}", n + 1);
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let [family, name, value] = words[..] else {
+                return Err(err("expected FAMILY NAME WEIGHT".into()));
+            };
+            let family = match family {
+                "classic" => 0,
+                "modern" => 1,
+                other => return Err(err(format!("unknown rule family '{other}': use classic or modern"))),
+            };
+            let index = MOVE_FEATURE_NAMES
+                .iter()
+                .position(|x| *x == name)
+                .ok_or_else(|| err(format!("unknown feature '{name}'")))?;
+            if !weights[family][index].is_nan() {
+                return Err(err(format!("'{name}' given twice")));
+            }
+            weights[family][index] = value
+                .parse::<f64>()
+                .ok()
+                .filter(|w| w.is_finite() && w.abs() <= 1e3)
+                .ok_or_else(|| err(format!("bad weight '{value}' (a number from -1000 to 1000)")))?;
+        }
+        for (family, name) in [(0, "classic"), (1, "modern")] {
+            if let Some(missing) = weights[family].iter().position(|w| w.is_nan()) {
+                return Err(format!("policy weights: no {name} weight for '{}'", MOVE_FEATURE_NAMES[missing]));
+            }
+        }
+        Ok(PolicyModel { weights })
+    }
+
+    /// The model as a weights file.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        for (family, name) in [(0, "classic"), (1, "modern")] {
+            for (feature, w) in MOVE_FEATURE_NAMES.iter().zip(self.weights[family].iter()) {
+                out.push_str(&format!("{name} {feature} {w:.6}\n"));
+            }
+        }
+        out
+    }
+
+    /// The priors of `moves` in `pos` (summing to 1), into `out`.
+    pub fn priors(&self, pos: &Position, moves: &[Option<(Square, Square)>], out: &mut Vec<f32>) {
+        out.clear();
+        let context = MoveContext::new(pos);
+        let family = family(pos);
+        let mut best = f64::MIN;
+        let mut scores = Vec::with_capacity(moves.len());
+        for &mv in moves {
+            let s = self.score(family, &context.features(pos, mv));
+            best = best.max(s);
+            scores.push(s);
+        }
+        let total: f64 = scores.iter().map(|s| (s - best).exp()).sum();
+        out.extend(scores.iter().map(|s| ((s - best).exp() / total) as f32));
+    }
+}
+
+/// The learned policy built into the binary (`crates/engine/data/policy-weights.txt`).
+pub const POLICY_WEIGHTS: &str = include_str!("../../data/policy-weights.txt");
+
+/// The built-in policy, parsed once (should the file not parse, which a test rules out,
+/// uniform priors stand in).
+pub fn builtin_policy() -> &'static PolicyModel {
+    static MODEL: OnceLock<PolicyModel> = OnceLock::new();
+    MODEL.get_or_init(|| {
+        PolicyModel::parse(POLICY_WEIGHTS).unwrap_or_else(|e| {
+            log::error!("{e}");
+            PolicyModel::zero()
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use veletas_rules::{Rng, Turn};
+
+    fn moves_of(pos: &Position) -> Vec<Option<(Square, Square)>> {
+        let mut moves = vec![None];
+        for from in pos.shooters() {
+            moves.extend(pos.shooter_reach(from).iter().map(|to| Some((from, to))));
+        }
+        moves
+    }
+
+    #[test]
+    fn the_built_in_weights_parse_and_round_trip() {
+        let model = PolicyModel::parse(POLICY_WEIGHTS).unwrap();
+        assert_eq!(PolicyModel::parse(&model.to_text()).unwrap(), model);
+        assert!(PolicyModel::parse("classic stay 1\n").unwrap_err().contains("no classic weight for 'from_free'"));
+        assert!(PolicyModel::parse("odd stay 1\n").unwrap_err().contains("unknown rule family"));
+        assert!(PolicyModel::parse("classic stay inf\n").unwrap_err().contains("bad weight"));
+    }
+
+    #[test]
+    fn priors_sum_to_one_and_zero_weights_are_uniform() {
+        let mut rng = Rng::new(3);
+        let mut pos: Position = "9s/2s7/7s2/10/5s4/10/10/2s7/7s2/s9 b".parse().unwrap();
+        let mut out = Vec::new();
+        for _ in 0..30 {
+            if pos.is_over() {
+                break;
+            }
+            let moves = moves_of(&pos);
+            builtin_policy().priors(&pos, &moves, &mut out);
+            assert_eq!(out.len(), moves.len());
+            assert!((out.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+            PolicyModel::zero().priors(&pos, &moves, &mut out);
+            assert!(out.iter().all(|&p| (p - 1.0 / moves.len() as f32).abs() < 1e-6));
+            let turn: Turn = pos.random_turn(&mut rng, veletas_rules::PlayoutPolicy::Uniform).unwrap();
+            pos.play_turn_unchecked(turn);
+        }
+    }
+
+    #[test]
+    fn features_say_what_the_move_does_to_its_shooter() {
+        // 7x7: the shooter on a1 stands next to Black's stones b1 and b2, a2 its one
+        // empty neighbour; it can only move up the a-file.
+        let pos: Position = "7/7/2s4/7/4s2/1b5/sb5 b".parse().unwrap();
+        let context = MoveContext::new(&pos);
+        let square = |name: &str| -> Square { name.parse().unwrap() };
+        let f = context.features(&pos, Some((square("a1"), square("a4")))).0;
+        assert_eq!(f[0], 0.0);
+        assert_eq!(f[1], 1.0 / 8.0); // a2 free around a1
+        assert_eq!(f[2], 5.0 / 8.0); // a3, a5, b3, b4, b5 free around a4
+        assert_eq!(f[5], 1.0); // it was in danger
+        assert_eq!(f[6], 2.0 / 8.0); // Black's group b1-b2 touches a1
+        assert_eq!((f[8], f[9]), (0.0, 0.0));
+        assert_eq!((f[10], f[11]), (1.0, -1.0)); // Black would claim it on a1, not on a4
+        assert_eq!(f[15], 3.0 / 8.0);
+        assert_eq!(f[16], 1.0);
+        // One step up keeps it next to the group and frees a1.
+        let g = context.features(&pos, Some((square("a1"), square("a2")))).0;
+        assert_eq!(g[2], 3.0 / 8.0); // a1, a3, b3
+        assert_eq!(g[8], 2.0 / 8.0);
+        assert_eq!(g[18], 2.0 / 8.0);
+        let stay = context.features(&pos, None).0;
+        assert_eq!(stay[0], 1.0);
+        assert!(stay[1..].iter().all(|&x| x == 0.0));
+    }
+}
