@@ -83,9 +83,15 @@ fn random_turns(variant: Variant, rules: Rules, policy: PlayoutPolicy, games: u3
 }
 
 fn engine(seed: u64) -> SearchSettings {
-    // The no-move choice's prior share when these were recorded (now 0.1): the code
-    // paths are the same whatever the share.
-    SearchSettings { seed, tree_reuse: true, stay_prior: 0.25, ..SearchSettings::default() }
+    // The no-move choice's prior share when these were recorded (now 0.1), and the
+    // move-choice priors they were recorded with (the learned move policy, on by default
+    // since, has cases of its own): the code paths are the same whatever the share.
+    SearchSettings { seed, tree_reuse: true, stay_prior: 0.25, move_policy: false, ..SearchSettings::default() }
+}
+
+/// The engine as it plays by default: the learned move policy for the move-choice priors.
+fn engine_with_policy(seed: u64) -> SearchSettings {
+    SearchSettings { seed, tree_reuse: true, ..SearchSettings::default() }
 }
 
 /// Every pinned case: its name and what it gives now.
@@ -109,6 +115,14 @@ fn cases() -> Vec<(String, (String, u64))> {
                 4000,
                 2,
             ),
+        ),
+        (
+            "engine with the move policy 7x7 classic, 300 iterations, seed 1".into(),
+            self_play(engine_with_policy(1), empty(7, Rules::CLASSIC), 300, 200),
+        ),
+        (
+            "engine with the move policy 9x9 modern, 400 iterations, seed 4".into(),
+            self_play(engine_with_policy(4), empty(9, Rules::MODERN), 400, 40),
         ),
         (
             "uct 7x7 classic, 300 iterations, seed 7".into(),
