@@ -5,7 +5,7 @@
 //! specified in `protocol.md` at the repository root. Layers: [`framing`] turns bytes
 //! into lines and replies into bytes, [`command`] parses a line into a [`Command`],
 //! [`Engine`] executes it; [`analysis`] streams `analyze` replies and ponders, both of
-//! which run until the next input arrives; [`info`] writes the search's view as the `info`
+//! which run until the next input arrives; [`mod@info`] writes the search's view as the `info`
 //! line that `analyze` and `genmove_analyze` report.
 
 pub mod analysis;
