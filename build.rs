@@ -1,5 +1,5 @@
 //! Build script of the `veletas` program: `veletas --version` names the commit it was built
-//! from when it is built in this repository's git checkout (`0.1.0 (commit 1a2b3c4d5)`: the
+//! from when it is built in this repository's git checkout (`0.2.0 (commit 1a2b3c4d5)`: the
 //! commit, not the state of the working tree, which a build script cannot follow cheaply),
 //! and just the version otherwise (a package from crates.io, an exported tree).
 

@@ -35,7 +35,7 @@ fn our_engine_passes_and_lists_its_extensions() {
     let output = check(&["--size", "7", VELETAS, "--playouts", "40", "--seed", "3"]);
     assert_passes(&output);
     let report = text(&output);
-    assert!(report.starts_with("checking veletas 0.1.0 ("), "{report}");
+    assert!(report.starts_with("checking veletas 0.2.0 ("), "{report}");
     for id in ["ext-position", "ext-legal-moves", "ext-is-legal", "ext-set-position"] {
         assert_eq!(result_of(&report, id), "pass", "{report}");
     }

@@ -55,7 +55,7 @@ fn unnamed_engines_carry_their_distinguishing_words_on_screen_and_in_records() {
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
     let screen = stdout(&output);
-    let (a, b) = ("veletas 0.1.0 (--seed 1)", "veletas 0.1.0 (--seed 2)");
+    let (a, b) = ("veletas 0.2.0 (--seed 1)", "veletas 0.2.0 (--seed 2)");
     assert!(screen.contains(&format!("{a} (black) vs {b} (white)")), "{screen}");
     let mut names = tags(&record, "Black");
     names.extend(tags(&record, "White"));

@@ -313,7 +313,7 @@ pub fn unique_names(names: &[String], fixed: &[bool]) -> Vec<String> {
 
 /// The names of the field for screen and records alike: the names given are kept, and
 /// engines that answered the same `name` and `version` are told apart by the words of
-/// their command lines that differ, in parentheses (`veletas 0.1.0 (--seed 1)`), an
+/// their command lines that differ, in parentheses (`veletas 0.2.0 (--seed 1)`), an
 /// option's value together with the option. What is still equal after that is numbered
 /// by [`unique_names`].
 pub fn distinct_names(names: &[String], fixed: &[bool], commands: &[&EngineCommand]) -> Vec<String> {
