@@ -100,12 +100,26 @@ fn engines_alive(dir: &Path) -> Vec<u32> {
     let text = fs::read_to_string(dir.join("pids.txt")).unwrap_or_default();
     let pids: Vec<u32> = text.lines().filter_map(|l| l.trim().parse().ok()).collect();
     assert!(!pids.is_empty(), "no engine noted its pid");
-    pids.into_iter()
-        .filter(|pid| {
-            let cmdline = fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-            String::from_utf8_lossy(&cmdline).contains("veletas-fake-engine")
-        })
-        .collect()
+    let alive = || -> Vec<u32> {
+        pids.iter()
+            .copied()
+            .filter(|pid| {
+                let cmdline = fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+                String::from_utf8_lossy(&cmdline).contains("veletas-fake-engine")
+            })
+            .collect()
+    };
+    // SIGKILL is delivered asynchronously: on a loaded machine a killed process may still
+    // be listed for a moment after the referee exits. Those still there after 10 s were
+    // not killed.
+    for _ in 0..100 {
+        let now = alive();
+        if now.is_empty() {
+            return now;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    alive()
 }
 
 /// The record's games' Termination and Reason tags.
