@@ -15,7 +15,7 @@ fn main() {
         Some("uniform") => PlayoutPolicy::Uniform,
         _ => PlayoutPolicy::Cheap,
     };
-    let positions: Vec<Position> = include_str!("../data/bench.txt")
+    let positions: Vec<Position> = include_str!("../crates/engine/data/bench.txt")
         .lines()
         .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
         .map(|line| line.split_once(' ').expect("DEPTH POSITION").1.parse().expect("a position string"))

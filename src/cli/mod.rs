@@ -47,10 +47,9 @@ pub use referee::{CommonArgs, MatchArgs, TournamentArgs};
 pub use train::TrainArgs;
 
 /// Veletas engine: speaks a GTP-style protocol on stdin/stdout.
-///
-/// The options before a subcommand are the engine's; a subcommand reads only those of
-/// [`TOP_LEVEL_OPTIONS_READ`], and [`Cli::try_parse_checked`] refuses the others there
-/// rather than ignore them.
+// (Not in the doc comment, which clap prints as the long help:) the options before a
+// subcommand are the engine's; a subcommand reads only those of `TOP_LEVEL_OPTIONS_READ`,
+// and `Cli::try_parse_checked` refuses the others there rather than ignore them.
 #[derive(Parser, Debug)]
 #[command(
     name = "veletas",

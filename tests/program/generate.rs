@@ -90,3 +90,17 @@ fn the_version_names_the_commit_of_a_git_build() {
     };
     assert_eq!(version, expected);
 }
+
+#[test]
+fn help_and_the_man_page_show_no_code_comments() {
+    // clap prints a doc comment's paragraphs as the long help: rustdoc links there are a
+    // maintainer's note leaking to users.
+    let mut pages = vec![veletas(&["--help"]).stdout, veletas(&["generate", "man"]).stdout];
+    for subcommand in subcommands() {
+        pages.push(veletas(&[subcommand.as_str(), "--help"]).stdout);
+    }
+    for page in pages {
+        let page = String::from_utf8(page).expect("UTF-8");
+        assert!(!page.contains("[`") && !page.contains("`]"), "a rustdoc link in:\n{page}");
+    }
+}

@@ -414,3 +414,20 @@ fn the_live_page_of_an_interrupted_tournament_says_so_with_its_standings() {
     assert!(page.contains("12 of 12 games played") && !page.contains("interrupted"), "{page}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn more_games_at_once_than_cores_warns_once_and_plays_on() {
+    let dir = scratch!("cores");
+    let (a, b) = (format!("a={FAKE} --seed 1"), format!("b={FAKE} --seed 2"));
+    // 256, the most -j takes, is more than any machine the tests run on has cores.
+    for (command, games) in [("match", "--games"), ("tournament", "--games-per-pair")] {
+        let out =
+            veletas_in(&dir, &[command, "--engine", &a, "--engine", &b, "--size", "7", games, "4", "-j", "256", "-q"]);
+        let stderr = text(&out.stderr);
+        assert!(out.status.success(), "{command}: {stderr}");
+        let warnings =
+            stderr.lines().filter(|l| l.contains("plays more games at once than this machine has cores")).count();
+        assert_eq!(warnings, 1, "{command}: {stderr}");
+        assert!(stderr.contains("-j 256 plays more games at once"), "{command}: {stderr}");
+    }
+}

@@ -106,7 +106,7 @@ fn a_knockout_of_engines_that_never_move_plays_no_tie_breaks() {
     ]);
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stderr}");
-    assert!(stdout.contains("2 of 2 games played"), "{stdout}");
+    assert!(stdout.contains(": 0 of 2 games played, and 2 void\n"), "{stdout}");
     assert!(
         stdout.contains("a 0-0 b: a goes through (2 void) (no game decided: the higher seed goes through)"),
         "{stdout}"

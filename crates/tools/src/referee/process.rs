@@ -114,6 +114,20 @@ extern "C" fn on_fatal_signal(signal: libc::c_int) {
 /// Installs [`on_fatal_signal`] for SIGINT, SIGTERM and SIGHUP where they have their
 /// default action (a signal ignored, as under `nohup`, stays ignored).
 fn install_handlers() {
+    // A file size limit (`ulimit -f`) then makes a record write fail with EFBIG, which the
+    // record writer answers by cutting the file back to its last complete game, instead of
+    // killing the referee part way through a game. Engines get the default back
+    // ([`restore_default_signals`]).
+    // SAFETY: sigaction(2) with zeroed structures, as below; SIG_IGN needs no handler.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        if libc::sigaction(libc::SIGXFSZ, std::ptr::null(), &mut old) == 0 && old.sa_sigaction == libc::SIG_DFL {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = libc::SIG_IGN;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(libc::SIGXFSZ, &action, std::ptr::null_mut());
+        }
+    }
     for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
         // SAFETY: sigaction(2) with zeroed structures reads the current action, then
         // installs a handler that only uses async-signal-safe calls.
@@ -128,6 +142,17 @@ fn install_handlers() {
             libc::sigaction(signal, &action, std::ptr::null_mut());
         }
     }
+}
+
+/// Gives an engine about to be started the default action of SIGXFSZ, which the
+/// referee ignores (an ignored signal stays ignored across exec): set as the engine
+/// command's `pre_exec`.
+pub(crate) fn restore_default_signals() -> io::Result<()> {
+    // SAFETY: signal(2) is async-signal-safe, as a pre_exec closure requires.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_DFL);
+    }
+    Ok(())
 }
 
 /// Makes `file` non-blocking, for [`write_all_before`].

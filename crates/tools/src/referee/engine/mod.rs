@@ -40,9 +40,12 @@ pub use client::EngineClient;
 use reader::{Event, Output, line_cost, read_lines};
 pub use reader::{LINE_COST, MAX_LINE, MAX_UNREAD};
 
-use crate::referee::process::{kill_group, register_group, set_nonblocking, unregister_group, write_all_before};
+use crate::referee::process::{
+    kill_group, register_group, restore_default_signals, set_nonblocking, unregister_group, write_all_before,
+};
 use crate::referee::traffic::{Traffic, forward_stderr};
 use crate::referee::words::{SplitError, split_command};
+use veletas_rules::record::time::MAX_SECONDS;
 
 /// The longest reply accepted, in bytes (its lines and their separators); a longer one
 /// is a malformed reply.
@@ -53,9 +56,9 @@ const MAX_REPLY_LINES: usize = 10_000;
 
 /// The deadline of an engine's reply to a command without a clock, for
 /// `--command-timeout SECONDS`: from 1 ms (a deadline of 0 would be over before the engine
-/// could answer) to 1e6 s, the bound of every time option; not a number gives 1 ms.
+/// could answer) to [`MAX_SECONDS`], the bound of every time option; not a number gives 1 ms.
 pub fn command_deadline(seconds: f64) -> Duration {
-    Duration::from_secs_f64(if seconds >= 0.001 { seconds.min(1e6) } else { 0.001 })
+    Duration::from_secs_f64(if seconds >= 0.001 { seconds.min(MAX_SECONDS) } else { 0.001 })
 }
 
 /// How often [`EngineProcess::stream_until`] asks whether to stop while it waits.
@@ -232,6 +235,10 @@ impl EngineProcess {
         }
         // A group of its own: the engine and whatever it starts are killed together.
         process.process_group(0);
+        // SAFETY: the closure only calls signal(2), which is async-signal-safe.
+        unsafe {
+            process.pre_exec(restore_default_signals);
+        }
         let mut child =
             process.args(&command.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(stderr).spawn().map_err(
                 |e| {

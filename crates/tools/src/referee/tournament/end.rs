@@ -33,14 +33,18 @@ pub fn standings(names: &[String], results: &[GameResult], anchor: Option<&str>)
 pub fn summary(report: &TournamentReport, anchor: Option<&str>, head_to_head: bool) -> Result<String, String> {
     let mut out = String::new();
     let names = &report.names;
-    let played = report.results.len();
+    // Void games (no engine moved) are not games played: they are counted apart, as in a
+    // match's summary.
+    let voided = report.results.iter().filter(|r| r.winner.is_none()).count();
+    let played = report.results.len() - voided;
+    let voided = if voided > 0 { format!(", and {voided} void") } else { String::new() };
     let _ = match report.shard {
         Some(((k, n), whole)) => writeln!(
             out,
-            "Tournament {}, shard {k} of {n}: {played} of the shard's {} games played ({whole} in the whole tournament)",
+            "Tournament {}, shard {k} of {n}: {played} of the shard's {} games played{voided} ({whole} in the whole tournament)",
             report.fingerprint, report.planned
         ),
-        None => writeln!(out, "Tournament {}: {played} of {} games played", report.fingerprint, report.planned),
+        None => writeln!(out, "Tournament {}: {played} of {} games played{voided}", report.fingerprint, report.planned),
     };
     if let Some(knockout) = &report.knockout {
         let _ = write!(out, "{}", knockout.display(names));

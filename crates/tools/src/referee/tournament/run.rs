@@ -289,11 +289,11 @@ impl Competition for TournamentCompetition {
 
     /// A tournament's records name the engines (the fingerprint holds the names too).
     fn check_engines(&self, field: &Field, game: &GameRecord, black: usize, white: usize) -> Result<(), String> {
-        for (tag, engine) in [("Black", black), ("White", white)] {
-            if game.tag(tag) != Some(field.names[engine].as_str()) {
+        for (side, engine) in [(tag::BLACK, black), (tag::WHITE, white)] {
+            if game.tag(side) != Some(field.names[engine].as_str()) {
                 return Err(format!(
-                    "{tag} is '{}', this tournament plays '{}' there",
-                    game.tag(tag).unwrap_or(""),
+                    "{side} is '{}', this tournament plays '{}' there",
+                    game.tag(side).unwrap_or(""),
                     field.names[engine]
                 ));
             }
