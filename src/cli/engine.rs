@@ -13,7 +13,7 @@ use crate::player::time::MAX_THINKING;
 use crate::player::{SearchPlayer, Setting};
 use crate::protocol::{self, Engine};
 use crate::rules::Position;
-use crate::search::eval::Evaluation;
+use crate::search::eval::StaticEval;
 use crate::search::{Algorithm, DEFAULT_MEMORY_MB, MAX_MEMORY_MB, MIN_MEMORY_MB, SearchParam, SearchSettings};
 
 /// The engine's player: which one, and how long it thinks (the protocol's `player`,
@@ -66,13 +66,13 @@ pub struct EngineArgs {
 #[derive(Clone, Debug, PartialEq)]
 pub enum EvalArg {
     /// `hand` or `learned`.
-    Builtin(Evaluation),
+    Builtin(StaticEval),
     /// A weights file (`veletas train-eval -o FILE`).
     File(std::path::PathBuf),
 }
 
 fn parse_eval(text: &str) -> Result<EvalArg, String> {
-    match text.parse::<Evaluation>() {
+    match text.parse::<StaticEval>() {
         Ok(eval) => Ok(EvalArg::Builtin(eval)),
         Err(_) => Ok(EvalArg::File(text.into())),
     }
@@ -81,7 +81,7 @@ fn parse_eval(text: &str) -> Result<EvalArg, String> {
 impl EvalArg {
     /// The evaluation to search with; a weights file is read and becomes the learned
     /// evaluation of this process.
-    pub fn evaluation(&self) -> Result<Evaluation, String> {
+    pub fn evaluation(&self) -> Result<StaticEval, String> {
         match self {
             EvalArg::Builtin(eval) => Ok(*eval),
             EvalArg::File(path) => {
@@ -90,7 +90,7 @@ impl EvalArg {
                     .map_err(|e| format!("--eval {shown}: not hand, learned or a readable weights file: {e}"))?;
                 let model = crate::search::eval::EvalModel::parse(&text).map_err(|e| format!("--eval {shown}: {e}"))?;
                 crate::search::eval::use_learned_model(model).map_err(|e| format!("--eval {shown}: {e}"))?;
-                Ok(Evaluation::Learned)
+                Ok(StaticEval::Learned)
             }
         }
     }
@@ -107,7 +107,7 @@ impl Default for EngineArgs {
             resign: 0.0,
             no_solver: false,
             ponder: false,
-            eval: EvalArg::Builtin(Evaluation::Learned),
+            eval: EvalArg::Builtin(StaticEval::Learned),
             search: Vec::new(),
         }
     }

@@ -1,5 +1,5 @@
 //! `veletas train-eval`: learns the weights of the learned evaluation
-//! ([`crate::search::eval::Evaluation::Learned`]) from the outcomes of recorded games.
+//! ([`crate::search::eval::StaticEval::Learned`]) from the outcomes of recorded games.
 //!
 //! Every position in play of every game that ended normally is a sample: its features
 //! ([`crate::search::eval::analyse`]) and whether Black went on to win. A logistic

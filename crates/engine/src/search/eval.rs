@@ -2,7 +2,7 @@
 //! state of each unclaimed shooter.
 //!
 //! Two evaluations share one pass over the shooters: the hand-written one ([`evaluate`]),
-//! and a learned one ([`Evaluation::Learned`]): a logistic model over [`Features`] (the
+//! and a learned one ([`StaticEval::Learned`]): a logistic model over [`Features`] (the
 //! hand-written logit among them) whose weights are learned from game outcomes
 //! (`veletas train-eval`, docs/learning.md) and read from `crates/engine/data/eval-weights.txt`.
 
@@ -12,7 +12,7 @@ use veletas_rules::{Bitboard, Color, Position, Square, group_of, queen_reach};
 
 /// Which static evaluation the search uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Evaluation {
+pub enum StaticEval {
     /// The hand-written evaluation.
     #[default]
     Hand,
@@ -20,23 +20,23 @@ pub enum Evaluation {
     Learned,
 }
 
-impl std::str::FromStr for Evaluation {
+impl std::str::FromStr for StaticEval {
     type Err = String;
 
-    fn from_str(text: &str) -> Result<Evaluation, String> {
+    fn from_str(text: &str) -> Result<StaticEval, String> {
         match text {
-            "hand" => Ok(Evaluation::Hand),
-            "learned" => Ok(Evaluation::Learned),
+            "hand" => Ok(StaticEval::Hand),
+            "learned" => Ok(StaticEval::Learned),
             _ => Err(format!("unknown evaluation '{text}': use hand or learned")),
         }
     }
 }
 
-impl std::fmt::Display for Evaluation {
+impl std::fmt::Display for StaticEval {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            Evaluation::Hand => "hand",
-            Evaluation::Learned => "learned",
+            StaticEval::Hand => "hand",
+            StaticEval::Learned => "learned",
         })
     }
 }
@@ -262,10 +262,10 @@ fn score<const FEATURES_TOO: bool>(side: Color, claims: [u32; 2], need: u8, fact
 /// The probability that Black wins from the hand-written `logit` and the `features` of a
 /// position in play, by evaluation `kind`.
 #[inline]
-fn probability(kind: Evaluation, logit: f64, features: &Features) -> f64 {
+fn probability(kind: StaticEval, logit: f64, features: &Features) -> f64 {
     match kind {
-        Evaluation::Hand => sigmoid(logit),
-        Evaluation::Learned => sigmoid(learned_model().logit(features)),
+        StaticEval::Hand => sigmoid(logit),
+        StaticEval::Learned => sigmoid(learned_model().logit(features)),
     }
 }
 
@@ -276,14 +276,14 @@ fn sigmoid(x: f64) -> f64 {
 /// The probability that Black wins, in `(0, 1)`, or exactly 0 or 1 once the game is over
 /// (the hand-written evaluation).
 pub fn evaluate(pos: &Position) -> f64 {
-    evaluate_with(pos, Evaluation::Hand)
+    evaluate_with(pos, StaticEval::Hand)
 }
 
 /// The probability that Black wins by evaluation `kind`.
-pub fn evaluate_with(pos: &Position, kind: Evaluation) -> f64 {
+pub fn evaluate_with(pos: &Position, kind: StaticEval) -> f64 {
     let analysis = match kind {
-        Evaluation::Hand => analyse_with::<false>(pos),
-        Evaluation::Learned => analyse_with::<true>(pos),
+        StaticEval::Hand => analyse_with::<false>(pos),
+        StaticEval::Learned => analyse_with::<true>(pos),
     };
     match analysis {
         None => {
@@ -306,7 +306,7 @@ pub fn evaluate_with(pos: &Position, kind: Evaluation) -> f64 {
 /// a shooter (claims change: play the turn and evaluate that).
 #[derive(Clone, Debug)]
 pub struct ShotEvaluator {
-    kind: Evaluation,
+    kind: StaticEval,
     mover: Color,
     modern: bool,
     /// The shooters and their facts after the move, before the shot.
@@ -325,7 +325,7 @@ pub struct ShotEvaluator {
 impl ShotEvaluator {
     /// Prepares the shots of the turn of `pos` (in play, not over) that starts with
     /// `shooter_move` (`None`: a shot without a move), for evaluation `kind`.
-    pub fn new(pos: &Position, shooter_move: Option<(Square, Square)>, kind: Evaluation) -> ShotEvaluator {
+    pub fn new(pos: &Position, shooter_move: Option<(Square, Square)>, kind: StaticEval) -> ShotEvaluator {
         let mover = pos.side_to_move();
         let modern = pos.rules().is_modern();
         let (mut set, mut empty) = (pos.shooters(), pos.empty_squares());
@@ -394,8 +394,8 @@ impl ShotEvaluator {
             }
         }
         let (logit, features) = match self.kind {
-            Evaluation::Hand => score::<false>(!self.mover, self.claims, self.need, &facts[..table.n]),
-            Evaluation::Learned => score::<true>(!self.mover, self.claims, self.need, &facts[..table.n]),
+            StaticEval::Hand => score::<false>(!self.mover, self.claims, self.need, &facts[..table.n]),
+            StaticEval::Learned => score::<true>(!self.mover, self.claims, self.need, &facts[..table.n]),
         };
         Some(probability(self.kind, logit, &features))
     }
@@ -596,7 +596,7 @@ mod tests {
                                 Some((from, to)) => pos.shots_after_move(from, to),
                                 None => pos.shooters().iter().fold(Bitboard::EMPTY, |a, s| a | pos.shooter_reach(s)),
                             };
-                            for kind in [Evaluation::Hand, Evaluation::Learned] {
+                            for kind in [StaticEval::Hand, StaticEval::Learned] {
                                 let shots = ShotEvaluator::new(&pos, m, kind);
                                 for shot in targets {
                                     let mut next = pos.clone();

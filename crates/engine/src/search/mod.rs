@@ -103,7 +103,7 @@ pub struct SearchSettings {
     /// `stay_prior` and equal shares.
     pub move_policy: bool,
     /// The static evaluation (hand-written or learned).
-    pub eval: eval::Evaluation,
+    pub eval: eval::StaticEval,
     /// Our engine proves wins and losses in the tree (MCTS-solver) and plays them.
     pub solver: bool,
 }
@@ -147,7 +147,7 @@ impl Default for SearchSettings {
             stay_prior: DEFAULT_STAY_PRIOR,
             move_policy: true,
             solver: true,
-            eval: eval::Evaluation::Hand,
+            eval: eval::StaticEval::Hand,
         }
     }
 }

@@ -14,7 +14,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::search::eval::{Evaluation, ShotEvaluator, evaluate_with};
+use crate::search::eval::{ShotEvaluator, StaticEval, evaluate_with};
 pub use crate::search::nodes::Proven;
 use crate::search::nodes::{MAX_BLOCK, Node, NodeRef, Nodes};
 use crate::search::stats;
@@ -47,7 +47,7 @@ pub struct MctsConfig {
     /// instead of `stay_prior` and equal shares (ours only).
     pub move_policy: bool,
     /// The static evaluation of cut-off playouts and shot priors (ours only).
-    pub eval: Evaluation,
+    pub eval: StaticEval,
     /// Back proven wins and losses up the tree (ours only; see the module's notes).
     pub solver: bool,
 }

@@ -16,7 +16,7 @@ fn config() -> MctsConfig {
         stay_prior: crate::search::DEFAULT_STAY_PRIOR,
         move_policy: false,
         solver: true,
-        eval: Evaluation::Hand,
+        eval: StaticEval::Hand,
     }
 }
 
