@@ -40,6 +40,54 @@ fn absurd_game_counts_are_refused_in_one_line_before_any_engine_starts() {
     }
 }
 
+/// The largest counts allowed are played lazily: the referee's memory does not grow with the
+/// number of games (it took 216 MB for a match, 232 MB for a tournament, before the first
+/// game, when the runner held the schedule and a label per game). The peak is read once the
+/// first game is recorded, while the games run.
+#[test]
+fn a_million_game_match_or_tournament_runs_in_bounded_memory() {
+    let dir = scratch!("million");
+    let fake = env!("CARGO_BIN_EXE_veletas-fake-engine");
+    let (a, b) = (format!("a={fake}"), format!("b={fake}"));
+    let children: Vec<_> = [&["match", "--games", "1000000"][..], &["tournament", "--rounds", "500000"]]
+        .into_iter()
+        .map(|counts| {
+            let record = dir.join(format!("{}.txt", counts[0]));
+            let child = std::process::Command::new(env!("CARGO_BIN_EXE_veletas"))
+                .args(counts)
+                .args(["--engine", &a, "--engine", &b, "--size", "7", "-q", "--record"])
+                .arg(&record)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .expect("veletas runs");
+            (counts[0], child, record)
+        })
+        .collect();
+    for (sub, child, record) in children {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while std::fs::metadata(&record).map_or(true, |m| m.len() == 0) && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        // The peak resident size so far.
+        let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).expect("the referee runs");
+        let peak_kb: u64 = status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmHWM:"))
+            .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
+            .expect("VmHWM in /proc/PID/status");
+        let pid = libc::pid_t::try_from(child.id()).expect("a pid");
+        // SAFETY: `pid` is this test's own child, not yet waited for.
+        unsafe { libc::kill(pid, libc::SIGINT) };
+        let out = child.wait_with_output().expect("the referee ends");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains("of 1000000 games"), "{sub}: {stdout}");
+        assert!(std::fs::metadata(&record).is_ok_and(|m| m.len() > 0), "{sub}: no game recorded in 60 s");
+        assert!(peak_kb < 64 * 1024, "{sub}: peak resident size {peak_kb} kB");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn absurd_times_ratings_and_bounds_are_refused_in_one_line() {
     for (args, needle) in [

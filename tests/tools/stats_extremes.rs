@@ -45,14 +45,17 @@ fn sweep(dir: &Path, games: &str, extra: &[&str]) -> String {
 fn a_clean_sweep_prints_finite_figures_and_the_sprt_decides() {
     let dir = scratch!("sprt");
     let report = dir.join("report.html");
-    let text = sweep(&dir, "40", &["--sprt", "0,10", "--report", report.to_str().unwrap()]);
+    let text = sweep(&dir, "40", &["--sprt", "0,10", "-j", "1", "--report", report.to_str().unwrap()]);
     assert!(!text.contains("inf"), "{text}");
     assert!(text.contains("SPRT elo0 0 elo1 10") && text.contains(": H1 accepted"), "{text}");
     let wins: u64 = text.split("Score of one vs two: ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
     assert!(text.contains(&format!("Score of one vs two: {wins} - 0 (100.0%)")), "{text}");
-    // The SPRT decides after 14 won pairs (28 games); the games already under way when it
-    // does are counted too (one, or two on a loaded machine).
-    assert!((28..=30).contains(&wins), "{text}");
+    // The SPRT decides after 14 won pairs (28 games). With one worker no game starts after
+    // the result that decides: the games played, counted and recorded are those 28.
+    assert_eq!(wins, 28, "{text}");
+    assert!(text.contains("28 of 40 games"), "{text}");
+    let record = std::fs::read_to_string(dir.join("games.txt")).unwrap();
+    assert_eq!(record.matches("[Round ").count(), 28, "{record}");
     let [elo, half, lower, upper] = figure(&text, "Elo difference: ");
     assert!(lower > 0.0 && lower < elo && elo < upper && upper < 2000.0, "{text}");
     assert!((half - (upper - lower) / 2.0).abs() < 0.11, "{text}");

@@ -242,14 +242,12 @@ pub fn run_match(args: &MatchSettings) -> Result<MatchSummary, RefereeError> {
             recorded[w] = recorded[w].take().or_else(|| game.tag(tag::WHITE).map(str::to_string));
         }
     }
-    let mut todo = Vec::new();
-    for game in (0..args.games).map(match_game) {
-        if runner.resumed(&game)?.is_none() {
-            todo.push(game);
-        }
-    }
+    // The games still to play, made one by one as workers take them (not held whole).
+    let done = runner.resume_all((0..args.games).map(match_game))?;
+    let left = args.games - done.len();
+    let todo = (0..args.games).map(match_game).filter(move |game| !done.contains(&game.id));
     runner.planned = args.games;
-    if todo.is_empty() || runner.stopping() {
+    if left == 0 || runner.stopping() {
         // With nothing left to play no engine is started: the record file names them.
         let raw: Vec<String> = (0..2)
             .map(|i| {
@@ -266,7 +264,7 @@ pub fn run_match(args: &MatchSettings) -> Result<MatchSummary, RefereeError> {
         runner.adopt(engines);
     }
     runner.write_live_now()?;
-    let played = runner.play(todo);
+    let played = runner.play(todo, left);
     let summary = runner_summary(&runner, common.sprt);
     let finished = played.and_then(|()| {
         let _ = write!(std::io::stdout(), "{summary}").and_then(|()| std::io::stdout().flush());

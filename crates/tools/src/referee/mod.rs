@@ -43,7 +43,8 @@ use veletas_rules::{RuleSet, Rules};
 pub use clock::{ByoYomiSpec, ClockSpec, TimeControl};
 pub use game::{PlayedGame, Termination};
 pub use matches::{dry_run_match, run_match};
-pub use runner::{GameResult, today};
+pub use record_file::today;
+pub use runner::GameResult;
 pub use summary::{GameOutcome, MatchSummary, SprtSpec};
 pub use veletas_rules::record::{GameRecord, RecordError, parse_complete_records, parse_records};
 

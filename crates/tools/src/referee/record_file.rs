@@ -14,6 +14,7 @@ use std::io::{self, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::MetadataExt as _;
 use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::referee::RefereeError;
 use veletas_rules::record::{GameRecord, check_regular_file, read_games};
@@ -121,4 +122,20 @@ pub(super) fn append_game(file: &mut File, path: &Path, text: &str) -> Result<()
         Ok(()) => format!("cannot append a game ({e}); the file ends with the last complete game"),
         Err(cut) => format!("cannot append a game ({e}), nor cut the partial game back ({cut})"),
     }))
+}
+
+/// Today's date (UTC) as `YYYY.MM.DD`, as the records' `Date` tag writes it.
+pub fn today() -> String {
+    let days = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() / 86_400) as i64;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
 }

@@ -8,8 +8,10 @@
 //!   openings and the shared settings; [`Field::probe`] starts every engine once before the
 //!   first game (each must answer `protocol_version` and `name`);
 //! - the workers: one thread each, with its own engine processes, started when first
-//!   needed, playing [`ScheduledGame`]s from one queue through
-//!   [`crate::referee::game::play_game_observed`];
+//!   needed, playing [`ScheduledGame`]s through [`crate::referee::game::play_game_observed`].
+//!   The games come from an iterator, one at a time as a worker is free, so the schedule
+//!   is never held whole (memory does not grow with the number of games), and a game
+//!   starts only after the results before it are counted (an SPRT stops at its decision);
 //! - the record file: opened and locked once, its games matched to the schedule by their
 //!   identity ([`Runner::open_record`], [`Runner::resumed`]), every new game appended whole;
 //! - the output: a line per game, the progress line on a terminal, the standings every
@@ -24,12 +26,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use crate::referee::engine::{EngineClient, EngineCommand, command_deadline};
 use crate::referee::game::{GameSettings, PlayedGame, Termination, play_game_observed};
 use crate::referee::openings::OpeningBook;
-use crate::referee::record_file::{append_game, open_record_file};
+use crate::referee::record_file::{append_game, open_record_file, today};
 use crate::referee::tournament::field::EngineDef;
 use crate::referee::tournament::schedule::ScheduledGame;
 use crate::referee::traffic::{ProtocolLog, Traffic};
@@ -450,6 +452,25 @@ impl<'a> Runner<'a> {
         Ok(Some(result))
     }
 
+    /// Counts every game of `games` the record file holds ([`Runner::resumed`]) and returns
+    /// their identities, to leave out of the games to play. Stops looking once every
+    /// recorded game is found: with no record, it does not go through the schedule at all.
+    pub fn resume_all(
+        &mut self,
+        games: impl Iterator<Item = ScheduledGame>,
+    ) -> Result<std::collections::HashSet<String>, RefereeError> {
+        let mut done = std::collections::HashSet::new();
+        for game in games {
+            if self.recorded.is_empty() {
+                break;
+            }
+            if let Some(result) = self.resumed(&game)? {
+                done.insert(result.id);
+            }
+        }
+        Ok(done)
+    }
+
     /// The path of the record file, if any.
     pub fn record_path(&self) -> Option<&std::path::Path> {
         self.record.as_ref().map(|r| r.path.as_path())
@@ -470,19 +491,26 @@ impl<'a> Runner<'a> {
         self.competition.decided() || crate::referee::process::stop_requested()
     }
 
-    /// Plays `games` on the workers, recording and reporting each as it finishes; stops
-    /// starting games when the competition is decided or a signal asks to stop.
-    pub fn play(&mut self, games: Vec<ScheduledGame>) -> Result<(), RefereeError> {
+    /// Plays the `count` games of `games` on the workers, recording and reporting each as
+    /// it finishes. Games are taken from `games` one at a time, as a worker becomes free
+    /// (the schedule is never held whole: memory does not grow with the number of games),
+    /// and a game starts only after every result received so far has been counted: once
+    /// the competition is decided (an SPRT) or a signal asks to stop, no game starts (the
+    /// games running finish and are counted).
+    pub fn play(&mut self, games: impl Iterator<Item = ScheduledGame>, count: usize) -> Result<(), RefereeError> {
         if crate::referee::process::stop_requested() {
             self.interrupted = true;
         }
-        if games.is_empty() || self.stopping() {
+        if count == 0 || self.stopping() {
             return Ok(());
         }
-        let threads = self.workers.len().min(games.len());
-        let labelled: Vec<(String, ScheduledGame)> =
-            games.into_iter().map(|g| (self.competition.live_label(&g), g)).collect();
-        let queue = Mutex::new(labelled.into_iter());
+        let mut games = games;
+        let threads = self.workers.len().min(count);
+        // Games go out one per free worker: (the live page's label, the game).
+        let (job_tx, job_rx) = mpsc::channel::<(String, ScheduledGame)>();
+        let job_rx = Mutex::new(job_rx);
+        let mut jobs = Some(job_tx);
+        // Set when no game is to start any more: a game handed out but not started stays unplayed.
         let stop = AtomicBool::new(false);
         let (tx, rx) = mpsc::channel::<(ScheduledGame, PlayedGame)>();
         let mut failure = None;
@@ -491,10 +519,14 @@ impl<'a> Runner<'a> {
         let field = &self.field;
         thread::scope(|scope| {
             for (slot, worker) in workers.iter_mut().take(threads).enumerate() {
-                let (tx, queue, stop, live) = (tx.clone(), &queue, &stop, live.as_ref());
+                let (tx, job_rx, stop, live) = (tx.clone(), &job_rx, &stop, live.as_ref());
                 scope.spawn(move || {
-                    while !stop.load(Ordering::SeqCst) && !crate::referee::process::stop_requested() {
-                        let Some((label, scheduled)) = queue.lock().ok().and_then(|mut q| q.next()) else { break };
+                    // The lock is held while waiting (one idle worker waits, the others wait
+                    // for it) and released before the game: the guard ends inside the closure.
+                    while let Some((label, scheduled)) = job_rx.lock().ok().and_then(|rx| rx.recv().ok()) {
+                        if stop.load(Ordering::SeqCst) || crate::referee::process::stop_requested() {
+                            break;
+                        }
                         let played = worker.play(field, &scheduled, live.map(|l| (l, slot, label.as_str())));
                         if tx.send((scheduled, played)).is_err() {
                             break;
@@ -503,6 +535,18 @@ impl<'a> Runner<'a> {
                 });
             }
             drop(tx);
+            // Hands the next game to a free worker; with none left, lets the idle ones end.
+            let mut dispatch = |jobs: &mut Option<mpsc::Sender<(String, ScheduledGame)>>,
+                                competition: &dyn Competition| {
+                let Some(sender) = jobs.as_ref() else { return };
+                let sent = games.next().is_some_and(|game| sender.send((competition.live_label(&game), game)).is_ok());
+                if !sent {
+                    *jobs = None;
+                }
+            };
+            for _ in 0..threads {
+                dispatch(&mut jobs, &*self.competition);
+            }
             loop {
                 let wait = live.as_ref().map_or(Duration::from_millis(200), |l| {
                     l.until_due().clamp(Duration::from_millis(20), Duration::from_millis(200))
@@ -531,19 +575,25 @@ impl<'a> Runner<'a> {
                                         planned: self.planned,
                                     };
                                     self.output.report_game(&counted, self.finished_now, &scheduled, &played);
-                                    if self.competition.decided() {
-                                        stop.store(true, Ordering::SeqCst);
-                                    }
                                 }
-                                Err(e) => {
-                                    failure = Some(e);
-                                    stop.store(true, Ordering::SeqCst);
-                                }
+                                Err(e) => failure = Some(e),
                             }
+                        }
+                        // The worker that sent this result is free: the next game, unless the
+                        // results so far decide or a signal or a failure stops the run.
+                        if failure.is_some() || self.competition.decided() || crate::referee::process::stop_requested()
+                        {
+                            stop.store(true, Ordering::SeqCst);
+                            jobs = None;
+                        } else {
+                            dispatch(&mut jobs, &*self.competition);
                         }
                     }
                     Err(mpsc::RecvTimeoutError::Timeout) => {}
                     Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                }
+                if crate::referee::process::stop_requested() {
+                    jobs = None;
                 }
                 if let Some(live) = &live {
                     let counted = Counted {
@@ -760,20 +810,4 @@ fn finished(
     competition.add(&result);
     state.results.push(result);
     Ok(())
-}
-
-/// Today's date (UTC) as `YYYY.MM.DD`, as the records' `Date` tag writes it.
-pub fn today() -> String {
-    let days = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() / 86_400) as i64;
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}.{month:02}.{day:02}")
 }

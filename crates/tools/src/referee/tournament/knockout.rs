@@ -11,7 +11,7 @@ use std::fmt;
 
 use crate::referee::RefereeError;
 use crate::referee::runner::{GameResult, Runner};
-use crate::referee::tournament::schedule::{bracket, knockout_game};
+use crate::referee::tournament::schedule::{ScheduledGame, bracket, knockout_game};
 
 /// Tie-break pairs a level match may play before the higher seed goes through.
 pub const MAX_TIE_BREAK_PAIRS: usize = 50;
@@ -123,6 +123,34 @@ impl Live {
     }
 }
 
+/// The games of one match still to play in a round: its games `from..to`.
+struct Span {
+    round: usize,
+    slot: usize,
+    a: usize,
+    b: usize,
+    from: usize,
+    to: usize,
+}
+
+impl Span {
+    /// The games of `m` past those it has counted, up to its target.
+    fn of(m: &Live) -> Span {
+        Span { round: m.round, slot: m.slot, a: m.a, b: m.b, from: m.results.len(), to: m.target }
+    }
+}
+
+/// The games of `spans`, interleaved across matches: every match's game 1, then game 2, ...
+fn round_games(spans: &[Span]) -> impl Iterator<Item = ScheduledGame> + '_ {
+    let longest = spans.iter().map(|s| s.to).max().unwrap_or(0);
+    (0..longest).flat_map(move |game| {
+        spans
+            .iter()
+            .filter(move |s| (s.from..s.to).contains(&game))
+            .map(move |s| knockout_game(s.round, s.slot, game, s.a, s.b))
+    })
+}
+
 /// Plays the knockout round by round, each match `base` games before tie-breaks, and
 /// returns its matches (`None` when a signal stopped it).
 pub(crate) fn play_knockout(runner: &mut Runner, base: usize) -> Result<Option<KnockoutReport>, RefereeError> {
@@ -138,20 +166,13 @@ pub(crate) fn play_knockout(runner: &mut Runner, base: usize) -> Result<Option<K
             .collect();
         runner.planned += live.len() * base;
         loop {
-            // Every game still to play in this round, interleaved across matches.
-            let mut todo = Vec::new();
-            let longest = live.iter().map(|m| m.target).max().unwrap_or(0);
-            for game in 0..longest {
-                for m in live.iter_mut().filter(|m| game < m.target && game >= m.results.len()) {
-                    let scheduled = knockout_game(m.round, m.slot, game, m.a, m.b);
-                    match runner.resumed(&scheduled)? {
-                        Some(result) => m.results.push(result),
-                        None => todo.push(scheduled),
-                    }
-                }
-            }
+            // The games still to play in this round: the recorded ones counted, the others
+            // made one by one as workers take them. Both go to their matches below.
+            let spans: Vec<Span> = live.iter().map(Span::of).collect();
             let before = runner.results.len();
-            runner.play(todo)?;
+            let done = runner.resume_all(round_games(&spans))?;
+            let left = spans.iter().map(|s| s.to - s.from).sum::<usize>() - done.len();
+            runner.play(round_games(&spans).filter(|game| !done.contains(&game.id)), left)?;
             if runner.interrupted {
                 return Ok(None);
             }

@@ -496,14 +496,16 @@ fn play_schedule(
     settings: &Settings,
     grown_from: Option<&Settings>,
 ) -> Result<(), RefereeError> {
-    let mut todo = Vec::new();
-    for game in schedule.games() {
-        // Games of other shards in the same file count too: they are the same tournament.
-        if runner.resumed(&game)?.is_none() && plan.in_shard(game.index) {
-            todo.push(game);
-        }
-    }
-    runner.planned = runner.results.len() + todo.len();
+    // Games of other shards in the same file count too: they are the same tournament.
+    let done = runner.resume_all(schedule.games())?;
+    let mine = plan.shard.map_or(schedule.len(), |(k, n)| ShardSpec::size(k, n, schedule.len()));
+    let left = mine - runner.results.iter().filter(|r| plan.in_shard(r.index)).count();
+    // The games still to play, made one by one as workers take them (not held whole).
+    let todo = (0..schedule.len())
+        .filter(|&index| plan.in_shard(index))
+        .filter_map(|index| schedule.game(index))
+        .filter(move |game| !done.contains(&game.id));
+    runner.planned = runner.results.len() + left;
     if let Some((id, (_, game))) = runner.recorded.iter().min_by_key(|(_, (position, _))| *position) {
         let old: Option<Settings> = game.tag(tag::SCHEDULE).and_then(|text| text.parse().ok());
         return Err(RefereeError::Record {
@@ -523,7 +525,7 @@ fn play_schedule(
         );
     }
     runner.write_live_now()?;
-    runner.play(todo)
+    runner.play(todo, left)
 }
 
 #[cfg(test)]

@@ -74,6 +74,11 @@ impl ShardSpec {
         }
     }
 
+    /// How many of the games `0..games` belong to shard `k` (from 1) of `count`.
+    pub fn size(k: usize, count: usize, games: usize) -> usize {
+        games / count + usize::from(games % count > k - 1)
+    }
+
     /// Whether game `index` belongs to shard `k` (from 1).
     pub fn contains(k: usize, count: usize, index: usize) -> bool {
         index % count == k - 1
@@ -114,5 +119,15 @@ mod tests {
         let mut sorted = all.clone();
         sorted.sort_unstable();
         assert_eq!(sorted, (0..20).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_shard_size_counts_its_indices() {
+        for (games, count) in [(0, 3), (1, 3), (20, 3), (21, 3), (7, 1), (5, 8)] {
+            for k in 1..=count {
+                let expected = (0..games).filter(|&i| ShardSpec::contains(k, count, i)).count();
+                assert_eq!(ShardSpec::size(k, count, games), expected, "{k}/{count} of {games}");
+            }
+        }
     }
 }
