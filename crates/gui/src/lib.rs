@@ -13,7 +13,9 @@
 pub mod analysis;
 pub mod analysis_view;
 pub mod engine_turn;
+pub mod new_game;
 pub mod series;
+pub mod series_view;
 pub mod server;
 pub mod session;
 pub mod steps;
