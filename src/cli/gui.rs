@@ -19,7 +19,8 @@ pub struct GuiArgs {
     #[arg(long, default_value_t = 0)]
     pub port: u16,
     /// The address to listen on. Any other than loopback needs the token printed in the
-    /// URL, so that nobody else on the network can use the server.
+    /// URL, so that nobody else on the network can use the server. On every address
+    /// (0.0.0.0 or ::) the URL names loopback, and stderr says how another machine opens it.
     #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
     /// Print the URL but open no browser.

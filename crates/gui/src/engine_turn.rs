@@ -13,10 +13,12 @@ use veletas_tools::referee::engine::{EngineClient, Failure, Reply};
 use veletas_tools::referee::game::Termination;
 
 use crate::analysis::{self, Kind};
+use crate::series::{self, Registry};
 use crate::session::{EngineSeat, Settings, SharedGame, lock, now_ms, save_finished};
 
-/// Starts the engine's move if an engine is to move and none is thinking.
-pub fn kick(shared: &SharedGame, settings: &Arc<Settings>) {
+/// Starts the engine's move if an engine is to move and none is thinking (`games`: where
+/// the next game of a match opens, once this one ends).
+pub fn kick(shared: &SharedGame, settings: &Arc<Settings>, games: &Arc<Registry>) {
     let mut session = lock(shared);
     if session.is_over() || session.thinking {
         return;
@@ -35,6 +37,7 @@ pub fn kick(shared: &SharedGame, settings: &Arc<Settings>) {
         clock: session.clocks[color.index()].clone(),
         shared: Arc::clone(shared),
         settings: Arc::clone(settings),
+        games: Arc::clone(games),
     };
     let thinking = session.engine_of(color).filter(|_| session.show_thinking);
     // The thinking lasts at most as long as the engine may think (it stops at its move; the
@@ -70,6 +73,8 @@ struct Job {
     clock: Clock,
     shared: SharedGame,
     settings: Arc<Settings>,
+    /// The games open in the server, where a match's next game opens.
+    games: Arc<Registry>,
 }
 
 /// A loss by the engine to move: how and why.
@@ -128,11 +133,11 @@ impl Job {
         drop(session);
         save_finished(&self.shared, &self.settings);
         // A match's game over: its next game starts.
-        if let Some(next) = crate::series::game_over(&self.shared, &self.settings) {
-            kick(&next, &self.settings);
+        if let Some(next) = series::game_over(&self.shared, &self.settings, &self.games) {
+            kick(&next, &self.settings, &self.games);
         }
         // Engine against engine: the other one's move is next.
-        kick(&self.shared, &self.settings);
+        kick(&self.shared, &self.settings, &self.games);
     }
 
     /// Brings the engine up to date with the game, asks for its move and checks it

@@ -13,12 +13,14 @@
 pub mod analysis;
 pub mod analysis_view;
 pub mod engine_turn;
+pub mod new_game;
 pub mod series;
+pub mod series_view;
 pub mod server;
 pub mod session;
 pub mod steps;
 
-use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -107,6 +109,38 @@ fn random_token() -> String {
     text
 }
 
+/// The URL of the page of a server listening on `ip` and `port`, `token` in its query: on
+/// every address of the machine (`0.0.0.0`, `::`), which no browser can open, it is the
+/// loopback address (the browser on this machine).
+fn page_url(ip: IpAddr, port: u16, token: Option<&str>) -> String {
+    let host = match ip {
+        IpAddr::V4(ip) if ip.is_unspecified() => Ipv4Addr::LOCALHOST.to_string(),
+        IpAddr::V4(ip) => ip.to_string(),
+        IpAddr::V6(ip) if ip.is_unspecified() => format!("[{}]", Ipv6Addr::LOCALHOST),
+        IpAddr::V6(ip) => format!("[{ip}]"),
+    };
+    format!("http://{host}:{port}/{}", token_query(token))
+}
+
+/// `?token=TOKEN`, or nothing without a token.
+fn token_query(token: Option<&str>) -> String {
+    token.map_or_else(String::new, |token| format!("?token={token}"))
+}
+
+/// For a server listening on every address of the machine (`0.0.0.0`, `::`): a line for
+/// stderr saying so, and how another machine reaches the page (the printed URL names the
+/// loopback address, which is this machine's own).
+fn elsewhere_note(ip: IpAddr, port: u16, token: Option<&str>) -> Option<String> {
+    ip.is_unspecified().then(|| {
+        let listening = SocketAddr::new(ip, port);
+        format!(
+            "veletas gui: listening on every address of this machine ({listening}); from another machine, \
+             open http://HOST:{port}/{} with HOST this machine's name or address",
+            token_query(token)
+        )
+    })
+}
+
 /// Opens `url` in the default browser, if there is a display to show it on.
 fn open_browser(url: &str) {
     let program = if cfg!(target_os = "macos") {
@@ -132,8 +166,12 @@ fn open_browser(url: &str) {
 
 /// A server listening, not yet answering: [`Gui::serve`] answers until the [`Gui::stopper`] is called.
 pub struct Gui {
-    /// The page's address (with the token when there is one).
+    /// The page's address (with the token when there is one), for a browser on this
+    /// machine.
     pub url: String,
+    /// When the server listens on every address of the machine (`--host 0.0.0.0` or `::`):
+    /// a line for stderr saying how another machine reaches the page.
+    pub elsewhere: Option<String>,
     app: Arc<App>,
     server: Arc<tiny_http::Server>,
 }
@@ -156,19 +194,12 @@ impl Gui {
         } else {
             (Some(random_token()), Vec::new())
         };
-        let shown_host = match address.ip() {
-            IpAddr::V6(ip) => format!("[{ip}]"),
-            IpAddr::V4(ip) if ip.is_unspecified() => args.host.clone(),
-            IpAddr::V4(ip) => ip.to_string(),
-        };
-        let url = match &token {
-            Some(token) => format!("http://{shown_host}:{port}/?token={token}"),
-            None => format!("http://{shown_host}:{port}/"),
-        };
+        let url = page_url(address.ip(), port, token.as_deref());
+        let elsewhere = elsewhere_note(address.ip(), port, token.as_deref());
         let settings =
             Settings { engines, command_timeout: Duration::from_secs(10), margin: 0.5, record: args.record.clone() };
         let app = Arc::new(App::new(settings, token, hosts, port));
-        Ok(Gui { url, app, server: Arc::new(server) })
+        Ok(Gui { url, elsewhere, app, server: Arc::new(server) })
     }
 
     /// Answers requests until the [`Gui::stopper`] is called, then closes every game (killing
@@ -197,6 +228,9 @@ pub fn run(args: &GuiSettings, program: &std::path::Path) -> Result<(), String> 
         use std::io::Write as _;
         let mut out = std::io::stdout().lock();
         writeln!(out, "{}", gui.url).and_then(|()| out.flush()).map_err(|e| format!("stdout: {e}"))?;
+    }
+    if let Some(note) = &gui.elsewhere {
+        eprintln!("{note}");
     }
     // Ctrl-C (and SIGTERM) end the serving; the games are closed and their engines ended.
     if let Err(e) = ctrlc::set_handler(gui.stopper()) {
@@ -237,5 +271,29 @@ mod tests {
         assert!(!is_loopback(&any));
         assert_eq!(random_token().len(), 32);
         assert_ne!(random_token(), random_token());
+    }
+
+    #[test]
+    fn every_address_is_shown_as_loopback_with_a_note_for_other_machines() {
+        let any4: IpAddr = "0.0.0.0".parse().unwrap();
+        let any6: IpAddr = "::".parse().unwrap();
+        assert_eq!(page_url(any4, 8080, Some("abc")), "http://127.0.0.1:8080/?token=abc");
+        assert_eq!(page_url(any6, 8080, Some("abc")), "http://[::1]:8080/?token=abc");
+        let note = elsewhere_note(any4, 8080, Some("abc")).unwrap();
+        assert!(note.contains("(0.0.0.0:8080)") && note.contains("http://HOST:8080/?token=abc"), "{note}");
+        let note = elsewhere_note(any6, 8080, Some("abc")).unwrap();
+        assert!(note.contains("([::]:8080)") && note.contains("http://HOST:8080/?token=abc"), "{note}");
+    }
+
+    #[test]
+    fn a_single_address_is_shown_as_it_is() {
+        let lan: IpAddr = "192.168.1.5".parse().unwrap();
+        let lan6: IpAddr = "fe80::1".parse().unwrap();
+        assert_eq!(page_url(lan, 80, Some("abc")), "http://192.168.1.5:80/?token=abc");
+        assert_eq!(page_url(lan6, 80, Some("abc")), "http://[fe80::1]:80/?token=abc");
+        assert_eq!(page_url(IpAddr::V4(Ipv4Addr::LOCALHOST), 80, None), "http://127.0.0.1:80/");
+        assert_eq!(page_url(IpAddr::V6(Ipv6Addr::LOCALHOST), 80, None), "http://[::1]:80/");
+        assert_eq!(elsewhere_note(lan, 80, Some("abc")), None);
+        assert_eq!(elsewhere_note(IpAddr::V4(Ipv4Addr::LOCALHOST), 80, None), None);
     }
 }

@@ -14,9 +14,9 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use serde::Serialize;
-
-use crate::session::{GameSession, NewGame, Refusal, Settings, SharedGame, lock};
+use crate::new_game::NewGame;
+use crate::series_view::{Series, SharedSeries};
+use crate::session::{GameSession, Refusal, Settings, SharedGame, lock};
 
 /// The most games open at once; the oldest is closed to make room for a new one.
 pub const MAX_GAMES: usize = 64;
@@ -81,74 +81,6 @@ impl Registry {
     }
 }
 
-/// A match of N games between two engines.
-pub struct Series {
-    /// The first game's request: its Black is the first engine, its White the second.
-    request: NewGame,
-    /// The names of the first and the second engine.
-    names: [String; 2],
-    /// Each finished game's winner: 0 the first engine, 1 the second.
-    results: BTreeMap<u32, usize>,
-    /// The id of each game opened, by its number.
-    ids: BTreeMap<u32, u64>,
-    /// The match is stopped: no further game starts.
-    stopped: bool,
-    registry: Arc<Registry>,
-}
-
-/// A match shared between the games' threads.
-pub type SharedSeries = Arc<Mutex<Series>>;
-
-/// What the page is shown of a game's match.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SeriesView {
-    /// This game's number, from 1.
-    pub game: u32,
-    /// The games of the match.
-    pub games: u32,
-    /// The first and the second engine.
-    pub names: [String; 2],
-    /// Their wins in the match up to this game (this one's too once it is over).
-    pub score: [u32; 2],
-    /// The id of the game played after this one, once it has started.
-    pub next: Option<u64>,
-    /// Whether the match was stopped before its end.
-    pub stopped: bool,
-}
-
-impl Series {
-    /// The view of the match from its game `number`.
-    pub fn view(&self, number: u32) -> SeriesView {
-        let mut score = [0; 2];
-        for winner in self.results.range(..=number).map(|(_, w)| w) {
-            score[*winner] += 1;
-        }
-        SeriesView {
-            game: number,
-            games: self.request.games.unwrap_or(1),
-            names: self.names.clone(),
-            score,
-            next: self.ids.get(&(number + 1)).copied(),
-            stopped: self.stopped,
-        }
-    }
-
-    /// Stops the match: no further game starts.
-    pub fn stop(&mut self) {
-        self.stopped = true;
-    }
-
-    /// The request of game `number`: the first engine plays Black in the odd games.
-    fn request_of(&self, number: u32) -> NewGame {
-        let mut request = self.request.clone();
-        if number.is_multiple_of(2) {
-            std::mem::swap(&mut request.black, &mut request.white);
-            std::mem::swap(&mut request.black_time, &mut request.white_time);
-        }
-        request
-    }
-}
-
 /// Opens the first game of the match `request` asks for (two engines, `games` games).
 pub fn start(registry: &Arc<Registry>, request: &NewGame, settings: &Settings) -> Result<SharedGame, Refusal> {
     let games = request.games.unwrap_or(1);
@@ -163,42 +95,23 @@ pub fn start(registry: &Arc<Registry>, request: &NewGame, settings: &Settings) -
     let mut request = request.clone();
     let [black, white] = request.side_times();
     (request.black_time, request.white_time) = (Some(black), Some(white));
-    let series = Arc::new(Mutex::new(Series {
-        request: request.clone(),
-        names: [name(first), name(second)],
-        results: BTreeMap::new(),
-        ids: BTreeMap::new(),
-        stopped: false,
-        registry: Arc::clone(registry),
-    }));
+    let series = Arc::new(Mutex::new(Series::new(request.clone(), [name(first), name(second)])));
     let game = registry.open(&request, settings, Some((Arc::clone(&series), 1)))?;
     // Never a game's lock inside the match's (a game's close takes them the other way).
     let id = lock(&game).id();
-    lock(&series).ids.insert(1, id);
+    lock(&series).opened(1, id);
     Ok(game)
 }
 
 /// After a game has ended: notes its result in its match, if it belongs to one, and opens
-/// the match's next game (then returned, for its engine to be asked to move).
-pub fn game_over(shared: &SharedGame, settings: &Settings) -> Option<SharedGame> {
+/// the match's next game in `registry` (then returned, for its engine to be asked to move).
+pub fn game_over(shared: &SharedGame, settings: &Settings, registry: &Registry) -> Option<SharedGame> {
     let (series, number, winner) = {
         let session = lock(shared);
         let (series, number) = session.series.clone()?;
         (series, number, session.winner_seat()?)
     };
-    let (request, registry) = {
-        let mut match_ = lock(&series);
-        if match_.results.contains_key(&number) {
-            return None;
-        }
-        // Seat 0 is the first engine in the odd games.
-        let first_won = (winner == 0) != number.is_multiple_of(2);
-        match_.results.insert(number, usize::from(!first_won));
-        if match_.stopped || number >= match_.request.games.unwrap_or(1) {
-            return None;
-        }
-        (match_.request_of(number + 1), Arc::clone(&match_.registry))
-    };
+    let request = lock(&series).game_over(number, winner)?;
     // Opened without the match's lock: opening may close the oldest game.
     let next = match registry.open(&request, settings, Some((Arc::clone(&series), number + 1))) {
         Ok(next) => next,
@@ -209,11 +122,11 @@ pub fn game_over(shared: &SharedGame, settings: &Settings) -> Option<SharedGame>
     };
     let id = lock(&next).id();
     let mut match_ = lock(&series);
-    if match_.stopped {
+    if match_.is_stopped() {
         drop(match_);
         lock(&next).close();
         return None;
     }
-    match_.ids.insert(number + 1, id);
+    match_.opened(number + 1, id);
     Some(next)
 }

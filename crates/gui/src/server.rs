@@ -34,8 +34,9 @@ use veletas_rules::Position;
 use veletas_tools::picture::svg::{self, Layout, SvgOptions};
 
 use crate::analysis;
+use crate::new_game::NewGame;
 use crate::series::{self, Registry};
-use crate::session::{self, NewGame, Refusal, Settings, SharedGame};
+use crate::session::{self, Refusal, Settings, SharedGame};
 
 /// The largest request body accepted, in bytes.
 pub const MAX_BODY: usize = 64 * 1024;
@@ -249,7 +250,7 @@ impl App {
             Ok(shared) => shared,
             Err(refusal) => return Answer::refusal(refusal),
         };
-        crate::engine_turn::kick(&shared, &self.settings);
+        crate::engine_turn::kick(&shared, &self.settings, &self.games);
         let view = lock(&shared).view();
         Answer::json(201, &json!(view))
     }
@@ -325,7 +326,7 @@ impl App {
     /// Starts the engine's move if it is an engine's turn; appends a finished game to the
     /// record file.
     fn after_change(&self, game: &SharedGame) {
-        crate::engine_turn::kick(game, &self.settings);
+        crate::engine_turn::kick(game, &self.settings, &self.games);
         self.save_finished(game);
     }
 

@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use veletas_rules::record::{Annotation, Evaluation, GameRecord, TimeControls, WinRate, tag};
 use veletas_rules::{Color, Game, Move, Position, RuleSet, Rules, Variant};
 use veletas_tools::picture::svg::{self, Layout, SvgOptions};
@@ -24,7 +24,8 @@ use veletas_tools::referee::engine::{EngineClient, EngineCommand, Killer};
 use veletas_tools::referee::game::Termination;
 
 use crate::analysis_view::{AnalysisView, TurnAnalysis};
-use crate::series::{SeriesView, SharedSeries};
+use crate::new_game::{NewGame, SideTime};
+use crate::series_view::{SeriesView, SharedSeries};
 use crate::steps::{self, Steps};
 
 /// An engine the server may start: its name and its command line (from the command line
@@ -62,75 +63,6 @@ pub fn save_finished(shared: &SharedGame, settings: &Settings) {
     if let Err(e) = written {
         log::error!("{}: cannot append the game: {e}", path.display());
     }
-}
-
-/// What the page asks for when it starts a game.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NewGame {
-    /// Board size: 7, 9 or 10.
-    pub size: u8,
-    /// `classic` or `modern`.
-    pub rules: String,
-    /// Who plays Black: `null` for a person, else the index of an engine.
-    pub black: Option<usize>,
-    /// Who plays White, the same way.
-    pub white: Option<usize>,
-    /// Seconds per move for the engines (1 when not given).
-    #[serde(default)]
-    pub movetime: Option<f64>,
-    /// Black's own time control, instead of `movetime`, `clock` and `byoyomi`.
-    #[serde(default)]
-    pub black_time: Option<SideTime>,
-    /// White's own time control, the same way.
-    #[serde(default)]
-    pub white_time: Option<SideTime>,
-    /// Whether an engine's thinking is shown during its turns (by an analysis process of
-    /// the same engine beside it, where the engine has `analyze`); default on.
-    #[serde(default)]
-    pub thinking: Option<bool>,
-    /// Where to start instead of the empty board: a position string, or a game record
-    /// (its first game) to continue after `turn` turns (default: at its end). The size
-    /// and rules then come from it.
-    #[serde(default)]
-    pub start: Option<String>,
-    /// The turns of the record in `start` to replay (all when not given).
-    #[serde(default)]
-    pub turn: Option<usize>,
-    /// A clock for each side instead of a time per move: `MAIN+INC` or `MAIN` seconds.
-    #[serde(default)]
-    pub clock: Option<String>,
-    /// Canadian byo-yomi after the clock's main time: `PERIOD/STONES`.
-    #[serde(default)]
-    pub byoyomi: Option<String>,
-    /// A match of this many games between the two engines of `black` and `white`, colours
-    /// exchanged every game ([`crate::series`]).
-    #[serde(default)]
-    pub games: Option<u32>,
-}
-
-impl NewGame {
-    /// Black's and White's time requests: each side's own, else the shared one.
-    pub fn side_times(&self) -> [SideTime; 2] {
-        let shared = SideTime { movetime: self.movetime, clock: self.clock.clone(), byoyomi: self.byoyomi.clone() };
-        [self.black_time.clone().unwrap_or_else(|| shared.clone()), self.white_time.clone().unwrap_or(shared)]
-    }
-}
-
-/// One side's time control in a new game request: seconds per move, or a clock (with
-/// byo-yomi).
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SideTime {
-    /// Seconds per move (1 when nothing is given).
-    #[serde(default)]
-    pub movetime: Option<f64>,
-    /// A clock: `MAIN+INC` or `MAIN` seconds.
-    #[serde(default)]
-    pub clock: Option<String>,
-    /// Canadian byo-yomi after the clock's main time: `PERIOD/STONES`.
-    #[serde(default)]
-    pub byoyomi: Option<String>,
 }
 
 /// The time controls of Black and White a new game request asks for: each side's own, else

@@ -2,7 +2,8 @@
 //! spoken to with plain HTTP/1.1 over a socket. Bad requests (malformed JSON, an illegal
 //! turn, an unknown game, a huge body, a foreign Host, a form post) each get a clear
 //! error and leave the game as it was; an engine that crashes, hangs or answers junk loses
-//! the game with the reason, and the server goes on serving.
+//! the game with the reason, and the server goes on serving. On every address (`0.0.0.0`),
+//! every request needs the printed URL's token.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -28,18 +29,24 @@ impl Drop for Running {
 }
 
 fn start(engines: &[&str], record: Option<&Path>) -> Running {
+    start_on("127.0.0.1", engines, record).0
+}
+
+/// A server listening on `host`, and the URL it prints.
+fn start_on(host: &str, engines: &[&str], record: Option<&Path>) -> (Running, String) {
     let args = GuiSettings {
         engines: engines.iter().map(|e| e.to_string()).collect(),
         port: 0,
-        host: "127.0.0.1".into(),
+        host: host.into(),
         no_browser: true,
         record: record.map(Path::to_path_buf),
     };
     let gui = Gui::bind(&args, Path::new("/nonexistent/veletas")).expect("the server listens");
-    let address = gui.url.trim_start_matches("http://").trim_end_matches('/').to_string();
+    let url = gui.url.clone();
+    let address = url.trim_start_matches("http://").split('/').next().unwrap_or_default().to_string();
     let stop = Box::new(gui.stopper());
     let thread = thread::spawn(move || gui.serve());
-    Running { address, stop, thread: Some(thread) }
+    (Running { address, stop, thread: Some(thread) }, url)
 }
 
 /// Sends one request; the status and the body.
@@ -96,6 +103,38 @@ fn the_page_is_served_with_its_script_inlined() {
     assert!(page.contains("<svg") || page.contains("id=\"board\""), "{page}");
     assert!(!page.contains("/*APP_JS*/") && page.contains("async function api"));
     assert!(!page.contains("/*EDITOR_JS*/") && page.contains("function composePosition"));
+}
+
+#[test]
+fn on_every_address_the_printed_url_works_and_every_request_needs_its_token() {
+    let (server, url) = start_on("0.0.0.0", &["sh -c 'exit 0'"], None);
+    assert!(url.starts_with("http://127.0.0.1:"), "a URL this machine's browser opens: {url}");
+    let token = url.split_once("/?token=").map(|(_, t)| t.to_string()).expect("the URL carries a token");
+    assert_eq!(token.len(), 32, "{url}");
+
+    // Wrong in one digit, a prefix, a longer one: all refused, as no token is.
+    let flipped = if token.starts_with('0') { '1' } else { '0' };
+    let wrong = format!("{flipped}{}", &token[1..]);
+    for path in [
+        "/",
+        "/?token=",
+        &format!("/?token={wrong}"),
+        &format!("/?token={}", &token[..31]),
+        &format!("/?token={token}0"),
+    ] {
+        let (status, body) = request(&server, "GET", path, &[], b"");
+        assert_eq!(status, 403, "{path}: {body}");
+        assert!(body.contains("token"), "{path}: {body}");
+    }
+    assert_eq!(get(&server, "/api/config").0, 403);
+    assert_eq!(post(&server, "/api/games", &json!({"size": 7, "rules": "classic"}).to_string()).0, 403);
+
+    assert_eq!(request(&server, "GET", &format!("/?token={token}"), &[], b"").0, 200);
+    let (status, config) = get(&server, &format!("/api/config?token={token}"));
+    assert_eq!((status, config["engines"].clone()), (200, json!(["sh"])), "{config}");
+    let (status, game) =
+        post(&server, &format!("/api/games?token={token}"), &json!({"size": 7, "rules": "classic"}).to_string());
+    assert_eq!(status, 201, "{game}");
 }
 
 #[test]
