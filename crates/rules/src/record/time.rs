@@ -9,6 +9,11 @@
 //! | main time + Canadian byo-yomi | `clock 60 byoyomi 10/5` | `60 10 5` |
 //!
 //! A game's `TimeControl` tag holds one of them, or one per side ([`TimeControls`]).
+//!
+//! The seconds are parsed and printed here, not by a duration crate (humantime and the
+//! like): they are GTP numbers (`0.5`, `60`, at most 3 decimals, no units), the form
+//! `time_settings` and the records share, and a crate's `1m 30s` forms would be a second
+//! notation for the same field.
 //! The clocks that run them are the referee's (`veletas_tools::referee::clock`).
 
 use std::fmt;

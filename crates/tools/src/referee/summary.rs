@@ -1,5 +1,10 @@
 //! Match statistics from game outcomes, built on [`crate::stats`], and their reports:
 //! the final summary and the live progress line.
+//!
+//! The progress line is written here rather than with a progress-bar crate (indicatif and
+//! the like): it is one line of statistics (score, Elo, LLR, ETA) that must read the same
+//! in a log file or a Slurm job's output as on a terminal, where only its redrawing
+//! differs; a bar adds nothing a tournament log can keep.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
