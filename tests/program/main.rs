@@ -1,6 +1,6 @@
 //! The program's integration tests (the `veletas` crate: the command line that wires the
-//! layers): options in their places, every command the docs show run and compared, the
-//! documents' option lists against the command line, the scripts' usage lines, completions,
+//! layers): options in their places, every command the docs show run and compared, those
+//! they write inline parsed, the documents' option lists against the command line, the scripts' usage lines, completions,
 //! the man page and the version.
 //!
 //! One test binary for the crate (Cargo finds `tests/*/main.rs`), so the test command links the
@@ -19,6 +19,7 @@ mod absurd_options;
 mod bounded_inputs;
 mod cli_options;
 mod docs_examples;
+mod docs_inline;
 mod docs_options;
 mod fuzz_seeds;
 mod generate;
