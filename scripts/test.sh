@@ -113,7 +113,7 @@ echo "== a third-party GTP client (@sabaki/gtp) plays whole games"
 echo "== the game viewer in a real browser (headless Chromium, puppeteer-core)"
 (cd tests/node && CHROMIUM="$(command -v chromium)" node viewer_test.js ../../target/release/veletas ../../target/viewer-test)
 
-echo "== veletas gui in a real browser: a whole 7x7 game by clicks against our engine"
+echo "== veletas gui in a real browser: whole 7x7 and 10x10 games by clicks against our engine"
 (cd tests/node && CHROMIUM="$(command -v chromium)" node gui_test.js ../../target/release/veletas ../../target/gui-test)
 
 echo "== the tournament report and the live page in a real browser"

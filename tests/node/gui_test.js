@@ -5,9 +5,12 @@
 // After every turn the page's board must hold exactly the pieces that `loadgame` +
 // `position` give for the game's record (saved through the page's own "Save record" link);
 // an illegal click sends nothing and changes nothing; undo takes back a turn pair; at the
-// end the --record file holds the game. Then a game against the fake engine crashing at its
-// second move must end with the reason shown, and the server must keep serving. No console
-// errors. Screenshots go to OUT_DIR/screenshots; the start-up figures are printed.
+// end the --record file holds the game. Then whole 10x10 games by clicks against our engine
+// (classic, and modern with the swap offered and declined): the result the page shows must be
+// the one recorded, and the record must replay (`loadgame` + `final_score`) to it. A game
+// against the fake engine crashing at its second move must end with the reason shown, and the
+// server must keep serving. No console errors. Screenshots go to OUT_DIR/screenshots; the
+// start-up figures are printed.
 //
 // Usage: node gui_test.js VELETAS_BINARY OUT_DIR
 // The browser: $CHROMIUM, else /usr/bin/chromium.
@@ -253,6 +256,42 @@ async function main() {
       }
       return text
     }
+    // The person's turns by clicks until the game is over, the board checked before each one.
+    const playToEnd = async (label) => {
+      let now = await settled()
+      let turns = 0
+      while (!now.over) {
+        assert.ok(turns < 200, `${label}: the game ends`)
+        await checkBoard(`${label}, before turn ${now.moves.length + 1}`)
+        await playTurn(null)
+        turns += 1
+        now = await settled()
+      }
+      await checkBoard(`${label}, at the end`)
+      return {state: now, turns}
+    }
+    // A finished game: the result the page shows is the one of game `number` of the --record
+    // file, whose moves are the page's, and which replays (`loadgame` + `final_score`) to it.
+    const checkResult = async (label, over, number) => {
+      // A game ended by the rules says who wins; one ended otherwise adds how (resignation, ...).
+      const shown = over.status.match(/^(Black|White) wins(?: \(([\w ]+)\))?/)
+      assert.ok(shown, `${label}: the page shows the result: ${over.status}`)
+      const result = shown[1] === 'Black' ? 'B+' : 'W+'
+      const termination = shown[2] || 'normal'
+      const record = (await recordedGames(number)).split(/(?=\[Event )/)[number - 1]
+      assert.ok(record, `${label}: game ${number} of the record file`)
+      assert.match(record, new RegExp(`\\[Result "${result.replace('+', '\\+')}"\\]`), `${label}: the recorded result`)
+      assert.match(record, new RegExp(`\\[Termination "${termination}"\\]`), `${label}: the recorded termination`)
+      const movetext = record.split('\n\n').slice(1).join(' ').replace(/\{[^}]*\}/g, ' ')
+      const moves = movetext.split(/\s+/).filter((t) => t && !/^\d+\.$/.test(t) && !/^([BW]\+|\*)$/.test(t))
+      assert.deepEqual(moves, over.moves, `${label}: the recorded moves are the page's`)
+      const loaded = await engine.ask(`loadgame ${recordFile} ${over.moves.length} ${number}`)
+      assert.ok(loaded.startsWith('='), `${label}: loadgame: ${loaded}`)
+      assert.deepEqual(parsePieces((await engine.ask('position')).replace(/^= /, '')), over.pieces,
+        `${label}: the record replays to the page's board`)
+      assert.equal(await engine.ask('final_score'), `= ${result}`, `${label}: the record replays to the result shown`)
+      return {result, termination, record}
+    }
 
     let state = await settled()
     let turns = 0
@@ -349,15 +388,8 @@ async function main() {
     state = await settled()
     assert.equal(state.moves[1], 'swap')
     assert.match(await page.$eval('#player-black .name', (e) => e.textContent), /person/, 'the person now plays Black')
-    let modernTurns = 0
-    while (!state.over) {
-      assert.ok(modernTurns < 200, 'the modern game ends')
-      await checkBoard(`modern, before turn ${state.moves.length + 1}`)
-      await playTurn(null)
-      modernTurns += 1
-      state = await settled()
-    }
-    await checkBoard('modern, at the end')
+    let modernTurns
+    ({state, turns: modernTurns} = await playToEnd('modern'))
     await page.screenshot({path: path.join(shots, 'modern-over.png')})
     // The record names the players as they played after the swap, so the result is theirs.
     assert.match(await recordedGames(2),
@@ -383,6 +415,42 @@ async function main() {
     await page.waitForFunction(() => /resignation/.test(document.getElementById('status').textContent))
     const games = await recordedGames(3)
     assert.match(games, /\[Termination "resignation"\]/, 'the resigned game is recorded')
+
+    // ---- a whole 10x10 classic game by clicks: the person (Black) against our engine ----
+    const started10 = Date.now()
+    await newGame('10', 'classic', 'person', '0')
+    let tenTurns
+    ({state, turns: tenTurns} = await playToEnd('10x10 classic'))
+    await page.screenshot({path: path.join(shots, 'ten-by-ten-over.png')})
+    const tenResult = await checkResult('10x10 classic', state, 4)
+    assert.match(tenResult.record, /\[Black "person"\]\n\[White "veletas"\]\n\[Size "10"\]\n/)
+    assert.ok(!/\[Rules /.test(tenResult.record), 'classic rules are the default: no Rules tag')
+    console.log(`10x10 classic, whole: ${state.moves.length} turns, ${tenTurns} by the person, ` +
+      `${tenResult.result} (${tenResult.termination}), ${((Date.now() - started10) / 1000).toFixed(1)} s`)
+
+    // ---- a whole 10x10 modern game: our engine (Black) sets up, the person (White) is offered the
+    // swap and places its own setup instead, then plays to the end ----
+    const startedModern10 = Date.now()
+    await newGame('10', 'modern', '0', 'person')
+    state = await settled()
+    assert.equal(state.moves.length, 1, 'the engine placed its setup')
+    await page.waitForSelector('#swap:not([hidden])')
+    await checkBoard('10x10 modern, the swap offered')
+    await page.screenshot({path: path.join(shots, 'ten-by-ten-modern-swap-offered.png')})
+    await playTurn('ten-by-ten-modern-setup.png')
+    state = await settled()
+    assert.notEqual(state.moves[1], 'swap', 'the person placed a setup')
+    assert.match(state.moves[1], /^([a-j]\d+,){3}[a-j]\d+\/[a-j]\d+$/, `White's modern setup: ${state.moves[1]}`)
+    assert.ok(await page.$eval('#swap', (b) => b.hidden), 'no swap once White has placed')
+    assert.match(await page.$eval('#player-white .name', (e) => e.textContent), /person/, 'the person still plays White')
+    let modernTenTurns
+    ({state, turns: modernTenTurns} = await playToEnd('10x10 modern'))
+    await page.screenshot({path: path.join(shots, 'ten-by-ten-modern-over.png')})
+    const modernTenResult = await checkResult('10x10 modern', state, 5)
+    assert.match(modernTenResult.record, /\[Black "veletas"\]\n\[White "person"\]\n\[Size "10"\]\n\[Rules "modern"\]\n/)
+    assert.ok(!/\[Swap /.test(modernTenResult.record), 'no swap recorded')
+    console.log(`10x10 modern, swap declined, whole: ${state.moves.length} turns, ${modernTenTurns + 1} by the person, ` +
+      `${modernTenResult.result} (${modernTenResult.termination}), ${((Date.now() - startedModern10) / 1000).toFixed(1)} s`)
 
     // ---- engine against engine: our engine and the fake one play a whole game, watched ----
     await newGame('7', 'classic', '0', '2')
