@@ -78,8 +78,9 @@ fn blocks(markdown: &str) -> Vec<Block> {
     blocks
 }
 
-/// The documents: README.md, protocol.md and every markdown file of docs/.
-fn documents() -> Vec<PathBuf> {
+/// The documents: README.md, protocol.md and every markdown file of docs/ (also the
+/// documents whose inline commands docs_inline.rs parses).
+pub(crate) fn documents() -> Vec<PathBuf> {
     let mut docs: Vec<PathBuf> = std::fs::read_dir(Path::new(ROOT).join("docs"))
         .unwrap()
         .map(|e| e.unwrap().path())

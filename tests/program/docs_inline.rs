@@ -29,8 +29,8 @@
 //! The test prints how many spans it parsed (those giving options or arguments, and those
 //! only naming a subcommand, such as `veletas match`) and how many it skipped.
 
+use crate::docs_examples::documents;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use veletas::cli::{Cli, CliError};
@@ -50,17 +50,6 @@ const PLACEHOLDERS: &[(&str, &str)] = &[
     ("O", "7/7/2s4/7/4s2/1s5/7 b"),
     ("P", "7/7/2s4/7/4s2/1s5/7 b"),
 ];
-
-/// The documents: README.md, protocol.md and every markdown file of docs/.
-fn documents() -> Vec<PathBuf> {
-    let mut docs: Vec<PathBuf> = std::fs::read_dir(Path::new(ROOT).join("docs"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "md"))
-        .collect();
-    docs.sort();
-    [Path::new(ROOT).join("README.md"), Path::new(ROOT).join("protocol.md")].into_iter().chain(docs).collect()
-}
 
 /// The code spans of a markdown text outside its fenced blocks, each with the number of the
 /// line it starts on. A span opens with a run of backticks and closes with the next run of
