@@ -12,8 +12,18 @@ use crate::rules::{Position, Rules, Variant};
 
 /// Protocol commands that may run for long (a search, perft, a solver) or read files:
 /// left out of fuzzed sessions, which must stay fast and touch nothing.
-const SLOW_OR_FILE_COMMANDS: [&str; 9] =
-    ["perft", "solve", "analyze", "loadgame", "player", "genmove", "reg_genmove", "kgs-genmove_cleanup", "ponder"];
+const SLOW_OR_FILE_COMMANDS: [&str; 10] = [
+    "perft",
+    "solve",
+    "analyze",
+    "loadgame",
+    "eval",
+    "player",
+    "genmove",
+    "reg_genmove",
+    "kgs-genmove_cleanup",
+    "ponder",
+];
 
 /// What a refused command must leave as it was: the position, the moves, the komi.
 fn state(engine: &Engine) -> (String, usize, u64) {

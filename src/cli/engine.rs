@@ -13,7 +13,7 @@ use crate::player::time::MAX_THINKING;
 use crate::player::{SearchPlayer, Setting};
 use crate::protocol::{self, Engine};
 use crate::rules::Position;
-use crate::search::eval::StaticEval;
+use crate::search::eval::{LoadWeightsError, StaticEval, load_weights};
 use crate::search::{Algorithm, DEFAULT_MEMORY_MB, MAX_MEMORY_MB, MIN_MEMORY_MB, SearchParam, SearchSettings};
 
 /// The engine's player: which one, and how long it thinks (the protocol's `player`,
@@ -79,19 +79,20 @@ fn parse_eval(text: &str) -> Result<EvalArg, String> {
 }
 
 impl EvalArg {
-    /// The evaluation to search with; a weights file is read and becomes the learned
-    /// evaluation of this process.
+    /// The evaluation to search with; a weights file is read (as the protocol's `eval
+    /// FILE` reads it: [`load_weights`]) and its weights are the learned evaluation's.
     pub fn evaluation(&self) -> Result<StaticEval, String> {
         match self {
-            EvalArg::Builtin(eval) => Ok(*eval),
-            EvalArg::File(path) => {
+            EvalArg::Builtin(eval) => Ok(eval.clone()),
+            EvalArg::File(path) => load_weights(path).map_err(|e| {
                 let shown = path.display();
-                let text = veletas_rules::record::read_bounded(path, veletas_rules::record::MAX_SMALL_FILE_BYTES)
-                    .map_err(|e| format!("--eval {shown}: not hand, learned or a readable weights file: {e}"))?;
-                let model = crate::search::eval::EvalModel::parse(&text).map_err(|e| format!("--eval {shown}: {e}"))?;
-                crate::search::eval::use_learned_model(model).map_err(|e| format!("--eval {shown}: {e}"))?;
-                Ok(StaticEval::Learned)
-            }
+                match e {
+                    LoadWeightsError::Read(e) => {
+                        format!("--eval {shown}: not hand, learned or a readable weights file: {e}")
+                    }
+                    LoadWeightsError::Parse(e) => format!("--eval {shown}: {e}"),
+                }
+            }),
         }
     }
 }
@@ -107,7 +108,7 @@ impl Default for EngineArgs {
             resign: 0.0,
             no_solver: false,
             ponder: false,
-            eval: EvalArg::Builtin(StaticEval::Learned),
+            eval: EvalArg::Builtin(StaticEval::learned()),
             search: Vec::new(),
         }
     }

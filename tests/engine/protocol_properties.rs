@@ -45,8 +45,18 @@ const ARGUMENTS: [&str; 32] = [
 ];
 
 /// Commands that search, run for long or read files: left out, as the fuzz target does.
-const SKIPPED: [&str; 9] =
-    ["perft", "solve", "analyze", "loadgame", "player", "genmove", "reg_genmove", "kgs-genmove_cleanup", "ponder"];
+const SKIPPED: [&str; 10] = [
+    "perft",
+    "solve",
+    "analyze",
+    "loadgame",
+    "eval",
+    "player",
+    "genmove",
+    "reg_genmove",
+    "kgs-genmove_cleanup",
+    "ponder",
+];
 
 fn line() -> impl Strategy<Value = String> {
     let names: Vec<&'static str> = COMMANDS.iter().map(|(name, _, _)| *name).filter(|n| !SKIPPED.contains(n)).collect();

@@ -110,7 +110,7 @@ fn cases() -> Vec<(String, (String, u64))> {
         (
             "engine 10x10 opening, no tree reuse, learned eval, 4000 iterations, seed 6".into(),
             self_play(
-                SearchSettings { tree_reuse: false, eval: veletas::search::eval::StaticEval::Learned, ..engine(6) },
+                SearchSettings { tree_reuse: false, eval: veletas::search::eval::StaticEval::learned(), ..engine(6) },
                 opening,
                 4000,
                 2,

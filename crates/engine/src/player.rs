@@ -74,7 +74,7 @@ impl GtpClock {
 }
 
 /// A setting of a player that the protocol or the command line changes.
-#[derive(Clone, Copy, PartialEq, Debug)]
+#[derive(Clone, PartialEq, Debug)]
 pub enum Setting {
     /// The algorithm.
     Kind(Algorithm),
@@ -89,6 +89,9 @@ pub enum Setting {
     /// Resign when the win rate stays below this (0 to 1; 0: never) for
     /// [`search_player::RESIGN_TURNS`] turns in a row.
     Resign(f64),
+    /// The static evaluation, with the learned one's weights (`--eval`, the protocol's
+    /// `eval`).
+    Eval(crate::search::eval::StaticEval),
 }
 
 /// Something that chooses moves. The engine calls [`Player::decide`] only when the game
@@ -118,6 +121,11 @@ pub trait Player {
     fn configure(&mut self, setting: Setting) -> Result<(), String> {
         let _ = setting;
         Err(format!("cannot change the settings of the {} player", self.kind()))
+    }
+
+    /// The static evaluation in force, for players that have one.
+    fn evaluation(&self) -> Option<crate::search::eval::StaticEval> {
+        None
     }
 
     /// The search's memory limit in MiB, for players that search.

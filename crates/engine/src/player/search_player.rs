@@ -214,6 +214,7 @@ impl Player for SearchPlayer {
                 return Ok(());
             }
             Setting::Resign(t) => return Err(format!("the resign threshold must be 0 to 1, not {t}")),
+            Setting::Eval(eval) => settings.eval = eval,
         }
         self.replace_settings(settings);
         Ok(())
@@ -221,6 +222,10 @@ impl Player for SearchPlayer {
 
     fn memory_mb(&self) -> Option<u64> {
         Some(self.search.settings().memory_mb)
+    }
+
+    fn evaluation(&self) -> Option<crate::search::eval::StaticEval> {
+        Some(self.search.settings().eval.clone())
     }
 
     fn solve(&mut self, game: &Game, time: Duration) -> Result<Solution, String> {

@@ -52,6 +52,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("memory", "[MB]", "reports or sets the search's memory in MiB, all threads together"),
     ("resign_threshold", "THRESHOLD", "resigns after turns below this win rate (0: never)"),
     ("ponder", "[on|off]", "reports or sets pondering: searching on the opponent's turn"),
+    (
+        "eval",
+        "[hand|learned|FILE]",
+        "reports or sets the static evaluation: hand, learned (built-in weights) or a weights FILE",
+    ),
     ("loadgame", "FILE [TURNS [GAME]]", "loads a game of a record file, up to TURNS turns"),
 ];
 
@@ -158,6 +163,9 @@ pub enum Command {
     ResignThreshold(f64),
     /// `ponder [on|off]`: report, or turn pondering on or off.
     Ponder(Option<bool>),
+    /// `eval [hand|learned|FILE]`: report, or set the static evaluation (the word as
+    /// written; `hand`, `learned` or a weights file, read by the engine).
+    Eval(Option<String>),
     /// `loadgame FILE [TURNS [GAME]]`
     LoadGame {
         /// The record file (a path without spaces).
@@ -371,6 +379,7 @@ fn command(i: &str) -> Res<'_, Command> {
             keyword("memory", alt((map(unsigned64, |mb| Command::Memory(Some(mb))), success(Command::Memory(None))))),
             keyword("resign_threshold", map(map_res(finite, in_range(0.0, 1.0)), Command::ResignThreshold)),
             keyword("ponder", alt((map(switch, |on| Command::Ponder(Some(on))), success(Command::Ponder(None))))),
+            keyword("eval", alt((map(owned, |w| Command::Eval(Some(w))), success(Command::Eval(None))))),
             keyword(
                 "loadgame",
                 map((owned, opt((unsigned64, opt(unsigned64)))), |(path, rest)| Command::LoadGame {
@@ -456,6 +465,8 @@ mod tests {
         assert_eq!(parse_command("ponder"), Ok(Command::Ponder(None)));
         assert_eq!(parse_command("ponder on"), Ok(Command::Ponder(Some(true))));
         assert_eq!(parse_command("ponder off"), Ok(Command::Ponder(Some(false))));
+        assert_eq!(parse_command("eval"), Ok(Command::Eval(None)));
+        assert_eq!(parse_command("eval weights.txt"), Ok(Command::Eval(Some("weights.txt".into()))));
     }
 
     #[test]
@@ -482,6 +493,7 @@ mod tests {
         assert_eq!(parse_command("ponder yes"), Err(ParseError::Syntax("ponder", "yes".into())));
         assert_eq!(parse_command("ponder ON"), Err(ParseError::Syntax("ponder", "ON".into())));
         assert_eq!(parse_command("ponder on off"), Err(ParseError::Syntax("ponder", "off".into())));
+        assert_eq!(parse_command("eval a b"), Err(ParseError::Syntax("eval", "b".into())));
         assert_eq!(parse_command("perft 9"), Err(ParseError::Syntax("perft", "9".into())));
         assert_eq!(parse_command("perft 2"), Ok(Command::Perft(2, 1)));
         assert_eq!(parse_command("perft 3 2"), Ok(Command::Perft(3, 2)));

@@ -12,6 +12,7 @@ use log::debug;
 use crate::player::{Decision, GtpClock, Player, Setting, TimeLeft, time};
 use crate::protocol::board::diagram;
 use crate::protocol::command::{COMMANDS, Command, shorten};
+use crate::search::eval::{LoadWeightsError, StaticEval, load_weights};
 use crate::search::{Algorithm, SearchResult, Solution};
 use veletas_rules::{Color, Game, IllegalMove, Move, Phase, Position, Rules, Variant};
 
@@ -256,6 +257,24 @@ impl Engine {
             Command::Ponder(None) => (if self.ponder { "on" } else { "off" }).to_string(),
             Command::Ponder(Some(on)) => {
                 self.ponder = on;
+                String::new()
+            }
+            Command::Eval(None) => match self.player.evaluation() {
+                Some(eval) => eval.to_string(),
+                None => return Err(format!("cannot report: the {} player has no evaluation", self.player.kind())),
+            },
+            Command::Eval(Some(word)) => {
+                let eval = match word.parse::<StaticEval>() {
+                    Ok(eval) => eval,
+                    Err(_) => load_weights(std::path::Path::new(&word)).map_err(|e| {
+                        let reason = match e {
+                            LoadWeightsError::Read(e) => e.to_string(),
+                            LoadWeightsError::Parse(e) => e,
+                        };
+                        format!("cannot load weights: {}: {reason}", shorten(&word))
+                    })?,
+                };
+                self.player.configure(Setting::Eval(eval))?;
                 String::new()
             }
             // The session loop streams analyses itself (see `protocol::run`).

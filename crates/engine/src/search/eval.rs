@@ -4,20 +4,36 @@
 //! Two evaluations share one pass over the shooters: the hand-written one ([`evaluate`]),
 //! and a learned one ([`StaticEval::Learned`]): a logistic model over [`Features`] (the
 //! hand-written logit among them) whose weights are learned from game outcomes
-//! (`veletas train-eval`, docs/learning.md) and read from `crates/engine/data/eval-weights.txt`.
+//! (`veletas train-eval`, docs/learning.md): the built-in ones of
+//! `crates/engine/data/eval-weights.txt`, or a weights file read at run time
+//! ([`load_weights`]: `--eval FILE`, the protocol's `eval FILE`).
+//!
+//! The weights travel with the search's settings ([`StaticEval::Learned`] holds them in
+//! an [`Arc`]): each engine, and each protocol session, has its own, and evaluating reads
+//! them through a plain reference (no lock, no allocation).
 
-use std::sync::OnceLock;
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
+use veletas_rules::record::{MAX_SMALL_FILE_BYTES, RecordFileError, read_bounded};
 use veletas_rules::{Bitboard, Color, Position, Square, group_of, queen_reach};
 
 /// Which static evaluation the search uses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub enum StaticEval {
     /// The hand-written evaluation.
     #[default]
     Hand,
-    /// The learned logistic model (`crates/engine/data/eval-weights.txt`).
-    Learned,
+    /// The learned logistic model with these weights ([`StaticEval::learned`]: the
+    /// built-in ones; [`load_weights`]: a file's).
+    Learned(Arc<LearnedWeights>),
+}
+
+impl StaticEval {
+    /// The learned evaluation with the built-in weights.
+    pub fn learned() -> StaticEval {
+        StaticEval::Learned(Arc::clone(builtin_weights()))
+    }
 }
 
 impl std::str::FromStr for StaticEval {
@@ -26,19 +42,63 @@ impl std::str::FromStr for StaticEval {
     fn from_str(text: &str) -> Result<StaticEval, String> {
         match text {
             "hand" => Ok(StaticEval::Hand),
-            "learned" => Ok(StaticEval::Learned),
+            "learned" => Ok(StaticEval::learned()),
             _ => Err(format!("unknown evaluation '{text}': use hand or learned")),
         }
     }
 }
 
 impl std::fmt::Display for StaticEval {
+    /// `hand`, `learned` (the built-in weights) or `learned FILE` (a file's weights).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            StaticEval::Hand => "hand",
-            StaticEval::Learned => "learned",
-        })
+        match self {
+            StaticEval::Hand => f.write_str("hand"),
+            StaticEval::Learned(weights) => match &weights.file {
+                None => f.write_str("learned"),
+                Some(file) => write!(f, "learned {file}"),
+            },
+        }
     }
+}
+
+/// The learned evaluation's weights, and the file they were read from (`None`: the
+/// built-in ones).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LearnedWeights {
+    model: EvalModel,
+    file: Option<String>,
+}
+
+impl LearnedWeights {
+    /// The model.
+    pub fn model(&self) -> &EvalModel {
+        &self.model
+    }
+
+    /// The file the weights were read from; `None` for the built-in ones.
+    pub fn file(&self) -> Option<&str> {
+        self.file.as_deref()
+    }
+}
+
+/// Why a weights file cannot be the learned evaluation's (nothing changes).
+#[derive(Debug, thiserror::Error)]
+pub enum LoadWeightsError {
+    /// The file cannot be read: missing, no regular file, too big, not UTF-8.
+    #[error("cannot read the weights file: {0}")]
+    Read(#[from] RecordFileError),
+    /// The text is no set of weights for this build's features.
+    #[error("{0}")]
+    Parse(String),
+}
+
+/// Reads a weights file of `veletas train-eval -o FILE` (at most
+/// [`MAX_SMALL_FILE_BYTES`]) as the learned evaluation with its weights: what
+/// `--eval FILE` and the protocol's `eval FILE` do.
+pub fn load_weights(path: &Path) -> Result<StaticEval, LoadWeightsError> {
+    let text = read_bounded(path, MAX_SMALL_FILE_BYTES)?;
+    let model = EvalModel::parse(&text).map_err(LoadWeightsError::Parse)?;
+    Ok(StaticEval::Learned(Arc::new(LearnedWeights { model, file: Some(path.display().to_string()) })))
 }
 
 /// Liberty buckets of the learned features: 1, 2, 3, 4, 5-6, 7 and more.
@@ -262,10 +322,10 @@ fn score<const FEATURES_TOO: bool>(side: Color, claims: [u32; 2], need: u8, fact
 /// The probability that Black wins from the hand-written `logit` and the `features` of a
 /// position in play, by evaluation `kind`.
 #[inline]
-fn probability(kind: StaticEval, logit: f64, features: &Features) -> f64 {
+fn probability(kind: &StaticEval, logit: f64, features: &Features) -> f64 {
     match kind {
         StaticEval::Hand => sigmoid(logit),
-        StaticEval::Learned => sigmoid(learned_model().logit(features)),
+        StaticEval::Learned(weights) => sigmoid(weights.model.logit(features)),
     }
 }
 
@@ -276,14 +336,14 @@ fn sigmoid(x: f64) -> f64 {
 /// The probability that Black wins, in `(0, 1)`, or exactly 0 or 1 once the game is over
 /// (the hand-written evaluation).
 pub fn evaluate(pos: &Position) -> f64 {
-    evaluate_with(pos, StaticEval::Hand)
+    evaluate_with(pos, &StaticEval::Hand)
 }
 
 /// The probability that Black wins by evaluation `kind`.
-pub fn evaluate_with(pos: &Position, kind: StaticEval) -> f64 {
+pub fn evaluate_with(pos: &Position, kind: &StaticEval) -> f64 {
     let analysis = match kind {
         StaticEval::Hand => analyse_with::<false>(pos),
-        StaticEval::Learned => analyse_with::<true>(pos),
+        StaticEval::Learned(_) => analyse_with::<true>(pos),
     };
     match analysis {
         None => {
@@ -305,8 +365,8 @@ pub fn evaluate_with(pos: &Position, kind: StaticEval) -> f64 {
 /// position after the turn (a test checks it bit for bit), or `None` when the shot traps
 /// a shooter (claims change: play the turn and evaluate that).
 #[derive(Clone, Debug)]
-pub struct ShotEvaluator {
-    kind: StaticEval,
+pub struct ShotEvaluator<'a> {
+    kind: &'a StaticEval,
     mover: Color,
     modern: bool,
     /// The shooters and their facts after the move, before the shot.
@@ -322,10 +382,10 @@ pub struct ShotEvaluator {
     need: u8,
 }
 
-impl ShotEvaluator {
+impl<'a> ShotEvaluator<'a> {
     /// Prepares the shots of the turn of `pos` (in play, not over) that starts with
     /// `shooter_move` (`None`: a shot without a move), for evaluation `kind`.
-    pub fn new(pos: &Position, shooter_move: Option<(Square, Square)>, kind: StaticEval) -> ShotEvaluator {
+    pub fn new(pos: &Position, shooter_move: Option<(Square, Square)>, kind: &'a StaticEval) -> ShotEvaluator<'a> {
         let mover = pos.side_to_move();
         let modern = pos.rules().is_modern();
         let (mut set, mut empty) = (pos.shooters(), pos.empty_squares());
@@ -395,7 +455,7 @@ impl ShotEvaluator {
         }
         let (logit, features) = match self.kind {
             StaticEval::Hand => score::<false>(!self.mover, self.claims, self.need, &facts[..table.n]),
-            StaticEval::Learned => score::<true>(!self.mover, self.claims, self.need, &facts[..table.n]),
+            StaticEval::Learned(_) => score::<true>(!self.mover, self.claims, self.need, &facts[..table.n]),
         };
         Some(probability(self.kind, logit, &features))
     }
@@ -427,19 +487,23 @@ impl EvalModel {
             let err = |what: String| format!("weights line {}: {what}", n + 1);
             let (name, value) =
                 line.split_once(char::is_whitespace).ok_or_else(|| err("expected NAME WEIGHT".into()))?;
-            let index = names.iter().position(|x| x == name).ok_or_else(|| err(format!("unknown feature '{name}'")))?;
+            let index = names.iter().position(|x| x == name).ok_or_else(|| {
+                let name: String = name.chars().take(40).collect();
+                err(format!("unknown feature '{name}': not one of the {FEATURES} features of this build's evaluation"))
+            })?;
             if !weights[index].is_nan() {
                 return Err(err(format!("'{name}' given twice")));
             }
-            weights[index] = value
-                .trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|w| w.is_finite())
-                .ok_or_else(|| err(format!("bad weight '{}'", value.trim())))?;
+            weights[index] =
+                value.trim().parse::<f64>().ok().filter(|w| w.is_finite()).ok_or_else(|| {
+                    err(format!("bad weight '{}'", value.trim().chars().take(40).collect::<String>()))
+                })?;
         }
         if let Some(missing) = weights.iter().position(|w| w.is_nan()) {
-            return Err(format!("weights: no weight for '{}'", names[missing]));
+            return Err(format!(
+                "weights: no weight for '{}' (this build's evaluation has {FEATURES} features, each given once)",
+                names[missing]
+            ));
         }
         Ok(EvalModel { weights })
     }
@@ -453,29 +517,18 @@ impl EvalModel {
 /// The learned weights built into the binary (`crates/engine/data/eval-weights.txt`).
 pub const LEARNED_WEIGHTS: &str = include_str!("../../data/eval-weights.txt");
 
-/// The learned model of this process: [`use_learned_model`]'s, else the built-in one.
-static MODEL: OnceLock<EvalModel> = OnceLock::new();
-
-/// Makes `model` the learned evaluation of this process (`--eval FILE`), instead of the
-/// built-in weights; it must come before the first evaluation, and only once.
-pub fn use_learned_model(model: EvalModel) -> Result<(), String> {
-    if MODEL.get() == Some(&model) {
-        return Ok(());
-    }
-    MODEL.set(model).map_err(|_| "the learned evaluation's weights are already in use".to_string())
-}
-
-/// The learned model: the one given to [`use_learned_model`], else the built-in weights,
-/// parsed once from [`LEARNED_WEIGHTS`] (a file a test checks; should it not parse, the
-/// hand-written evaluation's weights stand in).
-pub fn learned_model() -> &'static EvalModel {
-    MODEL.get_or_init(|| {
-        EvalModel::parse(LEARNED_WEIGHTS).unwrap_or_else(|e| {
+/// The built-in weights, parsed once from [`LEARNED_WEIGHTS`] (a file a test checks;
+/// should it not parse, the hand-written evaluation's weights stand in).
+fn builtin_weights() -> &'static Arc<LearnedWeights> {
+    static BUILTIN: OnceLock<Arc<LearnedWeights>> = OnceLock::new();
+    BUILTIN.get_or_init(|| {
+        let model = EvalModel::parse(LEARNED_WEIGHTS).unwrap_or_else(|e| {
             log::error!("{e}");
             let mut weights = [0.0; FEATURES];
             weights[1] = 1.0;
             EvalModel { weights }
-        })
+        });
+        Arc::new(LearnedWeights { model, file: None })
     })
 }
 
@@ -596,8 +649,8 @@ mod tests {
                                 Some((from, to)) => pos.shots_after_move(from, to),
                                 None => pos.shooters().iter().fold(Bitboard::EMPTY, |a, s| a | pos.shooter_reach(s)),
                             };
-                            for kind in [StaticEval::Hand, StaticEval::Learned] {
-                                let shots = ShotEvaluator::new(&pos, m, kind);
+                            for kind in [StaticEval::Hand, StaticEval::learned()] {
+                                let shots = ShotEvaluator::new(&pos, m, &kind);
                                 for shot in targets {
                                     let mut next = pos.clone();
                                     next.play_turn_unchecked(veletas_rules::Turn::new(m, shot));
@@ -606,7 +659,7 @@ mod tests {
                                     match shots.evaluate(shot) {
                                         Some(p) => {
                                             assert!(!claimed, "{pos}: {m:?} {shot}");
-                                            let full = evaluate_with(&next, kind);
+                                            let full = evaluate_with(&next, &kind);
                                             assert_eq!(p.to_bits(), full.to_bits(), "{pos}: {m:?} {shot} {kind}");
                                             checked += 1;
                                         }

@@ -382,7 +382,7 @@ impl Searcher {
             stay_prior: self.settings.stay_prior,
             move_policy: self.settings.move_policy,
             solver: self.settings.solver && !baseline,
-            eval: self.settings.eval,
+            eval: self.settings.eval.clone(),
         }
     }
 
@@ -520,7 +520,7 @@ impl Searcher {
             let mut next = pos.clone();
             next.play_turn_unchecked(turn);
             // A little noise breaks ties between equal turns at random.
-            let p = eval::evaluate_with(&next, self.settings.eval);
+            let p = eval::evaluate_with(&next, &self.settings.eval);
             let value = (if side == veletas_rules::Color::Black { p } else { 1.0 - p }) + 1e-9 * self.rng.unit();
             if best.is_none_or(|(v, _)| value > v) {
                 best = Some((value, turn));

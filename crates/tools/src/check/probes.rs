@@ -46,7 +46,7 @@ const CLOCK_CHECKS: [&str; 6] =
     ["genmove-no-limit", "genmove-main-time", "genmove-byoyomi", "genmove-canadian", "genmove-increment", "time-left"];
 
 /// The extensions protocol.md describes.
-pub const EXTENSIONS: [&str; 18] = [
+pub const EXTENSIONS: [&str; 19] = [
     "legal_moves",
     "is_legal",
     "set_position",
@@ -64,6 +64,7 @@ pub const EXTENSIONS: [&str; 18] = [
     "memory",
     "resign_threshold",
     "ponder",
+    "eval",
     "loadgame",
 ];
 

@@ -24,7 +24,7 @@ use veletas_rules::{Bitboard, Color, Move, PlayoutPolicy, Position, Rng, Square,
 mod solver;
 
 /// How the tree searches.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MctsConfig {
     /// The plain UCT baseline instead of our engine.
     pub baseline: bool,
@@ -128,15 +128,10 @@ pub struct Tree {
 impl Tree {
     /// An empty tree at `position`, which must be in play and not over.
     pub fn new(config: MctsConfig, position: Position) -> Tree {
-        Tree {
-            config,
-            root_position: position,
-            // Chunks of the limit are allocated as the tree grows: only the memory used
-            // becomes resident, and no node ever moves.
-            nodes: Nodes::new(config.max_nodes),
-            root: 0,
-            exhausted: AtomicBool::new(false),
-        }
+        // Chunks of the limit are allocated as the tree grows: only the memory used
+        // becomes resident, and no node ever moves.
+        let nodes = Nodes::new(config.max_nodes);
+        Tree { config, root_position: position, nodes, root: 0, exhausted: AtomicBool::new(false) }
     }
 
     #[inline(always)]
@@ -347,7 +342,7 @@ impl Tree {
                 None => break,
             }
         }
-        evaluate_with(pos, self.config.eval)
+        evaluate_with(pos, &self.config.eval)
     }
 
     /// Reserves and writes the children of claimed node `parent`; false (the claim given
@@ -413,7 +408,7 @@ impl Tree {
         } else {
             let side = pos.side_to_move();
             let mut best = f32::MIN;
-            let shots = ShotEvaluator::new(pos, shooter_move, self.config.eval);
+            let shots = ShotEvaluator::new(pos, shooter_move, &self.config.eval);
             for shot in targets {
                 // A shot that traps a shooter changes the claims: play it out.
                 let p = shots.evaluate(shot).unwrap_or_else(|| {
@@ -422,7 +417,7 @@ impl Tree {
                     if let Some(winner) = next.winner() {
                         ends[winner.index()] |= shot.bitboard();
                     }
-                    evaluate_with(&next, self.config.eval)
+                    evaluate_with(&next, &self.config.eval)
                 });
                 let v = (if side == Color::Black { p } else { 1.0 - p }) as f32;
                 best = best.max(v);
