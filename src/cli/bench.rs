@@ -12,8 +12,9 @@ pub struct BenchArgs {
     /// A file of `DEPTH POSITION` lines instead of the built-in positions.
     #[arg(long)]
     pub file: Option<PathBuf>,
-    /// Random playouts per position and policy in each run (1 to 10,000,000).
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    /// Random playouts per position and policy in each run (0 to 10,000,000; 0: skip the
+    /// playouts).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(0..=10_000_000))]
     pub playouts: u32,
     /// Search iterations per position and thread count (0: skip the search).
     #[arg(long, default_value_t = 40_000)]

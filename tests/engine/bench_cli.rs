@@ -43,6 +43,24 @@ fn json_output_has_every_figure_with_its_runs() {
 }
 
 #[test]
+fn zero_playouts_or_iterations_skip_those_figures_alike() {
+    let names = |playouts: &str, iterations: &str| -> Vec<String> {
+        let out = Command::new(VELETAS)
+            .args(["bench", "--file"])
+            .arg(positions())
+            .args(["--playouts", playouts, "--search-iterations", iterations, "--runs", "1", "--warmup", "0", "--json"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{playouts} {iterations}: {}", String::from_utf8_lossy(&out.stderr));
+        let json: BenchJson = serde_json::from_slice(&out.stdout).unwrap();
+        json.figures.unwrap().into_iter().map(|f| f.name).collect()
+    };
+    assert_eq!(names("0", "300"), ["perft", "search 1 thread", "search 2 threads"]);
+    assert_eq!(names("20", "0"), ["perft", "playouts cheap", "playouts uniform"]);
+    assert_eq!(names("0", "0"), ["perft"]);
+}
+
+#[test]
 fn a_binary_compared_with_itself_reports_every_figure_and_ratio() {
     let out = bench(&["--runs", "2", "--warmup", "0", "--json", "--compare", VELETAS]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

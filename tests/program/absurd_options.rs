@@ -102,7 +102,7 @@ fn absurd_times_ratings_and_bounds_are_refused_in_one_line() {
         (vec!["ratings", "games.txt", "--anchor", "a=NaN"], "from -100000 to 100000"),
         (vec!["--movetime", "1e-10"], "from 0.001 to 86400"),
         (vec!["--movetime", "1e300"], "from 0.001 to 86400"),
-        (vec!["bench", "--playouts", "0"], "--playouts"),
+        (vec!["bench", "--playouts", "10000001"], "--playouts"),
         (vec!["bench", "--warmup", "4000000000"], "--warmup"),
         (vec!["train-eval", "games.txt", "--l2", "1e300"], "from 0 to 1e6"),
         (vec!["train-eval", "games.txt", "--l2=-1"], "from 0 to 1e6"),

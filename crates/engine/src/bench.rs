@@ -80,7 +80,7 @@ pub const BENCH_POSITIONS: &str = include_str!("../data/bench.txt");
 pub struct BenchSettings {
     /// A file of `DEPTH POSITION` lines instead of the built-in positions.
     pub file: Option<PathBuf>,
-    /// Random playouts per position and policy in each run.
+    /// Random playouts per position and policy in each run (0: skip the playouts).
     pub playouts: u32,
     /// Search iterations per position and thread count (0: skip the search).
     pub search_iterations: u64,
@@ -207,8 +207,9 @@ fn perft_pass(positions: &[BenchPosition]) -> (u64, f64) {
     (nodes, seconds)
 }
 
-/// One run of every figure: perft over all positions, playouts of both policies, and
-/// the search's mean rate over the positions in play.
+/// One run of every figure: perft over all positions, playouts of both policies (unless
+/// `playouts` is 0), and the search's mean rate over the positions in play (unless
+/// `search_iterations` is 0).
 fn measure_once(positions: &[BenchPosition], args: &BenchSettings, seed: u64) -> Vec<(String, &'static str, f64)> {
     let mut rng = Rng::new(seed);
     let (nodes, perft_time) = perft_pass(positions);
@@ -229,11 +230,11 @@ fn measure_once(positions: &[BenchPosition], args: &BenchSettings, seed: u64) ->
             search.push((one, many));
         }
     }
-    let mut figures = vec![
-        ("perft".to_string(), "nodes/s", rate(nodes, perft_time)),
-        ("playouts cheap".to_string(), "playouts/s", rate(playouts[0].0, playouts[0].1)),
-        ("playouts uniform".to_string(), "playouts/s", rate(playouts[1].0, playouts[1].1)),
-    ];
+    let mut figures = vec![("perft".to_string(), "nodes/s", rate(nodes, perft_time))];
+    if args.playouts > 0 {
+        figures.push(("playouts cheap".to_string(), "playouts/s", rate(playouts[0].0, playouts[0].1)));
+        figures.push(("playouts uniform".to_string(), "playouts/s", rate(playouts[1].0, playouts[1].1)));
+    }
     if !search.is_empty() {
         let n = search.len() as f64;
         figures.push(("search 1 thread".into(), "iterations/s", search.iter().map(|s| s.0).sum::<f64>() / n));
