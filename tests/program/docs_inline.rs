@@ -15,6 +15,12 @@
 //!   the test (add it there);
 //! * a word `a|b|c` is a choice: the command line is checked with each alternative.
 //!
+//! An engine command line nested in a command line, as the value of an option or an
+//! argument (`--engine 'veletas --seed 1'`, `--engine a=veletas --playouts 300` quoted,
+//! `--engine='...'`; an engine name and its `=` are dropped as the referee drops them), is
+//! split again and checked the same way when its first word is `veletas`: a typo inside an
+//! engine's options fails the test too.
+//!
 //! A span may be an excerpt of a command rather than a whole one: the options a subcommand
 //! requires and the span leaves out are the reader's (`veletas ratings --head-to-head`), and
 //! a last option without its value names the option (`veletas match --clock`). Everything
@@ -34,6 +40,7 @@ use std::fmt::Write as _;
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use veletas::cli::{Cli, CliError};
+use veletas::referee::words::split_engine_name;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -164,6 +171,47 @@ fn refusal(args: &[String]) -> Option<String> {
     }
 }
 
+/// The `veletas` command lines nested in the command line `args` (the program's name
+/// first): each argument, or an option's value after `--option=`, that is one once an engine
+/// name and its `=` are dropped, split as shell words (see the module doc).
+fn nested_lines(args: &[String]) -> Vec<Vec<String>> {
+    args.iter()
+        .skip(1)
+        .filter_map(|arg| {
+            let value = match arg.split_once('=') {
+                Some((option, value)) if option.starts_with("--") => value,
+                _ => arg.as_str(),
+            };
+            let words = shlex::split(split_engine_name(value).1)?;
+            (words.len() > 1 && words[0] == "veletas").then_some(words)
+        })
+        .collect()
+}
+
+/// Checks the command line `args` and the engine command lines nested in it, writing each
+/// refusal to `failures` with `at` (the place and the span); returns the number of nested
+/// engine command lines it met.
+fn check_line(args: &[String], at: &str, failures: &mut String) -> usize {
+    if let Some(why) = refusal(args) {
+        let _ = writeln!(failures, "{at} ({}): {why}", args.join(" "));
+    }
+    let mut engines = 0;
+    for nested in nested_lines(args) {
+        engines += 1;
+        match command_lines(&nested) {
+            Err(why) => {
+                let _ = writeln!(failures, "{at} (engine `{}`): {why}", nested.join(" "));
+            }
+            Ok(lines) => {
+                for line in lines {
+                    engines += check_line(&line, at, failures);
+                }
+            }
+        }
+    }
+    engines
+}
+
 /// What the check of inline commands met.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Counts {
@@ -173,6 +221,8 @@ struct Counts {
     names: usize,
     /// Spans skipped as the program's output.
     skipped: usize,
+    /// Engine command lines nested in the spans parsed (`--engine 'veletas ...'`).
+    engines: usize,
 }
 
 /// Checks the inline commands of `markdown` (named `place` in messages): what it met, the
@@ -202,9 +252,7 @@ fn check_markdown(place: &str, markdown: &str, failures: &mut String) -> Counts 
             }
             Ok(lines) => {
                 for args in lines {
-                    if let Some(why) = refusal(&args) {
-                        let _ = writeln!(failures, "{place}:{line}: `{span}` ({}): {why}", args.join(" "));
-                    }
+                    counts.engines += check_line(&args, &format!("{place}:{line}: `{span}`"), failures);
                 }
             }
         }
@@ -222,13 +270,15 @@ fn the_inline_commands_of_the_documents_parse() {
         total.commands += counts.commands;
         total.names += counts.names;
         total.skipped += counts.skipped;
+        total.engines += counts.engines;
     }
     eprintln!(
-        "inline documented commands parsed: {} with options or arguments, {} naming a subcommand \
-         (skipped as the program's output: {})",
-        total.commands, total.names, total.skipped
+        "inline documented commands parsed: {} with options or arguments ({} engine command lines \
+         nested in them), {} naming a subcommand (skipped as the program's output: {})",
+        total.commands, total.engines, total.names, total.skipped
     );
     assert!(total.commands > 0, "no inline command found: is the span reader broken?");
+    assert!(total.engines > 0, "no nested engine command line found: is nested_lines broken?");
     assert!(failures.is_empty(), "inline commands of the documents that the program does not take:\n\n{failures}");
 }
 
@@ -241,6 +291,10 @@ fn an_unknown_option_or_a_refused_value_fails_the_check() {
         "`veletas --size 9 match --engine a --engine b`",
         "`veletas nosuchcommand`",
         "`veletas ratings FILE --anchor X`",
+        "`veletas match --engine 'veletas --sede 1' --engine veletas`",
+        "`veletas match --engine 'a=veletas --playout 3' --engine b=veletas`",
+        "`veletas tournament --engine='veletas --threads 0' --engine veletas`",
+        "`veletas match --engine \"veletas --player 'uct --x'\" --engine veletas`",
     ] {
         let mut failures = String::new();
         assert_eq!(check_markdown("t.md", &format!("see {span} here\n"), &mut failures).skipped, 0, "{span}");
@@ -257,17 +311,19 @@ fn synopses_and_excerpts_are_read_as_documented() {
         "`veletas ratings --head-to-head`",
         "`veletas perft 3 'P'`",
         "`veletas match\n--games 4`",
+        "`veletas match --engine 'a=veletas --seed 1 --playouts N' --engine='veletas --eval hand'`",
     ] {
         let mut failures = String::new();
         let counts = check_markdown("t.md", &format!("see {span} here\n"), &mut failures);
         assert_eq!(counts.commands + counts.names, 1, "{span}");
+        assert_eq!(counts.engines, usize::from(span.contains("--engine")) * 2, "{span}");
         assert_eq!(counts.skipped, 0, "{span}");
         assert!(failures.is_empty(), "{failures}");
     }
     let mut failures = String::new();
     let text =
         "`veletas ratings: error` and `veletas 0.2.0 (--seed 1)`; ``veletas `x` y``\n\n```\n`veletas nope`\n```\n";
-    assert_eq!(check_markdown("t.md", text, &mut failures), Counts { commands: 1, names: 0, skipped: 2 });
+    assert_eq!(check_markdown("t.md", text, &mut failures), Counts { commands: 1, names: 0, skipped: 2, engines: 0 });
     assert!(failures.contains("t.md:1: `veletas `x` y`"), "{failures}");
     let spans = code_spans("a `b\nc` d\n\n`e` `\n");
     assert_eq!(spans, vec![(1, "b c".to_string()), (4, "e".to_string())]);
