@@ -51,6 +51,16 @@ pub const MARGIN_FRACTION: f64 = 0.1;
 /// about twice the mean from the middle game on; `examples/game_lengths.rs`).
 pub const RESERVE_TURNS: f64 = 1.0;
 
+/// On a clock with an increment, main time is spent only down to a bank of this many
+/// increments (at most [`BANK_MAIN_FRACTION`] of the main time); below it a move spends
+/// the increment alone, less the margin, so the bank refills. A short stall of the machine
+/// near the end of a game (a `2+0.1` clock otherwise runs down to about one increment)
+/// then costs thinking time, not the game.
+pub const BANK_INCREMENTS: f64 = 2.0;
+
+/// The bank is at most this share of the main time (a tenth: 0.2 s of a `2+0.1` clock).
+pub const BANK_MAIN_FRACTION: f64 = 0.1;
+
 /// The turns to spread main time over: the mean of our turns still to come, this one
 /// included ([`length::expected_turns`]), plus [`RESERVE_TURNS`].
 pub fn moves_to_go(position: &Position) -> f64 {
@@ -84,7 +94,8 @@ pub fn time_left(clock: &GtpClock, color: Color) -> TimeLeft {
 /// - In main time: the time left spread over `moves_to_go` (at least 1), plus the
 ///   increment seen so far (it comes back after the move), but at least the byo-yomi
 ///   share of a move when a period follows (the time over the main time counts against
-///   the period, whose first stone this move then is).
+///   the period, whose first stone this move then is). With an increment, a bank
+///   ([`BANK_INCREMENTS`]) is left out of the time spread.
 /// - In main time never more than `max_fraction` of what there is; always `safety_margin`
 ///   less (on tiny clocks `margin_fraction` of the planned time instead).
 pub fn budget(clock: &GtpClock, color: Color, moves_to_go: f64, policy: &TimePolicy) -> Option<Duration> {
@@ -99,7 +110,9 @@ pub fn budget(clock: &GtpClock, color: Color, moves_to_go: f64, policy: &TimePol
         let share = per_stone(clock);
         let increment = if clock.increment.is_finite() { clock.increment.max(0.0) } else { 0.0 };
         let turns = if moves_to_go.is_finite() { moves_to_go.max(1.0) } else { 1.0 };
-        let target = (seconds / turns + increment).max(share);
+        let main_time = if clock.main_time.is_finite() { clock.main_time.max(0.0) } else { 0.0 };
+        let bank = (BANK_INCREMENTS * increment).min(BANK_MAIN_FRACTION * main_time);
+        let target = ((seconds - bank).max(0.0) / turns + increment).max(share);
         target.min((seconds + share) * policy.max_fraction)
     };
     let margin = policy.safety_margin.as_secs_f64().min(planned * policy.margin_fraction);
@@ -298,10 +311,28 @@ mod allocation_tests {
         // 5 s a move, so the margin is the whole 80 ms with the increment or without.
         let without = budget(&sudden_death(100.0, 100.0, 0.0), Color::Black, 20.0, &P).unwrap().as_secs_f64();
         let with = budget(&sudden_death(100.0, 100.0, 0.1), Color::Black, 20.0, &P).unwrap().as_secs_f64();
-        assert!((with - without - 0.1).abs() < 1e-9, "{without} {with}");
+        // Less the bank of two increments left out of the 20 turns' share.
+        assert!((with - without - (0.1 - 0.2 / 20.0)).abs() < 1e-9, "{without} {with}");
         // A nonsensical increment counts as none.
         let nan = budget(&sudden_death(100.0, 100.0, f64::NAN), Color::Black, 20.0, &P).unwrap().as_secs_f64();
         assert!((nan - without).abs() < 1e-12);
+    }
+
+    #[test]
+    fn an_increment_clock_keeps_a_bank_of_two_increments() {
+        // 2+0.1: the bank is 0.2 s (two increments, a tenth of the main time).
+        let at = |left: f64| budget(&sudden_death(2.0, left, 0.1), Color::Black, 3.0, &P).unwrap().as_secs_f64();
+        // Above the bank, only what is over it is spread: (1.2 - 0.2) / 3 + 0.1, less a tenth.
+        assert!((at(1.2) - (1.0 / 3.0 + 0.1) * 0.9).abs() < 1e-9, "{}", at(1.2));
+        // At the bank or under it, the increment alone, less its tenth: the bank refills.
+        assert!((at(0.2) - 0.09).abs() < 1e-9, "{}", at(0.2));
+        assert!((at(0.15) - 0.09).abs() < 1e-9, "{}", at(0.15));
+        // A long main time's bank is two increments, not a tenth of it.
+        let b = budget(&sudden_death(600.0, 10.0, 1.0), Color::Black, 4.0, &P).unwrap().as_secs_f64();
+        assert!((b - (8.0 / 4.0 + 1.0 - 0.08)).abs() < 1e-9, "{b}");
+        // Without an increment there is no bank: sudden death spends all it has.
+        let b = budget(&sudden_death(10.0, 1.0, 0.0), Color::Black, 2.0, &P).unwrap().as_secs_f64();
+        assert!((b - 0.45).abs() < 1e-9, "{b}");
     }
 
     #[test]

@@ -6,11 +6,17 @@
 //! the old schedule and the new one agree on its index: same round, same engines on each
 //! colour, same encounter (hence the same opening). Raising `--rounds` appends whole
 //! rounds, and raising `--games-per-pair` with one round appends blocks of encounters:
-//! both keep every recorded game in place. Anything else that moves a recorded game is
-//! refused, with the setting that differs, its old and new values, and why.
+//! both keep every recorded game in place. A bigger field is played in segments
+//! ([`Schedule::grown`]): the recorded field's schedule first, then the new pairs, so the
+//! recorded games keep their places too ([`Settings::grown`]; [`check_field`] checks that
+//! the record's engines are this run's first ones). Anything else that moves a recorded
+//! game is refused, with the setting that differs, its old and new values, and why.
 
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::str::FromStr;
+
+use veletas_rules::record::{GameRecord, tag};
 
 use crate::referee::openings::OpeningBook;
 use crate::referee::tournament::schedule::{Format, Schedule, ScheduledGame};
@@ -19,7 +25,9 @@ use crate::referee::tournament::schedule::{Format, Schedule, ScheduledGame};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Settings {
     pub format: Format,
-    pub engines: usize,
+    /// The field's engines by segment: those it started with, then each group added
+    /// (`engines 3+1`: three, then a fourth).
+    pub engines: Vec<usize>,
     pub games_per_pair: usize,
     pub rounds: usize,
     /// The openings: `random seed S`, `random-setup seed S`, or `file HASH` (a hash of the
@@ -35,24 +43,65 @@ impl Settings {
             Some(_) => format!("file {}", super::schedule::fnv1a(&described)),
             None => described,
         };
-        Settings { format, engines, games_per_pair, rounds, openings }
+        Settings { format, engines: vec![engines], games_per_pair, rounds, openings }
+    }
+
+    /// The number of engines, all segments together.
+    pub fn engine_count(&self) -> usize {
+        self.engines.iter().sum()
+    }
+
+    /// These settings (a run's, of one segment) for the tournament `recorded` (the record
+    /// file's last game's settings) grows: the recorded segments, and this run's engines
+    /// beyond them as a new one. Refused when this run has fewer engines than recorded.
+    pub fn grown(self, recorded: Option<&Settings>) -> Result<Settings, String> {
+        let Some(recorded) = recorded else { return Ok(self) };
+        if recorded.format != self.format {
+            // No game keeps its place in another format (a knockout's are not even numbered alike).
+            let diff = difference(recorded, &self).unwrap_or_default();
+            return Err(format!(
+                "{diff}: no recorded game has a place in another format; use --overwrite or another --record"
+            ));
+        }
+        if self.format == Format::Knockout {
+            return Ok(self);
+        }
+        let (had, has) = (recorded.engine_count(), self.engine_count());
+        let mut engines = recorded.engines.clone();
+        match has.checked_sub(had) {
+            None => {
+                return Err(format!(
+                    "the record was made with {had} engines, this run has {has} engines: a tournament's field can \
+                     grow but not shrink (the record holds games of all {had}); give all {had}, or use \
+                     --overwrite or another --record"
+                ));
+            }
+            Some(0) => {}
+            Some(added) => engines.push(added),
+        }
+        Ok(Settings { engines, ..self })
     }
 
     /// The schedule these settings make (`None` for a knockout).
-    fn schedule(&self) -> Result<Option<Schedule>, String> {
+    pub(super) fn schedule(&self) -> Result<Option<Schedule>, String> {
         match self.format {
             Format::Knockout => Ok(None),
-            format => Schedule::new(format, self.engines, self.games_per_pair, self.rounds).map(Some),
+            format => Schedule::grown(format, &self.engines, self.games_per_pair, self.rounds).map(Some),
         }
     }
 }
 
 impl fmt::Display for Settings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let engines: Vec<String> = self.engines.iter().map(usize::to_string).collect();
         write!(
             f,
             "{}; engines {}; games-per-pair {}; rounds {}; openings {}",
-            self.format, self.engines, self.games_per_pair, self.rounds, self.openings
+            self.format,
+            engines.join("+"),
+            self.games_per_pair,
+            self.rounds,
+            self.openings
         )
     }
 }
@@ -61,16 +110,22 @@ impl FromStr for Settings {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Settings, String> {
-        let bad =
-            || format!("its Schedule tag '{text}' is not FORMAT; engines N; games-per-pair N; rounds N; openings ...");
+        let bad = || {
+            format!(
+                "its Schedule tag '{text}' is not FORMAT; engines N[+N...]; games-per-pair N; rounds N; openings ..."
+            )
+        };
         let parts: Vec<&str> = text.split("; ").collect();
         let [format, engines, games, rounds, openings] = parts.as_slice() else { return Err(bad()) };
         let count = |part: &str, name: &str| -> Result<usize, String> {
             part.strip_prefix(name).and_then(|n| n.strip_prefix(' ')).and_then(|n| n.parse().ok()).ok_or_else(bad)
         };
+        let engines = engines.strip_prefix("engines ").ok_or_else(bad)?;
+        let engines: Vec<usize> =
+            engines.split('+').map(|n| n.parse().ok().filter(|&n| n > 0)).collect::<Option<_>>().ok_or_else(bad)?;
         Ok(Settings {
             format: format.parse().map_err(|_| bad())?,
-            engines: count(engines, "engines")?,
+            engines,
             games_per_pair: count(games, "games-per-pair")?,
             rounds: count(rounds, "rounds")?,
             openings: openings.strip_prefix("openings ").ok_or_else(bad)?.to_string(),
@@ -90,7 +145,7 @@ pub(super) fn difference(old: &Settings, new: &Settings) -> Option<String> {
         }
     };
     differ(format!("--format {}", old.format), format!("--format {}", new.format));
-    differ(format!("{} engines", old.engines), format!("{} engines", new.engines));
+    differ(format!("{} engines", old.engine_count()), format!("{} engines", new.engine_count()));
     differ(format!("--games-per-pair {}", old.games_per_pair), format!("--games-per-pair {}", new.games_per_pair));
     differ(format!("--rounds {}", old.rounds), format!("--rounds {}", new.rounds));
     differ(format!("openings '{}'", old.openings), format!("openings '{}'", new.openings));
@@ -121,10 +176,12 @@ pub(super) fn check_place(old: &Settings, new: &Settings, scheduled: &ScheduledG
     }
     let shown =
         |g: &ScheduledGame| format!("round {}, engine {} (black) against {}", g.round, g.black + 1, g.white + 1);
-    let why = if old.engines != new.engines {
-        "a round robin's or gauntlet's pairs take turns in every block, so another field renumbers the games \
-         played: keep the field, or play the newcomer in a tournament of its own (another --record) and rate \
-         the files together with veletas ratings --mix"
+    let why = if !new.engines.starts_with(&old.engines) {
+        "a grown field plays the recorded engines' schedule first and the newcomers' games after it, so \
+         another field renumbers the games played: keep the record's engines first, in their order"
+    } else if old.engines.len() > 1 {
+        "the games of engines added to a tournament come after every round of the engines before them, so \
+         changing --rounds or --games-per-pair moves them: keep the counts the record was made with"
     } else if old.games_per_pair != new.games_per_pair {
         "with more than one round, changing --games-per-pair moves the later rounds' games: change --rounds \
          instead"
@@ -136,6 +193,45 @@ pub(super) fn check_place(old: &Settings, new: &Settings, scheduled: &ScheduledG
         scheduled.id,
         shown(&recorded),
         shown(scheduled)
+    ))
+}
+
+/// Checks that the engines the record's games name (by their `Schedule`, `Game`, `Swap`,
+/// `Black` and `White` tags) are this run's first ones, `names`, in the same order: a grown
+/// field adds its newcomers after them. Games whose tags do not say are left to the
+/// game-by-game resume check.
+pub(super) fn check_field<'g>(names: &[String], games: impl Iterator<Item = &'g GameRecord>) -> Result<(), String> {
+    let mut schedules: HashMap<&str, Option<Schedule>> = HashMap::new();
+    let mut recorded: BTreeMap<usize, &str> = BTreeMap::new();
+    for game in games {
+        let Some(text) = game.tag(tag::SCHEDULE) else { continue };
+        let schedule = schedules
+            .entry(text)
+            .or_insert_with(|| text.parse::<Settings>().ok().and_then(|s| s.schedule().ok().flatten()));
+        let index = game.tag(tag::GAME).and_then(|id| id.parse::<usize>().ok()).and_then(|id| id.checked_sub(1));
+        let Some(scheduled) = schedule.as_ref().zip(index).and_then(|(s, index)| s.game(index)) else { continue };
+        let (black, white) = crate::referee::runner::played_engines(&scheduled, game.tag(tag::SWAP).is_some());
+        for (engine, side) in [(black, tag::BLACK), (white, tag::WHITE)] {
+            if let Some(name) = game.tag(side) {
+                recorded.entry(engine).or_insert(name);
+            }
+        }
+    }
+    let Some((engine, name, ours)) = recorded.into_iter().find_map(|(engine, name)| {
+        (names.get(engine).map(String::as_str) != Some(name)).then(|| (engine, name, names.get(engine)))
+    }) else {
+        return Ok(());
+    };
+    let elsewhere = match names.iter().position(|n| n == name) {
+        Some(at) => format!("this run has it as engine {}", at + 1),
+        None => "this run does not have it".to_string(),
+    };
+    Err(format!(
+        "engine {} of the record is '{name}', this run's engine {} is '{}' ({elsewhere}): a grown field keeps the \
+         record's engines first, in their order, and adds the newcomers after them",
+        engine + 1,
+        engine + 1,
+        ours.map_or("missing", String::as_str)
     ))
 }
 
@@ -152,7 +248,11 @@ mod tests {
     use super::*;
 
     fn settings(format: Format, engines: usize, games_per_pair: usize, rounds: usize) -> Settings {
-        Settings { format, engines, games_per_pair, rounds, openings: "random seed 1".into() }
+        grown(format, &[engines], games_per_pair, rounds)
+    }
+
+    fn grown(format: Format, engines: &[usize], games_per_pair: usize, rounds: usize) -> Settings {
+        Settings { format, engines: engines.to_vec(), games_per_pair, rounds, openings: "random seed 1".into() }
     }
 
     /// Whether every game of `old` keeps its place in `new` (the slow way: game by game).
@@ -201,12 +301,73 @@ mod tests {
     }
 
     #[test]
+    fn a_grown_schedule_tag_names_its_segments_and_old_tags_are_one_segment() {
+        let s = grown(Format::RoundRobin, &[4, 1, 2], 2, 1);
+        assert_eq!(s.to_string(), "round-robin; engines 4+1+2; games-per-pair 2; rounds 1; openings random seed 1");
+        assert_eq!(s.to_string().parse::<Settings>(), Ok(s));
+        let old: Settings =
+            "round-robin; engines 4; games-per-pair 2; rounds 1; openings random seed 1".parse().unwrap();
+        assert_eq!(old.engines, [4]);
+        for bad in ["4+", "+1", "4+0", "4++1", "4 + 1"] {
+            let text = format!("round-robin; engines {bad}; games-per-pair 2; rounds 1; openings x");
+            assert!(text.parse::<Settings>().is_err(), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_bigger_field_grows_by_a_segment_and_keeps_every_recorded_game() {
+        let run = |n| settings(Format::RoundRobin, n, 2, 1);
+        let recorded = run(3);
+        let grown = run(4).grown(Some(&recorded)).unwrap();
+        assert_eq!(grown.engines, [3, 1]);
+        assert!(keeps_all(&recorded, &grown));
+        // Growing again adds a segment; the same field keeps the record's segments.
+        let again = run(6).grown(Some(&grown)).unwrap();
+        assert_eq!(again.engines, [3, 1, 2]);
+        assert!(keeps_all(&grown, &again) && keeps_all(&recorded, &again));
+        assert_eq!(run(6).grown(Some(&again)).unwrap().engines, [3, 1, 2]);
+        // No record or a knockout: as given; another format has no game in place.
+        assert_eq!(run(4).grown(None).unwrap().engines, [4]);
+        let gauntlet = settings(Format::Gauntlet, 3, 2, 1);
+        assert_eq!(
+            run(4).grown(Some(&gauntlet)).unwrap_err(),
+            "the record was made with --format gauntlet and 3 engines, this run has --format round-robin and 4 \
+             engines: no recorded game has a place in another format; use --overwrite or another --record"
+        );
+        let knockout = settings(Format::Knockout, 3, 2, 1);
+        assert_eq!(settings(Format::Knockout, 4, 2, 1).grown(Some(&knockout)).unwrap().engines, [4]);
+        let gauntlet = settings(Format::Gauntlet, 3, 2, 2).grown(Some(&settings(Format::Gauntlet, 2, 2, 2))).unwrap();
+        assert!(keeps_all(&settings(Format::Gauntlet, 2, 2, 2), &gauntlet));
+        assert_eq!(
+            run(2).grown(Some(&recorded)).unwrap_err(),
+            "the record was made with 3 engines, this run has 2 engines: a tournament's field can grow but not \
+             shrink (the record holds games of all 3); give all 3, or use --overwrite or another --record"
+        );
+    }
+
+    #[test]
+    fn more_rounds_with_a_bigger_field_keep_the_games_of_a_field_that_never_grew() {
+        let recorded = settings(Format::RoundRobin, 3, 2, 1);
+        let grown = settings(Format::RoundRobin, 4, 2, 2).grown(Some(&recorded)).unwrap();
+        assert!(keeps_all(&recorded, &grown));
+        // Once grown, more rounds would put the first field's round 2 where the newcomer's
+        // games are: refused, saying why.
+        let once = settings(Format::RoundRobin, 4, 2, 1).grown(Some(&recorded)).unwrap();
+        let more = Settings { rounds: 2, ..once.clone() };
+        assert!(!keeps_all(&once, &more));
+        let schedule = more.schedule().unwrap().unwrap();
+        let message = (0..12).find_map(|i| check_place(&once, &more, &schedule.game(i).unwrap()).err()).unwrap();
+        assert!(message.starts_with("the record was made with --rounds 1, this run has --rounds 2"), "{message}");
+        assert!(message.contains("keep the counts the record was made with"), "{message}");
+    }
+
+    #[test]
     fn another_field_is_refused_with_the_reason() {
         let (old, new) = (settings(Format::RoundRobin, 3, 2, 1), settings(Format::RoundRobin, 4, 2, 1));
         let schedule = new.schedule().unwrap().unwrap();
         let message = (0..6).find_map(|i| check_place(&old, &new, &schedule.game(i).unwrap()).err()).unwrap();
         assert!(message.starts_with("the record was made with 3 engines, this run has 4 engines"), "{message}");
-        assert!(message.contains("ratings --mix"), "{message}");
+        assert!(message.contains("keep the record's engines first"), "{message}");
         let seed2 = Settings { openings: "random seed 2".into(), ..old.clone() };
         assert_eq!(
             check_place(&old, &seed2, &schedule.game(0).unwrap()).unwrap_err(),
@@ -214,6 +375,35 @@ mod tests {
         );
         let knockout = |g| settings(Format::Knockout, 4, g, 1);
         assert!(check_place(&knockout(2), &knockout(4), &schedule.game(0).unwrap()).unwrap_err().contains("knockout"));
+    }
+
+    /// A record of game `id` of `settings` between `black` and `white`.
+    fn record(settings: &Settings, id: usize, black: &str, white: &str) -> GameRecord {
+        let text = format!(
+            "[Game \"{id}\"]\n[Schedule \"{settings}\"]\n[Black \"{black}\"]\n[White \"{white}\"]\n[Result \"B+\"]\n\nB+\n"
+        );
+        crate::referee::parse_records(&text).unwrap().remove(0)
+    }
+
+    #[test]
+    fn the_record_s_engines_must_come_first_in_their_order() {
+        let recorded = settings(Format::RoundRobin, 3, 2, 1);
+        let schedule = recorded.schedule().unwrap().unwrap();
+        let names = ["a", "b", "c"];
+        let games: Vec<GameRecord> =
+            schedule.games().map(|g| record(&recorded, g.index + 1, names[g.black], names[g.white])).collect();
+        let field = |list: &[&str]| list.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        assert_eq!(check_field(&field(&["a", "b", "c", "d"]), games.iter()), Ok(()));
+        assert_eq!(
+            check_field(&field(&["b", "a", "c", "d"]), games.iter()).unwrap_err(),
+            "engine 1 of the record is 'a', this run's engine 1 is 'b' (this run has it as engine 2): a grown field \
+             keeps the record's engines first, in their order, and adds the newcomers after them"
+        );
+        let message = check_field(&field(&["a", "b", "x", "d"]), games.iter()).unwrap_err();
+        assert!(
+            message
+                .starts_with("engine 3 of the record is 'c', this run's engine 3 is 'x' (this run does not have it)")
+        );
     }
 
     #[test]

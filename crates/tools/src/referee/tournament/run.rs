@@ -18,7 +18,7 @@ use crate::referee::tournament::growth::{self, Settings};
 use crate::referee::tournament::schedule::{Format, Schedule, ScheduledGame, check_knockout, fnv1a};
 use crate::referee::tournament::{ShardSpec, TournamentSettings, knockout};
 use crate::stats::SprtDecision;
-use veletas_rules::record::{GameRecord, TimeControls, tag};
+use veletas_rules::record::{GameRecord, TimeControls, read_games, tag};
 
 /// What a tournament played: every game counted (resumed ones included) and notes.
 #[derive(Clone, Debug, PartialEq)]
@@ -152,6 +152,16 @@ impl Plan {
         Settings::new(self.format, field.defs.len(), self.games_per_pair, self.rounds, &field.book)
     }
 
+    /// This run's `settings` for the tournament the record file's games were played under
+    /// (`recorded`, [`Settings::grown`]), and the schedule they make.
+    fn grow(&mut self, settings: Settings, recorded: Option<&Settings>) -> Result<Settings, String> {
+        let settings = settings.grown(recorded)?;
+        if self.schedule.is_some() {
+            self.schedule = settings.schedule()?;
+        }
+        Ok(settings)
+    }
+
     /// Whether this process plays game `index` of the schedule.
     fn in_shard(&self, index: usize) -> bool {
         self.shard.is_none_or(|(k, n)| ShardSpec::contains(k, n, index))
@@ -166,8 +176,8 @@ struct TournamentCompetition {
     fingerprint: Rc<RefCell<String>>,
     /// This run's fingerprint: games that have it were played under these settings.
     own_fingerprint: String,
-    /// This run's settings (the `Schedule` tag).
-    settings: Settings,
+    /// This run's settings (the `Schedule` tag): grown from the record file's once it is read.
+    settings: Rc<RefCell<Settings>>,
     /// With `--sprt` (two engines): the first engine's tally.
     sprt: Option<SprtSpec>,
     tally: Tally,
@@ -194,7 +204,7 @@ impl Competition for TournamentCompetition {
             (tag::ROUND, scheduled.round.to_string()),
             (tag::GAME, scheduled.id.clone()),
             (tag::TOURNAMENT, self.fingerprint.borrow().clone()),
-            (tag::SCHEDULE, self.settings.to_string()),
+            (tag::SCHEDULE, self.settings.borrow().to_string()),
             (tag::BLACK, field.names[black].clone()),
             (tag::WHITE, field.names[white].clone()),
         ];
@@ -208,7 +218,7 @@ impl Competition for TournamentCompetition {
     fn check_place(&self, field: &Field, game: &GameRecord, scheduled: &ScheduledGame) -> Result<(), String> {
         if game.tag(tag::TOURNAMENT) != Some(self.own_fingerprint.as_str()) {
             let old: Settings = game.tag(tag::SCHEDULE).ok_or("it has no Schedule tag")?.parse()?;
-            growth::check_place(&old, &self.settings, scheduled)?;
+            growth::check_place(&old, &self.settings.borrow(), scheduled)?;
         }
         let expected = time_controls(field, scheduled).to_string();
         match game.time_controls() {
@@ -317,7 +327,7 @@ fn time_controls(field: &Field, scheduled: &ScheduledGame) -> TimeControls {
 /// caller prints the standings.
 pub fn run_tournament(args: &TournamentSettings) -> Result<TournamentReport, RefereeError> {
     let common = &args.common;
-    let (plan, defs, book) = Plan::new(args)?;
+    let (mut plan, defs, book) = Plan::new(args)?;
     common.check_outputs(plan.record.as_deref(), plan.log.as_deref(), &[])?;
     common.warn_about_concurrency();
     let mut field = Field::new(defs, book, plan.log.clone(), common)?;
@@ -328,26 +338,27 @@ pub fn run_tournament(args: &TournamentSettings) -> Result<TournamentReport, Ref
     }
     let engines = field.probe()?;
     let own = fnv1a(&plan.describe(&field));
-    let settings = plan.settings(&field);
+    let mut settings = plan.settings(&field);
     let (size, rules) = (field.book.variant.size(), field.book.rules);
     let written = Rc::new(RefCell::new(own.clone()));
+    let shared_settings = Rc::new(RefCell::new(settings.clone()));
     let competition = TournamentCompetition {
         event: args.event.clone(),
         fingerprint: Rc::clone(&written),
         own_fingerprint: own.clone(),
-        settings: settings.clone(),
+        settings: Rc::clone(&shared_settings),
         sprt: common.sprt,
         tally: Tally::default(),
     };
     let mut runner = Runner::new(field, Box::new(competition), common, &args.event);
     runner.adopt(engines);
     let mut grown_from: Option<Settings> = None;
-    if let Some(path) = &plan.record {
+    if let Some(path) = plan.record.clone() {
         // The file's games all have the fingerprint of the first: this run's, or that of
         // the tournament this run grows (checked game by game when the schedule reaches them).
         let first: RefCell<Option<String>> = RefCell::new(None);
         let last_schedule: RefCell<Option<String>> = RefCell::new(None);
-        runner.open_record(path, common, |i, game| {
+        runner.open_record(&path, common, |i, game| {
             let detail = |what: String| RefereeError::Record {
                 path: path.clone(),
                 detail: format!("game {} of the file: {what}; use --overwrite or another --record", i + 1),
@@ -388,6 +399,17 @@ pub fn run_tournament(args: &TournamentSettings) -> Result<TournamentReport, Ref
             *written.borrow_mut() = file;
         }
         grown_from = last_schedule.into_inner().and_then(|text| text.parse().ok());
+        // A bigger field than the record's grows it by a segment: the record's engines
+        // must be this run's first ones.
+        let refused = |detail: String| RefereeError::Record { path: path.clone(), detail };
+        settings = plan.grow(settings, grown_from.as_ref()).map_err(refused)?;
+        if grown_from.as_ref().is_some_and(|old| old.engines.len() < settings.engines.len()) {
+            let mut recorded: Vec<&(usize, GameRecord)> = runner.recorded.values().collect();
+            recorded.sort_by_key(|(position, _)| *position);
+            growth::check_field(&runner.field.names, recorded.iter().map(|(_, game)| game))
+                .map_err(|e| refused(format!("{e}; use --overwrite or another --record")))?;
+        }
+        *shared_settings.borrow_mut() = settings.clone();
     }
     let fingerprint = written.borrow().clone();
     let outcome = match &plan.schedule {
@@ -450,7 +472,16 @@ fn write_report(
 /// engine: `game ID (round R): BLACK (black) vs WHITE (white), opening OPENING`. A
 /// knockout lists its first round.
 pub fn dry_run(args: &TournamentSettings) -> Result<String, RefereeError> {
-    let (plan, defs, book) = Plan::new(args)?;
+    let (mut plan, defs, book) = Plan::new(args)?;
+    // The schedule of the tournament the record file holds, grown when this field is bigger.
+    if let Some(path) = plan.record.clone().filter(|p| p.is_file() && !args.common.overwrite) {
+        let refused = |detail: String| RefereeError::Record { path: path.clone(), detail };
+        let read = read_games(&path).map_err(|e| refused(format!("cannot read it: {e}")))?;
+        let recorded: Option<Settings> =
+            read.games.iter().rev().find_map(|game| game.tag(tag::SCHEDULE)).and_then(|text| text.parse().ok());
+        let settings = Settings::new(args.format, defs.len(), args.games_per_pair, args.rounds, &book);
+        plan.grow(settings, recorded.as_ref()).map_err(refused)?;
+    }
     let raw: Vec<String> = defs.iter().map(|d| d.name.clone().unwrap_or_else(|| d.command.text.clone())).collect();
     let fixed: Vec<bool> = defs.iter().map(|d| d.name.is_some()).collect();
     let names = field::unique_names(&raw, &fixed);

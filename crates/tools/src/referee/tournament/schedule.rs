@@ -9,6 +9,9 @@
 //! has given every pair (nearly) the same number of games. Within a block the pairs
 //! follow the circle method, so consecutive encounters mostly involve other engines.
 //!
+//! A field that grew is scheduled in segments ([`Schedule::grown`]): the games of the
+//! engines recorded keep their indices, and the new pairs' games come after them.
+//!
 //! A knockout's later rounds depend on results, so it is not a fixed list: [`bracket`]
 //! gives the first round's pairs by seeding and [`knockout_game`] names each game.
 
@@ -69,20 +72,48 @@ pub struct ScheduledGame {
 }
 
 /// A round robin or gauntlet schedule.
+///
+/// A tournament whose field grew is played in *segments*: the first field's schedule
+/// first, then for each group of engines added, the new pairs only (each newcomer against
+/// every engine before it, and the newcomers among themselves; in a gauntlet, the first
+/// engine against each newcomer), with the same counts and interleaving. So the games
+/// already played keep their indices, and in the end every pair has played as many games
+/// as in the whole field's plain schedule. A plain tournament is one segment.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Schedule {
-    pairs: Vec<(usize, usize)>,
+    segments: Vec<Segment>,
     games_per_pair: usize,
     rounds: usize,
+}
+
+/// The games of one field size: its pairs, the index of its first game and the number of
+/// its first encounter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Segment {
+    pairs: Vec<(usize, usize)>,
+    start: usize,
+    first_encounter: u64,
 }
 
 impl Schedule {
     /// The schedule of `format` (not knockout) for `engines` engines. `games_per_pair`
     /// must be even and positive, `rounds` positive.
     pub fn new(format: Format, engines: usize, games_per_pair: usize, rounds: usize) -> Result<Schedule, String> {
-        if engines < 2 {
-            return Err(format!("a tournament needs at least two engines, not {engines}"));
+        Schedule::grown(format, &[engines], games_per_pair, rounds)
+    }
+
+    /// The schedule of a field that grew: `segments[0]` engines first, then
+    /// `segments[1]` more, and so on (engines numbered in that order). `&[n]` is
+    /// [`Schedule::new`]'s schedule.
+    pub fn grown(format: Format, segments: &[usize], games_per_pair: usize, rounds: usize) -> Result<Schedule, String> {
+        let first = segments.first().copied().unwrap_or(0);
+        if first < 2 {
+            return Err(format!("a tournament needs at least two engines, not {first}"));
         }
+        if segments.contains(&0) {
+            return Err("each group of engines added to a tournament has at least one engine".into());
+        }
+        let engines = segments.iter().try_fold(0usize, |sum, &n| sum.checked_add(n)).unwrap_or(usize::MAX);
         check_games_per_pair(games_per_pair)?;
         if rounds == 0 {
             return Err("--rounds must be at least 1".into());
@@ -103,22 +134,33 @@ impl Schedule {
                  games: play fewer, or several tournaments"
             ));
         }
-        let pairs = match format {
-            Format::RoundRobin => circle_pairs(engines),
-            Format::Gauntlet => (1..engines).map(|other| (0, other)).collect(),
-            Format::Knockout => return Err("a knockout has no fixed schedule".into()),
-        };
-        Ok(Schedule { pairs, games_per_pair, rounds })
+        let mut built = Vec::with_capacity(segments.len());
+        let (mut low, mut start, mut first_encounter) = (0, 0, 0u64);
+        for &added in segments {
+            let high = low + added;
+            // The pairs with at least one engine of this segment: all of them for the first.
+            let pairs: Vec<(usize, usize)> = match format {
+                Format::RoundRobin => circle_pairs(high).into_iter().filter(|&(_, b)| b >= low).collect(),
+                Format::Gauntlet => (low.max(1)..high).map(|other| (0, other)).collect(),
+                Format::Knockout => return Err("a knockout has no fixed schedule".into()),
+            };
+            let games = pairs.len() * games_per_pair * rounds;
+            built.push(Segment { pairs, start, first_encounter });
+            start += games;
+            first_encounter += (games / 2) as u64;
+            low = high;
+        }
+        Ok(Schedule { segments: built, games_per_pair, rounds })
     }
 
-    /// The pairs that meet, in the order of each block.
-    pub fn pairs(&self) -> &[(usize, usize)] {
-        &self.pairs
+    /// The pairs that meet, in the order of each block (segment after segment).
+    pub fn pairs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.segments.iter().flat_map(|s| s.pairs.iter().copied())
     }
 
     /// The number of games.
     pub fn len(&self) -> usize {
-        self.pairs.len() * self.games_per_pair * self.rounds
+        self.segments.last().map_or(0, |s| s.start + s.pairs.len() * self.games_per_pair * self.rounds)
     }
 
     /// Whether there is no game (never, for a valid schedule).
@@ -131,17 +173,21 @@ impl Schedule {
         if index >= self.len() {
             return None;
         }
-        let per_round = self.pairs.len() * self.games_per_pair;
-        let (round, rest) = (index / per_round, index % per_round);
-        let per_block = 2 * self.pairs.len();
+        let segment = &self.segments[self.segments.partition_point(|s| s.start <= index) - 1];
+        let pairs = &segment.pairs;
+        let per_round = pairs.len() * self.games_per_pair;
+        let rest = index - segment.start;
+        let (round, rest) = (rest / per_round, rest % per_round);
+        let per_block = 2 * pairs.len();
         let (block, within) = (rest / per_block, rest % per_block);
         let (pair_index, second) = (within / 2, within % 2 == 1);
-        let (a, b) = self.pairs[pair_index];
+        let (a, b) = pairs[pair_index];
         // Who has Black first alternates from one encounter of a pair to the next.
         let first_black_a = (round * self.games_per_pair / 2 + block).is_multiple_of(2);
         let (black, white) = if first_black_a != second { (a, b) } else { (b, a) };
-        let encounters_per_round = self.pairs.len() * self.games_per_pair / 2;
-        let encounter = (round * encounters_per_round + block * self.pairs.len() + pair_index) as u64;
+        let encounters_per_round = pairs.len() * self.games_per_pair / 2;
+        let encounter =
+            segment.first_encounter + (round * encounters_per_round + block * pairs.len() + pair_index) as u64;
         Some(ScheduledGame { index, id: (index + 1).to_string(), round: round + 1, black, white, encounter })
     }
 
@@ -301,7 +347,7 @@ mod tests {
     #[test]
     fn a_tournament_stopped_half_way_is_fair() {
         let schedule = Schedule::new(Format::RoundRobin, 4, 8, 1).unwrap();
-        let pairs = schedule.pairs().len();
+        let pairs = schedule.pairs().count();
         for stop in (2 * pairs..schedule.len()).step_by(2 * pairs) {
             let mut count: HashMap<(usize, usize), usize> = HashMap::new();
             for x in schedule.games().take(stop) {
@@ -332,6 +378,68 @@ mod tests {
             assert_eq!(schedule.game(i).map(|g| g.index), Some(i));
         }
         assert_eq!(schedule.game(schedule.len()), None);
+    }
+
+    /// Each pair's games of `schedule`, by pair.
+    fn per_pair(schedule: &Schedule) -> HashMap<(usize, usize), Vec<ScheduledGame>> {
+        let mut per_pair: HashMap<(usize, usize), Vec<ScheduledGame>> = HashMap::new();
+        for game in schedule.games() {
+            per_pair.entry((game.black.min(game.white), game.black.max(game.white))).or_default().push(game);
+        }
+        per_pair
+    }
+
+    #[test]
+    fn a_grown_field_plays_every_pair_as_often_as_a_plain_one() {
+        for (format, segments, g, r) in [
+            (Format::RoundRobin, &[3, 1][..], 2, 1),
+            (Format::RoundRobin, &[4, 2], 4, 2),
+            (Format::RoundRobin, &[2, 1, 1, 3], 2, 3),
+            (Format::Gauntlet, &[3, 1], 2, 2),
+            (Format::Gauntlet, &[2, 2, 1], 4, 1),
+        ] {
+            let n: usize = segments.iter().sum();
+            let grown = Schedule::grown(format, segments, g, r).unwrap();
+            let plain = Schedule::new(format, n, g, r).unwrap();
+            assert_eq!(grown.len(), plain.len(), "{segments:?}");
+            let pairs = per_pair(&grown);
+            assert_eq!(pairs.len(), if format == Format::RoundRobin { n * (n - 1) / 2 } else { n - 1 });
+            for ((a, _), list) in &pairs {
+                assert_eq!(list.len(), g * r, "{segments:?}");
+                assert_eq!(list.iter().filter(|x| x.black == *a).count() * 2, list.len(), "colours balanced");
+            }
+            // Each opening belongs to one pair and is played twice, colours swapped.
+            let mut by_encounter: HashMap<u64, Vec<&ScheduledGame>> = HashMap::new();
+            pairs.values().flatten().for_each(|x| by_encounter.entry(x.encounter).or_default().push(x));
+            assert_eq!(by_encounter.len(), grown.len() / 2, "{segments:?}: encounters distinct");
+            assert!(by_encounter.values().all(|e| e.len() == 2 && e[0].black == e[1].white));
+            // The first segment is the recorded field's own schedule, index for index.
+            let first = Schedule::new(format, segments[0], g, r).unwrap();
+            assert!(first.games().all(|x| grown.game(x.index) == Some(x.clone())), "{segments:?}");
+            assert_eq!(Schedule::grown(format, &[n], g, r), Ok(plain));
+        }
+    }
+
+    #[test]
+    fn growing_again_keeps_the_earlier_segments() {
+        let once = Schedule::grown(Format::RoundRobin, &[3, 1], 2, 2).unwrap();
+        let twice = Schedule::grown(Format::RoundRobin, &[3, 1, 2], 2, 2).unwrap();
+        assert!(once.games().all(|x| twice.game(x.index) == Some(x.clone())));
+        // The added segment holds only pairs with a newcomer, engine 4 or 5.
+        assert!(twice.games().skip(once.len()).all(|x| x.black.max(x.white) >= 4));
+        assert_eq!(twice.game(twice.len()), None);
+    }
+
+    #[test]
+    fn a_grown_segment_follows_the_circle() {
+        // Engine 3 joins 0, 1, 2: it meets them in circle order, one encounter each per block.
+        let grown = Schedule::grown(Format::RoundRobin, &[3, 1], 4, 1).unwrap();
+        let added: Vec<(usize, usize)> = grown.pairs().skip(3).collect();
+        assert_eq!(added, [(0, 3), (1, 3), (2, 3)]);
+        let blocks: Vec<usize> = grown.games().skip(12).map(|x| x.black.min(x.white)).collect();
+        assert_eq!(blocks, [0, 0, 1, 1, 2, 2, 0, 0, 1, 1, 2, 2]);
+        assert!(Schedule::grown(Format::RoundRobin, &[1, 3], 2, 1).unwrap_err().contains("two engines"));
+        assert!(Schedule::grown(Format::RoundRobin, &[3, 0], 2, 1).unwrap_err().contains("at least one"));
     }
 
     #[test]
