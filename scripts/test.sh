@@ -120,4 +120,4 @@ echo "== the tournament report and the live page in a real browser"
 (cd tests/node && CHROMIUM="$(command -v chromium)" node report_test.js ../../target/release/veletas ../../target/report-test)
 
 echo "== benches compile"
-cargo bench --no-run
+cargo bench --workspace --no-run

@@ -6,7 +6,7 @@
 //! player still needs and how much room the shooters that could give them still have,
 //! more than on the empty squares alone. The estimate is a linear model of [`Features`]
 //! per board size and rule set, fitted by least squares ([`fit`]) to the turns actually
-//! played in recorded games (`cargo run --release --example game_lengths -- --fit
+//! played in recorded games (`cargo run --release -p veletas-engine --example game_lengths -- --fit
 //! crates/engine/data/game-lengths.txt RECORDS...`); its weights are `crates/engine/data/game-lengths.txt`, built
 //! into the binary.
 
@@ -173,7 +173,7 @@ pub fn length_model() -> &'static LengthModel {
 /// weights for), at least 1 and at most what the empty squares allow (each turn fills
 /// one). In a setup turn, where the shooters are not all placed and the model does not
 /// apply, a quarter of the empty squares (which is what the games' first play turns
-/// have still to come: `examples/game_lengths.rs`), plus the setup turn.
+/// have still to come: `crates/engine/examples/game_lengths.rs`), plus the setup turn.
 pub fn expected_turns(pos: &Position) -> f64 {
     expected_turns_with(length_model(), pos)
 }
