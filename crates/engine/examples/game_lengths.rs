@@ -14,12 +14,12 @@
 
 use std::collections::BTreeMap;
 
-use veletas_engine::player::length::{self, Features, LengthModel};
+use veletas_engine::player::length::{self, LengthFeatures, LengthModel};
 use veletas_rules::{Move, Phase, Position, RuleSet};
 
 /// One play-phase position: its features, empty squares, own turns to come, old estimate.
 struct Row {
-    features: Features,
+    features: LengthFeatures,
     position: Position,
     empty: u32,
     own: u32,
@@ -83,7 +83,7 @@ fn main() {
             );
             for (&(size, modern), list) in &rows {
                 let rules = rule_set(modern);
-                let samples: Vec<(Features, f64)> = list.iter().map(|r| (r.features, f64::from(r.own))).collect();
+                let samples: Vec<(LengthFeatures, f64)> = list.iter().map(|r| (r.features, f64::from(r.own))).collect();
                 let Some(weights) = length::fit(&samples, 1e-6) else { continue };
                 model.set(size, rules, weights);
                 header.push_str(&format!(
