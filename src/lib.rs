@@ -10,7 +10,6 @@
 //! The layers are re-exported here under their old paths (`veletas::rules`, ...).
 
 pub mod cli;
-pub mod fuzzing;
 
 pub use veletas_engine::{bench, learn, learn_policy, player, protocol, search};
 pub use veletas_rules as rules;

@@ -3,7 +3,7 @@
 //! numbers, squares off the board, moves, position strings, stray bytes). In every
 //! session each refused command leaves the game, position and komi unchanged, and after
 //! each accepted one the position prints as a string that parses back to itself
-//! (`veletas::fuzzing::protocol_session`, the fuzz target's body). Bounded to 64 sessions.
+//! (`veletas_engine::fuzzing::protocol_session`, the fuzz target's body). Bounded to 64 sessions.
 
 use proptest::prelude::*;
 use veletas::protocol::COMMANDS;
@@ -80,6 +80,6 @@ proptest! {
     ) {
         // A session that sets a position first, so that play and undo have work to do.
         let session = format!("boardsize 7\nclear_board\n{}\n", lines.join("\n"));
-        veletas::fuzzing::protocol_session(session.as_bytes());
+        veletas_engine::fuzzing::protocol_session(session.as_bytes());
     }
 }

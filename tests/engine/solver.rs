@@ -1,5 +1,5 @@
 //! The solver (MCTS-solver in `search::mcts`): on positions with a forced win in two turns
-//! (`data/win2.txt`, made by `examples/gen_win2.rs`) the engine proves and plays the win,
+//! (`data/win2.txt`, made by `crates/engine/examples/gen_win2.rs`) the engine proves and plays the win,
 //! the loser's position after the forcing turn is proven lost, and `solve` says so. Every
 //! stored position and every answer is checked by a plain brute-force search over the legal
 //! turns here, which uses only the rules (no search code).

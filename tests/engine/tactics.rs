@@ -1,4 +1,4 @@
-//! The tactics suite (`data/tactics.txt`, made by `examples/gen_tactics.rs`): with a fixed
+//! The tactics suite (`data/tactics.txt`, made by `crates/rules/examples/gen_tactics.rs`): with a fixed
 //! playout budget our engine takes every immediate win and avoids every handed-over loss.
 
 use veletas::rules::{Game, Move, Position};

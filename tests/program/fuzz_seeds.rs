@@ -1,11 +1,11 @@
-//! The fuzz targets' seed corpus (fuzz/corpus/TARGET/*) run on stable (issue 25): each
-//! seed, and a bounded number of mutations of it (cuts, byte flips, inserted and repeated
-//! pieces; fixed seeds), goes through the same checks as the fuzz target
-//! (`veletas::fuzzing`): no panic, round trips, refused protocol commands change nothing.
+//! The fuzz targets' seed corpus (crates/CRATE/fuzz/corpus/TARGET/*: each crate fuzzes its
+//! own parsers) run on stable (issue 25): each seed, and a bounded number of mutations of it
+//! (cuts, byte flips, inserted and repeated pieces; fixed seeds), goes through the same checks
+//! as the fuzz target (`veletas_rules::fuzzing`, `veletas_engine::fuzzing`,
+//! `veletas_tools::fuzzing`): no panic, round trips, refused protocol commands change nothing.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use veletas::fuzzing;
 use veletas::rules::Rng;
 
 /// Mutations of each seed: enough to reach the parsers' error paths, few enough that the
@@ -37,8 +37,21 @@ fn mutate(rng: &mut Rng, seed: &[u8]) -> Vec<u8> {
     bytes
 }
 
+/// The crates that have fuzz targets, each in its `fuzz/` folder beside the parsers it fuzzes.
+const FUZZED_CRATES: [&str; 3] = ["rules", "engine", "tools"];
+
+/// The `fuzz/` folder of the crate whose fuzz targets include `target`.
+fn fuzz_folder(target: &str) -> PathBuf {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates");
+    FUZZED_CRATES
+        .iter()
+        .map(|name| crates.join(name).join("fuzz"))
+        .find(|fuzz| fuzz.join("fuzz_targets").join(format!("{target}.rs")).is_file())
+        .unwrap_or_else(|| panic!("no crate has the fuzz target {target}"))
+}
+
 fn seeds(target: &str) -> Vec<Vec<u8>> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus").join(target);
+    let dir = fuzz_folder(target).join("corpus").join(target);
     let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     files.sort();
     assert!(!files.is_empty(), "no seeds in {}", dir.display());
@@ -66,34 +79,35 @@ fn as_text(check: fn(&str)) -> impl Fn(&[u8]) {
 
 #[test]
 fn protocol_session_seeds_and_mutations() {
-    replay("protocol_session", fuzzing::protocol_session);
+    replay("protocol_session", veletas_engine::fuzzing::protocol_session);
 }
 
 #[test]
 fn position_string_seeds_and_mutations() {
-    replay("position_string", as_text(fuzzing::position_string));
+    replay("position_string", as_text(veletas_rules::fuzzing::position_string));
 }
 
 #[test]
 fn record_file_seeds_and_mutations() {
-    replay("record_file", as_text(fuzzing::record_file));
+    replay("record_file", as_text(veletas_rules::fuzzing::record_file));
 }
 
 #[test]
 fn openings_file_seeds_and_mutations() {
-    replay("openings_file", as_text(fuzzing::openings_file));
+    replay("openings_file", as_text(veletas_tools::fuzzing::openings_file));
 }
 
 #[test]
 fn engines_file_seeds_and_mutations() {
-    replay("engines_file", as_text(fuzzing::engines_file));
+    replay("engines_file", as_text(veletas_tools::fuzzing::engines_file));
 }
 
 #[test]
 fn every_fuzz_target_has_a_seed_corpus_and_a_body() {
-    let targets = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/fuzz_targets");
-    let mut names: Vec<String> = std::fs::read_dir(&targets)
-        .unwrap()
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates");
+    let mut names: Vec<String> = FUZZED_CRATES
+        .iter()
+        .flat_map(|name| std::fs::read_dir(crates.join(name).join("fuzz/fuzz_targets")).unwrap())
         .map(|e| e.unwrap().path().file_stem().unwrap().to_string_lossy().into_owned())
         .collect();
     names.sort();

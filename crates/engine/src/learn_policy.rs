@@ -7,7 +7,7 @@
 //!
 //! A sample file has one line per searched position:
 //! `GAME | POSITION | MOVE:PLAYOUTS ...`, `MOVE` being `-` for no move or `FROM-TO`
-//! (`examples/policy_data.rs` writes them).
+//! (`crates/engine/examples/policy_data.rs` writes them).
 
 use std::collections::HashMap;
 

@@ -9,6 +9,7 @@
 //! linear systems of their fits.
 
 pub mod bench;
+pub mod fuzzing;
 pub mod learn;
 pub mod learn_policy;
 pub mod linear;

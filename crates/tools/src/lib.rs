@@ -14,6 +14,7 @@
 
 pub mod book;
 pub mod check;
+pub mod fuzzing;
 pub mod output;
 pub mod picture;
 pub mod ratings;

@@ -4,9 +4,9 @@
 //! A game ends when one player has claimed a majority of the shooters, and a shooter is
 //! claimed when it is trapped. So what is left depends on how many claims the nearer
 //! player still needs and how much room the shooters that could give them still have,
-//! more than on the empty squares alone. The estimate is a linear model of [`Features`]
+//! more than on the empty squares alone. The estimate is a linear model of [`LengthFeatures`]
 //! per board size and rule set, fitted by least squares ([`fit`]) to the turns actually
-//! played in recorded games (`cargo run --release --example game_lengths -- --fit
+//! played in recorded games (`cargo run --release -p veletas-engine --example game_lengths -- --fit
 //! crates/engine/data/game-lengths.txt RECORDS...`); its weights are `crates/engine/data/game-lengths.txt`, built
 //! into the binary.
 
@@ -33,10 +33,10 @@ pub const FEATURE_NAMES: [&str; LENGTH_FEATURES] =
 /// - `reach_needed`, `reach_all`: likewise with the squares each shooter reaches along its
 ///   lines (its room to escape; what traps it under the modern rules).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Features(pub [f64; LENGTH_FEATURES]);
+pub struct LengthFeatures(pub [f64; LENGTH_FEATURES]);
 
-/// The features of `pos` (see [`Features`]).
-pub fn features(pos: &Position) -> Features {
+/// The features of `pos` (see [`LengthFeatures`]).
+pub fn features(pos: &Position) -> LengthFeatures {
     let variant = pos.variant();
     let claimed = pos.claimed(Color::Black) | pos.claimed(Color::White);
     let unclaimed = pos.shooters() & !claimed;
@@ -53,7 +53,7 @@ pub fn features(pos: &Position) -> Features {
     reach.sort_unstable();
     let k = (needed as usize).min(libs.len());
     let sum = |v: &[u32]| f64::from(v.iter().sum::<u32>());
-    Features([
+    LengthFeatures([
         1.0,
         f64::from(empty.count()),
         f64::from(needed),
@@ -173,7 +173,7 @@ pub fn length_model() -> &'static LengthModel {
 /// weights for), at least 1 and at most what the empty squares allow (each turn fills
 /// one). In a setup turn, where the shooters are not all placed and the model does not
 /// apply, a quarter of the empty squares (which is what the games' first play turns
-/// have still to come: `examples/game_lengths.rs`), plus the setup turn.
+/// have still to come: `crates/engine/examples/game_lengths.rs`), plus the setup turn.
 pub fn expected_turns(pos: &Position) -> f64 {
     expected_turns_with(length_model(), pos)
 }
@@ -191,7 +191,7 @@ pub fn expected_turns_with(model: &LengthModel, pos: &Position) -> f64 {
 /// Least-squares weights for `samples` (features, target), with a small ridge penalty
 /// (`l2` times the samples' count, not applied to the bias) so that features that never
 /// vary still give a solution; `None` when there are no samples.
-pub fn fit(samples: &[(Features, f64)], l2: f64) -> Option<[f64; LENGTH_FEATURES]> {
+pub fn fit(samples: &[(LengthFeatures, f64)], l2: f64) -> Option<[f64; LENGTH_FEATURES]> {
     if samples.is_empty() {
         return None;
     }
@@ -345,7 +345,7 @@ mod tests {
         for i in 0..400 {
             // Deterministic, varied features.
             x = (x * 7.3 + 1.1) % 13.0;
-            let f = Features([
+            let f = LengthFeatures([
                 1.0,
                 20.0 + x * 3.0,
                 f64::from(i % 4),

@@ -48,7 +48,7 @@ pub const MARGIN_FRACTION: f64 = 0.1;
 
 /// Turns added to the estimate of the game's length when spreading main time: a reserve
 /// for games longer than the mean (the 90th percentile of the turns still played is
-/// about twice the mean from the middle game on; `examples/game_lengths.rs`).
+/// about twice the mean from the middle game on; `crates/engine/examples/game_lengths.rs`).
 pub const RESERVE_TURNS: f64 = 1.0;
 
 /// On a clock with an increment, main time is spent only down to a bank of this many

@@ -2,7 +2,7 @@
 //! shooter move or none, from cheap features of each move ([`MoveContext::features`]) and
 //! a softmax over them, with one weight vector per rule family (classic, modern). The
 //! weights are data (`crates/engine/data/policy-weights.txt`), fitted by
-//! `examples/train_policy.rs` to the root visits of self-play searches (docs/learning.md).
+//! `crates/engine/examples/train_policy.rs` to the root visits of self-play searches (docs/learning.md).
 //!
 //! A feature vector describes what the move does to its shooter: how free it stands
 //! before and after (empty neighbours, and the squares it reaches, which is what traps it

@@ -294,14 +294,14 @@ pub fn play_game_observed(
         turn_times: Vec::new(),
         turn_evaluations: Vec::new(),
     };
-    let mut tally = Tally::default();
-    let result = run(engines, settings, opening, &mut game, engine1_black, &mut tally, observer);
-    let swapped = tally.swapped;
+    let mut notes = GameNotes::default();
+    let result = run(engines, settings, opening, &mut game, engine1_black, &mut notes, observer);
+    let swapped = notes.swapped;
     played.game = game;
     played.swapped = swapped;
-    played.time_used = tally.time_used;
-    played.turn_times = tally.turn_times;
-    played.turn_evaluations = tally.turn_evaluations;
+    played.time_used = notes.time_used;
+    played.turn_times = notes.turn_times;
+    played.turn_evaluations = notes.turn_evaluations;
     let final_engine1_black = engine1_black != swapped;
     played.engine1_black = final_engine1_black;
     let seat = |color: Color| usize::from((color == Color::Black) != final_engine1_black);
@@ -321,7 +321,7 @@ pub fn play_game_observed(
 
 /// What the game loop notes besides the result.
 #[derive(Default)]
-struct Tally {
+struct GameNotes {
     /// Whether White swapped.
     swapped: bool,
     /// Seconds spent on `genmove` by Black and White.
@@ -332,7 +332,7 @@ struct Tally {
     turn_evaluations: Vec<Option<Evaluation>>,
 }
 
-/// The game loop proper: the winner, or the loser and why. `tally.swapped` is set when White
+/// The game loop proper: the winner, or the loser and why. `notes.swapped` is set when White
 /// swaps; from then on the engines play the other colours (the loser's colour is
 /// always the colour its engine played at that moment).
 fn run(
@@ -341,7 +341,7 @@ fn run(
     opening: &Opening,
     game: &mut Game,
     engine1_black: bool,
-    tally: &mut Tally,
+    notes: &mut GameNotes,
     observer: &mut dyn FnMut(&Game),
 ) -> Result<Color, (Color, Loss)> {
     let seat = |color: Color, swapped: bool| usize::from((color == Color::Black) != (engine1_black != swapped));
@@ -376,7 +376,7 @@ fn run(
         }
         let color = game.position().side_to_move();
         let clock = &mut clocks[color.index()];
-        let engine = &mut engines[seat(color, tally.swapped)];
+        let engine = &mut engines[seat(color, notes.swapped)];
         let (left, stones) = clock.time_left();
         let turn = game.moves().len();
         // The first engine asked for a move, failing to give one, voids the game.
@@ -393,22 +393,22 @@ fn run(
         }
         let mut elapsed = Duration::ZERO;
         let mv = genmove(engine, color, clock, settings, game, &mut elapsed);
-        tally.time_used[color.index()] += elapsed.as_secs_f64();
+        notes.time_used[color.index()] += elapsed.as_secs_f64();
         let (mv, evaluation) = mv.map_err(first)?;
         if mv.is_some() {
-            tally.turn_times.resize(turn + 1, None);
-            tally.turn_times[turn] = Some(elapsed);
-            tally.turn_evaluations.resize(turn + 1, None);
-            tally.turn_evaluations[turn] = evaluation;
+            notes.turn_times.resize(turn + 1, None);
+            notes.turn_times[turn] = Some(elapsed);
+            notes.turn_evaluations.resize(turn + 1, None);
+            notes.turn_evaluations[turn] = evaluation;
         }
         let Some(mv) = mv else {
             return Err((color, loss(Termination::Resignation, "resigned")));
         };
-        expect_ok(&mut engines[seat(!color, tally.swapped)], &format!("play {color} {mv}"), timeout)
+        expect_ok(&mut engines[seat(!color, notes.swapped)], &format!("play {color} {mv}"), timeout)
             .map_err(|l| (!color, l))?;
         if mv == Move::Swap {
             // The engine that swapped takes over Black's setup; the other plays White.
-            tally.swapped = true;
+            notes.swapped = true;
         }
     }
 }

@@ -1,25 +1,25 @@
 //! Game lengths from match records, for the clock: for every play-phase position of every
 //! game, the side to move's turns still to come, next to what the time manager expects.
 //!
-//! Usage: `cargo run --release --example game_lengths -- [--fit OUT] RECORD_FILE...`
+//! Usage: `cargo run --release -p veletas-engine --example game_lengths -- [--fit OUT] RECORD_FILE...`
 //!
-//! With `--fit OUT`, first fits the length model ([`veletas::player::length`]) to the
+//! With `--fit OUT`, first fits the length model ([`veletas_engine::player::length`]) to the
 //! games, one linear model per board size and rule set, writes its weights to `OUT` (the
 //! engine's are `crates/engine/data/game-lengths.txt`) and tabulates with them; otherwise tabulates
 //! with the built-in weights. The table, per board size and rule set and by empty
 //! squares (in bands of 10): positions, the mean and the 90th percentile of the turns the
 //! side to move still played, the old estimate (a quarter of the empty squares, 8 to 30)
-//! and the model's ([`veletas::player::length::expected_turns`]), both as means, and the
+//! and the model's ([`veletas_engine::player::length::expected_turns`]), both as means, and the
 //! share of positions whose real count is at most the model's estimate.
 
 use std::collections::BTreeMap;
 
-use veletas::player::length::{self, Features, LengthModel};
-use veletas::rules::{Move, Phase, Position, RuleSet};
+use veletas_engine::player::length::{self, LengthFeatures, LengthModel};
+use veletas_rules::{Move, Phase, Position, RuleSet};
 
 /// One play-phase position: its features, empty squares, own turns to come, old estimate.
 struct Row {
-    features: Features,
+    features: LengthFeatures,
     position: Position,
     empty: u32,
     own: u32,
@@ -48,7 +48,7 @@ fn main() {
     let mut games: BTreeMap<(u8, bool), usize> = BTreeMap::new();
     for path in &args {
         let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        let records = veletas::record::parse_records(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let records = veletas_rules::record::parse_records(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
         for record in records {
             let Ok(game) = record.replay(None) else { continue };
             let moves: Vec<Move> = game.moves().collect();
@@ -78,12 +78,12 @@ fn main() {
             let mut model = LengthModel::default();
             let mut header = format!(
                 "# Turns the side to move still plays, by board size and rule set: the least-squares fit of\n\
-                 # `cargo run --release --example game_lengths -- --fit {out} {}`\n",
+                 # `cargo run --release -p veletas-engine --example game_lengths -- --fit {out} {}`\n",
                 args.join(" ")
             );
             for (&(size, modern), list) in &rows {
                 let rules = rule_set(modern);
-                let samples: Vec<(Features, f64)> = list.iter().map(|r| (r.features, f64::from(r.own))).collect();
+                let samples: Vec<(LengthFeatures, f64)> = list.iter().map(|r| (r.features, f64::from(r.own))).collect();
                 let Some(weights) = length::fit(&samples, 1e-6) else { continue };
                 model.set(size, rules, weights);
                 header.push_str(&format!(

@@ -1,8 +1,8 @@
 //! Self-play games for the move policy: every searched position with the share of the
 //! root's playouts each first step (a shooter's move, or none) received, in the sample
-//! format of [`veletas::learn_policy`] (`GAME | POSITION | MOVE:PLAYOUTS ...`).
+//! format of [`veletas_engine::learn_policy`] (`GAME | POSITION | MOVE:PLAYOUTS ...`).
 //!
-//! Usage: `cargo run --release --example policy_data -- GAMES PLAYOUTS SIZE RULES SEED [FIRST_GAME]`
+//! Usage: `cargo run --release -p veletas-engine --example policy_data -- GAMES PLAYOUTS SIZE RULES SEED [FIRST_GAME]`
 //! (RULES `classic` or `modern`); the lines go to stdout, a line per game to stderr.
 //!
 //! The engine plays both sides with a fixed playout budget and the default settings (one
@@ -12,8 +12,8 @@
 //! is the search's choice. Game numbers start at FIRST_GAME (default 1), so runs with
 //! other seeds can be appended to one file.
 
-use veletas::rules::{Game, Move, Phase, Position, Rng, RuleSet, Rules, Square, Turn, Variant};
-use veletas::search::{Limits, SearchSettings, Searcher};
+use veletas_engine::search::{Limits, SearchSettings, Searcher};
+use veletas_rules::{Game, Move, Phase, Position, Rng, RuleSet, Rules, Square, Turn, Variant};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -65,8 +65,10 @@ fn main() {
                 }
             }
             if !by_step.is_empty() {
-                let words: Vec<String> =
-                    by_step.iter().map(|(s, v)| format!("{}:{v}", veletas::learn_policy::step_text(*s))).collect();
+                let words: Vec<String> = by_step
+                    .iter()
+                    .map(|(s, v)| format!("{}:{v}", veletas_engine::learn_policy::step_text(*s)))
+                    .collect();
                 println!("{g} | {pos} | {}", words.join(" "));
             }
             let turn = if turns < 8 && !visits.is_empty() { drawn(&visits, &mut rng) } else { result.best };

@@ -3,10 +3,10 @@
 //! difference over 4N (four positions) is the cost of one playout. It uses only the
 //! rules' public interface of v0.1.0, so the same file measures that version too.
 //!
-//! Usage: cargo run --release --example playout_cost -- PLAYOUTS [cheap|uniform]
+//! Usage: cargo run --release -p veletas-engine --example playout_cost -- PLAYOUTS [cheap|uniform]
 
 use std::hint::black_box;
-use veletas::rules::{Color, PlayoutPolicy, Position, Rng};
+use veletas_rules::{Color, PlayoutPolicy, Position, Rng};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -15,7 +15,7 @@ fn main() {
         Some("uniform") => PlayoutPolicy::Uniform,
         _ => PlayoutPolicy::Cheap,
     };
-    let positions: Vec<Position> = include_str!("../crates/engine/data/bench.txt")
+    let positions: Vec<Position> = include_str!("../data/bench.txt")
         .lines()
         .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
         .map(|line| line.split_once(' ').expect("DEPTH POSITION").1.parse().expect("a position string"))

@@ -2,10 +2,10 @@
 //! instructions a turn costs under callgrind: run it with REPLAYS 1 and 11; the
 //! difference over 10 x TURNS is the cost of one turn.
 //!
-//! Usage: cargo run --release --example turn_cost -- GAMES REPLAYS [classic|modern]
+//! Usage: cargo run --release -p veletas-rules --example turn_cost -- GAMES REPLAYS [classic|modern]
 
 use std::hint::black_box;
-use veletas::rules::{Phase, PlayoutPolicy, Position, Rng, Rules, Turn, Variant};
+use veletas_rules::{Phase, PlayoutPolicy, Position, Rng, Rules, Turn, Variant};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -40,7 +40,7 @@ fn main() {
             for &turn in turns {
                 pos.play_turn_unchecked(black_box(turn));
             }
-            check += u64::from(black_box(&pos).claims(veletas::rules::Color::Black));
+            check += u64::from(black_box(&pos).claims(veletas_rules::Color::Black));
         }
     }
     println!("{games} games, {total} turns, replayed {replays} times (check {check})");

@@ -1,7 +1,7 @@
-//! Fits the move policy ([`veletas::search::policy`]) to sample files of
-//! `examples/policy_data.rs` and reports how well it predicts the held-out searches.
+//! Fits the move policy ([`veletas_engine::search::policy`]) to sample files of
+//! `crates/engine/examples/policy_data.rs` and reports how well it predicts the held-out searches.
 //!
-//! Usage: `cargo run --release --example train_policy -- [-o WEIGHTS] [--l2 X] SAMPLES...`
+//! Usage: `cargo run --release -p veletas-engine --example train_policy -- [-o WEIGHTS] [--l2 X] SAMPLES...`
 //!
 //! Every fifth game (by its number) is held out. Printed per rule family: samples, the
 //! held-out cross-entropy (nats per position) of the search's old priors (a tenth for no
@@ -10,10 +10,10 @@
 //! `-o`, the fitted weights are written there (the engine's are
 //! `crates/engine/data/policy-weights.txt`).
 
-use veletas::learn_policy::{
+use veletas_engine::learn_policy::{
     PolicySample, cross_entropy, fit_policy, model_priors, parse_sample, top1_agreement, uniform_priors,
 };
-use veletas::search::policy::builtin_policy;
+use veletas_engine::search::policy::builtin_policy;
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
@@ -35,7 +35,7 @@ fn main() {
     }
     let (mut train, mut held) = (Vec::new(), Vec::new());
     for file in &args {
-        let text = match veletas::rules::record::read_bounded(std::path::Path::new(file), 1 << 30) {
+        let text = match veletas_rules::record::read_bounded(std::path::Path::new(file), 1 << 30) {
             Ok(t) => t,
             Err(e) => {
                 eprintln!("{file}: {e}");
@@ -80,7 +80,7 @@ fn main() {
     if let Some(path) = output {
         let text = format!(
             "# The learned move policy (crates/engine/src/search/policy.rs): FAMILY FEATURE WEIGHT,\n\
-             # fitted by examples/train_policy.rs on {} positions (docs/learning.md).\n{}",
+             # fitted by crates/engine/examples/train_policy.rs on {} positions (docs/learning.md).\n{}",
             train.len(),
             fitted.to_text()
         );

@@ -3,7 +3,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use veletas::rules::{Game, PlayoutPolicy, Position, Rng, Variant};
+use veletas_rules::{Game, PlayoutPolicy, Position, Rng, Variant};
 
 /// 10x10 after Black `c3,f6,h8` and White `a1,c9,h2,j10`: 4,041 turns.
 fn opening() -> Position {

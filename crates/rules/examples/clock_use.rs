@@ -2,7 +2,7 @@
 //! referee's `TimeUsedBlack` and `TimeUsedWhite` tags against what the clock gave
 //! (main time plus an increment per move of that colour), and the time forfeits.
 //!
-//! Usage: `cargo run --release --example clock_use -- RECORD_FILE...`
+//! Usage: `cargo run --release -p veletas-rules --example clock_use -- RECORD_FILE...`
 //!
 //! Prints, per engine name: games, the mean share of the clock used per game, the
 //! smallest and largest share, the mean share in the longer half of its games (by its own
@@ -10,8 +10,8 @@
 
 use std::collections::BTreeMap;
 
-use veletas::record::{GameRecord, Termination, TimeControl, TimeControls, read_games};
-use veletas::rules::Color;
+use veletas_rules::Color;
+use veletas_rules::record::{GameRecord, Termination, TimeControl, TimeControls, read_games};
 
 #[derive(Default)]
 struct Usage {

@@ -3,8 +3,8 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use veletas::ratings::{RatedGame, RatingOptions, rate};
-use veletas::rules::{Color, Rng};
+use veletas_rules::{Color, Rng};
+use veletas_tools::ratings::{RatedGame, RatingOptions, rate};
 
 /// 100 engines 10 Elo apart (990 Elo from first to last), 100,000 games between random
 /// pairs with random colours, results drawn from the model (fixed seed).
@@ -15,7 +15,7 @@ fn field() -> Vec<RatedGame> {
         .map(|_| {
             let a = rng.below(100) as usize;
             let b = (a + 1 + rng.below(99) as usize) % 100;
-            let p = veletas::stats::expected_score((b as f64 - a as f64) * 10.0);
+            let p = veletas_tools::stats::expected_score((b as f64 - a as f64) * 10.0);
             let winner = if rng.unit() < p { Color::Black } else { Color::White };
             RatedGame::new(&names[a], &names[b], winner)
         })

@@ -17,227 +17,37 @@
 //! - the output: a line per game, the progress line on a terminal, the standings every
 //!   `--rating-interval` games, the live page, and the interruption (SIGINT, SIGTERM) that
 //!   stops starting games and says how to resume.
+//!
+//! In three files: this one runs the games (workers, record file, output); [`field`] is the
+//! field of engines every game shares, and how each is started and checked; [`result`] is a
+//! game's result, played or read back from the record file (the one resume check).
 
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::referee::engine::{EngineClient, EngineCommand, command_deadline};
-use crate::referee::game::{GameSettings, PlayedGame, Termination, play_game_observed};
-use crate::referee::openings::OpeningBook;
+use crate::referee::engine::EngineClient;
+use crate::referee::game::{GameSettings, PlayedGame, play_game_observed};
 use crate::referee::record_file::{append_game, open_record_file, today};
-use crate::referee::tournament::field::EngineDef;
 use crate::referee::tournament::schedule::ScheduledGame;
-use crate::referee::traffic::{ProtocolLog, Traffic};
 use crate::referee::{CommonSettings, RefereeError};
 use crate::report::{LiveBoard, LiveGame};
-use veletas_rules::record::{GameRecord, tag};
-use veletas_rules::{Color, Move};
+use veletas_rules::Move;
+use veletas_rules::record::GameRecord;
 
-/// One game's result, with the engines as they played it (after a swap, if any).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameResult {
-    /// Its index in the schedule, from 0 (a knockout's games are numbered by their id).
-    pub index: usize,
-    /// The game's identity (`Game` tag; a match's game number).
-    pub id: String,
-    /// The schedule or knockout round, from 1 (a match's game number).
-    pub round: usize,
-    /// The engine that played Black (index in the field).
-    pub black: usize,
-    /// The engine that played White.
-    pub white: usize,
-    /// The winner's colour; `None` for a void game (no engine moved), which counts for no one.
-    pub winner: Option<Color>,
-    /// How it ended.
-    pub termination: Termination,
-    /// Whether an engine's `final_score` disagreed with the result.
-    pub disagreement: bool,
-}
+mod field;
+mod result;
 
-impl GameResult {
-    /// The winning engine; `None` for a void game.
-    pub fn winner_engine(&self) -> Option<usize> {
-        self.winner.map(|winner| if winner == Color::Black { self.black } else { self.white })
-    }
-
-    /// The result of `played`, which the schedule planned as `scheduled`.
-    pub(crate) fn of(scheduled: &ScheduledGame, played: &PlayedGame) -> GameResult {
-        let (black, white) = played_engines(scheduled, played.swapped);
-        GameResult {
-            index: scheduled.index,
-            id: scheduled.id.clone(),
-            round: scheduled.round,
-            black,
-            white,
-            winner: played.winner,
-            termination: played.termination,
-            disagreement: played.disagreement.is_some(),
-        }
-    }
-}
-
-/// The engines that played Black and White, after a swap if there was one.
-pub(crate) fn played_engines(scheduled: &ScheduledGame, swapped: bool) -> (usize, usize) {
-    if swapped { (scheduled.white, scheduled.black) } else { (scheduled.black, scheduled.white) }
-}
-
-/// The engines and everything every game shares.
-pub(crate) struct Field {
-    /// The engines, in field order (a match's engine 1 first).
-    pub defs: Vec<EngineDef>,
-    /// Their names, for screen and records alike (set by [`Field::probe`] or the caller).
-    pub names: Vec<String>,
-    /// The engines' stderr log.
-    pub log: Option<PathBuf>,
-    /// The openings.
-    pub book: OpeningBook,
-    /// Seconds a move may exceed the clock.
-    pub margin: f64,
-    /// The deadline of commands other than `genmove`.
-    pub command_timeout: Duration,
-    /// The protocol log (`--log-protocol`).
-    protocol: Option<Arc<ProtocolLog>>,
-}
-
-impl Field {
-    /// The field of `defs` with the shared settings of `common` (the protocol log opened);
-    /// names are set later.
-    pub fn new(
-        defs: Vec<EngineDef>,
-        book: OpeningBook,
-        log: Option<PathBuf>,
-        common: &CommonSettings,
-    ) -> Result<Field, RefereeError> {
-        let protocol = match &common.log_protocol {
-            Some(path) => Some(
-                ProtocolLog::open(path)
-                    .map_err(|e| RefereeError::Usage(format!("--log-protocol {}: {e}", path.display())))?,
-            ),
-            None => None,
-        };
-        Ok(Field {
-            defs,
-            names: Vec::new(),
-            log,
-            book,
-            margin: common.margin,
-            command_timeout: command_deadline(common.command_timeout),
-            protocol,
-        })
-    }
-
-    /// A new engine of the field, not started: engine `index`, called `name` in the logs.
-    fn engine(&self, index: usize, name: &str) -> EngineClient {
-        let def = &self.defs[index];
-        EngineClient::new(def.command.clone(), self.log.clone()).with_traffic(Traffic::new(name, self.protocol.clone()))
-    }
-
-    /// Runs the required checks of `veletas check` on every engine (`--check`); the
-    /// first engine that fails one is refused, with the check and its reason.
-    pub fn check(&self) -> Result<(), RefereeError> {
-        let settings = crate::check::CheckSettings {
-            variant: self.book.variant,
-            rules: self.book.rules.set.into(),
-            command_timeout: self.command_timeout,
-            margin: self.margin,
-            movetime: 0.2,
-            seed: 1,
-        };
-        for def in &self.defs {
-            crate::check::required_checks(&def.command, &settings).map_err(|detail| RefereeError::Refused {
-                command: shown_command(def),
-                detail: format!("--check: {detail}"),
-            })?;
-        }
-        Ok(())
-    }
-
-    /// Starts every engine once (in parallel): each must answer `protocol_version` and
-    /// `name` ([`crate::check::startup`]), or none plays. Names the field from the names
-    /// given and the replies ([`super::tournament::field::distinct_names`]) and returns
-    /// the engines still running, for the first worker.
-    pub fn probe(&mut self) -> Result<Vec<EngineClient>, RefereeError> {
-        let timeout = self.command_timeout;
-        let probed: Vec<Result<(String, EngineClient), RefereeError>> = thread::scope(|scope| {
-            let handles: Vec<_> = self
-                .defs
-                .iter()
-                .enumerate()
-                .map(|(index, def)| {
-                    let engine = self.engine(index, def.name.as_deref().unwrap_or(&def.command.text));
-                    scope.spawn(move || {
-                        let mut engine = engine;
-                        let named = match engine.ensure_running() {
-                            Err(e) => Err(RefereeError::Engine { command: shown_command(def), detail: e.to_string() }),
-                            Ok(_) => crate::check::startup(&mut engine, timeout)
-                                .map(|identity| identity.full_name())
-                                .map_err(|detail| RefereeError::Refused {
-                                    command: shown_command(def),
-                                    detail: format!("at start-up, {detail}"),
-                                }),
-                        };
-                        match named {
-                            Ok(name) => Ok((name, engine)),
-                            Err(e) => {
-                                engine.quit(Duration::from_millis(500));
-                                Err(e)
-                            }
-                        }
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join().unwrap_or_else(|_| Err(RefereeError::Usage("the start-up of an engine failed".into())))
-                })
-                .collect()
-        });
-        let mut raw = Vec::new();
-        let mut engines = Vec::new();
-        let mut failure = None;
-        for (def, result) in self.defs.iter().zip(probed) {
-            match result {
-                Ok((replied, engine)) => {
-                    raw.push(def.name.clone().unwrap_or(replied));
-                    engines.push(engine);
-                }
-                Err(e) => {
-                    failure.get_or_insert(e);
-                }
-            }
-        }
-        if let Some(e) = failure {
-            engines.iter_mut().for_each(|engine| engine.quit(Duration::from_millis(500)));
-            return Err(e);
-        }
-        self.name(&raw);
-        Ok(engines)
-    }
-
-    /// Names the field from `raw` names (the names given, else replies or recorded
-    /// names): engines with the same name are told apart by their command lines.
-    pub fn name(&mut self, raw: &[String]) {
-        let fixed: Vec<bool> = self.defs.iter().map(|d| d.name.is_some()).collect();
-        let commands: Vec<&EngineCommand> = self.defs.iter().map(|d| &d.command).collect();
-        self.names = super::tournament::field::distinct_names(raw, &fixed, &commands);
-    }
-}
-
-/// How an engine is shown in an error: `NAME=CMD` when named, else its command line.
-fn shown_command(def: &EngineDef) -> String {
-    match &def.name {
-        Some(name) => format!("{name}={}", def.command.text),
-        None => def.command.text.clone(),
-    }
-}
+pub(crate) use field::Field;
+pub use result::GameResult;
+pub(crate) use result::played_engines;
+use result::recorded_result;
 
 /// What makes a match a match and a tournament a tournament: everything the runner
 /// prints or writes about a game, and how a recorded game is checked.
@@ -722,63 +532,6 @@ impl Output {
             let _ = std::io::stderr().flush();
         }
     }
-}
-
-/// The one resume check: a recorded game must be the game the schedule plans under its
-/// identity: played under the same rules, from the same opening, by the same engines on
-/// each colour (after a recorded swap, exchanged), with a result or void (a void game was
-/// played: it is not played again, and counts for no one).
-fn recorded_result(
-    field: &Field,
-    competition: &dyn Competition,
-    game: &GameRecord,
-    scheduled: &ScheduledGame,
-) -> Result<GameResult, String> {
-    let (id, noun) = (competition.identity(scheduled), competition.noun());
-    let size = field.book.variant.size().to_string();
-    if let Some(recorded) = game.tag(tag::SIZE).map(str::trim).filter(|s| *s != size) {
-        return Err(format!("{id}: the record was made with --size {recorded}, this run has --size {size}"));
-    }
-    // Options such as claimed-block leave the openings as they are: compare the rules too.
-    match game.rules() {
-        Ok(rules) if rules == field.book.rules => {}
-        Ok(rules) => {
-            return Err(format!(
-                "game {id} was played under the {rules} rules, this {noun} plays {}",
-                field.book.rules
-            ));
-        }
-        Err(e) => return Err(format!("{id}: {e}")),
-    }
-    competition.check_place(field, game, scheduled)?;
-    let opening = field.book.opening(scheduled.encounter).to_string();
-    if game.tag(tag::OPENING) != Some(opening.as_str()) {
-        return Err(format!(
-            "{id} has opening '{}', this {noun} plays '{opening}' there",
-            game.tag(tag::OPENING).unwrap_or("")
-        ));
-    }
-    let swapped = game.tag(tag::SWAP).is_some();
-    let (black, white) = played_engines(scheduled, swapped);
-    competition.check_engines(field, game, black, white).map_err(|e| {
-        let after = if swapped { " after the swap" } else { "" };
-        format!("{id}{after}: {e}")
-    })?;
-    if game.winner().is_none() && !game.is_void() {
-        return Err(format!("{id} has no result"));
-    }
-    let winner = game.winner();
-    let termination = game.termination().map_err(|e| format!("{id}: {e}"))?.unwrap_or(Termination::Normal);
-    Ok(GameResult {
-        index: scheduled.index,
-        id: scheduled.id.clone(),
-        round: scheduled.round,
-        black,
-        white,
-        winner,
-        termination,
-        disagreement: game.tag(tag::DISAGREEMENT).is_some(),
-    })
 }
 
 /// What [`finished`] writes to.

@@ -1,8 +1,8 @@
-//! `veletas::fuzzing::engines_file` on the input as UTF-8 text (other bytes are skipped: every
+//! `veletas_rules::fuzzing::record_file` on the input as UTF-8 text (other bytes are skipped: every
 //! reader of these files refuses non-UTF-8 text before parsing).
 #![no_main]
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
-        veletas::fuzzing::engines_file(text);
+        veletas_rules::fuzzing::record_file(text);
     }
 });

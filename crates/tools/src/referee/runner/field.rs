@@ -1,0 +1,165 @@
+//! The field of a match or tournament: the engines (command, restart policy, time
+//! control), their names, the openings and the settings every game shares; how an engine of
+//! the field is made, checked (`--check`) and started once before the first game.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::thread;
+use std::time::Duration;
+
+use crate::referee::engine::{EngineClient, EngineCommand, command_deadline};
+use crate::referee::openings::OpeningBook;
+use crate::referee::tournament::field::EngineDef;
+use crate::referee::traffic::{ProtocolLog, Traffic};
+use crate::referee::{CommonSettings, RefereeError};
+
+/// The engines and everything every game shares.
+pub(crate) struct Field {
+    /// The engines, in field order (a match's engine 1 first).
+    pub defs: Vec<EngineDef>,
+    /// Their names, for screen and records alike (set by [`Field::probe`] or the caller).
+    pub names: Vec<String>,
+    /// The engines' stderr log.
+    pub log: Option<PathBuf>,
+    /// The openings.
+    pub book: OpeningBook,
+    /// Seconds a move may exceed the clock.
+    pub margin: f64,
+    /// The deadline of commands other than `genmove`.
+    pub command_timeout: Duration,
+    /// The protocol log (`--log-protocol`).
+    protocol: Option<Arc<ProtocolLog>>,
+}
+
+impl Field {
+    /// The field of `defs` with the shared settings of `common` (the protocol log opened);
+    /// names are set later.
+    pub fn new(
+        defs: Vec<EngineDef>,
+        book: OpeningBook,
+        log: Option<PathBuf>,
+        common: &CommonSettings,
+    ) -> Result<Field, RefereeError> {
+        let protocol = match &common.log_protocol {
+            Some(path) => Some(
+                ProtocolLog::open(path)
+                    .map_err(|e| RefereeError::Usage(format!("--log-protocol {}: {e}", path.display())))?,
+            ),
+            None => None,
+        };
+        Ok(Field {
+            defs,
+            names: Vec::new(),
+            log,
+            book,
+            margin: common.margin,
+            command_timeout: command_deadline(common.command_timeout),
+            protocol,
+        })
+    }
+
+    /// A new engine of the field, not started: engine `index`, called `name` in the logs.
+    pub(super) fn engine(&self, index: usize, name: &str) -> EngineClient {
+        let def = &self.defs[index];
+        EngineClient::new(def.command.clone(), self.log.clone()).with_traffic(Traffic::new(name, self.protocol.clone()))
+    }
+
+    /// Runs the required checks of `veletas check` on every engine (`--check`); the
+    /// first engine that fails one is refused, with the check and its reason.
+    pub fn check(&self) -> Result<(), RefereeError> {
+        let settings = crate::check::CheckSettings {
+            variant: self.book.variant,
+            rules: self.book.rules.set.into(),
+            command_timeout: self.command_timeout,
+            margin: self.margin,
+            movetime: 0.2,
+            seed: 1,
+        };
+        for def in &self.defs {
+            crate::check::required_checks(&def.command, &settings).map_err(|detail| RefereeError::Refused {
+                command: shown_command(def),
+                detail: format!("--check: {detail}"),
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Starts every engine once (in parallel): each must answer `protocol_version` and
+    /// `name` ([`crate::check::startup`]), or none plays. Names the field from the names
+    /// given and the replies ([`crate::referee::tournament::field::distinct_names`]) and returns
+    /// the engines still running, for the first worker.
+    pub fn probe(&mut self) -> Result<Vec<EngineClient>, RefereeError> {
+        let timeout = self.command_timeout;
+        let probed: Vec<Result<(String, EngineClient), RefereeError>> = thread::scope(|scope| {
+            let handles: Vec<_> = self
+                .defs
+                .iter()
+                .enumerate()
+                .map(|(index, def)| {
+                    let engine = self.engine(index, def.name.as_deref().unwrap_or(&def.command.text));
+                    scope.spawn(move || {
+                        let mut engine = engine;
+                        let named = match engine.ensure_running() {
+                            Err(e) => Err(RefereeError::Engine { command: shown_command(def), detail: e.to_string() }),
+                            Ok(_) => crate::check::startup(&mut engine, timeout)
+                                .map(|identity| identity.full_name())
+                                .map_err(|detail| RefereeError::Refused {
+                                    command: shown_command(def),
+                                    detail: format!("at start-up, {detail}"),
+                                }),
+                        };
+                        match named {
+                            Ok(name) => Ok((name, engine)),
+                            Err(e) => {
+                                engine.quit(Duration::from_millis(500));
+                                Err(e)
+                            }
+                        }
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join().unwrap_or_else(|_| Err(RefereeError::Usage("the start-up of an engine failed".into())))
+                })
+                .collect()
+        });
+        let mut raw = Vec::new();
+        let mut engines = Vec::new();
+        let mut failure = None;
+        for (def, result) in self.defs.iter().zip(probed) {
+            match result {
+                Ok((replied, engine)) => {
+                    raw.push(def.name.clone().unwrap_or(replied));
+                    engines.push(engine);
+                }
+                Err(e) => {
+                    failure.get_or_insert(e);
+                }
+            }
+        }
+        if let Some(e) = failure {
+            engines.iter_mut().for_each(|engine| engine.quit(Duration::from_millis(500)));
+            return Err(e);
+        }
+        self.name(&raw);
+        Ok(engines)
+    }
+
+    /// Names the field from `raw` names (the names given, else replies or recorded
+    /// names): engines with the same name are told apart by their command lines.
+    pub fn name(&mut self, raw: &[String]) {
+        let fixed: Vec<bool> = self.defs.iter().map(|d| d.name.is_some()).collect();
+        let commands: Vec<&EngineCommand> = self.defs.iter().map(|d| &d.command).collect();
+        self.names = crate::referee::tournament::field::distinct_names(raw, &fixed, &commands);
+    }
+}
+
+/// How an engine is shown in an error: `NAME=CMD` when named, else its command line.
+fn shown_command(def: &EngineDef) -> String {
+    match &def.name {
+        Some(name) => format!("{name}={}", def.command.text),
+        None => def.command.text.clone(),
+    }
+}
