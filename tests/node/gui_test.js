@@ -9,7 +9,8 @@
 // (classic, and modern with the swap offered and declined): the result the page shows must be
 // the one recorded, and the record must replay (`loadgame` + `final_score`) to it. A game
 // against the fake engine crashing at its second move must end with the reason shown, and the
-// server must keep serving. No console errors. Screenshots go to OUT_DIR/screenshots; the
+// server must keep serving. The page follows each game by its stream of Server-Sent Events.
+// No console errors. Screenshots go to OUT_DIR/screenshots; the
 // start-up figures are printed.
 //
 // Usage: node gui_test.js VELETAS_BINARY OUT_DIR
@@ -135,7 +136,10 @@ async function main() {
     await page.setViewport({width: 1200, height: 820})
     page.on('console', (msg) => { if (msg.type() === 'error' || msg.type() === 'warn') problems.push(`console: ${msg.text()}`) })
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`))
-    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`))
+    // A stream of live updates is aborted by the page when it moves to another game.
+    page.on('requestfailed', (r) => {
+      if (!/\/events(\?|$)/.test(r.url())) problems.push(`request failed: ${r.url()}`)
+    })
     page.on('request', (r) => {
       if (!r.url().startsWith(server.url) && !r.url().startsWith('data:')) problems.push(`foreign request: ${r.url()}`)
       if (r.url().includes('/api/games/') && r.method() === 'POST') requests += 1
@@ -156,6 +160,8 @@ async function main() {
     await page.waitForSelector('#board svg .hit')
     figures.board = Date.now() - t2
     figures.total = Date.now() - t0
+    // The page follows the game by its stream of Server-Sent Events, not by polling.
+    await page.waitForFunction(() => document.body.dataset.updates === 'events', {timeout: 5000})
 
     const view = () => page.evaluate(() => {
       const pieces = {}

@@ -13,6 +13,7 @@
 pub mod analysis;
 pub mod analysis_view;
 pub mod engine_turn;
+pub mod events;
 pub mod new_game;
 pub mod series;
 pub mod series_view;
