@@ -9,7 +9,8 @@
 // (classic, and modern with the swap offered and declined): the result the page shows must be
 // the one recorded, and the record must replay (`loadgame` + `final_score`) to it. A game
 // against the fake engine crashing at its second move must end with the reason shown, and the
-// server must keep serving. The page follows each game by its stream of Server-Sent Events.
+// server must keep serving. The page follows each game by its stream of Server-Sent Events,
+// and polls in a browser without EventSource.
 // No console errors. Screenshots go to OUT_DIR/screenshots; the
 // start-up figures are printed.
 //
@@ -651,6 +652,22 @@ async function main() {
     assert.deepEqual(state.moves, final.moves.slice(0, 4), 'the first game of the file, cut after turn 4')
     await page.$eval('textarea[name=start]', (t) => { t.value = '' })
     await page.$eval('input[name=turn]', (t) => { t.value = '' })
+
+    // ---- a browser without EventSource: the page polls, and the engine's turn still shows ----
+    const polling = await browser.newPage()
+    polling.on('pageerror', (e) => problems.push(`page error (polling): ${e.message}`))
+    polling.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console (polling): ${msg.text()}`) })
+    await polling.evaluateOnNewDocument(() => { delete window.EventSource })
+    await polling.goto(server.url, {waitUntil: 'load'})
+    await polling.waitForSelector('dialog[open]')
+    await polling.select('select[name=size]', '7')
+    await polling.click('input[name=rules][value=classic]')
+    await polling.select('select[name=black]', '2')
+    await polling.select('select[name=white]', 'person')
+    await polling.click('#start')
+    await polling.waitForFunction(() => document.querySelectorAll('#moves li').length >= 1, {timeout: 10000})
+    assert.notEqual(await polling.evaluate(() => document.body.dataset.updates), 'events', 'without a stream, polled')
+    await polling.close()
 
     const config = await page.evaluate(async () => (await fetch('/api/config')).status)
     assert.equal(config, 200, 'the server keeps serving')
