@@ -8,13 +8,18 @@ use veletas_gui::GuiSettings;
 /// Options of `veletas gui`.
 #[derive(Args, Clone, Debug, PartialEq)]
 #[command(after_help = "Examples:\n  veletas gui\n  veletas gui --engine strong='veletas --playouts 20000' \
---engine random='veletas --player random'\n  veletas gui --no-browser --port 8080 --record my-games.txt")]
+--engine random='veletas --player random'\n  veletas gui --engines engines.toml\n  veletas gui --no-browser --port 8080 --record my-games.txt")]
 pub struct GuiArgs {
     /// An engine the page may choose for either colour (repeatable), `NAME=CMD ARGS` or
     /// `CMD ARGS`, run without a shell. Default: this program as the engine, with
     /// --playouts 2000, and its easy players greedy and random.
     #[arg(long = "engine", value_name = "[NAME=]CMD ARGS")]
     pub engines: Vec<String>,
+    /// An engines file (TOML), as `veletas tournament --engines` reads it: `[[engine]]`
+    /// tables with name, command, dir and init, and an optional `[each]` table. Its engines
+    /// come before those of --engine.
+    #[arg(long = "engines", value_name = "FILE")]
+    pub engines_file: Option<PathBuf>,
     /// The port to listen on (0: a free one).
     #[arg(long, default_value_t = 0)]
     pub port: u16,
@@ -33,8 +38,8 @@ pub struct GuiArgs {
 
 impl From<GuiArgs> for GuiSettings {
     fn from(args: GuiArgs) -> GuiSettings {
-        let GuiArgs { engines, port, host, no_browser, record } = args;
-        GuiSettings { engines, port, host, no_browser, record }
+        let GuiArgs { engines, engines_file, port, host, no_browser, record } = args;
+        GuiSettings { engines, engines_file, port, host, no_browser, record }
     }
 }
 

@@ -9,7 +9,9 @@
 // (classic, and modern with the swap offered and declined): the result the page shows must be
 // the one recorded, and the record must replay (`loadgame` + `final_score`) to it. A game
 // against the fake engine crashing at its second move must end with the reason shown, and the
-// server must keep serving. No console errors. Screenshots go to OUT_DIR/screenshots; the
+// server must keep serving. The page follows each game by its stream of Server-Sent Events,
+// and polls in a browser without EventSource.
+// No console errors. Screenshots go to OUT_DIR/screenshots; the
 // start-up figures are printed.
 //
 // Usage: node gui_test.js VELETAS_BINARY OUT_DIR
@@ -135,7 +137,10 @@ async function main() {
     await page.setViewport({width: 1200, height: 820})
     page.on('console', (msg) => { if (msg.type() === 'error' || msg.type() === 'warn') problems.push(`console: ${msg.text()}`) })
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`))
-    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`))
+    // A stream of live updates is aborted by the page when it moves to another game.
+    page.on('requestfailed', (r) => {
+      if (!/\/events(\?|$)/.test(r.url())) problems.push(`request failed: ${r.url()}`)
+    })
     page.on('request', (r) => {
       if (!r.url().startsWith(server.url) && !r.url().startsWith('data:')) problems.push(`foreign request: ${r.url()}`)
       if (r.url().includes('/api/games/') && r.method() === 'POST') requests += 1
@@ -156,6 +161,8 @@ async function main() {
     await page.waitForSelector('#board svg .hit')
     figures.board = Date.now() - t2
     figures.total = Date.now() - t0
+    // The page follows the game by its stream of Server-Sent Events, not by polling.
+    await page.waitForFunction(() => document.body.dataset.updates === 'events', {timeout: 5000})
 
     const view = () => page.evaluate(() => {
       const pieces = {}
@@ -310,7 +317,10 @@ async function main() {
         await page.waitForFunction(() => document.getElementById('refused').textContent !== '')
         const after = await view()
         assert.equal(requests, before, 'an illegal click sends no request')
-        assert.equal(after.version, state.version, 'an illegal click changes nothing')
+        // (The view's version may move on meanwhile: the engine's thinking process ends after
+        // its move, and the stream brings that at once.)
+        assert.deepEqual(after.moves, state.moves, 'an illegal click changes nothing')
+        assert.equal(after.picks, state.picks, 'an illegal click picks nothing')
         assert.deepEqual(after.pieces, state.pieces)
         illegalChecked = true
       }
@@ -642,6 +652,22 @@ async function main() {
     assert.deepEqual(state.moves, final.moves.slice(0, 4), 'the first game of the file, cut after turn 4')
     await page.$eval('textarea[name=start]', (t) => { t.value = '' })
     await page.$eval('input[name=turn]', (t) => { t.value = '' })
+
+    // ---- a browser without EventSource: the page polls, and the engine's turn still shows ----
+    const polling = await browser.newPage()
+    polling.on('pageerror', (e) => problems.push(`page error (polling): ${e.message}`))
+    polling.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console (polling): ${msg.text()}`) })
+    await polling.evaluateOnNewDocument(() => { delete window.EventSource })
+    await polling.goto(server.url, {waitUntil: 'load'})
+    await polling.waitForSelector('dialog[open]')
+    await polling.select('select[name=size]', '7')
+    await polling.click('input[name=rules][value=classic]')
+    await polling.select('select[name=black]', '2')
+    await polling.select('select[name=white]', 'person')
+    await polling.click('#start')
+    await polling.waitForFunction(() => document.querySelectorAll('#moves li').length >= 1, {timeout: 10000})
+    assert.notEqual(await polling.evaluate(() => document.body.dataset.updates), 'events', 'without a stream, polled')
+    await polling.close()
 
     const config = await page.evaluate(async () => (await fetch('/api/config')).status)
     assert.equal(config, 200, 'the server keeps serving')

@@ -23,5 +23,6 @@ mod docs_inline;
 mod docs_options;
 mod fuzz_seeds;
 mod generate;
+mod gui_cli;
 mod scripts_usage;
 mod support;

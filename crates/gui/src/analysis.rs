@@ -145,11 +145,16 @@ pub fn parse_report(line: &str) -> Vec<ReportedCandidate> {
 
 /// Sets `engine` up on `game`'s position: size, rules, start position and moves.
 pub fn set_up(engine: &mut EngineClient, game: &Game, timeout: std::time::Duration) -> Result<(), String> {
+    // The engine's start-up commands (`init=` of an engines file) first, as for a game's engine.
+    let init = engine.command_line().init.clone();
     let mut ask = |command: String| match engine.command(&command, timeout) {
         Ok(Reply { success: true, .. }) => Ok(()),
         Ok(Reply { success: false, text }) => Err(format!("'{command}' was refused: {text}")),
         Err(failure) => Err(format!("'{command}': {failure}")),
     };
+    for command in init {
+        ask(command)?;
+    }
     let start = game.start();
     ask(format!("boardsize {}", start.variant().size()))?;
     if start.rules().set != RuleSet::Classic {

@@ -13,6 +13,7 @@
 pub mod analysis;
 pub mod analysis_view;
 pub mod engine_turn;
+pub mod events;
 pub mod new_game;
 pub mod series;
 pub mod series_view;
@@ -25,8 +26,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use veletas_tools::referee::TimeControl;
 use veletas_tools::referee::engine::EngineCommand;
-use veletas_tools::referee::words::split_engine_name;
+use veletas_tools::referee::tournament::field::{self, EngineOptions};
 
 use crate::server::App;
 use crate::session::{EngineSpec, Settings};
@@ -38,9 +40,11 @@ pub const DEFAULT_PLAYOUTS: u32 = 2000;
 /// How `veletas gui` serves (the command line's `GuiSettings` become these).
 #[derive(Clone, Debug, PartialEq)]
 pub struct GuiSettings {
-    /// The engines the page may choose (`[NAME=]CMD ARGS`); none: this program and its
-    /// easy players (see [`engine_specs`]).
+    /// The engines the page may choose (`[NAME=]CMD ARGS`), after those of
+    /// `engines_file`; none in all: this program and its easy players (see [`engine_specs`]).
     pub engines: Vec<String>,
+    /// An engines file (`--engines FILE`, as `veletas tournament` reads it).
+    pub engines_file: Option<PathBuf>,
     /// The port to listen on (0: a free one).
     pub port: u16,
     /// The address to listen on; any other than loopback needs the token in the URL.
@@ -51,43 +55,86 @@ pub struct GuiSettings {
     pub record: Option<PathBuf>,
 }
 
-/// The engines of `--engine`, or, when none is given, our own engine (`program`) and its
-/// built-in easy players: `veletas` (the search, --playouts 2000), `greedy` and `random`.
-pub fn engine_specs(args: &GuiSettings, program: &std::path::Path) -> Result<Vec<EngineSpec>, String> {
-    if args.engines.is_empty() {
-        let ours = |name: &str, args: &[&str]| {
-            let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
-            let command = EngineCommand {
-                text: format!("{} {}", program.display(), args.join(" ")),
-                program: program.display().to_string(),
-                args,
-                dir: None,
-                init: Vec::new(),
-            };
-            EngineSpec { name: name.into(), command }
-        };
-        let playouts = DEFAULT_PLAYOUTS.to_string();
-        return Ok(vec![
-            ours("veletas", &["--playouts", &playouts]),
-            ours("greedy", &["--player", "greedy"]),
-            ours("random", &["--player", "random"]),
-        ]);
+/// The engines of `--engines FILE` (the engines file of `veletas tournament`, read by its
+/// own parser) then those of `--engine`, or, when there are none, our own engine
+/// (`program`) and its built-in easy players: `veletas` (the search, --playouts 2000),
+/// `greedy` and `random`. An engine without a name is named after its program's file name.
+/// The notes are lines for stderr: the file's options the page does not use.
+pub fn engine_specs(args: &GuiSettings, program: &std::path::Path) -> Result<(Vec<EngineSpec>, Vec<String>), String> {
+    let (mut entries, each) = match &args.engines_file {
+        Some(path) => {
+            let (entries, each) = field::read_engines_file(path)?;
+            if entries.is_empty() {
+                return Err(format!("--engines {}: no [[engine]] in it", path.display()));
+            }
+            (entries, each)
+        }
+        None => (Vec::new(), EngineOptions::default()),
+    };
+    entries.extend(args.engines.iter().map(|text| field::entry_from_flag(text)));
+    if entries.is_empty() {
+        return Ok((default_engines(program), Vec::new()));
     }
-    let mut specs = Vec::new();
-    for text in &args.engines {
-        let (name, line) = split_engine_name(text);
-        let command = EngineCommand::parse(line).map_err(|e| format!("--engine '{text}': {e}"))?;
-        let name = name.map_or_else(
-            || {
-                std::path::Path::new(&command.program)
+    // The time control is the page's: the one given here only lets `resolve` check the file's.
+    let defs = field::resolve(&entries, &each, TimeControl::MoveTime(1.0))?;
+    let specs = defs
+        .into_iter()
+        .map(|def| {
+            let name = def.name.unwrap_or_else(|| {
+                std::path::Path::new(&def.command.program)
                     .file_name()
-                    .map_or(command.program.clone(), |f| f.to_string_lossy().into_owned())
-            },
-            str::to_string,
-        );
-        specs.push(EngineSpec { name, command });
+                    .map_or(def.command.program.clone(), |f| f.to_string_lossy().into_owned())
+            });
+            EngineSpec { name, command: def.command }
+        })
+        .collect();
+    let mut notes = Vec::new();
+    let unused = |options: &EngineOptions| {
+        let set = [
+            ("restart", options.restart.is_some()),
+            ("movetime", options.movetime.is_some()),
+            ("clock", options.clock.is_some()),
+            ("byoyomi", options.byoyomi.is_some()),
+            ("odds", options.odds.is_some()),
+        ];
+        set.iter().filter(|(_, on)| *on).map(|(key, _)| *key).collect::<Vec<_>>().join(", ")
+    };
+    for (which, options) in std::iter::once(("[each]".to_string(), &each)).chain(
+        entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.name.clone().unwrap_or_else(|| format!("engine {}", i + 1)), &e.options)),
+    ) {
+        let keys = unused(options);
+        if !keys.is_empty() {
+            notes.push(format!(
+                "veletas gui: --engines: {which}: {keys} not used here (the page sets each side's time, and every \
+                 game starts its engines afresh)"
+            ));
+        }
     }
-    Ok(specs)
+    Ok((specs, notes))
+}
+
+/// Our own engine (`program`) and its built-in easy players.
+fn default_engines(program: &std::path::Path) -> Vec<EngineSpec> {
+    let ours = |name: &str, args: &[&str]| {
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        let command = EngineCommand {
+            text: format!("{} {}", program.display(), args.join(" ")),
+            program: program.display().to_string(),
+            args,
+            dir: None,
+            init: Vec::new(),
+        };
+        EngineSpec { name: name.into(), command }
+    };
+    let playouts = DEFAULT_PLAYOUTS.to_string();
+    vec![
+        ours("veletas", &["--playouts", &playouts]),
+        ours("greedy", &["--player", "greedy"]),
+        ours("random", &["--player", "random"]),
+    ]
 }
 
 /// Whether every address `host` names is a loopback address.
@@ -172,6 +219,8 @@ pub struct Gui {
     /// When the server listens on every address of the machine (`--host 0.0.0.0` or `::`):
     /// a line for stderr saying how another machine reaches the page.
     pub elsewhere: Option<String>,
+    /// Lines for stderr about the engines (options of the engines file the page does not use).
+    pub notes: Vec<String>,
     app: Arc<App>,
     server: Arc<tiny_http::Server>,
 }
@@ -179,7 +228,7 @@ pub struct Gui {
 impl Gui {
     /// Listens as `args` ask, `program` being our own engine's binary. Errors are one line.
     pub fn bind(args: &GuiSettings, program: &std::path::Path) -> Result<Gui, String> {
-        let engines = engine_specs(args, program)?;
+        let (engines, notes) = engine_specs(args, program)?;
         let addresses: Vec<SocketAddr> = (args.host.as_str(), args.port)
             .to_socket_addrs()
             .map_err(|e| format!("--host {}: {e}", args.host))?
@@ -199,7 +248,7 @@ impl Gui {
         let settings =
             Settings { engines, command_timeout: Duration::from_secs(10), margin: 0.5, record: args.record.clone() };
         let app = Arc::new(App::new(settings, token, hosts, port));
-        Ok(Gui { url, elsewhere, app, server: Arc::new(server) })
+        Ok(Gui { url, elsewhere, notes, app, server: Arc::new(server) })
     }
 
     /// Answers requests until the [`Gui::stopper`] is called, then closes every game (killing
@@ -229,7 +278,7 @@ pub fn run(args: &GuiSettings, program: &std::path::Path) -> Result<(), String> 
         let mut out = std::io::stdout().lock();
         writeln!(out, "{}", gui.url).and_then(|()| out.flush()).map_err(|e| format!("stdout: {e}"))?;
     }
-    if let Some(note) = &gui.elsewhere {
+    for note in gui.elsewhere.iter().chain(&gui.notes) {
         eprintln!("{note}");
     }
     // Ctrl-C (and SIGTERM) end the serving; the games are closed and their engines ended.
@@ -249,18 +298,69 @@ mod tests {
 
     #[test]
     fn engines_come_from_the_command_line_or_default_to_this_program() {
-        let args = GuiSettings { engines: vec![], port: 0, host: "127.0.0.1".into(), no_browser: true, record: None };
-        let specs = engine_specs(&args, std::path::Path::new("/bin/veletas")).unwrap();
+        let args = GuiSettings {
+            engines: vec![],
+            engines_file: None,
+            port: 0,
+            host: "127.0.0.1".into(),
+            no_browser: true,
+            record: None,
+        };
+        let specs = engine_specs(&args, std::path::Path::new("/bin/veletas")).unwrap().0;
         let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["veletas", "greedy", "random"]);
         assert!(specs.iter().all(|s| s.command.program == "/bin/veletas"));
         assert_eq!(specs[0].command.args, ["--playouts", "2000"]);
         let args = GuiSettings { engines: vec!["strong=v --seed 1".into(), "./other -x".into()], ..args };
-        let specs = engine_specs(&args, std::path::Path::new("/bin/veletas")).unwrap();
+        let specs = engine_specs(&args, std::path::Path::new("/bin/veletas")).unwrap().0;
         assert_eq!((specs[0].name.as_str(), specs[1].name.as_str()), ("strong", "other"));
         assert_eq!(specs[0].command.args, ["--seed", "1"]);
         let bad = GuiSettings { engines: vec!["'open".into()], ..args };
         assert!(engine_specs(&bad, std::path::Path::new("/bin/veletas")).is_err());
+    }
+
+    #[test]
+    fn an_engines_file_gives_names_commands_working_directories_and_init() {
+        let dir = std::env::temp_dir().join(format!("veletas-gui-engines-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("strong")).unwrap();
+        let file = dir.join("engines.toml");
+        std::fs::write(
+            &file,
+            "[each]\ninit = [\"option a 1\"]\n[[engine]]\nname = \"strong\"\ncommand = \"v --seed 1\"\n\
+             dir = \"strong\"\ninit = [\"option b 2\"]\nmovetime = 2\n[[engine]]\ncommand = \"./other -x\"\n",
+        )
+        .unwrap();
+        let args = GuiSettings {
+            engines: vec!["third=v --seed 3".into()],
+            engines_file: Some(file.clone()),
+            port: 0,
+            host: "127.0.0.1".into(),
+            no_browser: true,
+            record: None,
+        };
+        let (specs, notes) = engine_specs(&args, std::path::Path::new("/bin/veletas")).unwrap();
+        let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["strong", "other", "third"]);
+        assert_eq!(specs[0].command.args, ["--seed", "1"]);
+        assert_eq!(specs[0].command.dir.as_deref(), Some(dir.join("strong").as_path()));
+        assert_eq!(specs[0].command.init, ["option a 1", "option b 2"]);
+        assert_eq!(specs[1].command.init, ["option a 1"]);
+        assert_eq!(specs[2].command.init, ["option a 1"]);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].contains("strong: movetime not used here"), "{notes:?}");
+        for (text, error) in [
+            ("[[engine]]\nname = \"a\"\n", "engine 1: no command"),
+            ("[[engine]]\ncommand = \"v\"\nspeed = 3\n", "speed"),
+            ("[[engine]]\ncommand = \"v\"\ndir = \"nowhere\"\n", "does not exist"),
+            ("[[engine]]\nname = \"a\"\ncommand = \"v\"\n[[engine]]\nname = \"a\"\ncommand = \"w\"\n", "unique"),
+            ("[each]\n", "no [[engine]]"),
+            ("[[engine]\n", "line 1"),
+        ] {
+            std::fs::write(&file, text).unwrap();
+            let err = engine_specs(&args, std::path::Path::new("/bin/veletas")).unwrap_err();
+            assert!(err.contains(error) && !err.contains('\n'), "{text}: {err}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

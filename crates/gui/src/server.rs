@@ -7,7 +7,8 @@
 //! | `GET /api/config` | the engines a game may use, and the pictures of the pieces |
 //! | `POST /api/position` | `{"position": "..."}`: whether it is a possible position; its board |
 //! | `POST /api/games` | a new game ([`NewGame`]); the answer is its [`session::GameView`] |
-//! | `GET /api/games/ID` | the game's view (the page polls it) |
+//! | `GET /api/games/ID` | the game's view |
+//! | `GET /api/games/ID/events` | Server-Sent Events: the game's view at every change ([`crate::events`]) |
 //! | `GET /api/games/ID/turns/N` | the position after N turns, with its analysis ([`session::TurnView`]) |
 //! | `POST /api/games/ID/steps` | `{"picks": [...]}`: the targets of the next click ([`crate::steps`]) |
 //! | `POST /api/games/ID/play` | `{"move": "d4-d7/d4"}`: a person's turn |
@@ -34,6 +35,7 @@ use veletas_rules::Position;
 use veletas_tools::picture::svg::{self, Layout, SvgOptions};
 
 use crate::analysis;
+use crate::events::{self, Streams};
 use crate::new_game::NewGame;
 use crate::series::{self, Registry};
 use crate::session::{self, Refusal, Settings, SharedGame};
@@ -60,6 +62,7 @@ pub struct App {
     token: Option<String>,
     hosts: Vec<String>,
     page: String,
+    streams: Arc<Streams>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -89,6 +92,16 @@ impl Answer {
             Refusal::Conflict(message) => Answer::error(409, message),
         }
     }
+}
+
+/// What a request is to the live updates ([`App::events`]).
+enum Events {
+    /// Not a request for them.
+    Not,
+    /// One refused, with its answer.
+    Refused(Answer),
+    /// A stream to start, in its place among the open ones.
+    Stream(SharedGame, events::Slot),
 }
 
 #[derive(Deserialize)]
@@ -125,7 +138,8 @@ impl App {
     /// `Host` header may give, without the port; any name when empty).
     pub fn new(settings: Settings, token: Option<String>, hosts: Vec<String>, port: u16) -> App {
         let hosts = hosts.into_iter().map(|h| format!("{h}:{port}")).collect();
-        App { settings: Arc::new(settings), games: Arc::new(Registry::default()), token, hosts, page: page() }
+        let games = Arc::new(Registry::default());
+        App { settings: Arc::new(settings), games, token, hosts, page: page(), streams: Arc::default() }
     }
 
     /// Answers requests from `server` on `threads` threads until it is unblocked.
@@ -152,6 +166,7 @@ impl App {
     /// ended (each is killed within [`veletas_tools::referee::engine::STOP_POLL`] when it
     /// is waited for; one still being set up answers within the command timeout).
     pub fn close_all(&self) {
+        self.streams.stop();
         let games = self.games.close_all();
         let give_up = std::time::Instant::now() + self.settings.command_timeout + std::time::Duration::from_secs(1);
         while games.iter().any(|game| lock(game).analysers > 0) && std::time::Instant::now() < give_up {
@@ -159,8 +174,17 @@ impl App {
         }
     }
 
+    /// How many streams of live updates are open.
+    pub fn open_streams(&self) -> usize {
+        self.streams.open()
+    }
+
     fn handle(&self, mut request: Request) {
-        let answer = self.answer(&mut request);
+        let answer = match self.events(&request) {
+            Events::Stream(game, slot) => return events::start(request, game, Arc::clone(&self.settings), slot),
+            Events::Refused(answer) => answer,
+            Events::Not => self.answer(&mut request),
+        };
         let mut response = Response::from_string(answer.body).with_status_code(answer.status);
         let mut headers = vec![
             format!("Content-Type: {}; charset=utf-8", answer.content_type),
@@ -183,20 +207,58 @@ impl App {
         }
     }
 
-    fn answer(&self, request: &mut Request) -> Answer {
+    /// Whether `request` is `GET /api/games/ID/events` (a stream of live updates, served on
+    /// a thread of its own by [`crate::events`]) that passes the checks of every request.
+    fn events(&self, request: &Request) -> Events {
+        let url = request.url();
+        let path = url.split_once('?').map_or(url, |(path, _)| path);
+        let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+        let ["api", "games", id, "events"] = parts.as_slice() else { return Events::Not };
+        if *request.method() != Method::Get {
+            return Events::Not;
+        }
+        if let Err(answer) = self.check(request) {
+            return Events::Refused(answer);
+        }
+        let Some(game) = id.parse::<u64>().ok().and_then(|id| self.games.get(id)) else {
+            return Events::Refused(Answer::error(
+                404,
+                format!("no game '{}'", id.chars().take(20).collect::<String>()),
+            ));
+        };
+        match self.streams.slot() {
+            Some(slot) => Events::Stream(game, slot),
+            None => Events::Refused(Answer::error(
+                503,
+                format!("{} streams of live updates are open: poll", events::MAX_STREAMS),
+            )),
+        }
+    }
+
+    /// The checks of every request: its `Host` header names this server, and it carries the
+    /// token when there is one.
+    fn check(&self, request: &Request) -> Result<(), Answer> {
         let host = request.headers().iter().find(|h| h.field.equiv("Host")).map(|h| h.value.as_str().to_string());
         let known = |h: &String| self.hosts.iter().any(|ok| ok.eq_ignore_ascii_case(h));
         if !self.hosts.is_empty() && !host.as_ref().is_some_and(known) {
-            return Answer::error(403, "unknown Host header");
+            return Err(Answer::error(403, "unknown Host header"));
         }
-        let url = request.url().to_string();
-        let (path, query) = url.split_once('?').unwrap_or((&url, ""));
         if let Some(token) = &self.token {
+            let query = request.url().split_once('?').map_or("", |(_, query)| query);
             let given = query.split('&').find_map(|pair| pair.strip_prefix("token="));
             if given != Some(token.as_str()) {
-                return Answer::error(403, "a valid ?token= is required");
+                return Err(Answer::error(403, "a valid ?token= is required"));
             }
         }
+        Ok(())
+    }
+
+    fn answer(&self, request: &mut Request) -> Answer {
+        if let Err(answer) = self.check(request) {
+            return answer;
+        }
+        let url = request.url().to_string();
+        let path = url.split_once('?').map_or(url.as_str(), |(path, _)| path);
         let method = request.method().clone();
         let body = if method == Method::Post {
             let json = request

@@ -223,6 +223,8 @@ pub struct GameSession {
     /// Killers of the engine processes the game started: closing the game ends them even
     /// while they are asked for a move.
     pub(crate) killers: Vec<Killer>,
+    /// Whether the game has been closed (its live updates end).
+    pub(crate) closed: bool,
 }
 
 /// The reason given to a game closed before its end (it has no result).
@@ -374,6 +376,7 @@ impl GameSession {
             notes,
             series: None,
             killers: Vec::new(),
+            closed: false,
         })
     }
 
@@ -633,6 +636,13 @@ impl GameSession {
         self.version += 1;
     }
 
+    /// What tells that the view has changed: its version, and the match's view (a match's
+    /// next game opens without a change of this one).
+    pub(crate) fn change_mark(&self) -> (u64, Option<String>) {
+        let series = self.series.as_ref().map(|(series, number)| json_text(&lock(series).view(*number)));
+        (self.version, series)
+    }
+
     /// The game as a record (result `*` while it goes on).
     pub fn record(&self) -> GameRecord {
         let mut record = GameRecord::default();
@@ -700,6 +710,7 @@ impl GameSession {
     /// Kills the game's engines (when the game is closed); a match whose game was being
     /// played stops.
     pub fn close(&mut self) {
+        self.closed = true;
         if !self.is_over()
             && let Some((series, _)) = &self.series
         {
@@ -722,6 +733,10 @@ impl GameSession {
             killer.kill();
         }
     }
+}
+
+fn json_text(value: &impl Serialize) -> String {
+    serde_json::to_string(value).unwrap_or_default()
 }
 
 fn capitalized(color: Color) -> &'static str {

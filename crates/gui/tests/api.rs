@@ -36,12 +36,18 @@ fn start(engines: &[&str], record: Option<&Path>) -> Running {
 fn start_on(host: &str, engines: &[&str], record: Option<&Path>) -> (Running, String) {
     let args = GuiSettings {
         engines: engines.iter().map(|e| e.to_string()).collect(),
+        engines_file: None,
         port: 0,
         host: host.into(),
         no_browser: true,
         record: record.map(Path::to_path_buf),
     };
-    let gui = Gui::bind(&args, Path::new("/nonexistent/veletas")).expect("the server listens");
+    start_with(&args)
+}
+
+/// A server as `args` ask, and the URL it prints.
+fn start_with(args: &GuiSettings) -> (Running, String) {
+    let gui = Gui::bind(args, Path::new("/nonexistent/veletas")).expect("the server listens");
     let url = gui.url.clone();
     let address = url.trim_start_matches("http://").split('/').next().unwrap_or_default().to_string();
     let stop = Box::new(gui.stopper());
@@ -661,5 +667,38 @@ fn closing_a_match_game_or_the_server_ends_its_thinking_engines_at_once() {
     let thinking = nth_pid(&pids, 2);
     drop(server);
     assert!(gone_within(thinking, 1.0), "the engine {thinking} outlived the server");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_engines_of_an_engines_file_play_in_their_directory_after_their_init() {
+    let dir = std::env::temp_dir().join(format!("veletas-gui-api-file-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("work")).unwrap();
+    // Writes every command it reads to seen.txt in its working directory and plays d4.
+    let logger = r#"sh -c 'while read id cmd rest; do echo "$cmd $rest" >> seen.txt; case "$cmd" in genmove) printf "=%s d4\n\n" "$id";; *) printf "=%s\n\n" "$id";; esac; done'"#;
+    let file = dir.join("engines.toml");
+    let text = format!(
+        "[[engine]]\nname = \"logger\"\ncommand = '''{logger}'''\ndir = \"work\"\ninit = [\"option level 3\"]\n"
+    );
+    std::fs::write(&file, text).unwrap();
+    let args = GuiSettings {
+        engines: vec!["plain=sh -c 'exit 0'".into()],
+        engines_file: Some(file),
+        port: 0,
+        host: "127.0.0.1".into(),
+        no_browser: true,
+        record: None,
+    };
+    let (server, _) = start_with(&args);
+    assert_eq!(get(&server, "/api/config").1["engines"], json!(["logger", "plain"]));
+    let request = json!({"size": 7, "rules": "classic", "black": 0, "white": null, "movetime": 1, "thinking": false});
+    let (status, game) = post(&server, "/api/games", &request.to_string());
+    assert_eq!(status, 201, "{game}");
+    let path = format!("/api/games/{}", game["id"]);
+    wait_for(&server, &path, "the engine moves", |g| g["moves"] == json!(["d4"]));
+    let seen = std::fs::read_to_string(dir.join("work/seen.txt")).unwrap();
+    assert_eq!(seen.lines().next(), Some("option level 3"), "{seen}");
+    assert!(seen.contains("genmove black"), "{seen}");
+    drop(server);
     let _ = std::fs::remove_dir_all(&dir);
 }

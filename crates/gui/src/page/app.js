@@ -1,6 +1,7 @@
 // The page of `veletas gui`. It knows no rules: the server sends the board (the SVG of
 // `veletas render`), the legal targets of each click and the game's state; the page draws
-// the targets, refuses clicks elsewhere before sending anything, and polls the game.
+// the targets, refuses clicks elsewhere before sending anything, and follows the game by a
+// stream of Server-Sent Events (polling it when the stream cannot be opened).
 'use strict'
 
 const SVG_NS = 'http://www.w3.org/2000/svg'
@@ -296,6 +297,8 @@ async function pick(name) {
   } finally {
     state.busy = false
   }
+  // A view the stream sent while the turn was on its way (the engine's answer) is shown now.
+  if (live && live.latest) await received(live.latest).catch(() => {})
 }
 
 function cancelTurn() {
@@ -555,18 +558,69 @@ function showGame(game) {
     state.steps = game.steps
   }
   render()
+  follow()
   if (pollTimer !== null) schedulePoll()
   // How long after the turn was played (an engine's reply read) the board shows it.
   if (moved && game.moved_at > 0) document.body.dataset.delay = String(Date.now() - game.moved_at)
 }
 
-// Polls the game's view: every 50 ms while an engine thinks or analyses, every 600 ms
-// otherwise; a change made here (a turn, a new game) polls again at once.
+// A view of the current game that came from its stream of live updates: shown unless it
+// is older than the one shown. A match's game over moves on to its next game.
+async function received(game) {
+  const id = game.id
+  const current = () => !state.busy && state.game && state.game.id === id
+  if (!current()) return
+  if (game.outcome && game.series && game.series.next !== null && !state.browse) {
+    // A match's game over: on to its next game, which has started.
+    const next = await api(`/api/games/${game.series.next}`)
+    if (current()) showGame(next)
+  } else if (game.version > state.game.version) {
+    // A browsed position's analysis is in its own view.
+    await reloadBrowse()
+    if (current() && game.version > state.game.version) showGame(game)
+  }
+}
+
+// The live updates of the game shown: a stream of Server-Sent Events of its view
+// (`/api/games/ID/events`). While it is not open (a refusal: too many streams; a dropped
+// connection, which the browser opens again; the game closed) the page polls instead.
+let live = null // {id, source, open, latest}
+function follow() {
+  const id = state.game ? state.game.id : null
+  if (live && live.id === id) return
+  if (live && live.source) live.source.close()
+  live = null
+  if (id === null || typeof EventSource === 'undefined') return
+  const stream = {id, source: new EventSource(url(`/api/games/${id}/events`)), open: false, latest: null}
+  live = stream
+  stream.source.onopen = () => { stream.open = true; document.body.dataset.updates = 'events' }
+  stream.source.onmessage = (event) => {
+    stream.latest = JSON.parse(event.data)
+    received(stream.latest).catch((e) => { $('refused').textContent = `The server does not answer: ${e.message}` })
+  }
+  const lost = () => {
+    stream.open = false
+    document.body.dataset.updates = 'polling'
+    // Refused or over: polled from now on (the browser does not try it again).
+    if (stream.source.readyState === EventSource.CLOSED) stream.source = null
+    schedulePoll(0)
+  }
+  stream.source.onerror = lost
+  stream.source.addEventListener('end', () => { stream.source.close(); lost() })
+}
+
+// Polls the game's view while its stream is not open: every 50 ms while an engine thinks
+// or analyses, every 600 ms otherwise; a change made here (a turn, a new game) polls again
+// at once. While the stream is open it only shows its latest view if a turn being sent
+// held it back.
 let pollTimer = null
 async function poll() {
   clearTimeout(pollTimer)
   pollTimer = null
-  if (state.game && !state.busy) {
+  follow()
+  if (live && live.open) {
+    if (live.latest && !state.busy) await received(live.latest).catch(() => {})
+  } else if (state.game && !state.busy) {
     try {
       const id = state.game.id
       let game = await api(`/api/games/${id}`)
@@ -592,8 +646,9 @@ function schedulePoll(delay) {
   const running = (view) => view && view.analysis && view.analysis.running
   const busy = state.game && (state.game.thinking || running(state.game) || (state.browse && running(state.browse.view)) ||
     matchGoesOn(state.game))
+  const streamed = live && live.open
   clearTimeout(pollTimer)
-  pollTimer = setTimeout(poll, delay !== undefined ? delay : busy ? 50 : 600)
+  pollTimer = setTimeout(poll, delay !== undefined ? delay : streamed ? 250 : busy ? 50 : 600)
 }
 
 // ---- buttons and the new game dialog ----

@@ -1,0 +1,267 @@
+//! The live updates of `veletas gui` without a browser: `GET /api/games/ID/events`, a
+//! stream of Server-Sent Events read over a plain socket. It sends the game's view at once
+//! and again after every turn (an engine's too, which no request of the page causes), ends
+//! with an `end` event when the game is closed, passes the checks of every request (an
+//! unknown game gets 404, a missing token 403), and at most `MAX_STREAMS` are open at once
+//! (one more gets 503) without holding the server's workers.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::thread;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use veletas_gui::events::MAX_STREAMS;
+use veletas_gui::{Gui, GuiSettings};
+
+struct Running {
+    address: String,
+    stop: Box<dyn Fn()>,
+    thread: Option<thread::JoinHandle<()>>,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        (self.stop)();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// A server on `host` with `engines`, and the token of its URL if it has one.
+fn start(host: &str, engines: &[&str]) -> (Running, Option<String>) {
+    let args = GuiSettings {
+        engines: engines.iter().map(|e| e.to_string()).collect(),
+        engines_file: None,
+        port: 0,
+        host: host.into(),
+        no_browser: true,
+        record: None,
+    };
+    let gui = Gui::bind(&args, Path::new("/nonexistent/veletas")).expect("the server listens");
+    let token = gui.url.split_once("?token=").map(|(_, t)| t.to_string());
+    let address = gui.url.trim_start_matches("http://").split('/').next().unwrap_or_default().to_string();
+    let stop = Box::new(gui.stopper());
+    let thread = thread::spawn(move || gui.serve());
+    (Running { address, stop, thread: Some(thread) }, token)
+}
+
+/// Sends a request and leaves the connection open: the reader of its answer.
+fn open(server: &Running, method: &str, path: &str, body: &str) -> BufReader<TcpStream> {
+    let mut stream = TcpStream::connect(&server.address).expect("connects");
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let kind = if method == "POST" { "Content-Type: application/json\r\n" } else { "" };
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\n{kind}Content-Length: {}\r\n\r\n{body}",
+        server.address,
+        body.len()
+    )
+    .expect("writes");
+    BufReader::new(stream)
+}
+
+/// The status of an answer, its head read.
+fn status(reader: &mut BufReader<TcpStream>) -> u16 {
+    let mut line = String::new();
+    reader.read_line(&mut line).expect("a status line");
+    let status = line.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
+    loop {
+        line.clear();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+            return status;
+        }
+    }
+}
+
+/// One request, answered and closed: its status and JSON body.
+fn request(server: &Running, method: &str, path: &str, body: &str) -> (u16, Value) {
+    let mut stream = TcpStream::connect(&server.address).expect("connects");
+    let kind = if method == "POST" { "Content-Type: application/json\r\n" } else { "" };
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n{kind}Content-Length: {}\r\n\r\n{body}",
+        server.address,
+        body.len()
+    )
+    .expect("writes");
+    let mut text = String::new();
+    let _ = stream.read_to_string(&mut text);
+    let status = text.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+/// A chunked response body, read as the plain body (its end is the last chunk).
+struct Chunked {
+    inner: BufReader<TcpStream>,
+    left: usize,
+    done: bool,
+}
+
+impl Read for Chunked {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.done {
+            return Ok(0);
+        }
+        if self.left == 0 {
+            let mut line = String::new();
+            self.inner.read_line(&mut line)?;
+            if line.is_empty() {
+                return Ok(0);
+            }
+            self.left = usize::from_str_radix(line.trim(), 16).map_err(std::io::Error::other)?;
+            if self.left == 0 {
+                self.inner.read_line(&mut line)?;
+                self.done = true;
+                return Ok(0);
+            }
+        }
+        let n = self.inner.by_ref().take(self.left as u64).read(buf)?;
+        self.left -= n;
+        if self.left == 0 {
+            let mut end = String::new();
+            self.inner.read_line(&mut end)?;
+        }
+        Ok(n)
+    }
+}
+
+type Events = BufReader<Chunked>;
+
+/// Opens the stream of live updates at `path`: its status, and its events if it is 200.
+fn stream(server: &Running, path: &str) -> (u16, Events) {
+    let mut reader = open(server, "GET", path, "");
+    let code = status(&mut reader);
+    (code, BufReader::new(Chunked { inner: reader, left: 0, done: code != 200 }))
+}
+
+/// The next event of a stream: its name (`message` when it has none) and data; `None` at
+/// its end.
+fn next_event(reader: &mut Events) -> Option<(String, String)> {
+    let (mut name, mut data) = ("message".to_string(), String::new());
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end_matches('\n');
+        if line.is_empty() {
+            if !data.is_empty() {
+                return Some((name, data));
+            }
+        } else if let Some(value) = line.strip_prefix("event: ") {
+            name = value.to_string();
+        } else if let Some(value) = line.strip_prefix("data: ") {
+            data.push_str(value);
+        }
+    }
+}
+
+/// The next view a stream sends.
+fn next_view(reader: &mut Events) -> Value {
+    let (name, data) = next_event(reader).expect("an event");
+    assert_eq!(name, "message", "{data}");
+    serde_json::from_str(&data).expect("a view")
+}
+
+const PLAYS_D4: &str = r#"d4=sh -c 'while read id cmd rest; do case "$cmd" in genmove) sleep 0.2; printf "=%s d4\n\n" "$id";; *) printf "=%s\n\n" "$id";; esac; done'"#;
+
+#[test]
+fn the_stream_sends_the_view_at_once_and_after_every_turn_and_ends_with_the_game() {
+    let (server, _) = start("127.0.0.1", &[PLAYS_D4]);
+    let new = json!({"size": 7, "rules": "classic", "black": 0, "white": null, "movetime": 1, "thinking": false});
+    let (code, game) = request(&server, "POST", "/api/games", &new.to_string());
+    assert_eq!(code, 201, "{game}");
+    let path = format!("/api/games/{}", game["id"]);
+    let (code, mut events) = stream(&server, &format!("{path}/events"));
+    assert_eq!(code, 200);
+    let mut view = next_view(&mut events);
+    assert_eq!(view["id"], game["id"]);
+    // The engine's turn reaches the stream without any request.
+    while view["moves"] != json!(["d4"]) {
+        view = next_view(&mut events);
+    }
+    // A person's turn, and the engine's answer.
+    let (code, _) = request(&server, "POST", &format!("{path}/play"), &json!({"move": "b2,f6"}).to_string());
+    assert_eq!(code, 200);
+    while view["moves"].as_array().map_or(0, Vec::len) < 2 {
+        view = next_view(&mut events);
+    }
+    assert_eq!(view["moves"], json!(["d4", "b2,f6"]));
+    assert_eq!(request(&server, "POST", &format!("{path}/close"), "{}").0, 200);
+    loop {
+        match next_event(&mut events) {
+            Some((name, _)) if name == "end" => break,
+            Some((_, data)) => assert!(data.starts_with('{'), "{data}"),
+            None => panic!("the stream ended without its end event"),
+        }
+    }
+    assert_eq!(next_event(&mut events), None, "the response is over after the end");
+}
+
+#[test]
+fn a_stream_of_an_unknown_game_or_without_the_token_is_refused() {
+    let (server, _) = start("127.0.0.1", &["sh -c 'exit 0'"]);
+    for path in ["/api/games/99/events", "/api/games/x/events"] {
+        let (code, answer) = request(&server, "GET", path, "");
+        assert_eq!(code, 404, "{answer}");
+        assert!(answer["error"].as_str().unwrap_or_default().starts_with("no game"), "{answer}");
+    }
+    let (code, _) = request(&server, "POST", "/api/games/1/events", "{}");
+    assert_eq!(code, 404);
+    drop(server);
+
+    let (server, token) = start("0.0.0.0", &["sh -c 'exit 0'"]);
+    let token = token.expect("a token");
+    let (code, game) =
+        request(&server, "POST", &format!("/api/games?token={token}"), r#"{"size": 7, "rules": "classic"}"#);
+    assert_eq!(code, 201, "{game}");
+    let path = format!("/api/games/{}/events", game["id"]);
+    assert_eq!(request(&server, "GET", &path, "").0, 403);
+    assert_eq!(request(&server, "GET", &format!("{path}?token=0{}", &token[1..]), "").0, 403);
+    let (code, mut events) = stream(&server, &format!("{path}?token={token}"));
+    assert_eq!(code, 200);
+    assert_eq!(next_view(&mut events)["id"], game["id"]);
+}
+
+#[test]
+fn at_most_max_streams_are_open_and_the_server_still_answers() {
+    let (server, _) = start("127.0.0.1", &["sh -c 'exit 0'"]);
+    let (_, game) = request(&server, "POST", "/api/games", r#"{"size": 7, "rules": "classic"}"#);
+    let path = format!("/api/games/{}", game["id"]);
+    let mut streams = Vec::new();
+    for _ in 0..MAX_STREAMS {
+        let (code, mut events) = stream(&server, &format!("{path}/events"));
+        assert_eq!(code, 200);
+        next_view(&mut events);
+        streams.push(events);
+    }
+    // The workers are free: every other request is answered while the streams are open.
+    for _ in 0..8 {
+        assert_eq!(request(&server, "GET", &path, "").0, 200);
+    }
+    let (code, answer) = request(&server, "GET", &format!("{path}/events"), "");
+    assert_eq!(code, 503, "{answer}");
+    assert!(answer["error"].as_str().unwrap_or_default().contains("poll"), "{answer}");
+    // A turn reaches every stream.
+    assert_eq!(request(&server, "POST", &format!("{path}/play"), &json!({"move": "d4"}).to_string()).0, 200);
+    for events in &mut streams {
+        let mut view = next_view(events);
+        while view["moves"] != json!(["d4"]) {
+            view = next_view(events);
+        }
+    }
+    // A stream closed by the game frees its place.
+    assert_eq!(request(&server, "POST", &format!("{path}/close"), "{}").0, 200);
+    for events in &mut streams {
+        while next_event(events).is_some() {}
+    }
+    let (_, game) = request(&server, "POST", "/api/games", r#"{"size": 7, "rules": "classic"}"#);
+    // The places were given back as the streams' threads ended.
+    let (code, mut events) = stream(&server, &format!("/api/games/{}/events", game["id"]));
+    assert_eq!(code, 200);
+    assert_eq!(next_view(&mut events)["id"], game["id"]);
+}
