@@ -7,6 +7,8 @@
 
 use proptest::prelude::*;
 use veletas::protocol::COMMANDS;
+// Commands that search, run for long or read files: left out, as the fuzz target does.
+use veletas_engine::fuzzing::SLOW_OR_FILE_COMMANDS;
 
 /// Arguments that probe the parsers' edges.
 const ARGUMENTS: [&str; 32] = [
@@ -44,22 +46,9 @@ const ARGUMENTS: [&str; 32] = [
     "\u{0}\u{ff}",
 ];
 
-/// Commands that search, run for long or read files: left out, as the fuzz target does.
-const SKIPPED: [&str; 10] = [
-    "perft",
-    "solve",
-    "analyze",
-    "loadgame",
-    "eval",
-    "player",
-    "genmove",
-    "reg_genmove",
-    "kgs-genmove_cleanup",
-    "ponder",
-];
-
 fn line() -> impl Strategy<Value = String> {
-    let names: Vec<&'static str> = COMMANDS.iter().map(|(name, _, _)| *name).filter(|n| !SKIPPED.contains(n)).collect();
+    let names: Vec<&'static str> =
+        COMMANDS.iter().map(|(name, _, _)| *name).filter(|n| !SLOW_OR_FILE_COMMANDS.contains(n)).collect();
     (
         prop::option::of(0u32..100),
         prop::sample::select(names),

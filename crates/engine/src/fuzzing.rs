@@ -11,8 +11,9 @@ use crate::player::RandomPlayer;
 use crate::protocol::{Engine, parse_command, split_id};
 
 /// Protocol commands that may run for long (a search, perft, a solver) or read files:
-/// left out of fuzzed sessions, which must stay fast and touch nothing.
-const SLOW_OR_FILE_COMMANDS: [&str; 10] = [
+/// left out of fuzzed sessions, which must stay fast and touch nothing (the protocol's
+/// property tests leave them out too).
+pub const SLOW_OR_FILE_COMMANDS: [&str; 10] = [
     "perft",
     "solve",
     "analyze",
