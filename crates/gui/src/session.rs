@@ -165,7 +165,7 @@ pub(crate) struct EngineSeat {
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GameEnd {
-    /// `black` or `white`.
+    /// `black` or `white` (empty for a game without a result, such as a void match game).
     pub winner: String,
     /// How it ended, as the referee names it (`normal`, `resignation`, `crash`, ...).
     pub termination: String,
