@@ -13,14 +13,14 @@ use veletas_tools::referee::engine::{EngineClient, Failure, Reply};
 use veletas_tools::referee::game::Termination;
 
 use crate::analysis::{self, Kind};
-use crate::series::{self, Registry};
+use crate::series::Registry;
 use crate::session::{EngineSeat, Settings, SharedGame, lock, now_ms, save_finished};
 
-/// Starts the engine's move if an engine is to move and none is thinking (`games`: where
-/// the next game of a match opens, once this one ends).
+/// Starts the engine's move if an engine is to move and none is thinking (`games`: the
+/// games open in the server). A match's games are left to the referee ([`crate::series`]).
 pub fn kick(shared: &SharedGame, settings: &Arc<Settings>, games: &Arc<Registry>) {
     let mut session = lock(shared);
-    if session.is_over() || session.thinking {
+    if session.is_over() || session.thinking || session.refereed {
         return;
     }
     let color = session.game.position().side_to_move();
@@ -73,7 +73,7 @@ struct Job {
     clock: Clock,
     shared: SharedGame,
     settings: Arc<Settings>,
-    /// The games open in the server, where a match's next game opens.
+    /// The games open in the server.
     games: Arc<Registry>,
 }
 
@@ -132,10 +132,7 @@ impl Job {
         }
         drop(session);
         save_finished(&self.shared, &self.settings);
-        // A match's game over: its next game starts.
-        if let Some(next) = series::game_over(&self.shared, &self.settings, &self.games) {
-            kick(&next, &self.settings, &self.games);
-        }
+        // (A match's games are played by the referee's game function: see crate::series.)
         // Engine against engine: the other one's move is next.
         kick(&self.shared, &self.settings, &self.games);
     }

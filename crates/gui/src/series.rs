@@ -1,22 +1,33 @@
 //! The games open in the server ([`Registry`]) and matches of N games between two engines
 //! ([`Series`]).
 //!
-//! A match is driven by the server's own game loop, as a single engine game is
-//! ([`crate::engine_turn`]): when a game of the match ends, the next one is opened with the
-//! colours exchanged (the first engine plays Black in the odd games), until N games are
-//! played. Each game is a game of its own (its own id, view and record, appended to the
-//! `--record` file as it ends, with its number in the `Round` tag); each one's view says
-//! which game of the match it is, the running score and, once it is over, the next game's
-//! id. Closing the game being played (or the server, on Ctrl-C) ends its engines at once
-//! and starts no further game.
+//! A match is played on a thread of its own, each game through the referee's game function
+//! ([`play_game_observed`], as `veletas match` plays them): its observer feeds the game's
+//! session (each turn, the clocks, the turn's time and reported win rate) and starts the
+//! engine's thinking shown during its turns. When a game of the match ends, the next one is
+//! opened with the colours exchanged (the first engine plays Black in the odd games), until
+//! N games are played. Each game is a game of its own (its own id, view and record, appended
+//! to the `--record` file as it ends, with its number in the `Round` tag); each one's view
+//! says which game of the match it is, the running score and, once it is over, the next
+//! game's id. Closing the game being played (or the server, on Ctrl-C) stops the match (the
+//! referee's stop flag), ends its engines at once and starts no further game; that game
+//! has no result.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Duration;
 
+use veletas_rules::{Color, Move, Position};
+use veletas_tools::referee::engine::EngineClient;
+use veletas_tools::referee::game::{GameSettings, Progress, Termination, play_game_observed};
+use veletas_tools::referee::openings::Opening;
+
+use crate::analysis::{self, Kind};
 use crate::new_game::NewGame;
 use crate::series_view::{Series, SharedSeries};
-use crate::session::{GameSession, Refusal, Settings, SharedGame, lock};
+use crate::session::{GameSession, Refusal, Settings, SharedGame, lock, now_ms, save_finished};
 
 /// The most games open at once; the oldest is closed to make room for a new one.
 pub const MAX_GAMES: usize = 64;
@@ -48,6 +59,8 @@ impl Registry {
             *next
         };
         let mut session = GameSession::new(id, request, settings)?;
+        // A match's games are played by the referee's game function (see the module).
+        session.refereed = series.is_some();
         session.series = series;
         let shared = Arc::new(Mutex::new(session));
         let mut games = lock(&self.games);
@@ -81,8 +94,9 @@ impl Registry {
     }
 }
 
-/// Opens the first game of the match `request` asks for (two engines, `games` games).
-pub fn start(registry: &Arc<Registry>, request: &NewGame, settings: &Settings) -> Result<SharedGame, Refusal> {
+/// Opens the first game of the match `request` asks for (two engines, `games` games) and
+/// starts the match's thread.
+pub fn start(registry: &Arc<Registry>, request: &NewGame, settings: &Arc<Settings>) -> Result<SharedGame, Refusal> {
     let games = request.games.unwrap_or(1);
     if !(1..=MAX_MATCH_GAMES).contains(&games) {
         return Err(Refusal::Bad(format!("a match has 1 to {MAX_MATCH_GAMES} games")));
@@ -100,7 +114,133 @@ pub fn start(registry: &Arc<Registry>, request: &NewGame, settings: &Settings) -
     // Never a game's lock inside the match's (a game's close takes them the other way).
     let id = lock(&game).id();
     lock(&series).opened(1, id);
+    let (first, settings_, registry_) = (Arc::clone(&game), Arc::clone(settings), Arc::clone(registry));
+    let spawned = thread::Builder::new().name("match".into()).spawn(move || play_match(first, &settings_, &registry_));
+    if let Err(e) = spawned {
+        lock(&game).end(None, Termination::Crash, format!("no thread for the match: {e}"));
+    }
     Ok(game)
+}
+
+/// Plays the match's games from `shared` (its first) on, until its end or until it stops.
+fn play_match(mut shared: SharedGame, settings: &Arc<Settings>, registry: &Registry) {
+    loop {
+        if !referee_game(&shared, settings) {
+            return;
+        }
+        save_finished(&shared, settings);
+        match game_over(&shared, settings, registry) {
+            Some(next) => shared = next,
+            None => return,
+        }
+    }
+}
+
+/// Plays the game of `shared` through the referee's game function, its session fed by the
+/// observer; `false` when the game was closed meanwhile (the match then stops).
+fn referee_game(shared: &SharedGame, settings: &Arc<Settings>) -> bool {
+    let (seats, opening, time_controls, stop) = {
+        let session = lock(shared);
+        if session.is_over() {
+            return !session.closed;
+        }
+        // Black's engine first: the referee's first engine plays Black (until a swap).
+        let order = [Color::Black, Color::White].map(|c| session.seat(c));
+        let (Some(black), Some(white)) = (session.engines[order[0]].clone(), session.engines[order[1]].clone()) else {
+            return false;
+        };
+        let start = session.game.start().clone();
+        let plain = Position::with_rules(start.variant(), start.rules());
+        let opening = Opening {
+            start: (start != plain).then(|| start.clone()),
+            moves: session.game.moves().collect(),
+            variant: start.variant(),
+            rules: start.rules(),
+        };
+        let stop = session.series.as_ref().map(|(series, _)| lock(series).stop_flag());
+        ([black, white], opening, session.controls, stop)
+    };
+    // The engines are lent to the referee for the game, and their processes started here so
+    // that closing the game can end them while they think.
+    let mut engines = seats.clone().map(|seat| {
+        let mut seat = lock(&seat);
+        seat.known = None;
+        let idle = EngineClient::new(seat.engine.command_line().clone(), None);
+        std::mem::replace(&mut seat.engine, idle)
+    });
+    for engine in &mut engines {
+        // A process that cannot be started loses the game, as the referee reports.
+        let _ = engine.ensure_running();
+    }
+    let closed = {
+        let mut session = lock(shared);
+        for killer in engines.iter().filter_map(EngineClient::killer) {
+            if session.closed {
+                killer.kill();
+            }
+            session.killers.push(killer);
+        }
+        session.closed
+    };
+    let played = if closed {
+        None
+    } else {
+        let game_settings =
+            GameSettings { time_controls, margin: settings.margin, command_timeout: settings.command_timeout, stop };
+        let mut observer = |progress: &Progress| observe(shared, settings, progress);
+        Some(play_game_observed(&mut engines, &game_settings, 0, &opening, true, &mut observer))
+    };
+    for (seat, engine) in seats.iter().zip(engines) {
+        lock(seat).engine = engine;
+    }
+    let mut session = lock(shared);
+    session.thinking = false;
+    session.version += 1;
+    if let Some(played) = played
+        && !session.is_over()
+    {
+        let reason = if played.stopped { "stopped before its end: no result".into() } else { played.reason };
+        session.end(played.winner, played.termination, reason);
+    }
+    !session.closed
+}
+
+/// Brings the game's session up to the referee's game (its turns, clocks, each turn's time
+/// and win rate) and starts the thinking shown of the engine to move.
+fn observe(shared: &SharedGame, settings: &Arc<Settings>, progress: &Progress) {
+    let mut session = lock(shared);
+    if session.is_over() {
+        return;
+    }
+    let known = session.game.moves().len();
+    let (took, evaluation) = progress.last.map_or((Duration::ZERO, None), |note| (note.time, note.evaluation));
+    for mv in progress.game.moves().skip(known) {
+        let color = session.game.position().side_to_move();
+        if session.game.play(mv).is_err() {
+            break;
+        }
+        session.clocks = progress.clocks.clone();
+        session.moved_at = now_ms();
+        session.turn_noted(color, took, evaluation);
+        if mv == Move::Swap {
+            session.swapped = !session.swapped;
+        }
+    }
+    session.clocks = progress.clocks.clone();
+    let over = session.is_over();
+    session.thinking = !over;
+    session.version += 1;
+    let color = session.game.position().side_to_move();
+    let thinking = session.engine_of(color).filter(|_| session.show_thinking && !over);
+    // The thinking lasts at most as long as the engine may think (it stops at its move).
+    let seconds =
+        session.clocks[color.index()].deadline(settings.margin).as_secs_f64().clamp(0.1, analysis::THINKING_SECONDS);
+    drop(session);
+    if let Some(index) = thinking
+        && let Err(refusal) = analysis::start(shared, settings, index, seconds, None, Kind::Thinking)
+    {
+        log::debug!("the engine's thinking is not shown: {refusal:?}");
+    }
 }
 
 /// After a game has ended: notes its result in its match, if it belongs to one, and opens
@@ -109,7 +249,10 @@ pub fn game_over(shared: &SharedGame, settings: &Settings, registry: &Registry) 
     let (series, number, winner) = {
         let session = lock(shared);
         let (series, number) = session.series.clone()?;
-        (series, number, session.winner_seat()?)
+        if !session.is_over() {
+            return None;
+        }
+        (series, number, session.winner_seat())
     };
     let request = lock(&series).game_over(number, winner)?;
     // Opened without the match's lock: opening may close the oldest game.

@@ -3,6 +3,7 @@
 //! ([`SeriesView`]). The games of the match are opened by [`crate::series`].
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
@@ -15,12 +16,13 @@ pub struct Series {
     request: NewGame,
     /// The names of the first and the second engine.
     names: [String; 2],
-    /// Each finished game's winner: 0 the first engine, 1 the second.
-    results: BTreeMap<u32, usize>,
+    /// Each finished game's winner: 0 the first engine, 1 the second (`None`: no result).
+    results: BTreeMap<u32, Option<usize>>,
     /// The id of each game opened, by its number.
     ids: BTreeMap<u32, u64>,
-    /// The match is stopped: no further game starts.
-    stopped: bool,
+    /// The match is stopped: no further game starts, and the game being played stops
+    /// before its next `genmove` (the referee's stop flag).
+    stopped: Arc<AtomicBool>,
 }
 
 /// A match shared between the games' threads.
@@ -47,13 +49,19 @@ impl Series {
     /// A match whose first game is `request` (its Black the first engine, named first in
     /// `names`), no game of it opened yet.
     pub fn new(request: NewGame, names: [String; 2]) -> Series {
-        Series { request, names, results: BTreeMap::new(), ids: BTreeMap::new(), stopped: false }
+        Series {
+            request,
+            names,
+            results: BTreeMap::new(),
+            ids: BTreeMap::new(),
+            stopped: Arc::new(AtomicBool::new(false)),
+        }
     }
 
     /// The view of the match from its game `number`.
     pub fn view(&self, number: u32) -> SeriesView {
         let mut score = [0; 2];
-        for winner in self.results.range(..=number).map(|(_, w)| w) {
+        for winner in self.results.range(..=number).filter_map(|(_, w)| w.as_ref()) {
             score[*winner] += 1;
         }
         SeriesView {
@@ -62,7 +70,7 @@ impl Series {
             names: self.names.clone(),
             score,
             next: self.ids.get(&(number + 1)).copied(),
-            stopped: self.stopped,
+            stopped: self.is_stopped(),
         }
     }
 
@@ -71,14 +79,20 @@ impl Series {
         self.request.games.unwrap_or(1)
     }
 
-    /// Stops the match: no further game starts.
+    /// Stops the match: no further game starts, and the game being played stops before
+    /// its next `genmove`, with no result.
     pub fn stop(&mut self) {
-        self.stopped = true;
+        self.stopped.store(true, Ordering::SeqCst);
     }
 
     /// Whether the match is stopped.
     pub fn is_stopped(&self) -> bool {
-        self.stopped
+        self.stopped.load(Ordering::SeqCst)
+    }
+
+    /// The flag that stops the match, for the referee's game function.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stopped)
     }
 
     /// Notes that game `number` has been opened as game `id`.
@@ -86,16 +100,16 @@ impl Series {
         self.ids.insert(number, id);
     }
 
-    /// Notes the end of game `number`, won by `seat` (0: the seat that started as Black),
-    /// once only; the request of the next game if the match goes on.
-    pub fn game_over(&mut self, number: u32, seat: usize) -> Option<NewGame> {
+    /// Notes the end of game `number`, won by `seat` (0: the seat that started as Black;
+    /// `None`: no result), once only; the request of the next game if the match goes on.
+    pub fn game_over(&mut self, number: u32, seat: Option<usize>) -> Option<NewGame> {
         if self.results.contains_key(&number) {
             return None;
         }
         // Seat 0 is the first engine in the odd games.
-        let first_won = (seat == 0) != number.is_multiple_of(2);
-        self.results.insert(number, usize::from(!first_won));
-        if self.stopped || number >= self.games() {
+        let first = |seat: usize| usize::from((seat == 0) == number.is_multiple_of(2));
+        self.results.insert(number, seat.map(first));
+        if self.is_stopped() || number >= self.games() {
             return None;
         }
         Some(self.request_of(number + 1))

@@ -165,7 +165,7 @@ pub(crate) struct EngineSeat {
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GameEnd {
-    /// `black` or `white`.
+    /// `black` or `white` (empty for a game without a result, such as a void match game).
     pub winner: String,
     /// How it ended, as the referee names it (`normal`, `resignation`, `crash`, ...).
     pub termination: String,
@@ -184,7 +184,9 @@ pub struct GameSession {
     /// Black's and White's clocks.
     pub(crate) clocks: [Clock; 2],
     pub(crate) swapped: bool,
-    outcome: Option<(Color, Termination, String)>,
+    /// How the game ended before its end on the board: the winner (`None`: no result),
+    /// how and why.
+    outcome: Option<(Option<Color>, Termination, String)>,
     /// Bumped at every change, so that a reply to an older `genmove` is dropped.
     pub(crate) version: u64,
     pub(crate) thinking: bool,
@@ -225,6 +227,9 @@ pub struct GameSession {
     pub(crate) killers: Vec<Killer>,
     /// Whether the game has been closed (its live updates end).
     pub(crate) closed: bool,
+    /// Whether the referee's game function plays the game (a match's): the server's own
+    /// engine turns leave it alone.
+    pub(crate) refereed: bool,
 }
 
 /// The reason given to a game closed before its end (it has no result).
@@ -377,6 +382,7 @@ impl GameSession {
             series: None,
             killers: Vec::new(),
             closed: false,
+            refereed: false,
         })
     }
 
@@ -386,7 +392,10 @@ impl GameSession {
     }
 
     fn winner(&self) -> Option<Color> {
-        self.outcome.as_ref().map(|(c, _, _)| *c).or_else(|| self.game.position().winner())
+        match &self.outcome {
+            Some((winner, _, _)) => *winner,
+            None => self.game.position().winner(),
+        }
     }
 
     /// The game's id.
@@ -401,7 +410,7 @@ impl GameSession {
 
     /// Whether the game is over.
     pub fn is_over(&self) -> bool {
-        self.winner().is_some()
+        self.outcome.is_some() || self.game.position().winner().is_some()
     }
 
     fn person_to_move(&self) -> bool {
@@ -418,7 +427,10 @@ impl GameSession {
         let colour_name = |c: Color| self.names[self.seat(c)].clone();
         let mut status = svg::status_lines(position, last.as_ref());
         if let Some((winner, termination, reason)) = &self.outcome {
-            status[0] = format!("{} wins ({termination})", capitalized(*winner));
+            status[0] = match winner {
+                Some(winner) => format!("{} wins ({termination})", capitalized(*winner)),
+                None => format!("No result ({termination})"),
+            };
             if reason == CLOSED {
                 status[0] = "Closed before its end: no result".into();
             } else if !reason.is_empty() {
@@ -438,12 +450,12 @@ impl GameSession {
             players: [colour_name(Color::Black), colour_name(Color::White)],
             persons: Color::ALL.map(|c| self.players[self.seat(c)] == Player::Person),
             thinking: self.thinking,
-            outcome: self.winner().map(|w| {
+            outcome: self.is_over().then(|| {
                 let (termination, reason) = match &self.outcome {
                     Some((_, t, r)) => (t.as_str().to_string(), r.clone()),
                     None => (Termination::Normal.as_str().to_string(), String::new()),
                 };
-                GameEnd { winner: w.to_string(), termination, reason }
+                GameEnd { winner: self.winner().map(|w| w.to_string()).unwrap_or_default(), termination, reason }
             }),
             steps: if self.person_to_move() { steps::steps(position, &[]).ok() } else { None },
             can_undo: self.undo_target().is_some(),
@@ -620,10 +632,15 @@ impl GameSession {
     /// Charges the turn just played to `color` (the side that played it, its seat not yet
     /// exchanged by a swap) and starts the next.
     pub(crate) fn turn_played(&mut self, color: Color) {
-        let took = self.turn_started.elapsed();
+        self.turn_noted(color, self.turn_started.elapsed(), None);
+    }
+
+    /// [`GameSession::turn_played`], the turn's time and the win rate its engine reported
+    /// given (by the referee, in a match).
+    pub(crate) fn turn_noted(&mut self, color: Color, took: Duration, evaluation: Option<Evaluation>) {
         let engine = self.engine_of(color).map(|_| self.names[self.seat(color)].clone());
         self.notes.resize(self.game.moves().len().saturating_sub(1), TurnNote::default());
-        self.notes.push(TurnNote { time: Some(took), engine, evaluation: None });
+        self.notes.push(TurnNote { time: Some(took), engine, evaluation });
         self.used[color.index()] += took.as_secs_f64();
         self.turn_started = Instant::now();
         self.version += 1;
@@ -631,6 +648,11 @@ impl GameSession {
     }
 
     pub(crate) fn finish(&mut self, winner: Color, termination: Termination, reason: String) {
+        self.end(Some(winner), termination, reason);
+    }
+
+    /// Ends the game: `winner` wins (`None`: no result), how and why.
+    pub(crate) fn end(&mut self, winner: Option<Color>, termination: Termination, reason: String) {
         self.outcome = Some((winner, termination, reason));
         self.thinking = false;
         self.version += 1;
@@ -718,7 +740,7 @@ impl GameSession {
         }
         if self.outcome.is_none() {
             // No result: nothing is recorded of it.
-            self.outcome = Some((Color::Black, Termination::Normal, CLOSED.into()));
+            self.outcome = Some((Some(Color::Black), Termination::Normal, CLOSED.into()));
             self.recorded = true;
         }
         // Every analysis of the game stops at its next report.

@@ -639,6 +639,39 @@ fn a_match_plays_its_games_with_colours_exchanged_and_keeps_the_score() {
 }
 
 #[test]
+fn a_match_game_is_refereed_its_turns_timed_and_its_misbehaviour_lost_with_the_reason() {
+    let dir = std::env::temp_dir().join(format!("veletas-gui-match-referee-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("match.txt");
+    let _ = std::fs::remove_file(&record);
+    // Answers every genmove with d4: legal for Black's first turn, illegal for White's.
+    let d4 = r#"d4=sh -c 'while read id cmd rest; do case "$cmd" in genmove) printf "=%s d4\n\n" "$id";; *) printf "=%s\n\n" "$id";; esac; done'"#;
+    let server = start(&[d4], Some(&record));
+    let ask = json!({"size": 7, "rules": "classic", "black": 0, "white": 0, "games": 1, "movetime": 5});
+    let (status, game) = post(&server, "/api/games", &ask.to_string());
+    assert_eq!(status, 201, "{game}");
+    let over = wait_for_end(&server, &format!("/api/games/{}", game["id"]));
+    assert_eq!(over["moves"], json!(["d4"]), "{over}");
+    assert_eq!(over["outcome"]["winner"], "black", "{over}");
+    assert_eq!(over["outcome"]["termination"], "illegal move", "{over}");
+    assert!(over["outcome"]["reason"].as_str().unwrap().starts_with("white: played d4"), "{over}");
+    assert_eq!(over["series"]["score"], json!([1, 0]), "{over}");
+    // Saved just after the game's end is shown.
+    let mut text = String::new();
+    for _ in 0..200 {
+        text = std::fs::read_to_string(&record).unwrap_or_default();
+        if text.contains("Result") {
+            break;
+        }
+        thread::sleep(std::time::Duration::from_millis(25));
+    }
+    let games = veletas_rules::record::parse_records(&text).unwrap();
+    assert_eq!(games.len(), 1, "{text}");
+    assert!(games[0].annotation(0).time.is_some(), "the referee's time of Black's turn is saved: {text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn closing_a_match_game_or_the_server_ends_its_thinking_engines_at_once() {
     let dir = std::env::temp_dir().join(format!("veletas-gui-match-close-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

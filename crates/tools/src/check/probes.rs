@@ -502,6 +502,7 @@ fn whole_game(s: &mut Session) -> Checked {
         time_controls: [TimeControl::MoveTime(s.settings.movetime); 2],
         margin: s.settings.margin,
         command_timeout: s.timeout(),
+        stop: None,
     };
     let (variant, rules) = (s.settings.variant, s.settings.rules);
     let opening = Opening { start: None, moves: Vec::new(), variant, rules };

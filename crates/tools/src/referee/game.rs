@@ -21,6 +21,8 @@
 //!   malformed reply: [`Termination::voids_before_a_move`]): the other engine was never
 //!   asked. A resignation or an illegal move is a decision about a move and counts.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::referee::clock::{Clock, TimeControl, format_seconds};
@@ -42,6 +44,30 @@ pub struct GameSettings {
     pub margin: f64,
     /// The deadline for replies to commands other than `genmove`.
     pub command_timeout: Duration,
+    /// When given and set, the game stops before its next `genmove`, with no result
+    /// ([`PlayedGame::stopped`]): for a caller that ends a game without blaming an engine.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+/// What the observer of [`play_game_observed`] is given: the game so far, the clocks and
+/// what the referee noted of the turn just played.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress<'a> {
+    /// The game: start position and every move played, opening included.
+    pub game: &'a Game,
+    /// Black's and White's clocks as they stand now.
+    pub clocks: &'a [Clock; 2],
+    /// The turn just played by an engine, if the call follows one.
+    pub last: Option<TurnNote>,
+}
+
+/// What the referee notes of a turn an engine played.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TurnNote {
+    /// The time the engine took to answer `genmove`.
+    pub time: Duration,
+    /// The win rate and visits it reported with its move (`genmove_analyze`), if any.
+    pub evaluation: Option<Evaluation>,
 }
 
 /// A finished game.
@@ -77,6 +103,8 @@ pub struct PlayedGame {
     /// The win rate and visits each turn's engine reported with its move
     /// (`genmove_analyze`), by turn (`None` where it reported none).
     pub turn_evaluations: Vec<Option<Evaluation>>,
+    /// Whether the game was stopped by [`GameSettings::stop`] (then it has no winner).
+    pub stopped: bool,
 }
 
 impl PlayedGame {
@@ -267,16 +295,17 @@ pub fn play_game(
     play_game_observed(engines, settings, round, opening, engine1_black, &mut |_| {})
 }
 
-/// [`play_game`], calling `observer` with the game so far once the engines are set up
-/// and after every turn played (for the live page of `--live`; after White's swap the
-/// engines have exchanged colours, which the game's moves show).
+/// [`play_game`], calling `observer` with the game so far, the clocks and the turn's notes
+/// once the engines are set up and after every turn played (for the live page of `--live`
+/// and the GUI; after White's swap the engines have exchanged colours, which the game's
+/// moves show).
 pub fn play_game_observed(
     engines: &mut [EngineClient; 2],
     settings: &GameSettings,
     round: usize,
     opening: &Opening,
     engine1_black: bool,
-    observer: &mut dyn FnMut(&Game),
+    observer: &mut dyn FnMut(&Progress),
 ) -> PlayedGame {
     let mut game = opening.game();
     let mut played = PlayedGame {
@@ -293,6 +322,7 @@ pub fn play_game_observed(
         time_used: [0.0; 2],
         turn_times: Vec::new(),
         turn_evaluations: Vec::new(),
+        stopped: false,
     };
     let mut notes = GameNotes::default();
     let result = run(engines, settings, opening, &mut game, engine1_black, &mut notes, observer);
@@ -302,6 +332,7 @@ pub fn play_game_observed(
     played.time_used = notes.time_used;
     played.turn_times = notes.turn_times;
     played.turn_evaluations = notes.turn_evaluations;
+    played.stopped = notes.stopped;
     let final_engine1_black = engine1_black != swapped;
     played.engine1_black = final_engine1_black;
     let seat = |color: Color| usize::from((color == Color::Black) != final_engine1_black);
@@ -313,7 +344,7 @@ pub fn play_game_observed(
         Err((loser, Loss { termination, reason, void })) => {
             played.termination = termination;
             played.winner = (!void).then_some(!loser);
-            played.reason = format!("{loser}: {reason}");
+            played.reason = if played.stopped { reason } else { format!("{loser}: {reason}") };
         }
     }
     played
@@ -330,6 +361,8 @@ struct GameNotes {
     turn_times: Vec<Option<Duration>>,
     /// The win rate and visits reported with each turn, by turn.
     turn_evaluations: Vec<Option<Evaluation>>,
+    /// Whether the game was stopped by [`GameSettings::stop`].
+    stopped: bool,
 }
 
 /// The game loop proper: the winner, or the loser and why. `notes.swapped` is set when White
@@ -342,7 +375,7 @@ fn run(
     game: &mut Game,
     engine1_black: bool,
     notes: &mut GameNotes,
-    observer: &mut dyn FnMut(&Game),
+    observer: &mut dyn FnMut(&Progress),
 ) -> Result<Color, (Color, Loss)> {
     let seat = |color: Color, swapped: bool| usize::from((color == Color::Black) != (engine1_black != swapped));
     let control = |engine: usize| settings.time_controls[engine];
@@ -369,12 +402,22 @@ fn run(
     let first_turn = game.moves().len();
     let mut clocks = Color::ALL.map(|color| Clock::new(control(seat(color, false))));
     let timeout = settings.command_timeout;
+    let mut last = None;
     loop {
-        observer(game);
+        observer(&Progress { game, clocks: &clocks, last: last.take() });
         if let Some(winner) = game.position().winner() {
             return Ok(winner);
         }
         let color = game.position().side_to_move();
+        if settings.stop.as_ref().is_some_and(|stop| stop.load(Ordering::SeqCst)) {
+            notes.stopped = true;
+            let stopped = Loss {
+                termination: Termination::Normal,
+                reason: "stopped before its end: no result".into(),
+                void: true,
+            };
+            return Err((color, stopped));
+        }
         let clock = &mut clocks[color.index()];
         let engine = &mut engines[seat(color, notes.swapped)];
         let (left, stones) = clock.time_left();
@@ -400,6 +443,7 @@ fn run(
             notes.turn_times[turn] = Some(elapsed);
             notes.turn_evaluations.resize(turn + 1, None);
             notes.turn_evaluations[turn] = evaluation;
+            last = Some(TurnNote { time: elapsed, evaluation });
         }
         let Some(mv) = mv else {
             return Err((color, loss(Termination::Resignation, "resigned")));
@@ -534,6 +578,52 @@ fn ask_final_scores(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::referee::engine::EngineCommand;
+    use veletas_rules::Variant;
+
+    /// An engine that accepts every command and answers `genmove` with `d4`, noting each
+    /// `genmove` in `log`.
+    fn d4_engine(log: &std::path::Path) -> EngineClient {
+        let script = format!(
+            r#"while read id cmd rest; do case "$cmd" in genmove) echo g >> {}; printf "=%s d4\n\n" "$id";; *) printf "=%s\n\n" "$id";; esac; done"#,
+            log.display()
+        );
+        EngineClient::new(EngineCommand::parse(&format!("sh -c '{script}'")).unwrap(), None)
+    }
+
+    #[test]
+    fn the_observer_sees_each_turns_time_and_the_clocks_and_the_stop_flag_ends_the_game_with_no_result() {
+        let log = std::env::temp_dir().join(format!("veletas-referee-stop-{}", std::process::id()));
+        let _ = std::fs::remove_file(&log);
+        let mut engines = [d4_engine(&log), d4_engine(&log)];
+        let stop = Arc::new(AtomicBool::new(false));
+        let control = TimeControl::MoveTime(5.0);
+        let settings = GameSettings {
+            time_controls: [control; 2],
+            margin: 1.0,
+            command_timeout: Duration::from_secs(5),
+            stop: Some(Arc::clone(&stop)),
+        };
+        let variant = Variant::from_size(7).unwrap();
+        let opening = Opening { start: None, moves: Vec::new(), variant, rules: Rules::CLASSIC };
+        let mut seen = Vec::new();
+        // Stopped once Black has played its first turn: White is never asked.
+        let mut observer = |progress: &Progress| {
+            seen.push((progress.game.moves().len(), progress.last.is_some(), progress.clocks[0].allowed()));
+            if progress.last.is_some() {
+                stop.store(true, Ordering::SeqCst);
+            }
+        };
+        let played = play_game_observed(&mut engines, &settings, 0, &opening, true, &mut observer);
+        engines.iter_mut().for_each(EngineClient::kill);
+        assert_eq!(seen, [(0, false, 5.0), (1, true, 5.0)]);
+        assert!(played.stopped);
+        assert_eq!((played.winner, played.termination), (None, Termination::Normal));
+        assert_eq!(played.reason, "stopped before its end: no result");
+        assert_eq!(played.game.moves().len(), 1);
+        assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 1, "one genmove only");
+        let _ = std::fs::remove_file(&log);
+    }
 
     #[test]
     fn a_genmove_analyze_reply_gives_the_move_and_its_report() {

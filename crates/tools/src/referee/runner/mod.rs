@@ -33,7 +33,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::referee::engine::EngineClient;
-use crate::referee::game::{GameSettings, PlayedGame, play_game_observed};
+use crate::referee::game::{GameSettings, PlayedGame, Progress, play_game_observed};
 use crate::referee::record_file::{append_game, open_record_file, today};
 use crate::referee::tournament::schedule::ScheduledGame;
 use crate::referee::{CommonSettings, RefereeError};
@@ -122,9 +122,11 @@ impl Worker {
             time_controls: [field.defs[a].time_control, field.defs[b].time_control],
             margin: field.margin,
             command_timeout: field.command_timeout,
+            stop: None,
         };
         let opening = field.book.opening(scheduled.encounter);
-        let mut observer = |game: &veletas_rules::Game| {
+        let mut observer = |progress: &Progress| {
+            let game = progress.game;
             if let Some((board, slot, label)) = live {
                 let swapped = game.moves().any(|m| m == Move::Swap);
                 let (black, white) = if swapped { (b, a) } else { (a, b) };
