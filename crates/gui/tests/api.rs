@@ -11,22 +11,10 @@ use std::path::Path;
 use std::thread;
 
 use serde_json::{Value, json};
-use veletas_gui::{Gui, GuiSettings};
+use veletas_gui::GuiSettings;
 
-struct Running {
-    address: String,
-    stop: Box<dyn Fn()>,
-    thread: Option<thread::JoinHandle<()>>,
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        (self.stop)();
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
-}
+mod common;
+use common::{Running, settings, start_with};
 
 fn start(engines: &[&str], record: Option<&Path>) -> Running {
     start_on("127.0.0.1", engines, record).0
@@ -34,25 +22,7 @@ fn start(engines: &[&str], record: Option<&Path>) -> Running {
 
 /// A server listening on `host`, and the URL it prints.
 fn start_on(host: &str, engines: &[&str], record: Option<&Path>) -> (Running, String) {
-    let args = GuiSettings {
-        engines: engines.iter().map(|e| e.to_string()).collect(),
-        engines_file: None,
-        port: 0,
-        host: host.into(),
-        no_browser: true,
-        record: record.map(Path::to_path_buf),
-    };
-    start_with(&args)
-}
-
-/// A server as `args` ask, and the URL it prints.
-fn start_with(args: &GuiSettings) -> (Running, String) {
-    let gui = Gui::bind(args, Path::new("/nonexistent/veletas")).expect("the server listens");
-    let url = gui.url.clone();
-    let address = url.trim_start_matches("http://").split('/').next().unwrap_or_default().to_string();
-    let stop = Box::new(gui.stopper());
-    let thread = thread::spawn(move || gui.serve());
-    (Running { address, stop, thread: Some(thread) }, url)
+    start_with(&settings(host, engines, record))
 }
 
 /// Sends one request; the status and the body.

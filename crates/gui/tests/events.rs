@@ -7,45 +7,18 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::path::Path;
-use std::thread;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 use veletas_gui::events::MAX_STREAMS;
-use veletas_gui::{Gui, GuiSettings};
 
-struct Running {
-    address: String,
-    stop: Box<dyn Fn()>,
-    thread: Option<thread::JoinHandle<()>>,
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        (self.stop)();
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
-}
+mod common;
+use common::{Running, settings, start_with};
 
 /// A server on `host` with `engines`, and the token of its URL if it has one.
 fn start(host: &str, engines: &[&str]) -> (Running, Option<String>) {
-    let args = GuiSettings {
-        engines: engines.iter().map(|e| e.to_string()).collect(),
-        engines_file: None,
-        port: 0,
-        host: host.into(),
-        no_browser: true,
-        record: None,
-    };
-    let gui = Gui::bind(&args, Path::new("/nonexistent/veletas")).expect("the server listens");
-    let token = gui.url.split_once("?token=").map(|(_, t)| t.to_string());
-    let address = gui.url.trim_start_matches("http://").split('/').next().unwrap_or_default().to_string();
-    let stop = Box::new(gui.stopper());
-    let thread = thread::spawn(move || gui.serve());
-    (Running { address, stop, thread: Some(thread) }, token)
+    let (server, url) = start_with(&settings(host, engines, None));
+    (server, url.split_once("?token=").map(|(_, t)| t.to_string()))
 }
 
 /// Sends a request and leaves the connection open: the reader of its answer.
