@@ -275,22 +275,34 @@ fn analyse_with<const FEATURES_TOO: bool>(pos: &Position) -> Option<(f64, Featur
 /// with `claims` (Black's, White's), `need` claims to win, and these unclaimed shooters.
 #[inline]
 fn score<const FEATURES_TOO: bool>(side: Color, claims: [u32; 2], need: u8, facts: &[ShooterFacts]) -> (f64, Features) {
-    let mut f = [0.0; FEATURES];
-    let mut expected_black = f64::from(claims[0]);
-    let mut expected_white = f64::from(claims[1]);
-    f[0] = 1.0;
-    f[2] = expected_black - expected_white;
-    let to_move = if side == Color::Black { 1.0 } else { -1.0 };
-    f[3] = to_move;
-    for &ShooterFacts { libs, black, white } in facts {
-        if FEATURES_TOO {
-            let b = bucket(libs);
-            let d = (i64::from(black) - i64::from(white)).clamp(-6, 6);
-            f[4 + b] += CONTROL_TANH[(d + 6) as usize];
-            if black == white {
-                f[4 + BUCKETS + b] += to_move;
-            }
-        }
+    let mut terms = [ShooterTerms::default(); MAX_SHOOTERS];
+    let mut n = 0;
+    for (t, &fact) in terms.iter_mut().zip(facts) {
+        *t = ShooterTerms::new(side, fact);
+        n += 1;
+    }
+    score_terms::<FEATURES_TOO>(side, claims, need, &terms[..n])
+}
+
+/// What one unclaimed shooter adds to [`score`] where `side` moves, worked out apart
+/// from the sums so that [`ShotEvaluator`] works it out once a turn for the shooters a
+/// shot leaves as they are (the sums then add the very same numbers in the same order).
+#[derive(Clone, Copy, Debug, Default)]
+struct ShooterTerms {
+    /// The liberty bucket of its learned features.
+    bucket: usize,
+    /// Its term of the control feature of its bucket.
+    control: f64,
+    /// Whether both colours' biggest groups next to it are as big (a tempo feature).
+    tie: bool,
+    /// The probability that Black ends up with it.
+    p_black: f64,
+}
+
+impl ShooterTerms {
+    #[inline]
+    fn new(side: Color, ShooterFacts { libs, black, white }: ShooterFacts) -> ShooterTerms {
+        let d = (i64::from(black) - i64::from(white)).clamp(-6, 6);
         let (mine, theirs) = if side == Color::Black { (black, white) } else { (white, black) };
         // Probability that the side to move ends up with this shooter.
         let p_side = if libs <= 1 {
@@ -307,7 +319,37 @@ fn score<const FEATURES_TOO: bool>(side: Color, claims: [u32; 2], need: u8, fact
             let d = (i64::from(mine) - i64::from(theirs)).clamp(-7, 6);
             0.5 + 0.5 * TEMPO_TANH[(d + 7) as usize] * IMMINENCE[libs.min(8)]
         };
-        let p_black = if side == Color::Black { p_side } else { 1.0 - p_side };
+        ShooterTerms {
+            bucket: bucket(libs),
+            control: CONTROL_TANH[(d + 6) as usize],
+            tie: black == white,
+            p_black: if side == Color::Black { p_side } else { 1.0 - p_side },
+        }
+    }
+}
+
+/// [`score`] from the shooters' terms.
+#[inline]
+fn score_terms<const FEATURES_TOO: bool>(
+    side: Color,
+    claims: [u32; 2],
+    need: u8,
+    terms: &[ShooterTerms],
+) -> (f64, Features) {
+    let mut f = [0.0; FEATURES];
+    let mut expected_black = f64::from(claims[0]);
+    let mut expected_white = f64::from(claims[1]);
+    f[0] = 1.0;
+    f[2] = expected_black - expected_white;
+    let to_move = if side == Color::Black { 1.0 } else { -1.0 };
+    f[3] = to_move;
+    for &ShooterTerms { bucket: b, control, tie, p_black } in terms {
+        if FEATURES_TOO {
+            f[4 + b] += control;
+            if tie {
+                f[4 + BUCKETS + b] += to_move;
+            }
+        }
         expected_black += p_black;
         expected_white += 1.0 - p_black;
     }
@@ -371,6 +413,8 @@ pub struct ShotEvaluator<'a> {
     modern: bool,
     /// The shooters and their facts after the move, before the shot.
     table: ShooterTable,
+    /// The shooters' terms of the score after the move, before the shot.
+    terms: [ShooterTerms; MAX_SHOOTERS],
     /// Modern rules: each shooter's lines up to the first blocker (its room is the empty
     /// squares of them; a shot there cuts them).
     lines: [Bitboard; MAX_SHOOTERS],
@@ -408,11 +452,16 @@ impl<'a> ShotEvaluator<'a> {
                 *line = queen_reach(shooter, blockers);
             }
         }
+        let mut terms = [ShooterTerms::default(); MAX_SHOOTERS];
+        for (term, &fact) in terms.iter_mut().zip(&table.facts[..table.n]) {
+            *term = ShooterTerms::new(!mover, fact);
+        }
         ShotEvaluator {
             kind,
             mover,
             modern,
             table,
+            terms,
             lines,
             own: pos.stones(mover),
             empty,
@@ -426,7 +475,7 @@ impl<'a> ShotEvaluator<'a> {
     /// turn), or `None` when the shot traps a shooter.
     pub fn evaluate(&self, shot: Square) -> Option<f64> {
         let table = &self.table;
-        let mut facts = table.facts;
+        let mut terms = self.terms;
         let stone = shot.bitboard();
         // The mover's group holding the shot: bigger than any group it joined, so it is
         // the biggest next to every shooter it touches that any of those touched.
@@ -436,14 +485,18 @@ impl<'a> ShotEvaluator<'a> {
             group_of(shot, self.own | stone)
         };
         let size = group.count();
-        for (i, fact) in facts[..table.n].iter_mut().enumerate() {
+        for (i, term) in terms[..table.n].iter_mut().enumerate() {
             let shooter = table.squares[i];
+            let mut fact = table.facts[i];
+            let mut changed = false;
             if self.modern {
                 if self.lines[i].contains(shot) {
                     fact.libs = (queen_reach(shooter, self.blockers | stone) & self.empty & !stone).count() as usize;
+                    changed = true;
                 }
             } else if shooter.neighbours().contains(shot) {
                 fact.libs -= 1;
+                changed = true;
             }
             if fact.libs == 0 {
                 return None;
@@ -451,11 +504,16 @@ impl<'a> ShotEvaluator<'a> {
             if !(table.adjacent[i] & group).is_empty() {
                 let best = if self.mover == Color::Black { &mut fact.black } else { &mut fact.white };
                 *best = (*best).max(size);
+                changed = true;
+            }
+            if changed {
+                *term = ShooterTerms::new(!self.mover, fact);
             }
         }
+        let terms = &terms[..table.n];
         let (logit, features) = match self.kind {
-            StaticEval::Hand => score::<false>(!self.mover, self.claims, self.need, &facts[..table.n]),
-            StaticEval::Learned(_) => score::<true>(!self.mover, self.claims, self.need, &facts[..table.n]),
+            StaticEval::Hand => score_terms::<false>(!self.mover, self.claims, self.need, terms),
+            StaticEval::Learned(_) => score_terms::<true>(!self.mover, self.claims, self.need, terms),
         };
         Some(probability(self.kind, logit, &features))
     }

@@ -60,6 +60,22 @@ fn size_feature(size: u32) -> f64 {
     f64::from(size.min(16)) / 8.0
 }
 
+/// The from-square part of a move's features (see [`MoveContext::leaving_facts`]).
+#[derive(Clone, Copy, Debug)]
+struct FromFacts {
+    free: u32,
+    own: u32,
+    opp: u32,
+    reach: u32,
+}
+
+/// The features of the no-move choice: its indicator alone.
+fn stay_features() -> MoveFeatures {
+    let mut f = [0.0; MOVE_FEATURES];
+    f[0] = 1.0;
+    MoveFeatures(f)
+}
+
 impl MoveContext {
     /// The context of `pos`'s moves.
     pub fn new(pos: &Position) -> MoveContext {
@@ -93,21 +109,38 @@ impl MoveContext {
     /// The features of `mv` (a shooter's move from, to; `None` for no move) in `pos`,
     /// the position this context was made from.
     pub fn features(&self, pos: &Position, mv: Option<(Square, Square)>) -> MoveFeatures {
+        match mv {
+            None => stay_features(),
+            Some((from, to)) => self.move_features(pos, from, to, &self.leaving_facts(pos, from)),
+        }
+    }
+
+    /// What the features read of the square a move leaves: the same for every move of
+    /// one shooter, so [`PolicyModel::priors`] reads it once per shooter.
+    fn leaving_facts(&self, pos: &Position, from: Square) -> FromFacts {
+        let (own, opp) = (self.side, !self.side);
+        FromFacts {
+            free: (from.neighbours() & self.empty).count(),
+            own: self.biggest_next_to(from, own),
+            opp: self.biggest_next_to(from, opp),
+            reach: pos.reach_count(from),
+        }
+    }
+
+    /// The features of the move `from`-`to`, `facts` being [`MoveContext::leaving_facts`]
+    /// of `from`.
+    fn move_features(&self, pos: &Position, from: Square, to: Square, facts: &FromFacts) -> MoveFeatures {
         let mut f = [0.0; MOVE_FEATURES];
-        let Some((from, to)) = mv else {
-            f[0] = 1.0;
-            return MoveFeatures(f);
-        };
         let (own, opp) = (self.side, !self.side);
         let empty_after = (self.empty | from.bitboard()) & !to.bitboard();
-        let from_free = (from.neighbours() & self.empty).count();
+        let from_free = facts.free;
         let to_free = (to.neighbours() & empty_after).count();
         f[1] = f64::from(from_free) / 8.0;
         f[2] = f64::from(to_free) / 8.0;
         f[3] = f64::from(u8::from(to_free == 0));
         f[4] = f64::from(u8::from(to_free == 1));
         f[5] = f64::from(u8::from(from_free <= 1));
-        let (own_from, opp_from) = (self.biggest_next_to(from, own), self.biggest_next_to(from, opp));
+        let (own_from, opp_from) = (facts.own, facts.opp);
         let (own_to, opp_to) = (self.biggest_next_to(to, own), self.biggest_next_to(to, opp));
         f[6] = size_feature(own_from);
         f[7] = size_feature(opp_from);
@@ -117,7 +150,7 @@ impl MoveContext {
         let lead = |own: u32, opp: u32| if own > opp { 1.0 } else { -1.0 };
         f[10] = lead(own_from, opp_from);
         f[11] = lead(own_to, opp_to);
-        f[12] = f64::from(pos.reach_count(from)) / 16.0;
+        f[12] = f64::from(facts.reach) / 16.0;
         let reach_to = pos.shots_after_move(from, to).count();
         f[13] = f64::from(reach_to) / 16.0;
         f[14] = f64::from(u8::from(reach_to <= 1));
@@ -213,13 +246,33 @@ impl PolicyModel {
         let family = family(pos);
         let mut best = f64::MIN;
         let mut scores = Vec::with_capacity(moves.len());
+        let mut from_facts: Option<(Square, FromFacts)> = None;
         for &mv in moves {
-            let s = self.score(family, &context.features(pos, mv));
+            let features = match mv {
+                None => stay_features(),
+                Some((from, to)) => {
+                    // The moves of one shooter come together: its facts are read once.
+                    let facts = match from_facts {
+                        Some((sq, facts)) if sq == from => facts,
+                        _ => {
+                            let facts = context.leaving_facts(pos, from);
+                            from_facts = Some((from, facts));
+                            facts
+                        }
+                    };
+                    context.move_features(pos, from, to, &facts)
+                }
+            };
+            let s = self.score(family, &features);
             best = best.max(s);
             scores.push(s);
         }
-        let total: f64 = scores.iter().map(|s| (s - best).exp()).sum();
-        out.extend(scores.iter().map(|s| ((s - best).exp() / total) as f32));
+        // Each move's exponential once (the same numbers, summed in the same order).
+        for s in scores.iter_mut() {
+            *s = (*s - best).exp();
+        }
+        let total: f64 = scores.iter().sum();
+        out.extend(scores.iter().map(|e| (e / total) as f32));
     }
 }
 
