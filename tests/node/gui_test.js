@@ -489,7 +489,15 @@ async function main() {
     const points = Number(await page.evaluate(() => document.body.dataset.graphPoints))
     assert.ok(points >= state.moves.length / 2, `the win-rate graph has ${points} points for ${state.moves.length} turns`)
     // A click on the graph shows that turn's position: the pieces of the record cut there.
-    const box = await (await page.$('#graph svg')).boundingBox()
+    // The view may be drawn again (a live update after the game's end) between finding the graph
+    // and measuring it: a detached element has no box, so look again until one has.
+    let box = null
+    for (let i = 0; i < 100 && !box; i++) {
+      const graph = await page.$('#graph svg')
+      box = graph && await graph.boundingBox()
+      if (!box) await new Promise((r) => setTimeout(r, 40))
+    }
+    assert.ok(box, 'the win-rate graph is drawn')
     await page.mouse.click(box.x + box.width * 0.5, box.y + box.height / 2)
     await page.waitForFunction(() => document.body.dataset.browse !== '')
     await page.waitForFunction(() => document.querySelectorAll('#board svg .hit').length > 0)
