@@ -7,14 +7,14 @@
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::thread;
 
 use serde_json::{Value, json};
 use veletas_gui::GuiSettings;
 
 mod common;
-use common::{Running, settings, start_with};
+use common::{Running, scripted, settings, start_with};
 
 fn start(engines: &[&str], record: Option<&Path>) -> Running {
     start_on("127.0.0.1", engines, record).0
@@ -206,15 +206,13 @@ fn wait_for_end(server: &Running, path: &str) -> Value {
 
 #[test]
 fn an_engine_that_crashes_hangs_or_answers_junk_loses_and_the_server_goes_on() {
-    let dir = std::env::temp_dir().join(format!("veletas-gui-api-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("api");
     let record = dir.join("games.txt");
-    let _ = std::fs::remove_file(&record);
     let crash = "crash=sh -c 'exit 3'";
     let junk = "junk=sh -c 'while read line; do echo thinking; done'";
     // Answers everything but genmove, on which it sleeps.
-    let hang = r#"hang=sh -c 'while read id cmd rest; do case "$cmd" in genmove) sleep 30;; *) printf "=%s\n\n" "$id";; esac; done'"#;
-    let server = start(&[crash, junk, hang], Some(&record));
+    let hang = scripted("hang", "genmove) sleep 30;;");
+    let server = start(&[crash, junk, &hang], Some(&record));
     for (engine, termination) in [(0, "crash"), (1, "malformed reply"), (2, "time forfeit")] {
         let request = json!({"size": 7, "rules": "classic", "black": engine, "white": null, "movetime": 0.1});
         let (status, game) = post(&server, "/api/games", &request.to_string());
@@ -291,6 +289,14 @@ fn under_a_clock_the_time_left_is_shown_and_a_person_whose_flag_falls_loses() {
     }
 }
 
+/// A fresh, empty scratch directory for the test `name` (removed first if an earlier run left it).
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("veletas-gui-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
 /// An engine that plays d4 after `sleep` seconds and, when it has `analyze`, reports one
 /// candidate (d4, 60% for the side to move) until told to stop.
 fn scripted_engine(name: &str, sleep: &str, analyses: bool) -> String {
@@ -299,9 +305,7 @@ fn scripted_engine(name: &str, sleep: &str, analyses: bool) -> String {
     } else {
         r#"analyze) printf "?%s unknown command\n\n" "$id";;"#
     };
-    format!(
-        r#"{name}=sh -c 'while read id cmd rest; do case "$cmd" in {analyze} genmove) sleep {sleep}; printf "=%s d4\n\n" "$id";; *) printf "=%s\n\n" "$id";; esac; done'"#
-    )
+    scripted(name, &format!(r#"{analyze} genmove) sleep {sleep}; printf "=%s d4\n\n" "$id";;"#))
 }
 
 fn wait_for(server: &Running, path: &str, what: &str, ok: impl Fn(&Value) -> bool) -> Value {
@@ -462,14 +466,15 @@ fn gone_within(pid: u32, seconds: f64) -> bool {
 
 #[test]
 fn a_silent_analysis_engine_is_ended_at_once_when_its_analysis_is_over() {
-    let dir = std::env::temp_dir().join(format!("veletas-gui-silent-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("silent");
     let pids = dir.join("pids");
-    let _ = std::fs::remove_file(&pids);
     // Plays d4 after 0.3 s; to `analyze` it says `=` and then nothing, ever, and notes its pid.
-    let silent = format!(
-        r#"silent=sh -c 'while read id cmd rest; do case "$cmd" in analyze) echo $$ >> {}; printf "=%s \n" "$id"; sleep 60;; genmove) sleep 0.3; printf "=%s d4\n\n" "$id";; *) printf "=%s\n\n" "$id";; esac; done'"#,
-        pids.display()
+    let silent = scripted(
+        "silent",
+        &format!(
+            r#"analyze) echo $$ >> {}; printf "=%s \n" "$id"; sleep 60;; genmove) sleep 0.3; printf "=%s d4\n\n" "$id";;"#,
+            pids.display()
+        ),
     );
     let server = start(&[&silent], None);
     // The engine's thinking during its turn ends with its move.
@@ -547,16 +552,10 @@ fn a_saved_game_keeps_its_win_rates_and_times_and_a_loaded_one_shows_them() {
 
 #[test]
 fn a_match_plays_its_games_with_colours_exchanged_and_keeps_the_score() {
-    let dir = std::env::temp_dir().join(format!("veletas-gui-match-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("match");
     let record = dir.join("match.txt");
-    let _ = std::fs::remove_file(&record);
     // Both resign at once: whoever plays Black loses each game.
-    let resigner = |name: &str| {
-        format!(
-            r#"{name}=sh -c 'while read id cmd rest; do case "$cmd" in genmove) printf "=%s resign\n\n" "$id";; *) printf "=%s\n\n" "$id";; esac; done'"#
-        )
-    };
+    let resigner = |name: &str| scripted(name, r#"genmove) printf "=%s resign\n\n" "$id";;"#);
     let server = start(&[&resigner("first"), &resigner("second")], Some(&record));
     let ask = json!({"size": 7, "rules": "classic", "black": 0, "white": 1, "games": 3, "thinking": false,
         "black_time": {"movetime": 2}, "white_time": {"clock": "60+1"}});
@@ -610,13 +609,11 @@ fn a_match_plays_its_games_with_colours_exchanged_and_keeps_the_score() {
 
 #[test]
 fn a_match_game_is_refereed_its_turns_timed_and_its_misbehaviour_lost_with_the_reason() {
-    let dir = std::env::temp_dir().join(format!("veletas-gui-match-referee-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("match-referee");
     let record = dir.join("match.txt");
-    let _ = std::fs::remove_file(&record);
     // Answers every genmove with d4: legal for Black's first turn, illegal for White's.
-    let d4 = r#"d4=sh -c 'while read id cmd rest; do case "$cmd" in genmove) printf "=%s d4\n\n" "$id";; *) printf "=%s\n\n" "$id";; esac; done'"#;
-    let server = start(&[d4], Some(&record));
+    let d4 = scripted("d4", r#"genmove) printf "=%s d4\n\n" "$id";;"#);
+    let server = start(&[&d4], Some(&record));
     let ask = json!({"size": 7, "rules": "classic", "black": 0, "white": 0, "games": 1, "movetime": 5});
     let (status, game) = post(&server, "/api/games", &ask.to_string());
     assert_eq!(status, 201, "{game}");
@@ -643,15 +640,10 @@ fn a_match_game_is_refereed_its_turns_timed_and_its_misbehaviour_lost_with_the_r
 
 #[test]
 fn closing_a_match_game_or_the_server_ends_its_thinking_engines_at_once() {
-    let dir = std::env::temp_dir().join(format!("veletas-gui-match-close-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("match-close");
     let pids = dir.join("pids");
-    let _ = std::fs::remove_file(&pids);
     // Thinks for 60 s on every genmove, its pid noted.
-    let hang = format!(
-        r#"hang=sh -c 'while read id cmd rest; do case "$cmd" in genmove) echo $$ >> {}; sleep 60;; *) printf "=%s\n\n" "$id";; esac; done'"#,
-        pids.display()
-    );
+    let hang = scripted("hang", &format!("genmove) echo $$ >> {}; sleep 60;;", pids.display()));
     let server = start(&[&hang], None);
     let ask =
         json!({"size": 7, "rules": "classic", "black": 0, "white": 0, "games": 4, "movetime": 60, "thinking": false});
@@ -675,7 +667,7 @@ fn closing_a_match_game_or_the_server_ends_its_thinking_engines_at_once() {
 
 #[test]
 fn the_engines_of_an_engines_file_play_in_their_directory_after_their_init() {
-    let dir = std::env::temp_dir().join(format!("veletas-gui-api-file-{}", std::process::id()));
+    let dir = scratch("api-file");
     std::fs::create_dir_all(dir.join("work")).unwrap();
     // Writes every command it reads to seen.txt in its working directory and plays d4.
     let logger = r#"sh -c 'while read id cmd rest; do echo "$cmd $rest" >> seen.txt; case "$cmd" in genmove) printf "=%s d4\n\n" "$id";; *) printf "=%s\n\n" "$id";; esac; done'"#;

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use veletas_gui::events::MAX_STREAMS;
 
 mod common;
-use common::{Running, settings, start_with};
+use common::{Running, scripted, settings, start_with};
 
 /// A server on `host` with `engines`, and the token of its URL if it has one.
 fn start(host: &str, engines: &[&str]) -> (Running, Option<String>) {
@@ -140,11 +140,14 @@ fn next_view(reader: &mut Events) -> Value {
     serde_json::from_str(&data).expect("a view")
 }
 
-const PLAYS_D4: &str = r#"d4=sh -c 'while read id cmd rest; do case "$cmd" in genmove) sleep 0.2; printf "=%s d4\n\n" "$id";; *) printf "=%s\n\n" "$id";; esac; done'"#;
+/// An engine that plays d4 0.2 s after each `genmove`.
+fn plays_d4() -> String {
+    scripted("d4", r#"genmove) sleep 0.2; printf "=%s d4\n\n" "$id";;"#)
+}
 
 #[test]
 fn the_stream_sends_the_view_at_once_and_after_every_turn_and_ends_with_the_game() {
-    let (server, _) = start("127.0.0.1", &[PLAYS_D4]);
+    let (server, _) = start("127.0.0.1", &[&plays_d4()]);
     let new = json!({"size": 7, "rules": "classic", "black": 0, "white": null, "movetime": 1, "thinking": false});
     let (code, game) = request(&server, "POST", "/api/games", &new.to_string());
     assert_eq!(code, 201, "{game}");

@@ -44,3 +44,10 @@ pub fn start_with(args: &GuiSettings) -> (Running, String) {
     let thread = thread::spawn(move || gui.serve());
     (Running { address, stop, thread: Some(thread) }, url)
 }
+
+/// A scripted engine, `NAME=sh -c '...'` as `--engine` takes it: it reads each command as
+/// `ID COMMAND REST` and answers with an empty success, except for the commands `arms` handle:
+/// shell `case` arms over `$cmd`, each ending in `;;` (`$id` is the command's id).
+pub fn scripted(name: &str, arms: &str) -> String {
+    format!(r#"{name}=sh -c 'while read id cmd rest; do case "$cmd" in {arms} *) printf "=%s\n\n" "$id";; esac; done'"#)
+}
