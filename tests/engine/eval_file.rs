@@ -3,17 +3,10 @@
 //! time (a refused one changes nothing, `eval learned` brings the built-in weights back);
 //! train-eval refuses to pool board sizes into one model.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Command, Output};
 
-const BIN: &str = env!("CARGO_BIN_EXE_veletas");
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("veletas-eval-file-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::support::{self, VELETAS as BIN, engine};
 
 /// The replies of a 7x7 session of genmoves, with `eval` as --eval.
 fn session(eval: &str) -> Output {
@@ -21,17 +14,7 @@ fn session(eval: &str) -> Output {
     for n in 0..16 {
         input.push_str(if n % 2 == 0 { "genmove b\n" } else { "genmove w\n" });
     }
-    let mut child = Command::new(BIN)
-        .args(["--seed", "1", "--playouts", "150", "--eval", eval])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    // A refused --eval ends the engine before it reads: a closed pipe is no failure here.
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    child.wait_with_output().unwrap()
+    support::session(&mut engine(&["--seed", "1", "--playouts", "150", "--eval", eval]), input.as_bytes())
 }
 
 fn weights() -> String {
@@ -40,7 +23,7 @@ fn weights() -> String {
 
 #[test]
 fn a_weights_file_is_the_learned_evaluation_without_rebuilding() {
-    let dir = temp_dir("weights");
+    let dir = scratch!("weights");
     let same = dir.join("same.txt");
     std::fs::write(&same, weights()).unwrap();
     let other = dir.join("negated.txt");
@@ -58,7 +41,7 @@ fn a_weights_file_is_the_learned_evaluation_without_rebuilding() {
 
 #[test]
 fn a_bad_weights_file_is_one_line_and_a_failure() {
-    let dir = temp_dir("bad");
+    let dir = scratch!("bad");
     let missing = dir.join("missing.txt");
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, "bias 1\n").unwrap();
@@ -74,7 +57,7 @@ fn a_bad_weights_file_is_one_line_and_a_failure() {
 
 #[test]
 fn train_eval_refuses_to_pool_board_sizes() {
-    let dir = temp_dir("sizes");
+    let dir = scratch!("sizes");
     let ten = dir.join("ten.txt");
     let out = Command::new(BIN)
         .args(["match", "--engine", "veletas --player random --seed 1", "--engine", "veletas --player random --seed 2"])
@@ -96,16 +79,7 @@ fn train_eval_refuses_to_pool_board_sizes() {
 /// The replies of `veletas --seed 1 --playouts 150` to `input`, each without its final
 /// empty line.
 fn protocol(input: &str) -> Vec<String> {
-    let mut child = Command::new(BIN)
-        .args(["--seed", "1", "--playouts", "150"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = support::session(&mut engine(&["--seed", "1", "--playouts", "150"]), input.as_bytes());
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
     text.split_terminator("\n\n").map(str::to_string).collect()
@@ -134,7 +108,7 @@ fn negated_weights() -> String {
 
 #[test]
 fn the_eval_command_loads_weights_reports_them_and_goes_back_to_the_built_in_ones() {
-    let dir = temp_dir("command");
+    let dir = scratch!("command");
     let file = dir.join("negated.txt");
     std::fs::write(&file, negated_weights()).unwrap();
     let path = file.to_str().unwrap();
@@ -146,7 +120,7 @@ fn the_eval_command_loads_weights_reports_them_and_goes_back_to_the_built_in_one
 
 #[test]
 fn a_refused_eval_changes_nothing_and_says_why() {
-    let dir = temp_dir("refused");
+    let dir = scratch!("refused");
     let negated = dir.join("negated.txt");
     std::fs::write(&negated, negated_weights()).unwrap();
     let extra = dir.join("extra.txt");
@@ -193,7 +167,7 @@ fn a_refused_eval_changes_nothing_and_says_why() {
 
 #[test]
 fn the_built_in_weights_loaded_by_eval_play_as_the_default() {
-    let dir = temp_dir("builtin");
+    let dir = scratch!("builtin");
     let same = dir.join("same.txt");
     std::fs::write(&same, weights()).unwrap();
     let default = protocol(&genmoves());
@@ -205,7 +179,7 @@ fn the_built_in_weights_loaded_by_eval_play_as_the_default() {
 
 #[test]
 fn other_weights_loaded_by_eval_change_the_analysis() {
-    let dir = temp_dir("analysis");
+    let dir = scratch!("analysis");
     let negated = dir.join("negated.txt");
     std::fs::write(&negated, negated_weights()).unwrap();
     let game = "boardsize 7\nplay b d4\nplay w c7,e1\ngenmove_analyze b\n";

@@ -2,19 +2,12 @@
 //! `scripts/selfplay-data.sh`, `veletas train-eval` on it, the weights file it writes, and
 //! an engine playing with `--eval learned`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use veletas::search::eval::EvalModel;
 
-const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("veletas-learning-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::support::{VELETAS, engine, session};
 
 fn selfplay(record: &Path, games: &str) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/selfplay-data.sh");
@@ -30,7 +23,7 @@ fn selfplay(record: &Path, games: &str) {
 
 #[test]
 fn self_play_data_trains_weights_that_the_engine_plays_with() {
-    let dir = scratch("pipeline");
+    let dir = scratch!("pipeline");
     let record = dir.join("sp.txt");
     selfplay(&record, "40");
     let weights = dir.join("weights.txt");
@@ -44,23 +37,15 @@ fn self_play_data_trains_weights_that_the_engine_plays_with() {
     let model = EvalModel::parse(&std::fs::read_to_string(&weights).unwrap()).unwrap();
     assert!(model.weights.iter().all(|w| w.is_finite()));
     // The engine with the built-in learned weights plays a whole game through the protocol.
-    let session = "boardsize 7\nclear_board\n".to_string() + &"genmove b\ngenmove w\n".repeat(40) + "final_score\n";
-    let mut child = Command::new(VELETAS)
-        .args(["--eval", "learned", "--playouts", "200", "--seed", "3"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write as _;
-    child.stdin.take().unwrap().write_all(session.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let input = "boardsize 7\nclear_board\n".to_string() + &"genmove b\ngenmove w\n".repeat(40) + "final_score\n";
+    let out = session(&mut engine(&["--eval", "learned", "--playouts", "200", "--seed", "3"]), input.as_bytes());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("= B+") || text.contains("= W+"), "{text}");
 }
 
 #[test]
 fn train_eval_errors_are_one_line() {
-    let dir = scratch("errors");
+    let dir = scratch!("errors");
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, "[Size \"7\"]\n1. d4 d4 B+\n").unwrap();
     for (args, needle) in [
@@ -89,7 +74,7 @@ fn twenty_random_player_games_fit_no_worse_than_a_constant_with_small_weights() 
     // Issue 25: plain Newton steps on these games (tests/data, a `veletas match` of two
     // `--player random` engines) ended at a bias of -4.8e8, a training log-loss of 8.46
     // against the constant's 0.55, and wrote those weights.
-    let dir = scratch("random20");
+    let dir = scratch!("random20");
     let weights = dir.join("weights.txt");
     let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/random-player-20-games.txt");
     let out = Command::new(VELETAS).arg("train-eval").arg(&games).arg("-o").arg(&weights).output().unwrap();
@@ -108,7 +93,7 @@ fn twenty_random_player_games_fit_no_worse_than_a_constant_with_small_weights() 
 fn a_refused_fit_writes_nothing() {
     // One game, held out (game 0 with --holdout 2): no training position, so no fit; the
     // weights file already there is left as it was.
-    let dir = scratch("refused");
+    let dir = scratch!("refused");
     let games = dir.join("one.txt");
     let all =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/random-player-20-games.txt"))

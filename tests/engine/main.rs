@@ -6,6 +6,14 @@
 //! library once a layer rather than once a file: put a new suite here as a module, not in a new
 //! top-level `tests/*.rs` file.
 
+/// `scratch!("name")`: a fresh, empty directory for one test of the calling suite
+/// ([`support::scratch_dir`]).
+macro_rules! scratch {
+    ($name:expr) => {
+        $crate::support::scratch_dir(module_path!(), $name)
+    };
+}
+
 mod bench_cli;
 mod eval_file;
 mod learning;
@@ -23,5 +31,6 @@ mod protocol_solver;
 mod search;
 mod search_pinned;
 mod solver;
+mod support;
 mod tactics;
 mod winning_turn;

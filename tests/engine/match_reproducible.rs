@@ -2,15 +2,8 @@
 //! the same games at any `-j`, because the engine starts its random choices afresh from its
 //! seed at every new game (`clear_board`), whichever games its process played before.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-fn temp_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("veletas-match-reproducible-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// Each game of a record file as its Round tag and its moves, in round order (the per-turn
 /// annotations, which hold the time each turn took, are left out: they vary from run to run).
@@ -41,7 +34,7 @@ fn play(dir: &Path, name: &str, jobs: &str) -> Vec<String> {
 
 #[test]
 fn a_match_gives_the_same_games_at_any_concurrency() {
-    let dir = temp_dir();
+    let dir = scratch!("match");
     let one = play(&dir, "j1.txt", "1");
     assert_eq!(one.len(), 6);
     assert_eq!(play(&dir, "j1-again.txt", "1"), one, "two -j 1 runs differ");

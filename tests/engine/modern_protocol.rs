@@ -2,7 +2,6 @@
 //! strings, `genmove` through whole modern games (swap decisions included), and the
 //! command-line flags.
 
-use std::io::Write;
 use std::process::{Command, Stdio};
 
 use veletas::cli::EngineArgs;
@@ -11,7 +10,7 @@ use veletas::protocol::{Engine, run};
 use veletas::rules::{Color, Move, Phase, Position, Variant};
 use veletas::search::Algorithm;
 
-const BIN: &str = env!("CARGO_BIN_EXE_veletas");
+use crate::support::{VELETAS as BIN, engine, session};
 
 fn replies_with(engine: &mut Engine, input: &str) -> Vec<String> {
     let mut output = Vec::new();
@@ -130,15 +129,7 @@ fn genmove_plays_whole_modern_no_corners_games() {
 }
 
 fn binary(args: &[&str], input: &str) -> String {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
+    String::from_utf8(session(&mut engine(args), input.as_bytes()).stdout).unwrap()
 }
 
 #[test]

@@ -5,19 +5,10 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_veletas");
+use crate::support::{VELETAS as BIN, engine, session};
 
 fn run_with_input(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .env("RUST_LOG", "debug")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    child.wait_with_output().unwrap()
+    session(engine(args).env("RUST_LOG", "debug"), input)
 }
 
 #[test]
