@@ -639,6 +639,49 @@ fn a_match_game_is_refereed_its_turns_timed_and_its_misbehaviour_lost_with_the_r
 }
 
 #[test]
+fn a_match_game_no_engine_moved_in_is_void_shown_without_result_and_the_match_goes_on() {
+    let dir = scratch("match-void");
+    let record = dir.join("match.txt");
+    // Starts, answers every command but genmove, and dies when asked for a move: the first
+    // move of every game fails before any engine moved, so the game is void, as in
+    // `veletas match`.
+    let dies = scripted("dies", "genmove) exit 3;;");
+    let server = start(&[&dies], Some(&record));
+    let ask = json!({"size": 7, "rules": "classic", "black": 0, "white": 0, "games": 2, "movetime": 5});
+    let (status, game) = post(&server, "/api/games", &ask.to_string());
+    assert_eq!(status, 201, "{game}");
+    let first = wait_for_end(&server, &format!("/api/games/{}", game["id"]));
+    assert_eq!(first["outcome"]["winner"], "", "{first}");
+    assert_eq!(first["outcome"]["termination"], "crash", "{first}");
+    assert!(first["status"][0].as_str().unwrap().starts_with("No result (crash)"), "{first}");
+    assert_eq!(first["series"]["score"], json!([0, 0]), "{first}");
+    // The match goes on to its second game, void too, and counts no win.
+    let mut next = first["series"]["next"].clone();
+    for _ in 0..200 {
+        if !next.is_null() {
+            break;
+        }
+        thread::sleep(std::time::Duration::from_millis(25));
+        next = get(&server, &format!("/api/games/{}", game["id"])).1["series"]["next"].clone();
+    }
+    let second = wait_for_end(&server, &format!("/api/games/{next}"));
+    assert_eq!((second["series"]["game"].clone(), second["outcome"]["winner"].clone()), (json!(2), json!("")));
+    assert_eq!(second["series"]["score"], json!([0, 0]), "{second}");
+    // Both are saved as void games: no result, the crash as their termination.
+    let mut games = Vec::new();
+    for _ in 0..200 {
+        games = veletas_rules::record::parse_records(&std::fs::read_to_string(&record).unwrap_or_default()).unwrap();
+        if games.len() == 2 {
+            break;
+        }
+        thread::sleep(std::time::Duration::from_millis(25));
+    }
+    assert_eq!(games.len(), 2);
+    assert!(games.iter().all(|g| g.is_void() && g.moves.is_empty()), "{games:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn closing_a_match_game_or_the_server_ends_its_thinking_engines_at_once() {
     let dir = scratch("match-close");
     let pids = dir.join("pids");
