@@ -7,13 +7,9 @@
 //! library once a layer rather than once a file: put a new suite here as a module, not in a new
 //! top-level `tests/*.rs` file.
 
-/// `scratch!("name")`: a fresh, empty directory for one test of the calling suite
-/// ([`support::scratch_dir`]).
-macro_rules! scratch {
-    ($name:expr) => {
-        $crate::support::scratch_dir(module_path!(), $name)
-    };
-}
+#[path = "../scratch/mod.rs"]
+#[macro_use]
+mod scratch;
 
 mod absurd_options;
 mod bounded_inputs;

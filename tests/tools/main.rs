@@ -4,13 +4,9 @@
 //! One test binary for the crate (Cargo finds `tests/*/main.rs`), so the test command links the
 //! library once a layer rather than once a file: put a new suite here as a module, not in a new
 //! top-level `tests/*.rs` file.
-/// `scratch!("name")`: a fresh, empty directory for one test of the calling suite
-/// ([`support::scratch_dir`]).
-macro_rules! scratch {
-    ($name:expr) => {
-        $crate::support::scratch_dir(module_path!(), $name)
-    };
-}
+#[path = "../scratch/mod.rs"]
+#[macro_use]
+mod scratch;
 
 mod book;
 mod build_commit_script;
