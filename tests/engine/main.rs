@@ -12,6 +12,7 @@ mod scratch;
 
 mod bench_cli;
 mod eval_file;
+mod generations;
 mod learning;
 mod match_reproducible;
 mod memory;

@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# The self-play generation loop: play, train, gate, keep only what wins; one command runs it and resumes it.
+#
+# usage: [VELETAS=BINARY] scripts/generations.sh -d DIR [-g GENERATIONS] [-n GAMES] [-p PLAYOUTS] [-s SIZE] [-r RULES] [-w WINDOW] [-m GATE_GAMES] [-q GATE_PLAYOUTS] [-e ELO0,ELO1] [-j JOBS] [-x RUNNER] [-N SHARDS] [-S SSHLOGINFILE] [-b WEIGHTS_DIR]
+#
+#   -d DIR             the loop's folder: gen-000 holds the starting weights, gen-001, gen-002, ... one
+#                      generation each; rerunning the same command resumes where it stopped
+#   -g GENERATIONS     run until this generation is done (default 1)
+#   -n GAMES           self-play games of each generation and rule set (default 400; even)
+#   -p PLAYOUTS        playouts per move in self-play (default 800: fast, and the same games whatever the load)
+#   -s SIZE            board size (default 10; one size per loop: the evaluation has no size feature)
+#   -r RULES           rule sets to play, comma-separated (default classic; e.g. classic,modern); the gate
+#                      plays the first
+#   -w WINDOW          train on the games of the last WINDOW generations (default 2)
+#   -m GATE_GAMES      most games of the gate match (default 600)
+#   -q GATE_PLAYOUTS   playouts per move in the gate match (default: PLAYOUTS)
+#   -e ELO0,ELO1       the gate's SPRT bounds (default 0,20); the new weights are kept only when H1 is accepted
+#   -j JOBS            games at once on each machine (default 2)
+#   -x RUNNER          who plays the self-play tournaments: local (default), parallel (GNU parallel, with
+#                      scripts/tournament-parallel.sh), or slurm (sbatch --wait of scripts/tournament-slurm.sbatch)
+#   -N SHARDS          shards of each self-play tournament for parallel and slurm (default 4)
+#   -S SSHLOGINFILE    with -x parallel: run the shards over ssh on these machines (GNU parallel's login file)
+#   -b WEIGHTS_DIR     the starting weights: eval-weights.txt and policy-weights.txt (default: the source
+#                      tree's crates/engine/data, the weights built into the binary)
+#
+# Generation G: the engine with the best weights so far plays itself (`veletas tournament`, --record-search,
+# into DIR/gen-G/games/RULES/shard-*.txt); `veletas train-eval` and `veletas train-policy` fit new weights on
+# the last WINDOW generations' games (DIR/gen-G/eval-weights.txt, policy-weights.txt); the gate match plays
+# them against the best (DIR/gen-G/gate.txt). DIR/gen-G/verdict says accepted or rejected, and DIR/best
+# names the generation whose weights are the best. DIR/generations.txt has a line per generation: games,
+# positions, the CPU seconds each step took in the run that finished it, and the gate's score and Elo. Each step's result is written through a temporary
+# file and a rename, so a killed run resumes at the step it was in (tournaments and matches resume
+# from their records). Use the best weights with `veletas --eval DIR/gen-G/eval-weights.txt --policy
+# DIR/gen-G/policy-weights.txt`.
+# The binary is $VELETAS (default: this clone's target/release/veletas, else veletas on PATH).
+# Example: scripts/generations.sh -d gens -g 3 -n 400 -p 800 -r classic,modern
+set -euo pipefail
+
+usage() { sed -n 's/^# \(usage: .*\)/\1/p' "$0" >&2; exit "${1:-2}"; }
+die() { echo "generations.sh: $*" >&2; exit 2; }
+
+here=$(cd "$(dirname "$0")" && pwd)
+# The binary: $VELETAS, else this clone's target/release/veletas, else veletas on PATH.
+if [[ -z ${VELETAS:-} ]]; then
+    VELETAS=$here/../target/release/veletas
+    [[ -x $VELETAS ]] || VELETAS=$(command -v veletas || echo "$VELETAS")
+fi
+dir= generations=1 games=400 playouts=800 size=10 rules=classic window=2 gate_games=600 gate_playouts=
+bounds=0,20 jobs=2 runner=local shards=4 sshloginfile= weights=$here/../crates/engine/data
+while getopts 'd:g:n:p:s:r:w:m:q:e:j:x:N:S:b:h' opt; do
+    case $opt in
+        d) dir=$OPTARG ;;
+        g) generations=$OPTARG ;;
+        n) games=$OPTARG ;;
+        p) playouts=$OPTARG ;;
+        s) size=$OPTARG ;;
+        r) rules=$OPTARG ;;
+        w) window=$OPTARG ;;
+        m) gate_games=$OPTARG ;;
+        q) gate_playouts=$OPTARG ;;
+        e) bounds=$OPTARG ;;
+        j) jobs=$OPTARG ;;
+        x) runner=$OPTARG ;;
+        N) shards=$OPTARG ;;
+        S) sshloginfile=$OPTARG ;;
+        b) weights=$OPTARG ;;
+        h) usage 0 ;;
+        *) usage ;;
+    esac
+done
+shift $((OPTIND - 1))
+[[ $# -eq 0 && -n $dir ]] || usage
+gate_playouts=${gate_playouts:-$playouts}
+for n in "$generations" "$games" "$playouts" "$window" "$gate_games" "$gate_playouts" "$jobs" "$shards"; do
+    [[ $n =~ ^[1-9][0-9]{0,8}$ ]] || die "expected a positive whole number, not '$n'"
+done
+case $runner in local | parallel | slurm) ;; *) die "-x: expected local, parallel or slurm, not '$runner'" ;; esac
+IFS=, read -r -a rule_sets <<<"$rules"
+[[ ${#rule_sets[@]} -gt 0 ]] || die "-r: no rule set"
+for r in "${rule_sets[@]}"; do [[ $r =~ ^[a-z-]+$ ]] || die "-r: not a rule set: '$r'"; done
+
+# Writes stdin to FILE through a temporary file in the same folder and a rename.
+put() { local tmp; tmp=$(mktemp "$1.tmp.XXXXXX"); cat >"$tmp"; mv -f "$tmp" "$1"; }
+# The CPU seconds (user + system) of this shell's finished children so far.
+cpu() { times | awk 'NR == 2 { s = 0; for (i = 1; i <= 2; i++) { split($i, t, "m"); s += t[1] * 60 + t[2] } printf "%.0f\n", s }'; }
+gen_dir() { printf '%s/gen-%03d' "$dir" "$1"; }
+engine() { # engine WEIGHTS_FOLDER PLAYOUTS: an engine command line with those weights
+    printf '%q --playouts %s --movetime 3600 --eval %q --policy %q' "$VELETAS" "$2" "$1/eval-weights.txt" "$1/policy-weights.txt"
+}
+
+mkdir -p "$dir"
+first=$(gen_dir 0)
+if [[ ! -f $first/policy-weights.txt ]]; then
+    [[ -f $weights/eval-weights.txt && -f $weights/policy-weights.txt ]] ||
+        die "-b: $weights has no eval-weights.txt and policy-weights.txt"
+    mkdir -p "$first"
+    put "$first/eval-weights.txt" <"$weights/eval-weights.txt"
+    put "$first/policy-weights.txt" <"$weights/policy-weights.txt"
+fi
+[[ -f $dir/best ]] || echo 0 | put "$dir/best"
+
+for ((g = 1; g <= generations; g++)); do
+    here_gen=$(gen_dir "$g")
+    [[ -f $here_gen/verdict ]] && continue
+    mkdir -p "$here_gen"
+    # The best weights when the generation began: its games are played with them and the gate plays
+    # against them, so a resume goes on with the same ones.
+    [[ -f $here_gen/played-with ]] || put "$here_gen/played-with" <"$dir/best"
+    best=$(<"$here_gen/played-with")
+    [[ $best =~ ^[0-9]+$ && -f $(gen_dir "$best")/policy-weights.txt ]] || die "$here_gen/played-with: not a generation"
+    with=$(gen_dir "$best")
+    echo "== generation $g: self-play with the weights of $(basename "$with")" >&2
+
+    # 1. Play.
+    start=$(cpu)
+    if [[ ! -f $here_gen/games/done ]]; then
+        for r in "${rule_sets[@]}"; do
+            out=$here_gen/games/$r
+            mkdir -p "$out"
+            play=(--engine "a=$(engine "$with" "$playouts") --seed 1" --engine "b=$(engine "$with" "$playouts") --seed 2"
+                  --games-per-pair "$games" --size "$size" --rules "$r" --movetime 3600 --seed "$g" --record-search)
+            case $runner in
+                local) "$VELETAS" tournament "${play[@]}" -j "$jobs" --quiet --record "$out/shard-1.txt" >/dev/null ;;
+                parallel)
+                    p=(-n "$shards" -j "$jobs" -d "$out" -R)
+                    [[ -n $sshloginfile ]] && p+=(-S "$sshloginfile")
+                    VELETAS=$VELETAS "$here/tournament-parallel.sh" "${p[@]}" "${play[@]}" >/dev/null ;;
+                slurm) RESULTS=$out VELETAS=$VELETAS sbatch --wait --quiet --array=1-"$shards" \
+                           "$here/tournament-slurm.sbatch" "${play[@]}" >/dev/null ;;
+            esac
+        done
+        echo done | put "$here_gen/games/done"
+    fi
+    play_cpu=$(($(cpu) - start))
+
+    # 2. Train on the last WINDOW generations' games.
+    start=$(cpu)
+    files=()
+    for ((k = g - window + 1; k <= g; k++)); do
+        ((k >= 1)) || continue
+        files+=("$(gen_dir "$k")"/games/*/shard-*.txt)
+    done
+    if [[ ! -f $here_gen/eval-weights.txt ]]; then
+        "$VELETAS" train-eval "${files[@]}" -o "$here_gen/eval-weights.txt" | put "$here_gen/train-eval.txt"
+    fi
+    if [[ ! -f $here_gen/policy-weights.txt ]]; then
+        "$VELETAS" train-policy "${files[@]}" -o "$here_gen/policy-weights.txt" | put "$here_gen/train-policy.txt"
+    fi
+    train_cpu=$(($(cpu) - start))
+
+    # 3. Gate: the new weights against the best, an SPRT at a fixed playout budget.
+    start=$(cpu)
+    gate=$("$VELETAS" match --engine "gen$g=$(engine "$here_gen" "$gate_playouts") --seed 3" \
+        --engine "gen$best=$(engine "$with" "$gate_playouts") --seed 4" \
+        --games "$gate_games" --sprt "$bounds" --size "$size" --rules "${rule_sets[0]}" --movetime 3600 \
+        --seed "$((1000 + g))" -j "$jobs" --quiet --record "$here_gen/gate.txt")
+    gate_cpu=$(($(cpu) - start))
+    echo "$gate" | put "$here_gen/gate-summary.txt"
+    elo=$(sed -n 's/^Elo difference: \(.*\) (95%.*/\1/p' <<<"$gate")
+    score=$(sed -n 's/^Score of [^:]*: \(.*\)$/\1/p' <<<"$gate")
+    if grep -q '^SPRT.*: H1 accepted$' <<<"$gate"; then verdict=accepted; else verdict=rejected; fi
+    positions=$(sed -n 's/^.* games (.*), \([0-9]*\) training and \([0-9]*\) held-out positions.*/\1 + \2/p' \
+        "$here_gen/train-eval.txt" | head -1)
+    line="generation $g: $verdict; self-play with gen $best: $((${#rule_sets[@]} * games)) games"
+    line+=" ($rules, ${size}x$size, $playouts playouts), positions $((${positions:-0})); CPU s: play $play_cpu,"
+    line+=" train $train_cpu, gate $gate_cpu; gate vs gen $best: $score, Elo $elo"
+    echo "$line" >&2
+    echo "$line" | put "$here_gen/summary"
+    cat "$dir"/gen-*/summary | put "$dir/generations.txt"
+    if [[ $verdict == accepted ]]; then echo "$g" | put "$dir/best"; fi
+    echo "$verdict" | put "$here_gen/verdict"
+done
+echo "best: generation $(<"$dir/best") ($(gen_dir "$(<"$dir/best")"))"

@@ -1,0 +1,131 @@
+//! `scripts/generations.sh`, the self-play generation loop, with tiny budgets: it plays, trains
+//! and gates, keeps the best weights only when the gate accepts them, resumes without playing a
+//! finished step again, and refuses bad options in one line.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("veletas-generations-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The loop in `dir` with 7x7 games at 30 playouts, 4 self-play games a rule set, a gate of at
+/// most `gate` games, and `more` options.
+fn generations(dir: &Path, gate: &str, more: &[&str]) -> Output {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/generations.sh");
+    let fixed = ["-n", "4", "-p", "30", "-s", "7", "-m", gate, "-j", "2"];
+    Command::new("bash")
+        .arg(script)
+        .arg("-d")
+        .arg(dir)
+        .args(fixed)
+        .args(more)
+        .env("VELETAS", VELETAS)
+        .output()
+        .unwrap()
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn games_in(record: &Path) -> usize {
+    read(record).lines().filter(|l| l.starts_with("[Result ")).count()
+}
+
+#[test]
+fn a_generation_plays_trains_and_gates_and_a_rerun_plays_nothing_again() {
+    let dir = scratch("loop");
+    let out = generations(&dir, "4", &["-g", "1", "-r", "classic,modern"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let gen = dir.join("gen-001");
+    // Self-play: 4 games of each rule set, the searched turns' root visits recorded.
+    for rules in ["classic", "modern"] {
+        let record = gen.join("games").join(rules).join("shard-1.txt");
+        assert_eq!(games_in(&record), 4, "{rules}");
+        assert!(read(&record).contains(&format!("[Rules \"{rules}\"]")), "{rules}");
+    }
+    // Both models trained on the 8 games, the engine loads them.
+    assert!(read(&gen.join("train-eval.txt")).starts_with("8 games"), "{}", read(&gen.join("train-eval.txt")));
+    let mut engine = Command::new(VELETAS)
+        .arg("--eval")
+        .arg(gen.join("eval-weights.txt"))
+        .arg("--policy")
+        .arg(gen.join("policy-weights.txt"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    engine.stdin.take().unwrap().write_all(b"boardsize 7\ngenmove b\nquit\n").unwrap();
+    let engine = engine.wait_with_output().unwrap();
+    assert!(engine.status.success(), "{}", String::from_utf8_lossy(&engine.stderr));
+    assert!(String::from_utf8_lossy(&engine.stdout).starts_with("= \n\n= "), "{}", String::from_utf8_lossy(&engine.stdout));
+    // The gate: 4 games decide no SPRT, so the new weights are not kept.
+    assert_eq!(games_in(&gen.join("gate.txt")), 4);
+    assert_eq!(read(&gen.join("verdict")), "rejected\n");
+    assert_eq!(read(&dir.join("best")), "0\n");
+    let summary = read(&dir.join("generations.txt"));
+    assert_eq!(summary.lines().count(), 1, "{summary}");
+    assert!(summary.starts_with("generation 1: rejected; self-play with gen 0: 8 games"), "{summary}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("best: generation 0"));
+
+    // Run again: nothing is played or trained again.
+    let before: Vec<String> =
+        ["gate.txt", "games/classic/shard-1.txt", "eval-weights.txt"].iter().map(|f| read(&gen.join(f))).collect();
+    let again = generations(&dir, "4", &["-g", "1", "-r", "classic,modern"]);
+    assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
+    let after: Vec<String> =
+        ["gate.txt", "games/classic/shard-1.txt", "eval-weights.txt"].iter().map(|f| read(&gen.join(f))).collect();
+    assert_eq!(before, after);
+    assert_eq!(read(&dir.join("generations.txt")), summary);
+}
+
+#[test]
+fn a_generation_killed_before_its_verdict_resumes_at_the_gate_and_the_next_trains_on_both() {
+    let dir = scratch("resume");
+    let out = generations(&dir, "4", &["-g", "1"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let gen1 = dir.join("gen-001");
+    let gate = read(&gen1.join("gate.txt"));
+    // As if killed between the gate and the verdict: the gate's record is complete, so the
+    // rerun plays no game and writes the same verdict and summary line.
+    std::fs::remove_file(gen1.join("verdict")).unwrap();
+    let summary = read(&dir.join("generations.txt"));
+    let out = generations(&dir, "4", &["-g", "2"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(read(&gen1.join("gate.txt")), gate);
+    assert_eq!(read(&gen1.join("verdict")), "rejected\n");
+    let lines = read(&dir.join("generations.txt"));
+    assert!(lines.starts_with(&summary), "{lines}");
+    assert_eq!(lines.lines().count(), 2, "{lines}");
+    // Generation 2 plays with the best weights (still generation 0's) on new openings and
+    // trains on both generations' games (the window of 2).
+    let gen2 = dir.join("gen-002");
+    assert_eq!(read(&gen2.join("played-with")), "0\n");
+    assert_ne!(read(&gen2.join("games/classic/shard-1.txt")), read(&gen1.join("games/classic/shard-1.txt")));
+    assert!(read(&gen2.join("train-eval.txt")).starts_with("8 games"), "{}", read(&gen2.join("train-eval.txt")));
+}
+
+#[test]
+fn bad_options_are_refused_in_one_line_before_anything_is_played() {
+    let dir = scratch("refused");
+    for (options, message) in [
+        (&["-g", "0"][..], "expected a positive whole number, not '0'"),
+        (&["-x", "cloud"][..], "-x: expected local, parallel or slurm, not 'cloud'"),
+        (&["-r", "classic,Modern"][..], "-r: not a rule set: 'Modern'"),
+        (&["-b", "/nonexistent"][..], "-b: /nonexistent has no eval-weights.txt and policy-weights.txt"),
+    ] {
+        let out = generations(&dir.join("d"), "4", options);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{options:?}: {stderr}");
+        assert_eq!(stderr, format!("generations.sh: {message}\n"), "{options:?}");
+        assert!(!dir.join("d").join("gen-001").exists(), "{options:?}");
+    }
+}
