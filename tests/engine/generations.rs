@@ -2,17 +2,10 @@
 //! and gates, keeps the best weights only when the gate accepts them, resumes without playing a
 //! finished step again, and refuses bad options in one line.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
-const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("veletas-generations-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::support::{VELETAS, engine, session};
 
 /// The loop in `dir` with 7x7 games at 30 playouts, 4 self-play games a rule set, a gate of at
 /// most `gate` games, and `more` options.
@@ -40,7 +33,7 @@ fn games_in(record: &Path) -> usize {
 
 #[test]
 fn a_generation_plays_trains_and_gates_and_a_rerun_plays_nothing_again() {
-    let dir = scratch("loop");
+    let dir = scratch!("loop");
     let out = generations(&dir, "4", &["-g", "1", "-r", "classic,modern"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let gen = dir.join("gen-001");
@@ -52,19 +45,9 @@ fn a_generation_plays_trains_and_gates_and_a_rerun_plays_nothing_again() {
     }
     // Both models trained on the 8 games, the engine loads them.
     assert!(read(&gen.join("train-eval.txt")).starts_with("8 games"), "{}", read(&gen.join("train-eval.txt")));
-    let mut engine = Command::new(VELETAS)
-        .arg("--eval")
-        .arg(gen.join("eval-weights.txt"))
-        .arg("--policy")
-        .arg(gen.join("policy-weights.txt"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write as _;
-    engine.stdin.take().unwrap().write_all(b"boardsize 7\ngenmove b\nquit\n").unwrap();
-    let engine = engine.wait_with_output().unwrap();
+    let (eval, policy) = (gen.join("eval-weights.txt"), gen.join("policy-weights.txt"));
+    let args = ["--eval", eval.to_str().unwrap(), "--policy", policy.to_str().unwrap()];
+    let engine = session(&mut engine(&args), b"boardsize 7\ngenmove b\nquit\n");
     assert!(engine.status.success(), "{}", String::from_utf8_lossy(&engine.stderr));
     assert!(String::from_utf8_lossy(&engine.stdout).starts_with("= \n\n= "), "{}", String::from_utf8_lossy(&engine.stdout));
     // The gate: 4 games decide no SPRT, so the new weights are not kept.
@@ -89,7 +72,7 @@ fn a_generation_plays_trains_and_gates_and_a_rerun_plays_nothing_again() {
 
 #[test]
 fn a_generation_killed_before_its_verdict_resumes_at_the_gate_and_the_next_trains_on_both() {
-    let dir = scratch("resume");
+    let dir = scratch!("resume");
     let out = generations(&dir, "4", &["-g", "1"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let gen1 = dir.join("gen-001");
@@ -115,7 +98,7 @@ fn a_generation_killed_before_its_verdict_resumes_at_the_gate_and_the_next_train
 
 #[test]
 fn bad_options_are_refused_in_one_line_before_anything_is_played() {
-    let dir = scratch("refused");
+    let dir = scratch!("refused");
     for (options, message) in [
         (&["-g", "0"][..], "expected a positive whole number, not '0'"),
         (&["-x", "cloud"][..], "-x: expected local, parallel or slurm, not 'cloud'"),
