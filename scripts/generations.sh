@@ -23,7 +23,7 @@
 #   -b WEIGHTS_DIR     the starting weights: eval-weights.txt and policy-weights.txt (default: the source
 #                      tree's crates/engine/data, the weights built into the binary)
 #
-# Generation G: the engine with the best weights so far plays itself (`veletas tournament`, --record-search,
+# Generation G: the engine with the best weights so far plays itself (`veletas tournament`, --record-steps,
 # into DIR/gen-G/games/RULES/shard-*.txt); `veletas train-eval` and `veletas train-policy` fit new weights on
 # the last WINDOW generations' games (DIR/gen-G/eval-weights.txt, policy-weights.txt); the gate match plays
 # them against the best (DIR/gen-G/gate.txt). DIR/gen-G/verdict says accepted or rejected, and DIR/best
@@ -118,7 +118,7 @@ for ((g = 1; g <= generations; g++)); do
             out=$here_gen/games/$r
             mkdir -p "$out"
             play=(--engine "a=$(engine "$with" "$playouts") --seed 1" --engine "b=$(engine "$with" "$playouts") --seed 2"
-                  --games-per-pair "$games" --size "$size" --rules "$r" --movetime 3600 --seed "$g" --record-search)
+                  --games-per-pair "$games" --size "$size" --rules "$r" --movetime 3600 --seed "$g" --record-steps)
             case $runner in
                 local) "$VELETAS" tournament "${play[@]}" -j "$jobs" --quiet --record "$out/shard-1.txt" >/dev/null ;;
                 parallel)
