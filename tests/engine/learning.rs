@@ -10,15 +10,32 @@ use veletas::search::eval::EvalModel;
 use crate::support::{VELETAS, engine, session};
 
 fn selfplay(record: &Path, games: &str) {
+    selfplay_with(record, games, &[]);
+}
+
+fn selfplay_with(record: &Path, games: &str, flags: &[&str]) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/selfplay-data.sh");
     let out = Command::new("bash")
         .arg(script)
+        .args(flags)
         .args(["-n", games, "-p", "60", "-s", "7", "-j", "2", "-o"])
         .arg(record)
         .env("VELETAS", VELETAS)
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn self_play_data_with_dash_f_records_first_steps_that_train_policy_reads() {
+    let dir = scratch("steps");
+    let record = dir.join("sp.txt");
+    selfplay_with(&record, "2", &["-f"]);
+    let text = std::fs::read_to_string(&record).unwrap();
+    assert!(text.contains(" steps="), "{text}");
+    let out = Command::new(VELETAS).arg("train-policy").arg(&record).args(["--holdout", "2"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("2 games (2 with first steps)"));
 }
 
 #[test]

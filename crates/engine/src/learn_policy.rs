@@ -57,25 +57,37 @@ pub fn parse_sample(line: &str) -> Result<Option<PolicySample>, String> {
     };
     let game = game.trim().parse::<u64>().map_err(|_| format!("bad game number '{game}'"))?;
     let pos: Position = position.parse().map_err(|e| format!("{e}"))?;
+    let mut counts = Vec::new();
+    for word in visits.split_whitespace() {
+        let (step, count) = word.split_once(':').ok_or_else(|| format!("expected MOVE:PLAYOUTS, got '{word}'"))?;
+        let count = count.parse::<f64>().ok().filter(|c| c.is_finite() && *c >= 0.0).ok_or("bad playouts")?;
+        counts.push((step.to_string(), count));
+    }
+    sample_of(game, &pos, &counts).map(Some)
+}
+
+/// The sample of `pos` (of game `game`) whose first steps (in [`step_text`]'s notation)
+/// received these playouts: an error when the position is not in play, a step is not
+/// one of its legal first steps, or no step has playouts.
+pub fn sample_of(game: u64, pos: &Position, counts: &[(String, f64)]) -> Result<PolicySample, String> {
     if pos.phase() != Phase::Play || pos.is_over() {
         return Err("the position is not in play".to_string());
     }
-    let steps = first_steps(&pos);
+    let steps = first_steps(pos);
     let index: HashMap<String, usize> = steps.iter().enumerate().map(|(i, &s)| (step_text(s), i)).collect();
     let mut target = vec![0.0; steps.len()];
-    for word in visits.split_whitespace() {
-        let (step, count) = word.split_once(':').ok_or_else(|| format!("expected MOVE:PLAYOUTS, got '{word}'"))?;
+    for (step, count) in counts {
         let i = *index.get(step).ok_or_else(|| format!("'{step}' is not a legal first step"))?;
-        target[i] += count.parse::<f64>().ok().filter(|c| c.is_finite() && *c >= 0.0).ok_or("bad playouts")?;
+        target[i] += count;
     }
     let total: f64 = target.iter().sum();
     if total <= 0.0 {
         return Err("no playouts".to_string());
     }
     target.iter_mut().for_each(|t| *t /= total);
-    let context = MoveContext::new(&pos);
-    let features = steps.iter().map(|&s| context.features(&pos, s)).collect();
-    Ok(Some(PolicySample { game, family: family(&pos), features, target }))
+    let context = MoveContext::new(pos);
+    let features = steps.iter().map(|&s| context.features(pos, s)).collect();
+    Ok(PolicySample { game, family: family(pos), features, target })
 }
 
 /// The model's priors for a sample.

@@ -503,6 +503,7 @@ fn whole_game(s: &mut Session) -> Checked {
         margin: s.settings.margin,
         command_timeout: s.timeout(),
         stop: None,
+        record_steps: false,
     };
     let (variant, rules) = (s.settings.variant, s.settings.rules);
     let opening = Opening { start: None, moves: Vec::new(), variant, rules };
