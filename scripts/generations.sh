@@ -81,8 +81,12 @@ for r in "${rule_sets[@]}"; do [[ $r =~ ^[a-z-]+$ ]] || die "-r: not a rule set:
 
 # Writes stdin to FILE through a temporary file in the same folder and a rename.
 put() { local tmp; tmp=$(mktemp "$1.tmp.XXXXXX"); cat >"$tmp"; mv -f "$tmp" "$1"; }
-# The CPU seconds (user + system) of this shell's finished children so far.
-cpu() { times | awk 'NR == 2 { s = 0; for (i = 1; i <= 2; i++) { split($i, t, "m"); s += t[1] * 60 + t[2] } printf "%.0f\n", s }'; }
+# CPU: the CPU seconds (user + system) of this shell's finished children so far (`times` in this
+# shell, not in a subshell, which would count only its own children).
+cpu() {
+    times >"$dir/.times"
+    CPU=$(awk 'NR == 2 { s = 0; for (i = 1; i <= 2; i++) { split($i, t, "m"); s += t[1] * 60 + t[2] } printf "%.0f\n", s }' "$dir/.times")
+}
 gen_dir() { printf '%s/gen-%03d' "$dir" "$1"; }
 engine() { # engine WEIGHTS_FOLDER PLAYOUTS: an engine command line with those weights
     printf '%q --playouts %s --movetime 3600 --eval %q --policy %q' "$VELETAS" "$2" "$1/eval-weights.txt" "$1/policy-weights.txt"
@@ -112,7 +116,7 @@ for ((g = 1; g <= generations; g++)); do
     echo "== generation $g: self-play with the weights of $(basename "$with")" >&2
 
     # 1. Play.
-    start=$(cpu)
+    cpu; start=$CPU
     if [[ ! -f $here_gen/games/done ]]; then
         for r in "${rule_sets[@]}"; do
             out=$here_gen/games/$r
@@ -131,10 +135,10 @@ for ((g = 1; g <= generations; g++)); do
         done
         echo done | put "$here_gen/games/done"
     fi
-    play_cpu=$(($(cpu) - start))
+    cpu; play_cpu=$((CPU - start))
 
     # 2. Train on the last WINDOW generations' games.
-    start=$(cpu)
+    cpu; start=$CPU
     files=()
     for ((k = g - window + 1; k <= g; k++)); do
         ((k >= 1)) || continue
@@ -146,15 +150,15 @@ for ((g = 1; g <= generations; g++)); do
     if [[ ! -f $here_gen/policy-weights.txt ]]; then
         "$VELETAS" train-policy "${files[@]}" -o "$here_gen/policy-weights.txt" | put "$here_gen/train-policy.txt"
     fi
-    train_cpu=$(($(cpu) - start))
+    cpu; train_cpu=$((CPU - start))
 
     # 3. Gate: the new weights against the best, an SPRT at a fixed playout budget.
-    start=$(cpu)
+    cpu; start=$CPU
     gate=$("$VELETAS" match --engine "gen$g=$(engine "$here_gen" "$gate_playouts") --seed 3" \
         --engine "gen$best=$(engine "$with" "$gate_playouts") --seed 4" \
         --games "$gate_games" --sprt "$bounds" --size "$size" --rules "${rule_sets[0]}" --movetime 3600 \
         --seed "$((1000 + g))" -j "$jobs" --quiet --record "$here_gen/gate.txt")
-    gate_cpu=$(($(cpu) - start))
+    cpu; gate_cpu=$((CPU - start))
     echo "$gate" | put "$here_gen/gate-summary.txt"
     elo=$(sed -n 's/^Elo difference: \(.*\) (95%.*/\1/p' <<<"$gate")
     score=$(sed -n 's/^Score of [^:]*: \(.*\)$/\1/p' <<<"$gate")
