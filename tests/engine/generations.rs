@@ -8,19 +8,12 @@ use std::process::{Command, Output};
 use crate::support::{VELETAS, engine, session};
 
 /// The loop in `dir` with 7x7 games at 30 playouts, 4 self-play games a rule set, a gate of at
-/// most `gate` games, and `more` options.
+/// most `gate` games, one game at a time (the record files then hold the games in the same order
+/// every run, so the trainers hold out the same games), and `more` options.
 fn generations(dir: &Path, gate: &str, more: &[&str]) -> Output {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/generations.sh");
-    let fixed = ["-n", "4", "-p", "30", "-s", "7", "-m", gate, "-j", "2"];
-    Command::new("bash")
-        .arg(script)
-        .arg("-d")
-        .arg(dir)
-        .args(fixed)
-        .args(more)
-        .env("VELETAS", VELETAS)
-        .output()
-        .unwrap()
+    let fixed = ["-n", "4", "-p", "30", "-s", "7", "-m", gate, "-j", "1"];
+    Command::new("bash").arg(script).arg("-d").arg(dir).args(fixed).args(more).env("VELETAS", VELETAS).output().unwrap()
 }
 
 fn read(path: &Path) -> String {
@@ -36,23 +29,29 @@ fn a_generation_plays_trains_and_gates_and_a_rerun_plays_nothing_again() {
     let dir = scratch!("loop");
     let out = generations(&dir, "4", &["-g", "1", "-r", "classic,modern"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let gen = dir.join("gen-001");
+    let one = dir.join("gen-001");
     // Self-play: 4 games of each rule set, the searched turns' root visits recorded.
     for rules in ["classic", "modern"] {
-        let record = gen.join("games").join(rules).join("shard-1.txt");
+        let record = one.join("games").join(rules).join("shard-1.txt");
         assert_eq!(games_in(&record), 4, "{rules}");
-        assert!(read(&record).contains(&format!("[Rules \"{rules}\"]")), "{rules}");
+        let text = read(&record);
+        assert_eq!(text.contains("[Rules \"modern\"]"), rules == "modern", "{rules}");
+        assert!(text.contains(" steps="), "{rules}: no first steps recorded");
     }
     // Both models trained on the 8 games, the engine loads them.
-    assert!(read(&gen.join("train-eval.txt")).starts_with("8 games"), "{}", read(&gen.join("train-eval.txt")));
-    let (eval, policy) = (gen.join("eval-weights.txt"), gen.join("policy-weights.txt"));
+    assert!(read(&one.join("train-eval.txt")).starts_with("8 games"), "{}", read(&one.join("train-eval.txt")));
+    let (eval, policy) = (one.join("eval-weights.txt"), one.join("policy-weights.txt"));
     let args = ["--eval", eval.to_str().unwrap(), "--policy", policy.to_str().unwrap()];
     let engine = session(&mut engine(&args), b"boardsize 7\ngenmove b\nquit\n");
     assert!(engine.status.success(), "{}", String::from_utf8_lossy(&engine.stderr));
-    assert!(String::from_utf8_lossy(&engine.stdout).starts_with("= \n\n= "), "{}", String::from_utf8_lossy(&engine.stdout));
+    assert!(
+        String::from_utf8_lossy(&engine.stdout).starts_with("= \n\n= "),
+        "{}",
+        String::from_utf8_lossy(&engine.stdout)
+    );
     // The gate: 4 games decide no SPRT, so the new weights are not kept.
-    assert_eq!(games_in(&gen.join("gate.txt")), 4);
-    assert_eq!(read(&gen.join("verdict")), "rejected\n");
+    assert_eq!(games_in(&one.join("gate.txt")), 4);
+    assert_eq!(read(&one.join("verdict")), "rejected\n");
     assert_eq!(read(&dir.join("best")), "0\n");
     let summary = read(&dir.join("generations.txt"));
     assert_eq!(summary.lines().count(), 1, "{summary}");
@@ -61,11 +60,11 @@ fn a_generation_plays_trains_and_gates_and_a_rerun_plays_nothing_again() {
 
     // Run again: nothing is played or trained again.
     let before: Vec<String> =
-        ["gate.txt", "games/classic/shard-1.txt", "eval-weights.txt"].iter().map(|f| read(&gen.join(f))).collect();
+        ["gate.txt", "games/classic/shard-1.txt", "eval-weights.txt"].iter().map(|f| read(&one.join(f))).collect();
     let again = generations(&dir, "4", &["-g", "1", "-r", "classic,modern"]);
     assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
     let after: Vec<String> =
-        ["gate.txt", "games/classic/shard-1.txt", "eval-weights.txt"].iter().map(|f| read(&gen.join(f))).collect();
+        ["gate.txt", "games/classic/shard-1.txt", "eval-weights.txt"].iter().map(|f| read(&one.join(f))).collect();
     assert_eq!(before, after);
     assert_eq!(read(&dir.join("generations.txt")), summary);
 }
