@@ -62,6 +62,11 @@ fn a_tournament_with_record_steps_records_the_first_steps_of_every_searched_turn
                 stepped += 1;
                 let total = steps.total();
                 assert!(total >= evaluation.visits && total <= PLAYOUTS * searches[side], "turn {turn}: {game}");
+                if searches[side] == 1 {
+                    // An engine's first search of a game starts from an empty tree: the steps
+                    // hold exactly its playouts.
+                    assert_eq!(total, PLAYOUTS, "turn {turn}: {game}");
+                }
                 let Move::Turn(played) = mv else { panic!("{mv}") };
                 let mut last = u64::MAX;
                 for &(step, visits) in steps.entries() {
