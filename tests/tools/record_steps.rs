@@ -188,3 +188,19 @@ fn train_policy_refuses_records_without_first_steps() {
     let out = veletas_in(&dir, &["train-policy", "missing.txt"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn train_policy_skips_and_counts_a_turn_whose_steps_are_not_legal_there() {
+    let dir = scratch!("skip");
+    let record = dir.join("sp.txt");
+    self_play(&record, &format!("a={}", ours(1)), &format!("b={}", ours(2)), &["--record-steps"]);
+    let text = std::fs::read_to_string(&record).unwrap();
+    // A well-formed annotation whose step is off the 7x7 board: read, but no sample.
+    let bad = text.replacen(" steps=", " steps=j10-j9:5,", 1);
+    assert_ne!(bad, text);
+    std::fs::write(&record, bad).unwrap();
+    let out = veletas_in(&dir, &["train-policy", "sp.txt", "--holdout", "2"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.lines().next().unwrap().contains("(1 skipped)"), "{stdout}");
+}
