@@ -14,6 +14,7 @@ use crate::player::{SearchPlayer, Setting};
 use crate::protocol::{self, Engine};
 use crate::rules::Position;
 use crate::search::eval::{LoadWeightsError, StaticEval, load_weights};
+use crate::search::policy::{PolicyWeights, load_policy};
 use crate::search::{Algorithm, DEFAULT_MEMORY_MB, MAX_MEMORY_MB, MIN_MEMORY_MB, SearchParam, SearchSettings};
 
 /// The engine's player: which one, and how long it thinks (the protocol's `player`,
@@ -56,6 +57,11 @@ pub struct EngineArgs {
     /// those weights, read at start; no rebuild needed).
     #[arg(long, value_name = "EVAL|FILE", default_value = "learned", value_parser = parse_eval)]
     pub eval: EvalArg,
+    /// The move policy's weights: builtin (the default: crates/engine/data/policy-weights.txt,
+    /// built in) or a weights FILE written by `veletas train-policy -o FILE` (read at start;
+    /// no rebuild needed; the protocol's `policy`).
+    #[arg(long, value_name = "builtin|FILE")]
+    pub policy: Option<std::path::PathBuf>,
     /// A search parameter for tuning matches, `NAME=VALUE` (repeatable): exploration,
     /// cutoff, prior-temperature, expand-visits, fpu or stay-prior (docs/strength.md); the defaults are the tuned values.
     #[arg(long = "search", value_name = "NAME=VALUE")]
@@ -109,6 +115,7 @@ impl Default for EngineArgs {
             no_solver: false,
             ponder: false,
             eval: EvalArg::Builtin(StaticEval::learned()),
+            policy: None,
             search: Vec::new(),
         }
     }
@@ -122,6 +129,7 @@ impl EngineArgs {
             seed,
             solver: !self.no_solver,
             eval: self.eval.evaluation()?,
+            policy: self.policy_weights()?,
             ..SearchSettings::default()
         };
         let settings = self.search.iter().fold(settings, |s, &p| s.with_param(p));
@@ -132,6 +140,25 @@ impl EngineArgs {
             .with(Setting::Playouts(Some(self.playouts)))?
             .with(Setting::Memory(self.memory))?
             .with(Setting::Resign(self.resign))
+    }
+}
+
+impl EngineArgs {
+    /// The move policy's weights: the built-in ones, or a file's, read as the protocol's
+    /// `policy FILE` reads it ([`load_policy`]).
+    fn policy_weights(&self) -> Result<std::sync::Arc<PolicyWeights>, String> {
+        match &self.policy {
+            Some(path) if path.as_os_str() != "builtin" => load_policy(path).map_err(|e| {
+                let shown = path.display();
+                match e {
+                    LoadWeightsError::Read(e) => {
+                        format!("--policy {shown}: not builtin or a readable weights file: {e}")
+                    }
+                    LoadWeightsError::Parse(e) => format!("--policy {shown}: {e}"),
+                }
+            }),
+            _ => Ok(PolicyWeights::builtin()),
+        }
     }
 }
 

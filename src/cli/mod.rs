@@ -44,7 +44,7 @@ pub use perft::{BoardArgs, PerftArgs};
 pub use picture::{RenderArgs, ViewArgs};
 pub use ratings::RatingsArgs;
 pub use referee::{CommonArgs, MatchArgs, TournamentArgs};
-pub use train::TrainArgs;
+pub use train::{TrainArgs, TrainPolicyArgs};
 
 /// Veletas engine: speaks a GTP-style protocol on stdin/stdout.
 // (Not in the doc comment, which clap prints as the long help:) the options before a
@@ -114,6 +114,10 @@ veletas bench --compare /path/to/old/veletas --runs 7")]
     /// Learns the weights of the learned evaluation from recorded games (see docs/learning.md).
     #[command(name = "train-eval")]
     TrainEval(TrainArgs),
+    /// Learns the weights of the move policy from the first steps of recorded self-play
+    /// searches (see docs/learning.md).
+    #[command(name = "train-policy")]
+    TrainPolicy(TrainPolicyArgs),
     /// Plays a field of protocol engines (round robin, gauntlet or knockout) and rates it
     /// (see docs/tournament.md).
     Tournament(Box<TournamentArgs>),
@@ -249,6 +253,10 @@ fn run_command(cli: Cli) -> Result<(), CommandError> {
             let report = crate::learn::run(&args.into()).map_err(usage("train-eval"))?;
             print(&report.to_string())?;
         }
+        Some(Subcommand::TrainPolicy(args)) => {
+            let report = crate::train_policy::run(&args.into()).map_err(usage("train-policy"))?;
+            print(&report)?;
+        }
         Some(Subcommand::Ratings(args)) => ratings::ratings(args)?,
     }
     Ok(())
@@ -295,6 +303,7 @@ mod tests {
         &["check", "veletas"],
         &["match", "--engine", "a", "--engine", "b"],
         &["train-eval", "games.txt"],
+        &["train-policy", "games.txt"],
         &["tournament", "--engine", "a", "--engine", "b"],
         &["ratings", "games.txt"],
         &["render", "7/7/7/7/7/7/7 b"],

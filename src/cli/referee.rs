@@ -151,6 +151,11 @@ pub struct CommonArgs {
     /// games in progress and the standings so far; the page reloads itself.
     #[arg(long, value_name = "FILE.html")]
     pub live: Option<PathBuf>,
+    /// Ask engines that list `genmove_analyze_steps` for their moves with it and record,
+    /// for each turn, the playouts of each first step at their root (training data for the
+    /// move policy; docs/learning.md). Other engines play and are recorded as without it.
+    #[arg(long)]
+    pub record_steps: bool,
 }
 
 /// Options of `veletas tournament`.
@@ -241,6 +246,7 @@ impl From<CommonArgs> for CommonSettings {
             quiet,
             report,
             live,
+            record_steps,
         } = args;
         CommonSettings {
             engines_file,
@@ -272,6 +278,7 @@ impl From<CommonArgs> for CommonSettings {
             quiet,
             report,
             live,
+            record_steps,
         }
     }
 }

@@ -365,3 +365,73 @@ fn genmove_analyze_without_search_and_its_errors() {
     assert!(position.is_legal(position.parse_move("f1").unwrap()));
     assert_eq!(over.last().unwrap(), "? illegal move: the game is over");
 }
+
+#[test]
+fn genmove_analyze_steps_adds_the_root_first_steps_to_genmove_analyze() {
+    let setup = format!("playouts 300\n{SETUP_7}play b d4-d6/f6\n");
+    let position = position_of(&setup);
+    let analyzed = replies(5, &format!("{setup}genmove_analyze w\nposition\n"));
+    let stepped = replies(5, &format!("{setup}4 genmove_analyze_steps w\nposition\n"));
+    let reply = &stepped[stepped.len() - 2];
+    let lines: Vec<&str> = reply.lines().collect();
+    assert_eq!(lines.len(), 4, "{reply:?}");
+    let plain: Vec<&str> = analyzed[analyzed.len() - 2].lines().collect();
+    // The same move and report as genmove_analyze, same seed and budget; the same position after.
+    assert_eq!((lines[0], lines[1], lines[3]), ("=4 ", plain[1], plain[2]));
+    assert_eq!(stepped.last(), analyzed.last());
+    let played = position.parse_move(lines[3].strip_prefix("play ").unwrap()).unwrap();
+    let words: Vec<&str> = lines[2].split(' ').collect();
+    assert_eq!(words[0], "steps", "{reply}");
+    let mut seen = Vec::new();
+    let mut last = u64::MAX;
+    for word in &words[1..] {
+        let (step, visits) = word.split_once(':').unwrap_or_else(|| panic!("STEP:PLAYOUTS: {word}"));
+        let visits: u64 = visits.parse().unwrap();
+        assert!(visits > 0 && visits <= last, "most visited first, none without playouts: {reply}");
+        last = visits;
+        assert!(!seen.contains(&step), "each step once: {reply}");
+        seen.push(step);
+        if step != "-" {
+            let (from, to) = step.split_once('-').unwrap();
+            let from: veletas::rules::Square = from.parse().unwrap();
+            assert!(position.shooters().contains(from), "{step}");
+            assert!(position.shooter_reach(from).contains(to.parse().unwrap()), "{step}");
+            assert_eq!(step, step.to_lowercase(), "canonical");
+        }
+    }
+    let sum: u64 = words[1..].iter().map(|w| w.split_once(':').unwrap().1.parse::<u64>().unwrap()).sum();
+    assert_eq!(sum, 300, "a first search: the root's playouts are the budget's: {reply}");
+    // The move played went through its first step.
+    let step_of_move = match played {
+        veletas::rules::Move::Turn(turn) => veletas::learn_policy::step_text(turn.shooter_move()),
+        other => panic!("{other}"),
+    };
+    let move_visits: u64 = lines[1].split(' ').nth(4).unwrap().parse().unwrap();
+    let step_visits: u64 =
+        words[1..].iter().find_map(|w| w.strip_prefix(&format!("{step_of_move}:"))).unwrap().parse().unwrap();
+    assert!(step_visits >= move_visits, "{reply}");
+}
+
+#[test]
+fn genmove_analyze_steps_without_search_and_its_errors() {
+    let out = replies(1, &format!("player random\n{SETUP_7}genmove_analyze_steps b\n"));
+    let lines: Vec<&str> = out.last().unwrap().lines().collect();
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert!(lines[1].contains(" visits 0 ") && lines[2] == "steps" && lines[3].starts_with("play "), "{lines:?}");
+    let before = replies(1, &format!("{SETUP_7}position\n")).pop().unwrap();
+    let errors = replies(
+        1,
+        &format!("{SETUP_7}genmove_analyze_steps w\ngenmove_analyze_steps\ngenmove_analyze_steps b b\nposition\n"),
+    );
+    assert_eq!(
+        errors[3..6],
+        [
+            "? illegal move: it is black's turn".to_string(),
+            "? syntax error: missing argument; usage: genmove_analyze_steps COLOR".to_string(),
+            "? syntax error: unexpected 'b'; usage: genmove_analyze_steps COLOR".to_string(),
+        ]
+    );
+    assert_eq!(errors[6], before, "nothing changed");
+    let over = replies(1, &format!("{WIN_7}play b f1\ngenmove_analyze_steps w\n"));
+    assert_eq!(over.last().unwrap(), "? illegal move: the game is over");
+}

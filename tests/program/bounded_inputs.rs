@@ -46,7 +46,9 @@ fn devices_fifos_and_oversize_files_are_refused_unread_by_every_reader() {
             vec!["tournament", "--engines", file],
             vec!["bench", "--file", file],
             vec!["--eval", file],
+            vec!["--policy", file],
             vec!["train-eval", file],
+            vec!["train-policy", file],
             vec!["ratings", file],
             vec!["view", file],
             vec!["render", "--record", file],
@@ -65,7 +67,9 @@ fn devices_fifos_and_oversize_files_are_refused_unread_by_every_reader() {
         (vec!["tournament", "--engines", "big"], "larger than the limit of 16777216 bytes"),
         (vec!["bench", "--file", "big"], "larger than the limit of 16777216 bytes"),
         (vec!["--eval", "big"], "larger than the limit of 16777216 bytes"),
+        (vec!["--policy", "big"], "larger than the limit of 16777216 bytes"),
         (vec!["train-eval", "huge"], "larger than the limit of 268435456 bytes"),
+        (vec!["train-policy", "huge"], "larger than the limit of 268435456 bytes"),
         (vec!["ratings", "huge"], "larger than the limit of 268435456 bytes"),
     ] {
         let (code, stderr) = run(&args, &dir);

@@ -23,6 +23,7 @@ mod pictures;
 mod ratings;
 mod ratings_cli;
 mod record_results;
+mod record_steps;
 mod record_writer;
 mod referee;
 mod referee_scripts;

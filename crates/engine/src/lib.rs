@@ -4,7 +4,8 @@
 //! playouts, a stop flag) using the rules (the `veletas-rules` crate); [`player`] runs the
 //! search under the game's clock (GTP time controls); [`protocol`] speaks GTP to controllers
 //! through a player. [`learn`] fits the learned evaluation's weights from recorded games,
-//! [`learn_policy`] the move policy's from the root visits of self-play searches, and
+//! [`learn_policy`] the move policy's from the root visits of self-play searches
+//! ([`train_policy`] reads them from records), and
 //! [`bench`](mod@bench) measures the rules' and the search's speed; [`linear`] solves the
 //! linear systems of their fits.
 
@@ -16,3 +17,4 @@ pub mod linear;
 pub mod player;
 pub mod protocol;
 pub mod search;
+pub mod train_policy;

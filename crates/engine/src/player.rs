@@ -92,6 +92,8 @@ pub enum Setting {
     /// The static evaluation, with the learned one's weights (`--eval`, the protocol's
     /// `eval`).
     Eval(crate::search::eval::StaticEval),
+    /// The move policy's weights (`--policy`, the protocol's `policy`).
+    Policy(std::sync::Arc<crate::search::policy::PolicyWeights>),
 }
 
 /// Something that chooses moves. The engine calls [`Player::decide`] only when the game
@@ -125,6 +127,11 @@ pub trait Player {
 
     /// The static evaluation in force, for players that have one.
     fn evaluation(&self) -> Option<crate::search::eval::StaticEval> {
+        None
+    }
+
+    /// The move policy's weights in force, for players that have them.
+    fn policy(&self) -> Option<std::sync::Arc<crate::search::policy::PolicyWeights>> {
         None
     }
 

@@ -185,8 +185,13 @@ fn referee_game(shared: &SharedGame, settings: &Arc<Settings>) -> bool {
     let played = if closed {
         None
     } else {
-        let game_settings =
-            GameSettings { time_controls, margin: settings.margin, command_timeout: settings.command_timeout, stop };
+        let game_settings = GameSettings {
+            time_controls,
+            margin: settings.margin,
+            command_timeout: settings.command_timeout,
+            stop,
+            record_steps: false,
+        };
         let mut observer = |progress: &Progress| observe(shared, settings, progress);
         Some(play_game_observed(&mut engines, &game_settings, 0, &opening, true, &mut observer))
     };

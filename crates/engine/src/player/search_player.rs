@@ -215,6 +215,7 @@ impl Player for SearchPlayer {
             }
             Setting::Resign(t) => return Err(format!("the resign threshold must be 0 to 1, not {t}")),
             Setting::Eval(eval) => settings.eval = eval,
+            Setting::Policy(policy) => settings.policy = policy,
         }
         self.replace_settings(settings);
         Ok(())
@@ -226,6 +227,10 @@ impl Player for SearchPlayer {
 
     fn evaluation(&self) -> Option<crate::search::eval::StaticEval> {
         Some(self.search.settings().eval.clone())
+    }
+
+    fn policy(&self) -> Option<std::sync::Arc<crate::search::policy::PolicyWeights>> {
+        Some(std::sync::Arc::clone(&self.search.settings().policy))
     }
 
     fn solve(&mut self, game: &Game, time: Duration) -> Result<Solution, String> {

@@ -31,6 +31,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("genmove", "COLOR", "the engine chooses a move and plays it"),
     ("reg_genmove", "COLOR", "the engine chooses a move without playing it"),
     ("genmove_analyze", "COLOR", "as genmove, with the search's final view: an info line, then play MOVE"),
+    (
+        "genmove_analyze_steps",
+        "COLOR",
+        "as genmove_analyze, with a steps line before play MOVE: the playouts of each first step at the root",
+    ),
     ("undo", "", "takes back the last move"),
     ("showboard", "", "a diagram of the position"),
     ("time_settings", "MAIN BYO_YOMI STONES", "sets the time control"),
@@ -57,6 +62,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "[hand|learned|FILE]",
         "reports or sets the static evaluation: hand, learned (built-in weights) or a weights FILE",
     ),
+    ("policy", "[builtin|FILE]", "reports or sets the move policy's weights: builtin or a weights FILE"),
     ("loadgame", "FILE [TURNS [GAME]]", "loads a game of a record file, up to TURNS turns"),
 ];
 
@@ -105,6 +111,8 @@ pub enum Command {
     RegGenmove(Color),
     /// `genmove_analyze COLOR`
     GenmoveAnalyze(Color),
+    /// `genmove_analyze_steps COLOR`
+    GenmoveAnalyzeSteps(Color),
     /// `undo`
     Undo,
     /// `showboard`
@@ -166,6 +174,9 @@ pub enum Command {
     /// `eval [hand|learned|FILE]`: report, or set the static evaluation (the word as
     /// written; `hand`, `learned` or a weights file, read by the engine).
     Eval(Option<String>),
+    /// `policy [builtin|FILE]`: report, or set the move policy's weights (the word as
+    /// written; `builtin` or a weights file, read by the engine).
+    Policy(Option<String>),
     /// `loadgame FILE [TURNS [GAME]]`
     LoadGame {
         /// The record file (a path without spaces).
@@ -317,6 +328,7 @@ fn command(i: &str) -> Res<'_, Command> {
             keyword("genmove", map(color, Command::Genmove)),
             keyword("reg_genmove", map(color, Command::RegGenmove)),
             keyword("genmove_analyze", map(color, Command::GenmoveAnalyze)),
+            keyword("genmove_analyze_steps", map(color, Command::GenmoveAnalyzeSteps)),
         )),
         alt((
             keyword("undo", success(Command::Undo)),
@@ -380,6 +392,7 @@ fn command(i: &str) -> Res<'_, Command> {
             keyword("resign_threshold", map(map_res(finite, in_range(0.0, 1.0)), Command::ResignThreshold)),
             keyword("ponder", alt((map(switch, |on| Command::Ponder(Some(on))), success(Command::Ponder(None))))),
             keyword("eval", alt((map(owned, |w| Command::Eval(Some(w))), success(Command::Eval(None))))),
+            keyword("policy", alt((map(owned, |w| Command::Policy(Some(w))), success(Command::Policy(None))))),
             keyword(
                 "loadgame",
                 map((owned, opt((unsigned64, opt(unsigned64)))), |(path, rest)| Command::LoadGame {
@@ -465,7 +478,10 @@ mod tests {
         assert_eq!(parse_command("ponder"), Ok(Command::Ponder(None)));
         assert_eq!(parse_command("ponder on"), Ok(Command::Ponder(Some(true))));
         assert_eq!(parse_command("ponder off"), Ok(Command::Ponder(Some(false))));
+        assert_eq!(parse_command("genmove_analyze_steps w"), Ok(Command::GenmoveAnalyzeSteps(Color::White)));
         assert_eq!(parse_command("eval"), Ok(Command::Eval(None)));
+        assert_eq!(parse_command("policy"), Ok(Command::Policy(None)));
+        assert_eq!(parse_command("policy p.txt"), Ok(Command::Policy(Some("p.txt".into()))));
         assert_eq!(parse_command("eval weights.txt"), Ok(Command::Eval(Some("weights.txt".into()))));
     }
 
@@ -494,6 +510,11 @@ mod tests {
         assert_eq!(parse_command("ponder ON"), Err(ParseError::Syntax("ponder", "ON".into())));
         assert_eq!(parse_command("ponder on off"), Err(ParseError::Syntax("ponder", "off".into())));
         assert_eq!(parse_command("eval a b"), Err(ParseError::Syntax("eval", "b".into())));
+        assert_eq!(parse_command("policy a b"), Err(ParseError::Syntax("policy", "b".into())));
+        assert_eq!(
+            parse_command("genmove_analyze_steps b steps"),
+            Err(ParseError::Syntax("genmove_analyze_steps", "steps".into()))
+        );
         assert_eq!(parse_command("perft 9"), Err(ParseError::Syntax("perft", "9".into())));
         assert_eq!(parse_command("perft 2"), Ok(Command::Perft(2, 1)));
         assert_eq!(parse_command("perft 3 2"), Ok(Command::Perft(3, 2)));

@@ -13,6 +13,7 @@ use crate::player::{Decision, GtpClock, Player, Setting, TimeLeft, time};
 use crate::protocol::board::diagram;
 use crate::protocol::command::{COMMANDS, Command, shorten};
 use crate::search::eval::{LoadWeightsError, StaticEval, load_weights};
+use crate::search::policy::{PolicyWeights, load_policy};
 use crate::search::{Algorithm, SearchResult, Solution};
 use veletas_rules::{Color, Game, IllegalMove, Move, Phase, Position, Rules, Variant};
 
@@ -154,6 +155,18 @@ impl Engine {
                     None => format!("\nplay {text}"),
                 }
             }
+            Command::GenmoveAnalyzeSteps(color) => {
+                // As `genmove_analyze`, with the root's first steps before `play MOVE`.
+                let (text, result) = self.play_generated(color)?;
+                match result {
+                    Some(result) => format!(
+                        "\n{}\n{}\nplay {text}",
+                        crate::protocol::info::info_line(&result),
+                        crate::protocol::info::steps_line(&result)
+                    ),
+                    None => format!("\nsteps\nplay {text}"),
+                }
+            }
             Command::RegGenmove(color) => match self.generate(color)?.0 {
                 Decision::Play(mv) => mv.to_string(),
                 Decision::Resign => "resign".to_string(),
@@ -275,6 +288,25 @@ impl Engine {
                     })?,
                 };
                 self.player.configure(Setting::Eval(eval))?;
+                String::new()
+            }
+            Command::Policy(None) => match self.player.policy() {
+                Some(policy) => policy.to_string(),
+                None => return Err(format!("cannot report: the {} player has no move policy", self.player.kind())),
+            },
+            Command::Policy(Some(word)) => {
+                let policy = if word == "builtin" {
+                    PolicyWeights::builtin()
+                } else {
+                    load_policy(std::path::Path::new(&word)).map_err(|e| {
+                        let reason = match e {
+                            LoadWeightsError::Read(e) => e.to_string(),
+                            LoadWeightsError::Parse(e) => e,
+                        };
+                        format!("cannot load weights: {}: {reason}", shorten(&word))
+                    })?
+                };
+                self.player.configure(Setting::Policy(policy))?;
                 String::new()
             }
             // The session loop streams analyses itself (see `protocol::run`).

@@ -1,9 +1,23 @@
 //! The search's view as one `info` line, in the manner of Leela Zero's `lz-analyze`: what
 //! `analyze` streams (the `analysis` module) and `genmove_analyze` writes before its move
-//! (the `engine` module).
+//! (the `engine` module); and the `steps` line of `genmove_analyze_steps`, the playouts of
+//! each first step at the root.
 
+use crate::learn_policy::step_text;
 use crate::search::SearchResult;
 use veletas_rules::Move;
+
+/// The `steps` line: `steps`, then `STEP:PLAYOUTS` for every first step of the root that
+/// received playouts (`FROM-TO` for a shooter's move, `-` for none), most visited first (just `steps` for a move chosen without search).
+/// One entry per legal first step at most: 246 on 10x10 (no move, and 7 shooters with at
+/// most 35 squares each).
+pub fn steps_line(result: &SearchResult) -> String {
+    let mut line = String::from("steps");
+    for &(step, visits) in &result.first_steps {
+        line.push_str(&format!(" {}:{visits}", step_text(step)));
+    }
+    line
+}
 
 /// One report: an `info` entry per candidate, all on one line, the move the engine
 /// would play first (`order 0`), then the others by visits. Win rates are for the side

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use mcts::{MctsConfig, RootTurn, Tree, Workspace};
-use veletas_rules::{Color, Game, Move, Phase, PlayoutPolicy, Position, Rng, Turn};
+use veletas_rules::{Color, Game, Move, Phase, PlayoutPolicy, Position, Rng, Square, Turn};
 
 pub use mcts::Proven;
 
@@ -102,6 +102,8 @@ pub struct SearchSettings {
     /// ([`policy`], `crates/engine/data/policy-weights.txt`; the default) instead of
     /// `stay_prior` and equal shares.
     pub move_policy: bool,
+    /// The move policy's weights (built-in, or a file's: `--policy FILE`).
+    pub policy: Arc<policy::PolicyWeights>,
     /// The static evaluation (hand-written or learned).
     pub eval: eval::StaticEval,
     /// Our engine proves wins and losses in the tree (MCTS-solver) and plays them.
@@ -146,6 +148,7 @@ impl Default for SearchSettings {
             unvisited_value: stats::UNVISITED_VALUE,
             stay_prior: DEFAULT_STAY_PRIOR,
             move_policy: true,
+            policy: policy::PolicyWeights::builtin(),
             solver: true,
             eval: eval::StaticEval::Hand,
         }
@@ -279,6 +282,10 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
     /// Candidates, most visited first (empty for players that do not search).
     pub candidates: Vec<Candidate>,
+    /// The root's first steps (a shooter's move, or none: `None`) that received playouts,
+    /// with their playouts (the kept tree's included), most visited first; empty for a
+    /// move chosen without search. The protocol's `genmove_analyze_steps` reports them.
+    pub first_steps: Vec<(Option<(Square, Square)>, u64)>,
     /// The outcome of the position with best play, when the search proved it (the
     /// solver; an immediate win counts).
     pub proven: Option<Proven>,
@@ -381,6 +388,7 @@ impl Searcher {
             unvisited_value: self.settings.unvisited_value,
             stay_prior: self.settings.stay_prior,
             move_policy: self.settings.move_policy,
+            policy: Arc::clone(&self.settings.policy),
             solver: self.settings.solver && !baseline,
             eval: self.settings.eval.clone(),
         }
@@ -412,6 +420,7 @@ impl Searcher {
             inherited: 0,
             pv: vec![best],
             candidates: Vec::new(),
+            first_steps: Vec::new(),
             proven: None,
             memory_used: 0,
             memory_limit,
@@ -641,6 +650,9 @@ impl Searcher {
             Some((_, p)) => f64::from(u8::from(p.winner == side)),
             None => candidates.iter().find(|c| c.mv == Move::Turn(best)).map_or(0.5, |c| c.win_rate),
         };
+        // Most visited first; a stable sort keeps the tree's order among equals.
+        let mut first_steps = tree.root_first_steps();
+        first_steps.sort_by_key(|&(_, visits)| std::cmp::Reverse(visits));
         Some(SearchResult {
             best: Move::Turn(best),
             win_rate,
@@ -648,6 +660,7 @@ impl Searcher {
             inherited,
             pv: tree.principal_variation(best, PV_LENGTH),
             candidates,
+            first_steps,
             proven: proven.map(|(_, p)| p),
             memory_used: tree.memory_used(),
             memory_limit: self.settings.memory_mb << 20,

@@ -10,8 +10,11 @@
 //! biggest group touching it), and where it lands. The no-move choice has only its own
 //! indicator, so its weight is its share against the moves' scores.
 
-use std::sync::OnceLock;
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
+use crate::search::eval::LoadWeightsError;
+use veletas_rules::record::{MAX_SMALL_FILE_BYTES, read_bounded};
 use veletas_rules::{Bitboard, Color, Position, Square, group_of};
 
 /// The number of features of a move.
@@ -282,13 +285,59 @@ pub const POLICY_WEIGHTS: &str = include_str!("../../data/policy-weights.txt");
 /// The built-in policy, parsed once (should the file not parse, which a test rules out,
 /// uniform priors stand in).
 pub fn builtin_policy() -> &'static PolicyModel {
-    static MODEL: OnceLock<PolicyModel> = OnceLock::new();
-    MODEL.get_or_init(|| {
-        PolicyModel::parse(POLICY_WEIGHTS).unwrap_or_else(|e| {
+    builtin_weights().model()
+}
+
+fn builtin_weights() -> &'static Arc<PolicyWeights> {
+    static WEIGHTS: OnceLock<Arc<PolicyWeights>> = OnceLock::new();
+    WEIGHTS.get_or_init(|| {
+        let model = PolicyModel::parse(POLICY_WEIGHTS).unwrap_or_else(|e| {
             log::error!("{e}");
             PolicyModel::zero()
-        })
+        });
+        Arc::new(PolicyWeights { model, file: None })
     })
+}
+
+/// The move policy's weights in force, and the file they were read from (`None`: the
+/// built-in ones). They travel with the search's settings, as the evaluation's do.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PolicyWeights {
+    model: PolicyModel,
+    file: Option<String>,
+}
+
+impl PolicyWeights {
+    /// The built-in weights (`crates/engine/data/policy-weights.txt`).
+    pub fn builtin() -> Arc<PolicyWeights> {
+        Arc::clone(builtin_weights())
+    }
+
+    /// The model.
+    pub fn model(&self) -> &PolicyModel {
+        &self.model
+    }
+
+    /// The file the weights were read from; `None` for the built-in ones.
+    pub fn file(&self) -> Option<&str> {
+        self.file.as_deref()
+    }
+}
+
+impl std::fmt::Display for PolicyWeights {
+    /// `builtin`, or the file's path.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.file.as_deref().unwrap_or("builtin"))
+    }
+}
+
+/// Reads a weights file of `veletas train-policy -o FILE` (at most
+/// [`MAX_SMALL_FILE_BYTES`], every feature of both rule families given once): what
+/// `--policy FILE` and the protocol's `policy FILE` do.
+pub fn load_policy(path: &Path) -> Result<Arc<PolicyWeights>, LoadWeightsError> {
+    let text = read_bounded(path, MAX_SMALL_FILE_BYTES)?;
+    let model = PolicyModel::parse(&text).map_err(LoadWeightsError::Parse)?;
+    Ok(Arc::new(PolicyWeights { model, file: Some(path.display().to_string()) }))
 }
 
 #[cfg(test)]

@@ -14,6 +14,8 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+use crate::Square;
+
 // The longest turn time an annotation holds: the longest time option.
 use super::time::MAX_SECONDS;
 
@@ -81,25 +83,119 @@ pub struct Evaluation {
     pub visits: u64,
 }
 
+/// A first step of a turn: a shooter's move from, to, or none (`None`).
+pub type FirstStep = Option<(Square, Square)>;
+
+/// The playouts an engine's search gave each first step of a turn at its root (the
+/// shooter moves, and not moving), the steps without playouts left out: what the move
+/// policy is trained on. At most [`FirstSteps::MAX_ENTRIES`] steps, each once, each with
+/// at least one playout.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FirstSteps(Vec<(FirstStep, u64)>);
+
+impl FirstSteps {
+    /// The most steps an annotation holds: a position of the game has at most 246 first
+    /// steps (10x10: no move, and 7 shooters reaching at most 35 squares each).
+    pub const MAX_ENTRIES: usize = 512;
+
+    /// The steps and their playouts, in the order given; an error for none, more than
+    /// [`FirstSteps::MAX_ENTRIES`], a step given twice or one without playouts.
+    pub fn new(entries: Vec<(FirstStep, u64)>) -> Result<FirstSteps, String> {
+        if entries.is_empty() {
+            return Err("no first steps".into());
+        }
+        if entries.len() > FirstSteps::MAX_ENTRIES {
+            return Err(format!("{} first steps, more than {}", entries.len(), FirstSteps::MAX_ENTRIES));
+        }
+        for (i, (step, visits)) in entries.iter().enumerate() {
+            if *visits == 0 {
+                return Err(format!("the first step {} has no playouts", step_word(*step)));
+            }
+            if entries[..i].iter().any(|(other, _)| other == step) {
+                return Err(format!("the first step {} is given twice", step_word(*step)));
+            }
+        }
+        Ok(FirstSteps(entries))
+    }
+
+    /// Reads the entries of the protocol's `steps` line: `STEP:PLAYOUTS` words (`FROM-TO`
+    /// or `-`), as [`FirstSteps::new`] checks them.
+    pub fn from_words<'a>(words: impl IntoIterator<Item = &'a str>) -> Result<FirstSteps, String> {
+        let mut entries = Vec::new();
+        for word in words {
+            if entries.len() >= FirstSteps::MAX_ENTRIES {
+                return Err(format!("more than {} first steps", FirstSteps::MAX_ENTRIES));
+            }
+            let bad = || format!("'{}' is not STEP:PLAYOUTS", word.chars().take(40).collect::<String>());
+            let (step, visits) = word.split_once(':').ok_or_else(bad)?;
+            let step = match step {
+                "-" => None,
+                _ => {
+                    let (from, to) = step.split_once('-').ok_or_else(bad)?;
+                    Some((from.parse().map_err(|_| bad())?, to.parse().map_err(|_| bad())?))
+                }
+            };
+            let digits = !visits.is_empty() && visits.len() <= 20 && visits.bytes().all(|b| b.is_ascii_digit());
+            let visits: u64 = if digits { visits.parse().map_err(|_| bad())? } else { return Err(bad()) };
+            entries.push((step, visits));
+        }
+        FirstSteps::new(entries)
+    }
+
+    /// The steps and their playouts.
+    pub fn entries(&self) -> &[(FirstStep, u64)] {
+        &self.0
+    }
+
+    /// The playouts of all the steps together (those through the root).
+    pub fn total(&self) -> u64 {
+        self.0.iter().map(|(_, v)| v).fold(0u64, |a, b| a.saturating_add(*b))
+    }
+}
+
+/// A first step as records and the protocol write it: `FROM-TO`, or `-` for no move.
+pub fn step_word(step: FirstStep) -> String {
+    match step {
+        None => "-".to_string(),
+        Some((from, to)) => format!("{from}-{to}"),
+    }
+}
+
+impl fmt::Display for FirstSteps {
+    /// The annotation word: `steps=d4-d7:230,-:40`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("steps=")?;
+        for (i, (step, visits)) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{}:{visits}", step_word(*step))?;
+        }
+        Ok(())
+    }
+}
+
 /// What a record says about one turn besides its move: each part optional.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Annotation {
     /// The time the turn took, to the millisecond.
     pub time: Option<Duration>,
     /// The engine's win rate and visits, when it reported them.
     pub evaluation: Option<Evaluation>,
+    /// The playouts of each first step at the engine's root, when it reported them.
+    pub first_steps: Option<FirstSteps>,
 }
 
 impl Annotation {
     /// An annotation of the time a turn took (rounded to the millisecond).
     pub fn of_time(time: Duration) -> Annotation {
         let millis = (time.as_secs_f64() * 1000.0).round().min(MAX_SECONDS * 1000.0) as u64;
-        Annotation { time: Some(Duration::from_millis(millis)), evaluation: None }
+        Annotation { time: Some(Duration::from_millis(millis)), evaluation: None, first_steps: None }
     }
 
     /// Whether it says nothing (then no comment is written).
     pub fn is_empty(&self) -> bool {
-        self.time.is_none() && self.evaluation.is_none()
+        self.time.is_none() && self.evaluation.is_none() && self.first_steps.is_none()
     }
 }
 
@@ -114,6 +210,9 @@ impl fmt::Display for Annotation {
             let text = format!("{:.3}", time.as_millis() as f64 / 1000.0);
             words.push(format!("{}s", text.trim_end_matches('0').trim_end_matches('.')));
         }
+        if let Some(steps) = &self.first_steps {
+            words.push(steps.to_string());
+        }
         f.write_str(&words.join(" "))
     }
 }
@@ -125,8 +224,13 @@ impl FromStr for Annotation {
     fn from_str(s: &str) -> Result<Annotation, String> {
         let mut annotation = Annotation::default();
         for word in s.split_whitespace() {
-            let bad = || format!("'{word}' is not an annotation word");
-            if let Some((rate, visits)) = word.split_once('/') {
+            let bad = || format!("'{}' is not an annotation word", word.chars().take(40).collect::<String>());
+            if let Some(list) = word.strip_prefix("steps=") {
+                let steps = FirstSteps::from_words(list.split(','))?;
+                if annotation.first_steps.replace(steps).is_some() {
+                    return Err("two lists of first steps".into());
+                }
+            } else if let Some((rate, visits)) = word.split_once('/') {
                 let winrate: WinRate = rate.parse()?;
                 let visits: u64 = visits.parse().map_err(|_| bad())?;
                 if annotation.evaluation.replace(Evaluation { winrate, visits }).is_some() {
@@ -188,6 +292,50 @@ mod tests {
         ] {
             assert!(text.parse::<Annotation>().is_err(), "{text}");
         }
+    }
+
+    #[test]
+    fn first_steps_read_back_as_written() {
+        for text in
+            ["steps=d4-d7:230,-:40,c3-c1:30", "54.12%/1200 0.832s steps=-:1", "0.5s steps=j10-a1:18446744073709551615"]
+        {
+            let annotation: Annotation = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(annotation.to_string(), text);
+        }
+        let read: Annotation = "steps=D4-D7:230,-:40 1s".parse().unwrap();
+        assert_eq!(read.to_string(), "1s steps=d4-d7:230,-:40", "canonical squares, the words in order");
+        let steps = read.first_steps.unwrap();
+        assert_eq!(steps.total(), 270);
+        let d4: Square = "d4".parse().unwrap();
+        assert_eq!(steps.entries()[0], (Some((d4, "d7".parse().unwrap())), 230));
+        assert_eq!(steps.entries()[1], (None, 40));
+    }
+
+    #[test]
+    fn first_steps_are_bounded_and_checked() {
+        for text in [
+            "steps=",
+            "steps=-:0",
+            "steps=-:1,-:2",
+            "steps=d4-d7:1,d4-d7:2",
+            "steps=d4:1",
+            "steps=d4-k1:1",
+            "steps=d4-d7:x",
+            "steps=d4-d7:-1",
+            "steps=d4-d7:99999999999999999999",
+            "steps=d4-d7",
+            "steps=-:1 steps=-:1",
+            "steps=-:1,",
+        ] {
+            assert!(text.parse::<Annotation>().is_err(), "{text}");
+        }
+        let squares: Vec<Square> = (0..10).flat_map(|r| (0..10).filter_map(move |f| Square::new(f, r))).collect();
+        let many: Vec<String> =
+            squares.iter().flat_map(|a| squares.iter().map(move |b| format!("{a}-{b}:1"))).collect();
+        let at_most = |n: usize| format!("steps={}", many[..n].join(","));
+        assert!(at_most(FirstSteps::MAX_ENTRIES).parse::<Annotation>().is_ok());
+        assert!(at_most(FirstSteps::MAX_ENTRIES + 1).parse::<Annotation>().unwrap_err().contains("more than 512"));
+        assert!(FirstSteps::new(Vec::new()).is_err());
     }
 
     #[test]

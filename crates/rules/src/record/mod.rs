@@ -54,7 +54,7 @@ pub mod time;
 
 use std::fmt::{self, Write as _};
 
-pub use annotation::{Annotation, Evaluation, WinRate};
+pub use annotation::{Annotation, Evaluation, FirstStep, FirstSteps, WinRate, step_word};
 pub use check::ResultCheck;
 pub use file::{
     MAX_RECORD_FILE_BYTES, MAX_SMALL_FILE_BYTES, ReadGamesError, RecordFile, RecordFileError, check_regular_file,
@@ -220,7 +220,7 @@ impl GameRecord {
 
     /// The annotation of move `index` (from 0): empty when it has none.
     pub fn annotation(&self, index: usize) -> Annotation {
-        self.annotations.get(index).copied().unwrap_or_default()
+        self.annotations.get(index).cloned().unwrap_or_default()
     }
 
     /// Sets the annotation of move `index` (an empty one removes it). Annotations of
@@ -433,8 +433,9 @@ struct Parser {
     comment: Option<(usize, String)>,
 }
 
-/// The longest comment read as an annotation: longer ones are ordinary comments.
-const MAX_ANNOTATION_BYTES: usize = 200;
+/// The longest comment read as an annotation: longer ones are ordinary comments (room for
+/// [`FirstSteps::MAX_ENTRIES`] first steps of 10x10 with their playouts).
+const MAX_ANNOTATION_BYTES: usize = 16 * 1024;
 
 impl Parser {
     fn game(&mut self, line: usize) -> &mut GameRecord {

@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 use crate::referee::clock::{Clock, TimeControl, format_seconds};
 use crate::referee::engine::{EngineClient, Failure, MAX_SHOWN, Reply, clean_text};
 use crate::referee::openings::Opening;
-use veletas_rules::record::{Annotation, Evaluation, GameRecord, TimeControls, WinRate, tag};
+use veletas_rules::record::{Annotation, Evaluation, FirstSteps, GameRecord, TimeControls, WinRate, tag};
 use veletas_rules::{Color, Game, Move, RuleSet, Rules};
 
 pub use veletas_rules::record::Termination;
@@ -47,6 +47,9 @@ pub struct GameSettings {
     /// When given and set, the game stops before its next `genmove`, with no result
     /// ([`PlayedGame::stopped`]): for a caller that ends a game without blaming an engine.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Ask engines that list `genmove_analyze_steps` for their moves with it, and record
+    /// the playouts of each first step at their root (`--record-steps`).
+    pub record_steps: bool,
 }
 
 /// What the observer of [`play_game_observed`] is given: the game so far, the clocks and
@@ -103,6 +106,9 @@ pub struct PlayedGame {
     /// The win rate and visits each turn's engine reported with its move
     /// (`genmove_analyze`), by turn (`None` where it reported none).
     pub turn_evaluations: Vec<Option<Evaluation>>,
+    /// The playouts of each first step at the root each turn's engine reported with its
+    /// move (`genmove_analyze_steps`, with [`GameSettings::record_steps`]), by turn.
+    pub turn_steps: Vec<Option<FirstSteps>>,
     /// Whether the game was stopped by [`GameSettings::stop`] (then it has no winner).
     pub stopped: bool,
 }
@@ -177,7 +183,8 @@ impl PlayedGame {
         for (turn, time) in self.turn_times.iter().enumerate() {
             if let Some(time) = time {
                 let evaluation = self.turn_evaluations.get(turn).copied().flatten();
-                record.set_annotation(turn, Annotation { evaluation, ..Annotation::of_time(*time) });
+                let first_steps = self.turn_steps.get(turn).cloned().flatten();
+                record.set_annotation(turn, Annotation { evaluation, first_steps, ..Annotation::of_time(*time) });
             }
         }
         record
@@ -246,10 +253,18 @@ fn prepare(
         }
         // Whether to ask for moves with `genmove_analyze` (their win rates are recorded); an
         // engine that refuses `list_commands` plays with `genmove`.
-        engine.analyzes = match engine.command("list_commands", timeout) {
-            Ok(Reply { success, text }) => success && text.lines().any(|l| l.trim() == "genmove_analyze"),
+        let listed = match engine.command("list_commands", timeout) {
+            Ok(Reply { success, text }) => {
+                if success {
+                    text
+                } else {
+                    String::new()
+                }
+            }
             Err(failure) => return Err(failure_loss("list_commands", failure, timeout)),
         };
+        engine.analyzes = listed.lines().any(|l| l.trim() == "genmove_analyze");
+        engine.reports_steps = listed.lines().any(|l| l.trim() == "genmove_analyze_steps");
     }
     expect_ok(engine, &format!("boardsize {}", opening.variant.size()), timeout)?;
     // Only what differs from plain classic is announced, so engines without these
@@ -322,6 +337,7 @@ pub fn play_game_observed(
         time_used: [0.0; 2],
         turn_times: Vec::new(),
         turn_evaluations: Vec::new(),
+        turn_steps: Vec::new(),
         stopped: false,
     };
     let mut notes = GameNotes::default();
@@ -332,6 +348,7 @@ pub fn play_game_observed(
     played.time_used = notes.time_used;
     played.turn_times = notes.turn_times;
     played.turn_evaluations = notes.turn_evaluations;
+    played.turn_steps = notes.turn_steps;
     played.stopped = notes.stopped;
     let final_engine1_black = engine1_black != swapped;
     played.engine1_black = final_engine1_black;
@@ -361,6 +378,8 @@ struct GameNotes {
     turn_times: Vec<Option<Duration>>,
     /// The win rate and visits reported with each turn, by turn.
     turn_evaluations: Vec<Option<Evaluation>>,
+    /// The first steps' playouts reported with each turn, by turn.
+    turn_steps: Vec<Option<FirstSteps>>,
     /// Whether the game was stopped by [`GameSettings::stop`].
     stopped: bool,
 }
@@ -437,12 +456,16 @@ fn run(
         let mut elapsed = Duration::ZERO;
         let mv = genmove(engine, color, clock, settings, game, &mut elapsed);
         notes.time_used[color.index()] += elapsed.as_secs_f64();
-        let (mv, evaluation) = mv.map_err(first)?;
+        let (mv, evaluation, steps) = mv.map_err(first)?;
         if mv.is_some() {
             notes.turn_times.resize(turn + 1, None);
             notes.turn_times[turn] = Some(elapsed);
             notes.turn_evaluations.resize(turn + 1, None);
             notes.turn_evaluations[turn] = evaluation;
+            if steps.is_some() {
+                notes.turn_steps.resize(turn + 1, None);
+                notes.turn_steps[turn] = steps;
+            }
             last = Some(TurnNote { time: elapsed, evaluation });
         }
         let Some(mv) = mv else {
@@ -457,9 +480,15 @@ fn run(
     }
 }
 
+/// A move (`None`: a resignation), the win rate and visits reported with it, and the
+/// playouts of its first steps at the root.
+type Genmoved = (Option<Move>, Option<Evaluation>, Option<FirstSteps>);
+
 /// Asks for a move and checks it; `None` is a resignation. The move is played in `game`.
 /// An engine that lists `genmove_analyze` is asked with it: the move comes with the win
-/// rate and visits its search gave it, when it reported them.
+/// rate and visits its search gave it, when it reported them. With
+/// [`GameSettings::record_steps`], an engine that lists `genmove_analyze_steps` is asked
+/// with that, and the move comes with its first steps' playouts too.
 fn genmove(
     engine: &mut EngineClient,
     color: Color,
@@ -467,14 +496,21 @@ fn genmove(
     settings: &GameSettings,
     game: &mut Game,
     elapsed: &mut Duration,
-) -> Result<(Option<Move>, Option<Evaluation>), Loss> {
-    let command = if engine.analyzes { format!("genmove_analyze {color}") } else { format!("genmove {color}") };
+) -> Result<Genmoved, Loss> {
+    let steps = settings.record_steps && engine.reports_steps;
+    let command = if steps {
+        format!("genmove_analyze_steps {color}")
+    } else if engine.analyzes {
+        format!("genmove_analyze {color}")
+    } else {
+        format!("genmove {color}")
+    };
     let deadline = clock.deadline(settings.margin);
     let start = Instant::now();
     let reply = engine.command(&command, deadline);
     *elapsed = start.elapsed();
     let elapsed = elapsed.as_secs_f64();
-    let text = match reply {
+    let full = match reply {
         Ok(Reply { success: true, text }) => text,
         Ok(Reply { success: false, text }) => {
             let text = clean_text(&text, MAX_SHOWN);
@@ -490,13 +526,13 @@ fn genmove(
         }
         Err(failure) => return Err(failure_loss(&command, failure, deadline)),
     };
-    let (text, report) = if engine.analyzes {
-        split_analyzed(&text).map_err(|reason| loss(Termination::MalformedReply, reason))?
+    let (text, report) = if engine.analyzes || steps {
+        split_analyzed(&full).map_err(|reason| loss(Termination::MalformedReply, reason))?
     } else {
-        (text.as_str(), None)
+        (full.as_str(), None)
     };
     if text.eq_ignore_ascii_case("resign") {
-        return Ok((None, None));
+        return Ok((None, None, None));
     }
     let shown = clean_text(text, 60);
     if text.is_empty() || text.contains(char::is_whitespace) {
@@ -514,7 +550,19 @@ fn genmove(
     clock
         .spend(elapsed, settings.margin)
         .map_err(|e| loss(Termination::TimeForfeit, format!("played {mv} too late: {e}")))?;
-    Ok((Some(mv), report.and_then(|line| evaluation_of(line, &mv.to_string()))))
+    let evaluation = report.and_then(|line| evaluation_of(line, &mv.to_string()));
+    let first_steps = if steps { steps_of(&full) } else { None };
+    Ok((Some(mv), evaluation, first_steps))
+}
+
+/// The first steps' playouts of a `genmove_analyze_steps` reply (its `steps` line,
+/// protocol.md), when it has a well-formed one with at least one step; a missing or
+/// malformed line gives nothing (the move still counts).
+pub(crate) fn steps_of(reply: &str) -> Option<FirstSteps> {
+    let line = reply.lines().map(str::trim).find(|l| *l == "steps" || l.starts_with("steps "))?;
+    let mut words = line.split_whitespace();
+    words.next();
+    FirstSteps::from_words(words).ok()
 }
 
 /// A `genmove_analyze` reply: the move's text (the last line, `play MOVE`) and the report
@@ -603,6 +651,7 @@ mod tests {
             margin: 1.0,
             command_timeout: Duration::from_secs(5),
             stop: Some(Arc::clone(&stop)),
+            record_steps: false,
         };
         let variant = Variant::from_size(7).unwrap();
         let opening = Opening { start: None, moves: Vec::new(), variant, rules: Rules::CLASSIC };
@@ -640,6 +689,17 @@ mod tests {
         assert_eq!(split_analyzed("play resign").unwrap(), ("resign", None));
         assert!(split_analyzed("d3").unwrap_err().contains("not 'play MOVE'"));
         assert!(split_analyzed("").is_err());
+    }
+
+    #[test]
+    fn a_genmove_analyze_steps_reply_gives_its_first_steps() {
+        let reply = "info move d3 visits 42 winrate 5740 order 0 pv d3\nsteps -:61 c4-c2:25\nplay d3";
+        assert_eq!(split_analyzed(reply).unwrap().0, "d3");
+        let steps = steps_of(reply).unwrap();
+        assert_eq!((steps.entries().len(), steps.total()), (2, 86));
+        for bad in ["info move d3 visits 0 winrate 5000 order 0 pv d3\nsteps\nplay d3", "steps x\nplay d3", "play d3"] {
+            assert_eq!(steps_of(bad), None, "{bad}");
+        }
     }
 
     #[test]

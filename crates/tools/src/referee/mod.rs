@@ -129,6 +129,9 @@ pub struct CommonSettings {
     pub report: Option<PathBuf>,
     /// The live HTML page rewritten while games run.
     pub live: Option<PathBuf>,
+    /// Record the playouts of each first step at the root of engines that list
+    /// `genmove_analyze_steps` (asking for their moves with it).
+    pub record_steps: bool,
 }
 
 impl Default for CommonSettings {
@@ -165,6 +168,7 @@ impl Default for CommonSettings {
             quiet: false,
             report: None,
             live: None,
+            record_steps: false,
         }
     }
 }

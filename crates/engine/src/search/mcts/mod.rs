@@ -46,6 +46,8 @@ pub struct MctsConfig {
     /// Move-choice priors from the learned move policy ([`crate::search::policy`])
     /// instead of `stay_prior` and equal shares (ours only).
     pub move_policy: bool,
+    /// The move policy's weights.
+    pub policy: std::sync::Arc<crate::search::policy::PolicyWeights>,
     /// The static evaluation of cut-off playouts and shot priors (ours only).
     pub eval: StaticEval,
     /// Back proven wins and losses up the tree (ours only; see the module's notes).
@@ -373,7 +375,7 @@ impl Tree {
             ws.moves.extend(pos.shooter_reach(from).iter().map(|to| Some((from, to))));
         }
         if self.config.move_policy {
-            crate::search::policy::builtin_policy().priors(pos, &ws.moves, &mut ws.priors);
+            self.config.policy.model().priors(pos, &ws.moves, &mut ws.priors);
             let (moves, priors) = (&ws.moves, &ws.priors);
             return self.add_children(node, moves.len(), |id, i| self.nodes.init(id, moves[i], None, priors[i]));
         }
@@ -511,6 +513,20 @@ impl Tree {
             Some(_) if !whole => true,
             Some(_) => self.children(n).1.iter().all(|a| a.proof().is_some()),
         }
+    }
+
+    /// Every first step of the root (a shooter's move, or none: `None`) that received a
+    /// playout, with the playouts through it, in the order of the root's children (no move
+    /// first, then each shooter's moves): the move policy's training target.
+    pub fn root_first_steps(&self) -> Vec<(Option<(Square, Square)>, u64)> {
+        self.node(self.root)
+            .child_range()
+            .filter_map(|b| {
+                let bn = self.node(b);
+                let visits = u64::from(bn.visits());
+                (visits > 0).then(|| (bn.shooter_move(), visits))
+            })
+            .collect()
     }
 
     /// Every complete root turn that has been tried, with its statistics.

@@ -15,6 +15,7 @@ fn config() -> MctsConfig {
         unvisited_value: stats::UNVISITED_VALUE,
         stay_prior: crate::search::DEFAULT_STAY_PRIOR,
         move_policy: false,
+        policy: crate::search::policy::PolicyWeights::builtin(),
         solver: true,
         eval: StaticEval::Hand,
     }

@@ -23,6 +23,9 @@ pub struct EngineClient {
     /// Whether the running process lists `genmove_analyze` (asked once per process, before
     /// its first game): its moves are then asked for with it, and their win rates recorded.
     pub analyzes: bool,
+    /// Whether the running process lists `genmove_analyze_steps` (asked with
+    /// `list_commands`): with `--record-steps` its moves are asked for with it.
+    pub reports_steps: bool,
     /// Whether the process was started and its start-up commands were not sent yet.
     init_pending: bool,
     /// Its name and game, for the logs.
@@ -40,6 +43,7 @@ impl EngineClient {
             starts: 0,
             timed: true,
             analyzes: false,
+            reports_steps: false,
             init_pending: false,
             traffic,
         }

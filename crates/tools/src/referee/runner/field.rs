@@ -27,6 +27,8 @@ pub(crate) struct Field {
     pub margin: f64,
     /// The deadline of commands other than `genmove`.
     pub command_timeout: Duration,
+    /// Whether to record the first steps' playouts of engines that report them.
+    pub record_steps: bool,
     /// The protocol log (`--log-protocol`).
     protocol: Option<Arc<ProtocolLog>>,
 }
@@ -54,6 +56,7 @@ impl Field {
             book,
             margin: common.margin,
             command_timeout: command_deadline(common.command_timeout),
+            record_steps: common.record_steps,
             protocol,
         })
     }

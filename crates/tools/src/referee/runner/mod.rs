@@ -123,6 +123,7 @@ impl Worker {
             margin: field.margin,
             command_timeout: field.command_timeout,
             stop: None,
+            record_steps: field.record_steps,
         };
         let opening = field.book.opening(scheduled.encounter);
         let mut observer = |progress: &Progress| {

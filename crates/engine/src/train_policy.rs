@@ -1,0 +1,188 @@
+//! `veletas train-policy`: fits the move policy ([`crate::search::policy`]) to the first
+//! steps' playouts recorded in self-play records (`veletas tournament --record-steps`, the
+//! `steps=` annotation of docs/records.md) and writes its weights file.
+//!
+//! Every turn whose annotation has first steps is a sample: the position before the turn
+//! and the share of the root's playouts each first step received ([`sample_of`]). Game k
+//! (from 0, in file order) is held out when k is a multiple of `--holdout`; the fit
+//! ([`fit_policy`], per rule family) uses the others. The report gives, per rule family,
+//! the held-out cross-entropy and top-1 agreement of the search's old priors (a tenth for
+//! not moving, the rest shared equally), of the built-in policy and of the fitted one.
+//! docs/learning.md shows the pipeline.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use crate::learn_policy::{
+    PolicySample, cross_entropy, fit_policy, model_priors, sample_of, top1_agreement, uniform_priors,
+};
+use crate::search::policy::{PolicyModel, builtin_policy};
+use veletas_rules::record::{read_games, step_word};
+
+/// What `veletas train-policy` learns from and where the weights go.
+#[derive(Debug, Clone)]
+pub struct TrainPolicySettings {
+    /// Record files of self-play games with first steps recorded.
+    pub files: Vec<PathBuf>,
+    /// Where the weights go (written to a temporary file, then renamed).
+    pub output: Option<PathBuf>,
+    /// Every N-th game (by its order in the files) is held out (N at least 2).
+    pub holdout: u64,
+    /// L2 penalty on the weights (see [`crate::learn::parse_l2`]).
+    pub l2: f64,
+    /// The program's version, for the weights file's first lines.
+    pub version: String,
+}
+
+/// The samples of the records, and what was read.
+#[derive(Debug, Default)]
+pub struct PolicyData {
+    /// Samples of the training games.
+    pub train: Vec<PolicySample>,
+    /// Samples of the held-out games.
+    pub test: Vec<PolicySample>,
+    /// Games read.
+    pub games: usize,
+    /// Games with at least one turn's first steps.
+    pub games_with_steps: usize,
+    /// Turns whose first steps are no sample (a step not legal in the position).
+    pub skipped: usize,
+}
+
+/// Reads the games of `files` into samples; game k (from 0, in file order) is held out
+/// when k is a multiple of `holdout`. A file that cannot be read, or a game whose moves do
+/// not replay, is an error naming the file.
+pub fn read_policy_samples(files: &[PathBuf], holdout: u64) -> Result<PolicyData, String> {
+    let mut data = PolicyData::default();
+    let mut k = 0u64;
+    for path in files {
+        let shown = path.display();
+        // Bounded, as every record file is read; a game cut short at the end is left out.
+        let games = read_games(path).map_err(|e| format!("{shown}: {e}"))?.games;
+        for game in games {
+            let held_out = k.is_multiple_of(holdout);
+            let number = k;
+            k += 1;
+            data.games += 1;
+            let mut position = game.start_position().map_err(|e| format!("{shown}: {e}"))?;
+            let mut any = false;
+            for (i, text) in game.moves.iter().enumerate() {
+                if let Some(steps) = game.annotation(i).first_steps {
+                    let counts: Vec<(String, f64)> =
+                        steps.entries().iter().map(|&(step, visits)| (step_word(step), visits as f64)).collect();
+                    match sample_of(number, &position, &counts) {
+                        Ok(sample) => {
+                            any = true;
+                            if held_out { data.test.push(sample) } else { data.train.push(sample) }
+                        }
+                        Err(_) => data.skipped += 1,
+                    }
+                }
+                let mv = position.parse_move(text).map_err(|e| format!("{shown}: '{text}': {e}"))?;
+                position.play(mv).map_err(|e| format!("{shown}: '{text}': {e}"))?;
+            }
+            data.games_with_steps += usize::from(any);
+        }
+    }
+    Ok(data)
+}
+
+/// `veletas train-policy`: reads, fits, reports and writes the weights.
+pub fn run(args: &TrainPolicySettings) -> Result<String, String> {
+    let start = Instant::now();
+    let data = read_policy_samples(&args.files, args.holdout)?;
+    let read_secs = start.elapsed().as_secs_f64();
+    if data.train.is_empty() && data.test.is_empty() {
+        return Err(format!(
+            "no first steps in the {} games read: record them with veletas tournament --record-steps \
+             (scripts/selfplay-data.sh -f)",
+            data.games
+        ));
+    }
+    if data.train.is_empty() {
+        return Err(format!(
+            "no training positions: the first steps are all in held-out games ({} games; every {}th is held out)",
+            data.games, args.holdout
+        ));
+    }
+    let start = Instant::now();
+    let fitted = fit_policy(&data.train, args.l2, builtin_policy());
+    let fit_secs = start.elapsed().as_secs_f64();
+    let mut report = format!(
+        "{} games ({} with first steps), {} training and {} held-out positions ({} skipped); read in {read_secs:.2} s, fitted in {fit_secs:.2} s\n",
+        data.games,
+        data.games_with_steps,
+        data.train.len(),
+        data.test.len(),
+        data.skipped
+    );
+    let (table, summary) = held_out_table(&data.train, &data.test, &fitted);
+    report.push_str(&table);
+    if let Some(path) = &args.output {
+        let files: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
+        let text = format!(
+            "# The learned move policy (crates/engine/src/search/policy.rs): FAMILY FEATURE WEIGHT.\n\
+             # veletas {}: veletas train-policy {} --holdout {} --l2 {}\n\
+             # {} games, {} positions ({} training); held-out cross-entropy: {}\n{}",
+            args.version,
+            files.join(" "),
+            args.holdout,
+            args.l2,
+            data.games,
+            data.train.len() + data.test.len(),
+            data.train.len(),
+            if summary.is_empty() { "no held-out positions".to_string() } else { summary.join("; ") },
+            fitted.to_text()
+        );
+        // Never a half-written weights file: a temporary file beside it, then a rename.
+        let mut tmp = path.clone().into_os_string();
+        tmp.push(".tmp");
+        let tmp = PathBuf::from(tmp);
+        std::fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
+        if let Err(e) = std::fs::rename(&tmp, path) {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(format!("{}: {e}", path.display()));
+        }
+        report.push_str(&format!("weights written to {}\n", path.display()));
+    }
+    Ok(report)
+}
+
+/// The report's table: per rule family, the training and held-out positions, the held-out
+/// cross-entropy and top-1 agreement of the search's old priors, the built-in policy and
+/// `fitted`; and a one-line summary per family for the weights file's first lines.
+pub fn held_out_table(train: &[PolicySample], test: &[PolicySample], fitted: &PolicyModel) -> (String, Vec<String>) {
+    let mut report = String::new();
+    report.push_str(
+        "held-out cross-entropy (nats per position, lower is better) and top-1 agreement (the prior's first choice is the search's most visited first step):\n",
+    );
+    report.push_str("family   training  held out | cross-entropy: old priors  built-in  fitted | top-1: old priors  built-in  fitted\n");
+    let mut summary = Vec::new();
+    for (family, name) in [(0, "classic"), (1, "modern")] {
+        let train = train.iter().filter(|s| s.family == family).count();
+        let held: Vec<&PolicySample> = test.iter().filter(|s| s.family == family).collect();
+        if train == 0 && held.is_empty() {
+            continue;
+        }
+        let kept = if train == 0 { " (no training positions: the built-in weights kept)" } else { "" };
+        if held.is_empty() {
+            report.push_str(&format!("{name:8} {train:8} {:9} | no held-out positions{kept}\n", 0));
+            continue;
+        }
+        let held: Vec<PolicySample> = held.into_iter().cloned().collect();
+        let old = |s: &PolicySample| uniform_priors(s, 0.1);
+        let built = |s: &PolicySample| model_priors(builtin_policy(), s);
+        let new = |s: &PolicySample| model_priors(fitted, s);
+        let (ce_old, ce_built, ce_new) =
+            (cross_entropy(&held, old), cross_entropy(&held, built), cross_entropy(&held, new));
+        report.push_str(&format!(
+            "{name:8} {train:8} {:9} | {ce_old:25.4} {ce_built:9.4} {ce_new:7.4} | {:17.3} {:9.3} {:7.3}{kept}\n",
+            held.len(),
+            top1_agreement(&held, old),
+            top1_agreement(&held, built),
+            top1_agreement(&held, new),
+        ));
+        summary.push(format!("{name} {ce_old:.4} old priors, {ce_built:.4} built-in, {ce_new:.4} fitted"));
+    }
+    (report, summary)
+}
