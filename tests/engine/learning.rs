@@ -28,7 +28,7 @@ fn selfplay_with(record: &Path, games: &str, flags: &[&str]) {
 
 #[test]
 fn self_play_data_with_dash_f_records_first_steps_that_train_policy_reads() {
-    let dir = scratch("steps");
+    let dir = scratch!("steps");
     let record = dir.join("sp.txt");
     selfplay_with(&record, "2", &["-f"]);
     let text = std::fs::read_to_string(&record).unwrap();
