@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::learn::{TrainSettings, parse_l2};
+use crate::learn::{TrainSettings, parse_l2, parse_value_mix};
 use crate::train_policy::TrainPolicySettings;
 
 /// Arguments of `train-eval`.
@@ -23,12 +23,17 @@ pub struct TrainArgs {
     /// L2 penalty on the weights (not the bias), per sample: a number from 0 to 1e6.
     #[arg(long, default_value_t = 1e-4, value_parser = parse_l2)]
     pub l2: f64,
+    /// Train on (1 - L) x the game's result + L x the root value the search recorded for the
+    /// side to move (the records' win rates), L from 0 to 1 (default 0: results only); the
+    /// report compares the held-out log-loss of both fits against the results.
+    #[arg(long, value_name = "L", default_value_t = 0.0, value_parser = parse_value_mix)]
+    pub value_mix: f64,
 }
 
 impl From<TrainArgs> for TrainSettings {
     fn from(args: TrainArgs) -> TrainSettings {
-        let TrainArgs { files, output, holdout, l2 } = args;
-        TrainSettings { files, output, holdout, l2 }
+        let TrainArgs { files, output, holdout, l2, value_mix } = args;
+        TrainSettings { files, output, holdout, l2, value_mix }
     }
 }
 

@@ -53,6 +53,23 @@ fn self_play_data_trains_weights_that_the_engine_plays_with() {
     }
     let model = EvalModel::parse(&std::fs::read_to_string(&weights).unwrap()).unwrap();
     assert!(model.weights.iter().all(|w| w.is_finite()));
+    // Targets mixing the results with the recorded root values (the records' win rates).
+    let mixed = dir.join("mixed.txt");
+    let out = Command::new(VELETAS)
+        .arg("train-eval")
+        .arg(&record)
+        .args(["--value-mix", "0.5", "-o"])
+        .arg(&mixed)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("value mix 0.5: targets (1 - 0.5) x result + 0.5 x recorded root value ("), "{report}");
+    assert!(report.contains("held-out log-loss against the results: fitted to the results "), "{report}");
+    let text = std::fs::read_to_string(&mixed).unwrap();
+    assert!(text.contains("--value-mix 0.5") && EvalModel::parse(&text).is_ok(), "{text}");
+    let out = Command::new(VELETAS).arg("train-eval").arg(&record).args(["--value-mix", "1.5"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
     // The engine with the built-in learned weights plays a whole game through the protocol.
     let input = "boardsize 7\nclear_board\n".to_string() + &"genmove b\ngenmove w\n".repeat(40) + "final_score\n";
     let out = session(&mut engine(&["--eval", "learned", "--playouts", "200", "--seed", "3"]), input.as_bytes());

@@ -62,6 +62,11 @@ fn a_tournament_with_record_steps_records_the_first_steps_of_every_searched_turn
                 stepped += 1;
                 let total = steps.total();
                 assert!(total >= evaluation.visits && total <= PLAYOUTS * searches[side], "turn {turn}: {game}");
+                if searches[side] == 1 {
+                    // An engine's first search of a game starts from an empty tree: the steps
+                    // hold exactly its playouts.
+                    assert_eq!(total, PLAYOUTS, "turn {turn}: {game}");
+                }
                 let Move::Turn(played) = mv else { panic!("{mv}") };
                 let mut last = u64::MAX;
                 for &(step, visits) in steps.entries() {
@@ -182,4 +187,20 @@ fn train_policy_refuses_records_without_first_steps() {
     assert!(!dir.join("p.txt").exists());
     let out = veletas_in(&dir, &["train-policy", "missing.txt"]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn train_policy_skips_and_counts_a_turn_whose_steps_are_not_legal_there() {
+    let dir = scratch!("skip");
+    let record = dir.join("sp.txt");
+    self_play(&record, &format!("a={}", ours(1)), &format!("b={}", ours(2)), &["--record-steps"]);
+    let text = std::fs::read_to_string(&record).unwrap();
+    // A well-formed annotation whose step is off the 7x7 board: read, but no sample.
+    let bad = text.replacen(" steps=", " steps=j10-j9:5,", 1);
+    assert_ne!(bad, text);
+    std::fs::write(&record, bad).unwrap();
+    let out = veletas_in(&dir, &["train-policy", "sp.txt", "--holdout", "2"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.lines().next().unwrap().contains("(1 skipped)"), "{stdout}");
 }

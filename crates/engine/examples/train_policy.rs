@@ -1,5 +1,6 @@
 //! Fits the move policy ([`veletas_engine::search::policy`]) to sample files of
-//! `crates/engine/examples/policy_data.rs` and reports how well it predicts the held-out searches.
+//! `crates/engine/examples/policy_data.rs` and reports how well it predicts the held-out searches
+//! (the table of `veletas train-policy`, which reads the same from self-play records).
 //!
 //! Usage: `cargo run --release -p veletas-engine --example train_policy -- [-o WEIGHTS] [--l2 X] SAMPLES...`
 //!
@@ -10,10 +11,9 @@
 //! `-o`, the fitted weights are written there (the engine's are
 //! `crates/engine/data/policy-weights.txt`).
 
-use veletas_engine::learn_policy::{
-    PolicySample, cross_entropy, fit_policy, model_priors, parse_sample, top1_agreement, uniform_priors,
-};
+use veletas_engine::learn_policy::{fit_policy, parse_sample};
 use veletas_engine::search::policy::builtin_policy;
+use veletas_engine::train_policy::held_out_table;
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
@@ -54,29 +54,7 @@ fn main() {
     let start = std::time::Instant::now();
     let fitted = fit_policy(&train, l2, builtin_policy());
     eprintln!("fitted on {} positions in {:.1} s", train.len(), start.elapsed().as_secs_f64());
-    println!(
-        "family   positions  held out | cross-entropy: old priors  built-in  fitted | top-1: old  built-in  fitted"
-    );
-    for (family, name) in [(0, "classic"), (1, "modern")] {
-        let h: Vec<PolicySample> = held.iter().filter(|s| s.family == family).cloned().collect();
-        let t = train.iter().filter(|s| s.family == family).count();
-        if h.is_empty() {
-            continue;
-        }
-        let old = |s: &PolicySample| uniform_priors(s, 0.1);
-        let built = |s: &PolicySample| model_priors(builtin_policy(), s);
-        let new = |s: &PolicySample| model_priors(&fitted, s);
-        println!(
-            "{name:8} {t:9} {:9} | {:25.4} {:9.4} {:7.4} | {:10.3} {:9.3} {:7.3}",
-            h.len(),
-            cross_entropy(&h, old),
-            cross_entropy(&h, built),
-            cross_entropy(&h, new),
-            top1_agreement(&h, old),
-            top1_agreement(&h, built),
-            top1_agreement(&h, new),
-        );
-    }
+    print!("{}", held_out_table(&train, &held, &fitted).0);
     if let Some(path) = output {
         let text = format!(
             "# The learned move policy (crates/engine/src/search/policy.rs): FAMILY FEATURE WEIGHT,\n\

@@ -28,6 +28,17 @@ pub struct TrainSettings {
     pub holdout: u64,
     /// L2 penalty on the weights (not the bias), per sample (see [`parse_l2`]).
     pub l2: f64,
+    /// The share L of the search's recorded root value in the targets (0 to 1; see
+    /// [`mixed_targets`]); 0: the game results alone.
+    pub value_mix: f64,
+}
+
+/// `--value-mix`: a number from 0 to 1.
+pub fn parse_value_mix(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("'{text}' is not a number from 0 to 1")),
+    }
 }
 
 /// `--l2`: a finite number from 0 to 1e6.
@@ -43,8 +54,22 @@ pub fn parse_l2(text: &str) -> Result<f64, String> {
 pub struct Sample {
     /// The position's features.
     pub features: Features,
-    /// 1.0 when Black won the game, else 0.0.
+    /// The target: 1.0 when Black won the game, else 0.0 ([`mixed_targets`] mixes in
+    /// the search's value).
     pub black_won: f64,
+    /// Black's chance by the search of the side to move here, when the record has it (the
+    /// win rate annotated on the turn played from this position).
+    pub value: Option<f64>,
+}
+
+/// The samples with targets `(1 - mix) * result + mix * value` (Black's chance by the
+/// recorded root value of the side to move); a sample without a recorded value keeps its
+/// result.
+pub fn mixed_targets(samples: &[Sample], mix: f64) -> Vec<Sample> {
+    samples
+        .iter()
+        .map(|s| Sample { black_won: (1.0 - mix) * s.black_won + mix * s.value.unwrap_or(s.black_won), ..*s })
+        .collect()
 }
 
 /// Training and held-out samples, and what was skipped.
@@ -96,13 +121,18 @@ pub fn read_samples(files: &[PathBuf], holdout: u64) -> Result<DataSet, String> 
             k += 1;
             data.games += 1;
             let target = if held_out { &mut data.test } else { &mut data.train };
-            for text in &game.moves {
+            for (i, text) in game.moves.iter().enumerate() {
                 let mv = position.parse_move(text).map_err(|e| format!("{shown}: '{text}': {e}"))?;
                 position.play(mv).map_err(|e| format!("{shown}: '{text}': {e}"))?;
                 if position.phase() == Phase::Play
                     && let Some((_, features)) = analyse(&position)
                 {
-                    target.push(Sample { features, black_won });
+                    // The search from this position: the next turn's win rate, for its mover.
+                    let value = game.annotation(i + 1).evaluation.map(|e| match position.side_to_move() {
+                        Color::Black => e.winrate.probability(),
+                        Color::White => e.winrate.other_side().probability(),
+                    });
+                    target.push(Sample { features, black_won, value });
                 }
             }
         }
@@ -309,6 +339,15 @@ pub fn run(args: &TrainSettings) -> Result<String, String> {
     let read_secs = start.elapsed().as_secs_f64();
     let start = Instant::now();
     let model = fit(&data.train, args.l2).map_err(|e| e.to_string())?;
+    // With --value-mix, the weights written are those fitted to the mixed targets; the
+    // report compares both fits on the held-out game results.
+    let results_only = model.clone();
+    let model = if args.value_mix > 0.0 {
+        fit(&mixed_targets(&data.train, args.value_mix), args.l2)
+            .map_err(|e| format!("--value-mix {}: {e}", args.value_mix))?
+    } else {
+        model
+    };
     let fit_secs = start.elapsed().as_secs_f64();
     let hand = |f: &Features| sigmoid(f.0[1]);
     let learned = |f: &Features| sigmoid(model.logit(f));
@@ -334,6 +373,15 @@ pub fn run(args: &TrainSettings) -> Result<String, String> {
             "  (the learned evaluation predicts the held-out games worse than the constant: too few games to learn from?)\n",
         );
     }
+    if args.value_mix > 0.0 {
+        let valued = data.train.iter().filter(|s| s.value.is_some()).count();
+        report.push_str(&format!(
+            "value mix {}: targets (1 - {0}) x result + {0} x recorded root value ({valued} of {} training positions have one);\n  held-out log-loss against the results: fitted to the results {:.4}, to the mix {held_out_learned:.4}\n",
+            args.value_mix,
+            data.train.len(),
+            log_loss(&data.test, |f| sigmoid(results_only.logit(f))),
+        ));
+    }
     report.push_str(&format!(
         "training log-loss: constant {:.4}, hand {:.4}, learned {:.4}\nweights:\n",
         log_loss(&data.train, |_| base_rate),
@@ -346,10 +394,11 @@ pub fn run(args: &TrainSettings) -> Result<String, String> {
     if let Some(path) = &args.output {
         let files: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
         let text = format!(
-            "# Learned evaluation weights: veletas train-eval {} --holdout {} --l2 {}\n# {} games, {} positions; held-out log-loss hand {:.4}, learned {:.4}\n{}",
+            "# Learned evaluation weights: veletas train-eval {} --holdout {} --l2 {}{}\n# {} games, {} positions; held-out log-loss hand {:.4}, learned {:.4}\n{}",
             files.join(" "),
             args.holdout,
             args.l2,
+            if args.value_mix > 0.0 { format!(" --value-mix {}", args.value_mix) } else { String::new() },
             data.games,
             data.train.len() + data.test.len(),
             log_loss(&data.test, hand),
@@ -374,7 +423,7 @@ mod tests {
         let mut f = [0.0; FEATURES];
         f[0] = 1.0;
         f[2] = x;
-        Sample { features: Features(f), black_won: if won { 1.0 } else { 0.0 } }
+        Sample { features: Features(f), black_won: if won { 1.0 } else { 0.0 }, value: None }
     }
 
     #[test]
@@ -406,7 +455,11 @@ mod tests {
                 let mut f = [0.0; FEATURES];
                 f[0] = 1.0;
                 f[1] = x;
-                samples.push(Sample { features: Features(f), black_won: if k < wins { 1.0 } else { 0.0 } });
+                samples.push(Sample {
+                    features: Features(f),
+                    black_won: if k < wins { 1.0 } else { 0.0 },
+                    value: None,
+                });
             }
         }
         let model = fit(&samples, 0.0).unwrap();
@@ -414,6 +467,17 @@ mod tests {
         assert!(model.weights[0].abs() < 1e-6, "{:?}", model.weights);
         assert!((model.weights[1] - logit(0.6) / 40.0).abs() < 1e-6, "{:?}", model.weights);
         assert!(log_loss(&samples, |f| sigmoid(model.logit(f))) < log_loss(&samples, |_| 0.5));
+    }
+
+    #[test]
+    fn value_mixes_move_the_targets_towards_the_recorded_values() {
+        let valued = Sample { value: Some(0.8), ..sample(1.0, false) };
+        let plain = sample(1.0, true);
+        let mixed = mixed_targets(&[valued, plain], 0.25);
+        assert!((mixed[0].black_won - 0.2).abs() < 1e-12, "{:?}", mixed[0]);
+        assert_eq!(mixed[1].black_won, 1.0, "no value: the result");
+        assert_eq!(mixed_targets(&[valued], 0.0)[0].black_won, 0.0);
+        assert!(parse_value_mix("0.5").is_ok() && parse_value_mix("1.5").is_err() && parse_value_mix("x").is_err());
     }
 
     #[test]

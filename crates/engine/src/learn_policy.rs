@@ -23,9 +23,26 @@ pub struct PolicySample {
     /// The rule family ([`family`]).
     pub family: usize,
     /// Features of every legal first step, the no-move choice first.
-    pub features: Vec<MoveFeatures>,
+    pub features: Vec<StoredFeatures>,
     /// The share of the playouts of each step, in the same order (summing to 1).
     pub target: Vec<f64>,
+}
+
+/// A move's features as a sample keeps them: in single precision, which holds them exactly
+/// (counts over 4, 8 or 16, and ±1), at half the memory of [`MoveFeatures`] (a 10x10
+/// position has about 70 first steps: 5 kB a sample).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StoredFeatures(pub [f32; MOVE_FEATURES]);
+
+impl StoredFeatures {
+    fn of(features: &MoveFeatures) -> StoredFeatures {
+        StoredFeatures(features.0.map(|x| x as f32))
+    }
+
+    /// Feature `k`.
+    fn at(&self, k: usize) -> f64 {
+        f64::from(self.0[k])
+    }
 }
 
 /// Every legal first step of `pos`: no move, then each shooter's moves.
@@ -86,14 +103,14 @@ pub fn sample_of(game: u64, pos: &Position, counts: &[(String, f64)]) -> Result<
     }
     target.iter_mut().for_each(|t| *t /= total);
     let context = MoveContext::new(pos);
-    let features = steps.iter().map(|&s| context.features(pos, s)).collect();
+    let features = steps.iter().map(|&s| StoredFeatures::of(&context.features(pos, s))).collect();
     Ok(PolicySample { game, family: family(pos), features, target })
 }
 
 /// The model's priors for a sample.
 fn probabilities(w: &[f64; MOVE_FEATURES], sample: &PolicySample) -> Vec<f64> {
     let scores: Vec<f64> =
-        sample.features.iter().map(|f| w.iter().zip(f.0.iter()).map(|(a, b)| a * b).sum::<f64>()).collect();
+        sample.features.iter().map(|f| w.iter().zip(f.0.iter()).map(|(a, b)| a * f64::from(*b)).sum::<f64>()).collect();
     let best = scores.iter().copied().fold(f64::MIN, f64::max);
     let exp: Vec<f64> = scores.iter().map(|s| (s - best).exp()).collect();
     let total: f64 = exp.iter().sum();
@@ -167,18 +184,18 @@ fn fit_family(samples: &[&PolicySample], l2: f64) -> Option<[f64; MOVE_FEATURES]
             let mut mean = [0.0; N];
             for (f, &p) in s.features.iter().zip(q.iter()) {
                 for k in 0..N {
-                    mean[k] += p * f.0[k];
+                    mean[k] += p * f.at(k);
                 }
             }
             for ((f, &p), &t) in s.features.iter().zip(q.iter()).zip(s.target.iter()) {
                 for k in 0..N {
-                    gradient[k] += (p - t) * f.0[k] / n;
-                    let dk = f.0[k] - mean[k];
+                    gradient[k] += (p - t) * f.at(k) / n;
+                    let dk = f.at(k) - mean[k];
                     if dk == 0.0 {
                         continue;
                     }
                     for j in 0..N {
-                        hessian[k * N + j] += p * dk * (f.0[j] - mean[j]) / n;
+                        hessian[k * N + j] += p * dk * (f.at(j) - mean[j]) / n;
                     }
                 }
             }

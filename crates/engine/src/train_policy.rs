@@ -16,7 +16,7 @@ use std::time::Instant;
 use crate::learn_policy::{
     PolicySample, cross_entropy, fit_policy, model_priors, sample_of, top1_agreement, uniform_priors,
 };
-use crate::search::policy::builtin_policy;
+use crate::search::policy::{PolicyModel, builtin_policy};
 use veletas_rules::record::{read_games, step_word};
 
 /// What `veletas train-policy` learns from and where the weights go.
@@ -116,37 +116,8 @@ pub fn run(args: &TrainPolicySettings) -> Result<String, String> {
         data.test.len(),
         data.skipped
     );
-    report.push_str(
-        "held-out cross-entropy (nats per position, lower is better) and top-1 agreement (the prior's first choice is the search's most visited first step):\n",
-    );
-    report.push_str("family   training  held out | cross-entropy: old priors  built-in  fitted | top-1: old priors  built-in  fitted\n");
-    let mut summary = Vec::new();
-    for (family, name) in [(0, "classic"), (1, "modern")] {
-        let train = data.train.iter().filter(|s| s.family == family).count();
-        let held: Vec<&PolicySample> = data.test.iter().filter(|s| s.family == family).collect();
-        if train == 0 && held.is_empty() {
-            continue;
-        }
-        let kept = if train == 0 { " (no training positions: the built-in weights kept)" } else { "" };
-        if held.is_empty() {
-            report.push_str(&format!("{name:8} {train:8} {:9} | no held-out positions{kept}\n", 0));
-            continue;
-        }
-        let held: Vec<PolicySample> = held.into_iter().cloned().collect();
-        let old = |s: &PolicySample| uniform_priors(s, 0.1);
-        let built = |s: &PolicySample| model_priors(builtin_policy(), s);
-        let new = |s: &PolicySample| model_priors(&fitted, s);
-        let (ce_old, ce_built, ce_new) =
-            (cross_entropy(&held, old), cross_entropy(&held, built), cross_entropy(&held, new));
-        report.push_str(&format!(
-            "{name:8} {train:8} {:9} | {ce_old:25.4} {ce_built:9.4} {ce_new:7.4} | {:17.3} {:9.3} {:7.3}{kept}\n",
-            held.len(),
-            top1_agreement(&held, old),
-            top1_agreement(&held, built),
-            top1_agreement(&held, new),
-        ));
-        summary.push(format!("{name} {ce_old:.4} old priors, {ce_built:.4} built-in, {ce_new:.4} fitted"));
-    }
+    let (table, summary) = held_out_table(&data.train, &data.test, &fitted);
+    report.push_str(&table);
     if let Some(path) = &args.output {
         let files: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
         let text = format!(
@@ -175,4 +146,43 @@ pub fn run(args: &TrainPolicySettings) -> Result<String, String> {
         report.push_str(&format!("weights written to {}\n", path.display()));
     }
     Ok(report)
+}
+
+/// The report's table: per rule family, the training and held-out positions, the held-out
+/// cross-entropy and top-1 agreement of the search's old priors, the built-in policy and
+/// `fitted`; and a one-line summary per family for the weights file's first lines.
+pub fn held_out_table(train: &[PolicySample], test: &[PolicySample], fitted: &PolicyModel) -> (String, Vec<String>) {
+    let mut report = String::new();
+    report.push_str(
+        "held-out cross-entropy (nats per position, lower is better) and top-1 agreement (the prior's first choice is the search's most visited first step):\n",
+    );
+    report.push_str("family   training  held out | cross-entropy: old priors  built-in  fitted | top-1: old priors  built-in  fitted\n");
+    let mut summary = Vec::new();
+    for (family, name) in [(0, "classic"), (1, "modern")] {
+        let train = train.iter().filter(|s| s.family == family).count();
+        let held: Vec<&PolicySample> = test.iter().filter(|s| s.family == family).collect();
+        if train == 0 && held.is_empty() {
+            continue;
+        }
+        let kept = if train == 0 { " (no training positions: the built-in weights kept)" } else { "" };
+        if held.is_empty() {
+            report.push_str(&format!("{name:8} {train:8} {:9} | no held-out positions{kept}\n", 0));
+            continue;
+        }
+        let held: Vec<PolicySample> = held.into_iter().cloned().collect();
+        let old = |s: &PolicySample| uniform_priors(s, 0.1);
+        let built = |s: &PolicySample| model_priors(builtin_policy(), s);
+        let new = |s: &PolicySample| model_priors(fitted, s);
+        let (ce_old, ce_built, ce_new) =
+            (cross_entropy(&held, old), cross_entropy(&held, built), cross_entropy(&held, new));
+        report.push_str(&format!(
+            "{name:8} {train:8} {:9} | {ce_old:25.4} {ce_built:9.4} {ce_new:7.4} | {:17.3} {:9.3} {:7.3}{kept}\n",
+            held.len(),
+            top1_agreement(&held, old),
+            top1_agreement(&held, built),
+            top1_agreement(&held, new),
+        ));
+        summary.push(format!("{name} {ce_old:.4} old priors, {ce_built:.4} built-in, {ce_new:.4} fitted"));
+    }
+    (report, summary)
 }

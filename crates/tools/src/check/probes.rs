@@ -46,7 +46,7 @@ const CLOCK_CHECKS: [&str; 6] =
     ["genmove-no-limit", "genmove-main-time", "genmove-byoyomi", "genmove-canadian", "genmove-increment", "time-left"];
 
 /// The extensions protocol.md describes.
-pub const EXTENSIONS: [&str; 19] = [
+pub const EXTENSIONS: [&str; 21] = [
     "legal_moves",
     "is_legal",
     "set_position",
@@ -60,11 +60,13 @@ pub const EXTENSIONS: [&str; 19] = [
     "threads",
     "analyze",
     "genmove_analyze",
+    "genmove_analyze_steps",
     "solve",
     "memory",
     "resign_threshold",
     "ponder",
     "eval",
+    "policy",
     "loadgame",
 ];
 
