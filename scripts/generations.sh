@@ -14,7 +14,8 @@
 #   -w WINDOW          train on the games of the last WINDOW generations (default 2)
 #   -m GATE_GAMES      most games of the gate match (default 600)
 #   -q GATE_PLAYOUTS   playouts per move in the gate match (default: PLAYOUTS)
-#   -e ELO0,ELO1       the gate's SPRT bounds (default 0,20); the new weights are kept only when H1 is accepted
+#   -e ELO0,ELO1       the gate's SPRT bounds (default 0,20); the new weights are kept when H1 is accepted, or
+#                      when the SPRT has not decided by the last game and the Elo interval (95%) lies above zero
 #   -j JOBS            games at once on each machine (default 2)
 #   -x RUNNER          who plays the self-play tournaments: local (default), parallel (GNU parallel, with
 #                      scripts/tournament-parallel.sh), or slurm (sbatch --wait of scripts/tournament-slurm.sbatch)
@@ -162,7 +163,16 @@ for ((g = 1; g <= generations; g++)); do
     echo "$gate" | put "$here_gen/gate-summary.txt"
     elo=$(sed -n 's/^Elo difference: \(.*\) (95%.*/\1/p' <<<"$gate")
     score=$(sed -n 's/^Score of [^:]*: \(.*\)$/\1/p' <<<"$gate")
-    if grep -q '^SPRT.*: H1 accepted$' <<<"$gate"; then verdict=accepted; else verdict=rejected; fi
+    # Kept when the SPRT accepts H1, or, when it has not decided by the last game, when the 95%
+    # interval of the Elo difference lies above zero; rejected on H0 or an interval reaching zero.
+    lower=$(sed -n 's/^Elo difference: .* \[\([-+0-9.inf]*\), .*/\1/p' <<<"$gate")
+    if grep -q '^SPRT.*: H1 accepted$' <<<"$gate"; then
+        verdict=accepted
+    elif grep -q '^SPRT.*: continue' <<<"$gate" && awk -v l="${lower:--1}" 'BEGIN { exit !(l + 0 > 0) }'; then
+        verdict=accepted
+    else
+        verdict=rejected
+    fi
     positions=$(sed -n 's/^.* games (.*), \([0-9]*\) training and \([0-9]*\) held-out positions.*/\1 + \2/p' \
         "$here_gen/train-eval.txt" | head -1)
     line="generation $g: $verdict; self-play with gen $best: $((${#rule_sets[@]} * games)) games"

@@ -7,12 +7,12 @@ use std::process::{Command, Output};
 
 use crate::support::{VELETAS, engine, session};
 
-/// The loop in `dir` with 7x7 games at 30 playouts, 4 self-play games a rule set, a gate of at
+/// The loop in `dir` with 7x7 games at 30 playouts, `games` self-play games a rule set, a gate of at
 /// most `gate` games, one game at a time (the record files then hold the games in the same order
 /// every run, so the trainers hold out the same games), and `more` options.
-fn generations(dir: &Path, gate: &str, more: &[&str]) -> Output {
+fn generations(dir: &Path, games: &str, gate: &str, more: &[&str]) -> Output {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/generations.sh");
-    let fixed = ["-n", "4", "-p", "30", "-s", "7", "-m", gate, "-j", "1"];
+    let fixed = ["-n", games, "-p", "30", "-s", "7", "-m", gate, "-j", "1"];
     Command::new("bash").arg(script).arg("-d").arg(dir).args(fixed).args(more).env("VELETAS", VELETAS).output().unwrap()
 }
 
@@ -27,7 +27,7 @@ fn games_in(record: &Path) -> usize {
 #[test]
 fn a_generation_plays_trains_and_gates_and_a_rerun_plays_nothing_again() {
     let dir = scratch!("loop");
-    let out = generations(&dir, "4", &["-g", "1", "-r", "classic,modern"]);
+    let out = generations(&dir, "4", "2", &["-g", "1", "-r", "classic,modern"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let one = dir.join("gen-001");
     // Self-play: 4 games of each rule set, the searched turns' root visits recorded.
@@ -49,8 +49,9 @@ fn a_generation_plays_trains_and_gates_and_a_rerun_plays_nothing_again() {
         "{}",
         String::from_utf8_lossy(&engine.stdout)
     );
-    // The gate: 4 games decide no SPRT, so the new weights are not kept.
-    assert_eq!(games_in(&one.join("gate.txt")), 4);
+    // The gate: one pair of games decides no SPRT, and its interval always reaches zero, so
+    // the new weights are not kept.
+    assert_eq!(games_in(&one.join("gate.txt")), 2);
     assert_eq!(read(&one.join("verdict")), "rejected\n");
     assert_eq!(read(&dir.join("best")), "0\n");
     let summary = read(&dir.join("generations.txt"));
@@ -61,7 +62,7 @@ fn a_generation_plays_trains_and_gates_and_a_rerun_plays_nothing_again() {
     // Run again: nothing is played or trained again.
     let before: Vec<String> =
         ["gate.txt", "games/classic/shard-1.txt", "eval-weights.txt"].iter().map(|f| read(&one.join(f))).collect();
-    let again = generations(&dir, "4", &["-g", "1", "-r", "classic,modern"]);
+    let again = generations(&dir, "4", "2", &["-g", "1", "-r", "classic,modern"]);
     assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
     let after: Vec<String> =
         ["gate.txt", "games/classic/shard-1.txt", "eval-weights.txt"].iter().map(|f| read(&one.join(f))).collect();
@@ -72,7 +73,7 @@ fn a_generation_plays_trains_and_gates_and_a_rerun_plays_nothing_again() {
 #[test]
 fn a_generation_killed_before_its_verdict_resumes_at_the_gate_and_the_next_trains_on_both() {
     let dir = scratch!("resume");
-    let out = generations(&dir, "4", &["-g", "1"]);
+    let out = generations(&dir, "4", "2", &["-g", "1"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let gen1 = dir.join("gen-001");
     let gate = read(&gen1.join("gate.txt"));
@@ -80,7 +81,7 @@ fn a_generation_killed_before_its_verdict_resumes_at_the_gate_and_the_next_train
     // rerun plays no game and writes the same verdict and summary line.
     std::fs::remove_file(gen1.join("verdict")).unwrap();
     let summary = read(&dir.join("generations.txt"));
-    let out = generations(&dir, "4", &["-g", "2"]);
+    let out = generations(&dir, "4", "2", &["-g", "2"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(read(&gen1.join("gate.txt")), gate);
     assert_eq!(read(&gen1.join("verdict")), "rejected\n");
@@ -104,10 +105,39 @@ fn bad_options_are_refused_in_one_line_before_anything_is_played() {
         (&["-r", "classic,Modern"][..], "-r: not a rule set: 'Modern'"),
         (&["-b", "/nonexistent"][..], "-b: /nonexistent has no eval-weights.txt and policy-weights.txt"),
     ] {
-        let out = generations(&dir.join("d"), "4", options);
+        let out = generations(&dir.join("d"), "4", "2", options);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{options:?}: {stderr}");
         assert_eq!(stderr, format!("generations.sh: {message}\n"), "{options:?}");
         assert!(!dir.join("d").join("gen-001").exists(), "{options:?}");
     }
+}
+
+#[test]
+fn weights_that_win_their_gate_become_the_best_and_the_next_generation_plays_with_them() {
+    let dir = scratch!("accepted");
+    // Starting weights that play to lose: the built-in evaluation's weights negated.
+    let start = dir.join("start");
+    std::fs::create_dir_all(&start).unwrap();
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/engine/data");
+    std::fs::copy(data.join("policy-weights.txt"), start.join("policy-weights.txt")).unwrap();
+    let negated: String = read(&data.join("eval-weights.txt"))
+        .lines()
+        .map(|line| match line.split_once(' ') {
+            Some((name, weight)) if !line.starts_with('#') => format!("{name} {}\n", -weight.parse::<f64>().unwrap()),
+            _ => format!("{line}\n"),
+        })
+        .collect();
+    std::fs::write(start.join("eval-weights.txt"), negated).unwrap();
+    let loop_dir = dir.join("loop");
+    let out = generations(&loop_dir, "10", "20", &["-g", "2", "-b", start.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let summary = read(&loop_dir.join("generations.txt"));
+    assert!(summary.starts_with("generation 1: accepted; self-play with gen 0: 10 games"), "{summary}");
+    // Generation 2 played with generation 1's weights and was gated against them.
+    assert_eq!(read(&loop_dir.join("gen-002/played-with")), "1\n");
+    assert!(read(&loop_dir.join("gen-002/gate.txt")).contains("[White \"gen1\"]"), "{summary}");
+    let best = read(&loop_dir.join("best"));
+    assert!(best == "1\n" || best == "2\n", "{best}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains(&format!("best: generation {}", best.trim())));
 }
