@@ -9,8 +9,8 @@
 #   -n GAMES           self-play games of each generation and rule set (default 400; even)
 #   -p PLAYOUTS        playouts per move in self-play (default 800: fast, and the same games whatever the load)
 #   -s SIZE            board size (default 10; one size per loop: the evaluation has no size feature)
-#   -r RULES           rule sets to play, comma-separated (default classic; e.g. classic,modern); the gate
-#                      plays the first
+#   -r RULES           rule sets to play, comma-separated (default classic; e.g. classic,modern); the new
+#                      weights must win the gate under each
 #   -w WINDOW          train on the games of the last WINDOW generations (default 2)
 #   -m GATE_GAMES      most games of the gate match (default 600)
 #   -q GATE_PLAYOUTS   playouts per move in the gate match (default: PLAYOUTS)
@@ -26,8 +26,8 @@
 #
 # Generation G: the engine with the best weights so far plays itself (`veletas tournament`, --record-steps,
 # into DIR/gen-G/games/RULES/shard-*.txt); `veletas train-eval` and `veletas train-policy` fit new weights on
-# the last WINDOW generations' games (DIR/gen-G/eval-weights.txt, policy-weights.txt); the gate match plays
-# them against the best (DIR/gen-G/gate.txt). DIR/gen-G/verdict says accepted or rejected, and DIR/best
+# the last WINDOW generations' games (DIR/gen-G/eval-weights.txt, policy-weights.txt); a gate match under
+# each rule set plays them against the best (DIR/gen-G/gate-RULES.txt). DIR/gen-G/verdict says accepted or rejected, and DIR/best
 # names the generation whose weights are the best. DIR/generations.txt has a line per generation: games,
 # positions, the CPU seconds each step took in the run that finished it, and the gate's score and Elo. Each step's result is written through a temporary
 # file and a rename, so a killed run resumes at the step it was in (tournaments and matches resume
@@ -153,31 +153,34 @@ for ((g = 1; g <= generations; g++)); do
     fi
     cpu; train_cpu=$((CPU - start))
 
-    # 3. Gate: the new weights against the best, an SPRT at a fixed playout budget.
+    # 3. Gate: the new weights against the best, an SPRT at a fixed playout budget under each rule
+    # set in turn. A rule set's gate is won when its SPRT accepts H1, or, when it has not decided by
+    # the last game, when the 95% interval of the Elo difference lies above zero. The new weights
+    # are kept only when they win under every rule set (the first lost gate ends the gating).
     cpu; start=$CPU
-    gate=$("$VELETAS" match --engine "gen$g=$(engine "$here_gen" "$gate_playouts") --seed 3" \
-        --engine "gen$best=$(engine "$with" "$gate_playouts") --seed 4" \
-        --games "$gate_games" --sprt "$bounds" --size "$size" --rules "${rule_sets[0]}" --movetime 3600 \
-        --seed "$((1000 + g))" -j "$jobs" --quiet --record "$here_gen/gate.txt")
+    verdict=accepted gates=
+    for r in "${rule_sets[@]}"; do
+        gate=$("$VELETAS" match --engine "gen$g=$(engine "$here_gen" "$gate_playouts") --seed 3" \
+            --engine "gen$best=$(engine "$with" "$gate_playouts") --seed 4" \
+            --games "$gate_games" --sprt "$bounds" --size "$size" --rules "$r" --movetime 3600 \
+            --seed "$((1000 + g))" -j "$jobs" --quiet --record "$here_gen/gate-$r.txt")
+        echo "$gate" | put "$here_gen/gate-$r-summary.txt"
+        elo=$(sed -n 's/^Elo difference: \(.*\) (95%.*/\1/p' <<<"$gate")
+        score=$(sed -n 's/^Score of [^:]*: \(.*\)$/\1/p' <<<"$gate")
+        gates+="${gates:+; }$r $score, Elo $elo"
+        lower=$(sed -n 's/^Elo difference: .* \[\([-+0-9.inf]*\), .*/\1/p' <<<"$gate")
+        if ! grep -q '^SPRT.*: H1 accepted$' <<<"$gate" &&
+            ! { grep -q '^SPRT.*: continue' <<<"$gate" && awk -v l="${lower:--1}" 'BEGIN { exit !(l + 0 > 0) }'; }; then
+            verdict=rejected
+            break
+        fi
+    done
     cpu; gate_cpu=$((CPU - start))
-    echo "$gate" | put "$here_gen/gate-summary.txt"
-    elo=$(sed -n 's/^Elo difference: \(.*\) (95%.*/\1/p' <<<"$gate")
-    score=$(sed -n 's/^Score of [^:]*: \(.*\)$/\1/p' <<<"$gate")
-    # Kept when the SPRT accepts H1, or, when it has not decided by the last game, when the 95%
-    # interval of the Elo difference lies above zero; rejected on H0 or an interval reaching zero.
-    lower=$(sed -n 's/^Elo difference: .* \[\([-+0-9.inf]*\), .*/\1/p' <<<"$gate")
-    if grep -q '^SPRT.*: H1 accepted$' <<<"$gate"; then
-        verdict=accepted
-    elif grep -q '^SPRT.*: continue' <<<"$gate" && awk -v l="${lower:--1}" 'BEGIN { exit !(l + 0 > 0) }'; then
-        verdict=accepted
-    else
-        verdict=rejected
-    fi
     positions=$(sed -n 's/^.* games (.*), \([0-9]*\) training and \([0-9]*\) held-out positions.*/\1 + \2/p' \
         "$here_gen/train-eval.txt" | head -1)
     line="generation $g: $verdict; self-play with gen $best: $((${#rule_sets[@]} * games)) games"
     line+=" ($rules, ${size}x$size, $playouts playouts), positions $((${positions:-0})); CPU s: play $play_cpu,"
-    line+=" train $train_cpu, gate $gate_cpu; gate vs gen $best: $score, Elo $elo"
+    line+=" train $train_cpu, gate $gate_cpu; gate vs gen $best: $gates"
     echo "$line" >&2
     echo "$line" | put "$here_gen/summary"
     cat "$dir"/gen-*/summary | put "$dir/generations.txt"

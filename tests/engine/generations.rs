@@ -51,7 +51,8 @@ fn a_generation_plays_trains_and_gates_and_a_rerun_plays_nothing_again() {
     );
     // The gate: one pair of games decides no SPRT, and its interval always reaches zero, so
     // the new weights are not kept.
-    assert_eq!(games_in(&one.join("gate.txt")), 2);
+    assert_eq!(games_in(&one.join("gate-classic.txt")), 2);
+    assert!(!one.join("gate-modern.txt").exists(), "a lost gate ends the gating");
     assert_eq!(read(&one.join("verdict")), "rejected\n");
     assert_eq!(read(&dir.join("best")), "0\n");
     let summary = read(&dir.join("generations.txt"));
@@ -60,12 +61,16 @@ fn a_generation_plays_trains_and_gates_and_a_rerun_plays_nothing_again() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("best: generation 0"));
 
     // Run again: nothing is played or trained again.
-    let before: Vec<String> =
-        ["gate.txt", "games/classic/shard-1.txt", "eval-weights.txt"].iter().map(|f| read(&one.join(f))).collect();
+    let before: Vec<String> = ["gate-classic.txt", "games/classic/shard-1.txt", "eval-weights.txt"]
+        .iter()
+        .map(|f| read(&one.join(f)))
+        .collect();
     let again = generations(&dir, "4", "2", &["-g", "1", "-r", "classic,modern"]);
     assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
-    let after: Vec<String> =
-        ["gate.txt", "games/classic/shard-1.txt", "eval-weights.txt"].iter().map(|f| read(&one.join(f))).collect();
+    let after: Vec<String> = ["gate-classic.txt", "games/classic/shard-1.txt", "eval-weights.txt"]
+        .iter()
+        .map(|f| read(&one.join(f)))
+        .collect();
     assert_eq!(before, after);
     assert_eq!(read(&dir.join("generations.txt")), summary);
 }
@@ -76,14 +81,14 @@ fn a_generation_killed_before_its_verdict_resumes_at_the_gate_and_the_next_train
     let out = generations(&dir, "4", "2", &["-g", "1"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let gen1 = dir.join("gen-001");
-    let gate = read(&gen1.join("gate.txt"));
+    let gate = read(&gen1.join("gate-classic.txt"));
     // As if killed between the gate and the verdict: the gate's record is complete, so the
     // rerun plays no game and writes the same verdict and summary line.
     std::fs::remove_file(gen1.join("verdict")).unwrap();
     let summary = read(&dir.join("generations.txt"));
     let out = generations(&dir, "4", "2", &["-g", "2"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(read(&gen1.join("gate.txt")), gate);
+    assert_eq!(read(&gen1.join("gate-classic.txt")), gate);
     assert_eq!(read(&gen1.join("verdict")), "rejected\n");
     let lines = read(&dir.join("generations.txt"));
     assert!(lines.starts_with(&summary), "{lines}");
@@ -130,13 +135,15 @@ fn weights_that_win_their_gate_become_the_best_and_the_next_generation_plays_wit
         .collect();
     std::fs::write(start.join("eval-weights.txt"), negated).unwrap();
     let loop_dir = dir.join("loop");
-    let out = generations(&loop_dir, "10", "20", &["-g", "2", "-b", start.to_str().unwrap()]);
+    let out = generations(&loop_dir, "10", "20", &["-g", "2", "-r", "classic,modern", "-b", start.to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let summary = read(&loop_dir.join("generations.txt"));
-    assert!(summary.starts_with("generation 1: accepted; self-play with gen 0: 10 games"), "{summary}");
+    assert!(summary.starts_with("generation 1: accepted; self-play with gen 0: 20 games"), "{summary}");
+    // It won the gate under both rule sets.
+    assert!(games_in(&loop_dir.join("gen-001/gate-modern.txt")) > 0, "{summary}");
     // Generation 2 played with generation 1's weights and was gated against them.
     assert_eq!(read(&loop_dir.join("gen-002/played-with")), "1\n");
-    assert!(read(&loop_dir.join("gen-002/gate.txt")).contains("[White \"gen1\"]"), "{summary}");
+    assert!(read(&loop_dir.join("gen-002/gate-classic.txt")).contains("[White \"gen1\"]"), "{summary}");
     let best = read(&loop_dir.join("best"));
     assert!(best == "1\n" || best == "2\n", "{best}");
     assert!(String::from_utf8_lossy(&out.stdout).contains(&format!("best: generation {}", best.trim())));
