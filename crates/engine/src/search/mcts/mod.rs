@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::search::eval::{ShotEvaluator, StaticEval, evaluate_with};
 pub use crate::search::nodes::Proven;
-use crate::search::nodes::{MAX_BLOCK, Node, NodeRef, Nodes};
+use crate::search::nodes::{Child, MAX_BLOCK, Node, NodeRef, Nodes};
 use crate::search::stats;
 use crate::search::tactics::winning_turn;
 use veletas_rules::{Bitboard, Color, Move, PlayoutPolicy, Position, Rng, Square, Turn};
@@ -345,17 +345,15 @@ impl Tree {
         evaluate_with(pos, &self.config.eval)
     }
 
-    /// Reserves and writes the children of claimed node `parent`; false (the claim given
-    /// back) when the tree has no room for them. `set` writes child `i` at id `first + i`.
-    fn add_children(&self, parent: u32, count: usize, set: impl Fn(u32, usize)) -> bool {
+    /// Reserves and writes the children of claimed node `parent`, child `i` being
+    /// `child(i)`; false (the claim given back) when the tree has no room for them.
+    fn add_children(&self, parent: u32, count: usize, child: impl Fn(usize) -> Child) -> bool {
         let count = count.min(usize::from(u16::MAX)).min(MAX_BLOCK as usize) as u16;
         let Some(first) = self.nodes.alloc(u32::from(count)) else {
             self.node(parent).unclaim();
             return false;
         };
-        for i in 0..count {
-            set(first + u32::from(i), usize::from(i));
-        }
+        self.nodes.init_block(first, usize::from(count), child);
         self.node(parent).publish(first, count);
         true
     }
@@ -375,7 +373,12 @@ impl Tree {
         if self.config.move_policy {
             crate::search::policy::builtin_policy().priors(pos, &ws.moves, &mut ws.priors);
             let (moves, priors) = (&ws.moves, &ws.priors);
-            return self.add_children(node, moves.len(), |id, i| self.nodes.init(id, moves[i], None, priors[i]));
+            return self.add_children(node, moves.len(), |i| Child {
+                shooter_move: moves[i],
+                shot: None,
+                prior: priors[i],
+                proof: None,
+            });
         }
         let n = ws.moves.len() as f32;
         // Staying put keeps its share of the prior mass (`stay_prior`, a tenth by
@@ -384,9 +387,9 @@ impl Tree {
         let stay = if n > 1.0 { share } else { 1.0 };
         let other = if n > 1.0 { (1.0 - share) / (n - 1.0) } else { 0.0 };
         let moves = &ws.moves;
-        self.add_children(node, moves.len(), |id, i| {
+        self.add_children(node, moves.len(), |i| {
             let m = moves[i];
-            self.nodes.init(id, m, None, if m.is_none() { stay } else { other });
+            Child { shooter_move: m, shot: None, prior: if m.is_none() { stay } else { other }, proof: None }
         })
     }
 
@@ -435,13 +438,12 @@ impl Tree {
         }
         let shots = &ws.shots;
         let solver = self.config.solver;
-        self.add_children(node, shots.len(), |id, i| {
+        self.add_children(node, shots.len(), |i| {
             let (shot, prior) = shots[i];
-            self.nodes.init(id, None, Some(shot), prior);
             // Shots that end the game are proven at once.
-            if solver && let Some(winner) = Color::ALL.into_iter().find(|w| ends[w.index()].contains(shot)) {
-                self.node(id).set_proof(Proven::new(winner, 0));
-            }
+            let winner = || Color::ALL.into_iter().find(|w| ends[w.index()].contains(shot));
+            let proof = if solver { winner().map(|w| Proven::new(w, 0)) } else { None };
+            Child { shooter_move: None, shot: Some(shot), prior, proof }
         })
     }
 
