@@ -124,9 +124,10 @@ impl std::ops::Deref for NodeRef<'_> {
     }
 }
 
-/// The statistics of a block of consecutive nodes (a node's children).
+/// A block of consecutive nodes (a node's children) and their statistics.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct StatBlock<'a> {
+    pub(crate) nodes: &'a [Node],
     pub(crate) tally: &'a [Tally],
     pub(crate) prior: &'a [AtomicU32],
 }
@@ -427,17 +428,17 @@ impl Nodes {
         chunk.nodes.get(start..start + range.len()).unwrap_or(&[])
     }
 
-    /// The statistics of the nodes `range` (a block as for [`Nodes::block`]).
+    /// The nodes `range` with their statistics (a block as for [`Nodes::block`]).
     #[inline]
     pub(crate) fn stat_block(&self, range: Range<u32>) -> StatBlock<'_> {
-        let empty = StatBlock { tally: &[], prior: &[] };
+        let empty = StatBlock { nodes: &[], tally: &[], prior: &[] };
         if range.is_empty() {
             return empty;
         }
         let chunk = self.chunks[(range.start >> CHUNK_SHIFT) as usize].get().expect("a block is read once allocated");
         let r = range.start as usize & (CHUNK - 1)..(range.start as usize & (CHUNK - 1)) + range.len();
-        match (chunk.tally.get(r.clone()), chunk.prior.get(r)) {
-            (Some(tally), Some(prior)) => StatBlock { tally, prior },
+        match (chunk.nodes.get(r.clone()), chunk.tally.get(r.clone()), chunk.prior.get(r)) {
+            (Some(nodes), Some(tally), Some(prior)) => StatBlock { nodes, tally, prior },
             _ => empty,
         }
     }

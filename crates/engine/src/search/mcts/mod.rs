@@ -98,6 +98,7 @@ pub struct Workspace {
     shots: Vec<(Square, f32)>,
     moves: Vec<Option<(Square, Square)>>,
     priors: Vec<f32>,
+    scratch: stats::Scratch,
 }
 
 impl Workspace {
@@ -109,6 +110,7 @@ impl Workspace {
             shots: Vec::with_capacity(64),
             moves: Vec::new(),
             priors: Vec::new(),
+            scratch: stats::Scratch::default(),
         }
     }
 }
@@ -257,7 +259,7 @@ impl Tree {
             if !open_root && n.proof().is_some() {
                 break if side == Color::Black { 1.0 } else { 0.0 };
             }
-            let b = self.select(node, side, open_root, rng, alone);
+            let b = self.select(node, side, open_root, rng, alone, &mut ws.scratch);
             if open_root && self.skipped(b, side, true, true) {
                 // Every root child is proven: nothing faster to find.
                 self.exhausted.store(true, Ordering::Relaxed);
@@ -279,7 +281,7 @@ impl Tree {
                     None => self.simulate(&mut pos, rng),
                 };
             }
-            let a = self.select(b, side, open_root, rng, alone);
+            let a = self.select(b, side, open_root, rng, alone, &mut ws.scratch);
             seen = self.enter(a, shared);
             ws.path.push(a);
             let Some(shot) = self.node(a).shot() else { break 0.5 };
@@ -450,8 +452,16 @@ impl Tree {
     /// The child of `node` to visit; `actor` chooses there. With the solver, children
     /// lost for `actor` are skipped while another remains, and every proven child when
     /// `skip_proven` (a won root looking for a faster win).
-    /// `alone`: see [`Tree::playout`].
-    fn select(&self, node: u32, actor: Color, skip_proven: bool, rng: &mut Rng, alone: bool) -> u32 {
+    /// `alone`: see [`Tree::playout`]; `scratch`: the thread's buffers.
+    fn select(
+        &self,
+        node: u32,
+        actor: Color,
+        skip_proven: bool,
+        rng: &mut Rng,
+        alone: bool,
+        scratch: &mut stats::Scratch,
+    ) -> u32 {
         let parent = self.node(node);
         let range = parent.child_range();
         let first = range.start;
@@ -478,17 +488,21 @@ impl Tree {
         let sqrt_n = (parent.visits() as f32 + 1.0).sqrt();
         let whole = skip_proven && node == self.root;
         let solver = self.config.solver;
-        let skipped = |c| solver && self.skipped(c, actor, whole, skip_proven);
         let block = self.nodes.stat_block(range);
+        // Selection asks about the proofs of the children at hand.
+        let children = block.nodes;
+        let skipped = |c: u32| {
+            solver && children.get((c - first) as usize).is_some_and(|n| self.skips(n, actor, whole, skip_proven))
+        };
         if alone {
             // SAFETY: `alone` playouts run only from `iterate_alone`, which holds the
             // tree by `&mut`: no other thread writes its nodes.
             let plain = unsafe { block.plain() };
-            stats::puct_best_plain(plain, first, self.puct(), sqrt_n, skipped)
+            stats::puct_best_plain(plain, first, self.puct(), sqrt_n, scratch, skipped)
         } else {
             // SAFETY: `range` is the child range of `parent`, seen expanded.
             let published = unsafe { block.published() };
-            stats::puct_best(published, first, self.puct(), sqrt_n, skipped)
+            stats::puct_best(published, first, self.puct(), sqrt_n, scratch, skipped)
         }
     }
 
@@ -505,6 +519,7 @@ impl Tree {
     }
 
     /// [`Tree::skipped`] for a node at hand.
+    #[inline]
     fn skips(&self, n: &Node, actor: Color, whole: bool, skip_proven: bool) -> bool {
         match n.proof() {
             None => false,
