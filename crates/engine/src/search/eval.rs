@@ -478,15 +478,15 @@ impl<'a> ShotEvaluator<'a> {
             *term = ShooterTerms::new(!mover, fact);
         }
         let (mut roomy, mut touching) = ([0u8; SQUARES], [0u8; SQUARES]);
-        for i in 0..table.n {
-            let shooter = table.squares[i];
-            let room = if modern { lines[i] } else { shooter.neighbours() };
+        let shooters = table.squares.iter().zip(&lines).zip(&table.adjacent).take(table.n);
+        for (i, ((shooter, &line), &adjacent)) in shooters.enumerate() {
+            let room = if modern { line } else { shooter.neighbours() };
             for sq in room {
                 if let Some(r) = roomy.get_mut(sq.index()) {
                     *r |= 1 << i;
                 }
             }
-            for sq in table.adjacent[i] {
+            for sq in adjacent {
                 if let Some(t) = touching.get_mut(sq.index()) {
                     *t |= 1 << i;
                 }
