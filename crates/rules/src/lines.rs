@@ -556,6 +556,7 @@ mod tests {
                     let slow_shots = pos.shots_after_move(from, to);
                     assert_eq!(shots.bitboard(), slow_shots, "{pos} {from}-{to}");
                     assert_eq!(shots.count(), slow_shots.count());
+                    assert_eq!(pos.shots_after_move_count(from, to), slow_shots.count());
                 }
             }
         }

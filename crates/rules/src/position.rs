@@ -244,6 +244,18 @@ impl Position {
         queen_reach(to, self.blockers() & vacated) & !(self.filled & vacated)
     }
 
+    /// The number of shots after the shooter on `from` moves to `to` (the count of
+    /// [`Position::shots_after_move`]), from the per-line tables: four lookups instead of
+    /// the queen lines of a bitboard.
+    #[inline]
+    pub fn shots_after_move_count(&self, from: Square, to: Square) -> u32 {
+        if self.lines.passable() {
+            self.lines.reach_without_of::<true>(to, from).count()
+        } else {
+            self.lines.reach_without_of::<false>(to, from).count()
+        }
+    }
+
     /// Whether an unclaimed shooter on `sq` would be claimed now: in the classic rules
     /// no empty neighbour, in the modern rules no legal move (no empty square on its
     /// lines before a stone or a wall, or with `claimed-block` a claimed shooter).

@@ -151,6 +151,9 @@ const CLAIM_SCALE: f64 = 1.1;
 /// The most unclaimed shooters a position holds (the 10x10 board has 7).
 const MAX_SHOOTERS: usize = 8;
 
+/// Square indices (those of the 10x10 layout, which every board uses, are below 128).
+const SQUARES: usize = 128;
+
 /// For each of the first `n` shooters, whose orthogonal neighbours are `adjacent`, the
 /// size of the biggest group of `stones` orthogonally next to it (0 for none). Each group
 /// next to some shooter is filled once.
@@ -336,6 +339,18 @@ fn score_terms<const FEATURES_TOO: bool>(
     need: u8,
     terms: &[ShooterTerms],
 ) -> (f64, Features) {
+    score_terms_by::<FEATURES_TOO>(side, claims, need, terms.len(), |i| terms[i])
+}
+
+/// [`score_terms`] of the `n` shooters whose terms `term` gives, in order.
+#[inline(always)]
+fn score_terms_by<const FEATURES_TOO: bool>(
+    side: Color,
+    claims: [u32; 2],
+    need: u8,
+    n: usize,
+    term: impl Fn(usize) -> ShooterTerms,
+) -> (f64, Features) {
     let mut f = [0.0; FEATURES];
     let mut expected_black = f64::from(claims[0]);
     let mut expected_white = f64::from(claims[1]);
@@ -343,7 +358,8 @@ fn score_terms<const FEATURES_TOO: bool>(
     f[2] = expected_black - expected_white;
     let to_move = if side == Color::Black { 1.0 } else { -1.0 };
     f[3] = to_move;
-    for &ShooterTerms { bucket: b, control, tie, p_black } in terms {
+    for i in 0..n {
+        let ShooterTerms { bucket: b, control, tie, p_black } = term(i);
         if FEATURES_TOO {
             f[4 + b] += control;
             if tie {
@@ -415,9 +431,14 @@ pub struct ShotEvaluator<'a> {
     table: ShooterTable,
     /// The shooters' terms of the score after the move, before the shot.
     terms: [ShooterTerms; MAX_SHOOTERS],
-    /// Modern rules: each shooter's lines up to the first blocker (its room is the empty
-    /// squares of them; a shot there cuts them).
-    lines: [Bitboard; MAX_SHOOTERS],
+    /// By square: the shooters (bit `i` for `table.squares[i]`) whose room holds the
+    /// square, so that a shot there changes it (in the modern rules, the squares of their
+    /// lines up to the first blocker: a shot there cuts them).
+    roomy: [u8; SQUARES],
+    /// By square: the shooters orthogonally next to it.
+    touching: [u8; SQUARES],
+    /// A shooter has no room after the move already: every shot leaves it claimed.
+    trapped: bool,
     /// The mover's stones, and the empty squares and line blockers after the move.
     own: Bitboard,
     empty: Bitboard,
@@ -456,13 +477,31 @@ impl<'a> ShotEvaluator<'a> {
         for (term, &fact) in terms.iter_mut().zip(&table.facts[..table.n]) {
             *term = ShooterTerms::new(!mover, fact);
         }
+        let (mut roomy, mut touching) = ([0u8; SQUARES], [0u8; SQUARES]);
+        let shooters = table.squares.iter().zip(&lines).zip(&table.adjacent).take(table.n);
+        for (i, ((shooter, &line), &adjacent)) in shooters.enumerate() {
+            let room = if modern { line } else { shooter.neighbours() };
+            for sq in room {
+                if let Some(r) = roomy.get_mut(sq.index()) {
+                    *r |= 1 << i;
+                }
+            }
+            for sq in adjacent {
+                if let Some(t) = touching.get_mut(sq.index()) {
+                    *t |= 1 << i;
+                }
+            }
+        }
+        let trapped = table.facts[..table.n].iter().any(|f| f.libs == 0);
         ShotEvaluator {
             kind,
             mover,
             modern,
             table,
             terms,
-            lines,
+            roomy,
+            touching,
+            trapped,
             own: pos.stones(mover),
             empty,
             blockers,
@@ -474,46 +513,53 @@ impl<'a> ShotEvaluator<'a> {
     /// The probability that Black wins after the shot on `shot` (a legal shot of the
     /// turn), or `None` when the shot traps a shooter.
     pub fn evaluate(&self, shot: Square) -> Option<f64> {
+        if self.trapped {
+            return None;
+        }
         let table = &self.table;
-        let mut terms = self.terms;
         let stone = shot.bitboard();
         // The mover's group holding the shot: bigger than any group it joined, so it is
         // the biggest next to every shooter it touches that any of those touched.
-        let group = if (stone.orthogonal_neighbours() & self.own).is_empty() {
-            stone
-        } else {
-            group_of(shot, self.own | stone)
-        };
+        let alone = (stone.orthogonal_neighbours() & self.own).is_empty();
+        let group = if alone { stone } else { group_of(shot, self.own | stone) };
         let size = group.count();
-        for (i, term) in terms[..table.n].iter_mut().enumerate() {
-            let shooter = table.squares[i];
+        // The shooters whose room the shot cuts, and those its group touches.
+        let roomy = self.roomy.get(shot.index()).copied().unwrap_or(0);
+        let touched = if alone {
+            self.touching.get(shot.index()).copied().unwrap_or(0)
+        } else {
+            (0..table.n).filter(|&i| !(table.adjacent[i] & group).is_empty()).fold(0u8, |m, i| m | 1 << i)
+        };
+        // Their terms after the shot; the others' are the turn's.
+        let changed = roomy | touched;
+        let mut fresh = [ShooterTerms::default(); MAX_SHOOTERS];
+        let mut todo = changed;
+        while todo != 0 {
+            let i = todo.trailing_zeros() as usize & (MAX_SHOOTERS - 1);
+            let bit = 1u8 << i;
+            todo &= !bit;
             let mut fact = table.facts[i];
-            let mut changed = false;
-            if self.modern {
-                if self.lines[i].contains(shot) {
-                    fact.libs = (queen_reach(shooter, self.blockers | stone) & self.empty & !stone).count() as usize;
-                    changed = true;
+            if roomy & bit != 0 {
+                fact.libs = if self.modern {
+                    (queen_reach(table.squares[i], self.blockers | stone) & self.empty & !stone).count() as usize
+                } else {
+                    fact.libs - 1
+                };
+                if fact.libs == 0 {
+                    return None;
                 }
-            } else if shooter.neighbours().contains(shot) {
-                fact.libs -= 1;
-                changed = true;
             }
-            if fact.libs == 0 {
-                return None;
-            }
-            if !(table.adjacent[i] & group).is_empty() {
+            if touched & bit != 0 {
                 let best = if self.mover == Color::Black { &mut fact.black } else { &mut fact.white };
                 *best = (*best).max(size);
-                changed = true;
             }
-            if changed {
-                *term = ShooterTerms::new(!self.mover, fact);
-            }
+            fresh[i] = ShooterTerms::new(!self.mover, fact);
         }
-        let terms = &terms[..table.n];
+        let term = |i: usize| if changed >> i & 1 != 0 { fresh[i] } else { self.terms[i] };
+        let (n, side) = (table.n, !self.mover);
         let (logit, features) = match self.kind {
-            StaticEval::Hand => score_terms::<false>(!self.mover, self.claims, self.need, terms),
-            StaticEval::Learned(_) => score_terms::<true>(!self.mover, self.claims, self.need, terms),
+            StaticEval::Hand => score_terms_by::<false>(side, self.claims, self.need, n, term),
+            StaticEval::Learned(_) => score_terms_by::<true>(side, self.claims, self.need, n, term),
         };
         Some(probability(self.kind, logit, &features))
     }

@@ -58,6 +58,16 @@ pub(crate) struct Node {
     // contiguously.
 }
 
+/// What [`Nodes::init_block`] writes into a fresh node: the edge into it, its prior and,
+/// for a shot that ends the game, its proof.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Child {
+    pub(crate) shooter_move: Option<(Square, Square)>,
+    pub(crate) shot: Option<Square>,
+    pub(crate) prior: f32,
+    pub(crate) proof: Option<Proven>,
+}
+
 /// A node's visits and summed rewards, side by side: a playout updates both, so it
 /// writes one cache line per node (which matters when other threads read it).
 #[derive(Debug, Default)]
@@ -114,9 +124,10 @@ impl std::ops::Deref for NodeRef<'_> {
     }
 }
 
-/// The statistics of a block of consecutive nodes (a node's children).
+/// A block of consecutive nodes (a node's children) and their statistics.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct StatBlock<'a> {
+    pub(crate) nodes: &'a [Node],
     pub(crate) tally: &'a [Tally],
     pub(crate) prior: &'a [AtomicU32],
 }
@@ -417,17 +428,17 @@ impl Nodes {
         chunk.nodes.get(start..start + range.len()).unwrap_or(&[])
     }
 
-    /// The statistics of the nodes `range` (a block as for [`Nodes::block`]).
+    /// The nodes `range` with their statistics (a block as for [`Nodes::block`]).
     #[inline]
     pub(crate) fn stat_block(&self, range: Range<u32>) -> StatBlock<'_> {
-        let empty = StatBlock { tally: &[], prior: &[] };
+        let empty = StatBlock { nodes: &[], tally: &[], prior: &[] };
         if range.is_empty() {
             return empty;
         }
         let chunk = self.chunks[(range.start >> CHUNK_SHIFT) as usize].get().expect("a block is read once allocated");
         let r = range.start as usize & (CHUNK - 1)..(range.start as usize & (CHUNK - 1)) + range.len();
-        match (chunk.tally.get(r.clone()), chunk.prior.get(r)) {
-            (Some(tally), Some(prior)) => StatBlock { tally, prior },
+        match (chunk.nodes.get(r.clone()), chunk.tally.get(r.clone()), chunk.prior.get(r)) {
+            (Some(nodes), Some(tally), Some(prior)) => StatBlock { nodes, tally, prior },
             _ => empty,
         }
     }
@@ -476,11 +487,31 @@ impl Nodes {
         }
     }
 
-    /// Writes the edges and priors of fresh nodes `first..` (after [`Nodes::alloc`]).
+    /// Writes the edge and prior of fresh node `id` (after [`Nodes::alloc`]).
     pub(crate) fn init(&self, id: u32, shooter_move: Option<(Square, Square)>, shot: Option<Square>, prior: f32) {
         let n = self.get(id);
         n.node.init(shooter_move, shot);
         n.prior.store(prior.to_bits(), Ordering::Relaxed);
+    }
+
+    /// Writes the fresh nodes `first..first + count`, a block of one [`Nodes::alloc`]
+    /// (so within one chunk, looked up once): node `first + i` becomes `child(i)`.
+    pub(crate) fn init_block(&self, first: u32, count: usize, child: impl Fn(usize) -> Child) {
+        if count == 0 {
+            // An empty block may start past the chunks made.
+            return;
+        }
+        let chunk = self.chunks[(first >> CHUNK_SHIFT) as usize].get().expect("a block is written once allocated");
+        let start = first as usize & (CHUNK - 1);
+        let (nodes, priors) = (&chunk.nodes[start..start + count], &chunk.prior[start..start + count]);
+        for (i, (node, prior)) in nodes.iter().zip(priors).enumerate() {
+            let c = child(i);
+            node.init(c.shooter_move, c.shot);
+            prior.store(c.prior.to_bits(), Ordering::Relaxed);
+            if let Some(proof) = c.proof {
+                node.set_proof(proof);
+            }
+        }
     }
 }
 

@@ -154,7 +154,7 @@ impl MoveContext {
         f[10] = lead(own_from, opp_from);
         f[11] = lead(own_to, opp_to);
         f[12] = f64::from(facts.reach) / 16.0;
-        let reach_to = pos.shots_after_move(from, to).count();
+        let reach_to = pos.shots_after_move_count(from, to);
         f[13] = f64::from(reach_to) / 16.0;
         f[14] = f64::from(u8::from(reach_to <= 1));
         let distance = from.file().abs_diff(to.file()).max(from.rank().abs_diff(to.rank()));

@@ -25,6 +25,21 @@ pub(crate) struct Puct {
     pub unvisited: f32,
 }
 
+/// Selection's buffers (a thread's, kept between selections so that they are not
+/// cleared at every one): the scores of a block of children, and their tallies as
+/// copied from a shared tree.
+#[derive(Debug)]
+pub(crate) struct Scratch {
+    scores: [f32; BLOCK],
+    tallies: [PlainTally; BLOCK],
+}
+
+impl Default for Scratch {
+    fn default() -> Scratch {
+        Scratch { scores: [0.0; BLOCK], tallies: [PlainTally::default(); BLOCK] }
+    }
+}
+
 /// PUCT: the child among the block (`tally`, `prior`; ids from `first`) with the highest
 /// `q + exploration * prior * sqrt_n / (1 + visits)` (q the mean reward, or
 /// [`Puct::unvisited`] without visits), the first one among equals, passing over those
@@ -39,12 +54,12 @@ pub(crate) fn puct_best(
     first: u32,
     puct: Puct,
     sqrt_n: f32,
+    scratch: &mut Scratch,
     mut skipped: impl FnMut(u32) -> bool,
 ) -> u32 {
     let len = tally.len().min(prior.len());
     let mut best = (first, f32::MIN);
-    let mut scores = [0f32; BLOCK];
-    let mut buffer = [PlainTally::default(); BLOCK];
+    let Scratch { scores, tallies: buffer } = scratch;
     let mut start = 0;
     while start < len {
         let end = (start + BLOCK).min(len);
@@ -67,11 +82,12 @@ pub(crate) fn puct_best_plain(
     first: u32,
     puct: Puct,
     sqrt_n: f32,
+    scratch: &mut Scratch,
     mut skipped: impl FnMut(u32) -> bool,
 ) -> u32 {
     let len = tally.len().min(prior.len());
     let mut best = (first, f32::MIN);
-    let mut scores = [0f32; BLOCK];
+    let scores = &mut scratch.scores;
     let mut start = 0;
     while start < len {
         let end = (start + BLOCK).min(len);
@@ -210,8 +226,9 @@ mod tests {
             let (v, w, p) = (&visits[start..end], &value[start..end], &prior[start..end]);
             let expected = plain_best(v, w, p, first, puct, sqrt_n, skipped);
             let plain = (&plain[start..end], p);
-            assert_eq!(puct_best(block, first, puct, sqrt_n, skipped), expected, "round {round}");
-            assert_eq!(puct_best_plain(plain, first, puct, sqrt_n, skipped), expected, "round {round}");
+            let scratch = &mut Scratch::default();
+            assert_eq!(puct_best(block, first, puct, sqrt_n, scratch, skipped), expected, "round {round}");
+            assert_eq!(puct_best_plain(plain, first, puct, sqrt_n, scratch, skipped), expected, "round {round}");
         }
     }
 }

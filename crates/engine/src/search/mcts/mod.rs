@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::search::eval::{ShotEvaluator, StaticEval, evaluate_with};
 pub use crate::search::nodes::Proven;
-use crate::search::nodes::{MAX_BLOCK, Node, NodeRef, Nodes};
+use crate::search::nodes::{Child, MAX_BLOCK, Node, NodeRef, Nodes};
 use crate::search::stats;
 use crate::search::tactics::winning_turn;
 use veletas_rules::{Bitboard, Color, Move, PlayoutPolicy, Position, Rng, Square, Turn};
@@ -100,6 +100,7 @@ pub struct Workspace {
     shots: Vec<(Square, f32)>,
     moves: Vec<Option<(Square, Square)>>,
     priors: Vec<f32>,
+    scratch: stats::Scratch,
 }
 
 impl Workspace {
@@ -111,6 +112,7 @@ impl Workspace {
             shots: Vec::with_capacity(64),
             moves: Vec::new(),
             priors: Vec::new(),
+            scratch: stats::Scratch::default(),
         }
     }
 }
@@ -259,7 +261,7 @@ impl Tree {
             if !open_root && n.proof().is_some() {
                 break if side == Color::Black { 1.0 } else { 0.0 };
             }
-            let b = self.select(node, side, open_root, rng, alone);
+            let b = self.select(node, side, open_root, rng, alone, &mut ws.scratch);
             if open_root && self.skipped(b, side, true, true) {
                 // Every root child is proven: nothing faster to find.
                 self.exhausted.store(true, Ordering::Relaxed);
@@ -281,7 +283,7 @@ impl Tree {
                     None => self.simulate(&mut pos, rng),
                 };
             }
-            let a = self.select(b, side, open_root, rng, alone);
+            let a = self.select(b, side, open_root, rng, alone, &mut ws.scratch);
             seen = self.enter(a, shared);
             ws.path.push(a);
             let Some(shot) = self.node(a).shot() else { break 0.5 };
@@ -347,17 +349,15 @@ impl Tree {
         evaluate_with(pos, &self.config.eval)
     }
 
-    /// Reserves and writes the children of claimed node `parent`; false (the claim given
-    /// back) when the tree has no room for them. `set` writes child `i` at id `first + i`.
-    fn add_children(&self, parent: u32, count: usize, set: impl Fn(u32, usize)) -> bool {
+    /// Reserves and writes the children of claimed node `parent`, child `i` being
+    /// `child(i)`; false (the claim given back) when the tree has no room for them.
+    fn add_children(&self, parent: u32, count: usize, child: impl Fn(usize) -> Child) -> bool {
         let count = count.min(usize::from(u16::MAX)).min(MAX_BLOCK as usize) as u16;
         let Some(first) = self.nodes.alloc(u32::from(count)) else {
             self.node(parent).unclaim();
             return false;
         };
-        for i in 0..count {
-            set(first + u32::from(i), usize::from(i));
-        }
+        self.nodes.init_block(first, usize::from(count), child);
         self.node(parent).publish(first, count);
         true
     }
@@ -377,7 +377,12 @@ impl Tree {
         if self.config.move_policy {
             self.config.policy.model().priors(pos, &ws.moves, &mut ws.priors);
             let (moves, priors) = (&ws.moves, &ws.priors);
-            return self.add_children(node, moves.len(), |id, i| self.nodes.init(id, moves[i], None, priors[i]));
+            return self.add_children(node, moves.len(), |i| Child {
+                shooter_move: moves[i],
+                shot: None,
+                prior: priors[i],
+                proof: None,
+            });
         }
         let n = ws.moves.len() as f32;
         // Staying put keeps its share of the prior mass (`stay_prior`, a tenth by
@@ -386,9 +391,9 @@ impl Tree {
         let stay = if n > 1.0 { share } else { 1.0 };
         let other = if n > 1.0 { (1.0 - share) / (n - 1.0) } else { 0.0 };
         let moves = &ws.moves;
-        self.add_children(node, moves.len(), |id, i| {
+        self.add_children(node, moves.len(), |i| {
             let m = moves[i];
-            self.nodes.init(id, m, None, if m.is_none() { stay } else { other });
+            Child { shooter_move: m, shot: None, prior: if m.is_none() { stay } else { other }, proof: None }
         })
     }
 
@@ -437,21 +442,28 @@ impl Tree {
         }
         let shots = &ws.shots;
         let solver = self.config.solver;
-        self.add_children(node, shots.len(), |id, i| {
+        self.add_children(node, shots.len(), |i| {
             let (shot, prior) = shots[i];
-            self.nodes.init(id, None, Some(shot), prior);
             // Shots that end the game are proven at once.
-            if solver && let Some(winner) = Color::ALL.into_iter().find(|w| ends[w.index()].contains(shot)) {
-                self.node(id).set_proof(Proven::new(winner, 0));
-            }
+            let winner = || Color::ALL.into_iter().find(|w| ends[w.index()].contains(shot));
+            let proof = if solver { winner().map(|w| Proven::new(w, 0)) } else { None };
+            Child { shooter_move: None, shot: Some(shot), prior, proof }
         })
     }
 
     /// The child of `node` to visit; `actor` chooses there. With the solver, children
     /// lost for `actor` are skipped while another remains, and every proven child when
     /// `skip_proven` (a won root looking for a faster win).
-    /// `alone`: see [`Tree::playout`].
-    fn select(&self, node: u32, actor: Color, skip_proven: bool, rng: &mut Rng, alone: bool) -> u32 {
+    /// `alone`: see [`Tree::playout`]; `scratch`: the thread's buffers.
+    fn select(
+        &self,
+        node: u32,
+        actor: Color,
+        skip_proven: bool,
+        rng: &mut Rng,
+        alone: bool,
+        scratch: &mut stats::Scratch,
+    ) -> u32 {
         let parent = self.node(node);
         let range = parent.child_range();
         let first = range.start;
@@ -478,17 +490,21 @@ impl Tree {
         let sqrt_n = (parent.visits() as f32 + 1.0).sqrt();
         let whole = skip_proven && node == self.root;
         let solver = self.config.solver;
-        let skipped = |c| solver && self.skipped(c, actor, whole, skip_proven);
         let block = self.nodes.stat_block(range);
+        // Selection asks about the proofs of the children at hand.
+        let children = block.nodes;
+        let skipped = |c: u32| {
+            solver && children.get((c - first) as usize).is_some_and(|n| self.skips(n, actor, whole, skip_proven))
+        };
         if alone {
             // SAFETY: `alone` playouts run only from `iterate_alone`, which holds the
             // tree by `&mut`: no other thread writes its nodes.
             let plain = unsafe { block.plain() };
-            stats::puct_best_plain(plain, first, self.puct(), sqrt_n, skipped)
+            stats::puct_best_plain(plain, first, self.puct(), sqrt_n, scratch, skipped)
         } else {
             // SAFETY: `range` is the child range of `parent`, seen expanded.
             let published = unsafe { block.published() };
-            stats::puct_best(published, first, self.puct(), sqrt_n, skipped)
+            stats::puct_best(published, first, self.puct(), sqrt_n, scratch, skipped)
         }
     }
 
@@ -505,6 +521,7 @@ impl Tree {
     }
 
     /// [`Tree::skipped`] for a node at hand.
+    #[inline]
     fn skips(&self, n: &Node, actor: Color, whole: bool, skip_proven: bool) -> bool {
         match n.proof() {
             None => false,
