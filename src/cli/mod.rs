@@ -249,14 +249,8 @@ fn run_command(cli: Cli) -> Result<(), CommandError> {
         Some(Subcommand::Tournament(args)) => referee::play_tournament(*args)?,
         Some(Subcommand::Check(args)) => check::check(args)?,
         Some(Subcommand::Book(args)) => book::book(args)?,
-        Some(Subcommand::TrainEval(args)) => {
-            let report = crate::learn::run(&args.into()).map_err(usage("train-eval"))?;
-            print(&report.to_string())?;
-        }
-        Some(Subcommand::TrainPolicy(args)) => {
-            let report = crate::train_policy::run(&args.into()).map_err(usage("train-policy"))?;
-            print(&report)?;
-        }
+        Some(Subcommand::TrainEval(args)) => print(&train::train_eval(args).map_err(usage("train-eval"))?)?,
+        Some(Subcommand::TrainPolicy(args)) => print(&train::train_policy(args).map_err(usage("train-policy"))?)?,
         Some(Subcommand::Ratings(args)) => ratings::ratings(args)?,
     }
     Ok(())

@@ -45,7 +45,7 @@ fn a_bad_weights_file_is_one_line_and_a_failure() {
     let missing = dir.join("missing.txt");
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, "bias 1\n").unwrap();
-    for (path, what) in [(&missing, "not hand, learned or a readable weights file"), (&bad, "no weight for")] {
+    for (path, what) in [(&missing, "not hand, learned or a readable weights file"), (&bad, "no classic weight for")] {
         let out = session(path.to_str().unwrap());
         let stderr = String::from_utf8(out.stderr).unwrap();
         assert!(!out.status.success() && out.stdout.is_empty(), "{stderr}");
@@ -141,8 +141,8 @@ fn a_refused_eval_changes_nothing_and_says_why() {
         (big, "larger than the limit of 16777216 bytes"),
         (binary, "not UTF-8 text"),
         (extra, "unknown feature 'speed': not one of the 16 features"),
-        (policy, "unknown feature 'classic'"),
-        (short, "no weight for 'hand_logit'"),
+        (policy, "unknown feature 'stay'"),
+        (short, "no classic weight for 'hand_logit'"),
         (junk, "bad weight 'one'"),
     ];
     let mut bad_loads = String::new();

@@ -52,7 +52,7 @@ fn self_play_data_trains_weights_that_the_engine_plays_with() {
         assert!(report.contains(needle), "{needle}: {report}");
     }
     let model = EvalModel::parse(&std::fs::read_to_string(&weights).unwrap()).unwrap();
-    assert!(model.weights.iter().all(|w| w.is_finite()));
+    assert!(model.weights.iter().flatten().all(|w| w.is_finite()));
     // Targets mixing the results with the recorded root values (the records' win rates).
     let mixed = dir.join("mixed.txt");
     let out = Command::new(VELETAS)
@@ -120,7 +120,7 @@ fn twenty_random_player_games_fit_no_worse_than_a_constant_with_small_weights() 
     // Held out, 4 games cannot teach much: the report says so rather than hiding it.
     assert!(report.contains("worse than the constant: too few games"), "{report}");
     let model = EvalModel::parse(&std::fs::read_to_string(&weights).unwrap()).unwrap();
-    assert!(model.weights.iter().all(|w| w.abs() < 100.0), "{:?}", model.weights);
+    assert!(model.weights.iter().flatten().all(|w| w.abs() < 100.0), "{:?}", model.weights);
 }
 
 #[test]
@@ -147,4 +147,33 @@ fn a_refused_fit_writes_nothing() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no training positions"));
     assert_eq!(std::fs::read_to_string(&weights).unwrap(), "kept\n");
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2, "no temporary file left");
+}
+
+#[test]
+fn weights_are_never_written_over_a_games_file_and_a_link_stays_a_link() {
+    let dir = scratch!("outputs");
+    let games = dir.join("games.txt");
+    let all = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/random-player-20-games.txt");
+    std::fs::copy(&all, &games).unwrap();
+    let before = std::fs::read(&games).unwrap();
+    let link = dir.join("same-games.txt");
+    std::os::unix::fs::symlink(&games, &link).unwrap();
+    for (command, output) in [("train-eval", &games), ("train-eval", &link), ("train-policy", &link)] {
+        let out = Command::new(VELETAS).arg(command).arg(&games).arg("-o").arg(output).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{command} -o {}", output.display());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("is the same file as") && err.trim().lines().count() == 1, "{err}");
+        assert_eq!(std::fs::read(&games).unwrap(), before, "the games are untouched");
+    }
+    // Weights through a link to another file: the file is written whole, the link kept.
+    let target = dir.join("weights.txt");
+    std::fs::write(&target, "old\n").unwrap();
+    let weights = dir.join("weights-link.txt");
+    std::os::unix::fs::symlink(&target, &weights).unwrap();
+    let out = Command::new(VELETAS).arg("train-eval").arg(&games).arg("-o").arg(&weights).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(std::fs::symlink_metadata(&weights).unwrap().file_type().is_symlink());
+    let text = std::fs::read_to_string(&target).unwrap();
+    assert!(text.starts_with("# Learned evaluation weights: veletas train-eval") && EvalModel::parse(&text).is_ok());
+    assert!(text.lines().nth(1).is_some_and(|l| l.starts_with("# veletas ")), "the version in the provenance: {text}");
 }

@@ -6,31 +6,31 @@
 //! regression (maximum likelihood with a small L2 penalty, by Newton's method) fits the
 //! weights on the games whose number is not a multiple of `--holdout`; the others are held
 //! out, and the held-out log-loss of the learned model is reported beside that of the
-//! hand-written evaluation. docs/learning.md describes the whole pipeline.
+//! hand-written evaluation. Each rule family (classic, modern) with enough training
+//! positions gets weights of its own ([`fit`]). docs/learning.md describes the whole
+//! pipeline.
 
-use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::linear::solve;
-use crate::search::eval::{EvalModel, FEATURES, Features, analyse, feature_names};
-use veletas_rules::record::{Termination, read_games};
+use crate::search::eval::{EvalModel, FAMILY_NAMES, FEATURES, Features, analyse, family, feature_names};
+use crate::training::{Trained, TrainingData};
+use veletas_rules::record::{GameRecord, Termination};
 use veletas_rules::{Color, Phase};
 
-/// What `veletas train-eval` learns from and where the weights go (the command line's
-/// `TrainSettings` become these).
+/// What `veletas train-eval` learns from and how (the command line's `TrainArgs` become
+/// these).
 #[derive(Debug, Clone)]
 pub struct TrainSettings {
-    /// Record files of the training games.
-    pub files: Vec<PathBuf>,
-    /// Where the weights go (written to a temporary file, then renamed).
-    pub output: Option<PathBuf>,
-    /// Every N-th game (by its order in the files) is held out for testing (N at least 2).
-    pub holdout: u64,
-    /// L2 penalty on the weights (not the bias), per sample (see [`parse_l2`]).
-    pub l2: f64,
+    /// The games, the held-out ones and the L2 penalty (on every weight but the bias).
+    pub data: TrainingData,
     /// The share L of the search's recorded root value in the targets (0 to 1; see
     /// [`mixed_targets`]); 0: the game results alone.
     pub value_mix: f64,
+    /// One set of weights for both rule families, fitted to all positions (`--pooled`).
+    pub pooled: bool,
+    /// The program's version, for the weights file's first lines.
+    pub version: String,
 }
 
 /// `--value-mix`: a number from 0 to 1.
@@ -41,17 +41,11 @@ pub fn parse_value_mix(text: &str) -> Result<f64, String> {
     }
 }
 
-/// `--l2`: a finite number from 0 to 1e6.
-pub fn parse_l2(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(x) if (0.0..=1e6).contains(&x) => Ok(x),
-        _ => Err(format!("'{text}' is not a number from 0 to 1e6")),
-    }
-}
-
-/// One position: its features and the outcome (1 when Black won).
+/// One position: its rule family, its features and the outcome (1 when Black won).
 #[derive(Clone, Copy, Debug)]
 pub struct Sample {
+    /// The position's rule family ([`family`]).
+    pub family: usize,
     /// The position's features.
     pub features: Features,
     /// The target: 1.0 when Black won the game, else 0.0 ([`mixed_targets`] mixes in
@@ -85,59 +79,50 @@ pub struct DataSet {
     pub skipped: usize,
 }
 
-/// Reads the games of `files` into samples; game k (from 0, in file order) is held out
-/// when k is a multiple of `holdout`.
-pub fn read_samples(files: &[PathBuf], holdout: u64) -> Result<DataSet, String> {
-    let mut data = DataSet::default();
-    let mut k = 0u64;
+/// Whether a game counts: won on the board (a bad Termination tag is no such game).
+fn ended_on_the_board(game: &GameRecord) -> bool {
+    matches!(game.termination(), Ok(None | Some(Termination::Normal))) && game.winner().is_some()
+}
+
+/// Reads the games of `data` that ended on the board into samples (the others are counted
+/// as skipped); game k of those (from 0, in file order) is held out when k is a multiple of
+/// `holdout`.
+pub fn read_samples(data: &TrainingData) -> Result<DataSet, String> {
+    let mut set = DataSet::default();
     // The model has no board-size feature: one size per training run.
     let mut size: Option<(u8, String)> = None;
-    for path in files {
-        let shown = path.display();
-        // Bounded, as every record file is read; a file still being written may end in the
-        // middle of a game: that game is left out.
-        let games = read_games(path).map_err(|e| format!("{shown}: {e}"))?.games;
-        for game in games {
-            // Only games won on the board (a bad Termination tag is no such game).
-            let normal = matches!(game.termination(), Ok(None | Some(Termination::Normal)));
-            let Some(winner) = game.winner().filter(|_| normal) else {
-                data.skipped += 1;
-                continue;
-            };
-            let black_won = if winner == Color::Black { 1.0 } else { 0.0 };
-            let mut position = game.start_position().map_err(|e| format!("{shown}: {e}"))?;
-            let this = position.variant().size();
-            match &size {
-                None => size = Some((this, shown.to_string())),
-                Some((first, file)) if *first != this => {
-                    return Err(format!(
-                        "{shown}: a {this}x{this} game, but {file} began with {first}x{first} games: \
-                         the model has no board-size feature, so train on one size at a time"
-                    ));
-                }
-                Some(_) => {}
+    let skipped = data.for_each_game(ended_on_the_board, |game| {
+        let shown = game.file.display();
+        let black_won = if game.record.winner() == Some(Color::Black) { 1.0 } else { 0.0 };
+        let this = game.record.start_position().map_err(|e| format!("{shown}: {e}"))?.variant().size();
+        match &size {
+            None => size = Some((this, shown.to_string())),
+            Some((first, file)) if *first != this => {
+                return Err(format!(
+                    "{shown}: a {this}x{this} game, but {file} began with {first}x{first} games: \
+                     the model has no board-size feature, so train on one size at a time"
+                ));
             }
-            let held_out = k.is_multiple_of(holdout);
-            k += 1;
-            data.games += 1;
-            let target = if held_out { &mut data.test } else { &mut data.train };
-            for (i, text) in game.moves.iter().enumerate() {
-                let mv = position.parse_move(text).map_err(|e| format!("{shown}: '{text}': {e}"))?;
-                position.play(mv).map_err(|e| format!("{shown}: '{text}': {e}"))?;
-                if position.phase() == Phase::Play
-                    && let Some((_, features)) = analyse(&position)
-                {
-                    // The search from this position: the next turn's win rate, for its mover.
-                    let value = game.annotation(i + 1).evaluation.map(|e| match position.side_to_move() {
-                        Color::Black => e.winrate.probability(),
-                        Color::White => e.winrate.other_side().probability(),
-                    });
-                    target.push(Sample { features, black_won, value });
-                }
-            }
+            Some(_) => {}
         }
-    }
-    Ok(data)
+        set.games += 1;
+        let target = if game.held_out { &mut set.test } else { &mut set.train };
+        game.replay(|i, position| {
+            if position.phase() == Phase::Play
+                && let Some((_, features)) = analyse(position)
+            {
+                // The search from this position: the win rate of the turn played from it,
+                // for its mover.
+                let value = game.record.annotation(i).evaluation.map(|e| match position.side_to_move() {
+                    Color::Black => e.winrate.probability(),
+                    Color::White => e.winrate.other_side().probability(),
+                });
+                target.push(Sample { family: family(position), features, black_won, value });
+            }
+        })
+    })?;
+    set.skipped = skipped;
+    Ok(set)
 }
 
 fn sigmoid(x: f64) -> f64 {
@@ -149,15 +134,15 @@ fn softplus(x: f64) -> f64 {
     if x > 0.0 { x + (-x).exp().ln_1p() } else { x.exp().ln_1p() }
 }
 
-/// The mean log-loss (natural log) of probabilities `p` for the samples.
-pub fn log_loss(samples: &[Sample], p: impl Fn(&Features) -> f64) -> f64 {
+/// The mean log-loss (natural log) of probabilities `p` of the samples (NaN for none).
+pub fn log_loss(samples: &[Sample], p: impl Fn(&Sample) -> f64) -> f64 {
     if samples.is_empty() {
         return f64::NAN;
     }
     let total: f64 = samples
         .iter()
         .map(|s| {
-            let q = p(&s.features).clamp(1e-12, 1.0 - 1e-12);
+            let q = p(s).clamp(1e-12, 1.0 - 1e-12);
             -(s.black_won * q.ln() + (1.0 - s.black_won) * (1.0 - q).ln())
         })
         .sum();
@@ -216,6 +201,26 @@ fn objective(samples: &[Sample], w: &[f64; FEATURES], l2: f64) -> f64 {
     data / samples.len() as f64 + 0.5 * l2 * w[1..].iter().map(|x| x * x).sum::<f64>()
 }
 
+/// The fewest training positions of a rule family for weights of its own; a family with
+/// fewer takes the weights fitted to all positions.
+pub const MIN_FAMILY_POSITIONS: usize = 2000;
+
+/// The weights of both rule families: those fitted to all `samples` ([`fit_weights`]),
+/// and, unless `pooled`, for each family with at least [`MIN_FAMILY_POSITIONS`] samples
+/// (and not the only one) those fitted to its own.
+pub fn fit(samples: &[Sample], l2: f64, pooled: bool) -> Result<EvalModel, FitError> {
+    let mut model = EvalModel::shared(fit_weights(samples, l2)?);
+    if !pooled {
+        for (family, weights) in model.weights.iter_mut().enumerate() {
+            let own: Vec<Sample> = samples.iter().filter(|s| s.family == family).copied().collect();
+            if own.len() >= MIN_FAMILY_POSITIONS && own.len() < samples.len() {
+                *weights = fit_weights(&own, l2)?;
+            }
+        }
+    }
+    Ok(model)
+}
+
 /// Maximum-likelihood logistic regression with an L2 penalty `l2` per sample on every
 /// weight but the bias (feature 0), by Newton's method from the hand-written model: each
 /// step is damped (Levenberg-Marquardt) until it lowers the penalized loss as the
@@ -223,7 +228,7 @@ fn objective(samples: &[Sample], w: &[f64; FEATURES], l2: f64) -> f64 {
 /// is reached. A fit
 /// that does not converge, or ends worse than the constant rate on its own training data,
 /// is an error.
-pub fn fit(samples: &[Sample], l2: f64) -> Result<EvalModel, FitError> {
+pub fn fit_weights(samples: &[Sample], l2: f64) -> Result<[f64; FEATURES], FitError> {
     if samples.is_empty() {
         return Err(FitError::NoSamples);
     }
@@ -314,9 +319,8 @@ pub fn fit(samples: &[Sample], l2: f64) -> Result<EvalModel, FitError> {
     if !converged {
         return Err(FitError::NoConvergence(MAX_NEWTON_STEPS));
     }
-    let model = EvalModel { weights: w };
-    check_against_constant(samples, &model)?;
-    Ok(model)
+    check_against_constant(samples, &EvalModel::shared(w))?;
+    Ok(w)
 }
 
 /// Refuses `model` when it predicts `samples` worse than the constant rate of Black wins
@@ -324,34 +328,37 @@ pub fn fit(samples: &[Sample], l2: f64) -> Result<EvalModel, FitError> {
 pub fn check_against_constant(samples: &[Sample], model: &EvalModel) -> Result<(), FitError> {
     let rate = samples.iter().map(|s| s.black_won).sum::<f64>() / samples.len().max(1) as f64;
     let constant = log_loss(samples, |_| rate);
-    let learned = log_loss(samples, |f| sigmoid(model.logit(f)));
-    let finite = model.weights.iter().all(|x| x.is_finite());
+    let learned = log_loss(samples, |s| sigmoid(model.logit(s.family, &s.features)));
+    let finite = model.weights.iter().flatten().all(|x| x.is_finite());
     if !finite || learned.is_nan() || learned > constant + 1e-9 {
         return Err(FitError::WorseThanConstant { learned, constant });
     }
     Ok(())
 }
 
-/// `veletas train-eval`: reads, fits, reports and writes the weights.
-pub fn run(args: &TrainSettings) -> Result<String, String> {
+/// `veletas train-eval`: reads, fits and reports; the weights file's text is for the
+/// command line to write.
+pub fn run(args: &TrainSettings) -> Result<Trained, String> {
     let start = Instant::now();
-    let data = read_samples(&args.files, args.holdout)?;
+    let data = read_samples(&args.data)?;
     let read_secs = start.elapsed().as_secs_f64();
     let start = Instant::now();
-    let model = fit(&data.train, args.l2).map_err(|e| e.to_string())?;
+    let l2 = args.data.l2;
+    let model = fit(&data.train, l2, args.pooled).map_err(|e| e.to_string())?;
     // With --value-mix, the weights written are those fitted to the mixed targets; the
     // report compares both fits on the held-out game results.
     let results_only = model.clone();
     let model = if args.value_mix > 0.0 {
-        fit(&mixed_targets(&data.train, args.value_mix), args.l2)
+        fit(&mixed_targets(&data.train, args.value_mix), l2, args.pooled)
             .map_err(|e| format!("--value-mix {}: {e}", args.value_mix))?
     } else {
         model
     };
     let fit_secs = start.elapsed().as_secs_f64();
-    let hand = |f: &Features| sigmoid(f.0[1]);
-    let learned = |f: &Features| sigmoid(model.logit(f));
-    let base_rate = data.train.iter().map(|s| s.black_won).sum::<f64>() / data.train.len().max(1) as f64;
+    let hand = |s: &Sample| sigmoid(s.features.0[1]);
+    let learned = |s: &Sample| sigmoid(model.logit(s.family, &s.features));
+    let rate = |samples: &[Sample]| samples.iter().map(|s| s.black_won).sum::<f64>() / samples.len().max(1) as f64;
+    let base_rate = rate(&data.train);
     let mut report = format!(
         "{} games ({} skipped), {} training and {} held-out positions; read in {read_secs:.2} s, fitted in {fit_secs:.2} s\n",
         data.games,
@@ -360,18 +367,38 @@ pub fn run(args: &TrainSettings) -> Result<String, String> {
         data.test.len()
     );
     report.push_str("held-out log-loss (nats per position; lower is better):\n");
-    report.push_str(&format!(
-        "  constant (Black wins {:.1}%)  {:.4}\n",
-        base_rate * 100.0,
-        log_loss(&data.test, |_| base_rate)
-    ));
+    let held_out_constant = log_loss(&data.test, |_| base_rate);
+    report.push_str(&format!("  constant (Black wins {:.1}%)  {held_out_constant:.4}\n", base_rate * 100.0));
     report.push_str(&format!("  hand-written evaluation     {:.4}\n", log_loss(&data.test, hand)));
-    let (held_out_learned, held_out_constant) = (log_loss(&data.test, learned), log_loss(&data.test, |_| base_rate));
+    let held_out_learned = log_loss(&data.test, learned);
     report.push_str(&format!("  learned evaluation          {held_out_learned:.4}\n"));
     if held_out_learned > held_out_constant {
         report.push_str(
             "  (the learned evaluation predicts the held-out games worse than the constant: too few games to learn from?)\n",
         );
+    }
+    let by_family: Vec<(usize, Vec<Sample>, Vec<Sample>)> = (0..2)
+        .map(|f| {
+            let pick = |set: &[Sample]| set.iter().filter(|s| s.family == f).copied().collect::<Vec<Sample>>();
+            (f, pick(&data.train), pick(&data.test))
+        })
+        .filter(|(_, train, test)| !train.is_empty() || !test.is_empty())
+        .collect();
+    if by_family.len() > 1 {
+        report.push_str("  by rule family:  training  held out  constant  hand    learned  weights\n");
+        for (f, train, test) in &by_family {
+            let own = model.weights[*f] != model.weights[1 - *f];
+            report.push_str(&format!(
+                "    {:8} {:>12} {:>9} {:9.4} {:7.4} {:8.4}  {}\n",
+                FAMILY_NAMES[*f],
+                train.len(),
+                test.len(),
+                log_loss(test, |_| rate(train)),
+                log_loss(test, hand),
+                log_loss(test, learned),
+                if own { "its own" } else { "fitted to all positions" },
+            ));
+        }
     }
     if args.value_mix > 0.0 {
         let valued = data.train.iter().filter(|s| s.value.is_some()).count();
@@ -379,40 +406,43 @@ pub fn run(args: &TrainSettings) -> Result<String, String> {
             "value mix {}: targets (1 - {0}) x result + {0} x recorded root value ({valued} of {} training positions have one);\n  held-out log-loss against the results: fitted to the results {:.4}, to the mix {held_out_learned:.4}\n",
             args.value_mix,
             data.train.len(),
-            log_loss(&data.test, |f| sigmoid(results_only.logit(f))),
+            log_loss(&data.test, |s| sigmoid(results_only.logit(s.family, &s.features))),
         ));
     }
     report.push_str(&format!(
-        "training log-loss: constant {:.4}, hand {:.4}, learned {:.4}\nweights:\n",
+        "training log-loss: constant {:.4}, hand {:.4}, learned {:.4}\n",
         log_loss(&data.train, |_| base_rate),
         log_loss(&data.train, hand),
         log_loss(&data.train, learned)
     ));
-    for (name, w) in feature_names().iter().zip(model.weights.iter()) {
-        report.push_str(&format!("  {name:16} {w:+.4}\n"));
+    let names = feature_names();
+    if model.weights[0] == model.weights[1] {
+        report.push_str("weights:\n");
+        for (name, w) in names.iter().zip(model.weights[0].iter()) {
+            report.push_str(&format!("  {name:19} {w:+.4}\n"));
+        }
+    } else {
+        report.push_str("weights:              classic   modern\n");
+        for (i, name) in names.iter().enumerate() {
+            report.push_str(&format!("  {name:19} {:+.4}  {:+.4}\n", model.weights[0][i], model.weights[1][i]));
+        }
     }
-    if let Some(path) = &args.output {
-        let files: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
-        let text = format!(
-            "# Learned evaluation weights: veletas train-eval {} --holdout {} --l2 {}{}\n# {} games, {} positions; held-out log-loss hand {:.4}, learned {:.4}\n{}",
-            files.join(" "),
-            args.holdout,
-            args.l2,
-            if args.value_mix > 0.0 { format!(" --value-mix {}", args.value_mix) } else { String::new() },
-            data.games,
-            data.train.len() + data.test.len(),
-            log_loss(&data.test, hand),
-            log_loss(&data.test, learned),
-            model.to_text()
-        );
-        let mut tmp = path.clone().into_os_string();
-        tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
-        std::fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
-        std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))?;
-        report.push_str(&format!("weights written to {}\n", path.display()));
-    }
-    Ok(report)
+    let files: Vec<String> = args.data.files.iter().map(|f| f.display().to_string()).collect();
+    let weights = format!(
+        "# Learned evaluation weights: veletas train-eval {} --holdout {} --l2 {}{}{}\n# veletas {}; {} games, {} positions; held-out log-loss hand {:.4}, learned {:.4}\n{}",
+        files.join(" "),
+        args.data.holdout,
+        l2,
+        if args.value_mix > 0.0 { format!(" --value-mix {}", args.value_mix) } else { String::new() },
+        if args.pooled { " --pooled" } else { "" },
+        args.version,
+        data.games,
+        data.train.len() + data.test.len(),
+        log_loss(&data.test, hand),
+        held_out_learned,
+        model.to_text()
+    );
+    Ok(Trained { report, weights })
 }
 
 #[cfg(test)]
@@ -420,10 +450,27 @@ mod tests {
     use super::*;
 
     fn sample(x: f64, won: bool) -> Sample {
+        family_sample(0, x, won)
+    }
+
+    fn family_sample(family: usize, x: f64, won: bool) -> Sample {
         let mut f = [0.0; FEATURES];
         f[0] = 1.0;
         f[2] = x;
-        Sample { features: Features(f), black_won: if won { 1.0 } else { 0.0 }, value: None }
+        Sample { family, features: Features(f), black_won: if won { 1.0 } else { 0.0 }, value: None }
+    }
+
+    /// `per_x` samples of `family` at each x from -2 to 2 in steps of 0.1, won in
+    /// proportion to sigmoid(bias + slope x).
+    fn law(family: usize, bias: f64, slope: f64, per_x: usize) -> Vec<Sample> {
+        let mut samples = Vec::new();
+        for step in -20..=20 {
+            let x = f64::from(step) / 10.0;
+            let wins = (sigmoid(bias + slope * x) * per_x as f64).round() as usize;
+            samples.extend((0..wins).map(|_| family_sample(family, x, true)));
+            samples.extend((wins..per_x).map(|_| family_sample(family, x, false)));
+        }
+        samples
     }
 
     #[test]
@@ -437,10 +484,10 @@ mod tests {
             samples.extend((0..wins).map(|_| sample(x, true)));
             samples.extend((wins..1000).map(|_| sample(x, false)));
         }
-        let model = fit(&samples, 0.0).unwrap();
-        assert!((model.weights[0] - 0.5).abs() < 0.01, "{:?}", model.weights);
-        assert!((model.weights[2] - 1.5).abs() < 0.01, "{:?}", model.weights);
-        assert!(log_loss(&samples, |f| sigmoid(model.logit(f))) < log_loss(&samples, |_| 0.5));
+        let model = fit(&samples, 0.0, false).unwrap();
+        assert!((model.weights[0][0] - 0.5).abs() < 0.01, "{:?}", model.weights);
+        assert!((model.weights[0][2] - 1.5).abs() < 0.01, "{:?}", model.weights);
+        assert!(log_loss(&samples, |s| sigmoid(model.logit(0, &s.features))) < log_loss(&samples, |_| 0.5));
     }
 
     #[test]
@@ -456,17 +503,18 @@ mod tests {
                 f[0] = 1.0;
                 f[1] = x;
                 samples.push(Sample {
+                    family: 0,
                     features: Features(f),
                     black_won: if k < wins { 1.0 } else { 0.0 },
                     value: None,
                 });
             }
         }
-        let model = fit(&samples, 0.0).unwrap();
+        let model = fit(&samples, 0.0, false).unwrap();
         let logit = |p: f64| (p / (1.0 - p)).ln();
-        assert!(model.weights[0].abs() < 1e-6, "{:?}", model.weights);
-        assert!((model.weights[1] - logit(0.6) / 40.0).abs() < 1e-6, "{:?}", model.weights);
-        assert!(log_loss(&samples, |f| sigmoid(model.logit(f))) < log_loss(&samples, |_| 0.5));
+        assert!(model.weights[0][0].abs() < 1e-6, "{:?}", model.weights);
+        assert!((model.weights[0][1] - logit(0.6) / 40.0).abs() < 1e-6, "{:?}", model.weights);
+        assert!(log_loss(&samples, |s| sigmoid(model.logit(0, &s.features))) < log_loss(&samples, |_| 0.5));
     }
 
     #[test]
@@ -485,22 +533,66 @@ mod tests {
         let samples: Vec<Sample> = (0..10).map(|k| sample(f64::from(k), k % 2 == 0)).collect();
         let mut weights = [0.0; FEATURES];
         weights[2] = 5.0;
-        let err = check_against_constant(&samples, &EvalModel { weights }).unwrap_err();
+        let err = check_against_constant(&samples, &EvalModel::shared(weights)).unwrap_err();
         assert!(matches!(err, FitError::WorseThanConstant { .. }), "{err}");
         assert!(err.to_string().contains("nothing written"));
-        assert!(check_against_constant(&samples, &EvalModel { weights: [0.0; FEATURES] }).is_ok());
+        assert!(check_against_constant(&samples, &EvalModel::shared([0.0; FEATURES])).is_ok());
         weights[2] = f64::NAN;
-        assert!(check_against_constant(&samples, &EvalModel { weights }).is_err());
+        assert!(check_against_constant(&samples, &EvalModel::shared(weights)).is_err());
+    }
+
+    #[test]
+    fn each_rule_family_with_enough_positions_gets_its_own_weights() {
+        // Classic positions follow sigmoid(0.5 + 1.5 x), modern ones sigmoid(-0.5 - x).
+        let mut samples = law(0, 0.5, 1.5, 100);
+        samples.extend(law(1, -0.5, -1.0, 100));
+        let model = fit(&samples, 0.0, false).unwrap();
+        let [classic, modern] = model.weights;
+        assert!((classic[0] - 0.5).abs() < 0.02 && (classic[2] - 1.5).abs() < 0.02, "{classic:?}");
+        assert!((modern[0] + 0.5).abs() < 0.02 && (modern[2] + 1.0).abs() < 0.02, "{modern:?}");
+        // --pooled: one set, fitted to both, the same for each family.
+        let pooled = fit(&samples, 0.0, true).unwrap();
+        assert_eq!(pooled.weights[0], pooled.weights[1]);
+        assert!((pooled.weights[0][2] - classic[2]).abs() > 0.5, "{pooled:?}");
+        let per = |m: &EvalModel| log_loss(&samples, |s| sigmoid(m.logit(s.family, &s.features)));
+        assert!(per(&model) < per(&pooled) - 0.01);
+        // A family under MIN_FAMILY_POSITIONS takes the weights fitted to all positions.
+        let mut few = law(0, 0.5, 1.5, 100);
+        few.extend(law(1, -0.5, -1.0, 1));
+        assert!(few.iter().filter(|s| s.family == 1).count() < MIN_FAMILY_POSITIONS);
+        let model = fit(&few, 0.0, false).unwrap();
+        assert_eq!(model.weights[1], fit(&few, 0.0, true).unwrap().weights[1]);
+        assert_ne!(model.weights[0], model.weights[1]);
+        // One family only: one set for both.
+        let model = fit(&law(1, -0.5, -1.0, 100), 0.0, false).unwrap();
+        assert_eq!(model.weights[0], model.weights[1]);
     }
 
     #[test]
     fn weights_files_round_trip_and_bad_ones_are_refused() {
-        let model = EvalModel { weights: std::array::from_fn(|i| i as f64 / 4.0) };
+        let model = EvalModel::shared(std::array::from_fn(|i| i as f64 / 4.0));
         assert_eq!(EvalModel::parse(&model.to_text()).unwrap(), model);
-        assert!(EvalModel::parse("bias 1\n").unwrap_err().contains("no weight for 'hand_logit'"));
+        assert!(!model.to_text().contains("classic"), "one set: NAME WEIGHT lines, as before families");
+        assert!(EvalModel::parse("bias 1\n").unwrap_err().contains("no classic weight for 'hand_logit'"));
         assert!(EvalModel::parse("speed 1\n").unwrap_err().contains("unknown feature"));
         assert!(EvalModel::parse("bias x\n").unwrap_err().contains("bad weight"));
         assert!(EvalModel::parse(&format!("{}bias 2\n", model.to_text())).unwrap_err().contains("twice"));
+        // Weights of their own per family: FAMILY NAME WEIGHT lines, read back the same.
+        let mut split = model.clone();
+        split.weights[1][3] = -2.5;
+        let text = split.to_text();
+        assert!(text.contains("modern black_to_move -2.500000\n") && text.contains("classic bias "), "{text}");
+        assert_eq!(EvalModel::parse(&text).unwrap(), split);
+        // A shared line and one family's line mixed: the other family's weight is the shared one.
+        let mixed = model.to_text().replace("black_to_move 0.750000\n", "classic black_to_move 0.750000\n");
+        let err = EvalModel::parse(&mixed).unwrap_err();
+        assert!(err.contains("no modern weight for 'black_to_move'"), "{err}");
+        let mixed = mixed + "modern black_to_move -2.5\n";
+        assert_eq!(EvalModel::parse(&mixed).unwrap(), split);
+        let twice = format!("{}classic bias 1\n", model.to_text());
+        assert!(EvalModel::parse(&twice).unwrap_err().contains("'bias' given twice for the classic rules"));
+        assert!(EvalModel::parse("odd bias 1\n").unwrap_err().contains("unknown rule family 'odd'"));
+        assert!(EvalModel::parse("classic bias 1 2\n").unwrap_err().contains("expected NAME WEIGHT"));
         // The weights built into the binary parse.
         assert!(EvalModel::parse(crate::search::eval::LEARNED_WEIGHTS).is_ok());
     }

@@ -5,7 +5,7 @@
 //! search under the game's clock (GTP time controls); [`protocol`] speaks GTP to controllers
 //! through a player. [`learn`] fits the learned evaluation's weights from recorded games,
 //! [`learn_policy`] the move policy's from the root visits of self-play searches
-//! ([`train_policy`] reads them from records), and
+//! ([`train_policy`] reads them from records), both from the games [`training`] reads, and
 //! [`bench`](mod@bench) measures the rules' and the search's speed; [`linear`] solves the
 //! linear systems of their fits.
 
@@ -18,3 +18,4 @@ pub mod player;
 pub mod protocol;
 pub mod search;
 pub mod train_policy;
+pub mod training;

@@ -10,26 +10,20 @@
 //! not moving, the rest shared equally), of the built-in policy and of the fitted one.
 //! docs/learning.md shows the pipeline.
 
-use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::learn_policy::{
     PolicySample, cross_entropy, fit_policy, model_priors, sample_of, top1_agreement, uniform_priors,
 };
 use crate::search::policy::{PolicyModel, builtin_policy};
-use veletas_rules::record::{read_games, step_word};
+use crate::training::{Trained, TrainingData};
+use veletas_rules::record::step_word;
 
-/// What `veletas train-policy` learns from and where the weights go.
+/// What `veletas train-policy` learns from.
 #[derive(Debug, Clone)]
 pub struct TrainPolicySettings {
-    /// Record files of self-play games with first steps recorded.
-    pub files: Vec<PathBuf>,
-    /// Where the weights go (written to a temporary file, then renamed).
-    pub output: Option<PathBuf>,
-    /// Every N-th game (by its order in the files) is held out (N at least 2).
-    pub holdout: u64,
-    /// L2 penalty on the weights (see [`crate::learn::parse_l2`]).
-    pub l2: f64,
+    /// Self-play games with first steps recorded, the held-out ones and the L2 penalty.
+    pub data: TrainingData,
     /// The program's version, for the weights file's first lines.
     pub version: String,
 }
@@ -49,48 +43,40 @@ pub struct PolicyData {
     pub skipped: usize,
 }
 
-/// Reads the games of `files` into samples; game k (from 0, in file order) is held out
+/// Reads the games of `data` into samples; game k (from 0, in file order) is held out
 /// when k is a multiple of `holdout`. A file that cannot be read, or a game whose moves do
 /// not replay, is an error naming the file.
-pub fn read_policy_samples(files: &[PathBuf], holdout: u64) -> Result<PolicyData, String> {
-    let mut data = PolicyData::default();
-    let mut k = 0u64;
-    for path in files {
-        let shown = path.display();
-        // Bounded, as every record file is read; a game cut short at the end is left out.
-        let games = read_games(path).map_err(|e| format!("{shown}: {e}"))?.games;
-        for game in games {
-            let held_out = k.is_multiple_of(holdout);
-            let number = k;
-            k += 1;
-            data.games += 1;
-            let mut position = game.start_position().map_err(|e| format!("{shown}: {e}"))?;
+pub fn read_policy_samples(data: &TrainingData) -> Result<PolicyData, String> {
+    let mut set = PolicyData::default();
+    data.for_each_game(
+        |_| true,
+        |game| {
+            set.games += 1;
             let mut any = false;
-            for (i, text) in game.moves.iter().enumerate() {
-                if let Some(steps) = game.annotation(i).first_steps {
-                    let counts: Vec<(String, f64)> =
-                        steps.entries().iter().map(|&(step, visits)| (step_word(step), visits as f64)).collect();
-                    match sample_of(number, &position, &counts) {
-                        Ok(sample) => {
-                            any = true;
-                            if held_out { data.test.push(sample) } else { data.train.push(sample) }
-                        }
-                        Err(_) => data.skipped += 1,
+            game.replay(|i, position| {
+                let Some(steps) = game.record.annotation(i).first_steps else { return };
+                let counts: Vec<(String, f64)> =
+                    steps.entries().iter().map(|&(step, visits)| (step_word(step), visits as f64)).collect();
+                match sample_of(game.number, position, &counts) {
+                    Ok(sample) => {
+                        any = true;
+                        if game.held_out { set.test.push(sample) } else { set.train.push(sample) }
                     }
+                    Err(_) => set.skipped += 1,
                 }
-                let mv = position.parse_move(text).map_err(|e| format!("{shown}: '{text}': {e}"))?;
-                position.play(mv).map_err(|e| format!("{shown}: '{text}': {e}"))?;
-            }
-            data.games_with_steps += usize::from(any);
-        }
-    }
-    Ok(data)
+            })?;
+            set.games_with_steps += usize::from(any);
+            Ok(())
+        },
+    )?;
+    Ok(set)
 }
 
-/// `veletas train-policy`: reads, fits, reports and writes the weights.
-pub fn run(args: &TrainPolicySettings) -> Result<String, String> {
+/// `veletas train-policy`: reads, fits and reports; the weights file's text is for the
+/// command line to write.
+pub fn run(args: &TrainPolicySettings) -> Result<Trained, String> {
     let start = Instant::now();
-    let data = read_policy_samples(&args.files, args.holdout)?;
+    let data = read_policy_samples(&args.data)?;
     let read_secs = start.elapsed().as_secs_f64();
     if data.train.is_empty() && data.test.is_empty() {
         return Err(format!(
@@ -102,11 +88,11 @@ pub fn run(args: &TrainPolicySettings) -> Result<String, String> {
     if data.train.is_empty() {
         return Err(format!(
             "no training positions: the first steps are all in held-out games ({} games; every {}th is held out)",
-            data.games, args.holdout
+            data.games, args.data.holdout
         ));
     }
     let start = Instant::now();
-    let fitted = fit_policy(&data.train, args.l2, builtin_policy());
+    let fitted = fit_policy(&data.train, args.data.l2, builtin_policy());
     let fit_secs = start.elapsed().as_secs_f64();
     let mut report = format!(
         "{} games ({} with first steps), {} training and {} held-out positions ({} skipped); read in {read_secs:.2} s, fitted in {fit_secs:.2} s\n",
@@ -118,34 +104,22 @@ pub fn run(args: &TrainPolicySettings) -> Result<String, String> {
     );
     let (table, summary) = held_out_table(&data.train, &data.test, &fitted);
     report.push_str(&table);
-    if let Some(path) = &args.output {
-        let files: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
-        let text = format!(
-            "# The learned move policy (crates/engine/src/search/policy.rs): FAMILY FEATURE WEIGHT.\n\
-             # veletas {}: veletas train-policy {} --holdout {} --l2 {}\n\
-             # {} games, {} positions ({} training); held-out cross-entropy: {}\n{}",
-            args.version,
-            files.join(" "),
-            args.holdout,
-            args.l2,
-            data.games,
-            data.train.len() + data.test.len(),
-            data.train.len(),
-            if summary.is_empty() { "no held-out positions".to_string() } else { summary.join("; ") },
-            fitted.to_text()
-        );
-        // Never a half-written weights file: a temporary file beside it, then a rename.
-        let mut tmp = path.clone().into_os_string();
-        tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
-        std::fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
-        if let Err(e) = std::fs::rename(&tmp, path) {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(format!("{}: {e}", path.display()));
-        }
-        report.push_str(&format!("weights written to {}\n", path.display()));
-    }
-    Ok(report)
+    let files: Vec<String> = args.data.files.iter().map(|f| f.display().to_string()).collect();
+    let weights = format!(
+        "# The learned move policy (crates/engine/src/search/policy.rs): FAMILY FEATURE WEIGHT.\n\
+         # veletas {}: veletas train-policy {} --holdout {} --l2 {}\n\
+         # {} games, {} positions ({} training); held-out cross-entropy: {}\n{}",
+        args.version,
+        files.join(" "),
+        args.data.holdout,
+        args.data.l2,
+        data.games,
+        data.train.len() + data.test.len(),
+        data.train.len(),
+        if summary.is_empty() { "no held-out positions".to_string() } else { summary.join("; ") },
+        fitted.to_text()
+    );
+    Ok(Trained { report, weights })
 }
 
 /// The report's table: per rule family, the training and held-out positions, the held-out

@@ -380,10 +380,10 @@ fn score_terms_by<const FEATURES_TOO: bool>(
 /// The probability that Black wins from the hand-written `logit` and the `features` of a
 /// position in play, by evaluation `kind`.
 #[inline]
-fn probability(kind: &StaticEval, logit: f64, features: &Features) -> f64 {
+fn probability(kind: &StaticEval, family: usize, logit: f64, features: &Features) -> f64 {
     match kind {
         StaticEval::Hand => sigmoid(logit),
-        StaticEval::Learned(weights) => sigmoid(weights.model.logit(features)),
+        StaticEval::Learned(weights) => sigmoid(weights.model.logit(family, features)),
     }
 }
 
@@ -411,7 +411,7 @@ pub fn evaluate_with(pos: &Position, kind: &StaticEval) -> f64 {
                 0.0
             }
         }
-        Some((logit, features)) => probability(kind, logit, &features),
+        Some((logit, features)) => probability(kind, family(pos), logit, &features),
     }
 }
 
@@ -561,60 +561,107 @@ impl<'a> ShotEvaluator<'a> {
             StaticEval::Hand => score_terms_by::<false>(side, self.claims, self.need, n, term),
             StaticEval::Learned(_) => score_terms_by::<true>(side, self.claims, self.need, n, term),
         };
-        Some(probability(self.kind, logit, &features))
+        Some(probability(self.kind, usize::from(self.modern), logit, &features))
     }
 }
 
-/// Weights of the learned evaluation: one per feature.
+/// The rule family's index in [`EvalModel::weights`] (and the move policy's): 0 for the
+/// classic rules, 1 for the modern rules.
+pub fn family(pos: &Position) -> usize {
+    usize::from(pos.rules().is_modern())
+}
+
+/// The rule families' names, by index.
+pub const FAMILY_NAMES: [&str; 2] = ["classic", "modern"];
+
+/// Weights of the learned evaluation: one per feature and rule family.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EvalModel {
-    /// The weights, in feature order.
-    pub weights: [f64; FEATURES],
+    /// Weights by rule family (`[classic, modern]`, see [`family`]), in feature order.
+    pub weights: [[f64; FEATURES]; 2],
 }
 
 impl EvalModel {
-    /// The model's logit for `features`.
-    pub fn logit(&self, features: &Features) -> f64 {
-        self.weights.iter().zip(features.0.iter()).map(|(w, f)| w * f).sum::<f64>().clamp(-30.0, 30.0)
+    /// The model with the same `weights` for both rule families.
+    pub fn shared(weights: [f64; FEATURES]) -> EvalModel {
+        EvalModel { weights: [weights; 2] }
     }
 
-    /// Reads `NAME WEIGHT` lines (`#` comments and blank lines skipped); every feature
-    /// must be given once.
+    /// The model's logit for `features` of a position of rule family `family`.
+    pub fn logit(&self, family: usize, features: &Features) -> f64 {
+        let weights = &self.weights[family & 1];
+        weights.iter().zip(features.0.iter()).map(|(w, f)| w * f).sum::<f64>().clamp(-30.0, 30.0)
+    }
+
+    /// Reads `NAME WEIGHT` lines (the weight of both rule families) and `FAMILY NAME
+    /// WEIGHT` lines (`classic` or `modern`: that family's); `#` comments and blank lines
+    /// skipped. Every feature of both families must be given once.
     pub fn parse(text: &str) -> Result<EvalModel, String> {
         let names = feature_names();
-        let mut weights = [f64::NAN; FEATURES];
+        let mut weights = [[f64::NAN; FEATURES]; 2];
         for (n, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("").trim();
             if line.is_empty() {
                 continue;
             }
             let err = |what: String| format!("weights line {}: {what}", n + 1);
-            let (name, value) =
-                line.split_once(char::is_whitespace).ok_or_else(|| err("expected NAME WEIGHT".into()))?;
+            let shown = |word: &str| word.chars().take(40).collect::<String>();
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let (families, name, value) = match words[..] {
+                [name, value] => (&[0, 1][..], name, value),
+                [family, name, value] => match FAMILY_NAMES.iter().position(|f| *f == family) {
+                    Some(0) => (&[0][..], name, value),
+                    Some(_) => (&[1][..], name, value),
+                    None => {
+                        return Err(err(format!("unknown rule family '{}': use classic or modern", shown(family))));
+                    }
+                },
+                _ => return Err(err("expected NAME WEIGHT or FAMILY NAME WEIGHT".into())),
+            };
             let index = names.iter().position(|x| x == name).ok_or_else(|| {
-                let name: String = name.chars().take(40).collect();
-                err(format!("unknown feature '{name}': not one of the {FEATURES} features of this build's evaluation"))
+                err(format!(
+                    "unknown feature '{}': not one of the {FEATURES} features of this build's evaluation",
+                    shown(name)
+                ))
             })?;
-            if !weights[index].is_nan() {
-                return Err(err(format!("'{name}' given twice")));
+            let weight = value
+                .parse::<f64>()
+                .ok()
+                .filter(|w| w.is_finite())
+                .ok_or_else(|| err(format!("bad weight '{}'", shown(value))))?;
+            for &family in families {
+                if !weights[family][index].is_nan() {
+                    return Err(err(format!("'{name}' given twice for the {} rules", FAMILY_NAMES[family])));
+                }
+                weights[family][index] = weight;
             }
-            weights[index] =
-                value.trim().parse::<f64>().ok().filter(|w| w.is_finite()).ok_or_else(|| {
-                    err(format!("bad weight '{}'", value.trim().chars().take(40).collect::<String>()))
-                })?;
         }
-        if let Some(missing) = weights.iter().position(|w| w.is_nan()) {
-            return Err(format!(
-                "weights: no weight for '{}' (this build's evaluation has {FEATURES} features, each given once)",
-                names[missing]
-            ));
+        for (family, name) in FAMILY_NAMES.iter().enumerate() {
+            if let Some(missing) = weights[family].iter().position(|w| w.is_nan()) {
+                return Err(format!(
+                    "weights: no {name} weight for '{}' (this build's evaluation has {FEATURES} features, each given \
+                     once for both rule families or once for each)",
+                    names[missing]
+                ));
+            }
         }
         Ok(EvalModel { weights })
     }
 
-    /// The model as a weights file.
+    /// The model as a weights file: `NAME WEIGHT` lines when both families share their
+    /// weights, else `FAMILY NAME WEIGHT` lines.
     pub fn to_text(&self) -> String {
-        feature_names().iter().zip(self.weights.iter()).map(|(n, w)| format!("{n} {w:.6}\n")).collect()
+        let names = feature_names();
+        if self.weights[0] == self.weights[1] {
+            return names.iter().zip(self.weights[0].iter()).map(|(n, w)| format!("{n} {w:.6}\n")).collect();
+        }
+        let mut out = String::new();
+        for (family, weights) in FAMILY_NAMES.iter().zip(self.weights.iter()) {
+            for (n, w) in names.iter().zip(weights.iter()) {
+                out.push_str(&format!("{family} {n} {w:.6}\n"));
+            }
+        }
+        out
     }
 }
 
@@ -630,7 +677,7 @@ fn builtin_weights() -> &'static Arc<LearnedWeights> {
             log::error!("{e}");
             let mut weights = [0.0; FEATURES];
             weights[1] = 1.0;
-            EvalModel { weights }
+            EvalModel::shared(weights)
         });
         Arc::new(LearnedWeights { model, file: None })
     })

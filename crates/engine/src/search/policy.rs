@@ -173,10 +173,8 @@ pub struct PolicyModel {
     pub weights: [[f64; MOVE_FEATURES]; 2],
 }
 
-/// The rule family's index in [`PolicyModel::weights`].
-pub fn family(pos: &Position) -> usize {
-    usize::from(pos.rules().is_modern())
-}
+/// The rule family's index in [`PolicyModel::weights`], as in the evaluation's weights.
+pub use super::eval::family;
 
 impl PolicyModel {
     /// The model whose priors are uniform over the moves, with `stay` for the no-move

@@ -1,0 +1,99 @@
+//! What the two training commands share (`veletas train-eval`, [`crate::learn`], and
+//! `veletas train-policy`, [`crate::train_policy`]): the games they learn from, read with
+//! the one bounded record reader, numbered in file order and held out the same way, and
+//! replayed turn by turn. Writing the weights file is the command line's part (a weights
+//! file is an output like any other: written whole, never over an input).
+
+use std::path::{Path, PathBuf};
+
+use veletas_rules::Position;
+use veletas_rules::record::{GameRecord, read_games};
+
+/// The games a training command learns from: its record files, which games are held out,
+/// and the L2 penalty of its fit.
+#[derive(Debug, Clone)]
+pub struct TrainingData {
+    /// Record files of the training games.
+    pub files: Vec<PathBuf>,
+    /// Every N-th game (N at least 2) is held out for testing, see
+    /// [`TrainingData::for_each_game`].
+    pub holdout: u64,
+    /// L2 penalty on the weights, per sample (see [`parse_l2`]).
+    pub l2: f64,
+}
+
+/// `--l2`: a finite number from 0 to 1e6.
+pub fn parse_l2(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if (0.0..=1e6).contains(&x) => Ok(x),
+        _ => Err(format!("'{text}' is not a number from 0 to 1e6")),
+    }
+}
+
+/// One game of the training files, as [`TrainingData::for_each_game`] gives it.
+#[derive(Debug, Clone, Copy)]
+pub struct TrainingGame<'a> {
+    /// The file it was read from (for messages).
+    pub file: &'a Path,
+    /// Its number among the games kept, from 0, in file order.
+    pub number: u64,
+    /// Whether it is held out: its number is a multiple of `holdout`.
+    pub held_out: bool,
+    /// The record.
+    pub record: &'a GameRecord,
+}
+
+impl TrainingData {
+    /// Gives `visit` every game of the files that `keep` keeps, in file order, numbered
+    /// from 0 among those kept, and returns how many were not kept. Each file is read
+    /// whole by the bounded record reader (a game cut short at the end of a file still
+    /// being written is left out); a file that cannot be read, or an error of `visit`, is
+    /// the error.
+    pub fn for_each_game(
+        &self,
+        keep: impl Fn(&GameRecord) -> bool,
+        mut visit: impl FnMut(TrainingGame<'_>) -> Result<(), String>,
+    ) -> Result<usize, String> {
+        let (mut number, mut left_out) = (0u64, 0usize);
+        for path in &self.files {
+            let games = read_games(path).map_err(|e| format!("{}: {e}", path.display()))?.games;
+            for record in &games {
+                if !keep(record) {
+                    left_out += 1;
+                    continue;
+                }
+                let held_out = number.is_multiple_of(self.holdout.max(1));
+                visit(TrainingGame { file: path, number, held_out, record })?;
+                number += 1;
+            }
+        }
+        Ok(left_out)
+    }
+}
+
+impl TrainingGame<'_> {
+    /// Replays the game from its start: `visit(i, position)` with the position before each
+    /// turn `i`, and once more after the last turn (`i` the number of turns). A start or a
+    /// turn that does not replay is an error naming the file.
+    pub fn replay(&self, mut visit: impl FnMut(usize, &Position)) -> Result<(), String> {
+        let shown = self.file.display();
+        let mut position = self.record.start_position().map_err(|e| format!("{shown}: {e}"))?;
+        for (i, text) in self.record.moves.iter().enumerate() {
+            visit(i, &position);
+            let mv = position.parse_move(text).map_err(|e| format!("{shown}: '{text}': {e}"))?;
+            position.play(mv).map_err(|e| format!("{shown}: '{text}': {e}"))?;
+        }
+        visit(self.record.moves.len(), &position);
+        Ok(())
+    }
+}
+
+/// What a training command made: its report, and the text of its weights file (provenance
+/// in the first lines) for the command line to write.
+#[derive(Debug, Clone)]
+pub struct Trained {
+    /// The report for the user (stdout).
+    pub report: String,
+    /// The weights file's text.
+    pub weights: String,
+}
