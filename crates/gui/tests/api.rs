@@ -5,8 +5,7 @@
 //! the game with the reason, and the server goes on serving. On every address (`0.0.0.0`),
 //! every request needs the printed URL's token.
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::thread;
 
@@ -14,7 +13,7 @@ use serde_json::{Value, json};
 use veletas_gui::GuiSettings;
 
 mod common;
-use common::{Running, scripted, settings, start_with};
+use common::{Running, Timed, scripted, settings, start_with, whole_answer, wrong_token};
 
 fn start(engines: &[&str], record: Option<&Path>) -> Running {
     start_on("127.0.0.1", engines, record).0
@@ -25,9 +24,10 @@ fn start_on(host: &str, engines: &[&str], record: Option<&Path>) -> (Running, St
     start_with(&settings(host, engines, record))
 }
 
-/// Sends one request; the status and the body.
+/// Sends one request; the status and the body (a test fails if it is not over within
+/// [`common::WAIT`]).
 fn request(server: &Running, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> (u16, String) {
-    let mut stream = TcpStream::connect(&server.address).expect("connects");
+    let mut stream = Timed::connect(server);
     let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n", server.address);
     for (name, value) in headers {
         head.push_str(&format!("{name}: {value}\r\n"));
@@ -35,9 +35,7 @@ fn request(server: &Running, method: &str, path: &str, headers: &[(&str, &str)],
     head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
     stream.write_all(head.as_bytes()).expect("writes");
     let _ = stream.write_all(body);
-    let mut answer = Vec::new();
-    let _ = stream.read_to_end(&mut answer);
-    let text = String::from_utf8_lossy(&answer).into_owned();
+    let text = whole_answer(&mut stream, &format!("{method} {path}"));
     let status = text.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
     let body = text.split_once("\r\n\r\n").map_or(String::new(), |(_, b)| b.to_string());
     (status, body)
@@ -89,8 +87,7 @@ fn on_every_address_the_printed_url_works_and_every_request_needs_its_token() {
     assert_eq!(token.len(), 32, "{url}");
 
     // Wrong in one digit, a prefix, a longer one: all refused, as no token is.
-    let flipped = if token.starts_with('0') { '1' } else { '0' };
-    let wrong = format!("{flipped}{}", &token[1..]);
+    let wrong = wrong_token(&token);
     for path in [
         "/",
         "/?token=",
@@ -164,10 +161,9 @@ fn bad_requests_get_clear_errors_and_change_nothing() {
 #[test]
 fn a_foreign_host_header_is_refused() {
     let server = start(&["sh -c 'exit 0'"], None);
-    let mut stream = TcpStream::connect(&server.address).unwrap();
+    let mut stream = Timed::connect(&server);
     stream.write_all(b"GET /api/config HTTP/1.1\r\nHost: evil.example:80\r\nConnection: close\r\n\r\n").unwrap();
-    let mut answer = String::new();
-    let _ = stream.read_to_string(&mut answer);
+    let answer = whole_answer(&mut stream, "GET /api/config from a foreign host");
     assert!(answer.starts_with("HTTP/1.1 403"), "{answer}");
 }
 

@@ -4,16 +4,18 @@
 //! with an `end` event when the game is closed, passes the checks of every request (an
 //! unknown game gets 404, a missing token 403), and at most `MAX_STREAMS` are open at once
 //! (one more gets 503) without holding the server's workers.
+//!
+//! Every wait has a deadline ([`common::WAIT`] in all, for an answer or for the next
+//! event): a stream sends a comment every few seconds, so a socket's read timeout alone
+//! would never fire, and a test would hang where it should fail.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::time::Duration;
 
 use serde_json::{Value, json};
 use veletas_gui::events::MAX_STREAMS;
 
 mod common;
-use common::{Running, scripted, settings, start_with};
+use common::{Running, Timed, WAIT, scripted, settings, start_with, timed_out, whole_answer, wrong_token};
 
 /// A server on `host` with `engines`, and the token of its URL if it has one.
 fn start(host: &str, engines: &[&str]) -> (Running, Option<String>) {
@@ -22,9 +24,8 @@ fn start(host: &str, engines: &[&str]) -> (Running, Option<String>) {
 }
 
 /// Sends a request and leaves the connection open: the reader of its answer.
-fn open(server: &Running, method: &str, path: &str, body: &str) -> BufReader<TcpStream> {
-    let mut stream = TcpStream::connect(&server.address).expect("connects");
-    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+fn open(server: &Running, method: &str, path: &str, body: &str) -> BufReader<Timed> {
+    let mut stream = Timed::connect(server);
     let kind = if method == "POST" { "Content-Type: application/json\r\n" } else { "" };
     write!(
         stream,
@@ -36,22 +37,23 @@ fn open(server: &Running, method: &str, path: &str, body: &str) -> BufReader<Tcp
     BufReader::new(stream)
 }
 
-/// The status of an answer, its head read.
-fn status(reader: &mut BufReader<TcpStream>) -> u16 {
+/// The status of an answer, its head read (within [`WAIT`]).
+fn status(reader: &mut BufReader<Timed>) -> u16 {
     let mut line = String::new();
     reader.read_line(&mut line).expect("a status line");
     let status = line.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
     loop {
         line.clear();
-        if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+        if reader.read_line(&mut line).expect("the head of the answer") == 0 || line == "\r\n" {
             return status;
         }
     }
 }
 
-/// One request, answered and closed: its status and JSON body.
+/// One request, answered and closed: its status and JSON body. A test fails if the answer
+/// is not over within [`WAIT`] (as when the server opens a stream it should have refused).
 fn request(server: &Running, method: &str, path: &str, body: &str) -> (u16, Value) {
-    let mut stream = TcpStream::connect(&server.address).expect("connects");
+    let mut stream = Timed::connect(server);
     let kind = if method == "POST" { "Content-Type: application/json\r\n" } else { "" };
     write!(
         stream,
@@ -60,8 +62,7 @@ fn request(server: &Running, method: &str, path: &str, body: &str) -> (u16, Valu
         body.len()
     )
     .expect("writes");
-    let mut text = String::new();
-    let _ = stream.read_to_string(&mut text);
+    let text = whole_answer(&mut stream, &format!("{method} {path}"));
     let status = text.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
     let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
     (status, serde_json::from_str(body).unwrap_or(Value::Null))
@@ -69,7 +70,7 @@ fn request(server: &Running, method: &str, path: &str, body: &str) -> (u16, Valu
 
 /// A chunked response body, read as the plain body (its end is the last chunk).
 struct Chunked {
-    inner: BufReader<TcpStream>,
+    inner: BufReader<Timed>,
     left: usize,
     done: bool,
 }
@@ -112,13 +113,17 @@ fn stream(server: &Running, path: &str) -> (u16, Events) {
 }
 
 /// The next event of a stream: its name (`message` when it has none) and data; `None` at
-/// its end.
+/// its end. A test fails if no event (only comments, or nothing) comes within [`WAIT`].
 fn next_event(reader: &mut Events) -> Option<(String, String)> {
+    reader.get_mut().inner.get_mut().renew();
     let (mut name, mut data) = ("message".to_string(), String::new());
     loop {
         let mut line = String::new();
-        if reader.read_line(&mut line).ok()? == 0 {
-            return None;
+        match reader.read_line(&mut line) {
+            Ok(0) => return None,
+            Ok(_) => {}
+            Err(e) if timed_out(&e) => panic!("no event of the stream within {WAIT:?} ({e})"),
+            Err(_) => return None,
         }
         let line = line.trim_end_matches('\n');
         if line.is_empty() {
@@ -197,7 +202,10 @@ fn a_stream_of_an_unknown_game_or_without_the_token_is_refused() {
     assert_eq!(code, 201, "{game}");
     let path = format!("/api/games/{}/events", game["id"]);
     assert_eq!(request(&server, "GET", &path, "").0, 403);
-    assert_eq!(request(&server, "GET", &format!("{path}?token=0{}", &token[1..]), "").0, 403);
+    // A wrong token, never the right one by chance (one token in 16 begins with 0).
+    let wrong = wrong_token(&token);
+    assert_ne!(wrong, token);
+    assert_eq!(request(&server, "GET", &format!("{path}?token={wrong}"), "").0, 403);
     let (code, mut events) = stream(&server, &format!("{path}?token={token}"));
     assert_eq!(code, 200);
     assert_eq!(next_view(&mut events)["id"], game["id"]);

@@ -1,8 +1,14 @@
 //! What the GUI's API tests share: a server on a free loopback port (or the host asked
-//! for), run on a thread of its own and stopped when the test lets go of it.
+//! for), run on a thread of its own and stopped when the test lets go of it, and
+//! connections to it whose every wait has a deadline ([`Timed`]), so that a server that
+//! never answers, or keeps a stream open when it should refuse it, fails a test with a
+//! clear message instead of hanging it.
 
+use std::io::{ErrorKind, Read, Write};
+use std::net::TcpStream;
 use std::path::Path;
 use std::thread;
+use std::time::{Duration, Instant};
 
 use veletas_gui::{Gui, GuiSettings};
 
@@ -50,4 +56,78 @@ pub fn start_with(args: &GuiSettings) -> (Running, String) {
 /// shell `case` arms over `$cmd`, each ending in `;;` (`$id` is the command's id).
 pub fn scripted(name: &str, arms: &str) -> String {
     format!(r#"{name}=sh -c 'while read id cmd rest; do case "$cmd" in {arms} *) printf "=%s\n\n" "$id";; esac; done'"#)
+}
+
+/// The longest a test waits for an answer, or for the next event of a stream, in all: far
+/// more than any takes on a loaded machine, far less than CI's timeout.
+pub const WAIT: Duration = Duration::from_secs(60);
+
+/// A connection to a server whose reads end by a deadline, [`WAIT`] after it was opened or
+/// last [renewed](Timed::renew). It is a total: a server that keeps writing (a stream's
+/// heartbeats) cannot stretch it, as each write stretches a socket's own read timeout.
+pub struct Timed {
+    socket: TcpStream,
+    deadline: Instant,
+}
+
+impl Timed {
+    /// A connection to `server`, its deadline [`WAIT`] from now.
+    pub fn connect(server: &Running) -> Timed {
+        let socket = TcpStream::connect(&server.address).expect("connects");
+        Timed { socket, deadline: Instant::now() + WAIT }
+    }
+
+    /// Sets the deadline [`WAIT`] from now (for the next event of a stream).
+    pub fn renew(&mut self) {
+        self.deadline = Instant::now() + WAIT;
+    }
+}
+
+impl Read for Timed {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(std::io::Error::new(ErrorKind::TimedOut, format!("nothing more within {WAIT:?}")));
+        }
+        self.socket.set_read_timeout(Some(left))?;
+        self.socket.read(buf)
+    }
+}
+
+impl Write for Timed {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.socket.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.socket.flush()
+    }
+}
+
+/// Whether a read failed for want of time (a socket's read timeout is `WouldBlock` on Unix).
+pub fn timed_out(e: &std::io::Error) -> bool {
+    matches!(e.kind(), ErrorKind::TimedOut | ErrorKind::WouldBlock)
+}
+
+/// The whole answer on `connection` (a request sent with `Connection: close`), read to its
+/// end or to a reset (a server may close a connection whose body it did not read). A test
+/// fails, naming `what` was asked and showing what came, when the answer has not ended
+/// within [`WAIT`] from now (an answer that is a stream never ends).
+pub fn whole_answer(connection: &mut Timed, what: &str) -> String {
+    connection.renew();
+    let mut answer = Vec::new();
+    if let Err(e) = connection.read_to_end(&mut answer)
+        && timed_out(&e)
+    {
+        let came: String = String::from_utf8_lossy(&answer).chars().take(400).collect();
+        panic!("{what}: the answer did not end within {WAIT:?} ({e}); it began {came:?}");
+    }
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// A token that is not `token`: its first digit changed (to `0`, or to `1` if it is `0`;
+/// a token begins with `0` once in 16).
+pub fn wrong_token(token: &str) -> String {
+    let flipped = if token.starts_with('0') { '1' } else { '0' };
+    format!("{flipped}{}", &token[1..])
 }
