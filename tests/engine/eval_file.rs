@@ -100,7 +100,8 @@ fn negated_weights() -> String {
         .lines()
         .filter(|l| !l.starts_with('#'))
         .map(|l| {
-            let (name, w) = l.split_once(' ').unwrap();
+            // `NAME WEIGHT` or `FAMILY NAME WEIGHT`: the weight is the last word.
+            let (name, w) = l.rsplit_once(' ').unwrap();
             format!("{name} {}\n", -w.trim().parse::<f64>().unwrap())
         })
         .collect()

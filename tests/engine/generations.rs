@@ -128,14 +128,16 @@ fn weights_that_win_their_gate_become_the_best_and_the_next_generation_plays_wit
     std::fs::copy(data.join("policy-weights.txt"), start.join("policy-weights.txt")).unwrap();
     let negated: String = read(&data.join("eval-weights.txt"))
         .lines()
-        .map(|line| match line.split_once(' ') {
+        .map(|line| match line.rsplit_once(' ') {
             Some((name, weight)) if !line.starts_with('#') => format!("{name} {}\n", -weight.parse::<f64>().unwrap()),
             _ => format!("{line}\n"),
         })
         .collect();
     std::fs::write(start.join("eval-weights.txt"), negated).unwrap();
     let loop_dir = dir.join("loop");
-    let out = generations(&loop_dir, "10", "20", &["-g", "2", "-r", "classic,modern", "-b", start.to_str().unwrap()]);
+    // A gate of up to 40 games: at 20, a 14-6 win over the negated weights still had an
+    // interval reaching zero.
+    let out = generations(&loop_dir, "10", "40", &["-g", "2", "-r", "classic,modern", "-b", start.to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let summary = read(&loop_dir.join("generations.txt"));
     assert!(summary.starts_with("generation 1: accepted; self-play with gen 0: 20 games"), "{summary}");
