@@ -4,6 +4,12 @@
 //!   file from before it reads the games already there until it ends. A second referee on
 //!   the same file refuses at once, naming the first one's pid (from `/proc/locks`), or
 //!   with `--wait` waits for the lock and then resumes from what the first one wrote.
+//!   The lock is released explicitly when the [`LockedRecord`] is dropped, not left to the
+//!   closing of the file: a `flock` belongs to the open file, which a child forked
+//!   meanwhile by any thread of the process (an engine being started, by this run or by
+//!   another in the same process) shares until it execs, so closing alone could leave the
+//!   file locked for a moment after the run, and a next run on it (a resume, `--overwrite`)
+//!   would be refused.
 //! - **Whole games.** A game is appended with one `write_all` of its whole text; if that
 //!   fails (a full disk, a file size limit), the file is cut back to the length it had
 //!   before, so it still ends with the last complete game. A game cut short all the same
@@ -23,6 +29,22 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> RefereeError + '_ {
     move |source| RefereeError::Io { path: path.to_path_buf(), source }
 }
 
+/// A record file open for appending and locked: the lock ends when it is dropped (see the
+/// module documentation).
+#[derive(Debug)]
+pub(super) struct LockedRecord {
+    file: File,
+}
+
+impl Drop for LockedRecord {
+    fn drop(&mut self) {
+        // SAFETY: flock(2) on a descriptor we own, still open.
+        unsafe {
+            libc::flock(self.file.as_raw_fd(), libc::LOCK_UN);
+        }
+    }
+}
+
 /// Opens a record file for appending, locked (see the module documentation), and returns
 /// the complete games it already holds. A game cut short at the end (an interrupted
 /// write) is dropped from the file. With `overwrite` the file is emptied; with
@@ -33,7 +55,7 @@ pub(super) fn open_record_file(
     must_exist: bool,
     overwrite: bool,
     wait: bool,
-) -> Result<(Vec<GameRecord>, File), RefereeError> {
+) -> Result<(Vec<GameRecord>, LockedRecord), RefereeError> {
     let record_error = |detail: String| RefereeError::Record { path: path.to_path_buf(), detail };
     // Never open anything but a regular file: opening a FIFO blocks, and a device or a
     // directory holds no record.
@@ -44,17 +66,19 @@ pub(super) fn open_record_file(
     }
     let file = OpenOptions::new().create(true).append(true).open(path).map_err(io_error(path))?;
     lock(&file, path, wait)?;
+    // From here on every way out, an error included, releases the lock.
+    let record = LockedRecord { file };
     if overwrite {
-        file.set_len(0).map_err(io_error(path))?;
-        return Ok((Vec::new(), file));
+        record.file.set_len(0).map_err(io_error(path))?;
+        return Ok((Vec::new(), record));
     }
     // Read under the lock: what a referee we waited for wrote is resumed, not replayed.
     let read = read_games(path).map_err(|e| record_error(format!("cannot resume: {e}")))?;
     if read.cut_short.is_some() {
         log::warn!("{}: dropping an incomplete game at the end", path.display());
-        file.set_len(read.complete_len as u64).map_err(io_error(path))?;
+        record.file.set_len(read.complete_len as u64).map_err(io_error(path))?;
     }
-    Ok((read.games, file))
+    Ok((read.games, record))
 }
 
 /// Takes the exclusive advisory lock of the record `file`: at once, or after waiting when
@@ -109,11 +133,12 @@ fn lock_holder(dev: u64, ino: u64) -> Option<u32> {
     })
 }
 
-/// Appends one game's whole `text` to the record `file` at `path`; on failure the file
+/// Appends one game's whole `text` to the `record` file at `path`; on failure the file
 /// is cut back to its length before, so it never ends in part of a game, and the error
 /// (one line) says so.
-pub(super) fn append_game(file: &mut File, path: &Path, text: &str) -> Result<(), RefereeError> {
+pub(super) fn append_game(record: &mut LockedRecord, path: &Path, text: &str) -> Result<(), RefereeError> {
     let record_error = |detail: String| RefereeError::Record { path: path.to_path_buf(), detail };
+    let file = &mut record.file;
     let before = file.metadata().map_err(io_error(path))?.len();
     let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) else {
         return Ok(());
@@ -138,4 +163,56 @@ pub fn today() -> String {
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
     format!("{year:04}.{month:02}.{day:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+    use std::os::unix::process::CommandExt as _;
+
+    /// A run ends while another thread of the process is starting a child that has forked
+    /// but not yet exec'd, so it still holds a copy of the record's descriptor (issue 23's
+    /// match test met this under load): the next run on the record gets the lock.
+    #[test]
+    fn the_lock_ends_with_the_run_though_a_child_forked_meanwhile_still_holds_the_file() {
+        let dir = std::env::temp_dir().join(format!("veletas-record-lock-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.txt");
+        let (_, record) = open_record_file(&path, false, false, false).unwrap();
+
+        // The child says it has forked, then waits before its exec until `go` is closed.
+        let (mut forked, forked_tx) = std::io::pipe().unwrap();
+        let (go_rx, go) = std::io::pipe().unwrap();
+        let (forked_fd, go_rx_fd, go_fd) = (forked_tx.as_raw_fd(), go_rx.as_raw_fd(), go.as_raw_fd());
+        let mut command = std::process::Command::new("true");
+        // SAFETY: only close(2), write(2) and read(2), which are async-signal-safe, on
+        // descriptors the child inherited.
+        unsafe {
+            command.pre_exec(move || {
+                libc::close(go_fd);
+                libc::write(forked_fd, b"f".as_ptr().cast(), 1);
+                let mut byte = 0u8;
+                libc::read(go_rx_fd, (&raw mut byte).cast(), 1);
+                Ok(())
+            });
+        }
+        // `status` returns once the child has exec'd and ended: on a thread of its own,
+        // which holds the pipe ends the child uses (a failed start ends `forked` at once).
+        let starter = std::thread::spawn(move || {
+            let status = command.status();
+            drop((forked_tx, go_rx));
+            status
+        });
+        let mut byte = [0u8];
+        forked.read_exact(&mut byte).expect("the child forked");
+
+        drop(record);
+        let again = open_record_file(&path, false, false, false).map(|_| ());
+        drop(go);
+        assert!(starter.join().unwrap().unwrap().success());
+        again.unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -23,7 +23,6 @@
 //! game's result, played or read back from the record file (the one resume check).
 
 use std::collections::HashMap;
-use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -34,7 +33,7 @@ use std::time::{Duration, Instant};
 
 use crate::referee::engine::EngineClient;
 use crate::referee::game::{GameSettings, PlayedGame, Progress, play_game_observed};
-use crate::referee::record_file::{append_game, open_record_file, today};
+use crate::referee::record_file::{LockedRecord, append_game, open_record_file, today};
 use crate::referee::tournament::schedule::ScheduledGame;
 use crate::referee::{CommonSettings, RefereeError};
 use crate::report::{LiveBoard, LiveGame};
@@ -156,9 +155,9 @@ impl Worker {
     }
 }
 
-/// The record file being written.
+/// The record file being written (locked until the runner is dropped).
 struct RecordFile {
-    file: File,
+    file: LockedRecord,
     path: PathBuf,
 }
 
