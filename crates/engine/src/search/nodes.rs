@@ -53,6 +53,9 @@ pub(crate) struct Node {
     state: AtomicU8,
     /// The proof, packed (0: none).
     proof: AtomicU16,
+    /// How many of the children, in their order (highest prior first), selection has
+    /// reached: every child past them is unvisited (see [`Node::tried`]).
+    tried: AtomicU16,
     // Visits and summed rewards are kept in the chunk's array of [`Tally`]s, priors in
     // its array of their own, so that selection scans a node's children's values
     // contiguously.
@@ -133,6 +136,12 @@ pub(crate) struct StatBlock<'a> {
 }
 
 impl<'a> StatBlock<'a> {
+    /// The block's first `len` nodes (all of them when it has fewer).
+    pub(crate) fn prefix(self, len: usize) -> StatBlock<'a> {
+        let len = len.min(self.nodes.len()).min(self.tally.len()).min(self.prior.len());
+        StatBlock { nodes: &self.nodes[..len], tally: &self.tally[..len], prior: &self.prior[..len] }
+    }
+
     /// The statistics for selection while other threads may search the tree: the
     /// tallies as atomics, the priors as plain numbers read in place.
     ///
@@ -181,6 +190,30 @@ impl Node {
             edge |= HAS_SHOT | (shot.index() as u32) << 16;
         }
         self.edge.store(edge, Ordering::Relaxed);
+        self.tried.store(0, Ordering::Relaxed);
+    }
+
+    /// How many children, from the first, selection has reached (chosen, or passed over
+    /// as proven): the children are stored highest prior first, and selection takes an
+    /// unvisited child only as the first unvisited one it may choose, so every child from
+    /// here on is unvisited. Another thread may be raising it.
+    pub(crate) fn tried(&self) -> u32 {
+        u32::from(self.tried.load(Ordering::Relaxed))
+    }
+
+    /// Records that selection reached the first `count` children (see [`Node::tried`]);
+    /// `shared`: other threads may raise it at the same time.
+    pub(crate) fn reach(&self, count: u32, shared: bool) {
+        let count = count.min(u32::from(u16::MAX)) as u16;
+        // Written only when it grows: most selections choose a child already reached,
+        // and a write would take the cache line from the other threads reading it.
+        if count > self.tried.load(Ordering::Relaxed) {
+            if shared {
+                self.tried.fetch_max(count, Ordering::Relaxed);
+            } else {
+                self.tried.store(count, Ordering::Relaxed);
+            }
+        }
     }
 
     /// The shooter move of the edge into a shot-choice node.

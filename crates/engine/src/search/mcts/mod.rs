@@ -100,6 +100,8 @@ pub struct Workspace {
     shots: Vec<(Square, f32)>,
     moves: Vec<Option<(Square, Square)>>,
     priors: Vec<f32>,
+    /// The order of a node's new children, highest prior first (sort keys).
+    order: Vec<u64>,
     scratch: stats::Scratch,
 }
 
@@ -112,6 +114,7 @@ impl Workspace {
             shots: Vec::with_capacity(64),
             moves: Vec::new(),
             priors: Vec::new(),
+            order: Vec::new(),
             scratch: stats::Scratch::default(),
         }
     }
@@ -349,15 +352,31 @@ impl Tree {
         evaluate_with(pos, &self.config.eval)
     }
 
-    /// Reserves and writes the children of claimed node `parent`, child `i` being
-    /// `child(i)`; false (the claim given back) when the tree has no room for them.
-    fn add_children(&self, parent: u32, count: usize, child: impl Fn(usize) -> Child) -> bool {
+    /// Reserves and writes the children of claimed node `parent`, the `count` of
+    /// `child(i)`, highest prior first (equal priors in their order; the baseline's in
+    /// their order), so that selection need only look at the children it has reached
+    /// and the next one ([`Node::tried`]); `order`: a buffer. False (the claim given
+    /// back) when the tree has no room for them.
+    fn add_children(&self, parent: u32, count: usize, order: &mut Vec<u64>, child: impl Fn(usize) -> Child) -> bool {
+        order.clear();
+        if self.config.baseline {
+            order.extend(0..count as u64);
+        } else {
+            // Descending prior, then ascending index: a non-negative f32's bits order as
+            // its value does (anything else counts as 0).
+            order.extend((0..count).map(|i| {
+                let p = child(i).prior;
+                let bits = if p > 0.0 { p.to_bits() } else { 0 };
+                u64::from(!bits) << 32 | i as u64
+            }));
+            order.sort_unstable();
+        }
         let count = count.min(usize::from(u16::MAX)).min(MAX_BLOCK as usize) as u16;
         let Some(first) = self.nodes.alloc(u32::from(count)) else {
             self.node(parent).unclaim();
             return false;
         };
-        self.nodes.init_block(first, usize::from(count), child);
+        self.nodes.init_block(first, usize::from(count), |i| child((order[i] & 0xffff_ffff) as usize));
         self.node(parent).publish(first, count);
         true
     }
@@ -377,7 +396,7 @@ impl Tree {
         if self.config.move_policy {
             self.config.policy.model().priors(pos, &ws.moves, &mut ws.priors);
             let (moves, priors) = (&ws.moves, &ws.priors);
-            return self.add_children(node, moves.len(), |i| Child {
+            return self.add_children(node, moves.len(), &mut ws.order, |i| Child {
                 shooter_move: moves[i],
                 shot: None,
                 prior: priors[i],
@@ -391,7 +410,7 @@ impl Tree {
         let stay = if n > 1.0 { share } else { 1.0 };
         let other = if n > 1.0 { (1.0 - share) / (n - 1.0) } else { 0.0 };
         let moves = &ws.moves;
-        self.add_children(node, moves.len(), |i| {
+        self.add_children(node, moves.len(), &mut ws.order, |i| {
             let m = moves[i];
             Child { shooter_move: m, shot: None, prior: if m.is_none() { stay } else { other }, proof: None }
         })
@@ -442,7 +461,7 @@ impl Tree {
         }
         let shots = &ws.shots;
         let solver = self.config.solver;
-        self.add_children(node, shots.len(), |i| {
+        self.add_children(node, shots.len(), &mut ws.order, |i| {
             let (shot, prior) = shots[i];
             // Shots that end the game are proven at once.
             let winner = || Color::ALL.into_iter().find(|w| ends[w.index()].contains(shot));
@@ -496,7 +515,17 @@ impl Tree {
         let skipped = |c: u32| {
             solver && children.get((c - first) as usize).is_some_and(|n| self.skips(n, actor, whole, skip_proven))
         };
-        if alone {
+        // The children are stored highest prior first, and an unvisited child's score
+        // grows with its prior alone: past the children reached so far (all unvisited),
+        // the first one not passed over scores at least as high as every later one (the
+        // first among equals wins), so the rest need no scoring.
+        let len = children.len() as u32;
+        let mut end = parent.tried().min(len);
+        while end < len && skipped(first + end) {
+            end += 1;
+        }
+        let block = block.prefix((end + 1).min(len) as usize);
+        let best = if alone {
             // SAFETY: `alone` playouts run only from `iterate_alone`, which holds the
             // tree by `&mut`: no other thread writes its nodes.
             let plain = unsafe { block.plain() };
@@ -505,7 +534,9 @@ impl Tree {
             // SAFETY: `range` is the child range of `parent`, seen expanded.
             let published = unsafe { block.published() };
             stats::puct_best(published, first, self.puct(), sqrt_n, scratch, skipped)
-        }
+        };
+        parent.reach(best - first + 1, !alone);
+        best
     }
 
     /// The constants of PUCT selection.
@@ -533,17 +564,20 @@ impl Tree {
     }
 
     /// Every first step of the root (a shooter's move, or none: `None`) that received a
-    /// playout, with the playouts through it, in the order of the root's children (no move
-    /// first, then each shooter's moves): the move policy's training target.
+    /// playout, with the playouts through it, no move first, then the shooters' moves by
+    /// their squares: the move policy's training target.
     pub fn root_first_steps(&self) -> Vec<(Option<(Square, Square)>, u64)> {
-        self.node(self.root)
+        let mut steps: Vec<_> = self
+            .node(self.root)
             .child_range()
             .filter_map(|b| {
                 let bn = self.node(b);
                 let visits = u64::from(bn.visits());
                 (visits > 0).then(|| (bn.shooter_move(), visits))
             })
-            .collect()
+            .collect();
+        steps.sort_unstable_by_key(|&(step, _)| step);
+        steps
     }
 
     /// Every complete root turn that has been tried, with its statistics.
@@ -581,9 +615,20 @@ impl Tree {
         pv
     }
 
+    /// The most visited child of `node` that has visits; among equals the first by its
+    /// edge (a shooter move or a shot, in notation order), not by its place in the tree.
     fn most_visited(&self, node: u32) -> Option<u32> {
-        self.node(node).child_range().filter(|&c| self.node(c).visits() > 0).max_by_key(|&c| self.node(c).visits())
+        self.node(node)
+            .child_range()
+            .filter(|&c| self.node(c).visits() > 0)
+            .max_by_key(|&c| (self.node(c).visits(), std::cmp::Reverse(edge_order(&self.node(c)))))
     }
 }
+/// The order of a child's edge independent of its place among its siblings: no move
+/// first, then shooter moves and shots by their squares.
+fn edge_order(n: &Node) -> (Option<(Square, Square)>, Option<Square>) {
+    (n.shooter_move(), n.shot())
+}
+
 #[cfg(test)]
 mod tests;

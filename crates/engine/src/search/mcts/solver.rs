@@ -120,11 +120,14 @@ impl Tree {
             let Some(p) = an.proof() else { continue };
             let better = match best {
                 None => true,
-                Some((_, bp, bv)) => {
+                Some((bt, bp, bv)) => {
+                    // Among equals the first turn in notation order (not the tree's order).
+                    let first = (turn.shooter_move(), turn.shot()) < (bt.shooter_move(), bt.shot());
                     if root_proof.winner == side {
-                        p.winner == side && (bp.winner != side || p.turns < bp.turns)
+                        p.winner == side && (bp.winner != side || p.turns < bp.turns || (p.turns == bp.turns && first))
                     } else {
-                        p.turns > bp.turns || (p.turns == bp.turns && an.visits() > bv)
+                        p.turns > bp.turns
+                            || (p.turns == bp.turns && (an.visits() > bv || (an.visits() == bv && first)))
                     }
                 }
             };

@@ -178,3 +178,59 @@ fn threads_sharing_a_tree_prove_the_wins_and_every_short_proof_agrees_with_brute
     }
     assert!(checked > 500, "only {checked} proofs checked");
 }
+
+/// Selection scores only the children it has reached and the next one: that is exact
+/// only because a node's children are stored highest prior first and none past the
+/// reached ones has been visited. After a search with the move policy, every expanded
+/// node holds both, and selection there chooses as scoring all the children would.
+#[test]
+fn children_are_kept_highest_prior_first_and_selection_chooses_as_a_full_scan_would() {
+    let pos: Position = "9s/2s7/7s2/10/5s4/10/10/2s7/7s2/s9 b".parse().unwrap();
+    let config = MctsConfig { move_policy: true, eval: StaticEval::learned(), ..config() };
+    let mut tree = Tree::new(config, pos.clone());
+    let (mut rng, mut ws) = (Rng::new(5), Workspace::new(false));
+    for _ in 0..3000 {
+        tree.iterate_alone(&mut ws, &mut rng);
+    }
+    let (mut nodes, mut scored) = (0, 0);
+    // The move-choice nodes with their side to move, from the root down the visited turns.
+    let mut stack = vec![(tree.root, pos.side_to_move())];
+    while let Some((id, side)) = stack.pop() {
+        let n = tree.node(id);
+        for (node, actor) in std::iter::once((id, side)).chain(n.child_range().map(|b| (b, side))) {
+            let parent = tree.node(node);
+            let range = parent.child_range();
+            if range.is_empty() {
+                continue;
+            }
+            nodes += 1;
+            let priors: Vec<f32> = range.clone().map(|c| tree.node(c).prior()).collect();
+            assert!(priors.windows(2).all(|w| w[0] >= w[1]), "node {node}: priors out of order {priors:?}");
+            let tried = parent.tried();
+            assert!(range.clone().skip(tried as usize).all(|c| tree.node(c).visits() == 0), "node {node}");
+            if parent.visits() == 0 {
+                continue;
+            }
+            let sqrt_n = (parent.visits() as f32 + 1.0).sqrt();
+            let block = tree.nodes.stat_block(range.clone());
+            // SAFETY: the tree is held by `&mut`; no other thread writes it.
+            let plain = unsafe { block.plain() };
+            let skipped = |c: u32| tree.skipped(c, actor, false, false);
+            let mut scratch = stats::Scratch::default();
+            let full = stats::puct_best_plain(plain, range.start, tree.puct(), sqrt_n, &mut scratch, skipped);
+            let chosen = tree.select(node, actor, false, &mut rng, true, &mut scratch);
+            assert_eq!(chosen, full, "node {node}: tried {tried} of {}", range.len());
+            scored += 1;
+        }
+        for b in n.child_range() {
+            for a in tree.node(b).child_range() {
+                if tree.node(a).visits() > 1 {
+                    stack.push((a, !side));
+                }
+            }
+        }
+    }
+    assert!(nodes > 500 && scored > 200, "{nodes} nodes, {scored} scored");
+    // Selection above raised no node's count past its first unvisited child.
+    tree.iterate_alone(&mut ws, &mut rng);
+}
