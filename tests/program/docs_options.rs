@@ -47,6 +47,7 @@ fn engine_md_gives_the_search_defaults_in_force() {
         ("cutoff", s.cutoff.to_string()),
         ("prior-temperature", s.prior_temperature.to_string()),
         ("expand-visits", s.expand_visits.to_string()),
+        ("shot-expand-visits", s.shot_expand_visits.to_string()),
         ("fpu", s.unvisited_value.to_string()),
         ("stay-prior", s.stay_prior.to_string()),
     ] {

@@ -88,6 +88,9 @@ pub struct SearchSettings {
     pub tree_reuse: bool,
     /// Visits a leaf needs before the tree grows below it.
     pub expand_visits: u32,
+    /// Visits a shooter's move (a shot-choice node) needs before its shots are added to
+    /// the tree; before, a playout finishes the turn with a random shot.
+    pub shot_expand_visits: u32,
     /// PUCT exploration constant of our engine (the baseline uses UCB1 with 0.7).
     pub exploration: f32,
     /// Softmax temperature of our engine's shot priors, in win-probability units.
@@ -143,6 +146,7 @@ impl Default for SearchSettings {
             memory_mb: DEFAULT_MEMORY_MB,
             tree_reuse: true,
             expand_visits: 4,
+            shot_expand_visits: 1,
             exploration: 1.4,
             prior_temperature: 0.04,
             unvisited_value: stats::UNVISITED_VALUE,
@@ -156,7 +160,8 @@ impl Default for SearchSettings {
 }
 
 /// One tunable search parameter with its value, as `NAME=VALUE` (the CLI's `--search`):
-/// `exploration`, `cutoff`, `prior-temperature`, `expand-visits`, `fpu` or `stay-prior`. For tuning matches;
+/// `exploration`, `cutoff`, `prior-temperature`, `expand-visits`, `shot-expand-visits`, `fpu`, `stay-prior` or
+/// `move-policy`. For tuning matches;
 /// the defaults are the tuned values.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum SearchParam {
@@ -168,6 +173,8 @@ pub enum SearchParam {
     PriorTemperature(f32),
     /// [`SearchSettings::expand_visits`], from 1 to 1000.
     ExpandVisits(u32),
+    /// [`SearchSettings::shot_expand_visits`], from 1 to 1000.
+    ShotExpandVisits(u32),
     /// [`SearchSettings::unvisited_value`], from 0 to 1.
     Fpu(f32),
     /// [`SearchSettings::stay_prior`], from 0.001 to 0.999.
@@ -211,11 +218,12 @@ impl FromStr for SearchParam {
             "cutoff" => Ok(SearchParam::Cutoff(whole(0, 200)?)),
             "prior-temperature" => Ok(SearchParam::PriorTemperature(real(0.001, 10.0)?)),
             "expand-visits" => Ok(SearchParam::ExpandVisits(whole(1, 1000)?)),
+            "shot-expand-visits" => Ok(SearchParam::ShotExpandVisits(whole(1, 1000)?)),
             "fpu" => Ok(SearchParam::Fpu(real(0.0, 1.0)?)),
             "stay-prior" => Ok(SearchParam::StayPrior(real(0.001, 0.999)?)),
             "move-policy" => Ok(SearchParam::MovePolicy(whole(0, 1)? == 1)),
             other => Err(err(format!(
-                "unknown search parameter '{}' (exploration, cutoff, prior-temperature, expand-visits, fpu, stay-prior, move-policy)",
+                "unknown search parameter '{}' (exploration, cutoff, prior-temperature, expand-visits, shot-expand-visits, fpu, stay-prior, move-policy)",
                 shorten(other)
             ))),
         }
@@ -234,6 +242,7 @@ impl SearchSettings {
             SearchParam::Cutoff(x) => self.cutoff = x,
             SearchParam::PriorTemperature(x) => self.prior_temperature = x,
             SearchParam::ExpandVisits(x) => self.expand_visits = x,
+            SearchParam::ShotExpandVisits(x) => self.shot_expand_visits = x,
             SearchParam::Fpu(x) => self.unvisited_value = x,
             SearchParam::StayPrior(x) => self.stay_prior = x,
             SearchParam::MovePolicy(on) => self.move_policy = on,
@@ -385,6 +394,7 @@ impl Searcher {
             prior_temperature: self.settings.prior_temperature,
             max_nodes: self.settings.max_nodes(),
             expand_visits: self.settings.expand_visits,
+            shot_expand_visits: self.settings.shot_expand_visits,
             unvisited_value: self.settings.unvisited_value,
             stay_prior: self.settings.stay_prior,
             move_policy: self.settings.move_policy,

@@ -38,6 +38,8 @@ pub struct MctsConfig {
     pub max_nodes: usize,
     /// Visits a move-choice leaf needs before it is expanded (its children cost memory).
     pub expand_visits: u32,
+    /// Visits a shot-choice node needs before its shots are added (before: a random shot).
+    pub shot_expand_visits: u32,
     /// The value of a child without visits in PUCT selection (ours only).
     pub unvisited_value: f32,
     /// The prior share of the no-move choice at a move-choice node (ours only), when
@@ -270,15 +272,18 @@ impl Tree {
                 self.exhausted.store(true, Ordering::Relaxed);
                 break if side == Color::Black { 1.0 } else { 0.0 };
             }
-            self.enter(b, shared);
+            let b_seen = self.enter(b, shared);
             ws.path.push(b);
             let bn = self.node(b);
             let shooter_move = bn.shooter_move();
-            let ready =
-                bn.is_expanded() || (self.has_room() && bn.try_claim() && self.expand_shots(b, &pos, shooter_move, ws));
+            let ready = bn.is_expanded()
+                || (b_seen >= self.config.shot_expand_visits.saturating_sub(1)
+                    && self.has_room()
+                    && bn.try_claim()
+                    && self.expand_shots(b, &pos, shooter_move, ws));
             if !ready {
-                // No room for the shots (or another thread is adding them): finish the
-                // turn at random below the tree.
+                // Too few visits or no room for the shots (or another thread is adding
+                // them): finish the turn at random below the tree.
                 let Some(turn) = random_shot(&pos, shooter_move, rng) else { break 0.5 };
                 pos.play_turn_unchecked(turn);
                 break match pos.winner() {

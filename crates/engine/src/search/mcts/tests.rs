@@ -12,6 +12,7 @@ fn config() -> MctsConfig {
         prior_temperature: 0.04,
         max_nodes: 1 << 20,
         expand_visits: 4,
+        shot_expand_visits: 1,
         unvisited_value: stats::UNVISITED_VALUE,
         stay_prior: crate::search::DEFAULT_STAY_PRIOR,
         move_policy: false,
@@ -233,4 +234,39 @@ fn children_are_kept_highest_prior_first_and_selection_chooses_as_a_full_scan_wo
     assert!(nodes > 500 && scored > 200, "{nodes} nodes, {scored} scored");
     // Selection above raised no node's count past its first unvisited child.
     tree.iterate_alone(&mut ws, &mut rng);
+}
+
+/// `shot_expand_visits`: a shooter's move gets its shots in the tree only at that visit;
+/// before, the playout finishes the turn with a random shot.
+#[test]
+fn a_shooters_move_gets_its_shots_only_at_its_shot_expand_visit() {
+    let pos: Position = "9s/2s7/7s2/10/5s4/10/10/2s7/7s2/s9 b".parse().unwrap();
+    for (visits, fewest) in [(1, 1), (3, 3)] {
+        let mut tree = Tree::new(MctsConfig { shot_expand_visits: visits, ..config() }, pos.clone());
+        let (mut rng, mut ws) = (Rng::new(8), Workspace::new(false));
+        for _ in 0..2000 {
+            tree.iterate_alone(&mut ws, &mut rng);
+        }
+        // The shot-choice nodes: the children of the move-choice nodes (the root's, and
+        // those below every shot in the tree).
+        let mut least = u32::MAX;
+        let mut unexpanded_visited = 0;
+        let mut stack = vec![tree.root];
+        while let Some(id) = stack.pop() {
+            for b in tree.node(id).child_range() {
+                let bn = tree.node(b);
+                if bn.child_range().is_empty() {
+                    unexpanded_visited += u32::from(bn.visits() > 0);
+                    continue;
+                }
+                least = least.min(bn.visits());
+                stack.extend(bn.child_range());
+            }
+        }
+        assert_eq!(least, fewest, "shot-expand-visits {visits}");
+        assert_eq!(unexpanded_visited > 0, visits > 1, "shot-expand-visits {visits}");
+    }
+    let param = |s: &str| s.parse::<crate::search::SearchParam>();
+    assert_eq!(param("shot-expand-visits=5"), Ok(crate::search::SearchParam::ShotExpandVisits(5)));
+    assert!(param("shot-expand-visits=0").is_err());
 }
