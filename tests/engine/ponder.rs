@@ -139,8 +139,13 @@ fn wait_for(what: &str, done: impl Fn() -> bool) {
 }
 
 fn recorder(seed: u64) -> (Recorder, Arc<Log>) {
+    recorder_with(seed, EngineArgs::default())
+}
+
+/// [`recorder`] of the player `args` make.
+fn recorder_with(seed: u64, args: EngineArgs) -> (Recorder, Arc<Log>) {
     let log = Arc::new(Log::default());
-    let inner = EngineArgs::default().player(seed).unwrap();
+    let inner = args.player(seed).unwrap();
     (Recorder { inner, log: Arc::clone(&log) }, log)
 }
 
@@ -164,12 +169,15 @@ fn last_move(output: &str) -> String {
 /// (2000 playouts, the budget) before it sends White's move. Returns the log and the
 /// replies.
 fn game_against_a_searcher(ponder: bool, turns: usize) -> (Arc<Log>, Vec<String>) {
-    let (player, log) = recorder(11);
+    // The cutoff this game was calibrated with (the default is 6 since): how much of the
+    // next search pondering leaves depends on the game, not on the cutoff.
+    let (player, log) =
+        recorder_with(11, EngineArgs { search: vec![search::SearchParam::Cutoff(4)], ..EngineArgs::default() });
     let mut engine = Engine::new(Variant::from_size(7).unwrap(), Box::new(player));
     let mut script: VecDeque<String> =
         ["boardsize 7", "playouts 2000", if ponder { "ponder on" } else { "ponder off" }].map(String::from).into();
     let mut game = Game::new(Variant::from_size(7).unwrap());
-    let mut opponent = search::Searcher::new(SearchSettings { seed: 9, ..SearchSettings::default() });
+    let mut opponent = search::Searcher::new(SearchSettings { seed: 9, cutoff: 4, ..SearchSettings::default() });
     let budget = Limits { iterations: Some(2000), ..Limits::default() };
     let (mut asked, mut played, mut ponders) = (false, 0, 0);
     let watch = Arc::clone(&log);

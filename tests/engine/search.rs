@@ -138,11 +138,21 @@ fn self_play_digest(settings: SearchSettings, size: u8, game_seed: u64, moves: u
 /// 98046a4, where one thread searched one private tree).
 #[test]
 fn one_thread_searches_exactly_as_recorded() {
-    // The no-move choice's prior share of 98046a4 (now 0.1), and its move-choice priors
+    // The no-move choice's prior share of 98046a4 (now 0.1), its cutoff (now 6), and its move-choice priors
     // (the learned move policy, on by default since, is pinned in search_pinned.rs).
     let cases: [(SearchSettings, u8, u64, &[&str]); 3] = [
-        (SearchSettings { seed: 5, stay_prior: 0.25, move_policy: false, ..Default::default() }, 10, 31, PINNED_10),
-        (SearchSettings { seed: 6, stay_prior: 0.25, move_policy: false, ..Default::default() }, 7, 32, PINNED_7),
+        (
+            SearchSettings { seed: 5, stay_prior: 0.25, move_policy: false, cutoff: 4, ..Default::default() },
+            10,
+            31,
+            PINNED_10,
+        ),
+        (
+            SearchSettings { seed: 6, stay_prior: 0.25, move_policy: false, cutoff: 4, ..Default::default() },
+            7,
+            32,
+            PINNED_7,
+        ),
         (SearchSettings { seed: 7, player: Algorithm::Uct, ..Default::default() }, 9, 33, PINNED_UCT),
     ];
     let got: Vec<Vec<String>> = cases

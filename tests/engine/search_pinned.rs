@@ -83,10 +83,18 @@ fn random_turns(variant: Variant, rules: Rules, policy: PlayoutPolicy, games: u3
 }
 
 fn engine(seed: u64) -> SearchSettings {
-    // The no-move choice's prior share when these were recorded (now 0.1), and the
-    // move-choice priors they were recorded with (the learned move policy, on by default
-    // since, has cases of its own): the code paths are the same whatever the share.
-    SearchSettings { seed, tree_reuse: true, stay_prior: 0.25, move_policy: false, ..SearchSettings::default() }
+    // The no-move choice's prior share when these were recorded (now 0.1), their cutoff
+    // (now 6), and the move-choice priors they were recorded with (the learned move policy,
+    // on by default since, has cases of its own): the code paths are the same whatever the
+    // share and the cutoff.
+    SearchSettings {
+        seed,
+        tree_reuse: true,
+        stay_prior: 0.25,
+        move_policy: false,
+        cutoff: 4,
+        ..SearchSettings::default()
+    }
 }
 
 /// The engine as it plays by default: the learned move policy for the move-choice priors.

@@ -142,7 +142,7 @@ impl Default for SearchSettings {
             player: Algorithm::Veletas,
             seed: 0,
             threads: 1,
-            cutoff: 4,
+            cutoff: 6,
             memory_mb: DEFAULT_MEMORY_MB,
             tree_reuse: true,
             expand_visits: 4,
