@@ -132,7 +132,6 @@ impl MoveContext {
 
     /// The features of the move `from`-`to`, `facts` being [`MoveContext::leaving_facts`]
     /// of `from`.
-    #[inline(always)]
     fn move_features(&self, pos: &Position, from: Square, to: Square, facts: &FromFacts) -> MoveFeatures {
         let mut f = [0.0; MOVE_FEATURES];
         let (own, opp) = (self.side, !self.side);
@@ -186,7 +185,6 @@ impl PolicyModel {
     }
 
     /// A move's score (its log-prior up to a constant).
-    #[inline(always)]
     pub fn score(&self, family: usize, features: &MoveFeatures) -> f64 {
         self.weights[family].iter().zip(features.0.iter()).map(|(w, f)| w * f).sum::<f64>().clamp(-50.0, 50.0)
     }
