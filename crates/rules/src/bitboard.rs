@@ -69,6 +69,23 @@ impl Bitboard {
         )
     }
 
+    /// The squares orthogonally or diagonally next to at least two squares of the set
+    /// (as [`Bitboard::neighbours`] is next to at least one): a count of the eight
+    /// shifted sets, carried no further than two. Includes squares off smaller boards.
+    pub const fn neighbours_twice(self) -> Bitboard {
+        let b = self.0;
+        let s = STRIDE as u32;
+        let shifted = [b << 1, b >> 1, b << s, b >> s, b << (s + 1), b >> (s + 1), b << (s - 1), b >> (s - 1)];
+        let (mut once, mut twice) = (0u128, 0u128);
+        let mut i = 0;
+        while i < shifted.len() {
+            twice |= once & shifted[i];
+            once |= shifted[i];
+            i += 1;
+        }
+        Bitboard(twice & FULL_BOARD)
+    }
+
     /// The squares orthogonally next to some square of the set.
     pub const fn orthogonal_neighbours(self) -> Bitboard {
         let b = self.0;
@@ -383,6 +400,25 @@ mod tests {
         assert!(reach.contains(sq("e6")) && !reach.contains(sq("e7")) && !reach.contains(sq("e8")));
         assert!(reach.contains(sq("d4")) && !reach.contains(sq("c3")) && !reach.contains(sq("b2")));
         assert!(reach.contains(sq("j10")) && reach.contains(sq("a9")));
+    }
+
+    #[test]
+    fn neighbours_twice_are_the_squares_next_to_two_or_more() {
+        let mut rng = crate::Rng::new(9);
+        for _ in 0..200 {
+            let mut set = Bitboard::EMPTY;
+            for sq in (0..MAX_SIZE * STRIDE).filter_map(|i| Square::from_index(i as u32)) {
+                if rng.below(3) == 0 {
+                    set |= sq.bitboard();
+                }
+            }
+            let twice = set.neighbours_twice();
+            for sq in (0..MAX_SIZE * STRIDE).filter_map(|i| Square::from_index(i as u32)) {
+                let next = (sq.bitboard().neighbours() & set).count();
+                assert_eq!(twice.contains(sq), next >= 2, "{sq}");
+            }
+            assert!((twice & !Bitboard(FULL_BOARD)).is_empty());
+        }
     }
 
     #[test]

@@ -34,7 +34,7 @@ pub fn winning_turn(pos: &Position) -> Option<Turn> {
     let mut tight_libs = [Bitboard::EMPTY; 16];
     let mut tight = 0;
     for s in pos.shooters() {
-        let libs = s.bitboard().neighbours() & empty;
+        let libs = s.neighbours() & empty;
         match libs.count() {
             1 => single |= libs,
             2 => double |= libs,
@@ -61,19 +61,24 @@ pub fn winning_turn(pos: &Position) -> Option<Turn> {
         next.winner() == Some(side)
     };
     let blockers = pos.blockers();
-    let mut unmoved = Bitboard::EMPTY;
-    for s in pos.shooters() {
-        unmoved |= queen_reach(s, blockers);
-    }
-    if let Some(turn) = (unmoved & single).iter().map(Turn::shot_only).find(|&t| wins(t)) {
-        return Some(turn);
+    // A shot without a move can only win into a last liberty.
+    if !single.is_empty() {
+        let mut unmoved = Bitboard::EMPTY;
+        for s in pos.shooters() {
+            unmoved |= queen_reach(s, blockers);
+        }
+        if let Some(turn) = (unmoved & single).iter().map(Turn::shot_only).find(|&t| wins(t)) {
+            return Some(turn);
+        }
     }
     let libs = single | double;
+    let tight = Tight::new(empty, single, libs);
     for from in pos.shooters() {
         let vacated = blockers ^ from.bitboard();
-        for to in queen_reach(from, blockers) {
+        let sees_single = tight.sees_single(vacated);
+        for to in queen_reach(from, blockers) & tight.destinations(from, sees_single) {
             let after = vacated | to.bitboard();
-            let own = to.bitboard().neighbours() & pos.variant().board() & !after;
+            let own = to.neighbours() & pos.variant().board() & !after;
             // Filling a shooter's last liberty with the move leaves the shot free (it may
             // still matter, by growing a group next to a claimed shooter). Otherwise the
             // shot must close a shooter: the moved one's last liberty, another's last,
@@ -90,7 +95,7 @@ pub fn winning_turn(pos: &Position) -> Option<Turn> {
                 let mut closed = Bitboard::EMPTY;
                 let mut touching = Bitboard::EMPTY;
                 for s in pos.shooters() {
-                    if s != from && (s.bitboard().neighbours() & empty & !to.bitboard()).is_empty() {
+                    if s != from && (s.neighbours() & empty & !to.bitboard()).is_empty() {
                         closed |= s.bitboard();
                     }
                 }
@@ -109,7 +114,7 @@ pub fn winning_turn(pos: &Position) -> Option<Turn> {
                 (all & t) | rest.first().map_or(Bitboard::EMPTY, Square::bitboard)
             } else {
                 let t = if own.count() == 1 { closing | own } else { closing };
-                if t.is_empty() {
+                if t.is_empty() || (t == single && !sees_single.contains(to)) {
                     continue;
                 }
                 shots() & t
@@ -120,6 +125,46 @@ pub fn winning_turn(pos: &Position) -> Option<Turn> {
         }
     }
     None
+}
+
+/// What the classic winning-turn search knows of the shooters' liberties before trying
+/// moves, to pass over the destinations that cannot win.
+struct Tight {
+    /// The last liberties of shooters with one empty neighbour.
+    single: Bitboard,
+    /// The liberties of shooters with one or two empty neighbours.
+    libs: Bitboard,
+    /// Squares with two or more empty neighbours, and with none.
+    crowded: Bitboard,
+    lonely: Bitboard,
+}
+
+impl Tight {
+    fn new(empty: Bitboard, single: Bitboard, libs: Bitboard) -> Tight {
+        Tight { single, libs, crowded: empty.neighbours_twice(), lonely: !empty.neighbours() }
+    }
+
+    /// The squares from which a shot reaches a last liberty with `vacated` the line
+    /// blockers (a line is open both ways: a shot from T reaches Q exactly when one from
+    /// Q would reach T).
+    fn sees_single(&self, vacated: Bitboard) -> Bitboard {
+        let mut sees = Bitboard::EMPTY;
+        for q in self.single {
+            sees |= queen_reach(q, vacated);
+        }
+        sees
+    }
+
+    /// The destinations of `from`'s moves that may win (`sees_single`: of the position
+    /// with `from` vacated): a liberty, one that leaves the moved shooter at most one
+    /// empty neighbour (it had at most one, or none next to the vacated origin), or one
+    /// whose shot reaches a last liberty. From any other the shot would have to close a
+    /// last liberty it cannot reach.
+    fn destinations(&self, from: Square, sees_single: Bitboard) -> Bitboard {
+        let near_from = from.neighbours();
+        let low = (!self.crowded & !near_from) | (self.lonely & near_from);
+        self.libs | sees_single | low
+    }
 }
 
 /// The most shooters of `tight` (their liberty sets) that filling two squares of
@@ -233,6 +278,50 @@ pub fn hands_over_win(pos: &Position, turn: Turn) -> bool {
 mod tests {
     use super::*;
     use veletas_rules::{PlayoutPolicy, Rng};
+
+    /// On every position of random classic games, a destination is kept exactly when the
+    /// move leaves its shooter at most one empty neighbour, lands on a liberty of a
+    /// shooter with one or two, or its shot reaches a last liberty.
+    #[test]
+    fn the_destinations_kept_are_those_that_may_close_a_shooter() {
+        let mut rng = Rng::new(17);
+        let (mut kept, mut passed) = (0, 0);
+        for start in ["7/7/2s4/7/4s2/1s5/7 b", "9s/2s7/7s2/10/5s4/10/10/2s7/7s2/s9 b"] {
+            for _ in 0..20 {
+                let mut pos: Position = start.parse().unwrap();
+                while !pos.is_over() {
+                    let empty = pos.empty_squares();
+                    let (mut single, mut double) = (Bitboard::EMPTY, Bitboard::EMPTY);
+                    for s in pos.shooters() {
+                        let libs = s.neighbours() & empty;
+                        match libs.count() {
+                            1 => single |= libs,
+                            2 => double |= libs,
+                            _ => {}
+                        }
+                    }
+                    let tight = Tight::new(empty, single, single | double);
+                    let blockers = pos.blockers();
+                    for from in pos.shooters() {
+                        let vacated = blockers ^ from.bitboard();
+                        let keep = tight.destinations(from, tight.sees_single(vacated));
+                        for to in queen_reach(from, blockers) {
+                            let free_after =
+                                (to.neighbours() & pos.variant().board() & !(vacated | to.bitboard())).count();
+                            let may = free_after <= 1
+                                || (single | double).contains(to)
+                                || !(queen_reach(to, vacated) & single).is_empty();
+                            assert_eq!(keep.contains(to), may, "{pos}: {from}-{to}");
+                            if may { kept += 1 } else { passed += 1 }
+                        }
+                    }
+                    let turn = pos.random_turn(&mut rng, PlayoutPolicy::Cheap).unwrap();
+                    pos.play_turn_unchecked(turn);
+                }
+            }
+        }
+        assert!(kept > 1000 && passed > 1000, "{kept} kept, {passed} passed over");
+    }
 
     /// Brute force: try every legal turn.
     fn slow_winning_turns(pos: &Position) -> usize {
