@@ -61,15 +61,10 @@ pub fn winning_turn(pos: &Position) -> Option<Turn> {
         next.winner() == Some(side)
     };
     let blockers = pos.blockers();
-    // A shot without a move can only win into a last liberty.
-    if !single.is_empty() {
-        let mut unmoved = Bitboard::EMPTY;
-        for s in pos.shooters() {
-            unmoved |= queen_reach(s, blockers);
-        }
-        if let Some(turn) = (unmoved & single).iter().map(Turn::shot_only).find(|&t| wins(t)) {
-            return Some(turn);
-        }
+    // A shot without a move can only win into a last liberty, and every last liberty is
+    // a shot without a move: its own shooter, next to it, reaches it.
+    if let Some(turn) = single.iter().map(Turn::shot_only).find(|&t| wins(t)) {
+        return Some(turn);
     }
     let libs = single | double;
     let tight = Tight::new(empty, single, libs);
