@@ -54,28 +54,15 @@ impl Bitboard {
     /// set itself not included unless a square neighbours another). Includes
     /// squares off smaller boards: mask with the variant's board.
     pub const fn neighbours(self) -> Bitboard {
-        let b = self.0;
-        let s = STRIDE as u32;
-        Bitboard(
-            ((b << 1)
-                | (b >> 1)
-                | (b << s)
-                | (b >> s)
-                | (b << (s + 1))
-                | (b >> (s + 1))
-                | (b << (s - 1))
-                | (b >> (s - 1)))
-                & FULL_BOARD,
-        )
+        let [a, b, c, d, e, f, g, h] = shifted_eight_ways(self.0);
+        Bitboard((a | b | c | d | e | f | g | h) & FULL_BOARD)
     }
 
     /// The squares orthogonally or diagonally next to at least two squares of the set
     /// (as [`Bitboard::neighbours`] is next to at least one): a count of the eight
     /// shifted sets, carried no further than two. Includes squares off smaller boards.
     pub const fn neighbours_twice(self) -> Bitboard {
-        let b = self.0;
-        let s = STRIDE as u32;
-        let shifted = [b << 1, b >> 1, b << s, b >> s, b << (s + 1), b >> (s + 1), b << (s - 1), b >> (s - 1)];
+        let shifted = shifted_eight_ways(self.0);
         let (mut once, mut twice) = (0u128, 0u128);
         let mut i = 0;
         while i < shifted.len() {
@@ -97,6 +84,14 @@ impl Bitboard {
     pub const fn iter(self) -> Squares {
         Squares { low: self.0 as u64, high: (self.0 >> 64) as u64 }
     }
+}
+
+/// The set `b` moved one square in each of the eight directions (off the board's files
+/// into the padding column, which the callers mask off).
+#[inline(always)]
+const fn shifted_eight_ways(b: u128) -> [u128; 8] {
+    let s = STRIDE as u32;
+    [b << 1, b >> 1, b << s, b >> s, b << (s + 1), b >> (s + 1), b << (s - 1), b >> (s - 1)]
 }
 
 /// The `k`-th lowest set bit of `x` (which must have more than `k` bits set).
