@@ -1,11 +1,10 @@
 //! Live updates: `GET /api/games/ID/events`, a stream of Server-Sent Events that sends the
 //! game's view (the JSON of `GET /api/games/ID`) as soon as it changes.
 //!
-//! tiny_http answers each request on one of the server's few worker threads, and a
-//! response held open would hold its worker for good. So a stream takes the connection
-//! from its request ([`tiny_http::Request::into_writer`]) and is served by a thread of its
-//! own, and the worker goes back to answering. The streams are bounded: at most
-//! [`MAX_STREAMS`] are open at once (one more gets 503, and the page polls instead); each
+//! Each connection has a thread of its own ([`crate::http`]), and a stream holds its
+//! connection and its thread while it runs. The streams are bounded: at most
+//! [`MAX_STREAMS`] are open at once (one more gets 503, and the page polls instead), which
+//! leaves most of the server's [`crate::http::MAX_CONNECTIONS`] to other requests; each
 //! ends when its game is closed (with an `end` event), when the server stops, or when the
 //! client has gone away: a comment line is sent after [`HEARTBEAT`] without an update, and
 //! a write that fails ends the stream.
@@ -31,13 +30,12 @@ pub const TICK: Duration = Duration::from_millis(10);
 /// The longest a stream stays silent: then it sends a comment, which finds a client gone.
 pub const HEARTBEAT: Duration = Duration::from_secs(5);
 
-/// The head of a stream's response. Its body is chunked, so that its end is told by the
-/// last chunk and the connection can serve further requests (tiny_http keeps reading it).
-const HEAD: &str = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\nCache-Control: no-store\r\n\
-                    X-Content-Type-Options: nosniff\r\nTransfer-Encoding: chunked\r\n\r\n";
+/// The headers of a stream's response. Its body is chunked, so that its end is told by the
+/// last chunk.
+const HEADERS: [&str; 3] = ["Cache-Control: no-store", "X-Content-Type-Options: nosniff", "Transfer-Encoding: chunked"];
 
 /// A response body written in chunks, each flushed at once.
-struct Chunks(Box<dyn Write + Send>);
+struct Chunks(crate::http::Writer);
 
 impl Chunks {
     fn send(&mut self, text: &str) -> std::io::Result<()> {
@@ -90,30 +88,21 @@ impl Streams {
     }
 }
 
-/// Serves `request` as the stream of `game`'s views on a thread of its own, in `slot`.
-pub fn start(request: tiny_http::Request, game: SharedGame, settings: Arc<Settings>, slot: Slot) {
-    let writer = request.into_writer();
-    let spawned = std::thread::Builder::new().name("events".into()).spawn(move || {
-        if let Err(e) = stream(writer, &game, &settings, slot) {
-            log::debug!("a stream of live updates ended: {e}");
-        }
-    });
-    if let Err(e) = spawned {
-        // The writer is dropped with the closure: the connection closes, and the page polls.
-        log::warn!("no thread for a stream of live updates: {e}");
+/// Serves `request` as the stream of `game`'s views, in `slot`, on the request's own thread.
+pub fn start(request: crate::http::Request, game: &SharedGame, settings: &Settings, slot: Slot) {
+    let headers = HEADERS.map(str::to_string);
+    let served = request
+        .into_writer("text/event-stream; charset=utf-8", &headers)
+        .and_then(|writer| stream(writer, game, settings, slot));
+    if let Err(e) = served {
+        log::debug!("a stream of live updates ended: {e}");
     }
 }
 
-/// Writes the head, then every change of `game`'s view, until the game is closed, the
-/// server stops or a write fails; `slot` is given back before the last chunk.
-fn stream(
-    mut writer: Box<dyn Write + Send>,
-    game: &SharedGame,
-    settings: &Settings,
-    slot: Slot,
-) -> std::io::Result<()> {
+/// Writes every change of `game`'s view, until the game is closed, the server stops or a
+/// write fails; `slot` is given back before the last chunk.
+fn stream(writer: crate::http::Writer, game: &SharedGame, settings: &Settings, slot: Slot) -> std::io::Result<()> {
     let streams = Arc::clone(&slot.0);
-    writer.write_all(HEAD.as_bytes())?;
     let mut chunks = Chunks(writer);
     // Reconnect after a second if the connection drops.
     chunks.send("retry: 1000\n\n")?;

@@ -14,6 +14,7 @@ pub mod analysis;
 pub mod analysis_view;
 pub mod engine_turn;
 pub mod events;
+pub mod http;
 pub mod new_game;
 pub mod series;
 pub mod series_view;
@@ -222,7 +223,7 @@ pub struct Gui {
     /// Lines for stderr about the engines (options of the engines file the page does not use).
     pub notes: Vec<String>,
     app: Arc<App>,
-    server: Arc<tiny_http::Server>,
+    listener: http::Listener,
 }
 
 impl Gui {
@@ -235,8 +236,8 @@ impl Gui {
             .collect();
         let address = *addresses.first().ok_or_else(|| format!("--host {}: no address", args.host))?;
         let loopback = is_loopback(&addresses);
-        let server = tiny_http::Server::http(address).map_err(|e| format!("cannot listen on {address}: {e}"))?;
-        let port = server.server_addr().to_ip().map_or(args.port, |a| a.port());
+        let listener = http::Listener::bind(address).map_err(|e| format!("cannot listen on {address}: {e}"))?;
+        let port = listener.local_addr().map_or(args.port, |a| a.port());
         let (token, hosts) = if loopback {
             let hosts = ["localhost", "127.0.0.1", "[::1]", args.host.as_str()].map(str::to_string).to_vec();
             (None, hosts)
@@ -248,24 +249,25 @@ impl Gui {
         let settings =
             Settings { engines, command_timeout: Duration::from_secs(10), margin: 0.5, record: args.record.clone() };
         let app = Arc::new(App::new(settings, token, hosts, port));
-        Ok(Gui { url, elsewhere, notes, app, server: Arc::new(server) })
+        Ok(Gui { url, elsewhere, notes, app, listener })
     }
 
     /// Answers requests until the [`Gui::stopper`] is called, then closes every game (killing
     /// its engines).
     pub fn serve(&self) {
-        self.app.serve(&self.server, 4);
+        self.app.serve(&self.listener);
         self.app.close_all();
     }
 
     /// A handle that stops [`Gui::serve`] from another thread.
     pub fn stopper(&self) -> impl Fn() + Send + 'static {
-        let server = Arc::clone(&self.server);
-        move || {
-            for _ in 0..8 {
-                server.unblock();
-            }
-        }
+        self.listener.stopper()
+    }
+
+    /// A handle that tells how many connections are open (a stream of live updates holds one
+    /// while it runs), and how many of them are still sending their request's head.
+    pub fn connections(&self) -> impl Fn() -> (usize, usize) + Send + 'static {
+        self.listener.counter()
     }
 }
 

@@ -1,5 +1,5 @@
-//! The HTTP server: the page and a small JSON API, on [`tiny_http`] (synchronous, a few
-//! worker threads, no async runtime).
+//! The HTTP server: the page and a small JSON API, on the bounded connections of
+//! [`crate::http`] (synchronous, a thread a connection, no async runtime).
 //!
 //! | request | what it does |
 //! |---|---|
@@ -21,21 +21,22 @@
 //! Everything the page sends is checked: a malformed body, an unknown game, an illegal
 //! turn or a body over [`MAX_BODY`] bytes is a JSON `{"error": ...}` with a 4xx status and
 //! changes nothing. A `POST` must say `Content-Type: application/json` (so that another web
-//! site cannot post a plain form to it), every request must name this server in its `Host`
-//! header (against DNS rebinding), and with a token (a non-loopback `--host`) every request
-//! must carry it as `?token=`.
+//! site cannot post a plain form to it). On a loopback address every request must name this
+//! server in its `Host` header (against DNS rebinding); on any other (`--host 0.0.0.0`, a
+//! LAN address) every request must carry the token as `?token=`, and the `Host` header is
+//! not checked: the machine's names are not all known to it (aliases, a proxy's name), and a
+//! rebound page cannot know the token, which is what keeps other sites out.
 
-use std::io::Read;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tiny_http::{Header, Method, Request, Response, Server};
 use veletas_rules::Position;
 use veletas_tools::picture::svg::{self, Layout, SvgOptions};
 
 use crate::analysis;
 use crate::events::{self, Streams};
+use crate::http::{BodyError, Listener, Request};
 use crate::new_game::NewGame;
 use crate::series::{self, Registry};
 use crate::session::{self, Refusal, Settings, SharedGame};
@@ -142,24 +143,11 @@ impl App {
         App { settings: Arc::new(settings), games, token, hosts, page: page(), streams: Arc::default() }
     }
 
-    /// Answers requests from `server` on `threads` threads until it is unblocked.
-    pub fn serve(self: &Arc<Self>, server: &Arc<Server>, threads: usize) {
-        let workers: Vec<_> = (0..threads.max(1))
-            .filter_map(|i| {
-                let (app, server) = (Arc::clone(self), Arc::clone(server));
-                std::thread::Builder::new()
-                    .name(format!("http-{i}"))
-                    .spawn(move || {
-                        for request in server.incoming_requests() {
-                            app.handle(request);
-                        }
-                    })
-                    .ok()
-            })
-            .collect();
-        for worker in workers {
-            let _ = worker.join();
-        }
+    /// Answers requests from `listener` until it is stopped.
+    pub fn serve(self: &Arc<Self>, listener: &Listener) {
+        let app = Arc::clone(self);
+        let handle: Arc<dyn Fn(Request) + Send + Sync> = Arc::new(move |request| app.handle(request));
+        listener.serve(&handle);
     }
 
     /// Closes every game, killing its engines, and waits for the analysis engines to be
@@ -181,11 +169,10 @@ impl App {
 
     fn handle(&self, mut request: Request) {
         let answer = match self.events(&request) {
-            Events::Stream(game, slot) => return events::start(request, game, Arc::clone(&self.settings), slot),
+            Events::Stream(game, slot) => return events::start(request, &game, &self.settings, slot),
             Events::Refused(answer) => answer,
             Events::Not => self.answer(&mut request),
         };
-        let mut response = Response::from_string(answer.body).with_status_code(answer.status);
         let mut headers = vec![
             format!("Content-Type: {}; charset=utf-8", answer.content_type),
             "Cache-Control: no-store".to_string(),
@@ -197,14 +184,7 @@ impl App {
         if let Some(name) = answer.download {
             headers.push(format!("Content-Disposition: attachment; filename=\"{name}\""));
         }
-        for header in headers {
-            if let Ok(header) = header.parse::<Header>() {
-                response.add_header(header);
-            }
-        }
-        if let Err(e) = request.respond(response) {
-            log::debug!("answering a request failed: {e}");
-        }
+        request.respond(answer.status, &headers, answer.body.as_bytes());
     }
 
     /// Whether `request` is `GET /api/games/ID/events` (a stream of live updates, served on
@@ -214,7 +194,7 @@ impl App {
         let path = url.split_once('?').map_or(url, |(path, _)| path);
         let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
         let ["api", "games", id, "events"] = parts.as_slice() else { return Events::Not };
-        if *request.method() != Method::Get {
+        if request.method() != "GET" {
             return Events::Not;
         }
         if let Err(answer) = self.check(request) {
@@ -238,9 +218,9 @@ impl App {
     /// The checks of every request: its `Host` header names this server, and it carries the
     /// token when there is one.
     fn check(&self, request: &Request) -> Result<(), Answer> {
-        let host = request.headers().iter().find(|h| h.field.equiv("Host")).map(|h| h.value.as_str().to_string());
-        let known = |h: &String| self.hosts.iter().any(|ok| ok.eq_ignore_ascii_case(h));
-        if !self.hosts.is_empty() && !host.as_ref().is_some_and(known) {
+        let host = request.header("Host");
+        let known = |h: &str| self.hosts.iter().any(|ok| ok.eq_ignore_ascii_case(h));
+        if !self.hosts.is_empty() && !host.is_some_and(known) {
             return Err(Answer::error(403, "unknown Host header"));
         }
         if let Some(token) = &self.token {
@@ -259,12 +239,9 @@ impl App {
         }
         let url = request.url().to_string();
         let path = url.split_once('?').map_or(url.as_str(), |(path, _)| path);
-        let method = request.method().clone();
-        let body = if method == Method::Post {
-            let json = request
-                .headers()
-                .iter()
-                .any(|h| h.field.equiv("Content-Type") && h.value.as_str().starts_with("application/json"));
+        let method = request.method().to_string();
+        let body = if method == "POST" {
+            let json = request.header("Content-Type").is_some_and(|t| t.starts_with("application/json"));
             if !json {
                 return Answer::error(415, "a POST must be application/json");
             }
@@ -276,23 +253,21 @@ impl App {
             String::new()
         };
         let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
-        match (&method, parts.as_slice()) {
-            (Method::Get, [""]) => {
-                Answer { status: 200, content_type: "text/html", body: self.page.clone(), download: None }
-            }
-            (Method::Get, ["api", "config"]) => {
+        match (method.as_str(), parts.as_slice()) {
+            ("GET", [""]) => Answer { status: 200, content_type: "text/html", body: self.page.clone(), download: None },
+            ("GET", ["api", "config"]) => {
                 let engines: Vec<&str> = self.settings.engines.iter().map(|e| e.name.as_str()).collect();
                 Answer::json(200, &json!({ "engines": engines, "pieces": pieces_picture() }))
             }
-            (Method::Post, ["api", "position"]) => position_answer(&body),
-            (Method::Post, ["api", "games"]) => self.new_game(&body),
+            ("POST", ["api", "position"]) => position_answer(&body),
+            ("POST", ["api", "games"]) => self.new_game(&body),
             (_, ["api", "games", id, rest @ ..]) => {
                 let Some(game) = id.parse::<u64>().ok().and_then(|id| self.games.get(id)) else {
                     return Answer::error(404, format!("no game '{}'", id.chars().take(20).collect::<String>()));
                 };
                 self.game_request(&method, rest, &body, &game)
             }
-            (_, ["", ..] | ["api", ..]) if method != Method::Get && method != Method::Post => {
+            (_, ["", ..] | ["api", ..]) if method != "GET" && method != "POST" => {
                 Answer::error(405, "method not allowed")
             }
             _ => Answer::error(404, "not found"),
@@ -317,10 +292,10 @@ impl App {
         Answer::json(201, &json!(view))
     }
 
-    fn game_request(&self, method: &Method, rest: &[&str], body: &str, game: &SharedGame) -> Answer {
+    fn game_request(&self, method: &str, rest: &[&str], body: &str, game: &SharedGame) -> Answer {
         let answer = match (method, rest) {
-            (Method::Get, []) => return self.view(game),
-            (Method::Get, ["record"]) => {
+            ("GET", []) => return self.view(game),
+            ("GET", ["record"]) => {
                 let session = lock(game);
                 let id = session.view().id;
                 return Answer {
@@ -330,7 +305,7 @@ impl App {
                     download: Some(format!("veletas-game-{id}.txt")),
                 };
             }
-            (Method::Get, ["turns", turn]) => {
+            ("GET", ["turns", turn]) => {
                 let Ok(turn) = turn.parse::<usize>() else {
                     return Answer::error(400, "a turn is a number");
                 };
@@ -339,7 +314,7 @@ impl App {
                     Err(refusal) => Answer::refusal(refusal),
                 };
             }
-            (Method::Post, ["steps"]) => {
+            ("POST", ["steps"]) => {
                 return match serde_json::from_str::<StepsBody>(body) {
                     Ok(StepsBody { picks }) if picks.len() <= 16 => match lock(game).steps(&picks) {
                         Ok(steps) => Answer::json(200, &json!(steps)),
@@ -349,23 +324,23 @@ impl App {
                     Err(e) => Answer::error(400, format!("malformed steps request: {e}")),
                 };
             }
-            (Method::Post, ["play"]) => match serde_json::from_str::<PlayBody>(body) {
+            ("POST", ["play"]) => match serde_json::from_str::<PlayBody>(body) {
                 Ok(PlayBody { mv }) => lock(game).play(&mv, self.settings.margin),
                 Err(e) => Err(Refusal::Bad(format!("malformed turn: {e}"))),
             },
-            (Method::Post, ["undo"]) => lock(game).undo(),
-            (Method::Post, ["analyse"]) => match serde_json::from_str::<AnalyseBody>(body) {
+            ("POST", ["undo"]) => lock(game).undo(),
+            ("POST", ["analyse"]) => match serde_json::from_str::<AnalyseBody>(body) {
                 Ok(AnalyseBody { engine, seconds, turn }) => {
                     analysis::start(game, &self.settings, engine, seconds, turn, analysis::Kind::Request)
                 }
                 Err(e) => Err(Refusal::Bad(format!("malformed analysis request: {e}"))),
             },
-            (Method::Post, ["analyse", "stop"]) => {
+            ("POST", ["analyse", "stop"]) => {
                 analysis::stop(&mut lock(game));
                 Ok(())
             }
-            (Method::Post, ["resign"]) => lock(game).resign(),
-            (Method::Post, ["close"]) => {
+            ("POST", ["resign"]) => lock(game).resign(),
+            ("POST", ["close"]) => {
                 let mut session = lock(game);
                 if let Some((series, _)) = &session.series {
                     lock(series).stop();
@@ -373,7 +348,7 @@ impl App {
                 session.close();
                 Ok(())
             }
-            (Method::Get | Method::Post, _) => return Answer::error(404, "not found"),
+            ("GET" | "POST", _) => return Answer::error(404, "not found"),
             _ => return Answer::error(405, "method not allowed"),
         };
         match answer {
@@ -455,17 +430,11 @@ fn position_answer(body: &str) -> Answer {
 
 /// Reads a request body of at most [`MAX_BODY`] bytes of UTF-8.
 fn read_body(request: &mut Request) -> Result<String, Answer> {
-    let too_big = || Answer::error(413, format!("the body is over {MAX_BODY} bytes"));
-    if request.body_length().is_some_and(|n| n > MAX_BODY) {
-        return Err(too_big());
-    }
-    let mut bytes = Vec::new();
-    let read = request.as_reader().take(MAX_BODY as u64 + 1).read_to_end(&mut bytes);
-    if let Err(e) = read {
-        return Err(Answer::error(400, format!("cannot read the body: {e}")));
-    }
-    if bytes.len() > MAX_BODY {
-        return Err(too_big());
-    }
+    let bytes = match request.read_body(MAX_BODY) {
+        Ok(bytes) => bytes,
+        Err(BodyError::TooLarge) => return Err(Answer::error(413, format!("the body is over {MAX_BODY} bytes"))),
+        Err(BodyError::NoLength) => return Err(Answer::error(411, "a body needs a Content-Length")),
+        Err(BodyError::Unreadable(e)) => return Err(Answer::error(400, format!("cannot read the body: {e}"))),
+    };
     String::from_utf8(bytes).map_err(|_| Answer::error(400, "the body is not UTF-8"))
 }

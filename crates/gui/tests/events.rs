@@ -243,6 +243,12 @@ fn at_most_max_streams_are_open_and_the_server_still_answers() {
     for events in &mut streams {
         while next_event(events).is_some() {}
     }
+    // Their connections are closed by the server, though the client keeps its sockets.
+    let give_up = std::time::Instant::now() + WAIT;
+    while (server.connections)().0 > 0 {
+        assert!(std::time::Instant::now() < give_up, "connections left open: {:?}", (server.connections)());
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
     let (_, game) = request(&server, "POST", "/api/games", r#"{"size": 7, "rules": "classic"}"#);
     // The places were given back as the streams' threads ended.
     let (code, mut events) = stream(&server, &format!("/api/games/{}/events", game["id"]));

@@ -16,6 +16,9 @@ use veletas_gui::{Gui, GuiSettings};
 pub struct Running {
     /// `HOST:PORT`, for the sockets and the `Host` header.
     pub address: String,
+    /// The connections open, and how many of them are still sending their head.
+    #[allow(dead_code)] // not every test file looks at them
+    pub connections: Box<dyn Fn() -> (usize, usize)>,
     stop: Box<dyn Fn()>,
     thread: Option<thread::JoinHandle<()>>,
 }
@@ -47,8 +50,9 @@ pub fn start_with(args: &GuiSettings) -> (Running, String) {
     let url = gui.url.clone();
     let address = url.trim_start_matches("http://").split('/').next().unwrap_or_default().to_string();
     let stop = Box::new(gui.stopper());
+    let connections = Box::new(gui.connections());
     let thread = thread::spawn(move || gui.serve());
-    (Running { address, stop, thread: Some(thread) }, url)
+    (Running { address, connections, stop, thread: Some(thread) }, url)
 }
 
 /// A scripted engine, `NAME=sh -c '...'` as `--engine` takes it: it reads each command as
