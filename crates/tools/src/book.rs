@@ -12,7 +12,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::referee::engine::{EngineClient, EngineCommand, Failure, Reply};
+use crate::referee::clock::{Clock, TimeControl};
+use crate::referee::engine::{Ask, EngineClient, EngineCommand, Fault, Setup};
 use crate::referee::openings::Opening;
 use veletas_rules::record::Evaluation;
 use veletas_rules::{Rules, Variant};
@@ -146,9 +147,9 @@ fn score_all(
     let timeout = Duration::from_secs_f64(args.timeout);
     let shown = &args.engine;
     engine.ensure_running().map_err(|e| format!("{shown}: cannot be started: {e}"))?;
-    let name = crate::check::startup(engine, timeout).map_err(|e| format!("{shown}: {e}"))?.full_name();
-    let listed = ask(engine, "list_commands", timeout)?;
-    if !listed.lines().any(|l| l.trim() == "genmove_analyze") {
+    let name = engine.greet(timeout).map_err(|e| format!("{shown}: {e}"))?.full_name();
+    engine.start(timeout).map_err(|fault| format!("{shown}: {fault}"))?;
+    if !engine.capabilities().analyzes() {
         return Err(format!("{name} does not list genmove_analyze: the book needs the win rates it reports"));
     }
     let mut seen = HashSet::new();
@@ -158,7 +159,8 @@ fn score_all(
         if !seen.insert(opening.to_string()) {
             continue;
         }
-        match score(engine, &opening, timeout)? {
+        // The engine's misbehaviour is named as a game's record names it.
+        match score(engine, &opening, timeout).map_err(|f| format!("{name}, on {opening}: {}: {f}", f.termination()))? {
             Some(evaluation) => scored.push(Scored { opening, evaluation }),
             None => log::warn!("{opening}: the engine reported no search; not scored"),
         }
@@ -166,40 +168,20 @@ fn score_all(
     Ok((name, scored))
 }
 
-/// A command that must succeed: its reply's text.
-fn ask(engine: &mut EngineClient, command: &str, timeout: Duration) -> Result<String, String> {
-    match engine.command(command, timeout) {
-        Ok(Reply { success: true, text }) => Ok(text),
-        Ok(Reply { success: false, text }) => {
-            Err(format!("'{command}' was refused: {}", crate::referee::engine::clean_text(&text, 120)))
-        }
-        Err(Failure::Timeout) => Err(format!("no reply to '{command}' within {} s", timeout.as_secs_f64())),
-        Err(failure) => Err(format!("'{command}': {failure}")),
-    }
-}
-
 /// Black's win rate after `opening` by the engine's search (Black is to move after the
-/// classic setups), or `None` when it reports no search.
-fn score(engine: &mut EngineClient, opening: &Opening, timeout: Duration) -> Result<Option<Evaluation>, String> {
-    ask(engine, &format!("boardsize {}", opening.variant.size()), timeout)?;
-    ask(engine, "clear_board", timeout)?;
-    let game = opening.game();
-    let mut replay = veletas_rules::Game::new(opening.variant);
-    for mv in &opening.moves {
-        let color = replay.position().side_to_move();
-        ask(engine, &format!("play {color} {mv}"), timeout)?;
-        replay.play(*mv).map_err(|e| format!("{opening}: {e}"))?;
-    }
+/// classic setups), or `None` when it reports no search; its move is checked by the rules,
+/// and given within `timeout`.
+fn score(engine: &mut EngineClient, opening: &Opening, timeout: Duration) -> Result<Option<Evaluation>, Fault> {
+    let setup = Setup::new(opening.variant, opening.rules, opening.start.clone(), None);
+    let mut game = opening.game();
+    engine.set_up(&setup, timeout)?;
+    engine.catch_up(&setup, &game, timeout)?;
     let color = game.position().side_to_move();
-    let reply = ask(engine, &format!("genmove_analyze {color}"), timeout)?;
-    let (mv, report) = crate::referee::game::split_analyzed(&reply)?;
-    let Some(report) = report else { return Ok(None) };
-    // The engine's own notation for the move may differ from the canonical one.
-    let canonical = game.position().parse_move(mv).map(|m| m.to_string()).unwrap_or_else(|_| mv.to_string());
-    let evaluation = crate::referee::game::evaluation_of(report, &canonical)
-        .or_else(|| crate::referee::game::evaluation_of(report, mv));
+    let mut clock = Clock::new(TimeControl::MoveTime(timeout.as_secs_f64()));
+    let mut elapsed = Duration::ZERO;
+    let played = engine.genmove(Ask::Analyze, &mut game, &mut clock, 0.0, &mut elapsed)?;
     // The win rate is the side to move's: Black's, unless the opening leaves White to move.
-    Ok(evaluation.map(|e| {
+    Ok(played.evaluation.map(|e| {
         if color == veletas_rules::Color::Black { e } else { Evaluation { winrate: e.winrate.other_side(), ..e } }
     }))
 }

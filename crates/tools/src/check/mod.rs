@@ -7,9 +7,10 @@
 //! module holds the request, the result of each check and the report (text or JSON).
 //! `docs/check.md` says what each check asks.
 //!
-//! [`startup`] is the part `match` and `tournament` run on every engine before their first
-//! game (`protocol_version` and `name` must be answered); [`required_checks`] is what
-//! their `--check` runs.
+//! The greeting `match` and `tournament` send every engine before their first game
+//! (`protocol_version` and `name` must be answered) is the controller's
+//! ([`EngineClient::greet`](crate::referee::engine::EngineClient::greet)); [`required_checks`]
+//! is what their `--check` runs.
 
 mod extensions;
 mod probes;
@@ -18,7 +19,7 @@ mod session;
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use crate::referee::engine::{EngineClient, EngineCommand, Failure, MAX_NAME, Reply, clean_text, command_deadline};
+use crate::referee::engine::{EngineCommand, command_deadline};
 use crate::referee::words::split_engine_name;
 use veletas_rules::{RuleSet, Rules, Variant};
 
@@ -301,62 +302,7 @@ pub fn required_checks(command: &EngineCommand, settings: &CheckSettings) -> Res
     }
 }
 
-/// What the engine says at start-up: its `name` and, when it answers, its `version`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Identity {
-    /// The reply to `name`.
-    pub name: String,
-    /// The reply to `version`, when it answered one line.
-    pub version: Option<String>,
-}
-
-impl Identity {
-    /// `NAME VERSION`, or the name alone, each cleaned of control characters and cut to
-    /// [`MAX_NAME`] characters (they go into every record and screen line).
-    pub fn full_name(&self) -> String {
-        let name = clean_text(&self.name, MAX_NAME);
-        match self.version.as_deref().map(|v| clean_text(v, MAX_NAME)) {
-            Some(version) if !version.is_empty() => format!("{name} {version}"),
-            _ => name,
-        }
-    }
-}
-
-/// Asks a running engine `protocol_version` (which must be `2`) and `name` (one non-empty
-/// line), then `version` (optional). `Err` says which did not come and why.
-pub fn startup(engine: &mut EngineClient, timeout: Duration) -> Result<Identity, String> {
-    let mut ask = |command: &str| -> Result<Reply, String> {
-        engine.command(command, timeout).map_err(|failure| match failure {
-            Failure::Timeout => format!("no reply to '{command}' within {:.1} s", timeout.as_secs_f64()),
-            failure => format!("'{command}': {failure}"),
-        })
-    };
-    match ask("protocol_version")? {
-        Reply { success: true, text } if text == "2" => {}
-        Reply { success: true, text } => {
-            return Err(format!("'protocol_version' answered '{}', not 2", shorten(&text)));
-        }
-        Reply { success: false, text } => return Err(format!("'protocol_version' was refused: {}", shorten(&text))),
-    }
-    let name = match ask("name")? {
-        Reply { success: true, text } if !text.is_empty() && !text.contains('\n') => text,
-        Reply { success: true, text } => {
-            return Err(format!("'name' answered '{}', not a name on one line", shorten(&text)));
-        }
-        Reply { success: false, text } => return Err(format!("'name' was refused: {}", shorten(&text))),
-    };
-    let version = match ask("version") {
-        Ok(Reply { success: true, text }) if !text.contains('\n') => Some(text),
-        Ok(_) => None,
-        Err(e) => return Err(e),
-    };
-    Ok(Identity { name, version })
-}
-
-/// At most 60 characters of `text`, on one line.
-fn shorten(text: &str) -> String {
-    text.chars().take(60).map(|c| if c.is_control() { ' ' } else { c }).collect()
-}
+use crate::referee::engine::controller::shorten;
 
 #[cfg(test)]
 mod tests {

@@ -93,7 +93,7 @@ pub fn run_all(
         ("name", |s| {
             s.running()?;
             let timeout = s.timeout();
-            let identity = super::startup(&mut s.engine, timeout)?;
+            let identity = s.engine.greet(timeout).map_err(|e| e.to_string())?;
             s.name = Some(identity.full_name());
             Ok(format!("name '{}', version '{}'", identity.name, identity.version.unwrap_or_default()))
         }),

@@ -5,8 +5,9 @@
 use std::time::{Duration, Instant};
 
 use super::CheckSettings;
-use crate::referee::engine::{EngineClient, Exchange, Failure, Reply};
-use veletas_rules::{Game, Move, Phase, PlayoutPolicy, Position, Rng, RuleSet};
+use crate::referee::clock::{Clock, TimeControl};
+use crate::referee::engine::{Ask, EngineClient, Exchange, Failure, Fault, Reply, Setup};
+use veletas_rules::{Game, Move, Phase, PlayoutPolicy, Position, Rng};
 
 /// A check's result: what was seen, or why it failed.
 pub(super) type Checked = Result<String, String>;
@@ -51,13 +52,19 @@ impl Session<'_> {
     /// Starts the engine again if a check left it dead, and sends its start-up commands
     /// (a tournament's `init=`) after every start.
     pub(super) fn running(&mut self) -> Result<(), String> {
-        let started = self.engine.ensure_running().map_err(|e| format!("cannot be started: {e}"))?;
-        if started {
-            for command in self.engine.command_line().init.clone() {
-                self.ok(&command).map_err(|e| format!("start-up command: {e}"))?;
-            }
+        match self.engine.send_init(self.timeout()) {
+            Ok(_) => Ok(()),
+            Err(Fault::NotStarted(e)) => Err(format!("cannot be started: {e}")),
+            Err(fault) => Err(format!("start-up command: {}", self.explain(fault))),
         }
-        Ok(())
+    }
+
+    /// A controller's fault as a check's failure (a reply begun but not ended told as such).
+    fn explain(&mut self, fault: Fault) -> String {
+        match fault {
+            Fault::NoReply { command, failure, timeout } => describe(&mut self.engine, &command, failure, timeout),
+            fault => fault.to_string(),
+        }
     }
 
     pub(super) fn ask(&mut self, command: &str) -> Result<Reply, String> {
@@ -97,12 +104,10 @@ impl Session<'_> {
     /// Starts a new game of the variant and rules checked; our copy of it.
     pub(super) fn new_game(&mut self) -> Result<Game, String> {
         self.running()?;
-        self.ok(&format!("boardsize {}", self.settings.variant.size()))?;
-        if self.settings.rules.set != RuleSet::Classic {
-            self.ok(&format!("rules {}", self.settings.rules.set))?;
-        }
-        self.ok("clear_board")?;
-        Ok(Game::from_position(Position::with_rules(self.settings.variant, self.settings.rules)))
+        let setup = Setup::new(self.settings.variant, self.settings.rules, None, None);
+        let timeout = self.timeout();
+        self.engine.set_up(&setup, timeout).map_err(|fault| self.explain(fault))?;
+        Ok(Game::from_position(setup.start_position()))
     }
 
     /// Plays up to `turns` random legal moves with `play` (fewer if the game ends).
@@ -127,18 +132,26 @@ impl Session<'_> {
     }
 
     /// Asks `genmove` for the side to move with `allowed` seconds (plus the margin when
-    /// `clocked`), checks the move with the rules and plays it in `game`. Returns the
-    /// move (`None`: resigned) and the seconds it took.
+    /// `clocked`), checks the move with the rules and plays it in `game`, as the referee
+    /// does (a failure is told as a game's termination and reason). Returns the move
+    /// (`None`: resigned) and the seconds it took.
     pub(super) fn genmove(
         &mut self,
         game: &mut Game,
         allowed: f64,
         clocked: bool,
     ) -> Result<(Option<Move>, f64), String> {
-        self.generate("genmove", game, allowed, clocked)
+        let mut clock = Clock::new(TimeControl::MoveTime(allowed));
+        let margin = if clocked { self.settings.margin } else { 0.0 };
+        let mut took = Duration::ZERO;
+        match self.engine.genmove(Ask::Plain, game, &mut clock, margin, &mut took) {
+            Ok(played) => Ok((played.mv, took.as_secs_f64())),
+            Err(fault) => Err(format!("{}: {}", fault.termination(), self.explain(fault))),
+        }
     }
 
-    /// [`Session::genmove`] with `verb` (`genmove` or `reg_genmove`).
+    /// `verb` (`reg_genmove`, which the engine must not play) for the side to move, sent as a
+    /// raw probe: its move checked with the rules and played in `game`.
     pub(super) fn generate(
         &mut self,
         verb: &str,

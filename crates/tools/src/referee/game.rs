@@ -23,13 +23,14 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::referee::clock::{Clock, TimeControl, format_seconds};
-use crate::referee::engine::{EngineClient, Failure, MAX_SHOWN, Reply, clean_text};
+use crate::referee::clock::{Clock, TimeControl};
+use crate::referee::engine::controller::{FinalScore, Played};
+use crate::referee::engine::{EngineClient, Fault, Setup};
 use crate::referee::openings::Opening;
-use veletas_rules::record::{Annotation, Evaluation, FirstSteps, GameRecord, TimeControls, WinRate, tag};
-use veletas_rules::{Color, Game, Move, RuleSet, Rules};
+use veletas_rules::record::{Annotation, Evaluation, FirstSteps, GameRecord, TimeControls, tag};
+use veletas_rules::{Color, Game, Move, Rules};
 
 pub use veletas_rules::record::Termination;
 
@@ -202,32 +203,9 @@ fn loss(termination: Termination, reason: impl Into<String>) -> Loss {
     Loss { termination, reason: reason.into(), void: false }
 }
 
-fn failure_loss(command: &str, failure: Failure, timeout: Duration) -> Loss {
-    match failure {
-        Failure::Timeout => {
-            loss(Termination::Timeout, format!("no reply to '{command}' within {:.3} s", timeout.as_secs_f64()))
-        }
-        Failure::Exited(detail) => loss(Termination::Crash, format!("ended during '{command}': {detail}")),
-        Failure::Malformed(detail) => loss(Termination::MalformedReply, format!("to '{command}': {detail}")),
-        Failure::NotReading => loss(
-            Termination::Timeout,
-            format!(
-                "'{command}' not taken within {:.3} s: the engine stopped reading its input",
-                timeout.as_secs_f64()
-            ),
-        ),
-    }
-}
-
-/// Sends a command that must succeed within the command timeout.
-fn expect_ok(engine: &mut EngineClient, command: &str, timeout: Duration) -> Result<String, Loss> {
-    match engine.command(command, timeout) {
-        Ok(Reply { success: true, text }) => Ok(text),
-        Ok(Reply { success: false, text }) => {
-            let text = clean_text(&text, MAX_SHOWN);
-            Err(loss(Termination::RejectedCommand, format!("'{command}' was refused: {text}")))
-        }
-        Err(failure) => Err(failure_loss(command, failure, timeout)),
+impl From<Fault> for Loss {
+    fn from(fault: Fault) -> Loss {
+        loss(fault.termination(), fault.to_string())
     }
 }
 
@@ -237,65 +215,13 @@ fn prepare(
     settings: &GameSettings,
     opening: &Opening,
     control: TimeControl,
-) -> Result<(), Loss> {
-    engine.ensure_running().map_err(|e| loss(Termination::Crash, format!("could not be started: {e}")))?;
+) -> Result<(), Fault> {
     let timeout = settings.command_timeout;
     // A process started for the start-up questions gets them before its first game too.
-    if engine.take_init_pending() {
-        for command in engine.command_line().init.clone() {
-            if let Err(refused) = expect_ok(engine, &command, timeout) {
-                // Not a process to play the next games with at its default settings: the
-                // next game starts it again and sends `init` again, so every game of an
-                // engine whose `init` is refused is lost with the reason.
-                engine.kill();
-                return Err(refused);
-            }
-        }
-        // Whether to ask for moves with `genmove_analyze` (their win rates are recorded); an
-        // engine that refuses `list_commands` plays with `genmove`.
-        let listed = match engine.command("list_commands", timeout) {
-            Ok(Reply { success, text }) => {
-                if success {
-                    text
-                } else {
-                    String::new()
-                }
-            }
-            Err(failure) => return Err(failure_loss("list_commands", failure, timeout)),
-        };
-        engine.analyzes = listed.lines().any(|l| l.trim() == "genmove_analyze");
-        engine.reports_steps = listed.lines().any(|l| l.trim() == "genmove_analyze_steps");
-    }
-    expect_ok(engine, &format!("boardsize {}", opening.variant.size()), timeout)?;
-    // Only what differs from plain classic is announced, so engines without these
-    // commands still play classic matches.
-    if opening.rules.set != RuleSet::Classic {
-        expect_ok(engine, &format!("rules {}", opening.rules.set), timeout)?;
-    }
-    if opening.rules.no_corners {
-        expect_ok(engine, "option no-corners on", timeout)?;
-    }
-    if opening.rules.claimed_block() {
-        expect_ok(engine, "option claimed-block on", timeout)?;
-    }
-    expect_ok(engine, "clear_board", timeout)?;
-    if let Some(start) = &opening.start {
-        expect_ok(engine, &format!("set_position {start}"), timeout)?;
-    }
-    // An engine that does not know the time commands ('?') plays on, timed by the referee
-    // alone, as under gogui-twogtp and cutechess; any other failure loses as before.
-    let command = control.time_settings_command();
-    engine.timed = match engine.command(&command, timeout) {
-        Ok(reply) => reply.success,
-        Err(failure) => return Err(failure_loss(&command, failure, timeout)),
-    };
-    let mut game = Game::from_position(opening.start_position());
-    for &mv in &opening.moves {
-        let color = game.position().side_to_move();
-        expect_ok(engine, &format!("play {color} {mv}"), timeout)?;
-        let _ = game.play(mv);
-    }
-    Ok(())
+    engine.start(timeout)?;
+    let setup = Setup::new(opening.variant, opening.rules, opening.start.clone(), Some(control));
+    engine.set_up(&setup, timeout)?;
+    engine.catch_up(&setup, &opening.game(), timeout)
 }
 
 /// Plays game `round` from `opening` between `engines` (the first and second
@@ -403,7 +329,7 @@ fn run(
     let mut failed: Option<(Color, Loss)> = None;
     for color in Color::ALL {
         let index = seat(color, false);
-        if let Err(l) = prepare(&mut engines[index], settings, opening, control(index)) {
+        if let Err(l) = prepare(&mut engines[index], settings, opening, control(index)).map_err(Loss::from) {
             failed = Some(match failed {
                 None => (color, l),
                 Some((first, mut loss)) => {
@@ -439,7 +365,6 @@ fn run(
         }
         let clock = &mut clocks[color.index()];
         let engine = &mut engines[seat(color, notes.swapped)];
-        let (left, stones) = clock.time_left();
         let turn = game.moves().len();
         // The first engine asked for a move, failing to give one, voids the game.
         let first = |mut l: Loss| {
@@ -449,14 +374,12 @@ fn run(
             }
             (color, l)
         };
-        if engine.timed {
-            expect_ok(engine, &format!("time_left {color} {} {stones}", format_seconds(left)), timeout)
-                .map_err(first)?;
-        }
+        engine.time_left(color, clock, timeout).map_err(|f| first(f.into()))?;
         let mut elapsed = Duration::ZERO;
-        let mv = genmove(engine, color, clock, settings, game, &mut elapsed);
+        let ask = engine.capabilities().ask(settings.record_steps);
+        let played = engine.genmove(ask, game, clock, settings.margin, &mut elapsed);
         notes.time_used[color.index()] += elapsed.as_secs_f64();
-        let (mv, evaluation, steps) = mv.map_err(first)?;
+        let Played { mv, evaluation, steps } = played.map_err(|f| first(f.into()))?;
         if mv.is_some() {
             notes.turn_times.resize(turn + 1, None);
             notes.turn_times[turn] = Some(elapsed);
@@ -471,126 +394,12 @@ fn run(
         let Some(mv) = mv else {
             return Err((color, loss(Termination::Resignation, "resigned")));
         };
-        expect_ok(&mut engines[seat(!color, notes.swapped)], &format!("play {color} {mv}"), timeout)
-            .map_err(|l| (!color, l))?;
+        engines[seat(!color, notes.swapped)].play(color, mv, timeout).map_err(|f| (!color, f.into()))?;
         if mv == Move::Swap {
             // The engine that swapped takes over Black's setup; the other plays White.
             notes.swapped = true;
         }
     }
-}
-
-/// A move (`None`: a resignation), the win rate and visits reported with it, and the
-/// playouts of its first steps at the root.
-type Genmoved = (Option<Move>, Option<Evaluation>, Option<FirstSteps>);
-
-/// Asks for a move and checks it; `None` is a resignation. The move is played in `game`.
-/// An engine that lists `genmove_analyze` is asked with it: the move comes with the win
-/// rate and visits its search gave it, when it reported them. With
-/// [`GameSettings::record_steps`], an engine that lists `genmove_analyze_steps` is asked
-/// with that, and the move comes with its first steps' playouts too.
-fn genmove(
-    engine: &mut EngineClient,
-    color: Color,
-    clock: &mut Clock,
-    settings: &GameSettings,
-    game: &mut Game,
-    elapsed: &mut Duration,
-) -> Result<Genmoved, Loss> {
-    let steps = settings.record_steps && engine.reports_steps;
-    let command = if steps {
-        format!("genmove_analyze_steps {color}")
-    } else if engine.analyzes {
-        format!("genmove_analyze {color}")
-    } else {
-        format!("genmove {color}")
-    };
-    let deadline = clock.deadline(settings.margin);
-    let start = Instant::now();
-    let reply = engine.command(&command, deadline);
-    *elapsed = start.elapsed();
-    let elapsed = elapsed.as_secs_f64();
-    let full = match reply {
-        Ok(Reply { success: true, text }) => text,
-        Ok(Reply { success: false, text }) => {
-            let text = clean_text(&text, MAX_SHOWN);
-            return Err(loss(Termination::GenmoveError, format!("'?' to genmove: {text}")));
-        }
-        Err(Failure::Timeout) => {
-            let reason = format!(
-                "no move within {} s + {} s margin; killed",
-                format_seconds(clock.allowed()),
-                format_seconds(settings.margin)
-            );
-            return Err(loss(Termination::TimeForfeit, reason));
-        }
-        Err(failure) => return Err(failure_loss(&command, failure, deadline)),
-    };
-    let (text, report) = if engine.analyzes || steps {
-        split_analyzed(&full).map_err(|reason| loss(Termination::MalformedReply, reason))?
-    } else {
-        (full.as_str(), None)
-    };
-    if text.eq_ignore_ascii_case("resign") {
-        return Ok((None, None, None));
-    }
-    let shown = clean_text(text, 60);
-    if text.is_empty() || text.contains(char::is_whitespace) {
-        return Err(loss(Termination::MalformedReply, format!("'{shown}' is not a move")));
-    }
-    let mv = game
-        .position()
-        .parse_move(text)
-        // The parser's message quotes the reply: it is engine text, cleaned like the rest.
-        .map_err(|e| {
-            let e = clean_text(&e.to_string(), MAX_SHOWN);
-            loss(Termination::MalformedReply, format!("'{shown}' is not a move: {e}"))
-        })?;
-    game.play(mv).map_err(|e| loss(Termination::IllegalMove, format!("played {mv}: {e}")))?;
-    clock
-        .spend(elapsed, settings.margin)
-        .map_err(|e| loss(Termination::TimeForfeit, format!("played {mv} too late: {e}")))?;
-    let evaluation = report.and_then(|line| evaluation_of(line, &mv.to_string()));
-    let first_steps = if steps { steps_of(&full) } else { None };
-    Ok((Some(mv), evaluation, first_steps))
-}
-
-/// The first steps' playouts of a `genmove_analyze_steps` reply (its `steps` line,
-/// protocol.md), when it has a well-formed one with at least one step; a missing or
-/// malformed line gives nothing (the move still counts).
-pub(crate) fn steps_of(reply: &str) -> Option<FirstSteps> {
-    let line = reply.lines().map(str::trim).find(|l| *l == "steps" || l.starts_with("steps "))?;
-    let mut words = line.split_whitespace();
-    words.next();
-    FirstSteps::from_words(words).ok()
-}
-
-/// A `genmove_analyze` reply: the move's text (the last line, `play MOVE`) and the report
-/// line before it, if any.
-pub(crate) fn split_analyzed(text: &str) -> Result<(&str, Option<&str>), String> {
-    let mut lines = text.lines().rev();
-    let last = lines.next().unwrap_or("");
-    let mv = last
-        .strip_prefix("play ")
-        .ok_or_else(|| format!("'{}' is not 'play MOVE' ending a genmove_analyze reply", clean_text(last, 60)))?;
-    Ok((mv.trim(), lines.map(str::trim).find(|l| l.starts_with("info "))))
-}
-
-/// The win rate and visits a report line (`info move M visits N winrate W order 0 ...`,
-/// protocol.md's `analyze`) gives `mv`, when it has an entry for it with visits; a line
-/// that does not read so gives nothing (the move still counts).
-pub(crate) fn evaluation_of(line: &str, mv: &str) -> Option<Evaluation> {
-    for entry in line.split("info ").filter(|e| !e.trim().is_empty()) {
-        let words: Vec<&str> = entry.split_whitespace().collect();
-        let value = |key: &str| words.windows(2).find(|w| w[0] == key).map(|w| w[1]);
-        if value("move") != Some(mv) {
-            continue;
-        }
-        let visits: u64 = value("visits")?.parse().ok()?;
-        let winrate = WinRate::from_hundredths(value("winrate")?.parse().ok()?)?;
-        return (visits > 0).then_some(Evaluation { winrate, visits });
-    }
-    None
 }
 
 /// Asks both engines for `final_score` and notes any disagreement with the result.
@@ -601,18 +410,9 @@ fn ask_final_scores(
     winner: Color,
     seat: impl Fn(Color) -> usize,
 ) {
-    let want = match winner {
-        Color::Black => "B+",
-        Color::White => "W+",
-    };
     let mut disagreements = Vec::new();
     for color in Color::ALL {
-        // Agreement is the whole answer in protocol.md's form (`B+` or `W+`), not a prefix.
-        let (agrees, answer) = match engines[seat(color)].command("final_score", settings.command_timeout) {
-            Ok(Reply { success: true, text }) => (text.trim().eq_ignore_ascii_case(want), clean_text(&text, MAX_SHOWN)),
-            Ok(Reply { success: false, text }) => (false, format!("? {}", clean_text(&text, MAX_SHOWN))),
-            Err(failure) => (false, format!("({})", clean_text(&failure.to_string(), MAX_SHOWN))),
-        };
+        let FinalScore { agrees, answer } = engines[seat(color)].final_score(winner, settings.command_timeout);
         if !agrees {
             disagreements.push(format!("{color} engine says '{answer}'"));
         }
@@ -672,47 +472,5 @@ mod tests {
         assert_eq!(played.game.moves().len(), 1);
         assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 1, "one genmove only");
         let _ = std::fs::remove_file(&log);
-    }
-
-    #[test]
-    fn a_genmove_analyze_reply_gives_the_move_and_its_report() {
-        let reply = "info move d3 visits 42 winrate 5740 order 0 memory 1 memory_limit 256 pv d3 c4 info move b3 \
-                     visits 4 winrate 4639 order 1 pv b3\nplay d3";
-        let (mv, report) = split_analyzed(reply).unwrap();
-        assert_eq!(mv, "d3");
-        let report = report.unwrap();
-        let d3 = evaluation_of(report, "d3").unwrap();
-        assert_eq!((d3.winrate.hundredths(), d3.visits), (5740, 42));
-        let b3 = evaluation_of(report, "b3").unwrap();
-        assert_eq!((b3.winrate.hundredths(), b3.visits), (4639, 4));
-        assert_eq!(evaluation_of(report, "c4"), None, "a move of the pv is no entry");
-        assert_eq!(split_analyzed("play resign").unwrap(), ("resign", None));
-        assert!(split_analyzed("d3").unwrap_err().contains("not 'play MOVE'"));
-        assert!(split_analyzed("").is_err());
-    }
-
-    #[test]
-    fn a_genmove_analyze_steps_reply_gives_its_first_steps() {
-        let reply = "info move d3 visits 42 winrate 5740 order 0 pv d3\nsteps -:61 c4-c2:25\nplay d3";
-        assert_eq!(split_analyzed(reply).unwrap().0, "d3");
-        let steps = steps_of(reply).unwrap();
-        assert_eq!((steps.entries().len(), steps.total()), (2, 86));
-        for bad in ["info move d3 visits 0 winrate 5000 order 0 pv d3\nsteps\nplay d3", "steps x\nplay d3", "play d3"] {
-            assert_eq!(steps_of(bad), None, "{bad}");
-        }
-    }
-
-    #[test]
-    fn reports_without_search_or_malformed_give_no_evaluation() {
-        assert_eq!(evaluation_of("info move d3 visits 0 winrate 5000 order 0 pv d3", "d3"), None);
-        for bad in [
-            "info move d3 visits x winrate 5000 order 0 pv d3",
-            "info move d3 visits 5 winrate 10001 order 0 pv d3",
-            "info move d3 visits 5 order 0 pv d3",
-            "info move",
-            "garbage",
-        ] {
-            assert_eq!(evaluation_of(bad, "d3"), None, "{bad}");
-        }
     }
 }

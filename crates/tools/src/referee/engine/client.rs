@@ -1,12 +1,15 @@
 //! [`EngineClient`]: one engine as the referee, `check`, `book` and the GUI drive it, its
 //! process started on demand and started again after a crash or a kill (the process itself
-//! and its transport are [`EngineProcess`]'s).
+//! and its transport are [`EngineProcess`]'s; the protocol's operations on it, the
+//! `controller` module's).
 
 use std::io;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::controller::{Capabilities, Setup};
 use super::{EngineCommand, EngineProcess, Exchange, Failure, Killer, Reply};
+use veletas_rules::Game;
 use crate::referee::traffic::Traffic;
 
 /// The client of one engine, as the referee, `check`, `book` and the GUI drive it: the
@@ -19,13 +22,13 @@ pub struct EngineClient {
     pub starts: u32,
     /// Whether the engine accepted this game's `time_settings`: one that answered `?` (it
     /// knows no time commands) plays on, timed by the referee alone, and gets no `time_left`.
-    pub timed: bool,
-    /// Whether the running process lists `genmove_analyze` (asked once per process, before
-    /// its first game): its moves are then asked for with it, and their win rates recorded.
-    pub analyzes: bool,
-    /// Whether the running process lists `genmove_analyze_steps` (asked with
-    /// `list_commands`): with `--record-steps` its moves are asked for with it.
-    pub reports_steps: bool,
+    pub(super) timed: bool,
+    /// What the running process listed with `list_commands` (asked once per process, before
+    /// its first game).
+    pub(super) capabilities: Capabilities,
+    /// The game the running process was set up for and the moves it has seen since
+    /// (`None`: it must be set up anew).
+    pub(super) seen: Option<(Setup, Game)>,
     /// Whether the process was started and its start-up commands were not sent yet.
     init_pending: bool,
     /// Its name and game, for the logs.
@@ -42,8 +45,8 @@ impl EngineClient {
             process: None,
             starts: 0,
             timed: true,
-            analyzes: false,
-            reports_steps: false,
+            capabilities: Capabilities::default(),
+            seen: None,
             init_pending: false,
             traffic,
         }
@@ -72,6 +75,8 @@ impl EngineClient {
             return Ok(false);
         }
         self.process = None;
+        self.seen = None;
+        self.capabilities = Capabilities::default();
         self.process = Some(EngineProcess::spawn_logged(&self.command, self.log.as_deref(), self.traffic.clone())?);
         self.starts += 1;
         self.init_pending = true;
@@ -148,6 +153,7 @@ impl EngineClient {
 
     /// Kills the process, if any.
     pub fn kill(&mut self) {
+        self.seen = None;
         if let Some(mut process) = self.process.take() {
             process.kill();
         }

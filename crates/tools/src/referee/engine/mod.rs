@@ -19,8 +19,9 @@
 //! `MAX_UNREAD + MAX_REPLY + MAX_LINE` bytes (6 MiB), whatever it writes.
 //!
 //! [`EngineClient`] (the `client` module) wraps a process that is restarted on demand after a
-//! crash or a kill; the `reader` module is the reader thread of an engine's stdout, with the
-//! bounds it keeps.
+//! crash or a kill; the `controller` module holds the protocol's operations every tool
+//! drives an engine with (start, set-up, moves, verdicts); the `reader` module is the reader
+//! thread of an engine's stdout, with the bounds it keeps.
 
 use std::fs::OpenOptions;
 use std::io;
@@ -34,9 +35,11 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 mod client;
+pub mod controller;
 mod reader;
 
 pub use client::EngineClient;
+pub use controller::{Ask, Capabilities, Fault, Identity, Setup};
 use reader::{Event, Output, line_cost, read_lines};
 pub use reader::{LINE_COST, MAX_LINE, MAX_UNREAD};
 

@@ -88,7 +88,7 @@ impl Field {
     }
 
     /// Starts every engine once (in parallel): each must answer `protocol_version` and
-    /// `name` ([`crate::check::startup`]), or none plays. Names the field from the names
+    /// `name` ([`EngineClient::greet`]), or none plays. Names the field from the names
     /// given and the replies ([`crate::referee::tournament::field::distinct_names`]) and returns
     /// the engines still running, for the first worker.
     pub fn probe(&mut self) -> Result<Vec<EngineClient>, RefereeError> {
@@ -104,7 +104,8 @@ impl Field {
                         let mut engine = engine;
                         let named = match engine.ensure_running() {
                             Err(e) => Err(RefereeError::Engine { command: shown_command(def), detail: e.to_string() }),
-                            Ok(_) => crate::check::startup(&mut engine, timeout)
+                            Ok(_) => engine
+                                .greet(timeout)
                                 .map(|identity| identity.full_name())
                                 .map_err(|detail| RefereeError::Refused {
                                     command: shown_command(def),

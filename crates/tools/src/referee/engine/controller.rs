@@ -1,0 +1,548 @@
+//! The controller side of the protocol, in one place: the operations every tool that
+//! drives an engine (the referee's games, `check`, `book`, the GUI's engine turns and
+//! analyses) uses on an [`EngineClient`] to start it and greet it ([`EngineClient::start`],
+//! [`EngineClient::greet`], its [`Capabilities`] from `list_commands`), set up a game
+//! ([`Setup`]: size, rules, options, a position, the time control), send it the moves it
+//! has not seen, ask its move (`genmove`, or `genmove_analyze` with its notes) and its
+//! `final_score`.
+//!
+//! Every misbehaviour is a [`Fault`], whose [`Fault::termination`] and text are the
+//! termination and reason a game record gives it: an engine's verdict is the same
+//! whichever tool drove it. An engine that answers `?` to `time_settings` (it knows no
+//! time commands) is no fault: it plays on, timed by the controller's caller alone, and is
+//! sent no `time_left`.
+
+use std::io;
+use std::time::{Duration, Instant};
+
+use super::{EngineClient, Failure, MAX_NAME, MAX_SHOWN, Reply, clean_text};
+use crate::referee::clock::{Clock, TimeControl, format_seconds};
+use veletas_rules::record::{Evaluation, FirstSteps, Termination, WinRate};
+use veletas_rules::{Color, Game, Move, Position, RuleSet, Rules, Variant};
+
+/// What an engine lists with `list_commands` that changes how it is driven.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Capabilities {
+    analyzes: bool,
+    reports_steps: bool,
+}
+
+impl Capabilities {
+    /// The capabilities a `list_commands` reply (one command a line) lists.
+    pub fn from_list(listed: &str) -> Capabilities {
+        let lists = |command: &str| listed.lines().any(|l| l.trim() == command);
+        Capabilities { analyzes: lists("genmove_analyze"), reports_steps: lists("genmove_analyze_steps") }
+    }
+
+    /// Whether it lists `genmove_analyze`: its moves are asked with it, their win rates noted.
+    pub fn analyzes(self) -> bool {
+        self.analyzes
+    }
+
+    /// Whether it lists `genmove_analyze_steps`.
+    pub fn reports_steps(self) -> bool {
+        self.reports_steps
+    }
+
+    /// How to ask this engine for a move: with `genmove_analyze_steps` when `steps` are
+    /// wanted and it lists them, else with `genmove_analyze` when it lists it, else plainly.
+    pub fn ask(self, steps: bool) -> Ask {
+        if steps && self.reports_steps {
+            Ask::Steps
+        } else if self.analyzes {
+            Ask::Analyze
+        } else {
+            Ask::Plain
+        }
+    }
+}
+
+/// The command a move is asked with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ask {
+    /// `genmove`.
+    Plain,
+    /// `genmove_analyze`: the move comes with a report line.
+    Analyze,
+    /// `genmove_analyze_steps`: the move comes with a report and its first steps' playouts.
+    Steps,
+}
+
+impl Ask {
+    fn verb(self) -> &'static str {
+        match self {
+            Ask::Plain => "genmove",
+            Ask::Analyze => "genmove_analyze",
+            Ask::Steps => "genmove_analyze_steps",
+        }
+    }
+}
+
+/// The game an engine is set up for: the board, the rules, the start position when it is
+/// not the plain one, and the time control (none: no `time_settings`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Setup {
+    variant: Variant,
+    rules: Rules,
+    start: Option<Position>,
+    time: Option<TimeControl>,
+}
+
+impl Setup {
+    /// A game of `variant` and `rules` from `start` (`None`: the plain start, no
+    /// `set_position` sent) under `time`.
+    pub fn new(variant: Variant, rules: Rules, start: Option<Position>, time: Option<TimeControl>) -> Setup {
+        Setup { variant, rules, start, time }
+    }
+
+    /// The setup of `game`'s start: its position is sent when it is not the plain one.
+    pub fn of_game(game: &Game, time: Option<TimeControl>) -> Setup {
+        let start = game.start();
+        let plain = Position::with_rules(start.variant(), start.rules());
+        Setup::new(start.variant(), start.rules(), (*start != plain).then(|| start.clone()), time)
+    }
+
+    /// The position the game starts from.
+    pub fn start_position(&self) -> Position {
+        self.start.clone().unwrap_or_else(|| Position::with_rules(self.variant, self.rules))
+    }
+}
+
+/// An engine's misbehaviour, as a game record gives it: [`Fault::termination`] is the
+/// record's termination and the text its reason.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum Fault {
+    /// The process could not be started.
+    #[error("could not be started: {0}")]
+    NotStarted(String),
+    /// A command that must succeed was answered `?` (the text cleaned and cut).
+    #[error("'{command}' was refused: {text}")]
+    Refused {
+        /// The command.
+        command: String,
+        /// The engine's reason.
+        text: String,
+    },
+    /// A command got no well-formed reply within `timeout`.
+    #[error("{}", no_reply(command, failure, *timeout))]
+    NoReply {
+        /// The command.
+        command: String,
+        /// How it failed.
+        failure: Failure,
+        /// Its deadline.
+        timeout: Duration,
+    },
+    /// The move was refused with `?` (the text cleaned and cut).
+    #[error("'?' to genmove: {0}")]
+    MoveRefused(String),
+    /// No move before the clock's deadline; the engine has been killed.
+    #[error("no move within {} s + {} s margin; killed", format_seconds(*allowed), format_seconds(*margin))]
+    MoveTimeout {
+        /// The seconds the move was allowed.
+        allowed: f64,
+        /// The margin past them.
+        margin: f64,
+    },
+    /// The reply to the move is not a move (the whole reason).
+    #[error("{0}")]
+    NotAMove(String),
+    /// The move is illegal.
+    #[error("played {mv}: {detail}")]
+    Illegal {
+        /// The move.
+        mv: Move,
+        /// Why the rules refuse it.
+        detail: String,
+    },
+    /// The move came past the clock plus the margin.
+    #[error("played {mv} too late: {detail}")]
+    TooLate {
+        /// The move.
+        mv: Move,
+        /// By how much.
+        detail: String,
+    },
+}
+
+fn no_reply(command: &str, failure: &Failure, timeout: Duration) -> String {
+    let seconds = timeout.as_secs_f64();
+    match failure {
+        Failure::Timeout => format!("no reply to '{command}' within {seconds:.3} s"),
+        Failure::Exited(detail) => format!("ended during '{command}': {detail}"),
+        Failure::Malformed(detail) => format!("to '{command}': {detail}"),
+        Failure::NotReading => {
+            format!("'{command}' not taken within {seconds:.3} s: the engine stopped reading its input")
+        }
+    }
+}
+
+impl Fault {
+    /// How a game the engine commits this in ends.
+    pub fn termination(&self) -> Termination {
+        match self {
+            Fault::NotStarted(_) => Termination::Crash,
+            Fault::Refused { .. } => Termination::RejectedCommand,
+            Fault::NoReply { failure: Failure::Timeout | Failure::NotReading, .. } => Termination::Timeout,
+            Fault::NoReply { failure: Failure::Exited(_), .. } => Termination::Crash,
+            Fault::NoReply { failure: Failure::Malformed(_), .. } => Termination::MalformedReply,
+            Fault::MoveRefused(_) => Termination::GenmoveError,
+            Fault::MoveTimeout { .. } | Fault::TooLate { .. } => Termination::TimeForfeit,
+            Fault::NotAMove(_) => Termination::MalformedReply,
+            Fault::Illegal { .. } => Termination::IllegalMove,
+        }
+    }
+
+    /// The fault of a process that could not be started.
+    pub fn not_started(error: &io::Error) -> Fault {
+        Fault::NotStarted(error.to_string())
+    }
+}
+
+/// Why an engine's greeting (`protocol_version`, `name`, `version`) failed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum GreetError {
+    /// No reply in time.
+    #[error("no reply to '{command}' within {seconds:.1} s")]
+    Timeout {
+        /// The command.
+        command: &'static str,
+        /// Its deadline.
+        seconds: f64,
+    },
+    /// Another failure of the transport.
+    #[error("'{command}': {failure}")]
+    Failed {
+        /// The command.
+        command: &'static str,
+        /// How it failed.
+        failure: Failure,
+    },
+    /// Refused with `?`.
+    #[error("'{command}' was refused: {text}")]
+    Refused {
+        /// The command.
+        command: &'static str,
+        /// The reason, shortened.
+        text: String,
+    },
+    /// `protocol_version` did not answer 2.
+    #[error("'protocol_version' answered '{0}', not 2")]
+    NotVersion2(String),
+    /// `name` did not answer a name on one line.
+    #[error("'name' answered '{0}', not a name on one line")]
+    NoName(String),
+}
+
+/// What the engine says at start-up: its `name` and, when it answers, its `version`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Identity {
+    /// The reply to `name`.
+    pub name: String,
+    /// The reply to `version`, when it answered one line.
+    pub version: Option<String>,
+}
+
+impl Identity {
+    /// `NAME VERSION`, or the name alone, each cleaned of control characters and cut to
+    /// [`MAX_NAME`] characters (they go into every record and screen line).
+    pub fn full_name(&self) -> String {
+        let name = clean_text(&self.name, MAX_NAME);
+        match self.version.as_deref().map(|v| clean_text(v, MAX_NAME)) {
+            Some(version) if !version.is_empty() => format!("{name} {version}"),
+            _ => name,
+        }
+    }
+}
+
+/// At most 60 characters of `text`, on one line.
+pub fn shorten(text: &str) -> String {
+    text.chars().take(60).map(|c| if c.is_control() { ' ' } else { c }).collect()
+}
+
+/// A move an engine gave: `None` is a resignation; with it what it reported.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Played {
+    /// The move (played in the game), or `None` for a resignation.
+    pub mv: Option<Move>,
+    /// The win rate and visits it reported for its move (`genmove_analyze`), if any.
+    pub evaluation: Option<Evaluation>,
+    /// The playouts of its first steps at the root (`genmove_analyze_steps`), if any.
+    pub steps: Option<FirstSteps>,
+}
+
+/// An engine's answer to `final_score`, as a record keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FinalScore {
+    /// Whether it is the whole answer protocol.md gives the winner (`B+`, `W+`).
+    pub agrees: bool,
+    /// The answer, cleaned; `? TEXT` for a refusal, `(FAILURE)` for no reply.
+    pub answer: String,
+}
+
+impl EngineClient {
+    /// Sends a command that must succeed within `timeout`; its reply's text.
+    pub fn expect_ok(&mut self, command: &str, timeout: Duration) -> Result<String, Fault> {
+        match self.command(command, timeout) {
+            Ok(Reply { success: true, text }) => Ok(text),
+            Ok(Reply { success: false, text }) => {
+                Err(Fault::Refused { command: command.to_string(), text: clean_text(&text, MAX_SHOWN) })
+            }
+            Err(failure) => Err(Fault::NoReply { command: command.to_string(), failure, timeout }),
+        }
+    }
+
+    /// [`EngineClient::send_init`], and a process that had them now is asked
+    /// `list_commands` ([`EngineClient::capabilities`]; a `?` lists nothing). `true` when
+    /// it was started or had its start-up commands now.
+    pub fn start(&mut self, timeout: Duration) -> Result<bool, Fault> {
+        if !self.send_init(timeout)? {
+            return Ok(false);
+        }
+        let listed = match self.command("list_commands", timeout) {
+            Ok(Reply { success: true, text }) => text,
+            Ok(Reply { success: false, .. }) => String::new(),
+            Err(failure) => return Err(Fault::NoReply { command: "list_commands".into(), failure, timeout }),
+        };
+        self.capabilities = Capabilities::from_list(&listed);
+        Ok(true)
+    }
+
+    /// Starts the engine unless it runs, and sends a process that has not had them yet its
+    /// start-up commands ([`super::EngineCommand::init`]; one refused kills it: the next
+    /// start sends them again). `true` when they were sent now.
+    pub fn send_init(&mut self, timeout: Duration) -> Result<bool, Fault> {
+        self.ensure_running().map_err(|e| Fault::not_started(&e))?;
+        if !self.take_init_pending() {
+            return Ok(false);
+        }
+        for command in self.command_line().init.clone() {
+            if let Err(refused) = self.expect_ok(&command, timeout) {
+                self.kill();
+                return Err(refused);
+            }
+        }
+        Ok(true)
+    }
+
+    /// What the running process listed with `list_commands` (nothing before
+    /// [`EngineClient::start`] asked it).
+    pub fn capabilities(&self) -> Capabilities {
+        self.capabilities
+    }
+
+    /// Whether the engine accepted the last game's `time_settings` (one that answered `?`
+    /// plays on untimed and is sent no `time_left`).
+    pub fn timed(&self) -> bool {
+        self.timed
+    }
+
+    /// Asks a running engine `protocol_version` (which must be `2`) and `name` (one
+    /// non-empty line), then `version` (optional).
+    pub fn greet(&mut self, timeout: Duration) -> Result<Identity, GreetError> {
+        let mut ask = |command: &'static str| -> Result<Reply, GreetError> {
+            self.command(command, timeout).map_err(|failure| match failure {
+                Failure::Timeout => GreetError::Timeout { command, seconds: timeout.as_secs_f64() },
+                failure => GreetError::Failed { command, failure },
+            })
+        };
+        let refused = |command, text: &str| GreetError::Refused { command, text: shorten(text) };
+        match ask("protocol_version")? {
+            Reply { success: true, text } if text == "2" => {}
+            Reply { success: true, text } => return Err(GreetError::NotVersion2(shorten(&text))),
+            Reply { success: false, text } => return Err(refused("protocol_version", &text)),
+        }
+        let name = match ask("name")? {
+            Reply { success: true, text } if !text.is_empty() && !text.contains('\n') => text,
+            Reply { success: true, text } => return Err(GreetError::NoName(shorten(&text))),
+            Reply { success: false, text } => return Err(refused("name", &text)),
+        };
+        let version = match ask("version")? {
+            Reply { success: true, text } if !text.contains('\n') => Some(text),
+            _ => None,
+        };
+        Ok(Identity { name, version })
+    }
+
+    /// Sets the engine up for a new game: `boardsize`, the rules and options that differ
+    /// from plain classic (so that engines without these commands still play classic
+    /// games), `clear_board`, `set_position`, then `time_settings` when the setup has a
+    /// time control (a `?` to it only leaves the engine untimed).
+    pub fn set_up(&mut self, setup: &Setup, timeout: Duration) -> Result<(), Fault> {
+        self.seen = None;
+        self.timed = true;
+        self.expect_ok(&format!("boardsize {}", setup.variant.size()), timeout)?;
+        if setup.rules.set != RuleSet::Classic {
+            self.expect_ok(&format!("rules {}", setup.rules.set), timeout)?;
+        }
+        if setup.rules.no_corners {
+            self.expect_ok("option no-corners on", timeout)?;
+        }
+        if setup.rules.claimed_block() {
+            self.expect_ok("option claimed-block on", timeout)?;
+        }
+        self.expect_ok("clear_board", timeout)?;
+        if let Some(start) = &setup.start {
+            self.expect_ok(&format!("set_position {start}"), timeout)?;
+        }
+        if let Some(control) = setup.time {
+            let command = control.time_settings_command();
+            self.timed = match self.command(&command, timeout) {
+                Ok(reply) => reply.success,
+                Err(failure) => return Err(Fault::NoReply { command, failure, timeout }),
+            };
+        }
+        self.seen = Some((setup.clone(), Game::from_position(setup.start_position())));
+        Ok(())
+    }
+
+    /// Brings the engine to `game` under `setup`: the moves it has not seen are sent with
+    /// `play`, after setting it up anew unless it has seen the start of this very game.
+    pub fn catch_up(&mut self, setup: &Setup, game: &Game, timeout: Duration) -> Result<(), Fault> {
+        let seen = self.seen.as_ref().filter(|(known, seen)| {
+            known == setup && seen.start() == game.start() && game.moves().take(seen.moves().len()).eq(seen.moves())
+        });
+        if seen.is_none() {
+            self.set_up(setup, timeout)?;
+        }
+        let from = self.seen.as_ref().map_or(0, |(_, seen)| seen.moves().len());
+        let mut replay = Game::from_position(game.start().clone());
+        for (turn, mv) in game.moves().enumerate() {
+            if turn >= from {
+                self.play(replay.position().side_to_move(), mv, timeout)?;
+            }
+            let _ = replay.play(mv);
+        }
+        Ok(())
+    }
+
+    /// Tells the engine `color` played `mv`.
+    pub fn play(&mut self, color: Color, mv: Move, timeout: Duration) -> Result<(), Fault> {
+        let seen = self.seen.take();
+        self.expect_ok(&format!("play {color} {mv}"), timeout)?;
+        self.seen = seen.map(|(setup, mut game)| {
+            let _ = game.play(mv);
+            (setup, game)
+        });
+        Ok(())
+    }
+
+    /// Sends `time_left` for `color`'s `clock`, unless the engine is untimed.
+    pub fn time_left(&mut self, color: Color, clock: &Clock, timeout: Duration) -> Result<(), Fault> {
+        if self.timed {
+            let (left, stones) = clock.time_left();
+            self.expect_ok(&format!("time_left {color} {} {stones}", format_seconds(left)), timeout)?;
+        }
+        Ok(())
+    }
+
+    /// Asks the side to move in `game` for its move with `ask`, by `clock`'s deadline plus
+    /// `margin`, and checks it: it is played in `game` and charged to `clock`. `elapsed`
+    /// is set to the time the engine took to answer, whatever the answer.
+    pub fn genmove(
+        &mut self,
+        ask: Ask,
+        game: &mut Game,
+        clock: &mut Clock,
+        margin: f64,
+        elapsed: &mut Duration,
+    ) -> Result<Played, Fault> {
+        let seen = self.seen.take();
+        let color = game.position().side_to_move();
+        let command = format!("{} {color}", ask.verb());
+        let deadline = clock.deadline(margin);
+        let start = Instant::now();
+        let reply = self.command(&command, deadline);
+        *elapsed = start.elapsed();
+        let full = match reply {
+            Ok(Reply { success: true, text }) => text,
+            Ok(Reply { success: false, text }) => return Err(Fault::MoveRefused(clean_text(&text, MAX_SHOWN))),
+            Err(Failure::Timeout) => return Err(Fault::MoveTimeout { allowed: clock.allowed(), margin }),
+            Err(failure) => return Err(Fault::NoReply { command, failure, timeout: deadline }),
+        };
+        let (text, report) =
+            if ask == Ask::Plain { (full.as_str(), None) } else { split_analyzed(&full).map_err(Fault::NotAMove)? };
+        if text.eq_ignore_ascii_case("resign") {
+            return Ok(Played { mv: None, evaluation: None, steps: None });
+        }
+        let shown = clean_text(text, 60);
+        if text.is_empty() || text.contains(char::is_whitespace) {
+            return Err(Fault::NotAMove(format!("'{shown}' is not a move")));
+        }
+        let mv = game.position().parse_move(text).map_err(|e| {
+            // The parser's message quotes the reply: it is engine text, cleaned like the rest.
+            Fault::NotAMove(format!("'{shown}' is not a move: {}", clean_text(&e.to_string(), MAX_SHOWN)))
+        })?;
+        game.play(mv).map_err(|e| Fault::Illegal { mv, detail: e.to_string() })?;
+        clock.spend(elapsed.as_secs_f64(), margin).map_err(|detail| Fault::TooLate { mv, detail })?;
+        self.seen = seen.map(|(setup, mut seen)| {
+            let _ = seen.play(mv);
+            (setup, seen)
+        });
+        // The engine's own notation for the move may differ from the canonical one.
+        let evaluation = report.and_then(|line| evaluation_of(line, &mv.to_string()).or_else(|| evaluation_of(line, text)));
+        let steps = if ask == Ask::Steps { steps_of(&full) } else { None };
+        Ok(Played { mv: Some(mv), evaluation, steps })
+    }
+
+    /// Asks `final_score` after a game `winner` won.
+    pub fn final_score(&mut self, winner: Color, timeout: Duration) -> FinalScore {
+        let want = match winner {
+            Color::Black => "B+",
+            Color::White => "W+",
+        };
+        // Agreement is the whole answer in protocol.md's form (`B+` or `W+`), not a prefix.
+        match self.command("final_score", timeout) {
+            Ok(Reply { success: true, text }) => {
+                FinalScore { agrees: text.trim().eq_ignore_ascii_case(want), answer: clean_text(&text, MAX_SHOWN) }
+            }
+            Ok(Reply { success: false, text }) => {
+                FinalScore { agrees: false, answer: format!("? {}", clean_text(&text, MAX_SHOWN)) }
+            }
+            Err(failure) => {
+                FinalScore { agrees: false, answer: format!("({})", clean_text(&failure.to_string(), MAX_SHOWN)) }
+            }
+        }
+    }
+}
+
+/// The first steps' playouts of a `genmove_analyze_steps` reply (its `steps` line,
+/// protocol.md), when it has a well-formed one with at least one step; a missing or
+/// malformed line gives nothing (the move still counts).
+pub fn steps_of(reply: &str) -> Option<FirstSteps> {
+    let line = reply.lines().map(str::trim).find(|l| *l == "steps" || l.starts_with("steps "))?;
+    let mut words = line.split_whitespace();
+    words.next();
+    FirstSteps::from_words(words).ok()
+}
+
+/// A `genmove_analyze` reply: the move's text (the last line, `play MOVE`) and the report
+/// line before it, if any.
+pub fn split_analyzed(text: &str) -> Result<(&str, Option<&str>), String> {
+    let mut lines = text.lines().rev();
+    let last = lines.next().unwrap_or("");
+    let mv = last
+        .strip_prefix("play ")
+        .ok_or_else(|| format!("'{}' is not 'play MOVE' ending a genmove_analyze reply", clean_text(last, 60)))?;
+    Ok((mv.trim(), lines.map(str::trim).find(|l| l.starts_with("info "))))
+}
+
+/// The win rate and visits a report line (`info move M visits N winrate W order 0 ...`,
+/// protocol.md's `analyze`) gives `mv`, when it has an entry for it with visits; a line
+/// that does not read so gives nothing (the move still counts).
+pub fn evaluation_of(line: &str, mv: &str) -> Option<Evaluation> {
+    for entry in line.split("info ").filter(|e| !e.trim().is_empty()) {
+        let words: Vec<&str> = entry.split_whitespace().collect();
+        let value = |key: &str| words.windows(2).find(|w| w[0] == key).map(|w| w[1]);
+        if value("move") != Some(mv) {
+            continue;
+        }
+        let visits: u64 = value("visits")?.parse().ok()?;
+        let winrate = WinRate::from_hundredths(value("winrate")?.parse().ok()?)?;
+        return (visits > 0).then_some(Evaluation { winrate, visits });
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests;
