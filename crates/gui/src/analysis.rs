@@ -16,8 +16,8 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
-use veletas_rules::{Game, Move, Position, RuleSet};
-use veletas_tools::referee::engine::{EngineClient, EngineCommand, Failure, Reply, STOPPED};
+use veletas_rules::Game;
+use veletas_tools::referee::engine::{EngineClient, EngineCommand, Failure, Reply, STOPPED, Setup};
 
 pub use crate::analysis_view::{AnalysisView, Kind, ReportedCandidate, TurnAnalysis};
 use crate::session::{GameSession, Refusal, Settings, SharedGame, lock};
@@ -143,42 +143,6 @@ pub fn parse_report(line: &str) -> Vec<ReportedCandidate> {
     candidates.into_iter().map(|(_, c)| c).take(MAX_CANDIDATES).collect()
 }
 
-/// Sets `engine` up on `game`'s position: size, rules, start position and moves.
-pub fn set_up(engine: &mut EngineClient, game: &Game, timeout: std::time::Duration) -> Result<(), String> {
-    // The engine's start-up commands (`init=` of an engines file) first, as for a game's engine.
-    let init = engine.command_line().init.clone();
-    let mut ask = |command: String| match engine.command(&command, timeout) {
-        Ok(Reply { success: true, .. }) => Ok(()),
-        Ok(Reply { success: false, text }) => Err(format!("'{command}' was refused: {text}")),
-        Err(failure) => Err(format!("'{command}': {failure}")),
-    };
-    for command in init {
-        ask(command)?;
-    }
-    let start = game.start();
-    ask(format!("boardsize {}", start.variant().size()))?;
-    if start.rules().set != RuleSet::Classic {
-        ask(format!("rules {}", start.rules().set))?;
-    }
-    if start.rules().no_corners {
-        ask("option no-corners on".into())?;
-    }
-    if start.rules().claimed_block() {
-        ask("option claimed-block on".into())?;
-    }
-    ask("clear_board".into())?;
-    if *start != Position::with_rules(start.variant(), start.rules()) {
-        ask(format!("set_position {start}"))?;
-    }
-    let mut replay = Game::from_position(start.clone());
-    let moves: Vec<Move> = game.moves().collect();
-    for mv in moves {
-        ask(format!("play {} {mv}", replay.position().side_to_move()))?;
-        let _ = replay.play(mv);
-    }
-    Ok(())
-}
-
 /// Stops the analysis asked for, if one runs (the engine's thinking goes on).
 pub fn stop(session: &mut GameSession) {
     session.analysis_runs[Kind::Request.index()] += 1;
@@ -205,8 +169,9 @@ pub fn analyse(
     report: &mut dyn FnMut(Vec<ReportedCandidate>) -> bool,
 ) -> Result<(), (String, bool)> {
     let mut engine = EngineClient::new(command.clone(), None);
-    engine.ensure_running().map_err(|e| (format!("could not be started: {e}"), false))?;
-    set_up(&mut engine, game, timeout).map_err(|e| (e, false))?;
+    // Started, and set up on the position, as for a game (without its clock).
+    let ready = engine.start(timeout).and_then(|_| engine.catch_up(&Setup::of_game(game, None), game, timeout));
+    ready.map_err(|fault| (fault.to_string(), false))?;
     let result = engine.stream_until(&format!("analyze {interval}"), duration, timeout, stop, &mut |line| {
         let candidates = parse_report(line);
         candidates.is_empty() || report(candidates)

@@ -164,9 +164,8 @@ fn referee_game(shared: &SharedGame, settings: &Arc<Settings>) -> bool {
     // that closing the game can end them while they think.
     let mut engines = seats.clone().map(|seat| {
         let mut seat = lock(&seat);
-        seat.known = None;
-        let idle = EngineClient::new(seat.engine.command_line().clone(), None);
-        std::mem::replace(&mut seat.engine, idle)
+        let idle = EngineClient::new(seat.command_line().clone(), None);
+        std::mem::replace(&mut *seat, idle)
     });
     for engine in &mut engines {
         // A process that cannot be started loses the game, as the referee reports.
@@ -196,7 +195,7 @@ fn referee_game(shared: &SharedGame, settings: &Arc<Settings>) -> bool {
         Some(play_game_observed(&mut engines, &game_settings, 0, &opening, true, &mut observer))
     };
     for (seat, engine) in seats.iter().zip(engines) {
-        lock(seat).engine = engine;
+        *lock(seat) = engine;
     }
     let mut session = lock(shared);
     session.thinking = false;

@@ -1,14 +1,16 @@
 //! The games open in the server: each one's authoritative [`Game`] (kept with the rules
 //! library), who plays each colour, and the engines playing it.
 //!
-//! An engine is driven through the protocol only, with the referee's engine client
-//! ([`veletas_tools::referee::engine`]), as a third-party engine would be: `boardsize`,
-//! `rules`, `clear_board`, `time_settings`, `play`, `time_left`, `genmove`. Its move is
-//! asked for on a thread of its own, so that the server keeps answering while it thinks;
-//! before each `genmove` the engine is brought up to date with the game (the moves it has
-//! not seen are sent with `play`; after an undo or a new game it starts over with
-//! `clear_board`). An engine that crashes, does not answer in time, answers junk or plays an
-//! illegal move loses the game, with the reason shown, and is killed; nothing else stops
+//! An engine is driven through the protocol only, with the referee's engine controller
+//! ([`veletas_tools::referee::engine::controller`]), as `veletas match` drives it:
+//! `list_commands`, `boardsize`, `rules`, `clear_board`, `time_settings`, `play`,
+//! `time_left`, `genmove` (or `genmove_analyze` when listed). Its move is asked for on a
+//! thread of its own, so that the server keeps answering while it thinks; before each move
+//! the engine is brought up to date with the game (the moves it has not seen are sent with
+//! `play`; after an undo or a new game it starts over with `clear_board`). An engine that
+//! crashes, does not answer in time, answers junk or plays an illegal move loses the game,
+//! with the referee's termination and reason, and is killed; one that refuses
+//! `time_settings` plays on, timed by the server alone; nothing else stops
 //! ([`crate::engine_turn`]). Under a clock, each colour has the referee's [`Clock`].
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -155,13 +157,6 @@ enum Player {
     Engine(usize),
 }
 
-/// An engine playing in one game, with the moves it has been told.
-pub(crate) struct EngineSeat {
-    pub(crate) engine: EngineClient,
-    /// The game's moves this engine knows (played or generated); `None`: it must start over.
-    pub(crate) known: Option<Vec<Move>>,
-}
-
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GameEnd {
@@ -190,7 +185,7 @@ pub struct GameSession {
     /// Bumped at every change, so that a reply to an older `genmove` is dropped.
     pub(crate) version: u64,
     pub(crate) thinking: bool,
-    pub(crate) engines: [Option<Arc<Mutex<EngineSeat>>>; 2],
+    pub(crate) engines: [Option<Arc<Mutex<EngineClient>>>; 2],
     /// Whether the finished game has been handed to the record file.
     recorded: bool,
     started: String,
@@ -348,10 +343,9 @@ impl GameSession {
         });
         let engines = players.map(|p| match p {
             Player::Person => None,
-            Player::Engine(i) => Some(Arc::new(Mutex::new(EngineSeat {
-                engine: EngineClient::new(settings.engines[i].command.clone(), None),
-                known: None,
-            }))),
+            Player::Engine(i) => {
+                Some(Arc::new(Mutex::new(EngineClient::new(settings.engines[i].command.clone(), None))))
+            }
         });
         Ok(GameSession {
             id,
@@ -566,7 +560,7 @@ impl GameSession {
         self.game.play(mv).map_err(|e| Refusal::Bad(format!("illegal move {shown}: {e}")))?;
         self.moved_at = now_ms();
         self.clocks[color.index()] = clock;
-        self.turn_played(color);
+        self.turn_played(color, None);
         if mv == Move::Swap {
             self.swapped = !self.swapped;
         }
@@ -630,9 +624,10 @@ impl GameSession {
     }
 
     /// Charges the turn just played to `color` (the side that played it, its seat not yet
-    /// exchanged by a swap) and starts the next.
-    pub(crate) fn turn_played(&mut self, color: Color) {
-        self.turn_noted(color, self.turn_started.elapsed(), None);
+    /// exchanged by a swap), with the win rate its engine reported if any, and starts the
+    /// next.
+    pub(crate) fn turn_played(&mut self, color: Color, evaluation: Option<Evaluation>) {
+        self.turn_noted(color, self.turn_started.elapsed(), evaluation);
     }
 
     /// [`GameSession::turn_played`], the turn's time and the win rate its engine reported
@@ -747,7 +742,7 @@ impl GameSession {
         self.epoch += 1;
         for seat in self.engines.iter().flatten() {
             if let Ok(mut seat) = seat.try_lock() {
-                seat.engine.kill();
+                seat.kill();
             }
         }
         // An engine being asked for its move (its seat is busy): its thread sees it end.

@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use super::controller::{Capabilities, Setup};
 use super::{EngineCommand, EngineProcess, Exchange, Failure, Killer, Reply};
-use veletas_rules::Game;
 use crate::referee::traffic::Traffic;
+use veletas_rules::Game;
 
 /// The client of one engine, as the referee, `check`, `book` and the GUI drive it: the
 /// command, the log, and the current process, restarted when it is needed again.

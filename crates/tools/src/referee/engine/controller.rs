@@ -480,7 +480,8 @@ impl EngineClient {
             (setup, seen)
         });
         // The engine's own notation for the move may differ from the canonical one.
-        let evaluation = report.and_then(|line| evaluation_of(line, &mv.to_string()).or_else(|| evaluation_of(line, text)));
+        let evaluation =
+            report.and_then(|line| evaluation_of(line, &mv.to_string()).or_else(|| evaluation_of(line, text)));
         let steps = if ask == Ask::Steps { steps_of(&full) } else { None };
         Ok(Played { mv: Some(mv), evaluation, steps })
     }

@@ -104,13 +104,12 @@ impl Field {
                         let mut engine = engine;
                         let named = match engine.ensure_running() {
                             Err(e) => Err(RefereeError::Engine { command: shown_command(def), detail: e.to_string() }),
-                            Ok(_) => engine
-                                .greet(timeout)
-                                .map(|identity| identity.full_name())
-                                .map_err(|detail| RefereeError::Refused {
+                            Ok(_) => engine.greet(timeout).map(|identity| identity.full_name()).map_err(|detail| {
+                                RefereeError::Refused {
                                     command: shown_command(def),
                                     detail: format!("at start-up, {detail}"),
-                                }),
+                                }
+                            }),
                         };
                         match named {
                             Ok(name) => Ok((name, engine)),

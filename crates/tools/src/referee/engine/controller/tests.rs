@@ -97,7 +97,10 @@ fn an_engine_is_set_up_once_then_sent_only_the_moves_it_has_not_seen() {
 #[test]
 fn an_engine_that_refuses_time_settings_plays_untimed_and_is_sent_no_time_left() {
     let log = scratch("untimed");
-    let mut engine = scripted(&log, r#"time_settings) printf "?%s unknown command\n\n" "$id";; genmove) printf "=%s d4\n\n" "$id";;"#);
+    let mut engine = scripted(
+        &log,
+        r#"time_settings) printf "?%s unknown command\n\n" "$id";; genmove) printf "=%s d4\n\n" "$id";;"#,
+    );
     engine.start(TIMEOUT).unwrap();
     let variant = Variant::from_size(7).unwrap();
     let control = TimeControl::MoveTime(5.0);
