@@ -21,7 +21,7 @@
 //!     [--swap] [--refuse COMMAND]... [--no-ids] [--no-space] [--no-blank] [--linger]
 //!     [--bad-size-resets] [--reg-genmove-plays]
 //!     [--flood-after N] [--huge-reply-at N] [--deaf-at N] [--name-repeat K]
-//!     [--child] [--pid-file PATH] [--no-time] [--trickle-at N] [--garbage-at N]
+//!     [--child] [--pid-file PATH] [--no-time] [--trickle-at N] [--garbage-at N] [--analyze]
 //! ```
 //!
 //! The hostile modes (for the referee's bounds and deadlines, docs/reliability.md):
@@ -142,6 +142,10 @@ struct Opts {
     /// NUL, terminal escapes and a carriage return.
     #[arg(long, value_name = "N")]
     garbage_at: Option<u32>,
+    /// List and answer `genmove_analyze` (a `genmove` that reports 10 visits and a 50% win
+    /// rate for its move), misbehaving on it as on `genmove`.
+    #[arg(long)]
+    analyze: bool,
 }
 
 /// What to do after the reply just written.
@@ -214,7 +218,8 @@ impl Engine {
             "known_command" => match args {
                 [command] => {
                     let timed = !(self.opts.no_time && command.starts_with("time_"));
-                    Ok((COMMANDS.contains(command) && timed).to_string())
+                    let analyze = self.opts.analyze && *command == "genmove_analyze";
+                    Ok(((COMMANDS.contains(command) || analyze) && timed).to_string())
                 }
                 _ => Err("syntax error: usage: known_command NAME".into()),
             },
@@ -222,6 +227,7 @@ impl Engine {
                 .iter()
                 .filter(|c| !(self.opts.no_time && c.starts_with("time_")))
                 .copied()
+                .chain(self.opts.analyze.then_some("genmove_analyze"))
                 .collect::<Vec<_>>()
                 .join("\n")),
             "quit" => Ok(String::new()),
@@ -303,6 +309,10 @@ impl Engine {
                 None => Err("cannot score".into()),
             },
             "genmove" => self.genmove(args, out),
+            "genmove_analyze" if self.opts.analyze => self.genmove(args, out).map(|mv| match mv.as_str() {
+                "" | "resign" => format!("play {mv}"),
+                mv => format!("info move {mv} visits 10 winrate 5000 order 0 pv {mv}\nplay {mv}"),
+            }),
             "reg_genmove" => {
                 let color = Engine::color(args.first().copied())?;
                 if color != self.game.position().side_to_move() {

@@ -32,6 +32,7 @@ mod referee_winrates;
 mod reports;
 mod rules_names;
 mod runner_options;
+mod same_verdict;
 mod stats_extremes;
 mod stats_reference;
 mod support;
