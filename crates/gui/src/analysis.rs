@@ -17,7 +17,8 @@ use std::thread;
 use std::time::Duration;
 
 use veletas_rules::Game;
-use veletas_tools::referee::engine::{EngineClient, EngineCommand, Failure, Reply, STOPPED, Setup};
+use veletas_tools::referee::engine::controller::Setup;
+use veletas_tools::referee::engine::{EngineClient, EngineCommand, Failure, Reply, STOPPED};
 
 pub use crate::analysis_view::{AnalysisView, Kind, ReportedCandidate, TurnAnalysis};
 use crate::session::{GameSession, Refusal, Settings, SharedGame, lock};

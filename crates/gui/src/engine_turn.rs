@@ -10,7 +10,8 @@ use std::time::Duration;
 use veletas_rules::record::Evaluation;
 use veletas_rules::{Color, Game, Move};
 use veletas_tools::referee::clock::{Clock, TimeControl};
-use veletas_tools::referee::engine::{EngineClient, Fault, Setup};
+use veletas_tools::referee::engine::EngineClient;
+use veletas_tools::referee::engine::controller::{Fault, Setup};
 use veletas_tools::referee::game::Termination;
 
 use crate::analysis::{self, Kind};

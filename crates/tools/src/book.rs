@@ -13,7 +13,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::referee::clock::{Clock, TimeControl};
-use crate::referee::engine::{Ask, EngineClient, EngineCommand, Fault, Setup};
+use crate::referee::engine::controller::{Ask, Fault, Setup};
+use crate::referee::engine::{EngineClient, EngineCommand};
 use crate::referee::openings::Opening;
 use veletas_rules::record::Evaluation;
 use veletas_rules::{Rules, Variant};

@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 
 use super::CheckSettings;
 use crate::referee::clock::{Clock, TimeControl};
-use crate::referee::engine::{Ask, EngineClient, Exchange, Failure, Fault, Reply, Setup};
+use crate::referee::engine::controller::{Ask, Fault, Setup};
+use crate::referee::engine::{EngineClient, Exchange, Failure, Reply};
 use veletas_rules::{Game, Move, Phase, PlayoutPolicy, Position, Rng};
 
 /// A check's result: what was seen, or why it failed.

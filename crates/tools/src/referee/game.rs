@@ -26,8 +26,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::referee::clock::{Clock, TimeControl};
-use crate::referee::engine::controller::{FinalScore, Played};
-use crate::referee::engine::{EngineClient, Fault, Setup};
+use crate::referee::engine::EngineClient;
+use crate::referee::engine::controller::{Fault, FinalScore, Played, Setup};
 use crate::referee::openings::Opening;
 use veletas_rules::record::{Annotation, Evaluation, FirstSteps, GameRecord, TimeControls, tag};
 use veletas_rules::{Color, Game, Move, Rules};

@@ -15,98 +15,11 @@
 use std::io;
 use std::time::{Duration, Instant};
 
+pub use super::client::{Ask, Capabilities, Setup};
 use super::{EngineClient, Failure, MAX_NAME, MAX_SHOWN, Reply, clean_text};
-use crate::referee::clock::{Clock, TimeControl, format_seconds};
+use crate::referee::clock::{Clock, format_seconds};
 use veletas_rules::record::{Evaluation, FirstSteps, Termination, WinRate};
-use veletas_rules::{Color, Game, Move, Position, RuleSet, Rules, Variant};
-
-/// What an engine lists with `list_commands` that changes how it is driven.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Capabilities {
-    analyzes: bool,
-    reports_steps: bool,
-}
-
-impl Capabilities {
-    /// The capabilities a `list_commands` reply (one command a line) lists.
-    pub fn from_list(listed: &str) -> Capabilities {
-        let lists = |command: &str| listed.lines().any(|l| l.trim() == command);
-        Capabilities { analyzes: lists("genmove_analyze"), reports_steps: lists("genmove_analyze_steps") }
-    }
-
-    /// Whether it lists `genmove_analyze`: its moves are asked with it, their win rates noted.
-    pub fn analyzes(self) -> bool {
-        self.analyzes
-    }
-
-    /// Whether it lists `genmove_analyze_steps`.
-    pub fn reports_steps(self) -> bool {
-        self.reports_steps
-    }
-
-    /// How to ask this engine for a move: with `genmove_analyze_steps` when `steps` are
-    /// wanted and it lists them, else with `genmove_analyze` when it lists it, else plainly.
-    pub fn ask(self, steps: bool) -> Ask {
-        if steps && self.reports_steps {
-            Ask::Steps
-        } else if self.analyzes {
-            Ask::Analyze
-        } else {
-            Ask::Plain
-        }
-    }
-}
-
-/// The command a move is asked with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ask {
-    /// `genmove`.
-    Plain,
-    /// `genmove_analyze`: the move comes with a report line.
-    Analyze,
-    /// `genmove_analyze_steps`: the move comes with a report and its first steps' playouts.
-    Steps,
-}
-
-impl Ask {
-    fn verb(self) -> &'static str {
-        match self {
-            Ask::Plain => "genmove",
-            Ask::Analyze => "genmove_analyze",
-            Ask::Steps => "genmove_analyze_steps",
-        }
-    }
-}
-
-/// The game an engine is set up for: the board, the rules, the start position when it is
-/// not the plain one, and the time control (none: no `time_settings`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Setup {
-    variant: Variant,
-    rules: Rules,
-    start: Option<Position>,
-    time: Option<TimeControl>,
-}
-
-impl Setup {
-    /// A game of `variant` and `rules` from `start` (`None`: the plain start, no
-    /// `set_position` sent) under `time`.
-    pub fn new(variant: Variant, rules: Rules, start: Option<Position>, time: Option<TimeControl>) -> Setup {
-        Setup { variant, rules, start, time }
-    }
-
-    /// The setup of `game`'s start: its position is sent when it is not the plain one.
-    pub fn of_game(game: &Game, time: Option<TimeControl>) -> Setup {
-        let start = game.start();
-        let plain = Position::with_rules(start.variant(), start.rules());
-        Setup::new(start.variant(), start.rules(), (*start != plain).then(|| start.clone()), time)
-    }
-
-    /// The position the game starts from.
-    pub fn start_position(&self) -> Position {
-        self.start.clone().unwrap_or_else(|| Position::with_rules(self.variant, self.rules))
-    }
-}
+use veletas_rules::{Color, Game, Move, RuleSet};
 
 /// An engine's misbehaviour, as a game record gives it: [`Fault::termination`] is the
 /// record's termination and the text its reason.

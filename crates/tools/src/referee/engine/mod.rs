@@ -39,7 +39,6 @@ pub mod controller;
 mod reader;
 
 pub use client::EngineClient;
-pub use controller::{Ask, Capabilities, Fault, Identity, Setup};
 use reader::{Event, Output, line_cost, read_lines};
 pub use reader::{LINE_COST, MAX_LINE, MAX_UNREAD};
 

@@ -2,7 +2,9 @@
 //! move comes with.
 
 use super::*;
+use crate::referee::clock::TimeControl;
 use crate::referee::engine::EngineCommand;
+use veletas_rules::{Rules, Variant};
 
 /// A scripted engine that notes every command it gets in `log` and answers each with an
 /// empty success, but for the `case` arms of `arms` (over `$cmd`; `$id` is the id).
