@@ -40,59 +40,69 @@ impl Default for Scratch {
     }
 }
 
+/// Children's tallies as selection reads them, a block at a time: plain ones in place,
+/// shared ones (which other threads may change meanwhile) copied first.
+pub(crate) trait Tallies {
+    /// How many children.
+    fn count(&self) -> usize;
+    /// The tallies of children `start..end` (at most [`BLOCK`]), read through `buffer`
+    /// when they must be copied.
+    fn block<'a>(&'a self, start: usize, end: usize, buffer: &'a mut [PlainTally; BLOCK]) -> &'a [PlainTally];
+}
+
+impl Tallies for [PlainTally] {
+    #[inline(always)]
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    #[inline(always)]
+    fn block<'a>(&'a self, start: usize, end: usize, _: &'a mut [PlainTally; BLOCK]) -> &'a [PlainTally] {
+        &self[start..end]
+    }
+}
+
+impl Tallies for [Tally] {
+    #[inline(always)]
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    /// Copied with relaxed loads into `buffer`, which the scoring loop reads as plain numbers.
+    #[inline(always)]
+    fn block<'a>(&'a self, start: usize, end: usize, buffer: &'a mut [PlainTally; BLOCK]) -> &'a [PlainTally] {
+        let k = end - start;
+        for (b, t) in buffer[..k].iter_mut().zip(&self[start..end]) {
+            *b = t.load();
+        }
+        &buffer[..k]
+    }
+}
+
 /// PUCT: the child among the block (`tally`, `prior`; ids from `first`) with the highest
 /// `q + exploration * prior * sqrt_n / (1 + visits)` (q the mean reward, or
 /// [`Puct::unvisited`] without visits), the first one among equals, passing over those
-/// `skipped` tells; `first` when every child is passed over. The tallies may change
-/// meanwhile (other threads): they are copied a block at a time (relaxed loads) into a
-/// buffer the scoring loop reads as plain numbers; `prior` (written once, before the
-/// block was published) is read in place. [`puct_best_plain`] reads the tallies in place
-/// too, when no other thread can write them.
+/// `skipped` tells; `first` when every child is passed over. Shared tallies ([`Tally`],
+/// which other threads may change meanwhile) are copied a block at a time; plain ones
+/// ([`PlainTally`], when no other thread can write them) are read in place ([`Tallies`]);
+/// `prior` (written once, before the block was published) is read in place.
 #[inline]
-pub(crate) fn puct_best(
-    (tally, prior): (&[Tally], &[f32]),
+pub(crate) fn puct_best<T: Tallies + ?Sized>(
+    (tally, prior): (&T, &[f32]),
     first: u32,
     puct: Puct,
     sqrt_n: f32,
     scratch: &mut Scratch,
     mut skipped: impl FnMut(u32) -> bool,
 ) -> u32 {
-    let len = tally.len().min(prior.len());
+    let len = tally.count().min(prior.len());
     let mut best = (first, f32::MIN);
     let Scratch { scores, tallies: buffer } = scratch;
     let mut start = 0;
     while start < len {
         let end = (start + BLOCK).min(len);
-        let k = end - start;
-        for (b, t) in buffer[..k].iter_mut().zip(&tally[start..end]) {
-            *b = t.load();
-        }
-        let s = &mut scores[..k];
-        score(&buffer[..k], &prior[start..end], s, puct, sqrt_n);
-        take_best(s, first + start as u32, &mut best, &mut skipped);
-        start = end;
-    }
-    best.0
-}
-
-/// [`puct_best`] on plain statistics (tallies and priors of the block).
-#[inline]
-pub(crate) fn puct_best_plain(
-    (tally, prior): (&[PlainTally], &[f32]),
-    first: u32,
-    puct: Puct,
-    sqrt_n: f32,
-    scratch: &mut Scratch,
-    mut skipped: impl FnMut(u32) -> bool,
-) -> u32 {
-    let len = tally.len().min(prior.len());
-    let mut best = (first, f32::MIN);
-    let scores = &mut scratch.scores;
-    let mut start = 0;
-    while start < len {
-        let end = (start + BLOCK).min(len);
         let s = &mut scores[..end - start];
-        score(&tally[start..end], &prior[start..end], s, puct, sqrt_n);
+        score(tally.block(start, end, buffer), &prior[start..end], s, puct, sqrt_n);
         take_best(s, first + start as u32, &mut best, &mut skipped);
         start = end;
     }
@@ -228,7 +238,7 @@ mod tests {
             let plain = (&plain[start..end], p);
             let scratch = &mut Scratch::default();
             assert_eq!(puct_best(block, first, puct, sqrt_n, scratch, skipped), expected, "round {round}");
-            assert_eq!(puct_best_plain(plain, first, puct, sqrt_n, scratch, skipped), expected, "round {round}");
+            assert_eq!(puct_best(plain, first, puct, sqrt_n, scratch, skipped), expected, "round {round}");
         }
     }
 }

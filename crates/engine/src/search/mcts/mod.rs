@@ -534,7 +534,7 @@ impl Tree {
             // SAFETY: `alone` playouts run only from `iterate_alone`, which holds the
             // tree by `&mut`: no other thread writes its nodes.
             let plain = unsafe { block.plain() };
-            stats::puct_best_plain(plain, first, self.puct(), sqrt_n, scratch, skipped)
+            stats::puct_best(plain, first, self.puct(), sqrt_n, scratch, skipped)
         } else {
             // SAFETY: `range` is the child range of `parent`, seen expanded.
             let published = unsafe { block.published() };

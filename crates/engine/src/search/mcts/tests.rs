@@ -218,7 +218,7 @@ fn children_are_kept_highest_prior_first_and_selection_chooses_as_a_full_scan_wo
             let plain = unsafe { block.plain() };
             let skipped = |c: u32| tree.skipped(c, actor, false, false);
             let mut scratch = stats::Scratch::default();
-            let full = stats::puct_best_plain(plain, range.start, tree.puct(), sqrt_n, &mut scratch, skipped);
+            let full = stats::puct_best(plain, range.start, tree.puct(), sqrt_n, &mut scratch, skipped);
             let chosen = tree.select(node, actor, false, &mut rng, true, &mut scratch);
             assert_eq!(chosen, full, "node {node}: tried {tried} of {}", range.len());
             scored += 1;
