@@ -11,9 +11,9 @@ use std::time::Duration;
 use crate::referee::engine::EngineCommand;
 use crate::referee::game::PlayedGame;
 use crate::referee::runner::{Competition, Field, GameResult, Runner, played_engines};
+use crate::referee::runner::{ScheduledGame, unique_names};
 use crate::referee::summary::{GameOutcome, MatchSummary, SprtSpec, Tally};
 use crate::referee::tournament::field;
-use crate::referee::tournament::schedule::ScheduledGame;
 use crate::referee::words::split_engine_name;
 use crate::referee::{MatchSettings, RefereeError, TimeControl};
 use crate::stats::SprtDecision;
@@ -179,7 +179,7 @@ pub fn dry_run_match(args: &MatchSettings) -> Result<String, RefereeError> {
     let book = args.common.opening_book().map_err(RefereeError::Usage)?;
     let raw: Vec<String> = defs.iter().map(|d| d.name.clone().unwrap_or_else(|| d.command.text.clone())).collect();
     let fixed: Vec<bool> = defs.iter().map(|d| d.name.is_some()).collect();
-    let names = field::unique_names(&raw, &fixed);
+    let names = unique_names(&raw, &fixed);
     let mut out = format!("{} games\n", args.games);
     for game in (0..args.games).map(match_game) {
         out.push_str(&format!(

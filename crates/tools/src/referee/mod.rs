@@ -12,6 +12,7 @@
 //! - [`clock`]: time controls and clocks;
 //! - [`openings`]: random setups or openings from a file;
 //! - `record_file`: the record file, locked to one writer and never ending in half a game;
+//! - `error`: why a match or tournament could not be played ([`RefereeError`]);
 //! - [`veletas_rules::record`]: the record file format (`docs/records.md`) and its parser;
 //! - [`summary`]: the statistics and reports, on top of [`crate::stats`];
 //! - [`words`]: splitting engine command lines without a shell;
@@ -22,6 +23,7 @@
 
 pub mod clock;
 pub mod engine;
+mod error;
 pub mod game;
 mod matches;
 pub mod openings;
@@ -41,6 +43,7 @@ use openings::OpeningBook;
 use veletas_rules::{RuleSet, Rules};
 
 pub use clock::{ByoYomiSpec, ClockSpec, TimeControl};
+pub use error::RefereeError;
 pub use game::{PlayedGame, Termination};
 pub use matches::{dry_run_match, run_match};
 pub use record_file::today;
@@ -260,50 +263,6 @@ impl MatchSettings {
     pub fn rules(&self) -> Result<Rules, String> {
         self.common.rules()
     }
-}
-
-/// Why a match could not be played.
-#[derive(Debug, thiserror::Error)]
-pub enum RefereeError {
-    /// Options that do not make a match.
-    #[error("{0}")]
-    Usage(String),
-    /// An engine that cannot be started at all.
-    #[error("cannot start engine '{command}': {detail}")]
-    Engine {
-        /// The engine's command line.
-        command: String,
-        /// What went wrong.
-        detail: String,
-    },
-    /// An engine refused before the first game: it did not answer `protocol_version` and
-    /// `name` at start-up, or failed a required check of `--check`.
-    #[error("engine '{command}' is refused: {detail}")]
-    Refused {
-        /// The engine's command line.
-        command: String,
-        /// Why.
-        detail: String,
-    },
-    /// A file that cannot be read or written.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The error.
-        source: std::io::Error,
-    },
-    /// A signal stopped the games before their end: what was played and how to resume.
-    #[error("{0}")]
-    Interrupted(String),
-    /// A record file that cannot be resumed.
-    #[error("{path}: {detail}")]
-    Record {
-        /// The record file.
-        path: PathBuf,
-        /// What is wrong with it.
-        detail: String,
-    },
 }
 
 /// The most games one match or tournament schedules (`--games`, and games per pair times

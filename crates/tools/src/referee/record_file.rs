@@ -22,7 +22,7 @@ use std::os::unix::fs::MetadataExt as _;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::referee::RefereeError;
+use crate::referee::error::RefereeError;
 use veletas_rules::record::{GameRecord, check_regular_file, read_games};
 
 fn io_error(path: &Path) -> impl FnOnce(io::Error) -> RefereeError + '_ {

@@ -7,11 +7,24 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
+use crate::referee::clock::TimeControl;
 use crate::referee::engine::{EngineClient, EngineCommand, command_deadline};
 use crate::referee::openings::OpeningBook;
-use crate::referee::tournament::field::EngineDef;
 use crate::referee::traffic::{ProtocolLog, Traffic};
 use crate::referee::{CommonSettings, RefereeError};
+
+/// An engine ready to play: command, restart policy and time control.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineDef {
+    /// The name given, if any (else the engine's `name` reply is used).
+    pub name: Option<String>,
+    /// The command line, working directory and start-up commands.
+    pub command: EngineCommand,
+    /// A fresh process for every game.
+    pub restart: bool,
+    /// Its clock's time control (odds applied).
+    pub time_control: TimeControl,
+}
 
 /// The engines and everything every game shares.
 pub(crate) struct Field {
@@ -89,7 +102,7 @@ impl Field {
 
     /// Starts every engine once (in parallel): each must answer `protocol_version` and
     /// `name` ([`EngineClient::greet`]), or none plays. Names the field from the names
-    /// given and the replies ([`crate::referee::tournament::field::distinct_names`]) and returns
+    /// given and the replies ([`super::names::distinct_names`]) and returns
     /// the engines still running, for the first worker.
     pub fn probe(&mut self) -> Result<Vec<EngineClient>, RefereeError> {
         let timeout = self.command_timeout;
@@ -155,7 +168,7 @@ impl Field {
     pub fn name(&mut self, raw: &[String]) {
         let fixed: Vec<bool> = self.defs.iter().map(|d| d.name.is_some()).collect();
         let commands: Vec<&EngineCommand> = self.defs.iter().map(|d| &d.command).collect();
-        self.names = crate::referee::tournament::field::distinct_names(raw, &fixed, &commands);
+        self.names = super::names::distinct_names(raw, &fixed, &commands);
     }
 }
 

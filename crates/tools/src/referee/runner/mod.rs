@@ -18,9 +18,11 @@
 //!   `--rating-interval` games, the live page, and the interruption (SIGINT, SIGTERM) that
 //!   stops starting games and says how to resume.
 //!
-//! In three files: this one runs the games (workers, record file, output); [`field`] is the
-//! field of engines every game shares, and how each is started and checked; [`result`] is a
-//! game's result, played or read back from the record file (the one resume check).
+//! In four files: this one runs the games (workers, record file, output); [`field`] is the
+//! field of engines every game shares ([`EngineDef`]), and how each is started and checked;
+//! `names` names the field's engines; [`result`] is a scheduled game ([`ScheduledGame`]) and
+//! its result, played or read back from the record file (the one resume check). The
+//! tournament's schedules and field files import these; the runner imports nothing of them.
 
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
@@ -34,19 +36,21 @@ use std::time::{Duration, Instant};
 use crate::referee::engine::EngineClient;
 use crate::referee::game::{GameSettings, PlayedGame, Progress, play_game_observed};
 use crate::referee::record_file::{LockedRecord, append_game, open_record_file, today};
-use crate::referee::tournament::schedule::ScheduledGame;
 use crate::referee::{CommonSettings, RefereeError};
 use crate::report::{LiveBoard, LiveGame};
 use veletas_rules::Move;
 use veletas_rules::record::GameRecord;
 
 mod field;
+mod names;
 mod result;
 
+pub use field::EngineDef;
 pub(crate) use field::Field;
-pub use result::GameResult;
+pub(crate) use names::unique_names;
 pub(crate) use result::played_engines;
 use result::recorded_result;
+pub use result::{GameResult, ScheduledGame};
 
 /// What makes a match a match and a tournament a tournament: everything the runner
 /// prints or writes about a game, and how a recorded game is checked.

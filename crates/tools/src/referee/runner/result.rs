@@ -3,9 +3,25 @@
 
 use super::{Competition, Field};
 use crate::referee::game::{PlayedGame, Termination};
-use crate::referee::tournament::schedule::ScheduledGame;
 use veletas_rules::Color;
 use veletas_rules::record::{GameRecord, tag};
+
+/// One scheduled game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScheduledGame {
+    /// Its index in the schedule, from 0 (a knockout numbers its games as they are made).
+    pub index: usize,
+    /// The game's identity in records: `index + 1`, or `ROUND.MATCH.GAME` in a knockout.
+    pub id: String,
+    /// The schedule round (`--rounds`) or knockout round, from 1.
+    pub round: usize,
+    /// The engine (index in the field) playing Black at the start.
+    pub black: usize,
+    /// The engine playing White at the start.
+    pub white: usize,
+    /// The encounter's number: which opening is played (two games share one).
+    pub encounter: u64,
+}
 
 /// One game's result, with the engines as they played it (after a swap, if any).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -19,7 +19,8 @@ use std::str::FromStr;
 use veletas_rules::record::{GameRecord, tag};
 
 use crate::referee::openings::OpeningBook;
-use crate::referee::tournament::schedule::{Format, Schedule, ScheduledGame};
+use crate::referee::runner::ScheduledGame;
+use crate::referee::tournament::schedule::{Format, Schedule};
 
 /// The settings that fix a tournament's schedule (the `Schedule` tag's value).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,8 +10,8 @@
 use std::fmt;
 
 use crate::referee::RefereeError;
-use crate::referee::runner::{GameResult, Runner};
-use crate::referee::tournament::schedule::{ScheduledGame, bracket, knockout_game};
+use crate::referee::runner::{GameResult, Runner, ScheduledGame};
+use crate::referee::tournament::schedule::{bracket, knockout_game};
 
 /// Tie-break pairs a level match may play before the higher seed goes through.
 pub const MAX_TIE_BREAK_PAIRS: usize = 50;

@@ -20,11 +20,11 @@ mod run;
 pub mod schedule;
 mod shard;
 
-pub use crate::referee::runner::GameResult;
+pub use crate::referee::runner::{GameResult, ScheduledGame};
 pub use end::summary;
 pub use knockout::{KnockoutMatch, KnockoutReport};
 pub use run::{TournamentReport, dry_run, run_tournament};
-pub use schedule::{Format, Schedule, ScheduledGame};
+pub use schedule::{Format, Schedule};
 pub use shard::ShardSpec;
 
 use crate::referee::CommonSettings;

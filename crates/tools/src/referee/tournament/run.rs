@@ -11,11 +11,13 @@ use std::time::Duration;
 use crate::referee::RefereeError;
 use crate::referee::game::PlayedGame;
 use crate::referee::openings::OpeningBook;
-use crate::referee::runner::{Competition, Field, GameResult, Runner, played_engines};
+use crate::referee::runner::{
+    Competition, EngineDef, Field, GameResult, Runner, ScheduledGame, played_engines, unique_names,
+};
 use crate::referee::summary::{GameOutcome, SprtSpec, Tally};
-use crate::referee::tournament::field::{self, EngineDef};
+use crate::referee::tournament::field;
 use crate::referee::tournament::growth::{self, Settings};
-use crate::referee::tournament::schedule::{Format, Schedule, ScheduledGame, check_knockout, fnv1a};
+use crate::referee::tournament::schedule::{Format, Schedule, check_knockout, fnv1a};
 use crate::referee::tournament::{ShardSpec, TournamentSettings, knockout};
 use crate::stats::SprtDecision;
 use veletas_rules::record::{GameRecord, TimeControls, read_games, tag};
@@ -484,7 +486,7 @@ pub fn dry_run(args: &TournamentSettings) -> Result<String, RefereeError> {
     }
     let raw: Vec<String> = defs.iter().map(|d| d.name.clone().unwrap_or_else(|| d.command.text.clone())).collect();
     let fixed: Vec<bool> = defs.iter().map(|d| d.name.is_some()).collect();
-    let names = field::unique_names(&raw, &fixed);
+    let names = unique_names(&raw, &fixed);
     let line = |g: &ScheduledGame| {
         format!(
             "game {} (round {}): {} (black) vs {} (white), opening {}\n",

@@ -19,6 +19,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::referee::MAX_GAMES;
+use crate::referee::runner::ScheduledGame;
 
 /// The tournament formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,23 +53,6 @@ impl fmt::Display for Format {
             Format::Knockout => "knockout",
         })
     }
-}
-
-/// One scheduled game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScheduledGame {
-    /// Its index in the schedule, from 0 (a knockout numbers its games as they are made).
-    pub index: usize,
-    /// The game's identity in records: `index + 1`, or `ROUND.MATCH.GAME` in a knockout.
-    pub id: String,
-    /// The schedule round (`--rounds`) or knockout round, from 1.
-    pub round: usize,
-    /// The engine (index in the field) playing Black at the start.
-    pub black: usize,
-    /// The engine playing White at the start.
-    pub white: usize,
-    /// The encounter's number: which opening is played (two games share one).
-    pub encounter: u64,
 }
 
 /// A round robin or gauntlet schedule.

@@ -1,0 +1,49 @@
+//! Why a match or a tournament could not be played: [`RefereeError`], which the record
+//! file's writer, the runner and the command line all use (kept apart from them so that
+//! none of them imports another for it).
+
+use std::path::PathBuf;
+
+/// Why a match could not be played.
+#[derive(Debug, thiserror::Error)]
+pub enum RefereeError {
+    /// Options that do not make a match.
+    #[error("{0}")]
+    Usage(String),
+    /// An engine that cannot be started at all.
+    #[error("cannot start engine '{command}': {detail}")]
+    Engine {
+        /// The engine's command line.
+        command: String,
+        /// What went wrong.
+        detail: String,
+    },
+    /// An engine refused before the first game: it did not answer `protocol_version` and
+    /// `name` at start-up, or failed a required check of `--check`.
+    #[error("engine '{command}' is refused: {detail}")]
+    Refused {
+        /// The engine's command line.
+        command: String,
+        /// Why.
+        detail: String,
+    },
+    /// A file that cannot be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// A signal stopped the games before their end: what was played and how to resume.
+    #[error("{0}")]
+    Interrupted(String),
+    /// A record file that cannot be resumed.
+    #[error("{path}: {detail}")]
+    Record {
+        /// The record file.
+        path: PathBuf,
+        /// What is wrong with it.
+        detail: String,
+    },
+}
