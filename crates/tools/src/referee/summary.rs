@@ -263,18 +263,37 @@ impl MatchSummary {
         }
     }
 
-    /// The summary as the HTML report shows it: the same figures as the text summary,
-    /// as labelled lines; `engines` are the names the records hold.
-    pub fn panel(&self, engines: [String; 2]) -> crate::report::MatchPanel {
+    /// The summary's sentences, each a label and what it says: the text summary writes each
+    /// as a line `LABEL: VALUE`, the HTML report as a labelled line ([`MatchSummary::panel`]),
+    /// so that both say the same in the same words.
+    pub fn sentences(&self) -> Vec<(String, String)> {
         let [a, b] = &self.names;
         let pct = self.score.fraction().map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s));
-        let mut lines = vec![
-            ("Games".to_string(), format!("{} of {}{}", self.games, self.planned, self.void_note())),
+        let elo = match self.elo {
+            Some(elo) => {
+                let note = game_note(elo).map_or(String::new(), |note| format!(", {note}"));
+                format!("{} (95%{note}), LOS {:.1}%", format_elo(elo), 100.0 * self.los)
+            }
+            None => "no games".to_string(),
+        };
+        let pair_elo =
+            self.pair_elo.map_or(String::new(), |elo| format!(", pair Elo {}{}", format_elo(elo), pair_note(elo)));
+        let ends: Vec<String> = self.terminations.iter().map(|(t, n)| format!("{t} {n}")).collect();
+        let mut sentences = vec![
+            (
+                "Match".to_string(),
+                format!(
+                    "{a} (engine 1) vs {b} (engine 2), {} of {} games{}",
+                    self.games,
+                    self.planned,
+                    self.void_note()
+                ),
+            ),
             (format!("Score of {a} vs {b}"), format!("{} - {} ({pct})", self.score.wins, self.score.losses)),
             (
-                "By colour".to_string(),
+                format!("{a} with Black"),
                 format!(
-                    "{a} with Black {} - {}, with White {} - {}; Black won {}, White won {}",
+                    "{} - {}; with White: {} - {}; Black won {}, White won {}",
                     self.as_black.wins,
                     self.as_black.losses,
                     self.as_white.wins,
@@ -283,36 +302,26 @@ impl MatchSummary {
                     self.colour_wins[1]
                 ),
             ),
+            ("Elo difference".to_string(), elo),
             (
-                "Elo difference (95%)".to_string(),
-                self.elo.map_or("no games".to_string(), |elo| match game_note(elo) {
-                    Some(note) => format!("{} ({note})", format_elo(elo)),
-                    None => format_elo(elo),
-                }),
+                "Pairs".to_string(),
+                format!("{} [{}]{pair_elo}", self.pentanomial.pairs(), pair_buckets(&self.pentanomial)),
             ),
-            ("LOS".to_string(), format!("{:.1}%", 100.0 * self.los)),
+            ("Endings".to_string(), if ends.is_empty() { "-".to_string() } else { ends.join(", ") }),
         ];
-        lines.push(("Pairs".to_string(), format!("{} {}", self.pentanomial.pairs(), pair_buckets(&self.pentanomial))));
-        if let Some(elo) = self.pair_elo {
-            lines.push(("Pair Elo (95%)".to_string(), format!("{}{}", format_elo(elo), pair_note(elo))));
-        }
-        let ends: Vec<String> = self.terminations.iter().map(|(t, n)| format!("{t} {n}")).collect();
-        lines.push(("Endings".to_string(), if ends.is_empty() { "-".to_string() } else { ends.join(", ") }));
         if self.disagreements > 0 {
-            lines.push(("final_score disagreements".to_string(), self.disagreements.to_string()));
+            sentences.push(("final_score disagreements".to_string(), self.disagreements.to_string()));
         }
         if let Some(s) = self.sprt {
-            let decision = match s.decision {
-                SprtDecision::Continue => "continue",
-                SprtDecision::AcceptH0 => "H0 accepted",
-                SprtDecision::AcceptH1 => "H1 accepted",
-            };
-            lines.push((
-                format!("SPRT [{}, {}]", s.spec.elo0, s.spec.elo1),
-                format!("LLR {:.3} of [{:.3}, {:.3}]: {decision}", s.llr, s.bounds.0, s.bounds.1),
-            ));
+            sentences.push(s.sentence());
         }
-        crate::report::MatchPanel { engines, lines, notes: Vec::new() }
+        sentences
+    }
+
+    /// The summary as the HTML report shows it: its [sentences](MatchSummary::sentences) as
+    /// labelled lines; `engines` are the names the records hold.
+    pub fn panel(&self, engines: [String; 2]) -> crate::report::MatchPanel {
+        crate::report::MatchPanel { engines, lines: self.sentences(), notes: Vec::new() }
     }
 
     /// `, and 3 void (timeout 3): not counted`, or nothing without void games.
@@ -357,65 +366,34 @@ fn pair_note(elo: EloInterval) -> &'static str {
 }
 
 impl fmt::Display for MatchSummary {
-    /// The final summary, several lines.
+    /// The final summary, a line a [sentence](MatchSummary::sentences).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let [a, b] = &self.names;
-        writeln!(
-            f,
-            "Match: {a} (engine 1) vs {b} (engine 2), {} of {} games{}",
-            self.games,
-            self.planned,
-            self.void_note()
-        )?;
-        let pct = self.score.fraction().map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s));
-        writeln!(f, "Score of {a} vs {b}: {} - {} ({pct})", self.score.wins, self.score.losses)?;
-        writeln!(
-            f,
-            "{a} with Black: {} - {}; with White: {} - {}; Black won {}, White won {}",
-            self.as_black.wins,
-            self.as_black.losses,
-            self.as_white.wins,
-            self.as_white.losses,
-            self.colour_wins[0],
-            self.colour_wins[1]
-        )?;
-        match self.elo {
-            Some(elo) => {
-                let note = game_note(elo).map_or(String::new(), |note| format!(", {note}"));
-                writeln!(f, "Elo difference: {} (95%{note}), LOS {:.1}%", format_elo(elo), 100.0 * self.los)?
-            }
-            None => writeln!(f, "Elo difference: no games")?,
-        }
-        write!(f, "Pairs: {} [{}]", self.pentanomial.pairs(), pair_buckets(&self.pentanomial))?;
-        match self.pair_elo {
-            Some(elo) => writeln!(f, ", pair Elo {}{}", format_elo(elo), pair_note(elo))?,
-            None => writeln!(f)?,
-        }
-        let ends: Vec<String> = self.terminations.iter().map(|(t, n)| format!("{t} {n}")).collect();
-        writeln!(f, "Endings: {}", if ends.is_empty() { "-".to_string() } else { ends.join(", ") })?;
-        if self.disagreements > 0 {
-            writeln!(f, "final_score disagreements: {}", self.disagreements)?;
-        }
-        if let Some(s) = self.sprt {
-            writeln!(f, "{}", s.line())?;
+        for (label, value) in self.sentences() {
+            writeln!(f, "{label}: {value}")?;
         }
         Ok(())
     }
 }
 
 impl SprtReport {
-    /// The summary's SPRT line: the test, the LLR, its bounds and the decision.
-    pub fn line(&self) -> String {
+    /// The summary's SPRT sentence: the test, then the LLR, its bounds and the decision.
+    pub fn sentence(&self) -> (String, String) {
         let decision = match self.decision {
             SprtDecision::Continue => "continue (no decision yet)",
             SprtDecision::AcceptH0 => "H0 accepted",
             SprtDecision::AcceptH1 => "H1 accepted",
         };
         let s = self;
-        format!(
-            "SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {:.3} bounds [{:.3}, {:.3}]: {decision}",
-            s.spec.elo0, s.spec.elo1, s.spec.alpha, s.spec.beta, s.llr, s.bounds.0, s.bounds.1
+        (
+            format!("SPRT elo0 {} elo1 {} alpha {} beta {}", s.spec.elo0, s.spec.elo1, s.spec.alpha, s.spec.beta),
+            format!("LLR {:.3} bounds [{:.3}, {:.3}]: {decision}", s.llr, s.bounds.0, s.bounds.1),
         )
+    }
+
+    /// The summary's SPRT line: [`SprtReport::sentence`] as `LABEL: VALUE`.
+    pub fn line(&self) -> String {
+        let (label, value) = self.sentence();
+        format!("{label}: {value}")
     }
 }
 
