@@ -14,6 +14,7 @@ pub mod fuzzing;
 pub mod learn;
 pub mod learn_policy;
 pub mod linear;
+pub mod net;
 pub mod player;
 pub mod protocol;
 pub mod search;
