@@ -97,6 +97,7 @@ impl EvalArg {
                         format!("--eval {shown}: not hand, learned or a readable weights file: {e}")
                     }
                     LoadWeightsError::Parse(e) => format!("--eval {shown}: {e}"),
+                    LoadWeightsError::Net(e) => format!("--eval {shown}: {e}"),
                 }
             }),
         }
@@ -155,6 +156,7 @@ impl EngineArgs {
                         format!("--policy {shown}: not builtin or a readable weights file: {e}")
                     }
                     LoadWeightsError::Parse(e) => format!("--policy {shown}: {e}"),
+                    LoadWeightsError::Net(e) => format!("--policy {shown}: {e}"),
                 }
             }),
             _ => Ok(PolicyWeights::builtin()),

@@ -44,7 +44,7 @@ pub use perft::{BoardArgs, PerftArgs};
 pub use picture::{RenderArgs, ViewArgs};
 pub use ratings::RatingsArgs;
 pub use referee::{CommonArgs, MatchArgs, TournamentArgs};
-pub use train::{TrainArgs, TrainPolicyArgs};
+pub use train::{TrainArgs, TrainNetArgs, TrainPolicyArgs};
 
 /// Veletas engine: speaks a GTP-style protocol on stdin/stdout.
 // (Not in the doc comment, which clap prints as the long help:) the options before a
@@ -118,6 +118,10 @@ veletas bench --compare /path/to/old/veletas --runs 7")]
     /// searches (see docs/learning.md).
     #[command(name = "train-policy")]
     TrainPolicy(TrainPolicyArgs),
+    /// Trains the value network, a correction of the learned evaluation, on recorded games
+    /// (see docs/learning.md).
+    #[command(name = "train-net")]
+    TrainNet(TrainNetArgs),
     /// Plays a field of protocol engines (round robin, gauntlet or knockout) and rates it
     /// (see docs/tournament.md).
     Tournament(Box<TournamentArgs>),
@@ -251,6 +255,7 @@ fn run_command(cli: Cli) -> Result<(), CommandError> {
         Some(Subcommand::Book(args)) => book::book(args)?,
         Some(Subcommand::TrainEval(args)) => print(&train::train_eval(args).map_err(usage("train-eval"))?)?,
         Some(Subcommand::TrainPolicy(args)) => print(&train::train_policy(args).map_err(usage("train-policy"))?)?,
+        Some(Subcommand::TrainNet(args)) => print(&train::train_net(args).map_err(usage("train-net"))?)?,
         Some(Subcommand::Ratings(args)) => ratings::ratings(args)?,
     }
     Ok(())

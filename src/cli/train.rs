@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use crate::learn::{TrainSettings, parse_value_mix};
+use crate::search::eval::{StaticEval, load_weights};
+use crate::train_net::TrainNetSettings;
 use crate::train_policy::TrainPolicySettings;
 use crate::training::{Trained, TrainingData, parse_l2};
 use veletas_tools::output::{check_not_input, write_output};
@@ -76,6 +78,102 @@ pub struct TrainArgs {
 pub struct TrainPolicyArgs {
     #[command(flatten)]
     pub data: TrainingArgs,
+}
+
+/// Arguments of `train-net`.
+#[derive(Args, Debug, Clone)]
+pub struct TrainNetArgs {
+    #[command(flatten)]
+    pub data: TrainingArgs,
+    /// Units of the two hidden layers: H1 (a multiple of 16, up to 512) and H2 (1 to 64).
+    #[arg(long, value_name = "H1,H2", default_value = "64,16", value_parser = parse_hidden)]
+    pub hidden: (usize, usize),
+    /// Passes over the training positions.
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub epochs: u32,
+    /// Positions per step.
+    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub batch: u32,
+    /// Adam's learning rate at the start (it decays along a cosine to a twentieth).
+    #[arg(long, value_name = "RATE", default_value_t = 1e-3, value_parser = parse_rate)]
+    pub lr: f64,
+    /// Train on (1 - L) x the game's result + L x the recorded root value (0 to 1).
+    #[arg(long, value_name = "L", default_value_t = 0.0, value_parser = parse_value_mix)]
+    pub value_mix: f64,
+    /// The seed of the initial weights, the sampling, the order and the symmetries.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The most training positions kept in memory (a uniform sample when the files hold
+    /// more; a quarter of it for the held-out ones): about 120 bytes each.
+    #[arg(long, value_name = "N", default_value_t = 4_000_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub max_positions: u64,
+    /// The linear model the network corrects: a weights file of train-eval (default: the
+    /// built-in learned weights).
+    #[arg(long, value_name = "FILE")]
+    pub base: Option<PathBuf>,
+}
+
+/// `--hidden H1,H2`.
+fn parse_hidden(text: &str) -> Result<(usize, usize), String> {
+    let parsed = text.split_once(',').and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)));
+    match parsed {
+        Some((h1, h2)) if crate::net::NetWeights::zeros(h1, h2).is_some() => Ok((h1, h2)),
+        _ => Err("expected H1,H2: H1 a multiple of 16 from 16 to 512, H2 from 1 to 64".into()),
+    }
+}
+
+/// `--lr`: a number above 0 and at most 1.
+fn parse_rate(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= 1.0 => Ok(x),
+        _ => Err("expected a number above 0 and at most 1".into()),
+    }
+}
+
+/// `veletas train-net`: the report, once the network is written.
+pub fn train_net(args: TrainNetArgs) -> Result<String, String> {
+    args.data.check_output()?;
+    let base = match &args.base {
+        None => match StaticEval::learned() {
+            StaticEval::Learned(w) => (w.model().clone(), "the built-in learned weights".to_string()),
+            _ => return Err("the built-in learned weights are missing".into()),
+        },
+        Some(path) => match load_weights(path) {
+            Ok(StaticEval::Learned(w)) => (w.model().clone(), path.display().to_string()),
+            Ok(_) => return Err(format!("--base {}: not a weights file of train-eval", path.display())),
+            Err(e) => return Err(format!("--base {}: {e}", path.display())),
+        },
+    };
+    let files: Vec<String> = args.data.files.iter().map(|f| f.display().to_string()).collect();
+    let command = format!(
+        "veletas train-net {} --holdout {} --l2 {} --hidden {},{} --epochs {} --batch {} --lr {} --value-mix {} --seed {} --max-positions {}{}",
+        files.join(" "),
+        args.data.holdout,
+        args.data.l2,
+        args.hidden.0,
+        args.hidden.1,
+        args.epochs,
+        args.batch,
+        args.lr,
+        args.value_mix,
+        args.seed,
+        args.max_positions,
+        args.base.as_ref().map(|b| format!(" --base {}", b.display())).unwrap_or_default(),
+    );
+    let settings = TrainNetSettings {
+        data: args.data.data(),
+        hidden: args.hidden,
+        epochs: args.epochs,
+        batch: args.batch as usize,
+        learning_rate: args.lr,
+        value_mix: args.value_mix,
+        seed: args.seed,
+        max_positions: usize::try_from(args.max_positions).unwrap_or(usize::MAX),
+        base,
+        version: env!("VELETAS_VERSION").to_string(),
+        command,
+    };
+    args.data.finish(crate::train_net::run(&settings)?)
 }
 
 /// `veletas train-eval`: the report, once the weights are written.

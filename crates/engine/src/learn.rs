@@ -80,7 +80,7 @@ pub struct DataSet {
 }
 
 /// Whether a game counts: won on the board (a bad Termination tag is no such game).
-fn ended_on_the_board(game: &GameRecord) -> bool {
+pub(crate) fn ended_on_the_board(game: &GameRecord) -> bool {
     matches!(game.termination(), Ok(None | Some(Termination::Normal))) && game.winner().is_some()
 }
 

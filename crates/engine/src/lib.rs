@@ -18,5 +18,6 @@ pub mod net;
 pub mod player;
 pub mod protocol;
 pub mod search;
+pub mod train_net;
 pub mod train_policy;
 pub mod training;

@@ -21,7 +21,7 @@ pub mod inputs;
 mod quantized;
 mod weights;
 
-pub use quantized::QuantizedNet;
+pub use quantized::{Accumulator, ActiveInputs, QuantizedNet};
 pub use weights::{NetFileError, NetWeights, ParsedNet};
 
 /// The first layer's scale: an activation of 1.0 is `QA` in the accumulator.

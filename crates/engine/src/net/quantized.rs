@@ -87,8 +87,12 @@ impl QuantizedNet {
     pub fn refresh(&self, active: &[u16], acc: &mut Accumulator) {
         let values = &mut acc.values[..self.h1];
         values.copy_from_slice(&self.b1);
-        for &i in active.iter().filter(|&&i| usize::from(i) < INPUTS) {
-            self.kernels.add(values, self.column(i));
+        if active.iter().all(|&i| usize::from(i) < INPUTS) {
+            self.kernels.add_columns(values, &self.w1, active);
+        } else {
+            for &i in active.iter().filter(|&&i| usize::from(i) < INPUTS) {
+                self.kernels.add(values, self.column(i));
+            }
         }
     }
 
@@ -108,6 +112,11 @@ impl QuantizedNet {
         let mut z2 = [0i32; MAX_HIDDEN2];
         let z2 = &mut z2[..self.h2];
         self.kernels.dense(&acc.values[..self.h1], QA, &self.w2, z2);
+        self.finish(z2)
+    }
+
+    /// The last layers from the second layer's integer sums.
+    fn finish(&self, z2: &[i32]) -> f32 {
         let scale = 1.0 / (f32::from(QA) * f32::from(QB));
         let mut out = self.b3;
         for ((z, b), w) in z2.iter().zip(&self.b2).zip(&self.w3) {
@@ -120,9 +129,10 @@ impl QuantizedNet {
     pub fn evaluate(&self, planes: &Planes) -> f32 {
         let mut active = ActiveInputs::default();
         planes.active(&mut active);
-        let mut acc = Accumulator::default();
-        self.refresh(active.as_slice(), &mut acc);
-        self.output(&acc)
+        let mut z2 = [0i32; MAX_HIDDEN2];
+        let z2 = &mut z2[..self.h2];
+        self.kernels.evaluate(&self.b1, &self.w1, active.as_slice(), QA, &self.w2, z2);
+        self.finish(z2)
     }
 }
 
@@ -215,6 +225,8 @@ mod tests {
             let mut fresh = Accumulator::default();
             net.refresh(&active, &mut fresh);
             assert_eq!(acc.values(net.h1), fresh.values(net.h1));
+            // The fused pass from scratch gives the accumulator's output.
+            assert_eq!(net.output(&acc).to_bits(), net.evaluate(&planes).to_bits());
             previous = Some(planes);
         }
     }

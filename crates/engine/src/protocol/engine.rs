@@ -283,6 +283,7 @@ impl Engine {
                         let reason = match e {
                             LoadWeightsError::Read(e) => e.to_string(),
                             LoadWeightsError::Parse(e) => e,
+                            LoadWeightsError::Net(e) => e.to_string(),
                         };
                         format!("cannot load weights: {}: {reason}", shorten(&word))
                     })?,
@@ -302,6 +303,7 @@ impl Engine {
                         let reason = match e {
                             LoadWeightsError::Read(e) => e.to_string(),
                             LoadWeightsError::Parse(e) => e,
+                            LoadWeightsError::Net(e) => e.to_string(),
                         };
                         format!("cannot load weights: {}: {reason}", shorten(&word))
                     })?

@@ -15,6 +15,7 @@
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
+use super::net_eval::{NetEval, NetEvalError};
 use veletas_rules::record::{MAX_SMALL_FILE_BYTES, RecordFileError, read_bounded};
 use veletas_rules::{Bitboard, Color, Position, Square, group_of, queen_reach};
 
@@ -27,12 +28,24 @@ pub enum StaticEval {
     /// The learned logistic model with these weights ([`StaticEval::learned`]: the
     /// built-in ones; [`load_weights`]: a file's).
     Learned(Arc<LearnedWeights>),
+    /// A value network on top of a learned logistic model ([`load_weights`] of a network
+    /// file; [`crate::search::net_eval`]).
+    Net(Arc<NetEval>),
 }
 
 impl StaticEval {
     /// The learned evaluation with the built-in weights.
     pub fn learned() -> StaticEval {
         StaticEval::Learned(Arc::clone(builtin_weights()))
+    }
+
+    /// The evaluation of the search's shot priors: a network's linear model (the priors
+    /// are computed shot by shot, incrementally), else this one.
+    pub fn for_priors(&self) -> &StaticEval {
+        match self {
+            StaticEval::Net(net) => net.base(),
+            other => other,
+        }
     }
 }
 
@@ -57,6 +70,10 @@ impl std::fmt::Display for StaticEval {
                 None => f.write_str("learned"),
                 Some(file) => write!(f, "learned {file}"),
             },
+            StaticEval::Net(net) => match net.file() {
+                None => f.write_str("net"),
+                Some(file) => write!(f, "net {file}"),
+            },
         }
     }
 }
@@ -70,6 +87,11 @@ pub struct LearnedWeights {
 }
 
 impl LearnedWeights {
+    /// `model`, read from `file` (`None`: built in).
+    pub fn new(model: EvalModel, file: Option<String>) -> LearnedWeights {
+        LearnedWeights { model, file }
+    }
+
     /// The model.
     pub fn model(&self) -> &EvalModel {
         &self.model
@@ -90,6 +112,9 @@ pub enum LoadWeightsError {
     /// The text is no set of weights for this build's features.
     #[error("{0}")]
     Parse(String),
+    /// The text is a network file, and a bad one.
+    #[error("{0}")]
+    Net(#[from] NetEvalError),
 }
 
 /// Reads a weights file of `veletas train-eval -o FILE` (at most
@@ -97,6 +122,11 @@ pub enum LoadWeightsError {
 /// `--eval FILE` and the protocol's `eval FILE` do.
 pub fn load_weights(path: &Path) -> Result<StaticEval, LoadWeightsError> {
     let text = read_bounded(path, MAX_SMALL_FILE_BYTES)?;
+    let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#'));
+    if first.is_some_and(|l| l.starts_with("veletas-net")) {
+        let net = NetEval::parse(&text, Some(path.display().to_string()))?;
+        return Ok(StaticEval::Net(Arc::new(net)));
+    }
     let model = EvalModel::parse(&text).map_err(LoadWeightsError::Parse)?;
     Ok(StaticEval::Learned(Arc::new(LearnedWeights { model, file: Some(path.display().to_string()) })))
 }
@@ -384,6 +414,8 @@ fn probability(kind: &StaticEval, family: usize, logit: f64, features: &Features
     match kind {
         StaticEval::Hand => sigmoid(logit),
         StaticEval::Learned(weights) => sigmoid(weights.model.logit(family, features)),
+        // Without the position: the linear model alone (see `for_priors`).
+        StaticEval::Net(net) => sigmoid(net.model().logit(family, features)),
     }
 }
 
@@ -401,8 +433,11 @@ pub fn evaluate(pos: &Position) -> f64 {
 pub fn evaluate_with(pos: &Position, kind: &StaticEval) -> f64 {
     let analysis = match kind {
         StaticEval::Hand => analyse_with::<false>(pos),
-        StaticEval::Learned(_) => analyse_with::<true>(pos),
+        StaticEval::Learned(_) | StaticEval::Net(_) => analyse_with::<true>(pos),
     };
+    if let (StaticEval::Net(net), Some((_, features))) = (kind, &analysis) {
+        return sigmoid(net.logit(pos, net.model().logit(family(pos), features)));
+    }
     match analysis {
         None => {
             if pos.winner() == Some(Color::Black) {
@@ -451,6 +486,7 @@ impl<'a> ShotEvaluator<'a> {
     /// Prepares the shots of the turn of `pos` (in play, not over) that starts with
     /// `shooter_move` (`None`: a shot without a move), for evaluation `kind`.
     pub fn new(pos: &Position, shooter_move: Option<(Square, Square)>, kind: &'a StaticEval) -> ShotEvaluator<'a> {
+        let kind = kind.for_priors();
         let mover = pos.side_to_move();
         let modern = pos.rules().is_modern();
         let (mut set, mut empty) = (pos.shooters(), pos.empty_squares());
@@ -559,7 +595,9 @@ impl<'a> ShotEvaluator<'a> {
         let (n, side) = (table.n, !self.mover);
         let (logit, features) = match self.kind {
             StaticEval::Hand => score_terms_by::<false>(side, self.claims, self.need, n, term),
-            StaticEval::Learned(_) => score_terms_by::<true>(side, self.claims, self.need, n, term),
+            StaticEval::Learned(_) | StaticEval::Net(_) => {
+                score_terms_by::<true>(side, self.claims, self.need, n, term)
+            }
         };
         Some(probability(self.kind, usize::from(self.modern), logit, &features))
     }

@@ -3,6 +3,7 @@
 
 pub mod eval;
 pub mod mcts;
+pub mod net_eval;
 mod nodes;
 pub mod policy;
 pub mod setup;

@@ -448,7 +448,7 @@ impl Tree {
                     if let Some(winner) = next.winner() {
                         ends[winner.index()] |= shot.bitboard();
                     }
-                    evaluate_with(&next, &self.config.eval)
+                    evaluate_with(&next, self.config.eval.for_priors())
                 });
                 let v = (if side == Color::Black { p } else { 1.0 - p }) as f32;
                 best = best.max(v);

@@ -1,0 +1,78 @@
+//! The evaluation with a value network ([`StaticEval::Net`]): the learned linear model's
+//! logit plus the network's correction, and the network file that holds both.
+//!
+//! A network file (`veletas train-net -o FILE`, the format in [`crate::net`]) carries the
+//! linear model it was trained on top of as its `base` lines, so a network always runs
+//! beside the very weights it corrects, whatever the binary's built-in ones are. The
+//! search's shot priors keep using the linear model alone ([`StaticEval::for_priors`]):
+//! they are computed shot by shot with [`super::eval::ShotEvaluator`]'s incremental
+//! pass; the network scores the playouts' leaves.
+
+use std::sync::Arc;
+
+use super::eval::{EvalModel, LearnedWeights, StaticEval};
+use crate::net::accumulator::Kernels;
+use crate::net::inputs::Planes;
+use crate::net::{NetFileError, NetWeights, QuantizedNet};
+use veletas_rules::Position;
+
+/// A value network beside the linear model it corrects.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NetEval {
+    base: StaticEval,
+    model: EvalModel,
+    net: QuantizedNet,
+    file: Option<String>,
+}
+
+/// Why a network file's text is not an evaluation.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NetEvalError {
+    /// The network's part.
+    #[error("{0}")]
+    Net(#[from] NetFileError),
+    /// The `base` lines are no linear model.
+    #[error("the network's base model: {0}")]
+    Base(String),
+}
+
+impl NetEval {
+    /// The evaluation of a network file's text; `file` names it (for `eval` to report).
+    pub fn parse(text: &str, file: Option<String>) -> Result<NetEval, NetEvalError> {
+        let parsed = NetWeights::parse(text)?;
+        let model = EvalModel::parse(&parsed.base).map_err(NetEvalError::Base)?;
+        Ok(NetEval::new(model, &parsed.weights, file))
+    }
+
+    /// The evaluation of `weights` on top of linear `model`, with this machine's fastest
+    /// kernels.
+    pub fn new(model: EvalModel, weights: &NetWeights, file: Option<String>) -> NetEval {
+        let base = StaticEval::Learned(Arc::new(LearnedWeights::new(model.clone(), file.clone())));
+        NetEval { base, model, net: QuantizedNet::new(weights, Kernels::detect()), file }
+    }
+
+    /// The linear model the network corrects, as an evaluation.
+    pub fn base(&self) -> &StaticEval {
+        &self.base
+    }
+
+    /// The linear model.
+    pub fn model(&self) -> &EvalModel {
+        &self.model
+    }
+
+    /// The quantized network.
+    pub fn net(&self) -> &QuantizedNet {
+        &self.net
+    }
+
+    /// The file it was read from.
+    pub fn file(&self) -> Option<&str> {
+        self.file.as_deref()
+    }
+
+    /// Black's logit for `pos` given the linear model's logit there.
+    pub fn logit(&self, pos: &Position, base_logit: f64) -> f64 {
+        (base_logit + f64::from(self.net.evaluate(&Planes::of(pos)))).clamp(-30.0, 30.0)
+    }
+}
