@@ -78,7 +78,7 @@ impl NetWeights {
     /// A network of `h1` and `h2` hidden units (`h1` a multiple of 16 up to
     /// [`MAX_HIDDEN1`], `h2` from 1 to [`MAX_HIDDEN2`]) whose output is 0 everywhere.
     pub fn zeros(h1: usize, h2: usize) -> Option<NetWeights> {
-        let ok = h1 > 0 && h1 % 16 == 0 && h1 <= MAX_HIDDEN1 && (1..=MAX_HIDDEN2).contains(&h2);
+        let ok = h1 > 0 && h1.is_multiple_of(16) && h1 <= MAX_HIDDEN1 && (1..=MAX_HIDDEN2).contains(&h2);
         ok.then(|| NetWeights {
             h1,
             h2,

@@ -90,7 +90,7 @@ impl Params {
     /// The weights in single precision (within the file's bounds).
     pub fn to_weights(&self) -> NetWeights {
         let l = Params::layout(self.h1, self.h2);
-        let mut w = NetWeights::zeros(self.h1, self.h2).unwrap_or_else(|| unreachable_sizes());
+        let mut w = NetWeights::zeros(self.h1, self.h2).unwrap_or_else(unreachable_sizes);
         let f = |s: &[f64]| s.iter().map(|&x| x as f32).collect::<Vec<f32>>();
         w.w1 = f(&self.values[..l.b1]);
         w.b1 = f(&self.values[l.b1..l.w2]);
@@ -188,9 +188,9 @@ pub fn backward(p: &Params, active: &[u16], pass: &Pass, d_out: f64, grad: &mut 
             da1[j] += dz2 * p.values[row + j];
         }
     }
-    for j in 0..h1 {
-        if !inside(pass.z1[j]) {
-            da1[j] = 0.0;
+    for (d, &z) in da1.iter_mut().zip(&pass.z1) {
+        if !inside(z) {
+            *d = 0.0;
         }
     }
     for (gb, d) in g[l.b1..l.w2].iter_mut().zip(da1.iter()) {
