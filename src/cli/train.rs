@@ -107,6 +107,11 @@ pub struct TrainNetArgs {
     /// more; a quarter of it for the held-out ones): about 120 bytes each.
     #[arg(long, value_name = "N", default_value_t = 4_000_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     pub max_positions: u64,
+    /// Random turns played from each recorded position before it becomes a sample (the
+    /// search's cheap playout policy: the search scores its leaves after --search cutoff
+    /// such turns, 6 by default).
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub random_plies: u32,
     /// The linear model the network corrects: a weights file of train-eval (default: the
     /// built-in learned weights).
     #[arg(long, value_name = "FILE")]
@@ -146,7 +151,7 @@ pub fn train_net(args: TrainNetArgs) -> Result<String, String> {
     };
     let files: Vec<String> = args.data.files.iter().map(|f| f.display().to_string()).collect();
     let command = format!(
-        "veletas train-net {} --holdout {} --l2 {} --hidden {},{} --epochs {} --batch {} --lr {} --value-mix {} --seed {} --max-positions {}{}",
+        "veletas train-net {} --holdout {} --l2 {} --hidden {},{} --epochs {} --batch {} --lr {} --value-mix {} --seed {} --max-positions {} --random-plies {}{}",
         files.join(" "),
         args.data.holdout,
         args.data.l2,
@@ -158,6 +163,7 @@ pub fn train_net(args: TrainNetArgs) -> Result<String, String> {
         args.value_mix,
         args.seed,
         args.max_positions,
+        args.random_plies,
         args.base.as_ref().map(|b| format!(" --base {}", b.display())).unwrap_or_default(),
     );
     let settings = TrainNetSettings {
@@ -169,6 +175,7 @@ pub fn train_net(args: TrainNetArgs) -> Result<String, String> {
         value_mix: args.value_mix,
         seed: args.seed,
         max_positions: usize::try_from(args.max_positions).unwrap_or(usize::MAX),
+        random_plies: args.random_plies,
         base,
         version: env!("VELETAS_VERSION").to_string(),
         command,

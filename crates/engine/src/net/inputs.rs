@@ -108,6 +108,23 @@ impl Planes {
         }
     }
 
+    /// The planes after the move of a shooter (`None`: no move) and before the shot, with
+    /// the other side to move: the position after the turn but for the shot's stone
+    /// ([`Planes::stone_input`]), when the turn claims no shooter.
+    pub fn after_move(&self, shooter_move: Option<(Square, Square)>) -> Planes {
+        let mut out = *self;
+        if let Some((from, to)) = shooter_move {
+            out.boards[2] = (out.boards[2] & !(1u128 << from.index())) | 1u128 << to.index();
+        }
+        out.white_to_move = !out.white_to_move;
+        out
+    }
+
+    /// The input of a stone of `color` on `sq`.
+    pub fn stone_input(color: Color, sq: Square) -> u16 {
+        (color.index() * SLOTS + sq.index()) as u16
+    }
+
     /// The planes under symmetry `k` of the board (0 to 7; 0 is the identity): bit 0
     /// mirrors the files, bit 1 the ranks, bit 2 swaps files and ranks (after the mirrors).
     pub fn transformed(&self, k: u8) -> Planes {

@@ -125,6 +125,16 @@ impl QuantizedNet {
         out
     }
 
+    /// The output for the inputs of `acc` and one more, `input` (the accumulator stays as
+    /// it is): a shot's stone added to the position after the turn's move.
+    pub fn output_with(&self, acc: &Accumulator, input: u16) -> f32 {
+        let mut z2 = [0i32; MAX_HIDDEN2];
+        let z2 = &mut z2[..self.h2];
+        let inputs = [input.min(INPUTS as u16 - 1)];
+        self.kernels.evaluate(&acc.values[..self.h1], &self.w1, &inputs, QA, &self.w2, z2);
+        self.finish(z2)
+    }
+
     /// The output for a position's planes, from scratch.
     pub fn evaluate(&self, planes: &Planes) -> f32 {
         let mut active = ActiveInputs::default();

@@ -411,15 +411,22 @@ fn score_terms_by<const FEATURES_TOO: bool>(
 /// position in play, by evaluation `kind`.
 #[inline]
 fn probability(kind: &StaticEval, family: usize, logit: f64, features: &Features) -> f64 {
+    sigmoid(model_logit(kind, family, logit, features))
+}
+
+/// Black's logit from the hand-written `logit` and the `features` of a position in play,
+/// by evaluation `kind` (a network's linear model alone: see [`StaticEval::for_priors`]).
+#[inline]
+fn model_logit(kind: &StaticEval, family: usize, logit: f64, features: &Features) -> f64 {
     match kind {
-        StaticEval::Hand => sigmoid(logit),
-        StaticEval::Learned(weights) => sigmoid(weights.model.logit(family, features)),
-        // Without the position: the linear model alone (see `for_priors`).
-        StaticEval::Net(net) => sigmoid(net.model().logit(family, features)),
+        StaticEval::Hand => logit,
+        StaticEval::Learned(weights) => weights.model.logit(family, features),
+        StaticEval::Net(net) => net.model().logit(family, features),
     }
 }
 
-fn sigmoid(x: f64) -> f64 {
+/// The logistic function.
+pub(crate) fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
@@ -549,6 +556,11 @@ impl<'a> ShotEvaluator<'a> {
     /// The probability that Black wins after the shot on `shot` (a legal shot of the
     /// turn), or `None` when the shot traps a shooter.
     pub fn evaluate(&self, shot: Square) -> Option<f64> {
+        self.logit(shot).map(sigmoid)
+    }
+
+    /// [`ShotEvaluator::evaluate`]'s logit (Black's).
+    pub fn logit(&self, shot: Square) -> Option<f64> {
         if self.trapped {
             return None;
         }
@@ -599,7 +611,7 @@ impl<'a> ShotEvaluator<'a> {
                 score_terms_by::<true>(side, self.claims, self.need, n, term)
             }
         };
-        Some(probability(self.kind, usize::from(self.modern), logit, &features))
+        Some(model_logit(self.kind, usize::from(self.modern), logit, &features))
     }
 }
 

@@ -112,6 +112,9 @@ pub struct SearchSettings {
     pub eval: eval::StaticEval,
     /// Our engine proves wins and losses in the tree (MCTS-solver) and plays them.
     pub solver: bool,
+    /// With a value network as the evaluation, the shot priors are its values too (else
+    /// those of the linear model it corrects).
+    pub net_priors: bool,
 }
 
 /// The default [`SearchSettings::stay_prior`].
@@ -155,14 +158,15 @@ impl Default for SearchSettings {
             move_policy: true,
             policy: policy::PolicyWeights::builtin(),
             solver: true,
+            net_priors: true,
             eval: eval::StaticEval::Hand,
         }
     }
 }
 
 /// One tunable search parameter with its value, as `NAME=VALUE` (the CLI's `--search`):
-/// `exploration`, `cutoff`, `prior-temperature`, `expand-visits`, `shot-expand-visits`, `fpu`, `stay-prior` or
-/// `move-policy`. For tuning matches;
+/// `exploration`, `cutoff`, `prior-temperature`, `expand-visits`, `shot-expand-visits`, `fpu`, `stay-prior`,
+/// `move-policy` or `net-priors`. For tuning matches;
 /// the defaults are the tuned values.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum SearchParam {
@@ -182,6 +186,8 @@ pub enum SearchParam {
     StayPrior(f32),
     /// [`SearchSettings::move_policy`]: 1 on, 0 off.
     MovePolicy(bool),
+    /// [`SearchSettings::net_priors`]: 1 on, 0 off.
+    NetPriors(bool),
 }
 
 /// Why a `NAME=VALUE` search parameter was refused.
@@ -223,8 +229,9 @@ impl FromStr for SearchParam {
             "fpu" => Ok(SearchParam::Fpu(real(0.0, 1.0)?)),
             "stay-prior" => Ok(SearchParam::StayPrior(real(0.001, 0.999)?)),
             "move-policy" => Ok(SearchParam::MovePolicy(whole(0, 1)? == 1)),
+            "net-priors" => Ok(SearchParam::NetPriors(whole(0, 1)? == 1)),
             other => Err(err(format!(
-                "unknown search parameter '{}' (exploration, cutoff, prior-temperature, expand-visits, shot-expand-visits, fpu, stay-prior, move-policy)",
+                "unknown search parameter '{}' (exploration, cutoff, prior-temperature, expand-visits, shot-expand-visits, fpu, stay-prior, move-policy, net-priors)",
                 shorten(other)
             ))),
         }
@@ -247,6 +254,7 @@ impl SearchSettings {
             SearchParam::Fpu(x) => self.unvisited_value = x,
             SearchParam::StayPrior(x) => self.stay_prior = x,
             SearchParam::MovePolicy(on) => self.move_policy = on,
+            SearchParam::NetPriors(on) => self.net_priors = on,
         }
         self
     }
@@ -401,6 +409,7 @@ impl Searcher {
             move_policy: self.settings.move_policy,
             policy: Arc::clone(&self.settings.policy),
             solver: self.settings.solver && !baseline,
+            net_priors: self.settings.net_priors,
             eval: self.settings.eval.clone(),
         }
     }

@@ -13,8 +13,8 @@ use std::sync::Arc;
 use super::eval::{EvalModel, LearnedWeights, StaticEval};
 use crate::net::accumulator::Kernels;
 use crate::net::inputs::Planes;
-use crate::net::{NetFileError, NetWeights, QuantizedNet};
-use veletas_rules::Position;
+use crate::net::{Accumulator, ActiveInputs, NetFileError, NetWeights, QuantizedNet};
+use veletas_rules::{Color, Position, Square};
 
 /// A value network beside the linear model it corrects.
 #[derive(Clone, Debug, PartialEq)]
@@ -69,6 +69,24 @@ impl NetEval {
     /// The file it was read from.
     pub fn file(&self) -> Option<&str> {
         self.file.as_deref()
+    }
+
+    /// The accumulator of the position after the move `shooter_move` of `pos` (`None`:
+    /// none) and before its shot, the other side to move ([`NetEval::logit_after_shot`]).
+    pub fn after_move(&self, pos: &Position, shooter_move: Option<(Square, Square)>) -> Accumulator {
+        let mut active = ActiveInputs::default();
+        Planes::of(pos).after_move(shooter_move).active(&mut active);
+        let mut acc = Accumulator::default();
+        self.net.refresh(active.as_slice(), &mut acc);
+        acc
+    }
+
+    /// Black's logit after the shot on `shot` by `mover`, from the accumulator of
+    /// [`NetEval::after_move`] and the linear model's logit there: the same number as
+    /// [`NetEval::logit`] on the position after the turn (a turn that claims no shooter).
+    pub fn logit_after_shot(&self, acc: &Accumulator, base_logit: f64, mover: Color, shot: Square) -> f64 {
+        let out = self.net.output_with(acc, Planes::stone_input(mover, shot));
+        (base_logit + f64::from(out)).clamp(-30.0, 30.0)
     }
 
     /// Black's logit for `pos` given the linear model's logit there.

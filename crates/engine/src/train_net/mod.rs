@@ -26,7 +26,7 @@ use crate::net::NetWeights;
 use crate::net::inputs::Planes;
 use crate::search::eval::{EvalModel, FAMILY_NAMES, analyse, family};
 use crate::training::{Trained, TrainingData};
-use veletas_rules::{Color, Phase, Rng};
+use veletas_rules::{Color, Phase, PlayoutPolicy, Rng};
 
 /// What `veletas train-net` learns from and how.
 #[derive(Debug, Clone)]
@@ -47,6 +47,10 @@ pub struct TrainNetSettings {
     pub seed: u64,
     /// The most training samples kept (a quarter of it held out).
     pub max_positions: usize,
+    /// Random turns played from each position before it becomes a sample (the search's
+    /// cheap playout policy, as before its leaves are evaluated): the network learns the
+    /// positions it will score, with the result of the game they came from.
+    pub random_plies: u32,
     /// The linear model the network corrects, and how to name it in the file.
     pub base: (EvalModel, String),
     /// The program's version and the command line, for the file's first lines.
@@ -104,17 +108,27 @@ fn read(settings: &TrainNetSettings, rng: &mut Rng) -> Result<Data, String> {
     let mut data = Data { train: Reservoir::new(cap), test: Reservoir::new((cap / 4).max(1)), games: 0, skipped: 0 };
     let model = &settings.base.0;
     let mix = settings.value_mix;
+    // Its own generator: the reservoir's draws stay those of the games alone.
+    let mut plies_rng = Rng::new(settings.seed ^ 0x005e_ed0f_91a7);
     let skipped = settings.data.for_each_game(ended_on_the_board, |game| {
         data.games += 1;
         let won = if game.record.winner() == Some(Color::Black) { 1.0 } else { 0.0 };
         let mut samples = Vec::new();
-        game.replay(|i, position| {
-            if position.phase() != Phase::Play {
+        game.replay(|i, original| {
+            if original.phase() != Phase::Play {
                 return;
             }
+            let mut played = original.clone();
+            for _ in 0..settings.random_plies {
+                match played.random_turn(&mut plies_rng, PlayoutPolicy::Cheap) {
+                    Some(turn) => played.play_turn_unchecked(turn),
+                    None => break,
+                }
+            }
+            let position = &played;
             let Some((_, features)) = analyse(position) else { return };
             let fam = family(position);
-            let value = game.record.annotation(i).evaluation.map(|e| match position.side_to_move() {
+            let value = game.record.annotation(i).evaluation.map(|e| match original.side_to_move() {
                 Color::Black => e.winrate.probability(),
                 Color::White => e.winrate.other_side().probability(),
             });

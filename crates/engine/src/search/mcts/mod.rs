@@ -14,7 +14,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::search::eval::{ShotEvaluator, StaticEval, evaluate_with};
+use crate::search::eval::{ShotEvaluator, StaticEval, evaluate_with, sigmoid};
 pub use crate::search::nodes::Proven;
 use crate::search::nodes::{Child, MAX_BLOCK, Node, NodeRef, Nodes};
 use crate::search::stats;
@@ -54,6 +54,9 @@ pub struct MctsConfig {
     pub eval: StaticEval,
     /// Back proven wins and losses up the tree (ours only; see the module's notes).
     pub solver: bool,
+    /// With a value network as `eval`, the shot priors are the network's values too
+    /// (else the linear model's it corrects).
+    pub net_priors: bool,
 }
 
 /// The size of one tree node in bytes (the unit of the tree's memory limit).
@@ -440,16 +443,28 @@ impl Tree {
             let side = pos.side_to_move();
             let mut best = f32::MIN;
             let shots = ShotEvaluator::new(pos, shooter_move, &self.config.eval);
+            // With a value network (and `net_priors`), the priors are its values too: the
+            // accumulator after the move, plus each shot's stone.
+            let net = match &self.config.eval {
+                StaticEval::Net(net) if self.config.net_priors => Some((net, net.after_move(pos, shooter_move))),
+                _ => None,
+            };
+            let prior_eval = if net.is_some() { &self.config.eval } else { self.config.eval.for_priors() };
             for shot in targets {
+                let logit = shots.logit(shot);
                 // A shot that traps a shooter changes the claims: play it out.
-                let p = shots.evaluate(shot).unwrap_or_else(|| {
-                    let mut next = pos.clone();
-                    next.play_turn_unchecked(Turn::new(shooter_move, shot));
-                    if let Some(winner) = next.winner() {
-                        ends[winner.index()] |= shot.bitboard();
+                let p = match (logit, &net) {
+                    (Some(logit), Some((net, acc))) => sigmoid(net.logit_after_shot(acc, logit, side, shot)),
+                    (Some(logit), None) => sigmoid(logit),
+                    (None, _) => {
+                        let mut next = pos.clone();
+                        next.play_turn_unchecked(Turn::new(shooter_move, shot));
+                        if let Some(winner) = next.winner() {
+                            ends[winner.index()] |= shot.bitboard();
+                        }
+                        evaluate_with(&next, prior_eval)
                     }
-                    evaluate_with(&next, self.config.eval.for_priors())
-                });
+                };
                 let v = (if side == Color::Black { p } else { 1.0 - p }) as f32;
                 best = best.max(v);
                 ws.shots.push((shot, v));

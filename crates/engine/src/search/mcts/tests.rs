@@ -18,6 +18,7 @@ fn config() -> MctsConfig {
         move_policy: false,
         policy: crate::search::policy::PolicyWeights::builtin(),
         solver: true,
+        net_priors: true,
         eval: StaticEval::Hand,
     }
 }
