@@ -30,4 +30,5 @@ mod search_pinned;
 mod solver;
 mod support;
 mod tactics;
+mod value_net;
 mod winning_turn;

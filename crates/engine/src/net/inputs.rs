@@ -166,8 +166,9 @@ mod tests {
     fn random_positions(rules: Rules, size: u8, seed: u64) -> Vec<Position> {
         let variant = Variant::from_size(size).expect("a size");
         let mut rng = Rng::new(seed);
-        let mut pos = Position::with_rules(variant, rules);
-        let mut out = vec![pos.clone()];
+        let mut out = vec![Position::with_rules(variant, rules)];
+        let mut pos = Position::random_start(variant, rules, &mut rng);
+        out.push(pos.clone());
         while !pos.is_over() {
             let Some(turn) = pos.random_turn(&mut rng, PlayoutPolicy::Uniform) else { break };
             pos.play_turn_unchecked(turn);
@@ -192,6 +193,7 @@ mod tests {
     #[test]
     fn the_diff_of_two_positions_turns_one_input_set_into_the_other() {
         let positions = random_positions(Rules::default(), 10, 5);
+        assert!(positions.len() > 20, "a whole game: {} positions", positions.len());
         for pair in positions.windows(2) {
             let (a, b) = (Planes::of(&pair[0]), Planes::of(&pair[1]));
             let (mut removed, mut added, mut before, mut after) = (vec![], vec![], vec![], vec![]);

@@ -22,6 +22,12 @@ mod quantized;
 mod weights;
 
 pub use quantized::{Accumulator, ActiveInputs, QuantizedNet};
+
+/// Random weights of 32 and 8 hidden units for tests (seeded).
+#[cfg(test)]
+pub(crate) fn weights_for_tests(seed: u64) -> NetWeights {
+    weights::tests::random_net(seed)
+}
 pub use weights::{NetFileError, NetWeights, ParsedNet};
 
 /// The first layer's scale: an activation of 1.0 is `QA` in the accumulator.

@@ -197,7 +197,9 @@ mod tests {
         ];
         for rules in rule_sets.into_iter().map(|r| r.expect("rules")) {
             for size in [7, 9, 10] {
-                let mut pos = Position::with_rules(Variant::from_size(size).expect("size"), rules);
+                let variant = Variant::from_size(size).expect("size");
+                out.push(Position::with_rules(variant, rules));
+                let mut pos = Position::random_start(variant, rules, &mut rng);
                 out.push(pos.clone());
                 while !pos.is_over() {
                     let Some(turn) = pos.random_turn(&mut rng, PlayoutPolicy::Uniform) else { break };
@@ -213,6 +215,7 @@ mod tests {
     fn the_incremental_accumulator_equals_the_one_from_scratch_after_every_turn() {
         let net = QuantizedNet::new(&random_net(3), Kernels::detect());
         let positions = games(5);
+        assert!(positions.len() > 12 * 20, "whole games: {} positions", positions.len());
         let mut acc = Accumulator::default();
         let mut previous: Option<Planes> = None;
         for pos in &positions {
@@ -255,15 +258,20 @@ mod tests {
     fn the_quantized_network_follows_the_float_reference() {
         let weights = random_net(7);
         let net = QuantizedNet::new(&weights, Kernels::detect());
-        let mut worst = 0.0f32;
+        let (mut worst, mut total, mut count) = (0.0f32, 0.0f32, 0);
         for pos in games(8) {
             let planes = Planes::of(&pos);
             let mut active = Vec::new();
             planes.active(&mut active);
-            worst = worst.max((net.evaluate(&planes) - weights.forward(&active)).abs());
+            let error = (net.evaluate(&planes) - weights.forward(&active)).abs();
+            worst = worst.max(error);
+            total += error;
+            count += 1;
         }
-        // Rounding to 1/255 in the first layer and 1/64 in the second: a few hundredths.
-        assert!(worst < 0.1, "worst difference {worst}");
+        // Rounding to 1/255 in the first layer (up to a hundred inputs) and 1/64 in the
+        // second, for outputs of a few units: hundredths on average, a tenth or so at worst.
+        let mean = total / count as f32;
+        assert!(mean < 0.03 && worst < 0.3, "mean difference {mean}, worst {worst}");
         assert!(worst > 0.0, "rounded, so not exact");
     }
 }
