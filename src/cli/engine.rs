@@ -63,7 +63,7 @@ pub struct EngineArgs {
     #[arg(long, value_name = "builtin|FILE")]
     pub policy: Option<std::path::PathBuf>,
     /// A search parameter for tuning matches, `NAME=VALUE` (repeatable): exploration,
-    /// cutoff, prior-temperature, expand-visits, shot-expand-visits, fpu, stay-prior or move-policy (docs/strength.md); the defaults are the tuned values.
+    /// cutoff, prior-temperature, expand-visits, shot-expand-visits, fpu, stay-prior, move-policy or net-priors (docs/strength.md); the defaults are the tuned values.
     #[arg(long = "search", value_name = "NAME=VALUE")]
     pub search: Vec<SearchParam>,
 }
