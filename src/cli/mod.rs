@@ -303,6 +303,7 @@ mod tests {
         &["match", "--engine", "a", "--engine", "b"],
         &["train-eval", "games.txt"],
         &["train-policy", "games.txt"],
+        &["train-net", "games.txt"],
         &["tournament", "--engine", "a", "--engine", "b"],
         &["ratings", "games.txt"],
         &["render", "7/7/7/7/7/7/7 b"],
