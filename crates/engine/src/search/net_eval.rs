@@ -117,15 +117,20 @@ mod tests {
             let mut pos = Position::random_start(Variant::from_size(9).expect("size"), rules, &mut rng);
             while !pos.is_over() {
                 if pos.phase() == veletas_rules::Phase::Play {
-                    let moves = [None].into_iter().chain(pos.shooters().iter().flat_map(|from| {
-                        pos.shooter_reach(from).iter().take(2).map(move |to| Some((from, to)))
-                    }));
+                    let moves = [None].into_iter().chain(
+                        pos.shooters()
+                            .iter()
+                            .flat_map(|from| pos.shooter_reach(from).iter().take(2).map(move |to| Some((from, to)))),
+                    );
                     for shooter_move in moves.collect::<Vec<_>>() {
                         let shots = ShotEvaluator::new(&pos, shooter_move, &eval);
                         let acc = net.after_move(&pos, shooter_move);
                         let targets = match shooter_move {
                             Some((from, to)) => pos.shots_after_move(from, to),
-                            None => pos.shooters().iter().fold(veletas_rules::Bitboard::EMPTY, |a, s| a | pos.shooter_reach(s)),
+                            None => pos
+                                .shooters()
+                                .iter()
+                                .fold(veletas_rules::Bitboard::EMPTY, |a, s| a | pos.shooter_reach(s)),
                         };
                         for shot in targets {
                             let Some(base) = shots.logit(shot) else { continue };
