@@ -22,6 +22,7 @@
 //!     [--bad-size-resets] [--reg-genmove-plays]
 //!     [--flood-after N] [--huge-reply-at N] [--deaf-at N] [--name-repeat K]
 //!     [--child] [--pid-file PATH] [--no-time] [--trickle-at N] [--garbage-at N] [--analyze]
+//!     [--stderr-flood]
 //! ```
 //!
 //! The hostile modes (for the referee's bounds and deadlines, docs/reliability.md):
@@ -35,7 +36,9 @@
 //! `--trickle-at N` answers the N-th genmove one byte every 10 ms, never ending the line
 //! (a slow-loris reply that is never complete and never too long); `--garbage-at N`
 //! answers it with invalid UTF-8, a NUL, terminal escapes (a title, a colour) and a
-//! carriage return.
+//! carriage return; `--stderr-flood` writes endless 1,000-byte lines to stderr while it
+//! plays, and a line for each command before it answers (so it blocks when its stderr is
+//! not read).
 
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
@@ -146,6 +149,10 @@ struct Opts {
     /// rate for its move), misbehaving on it as on `genmove`.
     #[arg(long)]
     analyze: bool,
+    /// Write endless 1,000-byte lines to stderr from a thread of its own, while playing as
+    /// usual (and writing a line to stderr for each command before answering it).
+    #[arg(long)]
+    stderr_flood: bool,
 }
 
 /// What to do after the reply just written.
@@ -207,6 +214,10 @@ impl Engine {
     }
 
     fn handle(&mut self, name: &str, args: &[&str], out: &mut impl Write) -> Answer {
+        if self.opts.stderr_flood {
+            // Written by the thread that answers: it blocks when no one reads its stderr.
+            eprintln!("fake engine: {name}");
+        }
         if self.opts.refuse.iter().any(|r| r == name) {
             return Err("refused".into());
         }
@@ -497,6 +508,13 @@ fn main() {
             note_pid(opts.pid_file.as_deref(), child.id());
             std::mem::forget(child);
         }
+    }
+    if opts.stderr_flood {
+        std::thread::spawn(|| {
+            let line = format!("{}\n", "e".repeat(999));
+            // Locked a line at a time, so that the answering thread's lines get in too.
+            while io::stderr().write_all(line.as_bytes()).is_ok() {}
+        });
     }
     let rng = Rng::new(opts.seed);
     let mut engine = Engine { opts, game: Game::new(Variant::STANDARD), rng, genmoves: 0, after: After::Continue };

@@ -148,6 +148,41 @@ fn a_flood_while_the_other_engine_thinks_is_adjudicated_with_memory_bounded() {
 }
 
 #[test]
+fn an_engine_flooding_its_stderr_fills_its_log_up_to_the_cap_and_its_games_go_on() {
+    let dir = scratch!("stderr-flood");
+    // The other engine thinks 2 s a game: time for the flood to reach the cap (it took
+    // well under a second at 215 MB/s from the fake engine).
+    let ended = hostile_match(&dir, "--stderr-flood", "--slow-at 1 --delay 2", "2", &["--movetime", "5"]);
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    let endings = endings(&dir);
+    assert_eq!(endings.len(), 2);
+    assert!(endings.iter().all(|(termination, _)| termination != "time forfeit"), "{endings:?}");
+    let log = fs::read(dir.join("g.txt.engines.log")).unwrap();
+    let cap = veletas::referee::traffic::ENGINE_LOG_CAP as usize;
+    // Each engine's lines up to the cap, then the lines that say so and count.
+    assert!(log.len() <= cap + 64 * 1024, "{} bytes", log.len());
+    assert!(log.len() > cap - 64 * 1024, "{} bytes", log.len());
+    let text = String::from_utf8_lossy(&log);
+    let noted: Vec<&str> = text.lines().filter(|l| !l.contains("eeeeeeeeee")).collect();
+    assert!(noted.iter().any(|l| l.contains("reached the cap of 16 MiB of this log for the run")), "{noted:?}");
+    assert!(noted.iter().any(|l| l.contains("lines of this engine process not written")), "{noted:?}");
+    assert_eq!(engines_alive(&dir), Vec::<u32>::new());
+}
+
+#[test]
+fn a_full_disk_for_the_engine_log_costs_its_lines_and_no_game() {
+    let dir = scratch!("stderr-full");
+    // /dev/full fails every write (ENOSPC): the engine's stderr is still read, so the
+    // engine, which writes a line before each answer, never blocks.
+    let ended = hostile_match(&dir, "--stderr-flood", "", "2", &["--movetime", "5", "--engine-log", "/dev/full"]);
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    let endings = endings(&dir);
+    assert_eq!(endings.len(), 2);
+    assert!(endings.iter().all(|(termination, _)| termination != "time forfeit"), "{endings:?}");
+    assert_eq!(engines_alive(&dir), Vec::<u32>::new());
+}
+
+#[test]
 fn a_reply_trickled_a_byte_at_a_time_loses_on_time_and_is_killed() {
     let dir = scratch!("trickle");
     // A slow-loris reply: never complete, never too long; the deadline is on the whole reply.

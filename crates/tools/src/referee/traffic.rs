@@ -15,6 +15,14 @@
 //! stderr lines `[alpha] text`. Every line is written with one `write` to a file opened
 //! for appending, so lines of engines running at once do not mix; an engine's stderr
 //! line is cut at [`MAX_STDERR_LINE`] bytes.
+//!
+//! Each log is bounded per engine and run: an engine's lines take at most
+//! [`ENGINE_LOG_CAP`] bytes of the engine log, and its protocol lines (both ways) as much of
+//! the protocol log ([`LogBudget`], one an engine of a run, shared by its processes). Past
+//! it one line says so, and further lines are counted, not written; when an engine process
+//! that lost lines ends, a line gives their count. A write that fails (a full disk, a file
+//! size limit) loses its line and nothing else: the engine's stderr is still read to its
+//! end, so the engine never blocks on it, and no game is lost for a log.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -25,6 +33,89 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The longest stderr line written to the engine log, in bytes (the rest is dropped).
 pub const MAX_STDERR_LINE: usize = 64 << 10;
+
+/// The most bytes of one engine's lines in one log file (the engine log, the protocol log)
+/// in one run.
+pub const ENGINE_LOG_CAP: u64 = 16 << 20;
+
+/// What one engine may still write to each log in a run (see [`ENGINE_LOG_CAP`]).
+#[derive(Debug, Default)]
+pub struct LogBudget {
+    stderr: Mutex<Usage>,
+    protocol: Mutex<Usage>,
+    /// The protocol log, to give the count of the lines dropped from it at the end.
+    protocol_log: Option<Arc<ProtocolLog>>,
+}
+
+#[derive(Debug, Default)]
+struct Usage {
+    written: u64,
+    dropped: u64,
+    /// The engine's name when its first line was dropped.
+    name: String,
+}
+
+impl LogBudget {
+    /// A budget for an engine of a run whose protocol log is `protocol`.
+    pub fn new(protocol: Option<Arc<ProtocolLog>>) -> Arc<LogBudget> {
+        Arc::new(LogBudget { stderr: Mutex::default(), protocol: Mutex::default(), protocol_log: protocol })
+    }
+}
+
+/// What to do with a line, by its log's budget.
+#[derive(Debug, PartialEq)]
+enum Take {
+    /// Write it.
+    Write,
+    /// Drop it, after the line saying the cap is reached (the first line past it).
+    Note,
+    /// Drop it.
+    Drop,
+}
+
+impl Usage {
+    /// Whether a line of `bytes` of the engine `name` may be written.
+    fn take(&mut self, bytes: usize, name: &str) -> Take {
+        let bytes = bytes as u64;
+        if self.dropped == 0 && self.written + bytes <= ENGINE_LOG_CAP {
+            self.written += bytes;
+            return Take::Write;
+        }
+        self.dropped += 1;
+        if self.dropped == 1 {
+            self.name = name.to_string();
+            Take::Note
+        } else {
+            Take::Drop
+        }
+    }
+}
+
+/// The line of a log that says an engine's lines past the cap are dropped.
+fn cap_note(name: &str) -> String {
+    format!(
+        "[{name}] this engine's lines reached the cap of {} MiB of this log for the run: further ones are counted, not written\n",
+        ENGINE_LOG_CAP >> 20
+    )
+}
+
+impl Drop for LogBudget {
+    /// The count of the protocol lines dropped, at the end of the run.
+    fn drop(&mut self) {
+        let usage = lock(&self.protocol);
+        if let Some(log) = &self.protocol_log
+            && usage.dropped > 0
+        {
+            let text = format!(
+                "{} game - {} {} protocol lines of this engine not written (the log's cap)\n",
+                time_of_day(),
+                usage.name,
+                usage.dropped
+            );
+            let _ = lock(&log.file).write_all(text.as_bytes());
+        }
+    }
+}
 
 /// The protocol log file, shared by every engine of a run.
 #[derive(Debug)]
@@ -51,12 +142,21 @@ struct Label {
 pub struct Traffic {
     label: Arc<Mutex<Label>>,
     protocol: Option<Arc<ProtocolLog>>,
+    budget: Arc<LogBudget>,
 }
 
 impl Traffic {
     /// The traffic of an engine called `name`, logged to `protocol` if given.
     pub fn new(name: &str, protocol: Option<Arc<ProtocolLog>>) -> Traffic {
-        Traffic { label: Arc::new(Mutex::new(Label { name: name.to_string(), game: "-".into() })), protocol }
+        let label = Arc::new(Mutex::new(Label { name: name.to_string(), game: "-".into() }));
+        let budget = LogBudget::new(protocol.clone());
+        Traffic { label, protocol, budget }
+    }
+
+    /// The same, its logs bounded by `budget` (shared by the engine's clients of a run)
+    /// instead of a budget of its own.
+    pub fn with_budget(self, budget: Arc<LogBudget>) -> Traffic {
+        Traffic { budget, ..self }
     }
 
     /// Names the engine from now on.
@@ -92,12 +192,21 @@ impl Traffic {
         let Some(log) = &self.protocol else { return };
         let (name, game) = self.label.lock().map(|l| (l.name.clone(), l.game.clone())).unwrap_or_default();
         let text = format!("{} game {game} {name} {arrow} {line}\n", time_of_day());
+        let text = match lock(&self.budget.protocol).take(text.len(), &name) {
+            Take::Write => text,
+            Take::Note => format!("{} game {game} {}", time_of_day(), cap_note(&name)),
+            Take::Drop => return,
+        };
         if let Ok(mut file) = log.file.lock()
             && let Err(e) = file.write_all(text.as_bytes())
         {
             log::warn!("--log-protocol: {e}");
         }
     }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The time of day, UTC, `HH:MM:SS.mmm`.
@@ -116,27 +225,47 @@ pub fn forward_stderr(stderr: ChildStderr, path: &Path, traffic: Traffic) -> io:
 }
 
 /// Copies `input` line by line to `output`, each line `[NAME] text` (cut at
-/// [`MAX_STDERR_LINE`] bytes), until the end of `input` or an error.
+/// [`MAX_STDERR_LINE`] bytes), within the engine's [`LogBudget`], until the end of `input`
+/// or a failure to read it; then, if lines were lost (past the cap, or to failed writes),
+/// a line with their count.
 fn copy_prefixed(input: impl Read, mut output: impl Write, traffic: &Traffic) {
     let mut reader = BufReader::new(input);
     let mut line = Vec::new();
+    let mut lost = 0u64;
     loop {
         line.clear();
         // A line longer than the cap is kept up to it; the rest is read and dropped.
         let read = (&mut reader).take(MAX_STDERR_LINE as u64).read_until(b'\n', &mut line);
         match read {
-            Ok(0) | Err(_) => return,
+            Ok(0) | Err(_) => break,
             Ok(_) => {}
         }
         let complete = line.ends_with(b"\n");
         if !complete && line.len() >= MAX_STDERR_LINE && skip_line(&mut reader).is_err() {
-            return;
+            break;
         }
+        let name = traffic.name();
         let text = String::from_utf8_lossy(&line);
-        let text = format!("[{}] {}\n", traffic.name(), text.trim_end_matches(['\n', '\r']));
-        if output.write_all(text.as_bytes()).is_err() {
-            return;
+        let text = format!("[{name}] {}\n", text.trim_end_matches(['\n', '\r']));
+        let take = lock(&traffic.budget.stderr).take(text.len(), &name);
+        let text = match take {
+            Take::Write => text,
+            Take::Note => cap_note(&name),
+            Take::Drop => String::new(),
+        };
+        // A line that cannot be written is lost; the output is still read, so the engine
+        // goes on (a full disk costs log lines, never a game).
+        let written = !text.is_empty() && output.write_all(text.as_bytes()).is_ok();
+        if take != Take::Write || !written {
+            lost += 1;
         }
+    }
+    if lost > 0 {
+        let text = format!(
+            "[{}] {lost} lines of this engine process not written (the log's cap, or a failed write)\n",
+            traffic.name()
+        );
+        let _ = output.write_all(text.as_bytes());
     }
 }
 
@@ -178,6 +307,79 @@ mod tests {
         assert_eq!(lines[2].len(), "[alpha] ".len() + MAX_STDERR_LINE);
         assert_eq!(lines[3], "[alpha] last");
         assert_eq!(lines.len(), 4);
+    }
+
+    /// A writer whose every write fails, as on a full disk.
+    struct Full;
+
+    impl Write for Full {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::Error::other("no space left"))
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn lines_past_the_cap_or_failing_to_be_written_are_counted_and_the_input_read_to_its_end() {
+        let traffic = Traffic::new("alpha", None);
+        let line = format!("{}\n", "x".repeat(999));
+        let lines = (ENGINE_LOG_CAP as usize) / 1000 + 100;
+        let input = line.repeat(lines);
+        let mut out = Vec::new();
+        copy_prefixed(input.as_bytes(), &mut out, &traffic);
+        assert!(out.len() as u64 <= ENGINE_LOG_CAP + 1024, "{}", out.len());
+        let text = String::from_utf8(out).unwrap();
+        let last: Vec<&str> = text.lines().rev().take(2).collect();
+        assert!(last[1].starts_with("[alpha] this engine's lines reached the cap of 16 MiB"), "{last:?}");
+        let written = text.lines().count() - 2;
+        assert_eq!(
+            last[0],
+            format!(
+                "[alpha] {} lines of this engine process not written (the log's cap, or a failed write)",
+                lines - written
+            )
+        );
+        // The budget is the engine's for the run: its next process writes only the count.
+        let mut out = Vec::new();
+        copy_prefixed(line.repeat(3).as_bytes(), &mut out, &traffic);
+        assert_eq!(String::from_utf8(out).unwrap().lines().count(), 1);
+        // A log that cannot be written still has its input read to the end.
+        let input = line.repeat(1000).into_bytes();
+        let mut rest: &[u8] = &input;
+        copy_prefixed(&mut rest, Full, &Traffic::new("beta", None));
+        assert!(rest.is_empty(), "{} bytes left unread", rest.len());
+    }
+
+    #[test]
+    fn protocol_lines_past_the_cap_are_counted_at_the_end_of_the_run() {
+        let dir = std::env::temp_dir().join(format!("veletas-traffic-cap-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("p.log");
+        let _ = std::fs::remove_file(&path);
+        let log = ProtocolLog::open(&path).unwrap();
+        let traffic = Traffic::new("alpha", Some(Arc::clone(&log))).with_budget(LogBudget::new(Some(log)));
+        let reply = "x".repeat(999);
+        let lines = (ENGINE_LOG_CAP as usize) / 1000 + 10;
+        for _ in 0..lines {
+            traffic.received(&reply);
+        }
+        drop(traffic);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.len() as u64 <= ENGINE_LOG_CAP + 1024, "{}", text.len());
+        let last: Vec<&str> = text.lines().rev().take(2).collect();
+        assert!(last[1].contains("alpha] this engine's lines reached the cap"), "{last:?}");
+        let written = text.lines().count() - 2;
+        assert!(
+            last[0].ends_with(&format!(
+                " alpha {} protocol lines of this engine not written (the log's cap)",
+                lines - written
+            )),
+            "{last:?}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::time::Duration;
 use crate::referee::clock::TimeControl;
 use crate::referee::engine::{EngineClient, EngineCommand, command_deadline};
 use crate::referee::openings::OpeningBook;
-use crate::referee::traffic::{ProtocolLog, Traffic};
+use crate::referee::traffic::{LogBudget, ProtocolLog, Traffic};
 use crate::referee::{CommonSettings, RefereeError};
 
 /// An engine ready to play: command, restart policy and time control.
@@ -44,6 +44,8 @@ pub(crate) struct Field {
     pub record_steps: bool,
     /// The protocol log (`--log-protocol`).
     protocol: Option<Arc<ProtocolLog>>,
+    /// What each engine may still write to the logs in this run.
+    budgets: Vec<Arc<LogBudget>>,
 }
 
 impl Field {
@@ -62,7 +64,9 @@ impl Field {
             ),
             None => None,
         };
+        let budgets = defs.iter().map(|_| LogBudget::new(protocol.clone())).collect();
         Ok(Field {
+            budgets,
             defs,
             names: Vec::new(),
             log,
@@ -77,7 +81,8 @@ impl Field {
     /// A new engine of the field, not started: engine `index`, called `name` in the logs.
     pub(super) fn engine(&self, index: usize, name: &str) -> EngineClient {
         let def = &self.defs[index];
-        EngineClient::new(def.command.clone(), self.log.clone()).with_traffic(Traffic::new(name, self.protocol.clone()))
+        let traffic = Traffic::new(name, self.protocol.clone()).with_budget(Arc::clone(&self.budgets[index]));
+        EngineClient::new(def.command.clone(), self.log.clone()).with_traffic(traffic)
     }
 
     /// Runs the required checks of `veletas check` on every engine (`--check`); the
