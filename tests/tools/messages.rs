@@ -17,3 +17,41 @@ fn an_engine_log_that_cannot_be_opened_is_named_as_the_failure() {
     assert!(err.contains("cannot open the engine log /nonexistent/dir/engines.log"), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
 }
+
+/// Runs `veletas ARGS` in `dir`: its exit code and stderr.
+fn run_in(dir: &std::path::Path, args: &[&str]) -> (Option<i32>, String) {
+    let out = Command::new(VELETAS).current_dir(dir).args(args).output().unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn control_characters_in_engine_commands_init_commands_and_options_are_refused_when_read() {
+    // An init command with a newline was sent as two protocol commands.
+    let dir = std::env::temp_dir().join(format!("veletas-messages-control-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("engines.toml");
+    let two = ["tournament", "--engine", "a=veletas", "--engine", "b=veletas"];
+    let cases: Vec<(Vec<&str>, &str, &str)> = vec![
+        (
+            vec!["--engines", "engines.toml"],
+            "[[engine]]\ncommand = \"veletas\"\ninit = [\"player uct\\nquit\"]\n",
+            "\\n",
+        ),
+        (vec!["--engines", "engines.toml"], "[[engine]]\ncommand = \"veletas\"\ndir = \"a\\u001b[31m\"\n", "\\u{1b}"),
+        (vec!["--engines", "engines.toml"], "[[engine]]\ncommand = \"veletas 'a\\rb'\"\n", "\\r"),
+        (vec!["--each", "init=player uct\nquit"], "", "\\n"),
+        (vec!["--option", "a:init=x\ty"], "", "\\t"),
+        (vec!["--engine", "c=veletas --name 'x\u{7}'"], "", "\\u{7}"),
+    ];
+    for (extra, text, escaped) in cases {
+        std::fs::write(&file, text).unwrap();
+        let mut args = two.to_vec();
+        args.extend(extra.iter().copied());
+        let (code, err) = run_in(&dir, &args);
+        assert_eq!(code, Some(2), "{extra:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{extra:?}: {err}");
+        assert!(err.contains(&format!("a control character ({escaped})")), "{extra:?}: {err}");
+        assert!(!err.trim_end().contains(|c: char| c.is_control()), "{extra:?}: {err:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -17,14 +17,33 @@ pub enum SplitError {
     /// Nothing but blanks (and comments).
     #[error("the command is empty")]
     Empty,
+    /// A word holds a control character (quoted, or escaped with a backslash): no program
+    /// or argument has one.
+    #[error("a control character ({0}) in a word")]
+    Control(String),
 }
 
-/// Splits `line` into words (see the module documentation). An empty line is an error.
+/// Splits `line` into words (see the module documentation). An empty line is an error, and
+/// so is a word with a control character in it (blanks between words are no part of one).
 pub fn split_command(line: &str) -> Result<Vec<String>, SplitError> {
     match shlex::split(line) {
         None => Err(SplitError::Unbalanced),
         Some(words) if words.is_empty() => Err(SplitError::Empty),
-        Some(words) => Ok(words),
+        Some(words) => match words.iter().flat_map(|w| w.chars()).find(|c| c.is_control()) {
+            Some(c) => Err(SplitError::Control(c.escape_default().to_string())),
+            None => Ok(words),
+        },
+    }
+}
+
+/// An error when `value` holds a control character: a protocol command (an `init`) or an
+/// option with one would reach the engine as two lines, or as bytes no terminal should see.
+pub fn refuse_control(value: &str) -> Result<(), String> {
+    match value.chars().find(|c| c.is_control()) {
+        Some(c) => {
+            Err(format!("'{}': a control character ({}) in it", veletas_rules::quoted(value), c.escape_default()))
+        }
+        None => Ok(()),
     }
 }
 
@@ -65,9 +84,22 @@ mod tests {
         assert_eq!(quote("--games"), "--games");
         assert_eq!(quote("a=veletas --seed 1"), "'a=veletas --seed 1'");
         assert_eq!(quote(""), "''");
-        for word in ["it's", "a b", "$HOME", "x\\y", "\"\"", "*", "tab\there", "'"] {
+        for word in ["it's", "a b", "$HOME", "x\\y", "\"\"", "*", "'"] {
             assert_eq!(split_command(&quote(word)).unwrap(), [word], "{word}");
         }
+        // A word with a control character quotes, but is no word of an engine command.
+        assert_eq!(quote("tab\there"), "'tab\there'");
+        assert_eq!(split_command(&quote("tab\there")), Err(SplitError::Control("\\t".into())));
+    }
+
+    #[test]
+    fn control_characters_in_a_word_are_refused_and_blanks_between_words_are_not() {
+        assert_eq!(split_command("a\tb\nc").unwrap(), ["a", "b", "c"]);
+        assert_eq!(split_command("a 'b\nc'"), Err(SplitError::Control("\\n".into())));
+        assert_eq!(split_command("a \"b\u{1b}[31m\""), Err(SplitError::Control("\\u{1b}".into())));
+        assert!(refuse_control("option a 1").is_ok());
+        let err = refuse_control("player uct\nquit").unwrap_err();
+        assert_eq!(err, "'player uct\\nquit': a control character (\\n) in it");
     }
 
     #[test]
@@ -114,7 +146,7 @@ mod tests {
         // comment, a carriage return is no blank, a backslash-newline joins lines.
         assert_eq!(split("engine --x 1 # a note"), ["engine", "--x", "1"]);
         assert_eq!(split("engine a#b"), ["engine", "a#b"]);
-        assert_eq!(split("a\rb"), ["a\rb"]);
+        assert_eq!(split_command("a\rb"), Err(SplitError::Control("\\r".into())));
         assert_eq!(split("a\\\nb"), ["ab"]);
     }
 }

@@ -14,7 +14,8 @@ use serde::Deserialize;
 
 use crate::referee::clock::{ByoYomiSpec, ClockSpec, TimeControl, parse_seconds};
 use crate::referee::engine::EngineCommand;
-use crate::referee::words::{is_engine_name, split_engine_name};
+use crate::referee::words::{is_engine_name, refuse_control, split_engine_name};
+use veletas_rules::quoted;
 
 pub use crate::referee::runner::EngineDef;
 
@@ -40,23 +41,26 @@ pub struct EngineOptions {
 impl EngineOptions {
     /// Sets option `key` to `value` (`KEY=VALUE` on the command line).
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        refuse_control(value).map_err(|e| format!("{}={e}", quoted(key)))?;
+        let shown = quoted(value);
         match key {
             "restart" => {
                 self.restart = Some(match value {
                     "on" | "true" | "yes" => true,
                     "off" | "false" | "no" => false,
-                    _ => return Err(format!("restart={value}: use on or off")),
+                    _ => return Err(format!("restart={shown}: use on or off")),
                 })
             }
             "dir" => self.dir = Some(PathBuf::from(value)),
             "init" => self.init.push(value.to_string()),
-            "movetime" => self.movetime = Some(parse_seconds(value).map_err(|e| format!("movetime={value}: {e}"))?),
-            "clock" | "tc" => self.clock = Some(value.parse().map_err(|e| format!("clock={value}: {e}"))?),
-            "byoyomi" => self.byoyomi = Some(value.parse().map_err(|e| format!("byoyomi={value}: {e}"))?),
-            "odds" => self.odds = Some(crate::referee::parse_odds(value).map_err(|e| format!("odds={value}: {e}"))?),
+            "movetime" => self.movetime = Some(parse_seconds(value).map_err(|e| format!("movetime={shown}: {e}"))?),
+            "clock" | "tc" => self.clock = Some(value.parse().map_err(|e| format!("clock={shown}: {e}"))?),
+            "byoyomi" => self.byoyomi = Some(value.parse().map_err(|e| format!("byoyomi={shown}: {e}"))?),
+            "odds" => self.odds = Some(crate::referee::parse_odds(value).map_err(|e| format!("odds={shown}: {e}"))?),
             _ => {
                 return Err(format!(
-                    "unknown engine option '{key}' (options: restart, dir, init, movetime, clock, byoyomi, odds)"
+                    "unknown engine option '{}' (options: restart, dir, init, movetime, clock, byoyomi, odds)",
+                    quoted(key)
                 ));
             }
         }
@@ -65,7 +69,7 @@ impl EngineOptions {
 
     /// Parses and sets `KEY=VALUE`.
     pub fn set_pair(&mut self, pair: &str) -> Result<(), String> {
-        let (key, value) = pair.split_once('=').ok_or_else(|| format!("'{pair}' is not KEY=VALUE"))?;
+        let (key, value) = pair.split_once('=').ok_or_else(|| format!("'{}' is not KEY=VALUE", quoted(pair)))?;
         self.set(key.trim(), value.trim())
     }
 
@@ -133,6 +137,9 @@ fn take_string(table: &mut toml::Table, key: &str) -> Result<Option<String>, Str
 impl FileOptions {
     /// The options, with a relative `dir` taken from the engines file's folder.
     fn to_options(&self, base: &Path) -> Result<EngineOptions, String> {
+        for text in self.init.iter().chain(&self.dir).chain(&self.clock).chain(&self.byoyomi) {
+            refuse_control(text)?;
+        }
         let mut options = EngineOptions { init: self.init.clone(), ..EngineOptions::default() };
         match &self.restart {
             Some(Switch::Bool(on)) => options.restart = Some(*on),
@@ -187,7 +194,7 @@ pub fn parse_engines_file(text: &str, shown: &str, base: &Path) -> Result<(Vec<E
         if let Some(name) = &name
             && !is_engine_name(name)
         {
-            return Err(which(format!("name '{name}': use letters, digits, '_', '.' and '-'")));
+            return Err(which(format!("name '{}': use letters, digits, '_', '.' and '-'", quoted(name))));
         }
         let options: FileOptions = table.try_into().map_err(|e: toml::de::Error| which(e.message().to_string()))?;
         let options = options.to_options(base).map_err(which)?;
@@ -215,7 +222,7 @@ pub fn entries(
     };
     entries.extend(engines.iter().map(|text| entry_from_flag(text)));
     for pair in &common.each {
-        each.set_pair(pair).map_err(|e| format!("--each {pair}: {e}"))?;
+        each.set_pair(pair).map_err(|e| format!("--each {}: {e}", quoted(pair)))?;
     }
     for option in &common.options {
         apply_option(&mut entries, option)?;
@@ -225,12 +232,13 @@ pub fn entries(
 
 /// Applies `--option NAME:KEY=VALUE` to the engine named NAME.
 pub fn apply_option(entries: &mut [EngineEntry], text: &str) -> Result<(), String> {
-    let (name, pair) = text.split_once(':').ok_or_else(|| format!("--option '{text}': use NAME:KEY=VALUE"))?;
+    let shown = quoted(text);
+    let (name, pair) = text.split_once(':').ok_or_else(|| format!("--option '{shown}': use NAME:KEY=VALUE"))?;
     let entry = entries
         .iter_mut()
         .find(|e| e.name.as_deref() == Some(name))
-        .ok_or_else(|| format!("--option '{text}': no engine is named '{name}'"))?;
-    entry.options.set_pair(pair).map_err(|e| format!("--option '{text}': {e}"))
+        .ok_or_else(|| format!("--option '{shown}': no engine is named '{}'", quoted(name)))?;
+    entry.options.set_pair(pair).map_err(|e| format!("--option '{shown}': {e}"))
 }
 
 /// The ready engines: each entry's options over `each`, over the tournament's `default`
@@ -243,9 +251,9 @@ pub fn resolve(entries: &[EngineEntry], each: &EngineOptions, default: TimeContr
         {
             return Err(format!("two engines are named '{name}': names must be unique"));
         }
-        let which = entry.name.clone().unwrap_or_else(|| format!("'{}'", entry.command));
+        let which = entry.name.clone().unwrap_or_else(|| format!("'{}'", quoted(&entry.command)));
         let mut command = EngineCommand::parse(&entry.command)
-            .map_err(|e| format!("engine {which}: command '{}': {e}", entry.command))?;
+            .map_err(|e| format!("engine {which}: command '{}': {e}", quoted(&entry.command)))?;
         let own = &entry.options;
         command.dir = own.dir.clone().or_else(|| each.dir.clone());
         if let Some(dir) = command.dir.as_ref().filter(|d| !d.is_dir()) {
