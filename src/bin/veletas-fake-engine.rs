@@ -53,7 +53,7 @@ struct Opts {
     /// Random seed.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// The name reported by `name`.
+    /// The name reported by `name` (`\t`, `\a`, `\e` in it: a tab, a bell, an escape).
     #[arg(long, default_value = "fake")]
     name: String,
     /// Answer the N-th genmove of each game with an illegal move.
@@ -86,7 +86,8 @@ struct Opts {
     /// Report the wrong winner in final_score.
     #[arg(long)]
     wrong_score: bool,
-    /// Answer final_score with TEXT (`\n` in it starts a new line), whoever won.
+    /// Answer final_score with TEXT (`\n` in it starts a new line; `\t`, `\a`, `\e` as in
+    /// `--name`), whoever won.
     #[arg(long, value_name = "TEXT")]
     score_text: Option<String>,
     /// Always swap when White may (modern rules).
@@ -223,7 +224,7 @@ impl Engine {
         }
         match name {
             "protocol_version" => Ok("2".into()),
-            "name" => Ok(self.opts.name.repeat(self.opts.name_repeat.clamp(1, 1 << 24))),
+            "name" => Ok(unescape(&self.opts.name).repeat(self.opts.name_repeat.clamp(1, 1 << 24))),
             "version" => Ok("0.1".into()),
             "time_settings" | "time_left" if self.opts.no_time => Err("unknown command".into()),
             "known_command" => match args {
@@ -311,7 +312,7 @@ impl Engine {
             "showboard" => Ok(self.game.position().to_string()),
             "final_score" => match self.game.position().winner() {
                 Some(_) if self.opts.score_text.is_some() => {
-                    Ok(self.opts.score_text.clone().unwrap_or_default().replace("\\n", "\n"))
+                    Ok(unescape(self.opts.score_text.as_deref().unwrap_or_default()))
                 }
                 Some(winner) => {
                     let winner = if self.opts.wrong_score { !winner } else { winner };
@@ -484,6 +485,12 @@ fn go_deaf(out: &mut impl Write, next_id: u64) -> ! {
     loop {
         std::thread::sleep(Duration::from_secs(3600));
     }
+}
+
+/// `text` with `\n`, `\t`, `\a` and `\e` made the control characters they name (an engine
+/// command line holds none itself).
+fn unescape(text: &str) -> String {
+    text.replace("\\n", "\n").replace("\\t", "\t").replace("\\a", "\u{7}").replace("\\e", "\u{1b}")
 }
 
 fn main() {

@@ -13,8 +13,10 @@ use crate::support::veletas_in;
 
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
 
-/// Terminal escapes: set the window title, clear the screen, recolour.
-const ESCAPES: &str = "\u{1b}]0;pwned\u{7}\u{1b}[2J\u{1b}[31mred";
+/// Terminal escapes: set the window title, clear the screen, recolour, as the fake engine's
+/// `--name` and `--score-text` take them (`\e` escape, `\a` bell, `\t` tab): an engine
+/// command line holds no control character itself.
+const ESCAPES: &str = r"\e]0;pwned\a\e[2J\e[31mred";
 
 fn run(dir: &Path, args: &[&str]) -> Output {
     let output = veletas_in(dir, args);
@@ -31,7 +33,7 @@ fn hostile_names_reach_records_lines_and_csv_short_and_clean() {
     let dir = scratch!("names");
     // Single quotes keep the escapes inside one word of the engine command line.
     let one = format!("'{FAKE}' --seed 1 --name '{ESCAPES}' --name-repeat 40000");
-    let two = format!("'{FAKE}' --seed 2 --name 'tab\there'");
+    let two = format!("'{FAKE}' --seed 2 --name 'tab\\there'");
     let args = ["match", "--engine", &one, "--engine", &two, "--games", "2", "--size", "7", "--record", "g.txt"];
     let output = run(&dir, &args);
     let stdout = String::from_utf8_lossy(&output.stdout);
