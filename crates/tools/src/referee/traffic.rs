@@ -217,11 +217,10 @@ fn time_of_day() -> String {
 }
 
 /// Appends the lines of an engine's `stderr` to the file `path`, each prefixed with the
-/// engine's name in brackets, from a thread of its own that ends with the output.
-pub fn forward_stderr(stderr: ChildStderr, path: &Path, traffic: Traffic) -> io::Result<()> {
+/// engine's name in brackets, from a thread of its own that ends with the output (its handle).
+pub fn forward_stderr(stderr: ChildStderr, path: &Path, traffic: Traffic) -> io::Result<std::thread::JoinHandle<()>> {
     let file = OpenOptions::new().create(true).append(true).open(path)?;
-    std::thread::Builder::new().name("engine-stderr".into()).spawn(move || copy_prefixed(stderr, file, &traffic))?;
-    Ok(())
+    std::thread::Builder::new().name("engine-stderr".into()).spawn(move || copy_prefixed(stderr, file, &traffic))
 }
 
 /// Copies `input` line by line to `output`, each line `[NAME] text` (cut at

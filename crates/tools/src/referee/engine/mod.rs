@@ -199,6 +199,9 @@ pub struct EngineProcess {
     output: Arc<Output>,
     /// Dropped with the process: tells a reader that stopped on a flood to let the pipe go.
     _release: Sender<()>,
+    /// The thread that copies stderr to the engine log (waited for a moment at the end, so
+    /// that its last line, the count of the lines the log's cap dropped, is written).
+    stderr_copier: Option<thread::JoinHandle<()>>,
     /// The engine's name and game, for the protocol log.
     traffic: Traffic,
     next_id: u64,
@@ -250,11 +253,12 @@ impl EngineProcess {
             )?;
         let pgid = child.id() as i32;
         register_group(pgid);
-        if let (Some(path), Some(stderr)) = (log, child.stderr.take())
-            && let Err(e) = forward_stderr(stderr, path, traffic.clone())
-        {
-            log::warn!("{}: {e}", path.display());
-        }
+        let stderr_copier = match (log, child.stderr.take()) {
+            (Some(path), Some(stderr)) => {
+                forward_stderr(stderr, path, traffic.clone()).map_err(|e| log::warn!("{}: {e}", path.display())).ok()
+            }
+            _ => None,
+        };
         let give_up = |mut child: Child, e: io::Error| {
             kill_group(pgid);
             let _ = child.wait();
@@ -282,6 +286,7 @@ impl EngineProcess {
             lines: rx,
             output,
             _release: release,
+            stderr_copier,
             traffic,
             next_id: 1,
             running: true,
@@ -658,6 +663,11 @@ impl EngineProcess {
 impl Drop for EngineProcess {
     fn drop(&mut self) {
         self.kill();
+        // The group is dead, so its stderr ends unless a process that left the group holds it.
+        let give_up = Instant::now() + REAP_WAIT;
+        while self.stderr_copier.as_ref().is_some_and(|copier| !copier.is_finished()) && Instant::now() < give_up {
+            thread::sleep(Duration::from_millis(2));
+        }
     }
 }
 
