@@ -106,3 +106,36 @@ fn view_render_and_ratings_refuse_to_write_over_their_input() {
     assert_refused(&output, "-o g.txt is the same file as g.txt");
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn every_output_writer_under_a_file_size_limit_fails_in_one_line_and_leaves_no_temporary_file() {
+    let dir = scratch!("xfsz");
+    assert!(small_match(&dir, "2", "g.txt", &[]).status.success());
+    let veletas = env!("CARGO_BIN_EXE_veletas");
+    let engine = format!("{veletas} --seed 1 --playouts 20");
+    let book = ["book", "--engine", &engine, "--size", "7", "--candidates", "60", "--band", "0-100", "-o", "out"];
+    let cases: [&[&str]; 4] = [
+        &["render", POSITION, "-o", "out"],
+        &["view", "g.txt", "-o", "out"],
+        &["ratings", "g.txt", "--format", "html", "-o", "out"],
+        &book,
+    ];
+    for args in cases {
+        // A limit of one block (512 bytes or 1 KiB): every one of these outputs is larger.
+        let words: Vec<String> = args.iter().map(|a| format!("'{}'", a.replace('\'', "'\\''"))).collect();
+        let script = format!("ulimit -f 1; exec '{veletas}' {}", words.join(" "));
+        let output = Command::new("sh").current_dir(&dir).args(["-c", &script]).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        // It exits with a status of its own (a signal gives none), the failure the last line.
+        assert!(output.status.code().is_some_and(|code| code != 0), "{}: {:?} {stderr}", args[0], output.status);
+        let last = stderr.trim_end().lines().last().unwrap_or_default();
+        assert!(last.contains("out: cannot write: File too large"), "{}: {stderr}", args[0]);
+        let left: Vec<String> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.contains("out"))
+            .collect();
+        assert!(left.is_empty(), "{}: {left:?} left", args[0]);
+    }
+    let _ = fs::remove_dir_all(&dir);
+}

@@ -10,6 +10,10 @@
 //! - anything else that exists (a FIFO, a terminal, `/dev/stdout`, a device node) is
 //!   opened and written in place: it is never replaced by a regular file.
 //!
+//! A file size limit (`ulimit -f`) makes a write fail with `EFBIG` instead of killing the
+//! program by SIGXFSZ part way through ([`ignore_file_size_signal`]): the writer then removes
+//! its temporary file and says so in one line.
+//!
 //! [`check_not_input`] refuses, in one line and before anything is written, an output that
 //! is the same file as an input (the record, the engine log, a file to read), compared by
 //! device and inode rather than by name, so links and `./` spellings are caught too.
@@ -25,6 +29,7 @@ const MAX_LINKS: usize = 40;
 /// Writes `bytes` to `path` (see the module documentation); without a path, to stdout.
 /// Errors are one line naming the path.
 pub fn write_output(path: Option<&Path>, bytes: &[u8]) -> Result<(), String> {
+    ignore_file_size_signal();
     let Some(path) = path else {
         let mut out = std::io::stdout().lock();
         return match out.write_all(bytes).and_then(|()| out.flush()) {
@@ -45,6 +50,24 @@ pub fn write_output(path: Option<&Path>, bytes: &[u8]) -> Result<(), String> {
     };
     let target = resolve_links(path).map_err(|e| format!("{name}: {e}"))?;
     replace_regular(&target, bytes, existing).map_err(|e| format!("{name}: {e}"))
+}
+
+/// Ignores SIGXFSZ where it has its default action (which kills the process, leaving a
+/// temporary file and no message), so that a write past the file size limit fails with
+/// `EFBIG` and is answered as any failed write. A child started afterwards gets the
+/// default back when it needs it (the referee's engines do).
+pub fn ignore_file_size_signal() {
+    // SAFETY: sigaction(2) with zeroed structures reads the current action, then sets
+    // SIG_IGN, which needs no handler.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        if libc::sigaction(libc::SIGXFSZ, std::ptr::null(), &mut old) == 0 && old.sa_sigaction == libc::SIG_DFL {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = libc::SIG_IGN;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(libc::SIGXFSZ, &action, std::ptr::null_mut());
+        }
+    }
 }
 
 /// Follows `path` while it is a symbolic link; the final name need not exist (a link to

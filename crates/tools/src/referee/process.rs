@@ -118,16 +118,7 @@ fn install_handlers() {
     // record writer answers by cutting the file back to its last complete game, instead of
     // killing the referee part way through a game. Engines get the default back
     // ([`restore_default_signals`]).
-    // SAFETY: sigaction(2) with zeroed structures, as below; SIG_IGN needs no handler.
-    unsafe {
-        let mut old: libc::sigaction = std::mem::zeroed();
-        if libc::sigaction(libc::SIGXFSZ, std::ptr::null(), &mut old) == 0 && old.sa_sigaction == libc::SIG_DFL {
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = libc::SIG_IGN;
-            libc::sigemptyset(&mut action.sa_mask);
-            libc::sigaction(libc::SIGXFSZ, &action, std::ptr::null_mut());
-        }
-    }
+    crate::output::ignore_file_size_signal();
     for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
         // SAFETY: sigaction(2) with zeroed structures reads the current action, then
         // installs a handler that only uses async-signal-safe calls.
