@@ -104,18 +104,24 @@ pub struct TrainNetArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// The most training positions kept in memory (a uniform sample when the files hold
-    /// more; a quarter of it for the held-out ones): about 120 bytes each.
-    #[arg(long, value_name = "N", default_value_t = 4_000_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
-    pub max_positions: u64,
+    /// more; a quarter of it for the held-out ones): default 4,000,000 for the value network
+    /// (about 120 bytes each), 400,000 with --policy (about 1 kB each).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub max_positions: Option<u64>,
     /// Random turns played from each recorded position before it becomes a sample (the
     /// search's cheap playout policy: the search scores its leaves after --search cutoff
     /// such turns, 6 by default).
     #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
     pub random_plies: u32,
-    /// The linear model the network corrects: a weights file of train-eval (default: the
-    /// built-in learned weights).
+    /// The linear model the network corrects: a weights file of train-eval, or with
+    /// --policy of train-policy (default: the built-in weights).
     #[arg(long, value_name = "FILE")]
     pub base: Option<PathBuf>,
+    /// Train the policy network (the move policy's correction, for --policy FILE) on the
+    /// first steps of records made with --record-steps, instead of the value network; it has
+    /// one hidden layer, of H1 units.
+    #[arg(long)]
+    pub policy: bool,
 }
 
 /// `--hidden H1,H2`.
@@ -138,6 +144,10 @@ fn parse_rate(text: &str) -> Result<f64, String> {
 /// `veletas train-net`: the report, once the network is written.
 pub fn train_net(args: TrainNetArgs) -> Result<String, String> {
     args.data.check_output()?;
+    if args.policy {
+        return train_policy_net(args);
+    }
+    let max_positions = args.max_positions.unwrap_or(4_000_000);
     let base = match &args.base {
         None => match StaticEval::learned() {
             StaticEval::Learned(w) => (w.model().clone(), "the built-in learned weights".to_string()),
@@ -162,7 +172,7 @@ pub fn train_net(args: TrainNetArgs) -> Result<String, String> {
         args.lr,
         args.value_mix,
         args.seed,
-        args.max_positions,
+        max_positions,
         args.random_plies,
         args.base.as_ref().map(|b| format!(" --base {}", b.display())).unwrap_or_default(),
     );
@@ -174,13 +184,55 @@ pub fn train_net(args: TrainNetArgs) -> Result<String, String> {
         learning_rate: args.lr,
         value_mix: args.value_mix,
         seed: args.seed,
-        max_positions: usize::try_from(args.max_positions).unwrap_or(usize::MAX),
+        max_positions: usize::try_from(max_positions).unwrap_or(usize::MAX),
         random_plies: args.random_plies,
         base,
         version: env!("VELETAS_VERSION").to_string(),
         command,
     };
     args.data.finish(crate::train_net::run(&settings)?)
+}
+
+/// `veletas train-net --policy`: the report, once the network is written.
+fn train_policy_net(args: TrainNetArgs) -> Result<String, String> {
+    let base = match &args.base {
+        None => (crate::search::policy::builtin_policy().clone(), "the built-in move policy".to_string()),
+        Some(path) => match crate::search::policy::load_policy(path) {
+            Ok(w) if !w.has_net() => (w.model().clone(), path.display().to_string()),
+            Ok(_) => {
+                return Err(format!("--base {}: a policy network, not a weights file of train-policy", path.display()));
+            }
+            Err(e) => return Err(format!("--base {}: {e}", path.display())),
+        },
+    };
+    let max_positions = args.max_positions.unwrap_or(400_000);
+    let files: Vec<String> = args.data.files.iter().map(|f| f.display().to_string()).collect();
+    let command = format!(
+        "veletas train-net --policy {} --holdout {} --l2 {} --hidden {},{} --epochs {} --batch {} --lr {} --seed {} --max-positions {max_positions}{}",
+        files.join(" "),
+        args.data.holdout,
+        args.data.l2,
+        args.hidden.0,
+        args.hidden.1,
+        args.epochs,
+        args.batch,
+        args.lr,
+        args.seed,
+        args.base.as_ref().map(|b| format!(" --base {}", b.display())).unwrap_or_default(),
+    );
+    let settings = crate::train_net::policy::TrainPolicyNetSettings {
+        data: args.data.data(),
+        hidden: args.hidden.0,
+        epochs: args.epochs,
+        batch: args.batch as usize,
+        learning_rate: args.lr,
+        seed: args.seed,
+        max_positions: usize::try_from(max_positions).unwrap_or(usize::MAX),
+        base,
+        version: env!("VELETAS_VERSION").to_string(),
+        command,
+    };
+    args.data.finish(crate::train_net::policy::run(&settings)?)
 }
 
 /// `veletas train-eval`: the report, once the weights are written.

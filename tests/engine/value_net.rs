@@ -134,3 +134,60 @@ fn train_net_refuses_bad_settings_and_writes_nothing() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_tiny_generation_on_7x7_trains_both_networks_and_the_engine_plays_with_them() {
+    let dir = scratch!("generation");
+    let record = dir.join("sp.txt");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/selfplay-data.sh");
+    let out = Command::new("bash")
+        .arg(script)
+        .args(["-f", "-n", "8", "-p", "60", "-s", "7", "-j", "2", "-o"])
+        .arg(&record)
+        .env("VELETAS", BIN)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (value, policy) = (dir.join("value.txt"), dir.join("policy.txt"));
+    let common = ["--hidden", "16,4", "--epochs", "2", "--holdout", "4", "--random-plies", "2"];
+    let out = Command::new(BIN).arg("train-net").arg(&record).args(common).arg("-o").arg(&value).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new(BIN)
+        .args(["train-net", "--policy"])
+        .arg(&record)
+        .args(&common[..6])
+        .arg("-o")
+        .arg(&policy)
+        .output()
+        .unwrap();
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(report.contains("held-out cross-entropy") && report.contains("linear  network"), "{report}");
+    let text = std::fs::read_to_string(&policy).unwrap();
+    assert!(text.contains("\nveletas-policy-net 1\nlayers 665 16 221\nbase classic stay "), "{}", &text[..300]);
+    // Both loaded, a whole game through the protocol; `policy` reports the file.
+    let args =
+        ["--seed", "2", "--playouts", "150", "--eval", value.to_str().unwrap(), "--policy", policy.to_str().unwrap()];
+    let input =
+        "boardsize 7\nclear_board\npolicy\n".to_string() + &"genmove b\ngenmove w\n".repeat(40) + "final_score\n";
+    let out = support::session(&mut engine(&args), input.as_bytes());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains(&format!("= {}", policy.display())), "{text}");
+    assert!(text.contains("= B+") || text.contains("= W+"), "{text}");
+    // A damaged policy network is refused by `policy FILE`, the policy in force kept.
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, text_without(&std::fs::read_to_string(&policy).unwrap(), "wo 7 ")).unwrap();
+    let replies = protocol(&["--seed", "1", "--playouts", "100"], &format!("policy {}\npolicy\n", bad.display()));
+    assert!(replies[0].starts_with("? cannot load weights: ") && replies[0].contains("no 'wo 7'"), "{}", replies[0]);
+    assert_eq!(replies[1], "= builtin");
+    // The training data must hold first steps.
+    let out = Command::new(BIN).args(["train-net", "--policy"]).arg(games()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no first steps"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn text_without(text: &str, line_start: &str) -> String {
+    text.lines().filter(|l| !l.starts_with(line_start)).map(|l| format!("{l}\n")).collect()
+}

@@ -125,26 +125,29 @@ impl Planes {
         (color.index() * SLOTS + sq.index()) as u16
     }
 
+    /// Square `sq` of a `size` board under symmetry `k` (as [`Planes::transformed`]).
+    pub fn transform_square(sq: Square, size: u8, k: u8) -> Square {
+        let n = size.saturating_sub(1);
+        let (mut f, mut r) = (sq.file().min(n), sq.rank().min(n));
+        if k & 1 != 0 {
+            f = n - f;
+        }
+        if k & 2 != 0 {
+            r = n - r;
+        }
+        if k & 4 != 0 {
+            std::mem::swap(&mut f, &mut r);
+        }
+        Square::new(f, r).unwrap_or(sq)
+    }
+
     /// The planes under symmetry `k` of the board (0 to 7; 0 is the identity): bit 0
     /// mirrors the files, bit 1 the ranks, bit 2 swaps files and ranks (after the mirrors).
     pub fn transformed(&self, k: u8) -> Planes {
         if k & 7 == 0 {
             return *self;
         }
-        let n = self.size - 1;
-        let map = |sq: Square| {
-            let (mut f, mut r) = (sq.file(), sq.rank());
-            if k & 1 != 0 {
-                f = n - f;
-            }
-            if k & 2 != 0 {
-                r = n - r;
-            }
-            if k & 4 != 0 {
-                std::mem::swap(&mut f, &mut r);
-            }
-            Square::new(f, r).map_or(0, |s| 1u128 << s.index())
-        };
+        let map = |sq: Square| 1u128 << Planes::transform_square(sq, self.size, k).index();
         let mut out = *self;
         for (to, &from) in out.boards.iter_mut().zip(self.boards.iter()) {
             *to = Bitboard(from).iter().fold(0, |acc, sq| acc | map(sq));

@@ -18,6 +18,7 @@
 
 pub mod accumulator;
 pub mod inputs;
+pub mod policy_net;
 mod quantized;
 mod weights;
 

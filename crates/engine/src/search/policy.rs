@@ -13,6 +13,9 @@
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
+use crate::net::accumulator::Kernels;
+use crate::net::inputs::Planes;
+use crate::net::policy_net::{HEADS, PolicyNetWeights, QuantizedPolicyNet, STAY, from_head, to_head};
 use crate::search::eval::LoadWeightsError;
 use veletas_rules::record::{MAX_SMALL_FILE_BYTES, read_bounded};
 use veletas_rules::{Bitboard, Color, Position, Square, group_of};
@@ -242,7 +245,23 @@ impl PolicyModel {
 
     /// The priors of `moves` in `pos` (summing to 1), into `out`.
     pub fn priors(&self, pos: &Position, moves: &[Option<(Square, Square)>], out: &mut Vec<f32>) {
+        self.priors_with(pos, moves, out, None);
+    }
+
+    /// [`PolicyModel::priors`] with a policy network's heads added to the scores
+    /// ([`crate::net::policy_net`]).
+    pub fn priors_with(
+        &self,
+        pos: &Position,
+        moves: &[Option<(Square, Square)>],
+        out: &mut Vec<f32>,
+        net: Option<&QuantizedPolicyNet>,
+    ) {
         out.clear();
+        let mut heads = [0.0f32; HEADS];
+        if let Some(net) = net {
+            net.heads(&Planes::of(pos), &mut heads);
+        }
         let context = MoveContext::new(pos);
         let family = family(pos);
         let mut best = f64::MIN;
@@ -264,7 +283,13 @@ impl PolicyModel {
                     context.move_features(pos, from, to, &facts)
                 }
             };
-            let s = self.score(family, &features);
+            let mut s = self.score(family, &features);
+            if net.is_some() {
+                s += f64::from(match mv {
+                    None => heads[STAY],
+                    Some((from, to)) => heads[from_head(from.index())] + heads[to_head(to.index())],
+                });
+            }
             best = best.max(s);
             scores.push(s);
         }
@@ -293,7 +318,7 @@ fn builtin_weights() -> &'static Arc<PolicyWeights> {
             log::error!("{e}");
             PolicyModel::zero()
         });
-        Arc::new(PolicyWeights { model, file: None })
+        Arc::new(PolicyWeights { model, net: None, file: None })
     })
 }
 
@@ -302,6 +327,8 @@ fn builtin_weights() -> &'static Arc<PolicyWeights> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PolicyWeights {
     model: PolicyModel,
+    /// A policy network correcting the model's scores (a policy network file's).
+    net: Option<QuantizedPolicyNet>,
     file: Option<String>,
 }
 
@@ -320,6 +347,17 @@ impl PolicyWeights {
     pub fn file(&self) -> Option<&str> {
         self.file.as_deref()
     }
+
+    /// Whether a policy network corrects the model.
+    pub fn has_net(&self) -> bool {
+        self.net.is_some()
+    }
+
+    /// The priors of `moves` in `pos` (summing to 1), into `out`: the model's, corrected
+    /// by the policy network when there is one.
+    pub fn priors(&self, pos: &Position, moves: &[Option<(Square, Square)>], out: &mut Vec<f32>) {
+        self.model.priors_with(pos, moves, out, self.net.as_ref());
+    }
 }
 
 impl std::fmt::Display for PolicyWeights {
@@ -334,8 +372,17 @@ impl std::fmt::Display for PolicyWeights {
 /// `--policy FILE` and the protocol's `policy FILE` do.
 pub fn load_policy(path: &Path) -> Result<Arc<PolicyWeights>, LoadWeightsError> {
     let text = read_bounded(path, MAX_SMALL_FILE_BYTES)?;
+    let file = Some(path.display().to_string());
+    let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#'));
+    if first.is_some_and(|l| l.starts_with("veletas-policy-net")) {
+        let parsed = PolicyNetWeights::parse(&text).map_err(|e| LoadWeightsError::Parse(e.to_string()))?;
+        let model = PolicyModel::parse(&parsed.base)
+            .map_err(|e| LoadWeightsError::Parse(format!("the network's base policy: {e}")))?;
+        let net = Some(QuantizedPolicyNet::new(&parsed.weights, Kernels::detect()));
+        return Ok(Arc::new(PolicyWeights { model, net, file }));
+    }
     let model = PolicyModel::parse(&text).map_err(LoadWeightsError::Parse)?;
-    Ok(Arc::new(PolicyWeights { model, file: Some(path.display().to_string()) }))
+    Ok(Arc::new(PolicyWeights { model, net: None, file }))
 }
 
 #[cfg(test)]

@@ -220,6 +220,23 @@ impl Adam {
     /// decoupled weight decay `decay` on every weight (AdamW; biases spared), then the
     /// parameters clamped into the file's bounds.
     pub fn step(&mut self, p: &mut Params, grad: &Params, batch: usize, lr: f64, decay: f64) {
+        let l = Params::layout(p.h1, p.h2);
+        let is_bias = |i: usize| (l.b1..l.w2).contains(&i) || (l.b2..l.w3).contains(&i) || i == l.b3;
+        self.step_values(&mut p.values, &grad.values, batch, lr, decay, is_bias);
+        p.clamp_to_bounds();
+    }
+
+    /// [`Adam::step`] on any flat parameters: `is_bias` says which are spared the decay
+    /// (the caller clamps them afterwards).
+    pub fn step_values(
+        &mut self,
+        values: &mut [f64],
+        grad: &[f64],
+        batch: usize,
+        lr: f64,
+        decay: f64,
+        is_bias: impl Fn(usize) -> bool,
+    ) {
         const B1: f64 = 0.9;
         const B2: f64 = 0.999;
         const EPS: f64 = 1e-8;
@@ -227,10 +244,8 @@ impl Adam {
         let c1 = 1.0 - B1.powi(self.steps);
         let c2 = 1.0 - B2.powi(self.steps);
         let scale = 1.0 / batch.max(1) as f64;
-        let l = Params::layout(p.h1, p.h2);
-        let is_bias = |i: usize| (l.b1..l.w2).contains(&i) || (l.b2..l.w3).contains(&i) || i == l.b3;
         for (i, ((w, &g), (m, v))) in
-            p.values.iter_mut().zip(&grad.values).zip(self.m.iter_mut().zip(self.v.iter_mut())).enumerate()
+            values.iter_mut().zip(grad).zip(self.m.iter_mut().zip(self.v.iter_mut())).enumerate()
         {
             let g = g * scale;
             *m = B1 * *m + (1.0 - B1) * g;
@@ -241,7 +256,11 @@ impl Adam {
             }
             *w -= lr * step;
         }
-        p.clamp_to_bounds();
+    }
+
+    /// A fresh optimizer for `n` parameters.
+    pub fn with_len(n: usize) -> Adam {
+        Adam { m: vec![0.0; n], v: vec![0.0; n], steps: 0 }
     }
 }
 

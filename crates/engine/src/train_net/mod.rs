@@ -18,6 +18,7 @@
 use std::time::Instant;
 
 pub mod backprop;
+pub mod policy;
 
 use backprop::{Adam, Params, Pass, backward, forward, log_loss, sigmoid};
 

@@ -402,7 +402,7 @@ impl Tree {
             ws.moves.extend(pos.shooter_reach(from).iter().map(|to| Some((from, to))));
         }
         if self.config.move_policy {
-            self.config.policy.model().priors(pos, &ws.moves, &mut ws.priors);
+            self.config.policy.priors(pos, &ws.moves, &mut ws.priors);
             let (moves, priors) = (&ws.moves, &ws.priors);
             return self.add_children(node, moves.len(), &mut ws.order, |i| Child {
                 shooter_move: moves[i],
