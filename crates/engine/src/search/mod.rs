@@ -112,8 +112,9 @@ pub struct SearchSettings {
     pub eval: eval::StaticEval,
     /// Our engine proves wins and losses in the tree (MCTS-solver) and plays them.
     pub solver: bool,
-    /// With a value network as the evaluation, the shot priors are its values too (else
-    /// those of the linear model it corrects).
+    /// With a value network as the evaluation, the shot priors are its values too (else,
+    /// the default, those of the linear model it corrects: as strong at equal playouts in
+    /// the matches so far, and cheaper).
     pub net_priors: bool,
 }
 
@@ -158,7 +159,7 @@ impl Default for SearchSettings {
             move_policy: true,
             policy: policy::PolicyWeights::builtin(),
             solver: true,
-            net_priors: true,
+            net_priors: false,
             eval: eval::StaticEval::Hand,
         }
     }
