@@ -78,12 +78,19 @@ impl CheckArgs {
         let matches = command.try_get_matches_from(words).map_err(|e| {
             let text = e.to_string();
             let line = text.lines().next().unwrap_or_default().trim_start_matches("error: ").to_string();
-            format!("after the engine '{first}' (one quoted word) come the check's options: {line}")
+            format!(
+                "after the engine '{}' (one quoted word) come the check's options: {line}",
+                crate::rules::quoted(first)
+            )
         })?;
         let after = CheckArgs::from_arg_matches(&matches).map_err(|e| e.to_string())?;
         if after.engine != [first.as_str()] {
             let word = after.engine.first().map_or("", String::as_str);
-            return Err(format!("after the engine '{first}' (one quoted word) come the check's options, not '{word}'"));
+            return Err(format!(
+                "after the engine '{}' (one quoted word) come the check's options, not '{}'",
+                crate::rules::quoted(first),
+                crate::rules::quoted(word)
+            ));
         }
         let given = |id: &str| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
         Ok(CheckArgs {

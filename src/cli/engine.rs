@@ -179,8 +179,9 @@ fn parse_movetime(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(x) if (crate::protocol::MIN_MOVETIME..=MAX_THINKING.as_secs_f64()).contains(&x) => Ok(x),
         _ => Err(format!(
-            "the time per move must be a number of seconds from 0.001 to {}, not '{text}'",
-            MAX_THINKING.as_secs()
+            "the time per move must be a number of seconds from 0.001 to {}, not '{}'",
+            MAX_THINKING.as_secs(),
+            crate::rules::quoted(text)
         )),
     }
 }

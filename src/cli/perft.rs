@@ -54,7 +54,8 @@ pub(super) fn run(empty_board: Position, args: &PerftArgs) -> Result<(), Command
         empty_board
     } else {
         let text = args.position.join(" ");
-        text.parse::<Position>().map_err(|e| usage("perft")(format!("invalid position '{text}': {e}")))?
+        text.parse::<Position>()
+            .map_err(|e| usage("perft")(format!("invalid position '{}': {e}", crate::rules::quoted(&text))))?
     };
     let mut out = BufWriter::new(io::stdout().lock());
     let start = Instant::now();

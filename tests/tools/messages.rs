@@ -55,3 +55,34 @@ fn control_characters_in_engine_commands_init_commands_and_options_are_refused_w
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn messages_quote_outside_input_short_with_controls_and_overrides_escaped() {
+    let dir = std::env::temp_dir().join(format!("veletas-messages-quoted-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fake = env!("CARGO_BIN_EXE_veletas-fake-engine");
+    let one = format!("a='{fake}' --seed 1");
+    let two = format!("b='{fake}' --seed 2");
+    let args = ["match", "--engine", &one, "--engine", &two, "--games", "2", "--size", "7", "-q", "--record", "g.txt"];
+    let (code, err) = run_in(&dir, &args);
+    assert_eq!(code, Some(0), "{err}");
+    let record = std::fs::read_to_string(dir.join("g.txt")).unwrap();
+    let event = record.lines().find(|l| l.starts_with("[Event ")).unwrap().to_string();
+    // A huge event name with a right-to-left override and an escape, in a second file.
+    let hostile = format!("[Event \"evil\u{202e}txt\u{1b}[2J{}\"]", "x".repeat(1 << 20));
+    std::fs::write(dir.join("h.txt"), record.replace(&event, &hostile)).unwrap();
+    // A Rules tag of the same kind, which no reader can replay.
+    let rules = format!("[Rules \"modern\u{1b}[2J\u{202e}{}\"]", "z".repeat(1 << 20));
+    std::fs::write(dir.join("r.txt"), record.replacen(&event, &format!("{event}\n{rules}"), 1)).unwrap();
+    let position = format!("\u{1b}]0;pwned\u{7}{}", "y".repeat(1 << 16));
+    let cases = [vec!["ratings", "g.txt", "h.txt"], vec!["view", "r.txt", "-o", "r.html"], vec!["render", &position]];
+    for args in cases {
+        let (code, err) = run_in(&dir, &args);
+        assert!(code.is_some_and(|c| c != 0), "{}: {err:.300}", args[0]);
+        assert_eq!(err.trim_end().lines().count(), 1, "{}: {err:.300}", args[0]);
+        assert!(err.len() < 400, "{}: a message of {} bytes: {err:.300}", args[0], err.len());
+        assert!(!err.trim_end().contains(|c: char| c.is_control() || c == '\u{202e}'), "{}: {err:?}", args[0]);
+        assert!(err.contains("\\u{1b}"), "{}: {err}", args[0]);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

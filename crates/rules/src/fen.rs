@@ -28,13 +28,9 @@ use crate::variant::Variant;
 /// The words that may follow the side to move, for messages.
 const WORDS: &str = "classic or modern, no-corners, claimed-block, swap or noswap";
 
-/// At most 16 characters of a word of the input, for messages.
+/// At most 16 characters of a word of the input, for messages ([`crate::quoted_to`]).
 fn quoted(word: &str) -> String {
-    let mut short: String = word.chars().take(16).collect();
-    if short.len() < word.len() {
-        short.push_str("...");
-    }
-    short
+    crate::quoted_to(word, 16)
 }
 
 /// Why a string is not a position.

@@ -125,11 +125,7 @@ pub struct ParseMoveError {
 
 impl ParseMoveError {
     fn new(text: &str, reason: &'static str) -> ParseMoveError {
-        let mut shown: String = text.chars().take(40).collect();
-        if shown.len() < text.len() {
-            shown.push_str("...");
-        }
-        ParseMoveError { text: shown, reason }
+        ParseMoveError { text: crate::quoted(text), reason }
     }
 }
 

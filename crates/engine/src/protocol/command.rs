@@ -226,13 +226,10 @@ pub fn usage(name: &str) -> String {
     }
 }
 
-/// At most 40 characters of `text`, for quoting user input in messages.
+/// At most 40 characters of `text`, escaped, for quoting user input in messages
+/// ([`veletas_rules::quoted`]).
 pub fn shorten(text: &str) -> String {
-    let mut short: String = text.chars().take(40).collect();
-    if short.len() < text.len() {
-        short.push_str("...");
-    }
-    short
+    veletas_rules::quoted(text)
 }
 
 /// Whether `name` is a command (case-sensitive).

@@ -61,7 +61,7 @@ impl FromStr for WinRate {
     type Err = String;
     /// `54.12%` (at most two decimals, 0 to 100).
     fn from_str(s: &str) -> Result<WinRate, String> {
-        let bad = || format!("'{s}' is not a win rate (0% to 100%, at most two decimals)");
+        let bad = || format!("'{}' is not a win rate (0% to 100%, at most two decimals)", crate::quoted(s));
         let number = s.strip_suffix('%').ok_or_else(bad)?;
         let (whole, part) = number.split_once('.').unwrap_or((number, ""));
         let digits = |t: &str| !t.is_empty() && t.len() <= 3 && t.bytes().all(|b| b.is_ascii_digit());
@@ -126,7 +126,7 @@ impl FirstSteps {
             if entries.len() >= FirstSteps::MAX_ENTRIES {
                 return Err(format!("more than {} first steps", FirstSteps::MAX_ENTRIES));
             }
-            let bad = || format!("'{}' is not STEP:PLAYOUTS", word.chars().take(40).collect::<String>());
+            let bad = || format!("'{}' is not STEP:PLAYOUTS", crate::quoted(word));
             let (step, visits) = word.split_once(':').ok_or_else(bad)?;
             let step = match step {
                 "-" => None,
@@ -224,7 +224,7 @@ impl FromStr for Annotation {
     fn from_str(s: &str) -> Result<Annotation, String> {
         let mut annotation = Annotation::default();
         for word in s.split_whitespace() {
-            let bad = || format!("'{}' is not an annotation word", word.chars().take(40).collect::<String>());
+            let bad = || format!("'{}' is not an annotation word", crate::quoted(word));
             if let Some(list) = word.strip_prefix("steps=") {
                 let steps = FirstSteps::from_words(list.split(','))?;
                 if annotation.first_steps.replace(steps).is_some() {

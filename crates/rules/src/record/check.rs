@@ -105,12 +105,12 @@ impl GameRecord {
     pub fn describe(&self, number: usize) -> String {
         let mut text = format!("game {number}");
         if let Some(id) = self.tag(tag::GAME) {
-            text.push_str(&format!(" (id {id})"));
+            text.push_str(&format!(" (id {})", crate::quoted(id)));
         } else if let Some(round) = self.tag(tag::ROUND) {
-            text.push_str(&format!(" (round {round})"));
+            text.push_str(&format!(" (round {})", crate::quoted(round)));
         }
         if let (Some(black), Some(white)) = (self.player(Color::Black), self.player(Color::White)) {
-            text.push_str(&format!(", {black} vs {white}"));
+            text.push_str(&format!(", {} vs {}", crate::quoted(black), crate::quoted(white)));
         }
         text
     }

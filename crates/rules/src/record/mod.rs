@@ -100,7 +100,7 @@ pub fn parse_result_token(text: &str) -> Result<Option<Color>, RecordError> {
         "B+" => Ok(Some(Color::Black)),
         "W+" => Ok(Some(Color::White)),
         "*" => Ok(None),
-        other => Err(RecordError::game(format!("'{other}' is not a result (B+, W+ or *)"))),
+        other => Err(RecordError::game(format!("'{}' is not a result (B+, W+ or *)", crate::quoted(other)))),
     }
 }
 
@@ -145,7 +145,9 @@ impl GameRecord {
         T::Err: fmt::Display,
     {
         self.tag(name)
-            .map(|text| text.parse().map_err(|e| RecordError::game(format!("bad {name} tag '{text}': {e}"))))
+            .map(|text| {
+                text.parse().map_err(|e| RecordError::game(format!("bad {name} tag '{}': {e}", crate::quoted(text))))
+            })
             .transpose()
     }
 
@@ -248,7 +250,7 @@ impl GameRecord {
         let mut words = text.split_whitespace();
         let set: Option<RuleSet> = words.next().and_then(|w| w.parse().ok());
         let rules = set.and_then(|set| Rules::from_words(std::iter::once(set.name()).chain(words)));
-        rules.ok_or_else(|| RecordError::game(format!("bad Rules tag '{text}'")))
+        rules.ok_or_else(|| RecordError::game(format!("bad Rules tag '{}'", crate::quoted(text))))
     }
 
     /// The position the moves start from: the `Start` tag (a position string, which
@@ -262,9 +264,9 @@ impl GameRecord {
             Some(size) => size.trim().parse::<u8>().ok(),
             None => Some(10),
         };
-        let variant = size
-            .and_then(Variant::from_size)
-            .ok_or_else(|| RecordError::game(format!("bad Size tag '{}'", self.tag(tag::SIZE).unwrap_or(""))))?;
+        let variant = size.and_then(Variant::from_size).ok_or_else(|| {
+            RecordError::game(format!("bad Size tag '{}'", crate::quoted(self.tag(tag::SIZE).unwrap_or(""))))
+        })?;
         Ok(Position::with_rules(variant, self.rules()?))
     }
 

@@ -133,6 +133,6 @@ impl fmt::Display for Termination {
 impl FromStr for Termination {
     type Err = String;
     fn from_str(s: &str) -> Result<Termination, String> {
-        Termination::from_name(s).ok_or_else(|| format!("unknown termination '{s}'"))
+        Termination::from_name(s).ok_or_else(|| format!("unknown termination '{}'", crate::quoted(s)))
     }
 }

@@ -67,7 +67,7 @@ pub const MAX_SECONDS: f64 = 1e6;
 fn seconds(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(s) if s.is_finite() && (0.0..=MAX_SECONDS).contains(&s) => Ok(s),
-        _ => Err(format!("'{text}' is not a number of seconds from 0 to {MAX_SECONDS}")),
+        _ => Err(format!("'{}' is not a number of seconds from 0 to {MAX_SECONDS}", crate::quoted(text))),
     }
 }
 
@@ -90,12 +90,12 @@ impl FromStr for ClockSpec {
 impl FromStr for ByoYomiSpec {
     type Err = String;
     fn from_str(s: &str) -> Result<ByoYomiSpec, String> {
-        let err = || format!("expected PERIOD/STONES such as 10/5, not '{s}'");
+        let err = || format!("expected PERIOD/STONES such as 10/5, not '{}'", crate::quoted(s));
         let (period, stones) = s.split_once('/').ok_or_else(err)?;
         let period = seconds(period)?;
         let stones: u32 = stones.trim().parse().map_err(|_| err())?;
         if period <= 0.0 || stones == 0 {
-            return Err(format!("a byo-yomi period needs time and at least one stone: '{s}'"));
+            return Err(format!("a byo-yomi period needs time and at least one stone: '{}'", crate::quoted(s)));
         }
         Ok(ByoYomiSpec { period, stones })
     }
@@ -183,7 +183,12 @@ impl FromStr for TimeControl {
     type Err = String;
     /// Reads the tag form that [`TimeControl`]'s `Display` writes.
     fn from_str(s: &str) -> Result<TimeControl, String> {
-        let bad = || format!("'{s}' is not a time control (movetime S, clock MAIN+INC or clock MAIN byoyomi P/S)");
+        let bad = || {
+            format!(
+                "'{}' is not a time control (movetime S, clock MAIN+INC or clock MAIN byoyomi P/S)",
+                crate::quoted(s)
+            )
+        };
         let words: Vec<&str> = s.split_whitespace().collect();
         match words.as_slice() {
             ["movetime", t] => match seconds(t) {
@@ -261,7 +266,10 @@ impl FromStr for TimeControls {
         let factor = second.trim().strip_prefix("engine 1 x").map(seconds);
         match factor {
             Some(Ok(factor)) if factor > 0.0 => Ok(TimeControls::Odds { control: first.parse()?, factor }),
-            _ => Err(format!("'{s}' is not a time control (expected '; engine 1 xFACTOR' or 'black ...; white ...')")),
+            _ => Err(format!(
+                "'{}' is not a time control (expected '; engine 1 xFACTOR' or 'black ...; white ...')",
+                crate::quoted(s)
+            )),
         }
     }
 }

@@ -48,7 +48,8 @@ pub fn render(args: &RenderSettings) -> Result<(), String> {
     let picture = match &args.record {
         None => {
             let text = args.position.join(" ");
-            let position: Position = text.parse().map_err(|e| format!("invalid position '{text}': {e}"))?;
+            let position: Position =
+                text.parse().map_err(|e| format!("invalid position '{}': {e}", veletas_rules::quoted(&text)))?;
             svg::render(&position, None, &options)
         }
         Some(path) => {

@@ -73,7 +73,7 @@ impl FromStr for RatingsFormat {
             "csv" => Ok(RatingsFormat::Csv),
             "json" => Ok(RatingsFormat::Json),
             "html" => Ok(RatingsFormat::Html),
-            _ => Err(format!("unknown format '{s}': expected text, csv, json or html")),
+            _ => Err(format!("unknown format '{}': expected text, csv, json or html", veletas_rules::quoted(s))),
         }
     }
 }
@@ -111,11 +111,11 @@ impl Group {
 impl fmt::Display for Group {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.event {
-            Some(event) => write!(f, "event \"{event}\"")?,
+            Some(event) => write!(f, "event \"{}\"", veletas_rules::quoted(event))?,
             None => write!(f, "no Event tag")?,
         }
         match &self.tournament {
-            Some(t) => write!(f, " with tournament {t}"),
+            Some(t) => write!(f, " with tournament {}", veletas_rules::quoted(t)),
             None => write!(f, " without a Tournament tag"),
         }
     }
@@ -246,8 +246,10 @@ pub fn rate_files(args: &RatingsSettings) -> Result<(super::Standings, Vec<Named
         let second_place =
             if first_file == second_file { "also".to_string() } else { format!("{} has", second_file.display()) };
         return Err(format!(
-            "records of different tournaments: {} has {first}, {second_place} {second} (give --mix to rate them together)",
-            first_file.display()
+            "records of different tournaments: {} has {}, {second_place} {} (give --mix to rate them together)",
+            first_file.display(),
+            first,
+            second
         ));
     }
     let skipped =

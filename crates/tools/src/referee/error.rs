@@ -11,7 +11,7 @@ pub enum RefereeError {
     #[error("{0}")]
     Usage(String),
     /// An engine that cannot be started at all.
-    #[error("cannot start engine '{command}': {detail}")]
+    #[error("cannot start engine '{}': {detail}", veletas_rules::quoted(.command))]
     Engine {
         /// The engine's command line.
         command: String,
@@ -20,7 +20,7 @@ pub enum RefereeError {
     },
     /// An engine refused before the first game: it did not answer `protocol_version` and
     /// `name` at start-up, or failed a required check of `--check`.
-    #[error("engine '{command}' is refused: {detail}")]
+    #[error("engine '{}' is refused: {detail}", veletas_rules::quoted(.command))]
     Refused {
         /// The engine's command line.
         command: String,

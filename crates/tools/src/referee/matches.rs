@@ -145,7 +145,7 @@ fn engines(args: &MatchSettings) -> Result<(Vec<field::EngineDef>, Option<TimeCo
     }
     for text in &args.engines {
         let (_, command) = split_engine_name(text);
-        EngineCommand::parse(command).map_err(|e| usage(format!("--engine '{text}': {e}")))?;
+        EngineCommand::parse(command).map_err(|e| usage(format!("--engine '{}': {e}", veletas_rules::quoted(text))))?;
     }
     let (entries, each) = field::entries(&args.engines, common).map_err(usage)?;
     if entries.len() != 2 {

@@ -96,7 +96,10 @@ impl OpeningsSpec {
         for word in options {
             let word = word.as_ref();
             let (key, value) = word.split_once('=').ok_or_else(|| {
-                format!("--openings: '{word}' after the file: expected order=sequential|random, start=N or plies=N")
+                format!(
+                    "--openings: '{}' after the file: expected order=sequential|random, start=N or plies=N",
+                    veletas_rules::quoted(word)
+                )
             })?;
             if seen.contains(&key) {
                 return Err(format!("--openings: {key}= given twice"));

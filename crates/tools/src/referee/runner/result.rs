@@ -102,7 +102,7 @@ pub(super) fn recorded_result(
     if game.tag(tag::OPENING) != Some(opening.as_str()) {
         return Err(format!(
             "{id} has opening '{}', this {noun} plays '{opening}' there",
-            game.tag(tag::OPENING).unwrap_or("")
+            veletas_rules::quoted(game.tag(tag::OPENING).unwrap_or(""))
         ));
     }
     let swapped = game.tag(tag::SWAP).is_some();

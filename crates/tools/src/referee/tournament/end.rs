@@ -20,7 +20,7 @@ pub fn standings(names: &[String], results: &[GameResult], anchor: Option<&str>)
     if let Some((name, _)) = &anchor
         && !names.contains(name)
     {
-        return Err(format!("--anchor: no engine is named '{name}'"));
+        return Err(format!("--anchor: no engine is named '{}'", veletas_rules::quoted(name)));
     }
     if games.is_empty() {
         return Ok(None);

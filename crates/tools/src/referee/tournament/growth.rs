@@ -113,7 +113,8 @@ impl FromStr for Settings {
     fn from_str(text: &str) -> Result<Settings, String> {
         let bad = || {
             format!(
-                "its Schedule tag '{text}' is not FORMAT; engines N[+N...]; games-per-pair N; rounds N; openings ..."
+                "its Schedule tag '{}' is not FORMAT; engines N[+N...]; games-per-pair N; rounds N; openings ...",
+                veletas_rules::quoted(text)
             )
         };
         let parts: Vec<&str> = text.split("; ").collect();
@@ -228,9 +229,10 @@ pub(super) fn check_field<'g>(names: &[String], games: impl Iterator<Item = &'g 
         None => "this run does not have it".to_string(),
     };
     Err(format!(
-        "engine {} of the record is '{name}', this run's engine {} is '{}' ({elsewhere}): a grown field keeps the \
+        "engine {} of the record is '{}', this run's engine {} is '{}' ({elsewhere}): a grown field keeps the \
          record's engines first, in their order, and adds the newcomers after them",
         engine + 1,
+        veletas_rules::quoted(name),
         engine + 1,
         ours.map_or("missing", String::as_str)
     ))
@@ -239,8 +241,13 @@ pub(super) fn check_field<'g>(names: &[String], games: impl Iterator<Item = &'g 
 /// The error for a recorded game this run's schedule does not have, recorded under `old`.
 pub(super) fn not_scheduled(old: Option<&Settings>, new: &Settings, id: &str) -> String {
     match old.and_then(|old| difference(old, new)) {
-        Some(diff) => format!("{diff}: the record holds game '{id}', which this run's schedule does not have"),
-        None => format!("holds game '{id}', which this tournament does not have"),
+        Some(diff) => {
+            format!(
+                "{diff}: the record holds game '{}', which this run's schedule does not have",
+                veletas_rules::quoted(id)
+            )
+        }
+        None => format!("holds game '{}', which this tournament does not have", veletas_rules::quoted(id)),
     }
 }
 

@@ -369,7 +369,9 @@ pub fn run_tournament(args: &TournamentSettings) -> Result<TournamentReport, Ref
             let file = first.borrow_mut().get_or_insert_with(|| found.to_string()).clone();
             if found != file {
                 return Err(detail(format!(
-                    "it belongs to another tournament (Tournament tag '{found}', the file's first game has '{file}')"
+                    "it belongs to another tournament (Tournament tag '{}', the file's first game has '{}')",
+                    veletas_rules::quoted(found),
+                    veletas_rules::quoted(&file)
                 )));
             }
             if found != own {
@@ -386,8 +388,9 @@ pub fn run_tournament(args: &TournamentSettings) -> Result<TournamentReport, Ref
                 }
                 if game.tag(tag::SCHEDULE).is_none() {
                     return Err(detail(format!(
-                        "it belongs to another tournament (Tournament tag '{found}', this one is '{own}'; the \
-                         record has no Schedule tag to tell which setting differs)"
+                        "it belongs to another tournament (Tournament tag '{}', this one is '{own}'; the \
+                         record has no Schedule tag to tell which setting differs)",
+                        veletas_rules::quoted(found)
                     )));
                 }
             }
