@@ -4,6 +4,11 @@
 
 use std::path::PathBuf;
 
+/// The most characters of an engine's command line a message quotes (a command line is
+/// the user's own and tells engines apart by its last words, so it gets more than the
+/// [`veletas_rules::MAX_QUOTED`] of other input).
+pub const MAX_COMMAND_SHOWN: usize = 120;
+
 /// Why a match could not be played.
 #[derive(Debug, thiserror::Error)]
 pub enum RefereeError {
@@ -11,7 +16,7 @@ pub enum RefereeError {
     #[error("{0}")]
     Usage(String),
     /// An engine that cannot be started at all.
-    #[error("cannot start engine '{}': {detail}", veletas_rules::quoted(.command))]
+    #[error("cannot start engine '{}': {detail}", veletas_rules::quoted_to(.command, MAX_COMMAND_SHOWN))]
     Engine {
         /// The engine's command line.
         command: String,
@@ -20,7 +25,7 @@ pub enum RefereeError {
     },
     /// An engine refused before the first game: it did not answer `protocol_version` and
     /// `name` at start-up, or failed a required check of `--check`.
-    #[error("engine '{}' is refused: {detail}", veletas_rules::quoted(.command))]
+    #[error("engine '{}' is refused: {detail}", veletas_rules::quoted_to(.command, MAX_COMMAND_SHOWN))]
     Refused {
         /// The engine's command line.
         command: String,
