@@ -226,10 +226,13 @@ pub fn usage(name: &str) -> String {
     }
 }
 
-/// At most 40 characters of `text`, escaped, for quoting user input in messages
-/// ([`veletas_rules::quoted`]).
+/// At most 40 characters of `text`, for quoting user input in messages.
 pub fn shorten(text: &str) -> String {
-    veletas_rules::quoted(text)
+    let mut short: String = text.chars().take(40).collect();
+    if short.len() < text.len() {
+        short.push_str("...");
+    }
+    short
 }
 
 /// Whether `name` is a command (case-sensitive).
