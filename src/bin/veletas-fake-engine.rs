@@ -18,7 +18,7 @@
 //!     [--illegal-at N] [--crash-at N] [--hang-at N] [--slow-at N --delay SECONDS]
 //!     [--junk-at N] [--refuse-at N] [--malformed-at N] [--resign-at N] [--wrong-score]
 //!     [--score-text TEXT]
-//!     [--swap] [--refuse COMMAND]... [--no-ids] [--no-space] [--no-blank] [--linger]
+//!     [--swap] [--refuse COMMAND]... [--lack COMMAND]... [--lax] [--no-ids] [--no-space] [--no-blank] [--linger]
 //!     [--bad-size-resets] [--reg-genmove-plays]
 //!     [--flood-after N] [--huge-reply-at N] [--deaf-at N] [--name-repeat K]
 //!     [--child] [--pid-file PATH] [--no-time] [--trickle-at N] [--garbage-at N] [--analyze]
@@ -39,6 +39,11 @@
 //! carriage return; `--stderr-flood` writes endless 1,000-byte lines to stderr while it
 //! plays, and a line for each command before it answers (so it blocks when its stderr is
 //! not read).
+//!
+//! The modes of engines written elsewhere: `--lack COMMAND` does not have COMMAND (it is
+//! unknown, unlisted and `known_command` says `false`); `--lax` accepts `known_command`
+//! without a name (`false`) and `time_settings` and `time_left` with words that are no
+//! numbers (ignoring them).
 
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
@@ -96,6 +101,12 @@ struct Opts {
     /// Answer COMMAND with `? refused` (repeatable), e.g. `name` or `protocol_version`.
     #[arg(long, value_name = "COMMAND")]
     refuse: Vec<String>,
+    /// Lack COMMAND (repeatable): unknown, not listed, `known_command` says `false`.
+    #[arg(long, value_name = "COMMAND")]
+    lack: Vec<String>,
+    /// Accept `known_command` without a name and clock commands with bad numbers.
+    #[arg(long)]
+    lax: bool,
     /// Never echo a command's id in the reply.
     #[arg(long)]
     no_ids: bool,
@@ -210,6 +221,10 @@ impl Engine {
         self.genmoves = 0;
     }
 
+    fn lacks(&self, command: &str) -> bool {
+        self.opts.lack.iter().any(|l| l == command)
+    }
+
     fn color(arg: Option<&str>) -> Result<Color, String> {
         arg.ok_or("syntax error: missing color")?.parse().map_err(|_| "syntax error: bad color".to_string())
     }
@@ -222,6 +237,19 @@ impl Engine {
         if self.opts.refuse.iter().any(|r| r == name) {
             return Err("refused".into());
         }
+        if self.lacks(name) {
+            return Err("unknown command".into());
+        }
+        if self.opts.lax && matches!((name, args.len()), ("known_command", 0) | ("time_settings", 3) | ("time_left", 3))
+        {
+            let numbers = args.iter().skip(usize::from(name == "time_left")).all(|a| a.parse::<f64>().is_ok());
+            if name == "known_command" {
+                return Ok("false".into());
+            }
+            if !numbers && !self.opts.no_time {
+                return Ok(String::new());
+            }
+        }
         match name {
             "protocol_version" => Ok("2".into()),
             "name" => Ok(unescape(&self.opts.name).repeat(self.opts.name_repeat.clamp(1, 1 << 24))),
@@ -231,13 +259,13 @@ impl Engine {
                 [command] => {
                     let timed = !(self.opts.no_time && command.starts_with("time_"));
                     let analyze = self.opts.analyze && *command == "genmove_analyze";
-                    Ok(((COMMANDS.contains(command) || analyze) && timed).to_string())
+                    Ok(((COMMANDS.contains(command) || analyze) && timed && !self.lacks(command)).to_string())
                 }
                 _ => Err("syntax error: usage: known_command NAME".into()),
             },
             "list_commands" => Ok(COMMANDS
                 .iter()
-                .filter(|c| !(self.opts.no_time && c.starts_with("time_")))
+                .filter(|c| !(self.opts.no_time && c.starts_with("time_")) && !self.lacks(c))
                 .copied()
                 .chain(self.opts.analyze.then_some("genmove_analyze"))
                 .collect::<Vec<_>>()

@@ -42,6 +42,10 @@ pub struct CheckArgs {
     /// Seed of the random moves the checks play.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// The strict protocol.md checks decide the exit status too (without it, only "plays
+    /// refereed games" does).
+    #[arg(long)]
+    pub strict: bool,
 }
 
 impl CheckArgs {
@@ -58,8 +62,8 @@ impl CheckArgs {
 impl From<CheckArgs> for CheckRequest {
     /// The request of `args` (`--json` is the command line's: how the report is printed).
     fn from(args: CheckArgs) -> CheckRequest {
-        let CheckArgs { engine, size, rules, json: _, movetime, margin, command_timeout, seed } = args;
-        CheckRequest { engine, size, rules, movetime, margin, command_timeout, seed }
+        let CheckArgs { engine, size, rules, json: _, movetime, margin, command_timeout, seed, strict } = args;
+        CheckRequest { engine, size, rules, movetime, margin, command_timeout, seed, strict }
     }
 }
 
@@ -102,12 +106,14 @@ impl CheckArgs {
             margin: if given("margin") { after.margin } else { self.margin },
             command_timeout: if given("command_timeout") { after.command_timeout } else { self.command_timeout },
             seed: if given("seed") { after.seed } else { self.seed },
+            strict: self.strict || after.strict,
         })
     }
 }
 
-/// `veletas check`: the report on stdout (lines or JSON); exit 0 only when every required
-/// check passed, 1 when one did not, 2 when the check could not be run.
+/// `veletas check`: the report on stdout (lines or JSON); exit 0 only when the engine plays
+/// refereed games (and with `--strict` passed the strict checks too), 1 when not, 2 when the
+/// check could not be run.
 pub(super) fn check(args: CheckArgs) -> Result<(), CommandError> {
     let args = args.with_options_after_quoted_engine().map_err(usage("check"))?;
     let json = args.json;

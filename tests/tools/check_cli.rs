@@ -27,6 +27,8 @@ fn assert_passes(output: &Output) {
     let report = text(output);
     assert!(output.status.success(), "{report}\n{}", String::from_utf8_lossy(&output.stderr));
     assert!(report.contains("summary: compliant"), "{report}");
+    assert!(report.contains("\nplays refereed games: yes ("), "{report}");
+    assert!(report.contains("\nstrict protocol.md: yes ("), "{report}");
     assert!(!report.lines().any(|l| l.starts_with("FAIL")), "{report}");
 }
 
@@ -56,7 +58,7 @@ fn the_built_in_players_pass_and_json_says_so() {
         let output = check(&["--size", "7", "--json", &command]);
         let json: veletas::check::CheckJson = serde_json::from_slice(&output.stdout).unwrap();
         assert!(output.status.success(), "{player}: {json:?}");
-        assert!(json.passed, "{json:?}");
+        assert!(json.passed && json.plays_games && json.strict_protocol, "{json:?}");
         assert_eq!(json.engine, player);
         let checks = &json.checks;
         assert!(checks.iter().filter(|c| c.required).all(|c| c.result == "pass"), "{json:?}");
@@ -83,11 +85,15 @@ fn an_engine_without_time_commands_passes_with_the_clock_checks_skipped() {
     let clock = ["genmove-no-limit", "genmove-main-time", "genmove-byoyomi", "genmove-canadian", "genmove-increment"];
     for id in clock.iter().chain(&["time-left"]) {
         let c = json.checks.iter().find(|c| c.id == *id).unwrap();
-        assert_eq!((c.required, c.result.as_str()), (false, "skip"), "{json:?}");
+        assert_eq!((c.required, c.group.as_str(), c.result.as_str()), (false, "optional", "skip"), "{json:?}");
     }
-    for id in ["commands", "errors", "reg-genmove", "genmove-no-clock", "state-after-errors", "game"] {
+    for id in ["commands", "genmove-no-clock", "game"] {
         let c = json.checks.iter().find(|c| c.id == id).unwrap();
-        assert_eq!((c.required, c.result.as_str()), (true, "pass"), "{json:?}");
+        assert_eq!((c.required, c.group.as_str(), c.result.as_str()), (true, "play", "pass"), "{json:?}");
+    }
+    for id in ["errors", "reg-genmove", "state-after-errors"] {
+        let c = json.checks.iter().find(|c| c.id == id).unwrap();
+        assert_eq!((c.required, c.group.as_str(), c.result.as_str()), (false, "strict", "pass"), "{json:?}");
     }
     // The same engine with its clock commands lists them and must pass their checks.
     let output = check(&["--size", "7", &format!("{FAKE} --seed 1")]);
@@ -110,6 +116,7 @@ fn the_checks_options_may_follow_an_engine_given_as_one_quoted_word() {
 
 #[test]
 fn each_broken_fake_engine_fails_the_check_that_catches_it() {
+    // The strict checks decide only with --strict (the last two cases).
     let cases: [(&str, &str); 13] = [
         ("--illegal-at 1", "genmove-setup"),
         ("--malformed-at 1", "genmove-setup"),
@@ -129,7 +136,11 @@ fn each_broken_fake_engine_fails_the_check_that_catches_it() {
         .iter()
         .map(|(flags, id)| {
             let command = format!("'{FAKE}' {flags}");
-            let handle = std::thread::spawn(move || check(&["--size", "7", "--command-timeout", "3", &command]));
+            let strict = flags.starts_with("--bad-size") || flags.starts_with("--reg-genmove");
+            let handle = std::thread::spawn(move || {
+                let args = ["--size", "7", "--command-timeout", "3", "--strict", &command];
+                check(&args.into_iter().filter(|a| strict || *a != "--strict").collect::<Vec<_>>())
+            });
             (*flags, *id, handle)
         })
         .collect();
@@ -141,6 +152,46 @@ fn each_broken_fake_engine_fails_the_check_that_catches_it() {
         assert_eq!(first, Some(id), "{flags}: the first check to fail:\n{report}");
         assert!(report.contains("summary: NOT compliant"), "{flags}: {report}");
     }
+}
+
+#[test]
+fn an_engine_that_plays_but_is_not_strict_passes_unless_strict_and_each_failure_is_told_once() {
+    // Written elsewhere: no komi, no undo; accepts a nameless known_command and clock commands
+    // with words for numbers.
+    let engine = format!("'{FAKE}' --seed 1 --lack komi --lack undo --lax");
+    let output = check(&["--size", "7", &engine]);
+    let report = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{report}");
+    assert!(report.contains("\nplays refereed games: yes ("), "{report}");
+    assert!(report.contains("\nstrict protocol.md: NO ("), "{report}");
+    assert!(report.contains("summary: plays refereed games, not strictly compliant"), "{report}");
+    let failed: Vec<&str> =
+        report.lines().filter(|l| l.starts_with("FAIL")).filter_map(|l| l.split_whitespace().nth(1)).collect();
+    assert_eq!(failed, ["all-commands", "errors"], "{report}");
+    assert_eq!(result_of(&report, "undo"), "skip", "{report}");
+    assert_eq!(result_of(&report, "ids"), "pass", "the ids need no komi: {report}");
+    assert_eq!(result_of(&report, "state-after-errors"), "pass", "an accepted error is told once: {report}");
+    // The lack of komi is told by all-commands alone; the accepted errors by errors alone.
+    let told = |words: &str| report.lines().skip(1).filter(|l| l.contains(words)).count();
+    assert_eq!(told("komi"), 1, "{report}");
+    assert_eq!(told("'time_settings a b c' was accepted"), 1, "{report}");
+    let output = check(&["--size", "7", "--strict", "--json", &engine]);
+    let json: veletas::check::CheckJson = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(1), "{json:?}");
+    assert!(json.plays_games && !json.strict_protocol && json.strict && !json.passed, "{json:?}");
+    let errors = json.checks.iter().find(|c| c.id == "errors").unwrap();
+    assert_eq!((errors.group.as_str(), errors.required, errors.result.as_str()), ("strict", true, "fail"));
+}
+
+#[test]
+fn an_engine_that_lacks_a_command_a_game_sends_does_not_play_and_the_other_checks_still_run() {
+    let output = check(&["--size", "7", &format!("'{FAKE}' --lack final_score")]);
+    let report = text(&output);
+    assert_eq!(output.status.code(), Some(1), "{report}");
+    assert_eq!(result_of(&report, "commands"), "FAIL", "{report}");
+    assert!(report.contains("the engine lacks final_score, which refereed games send"), "{report}");
+    assert_eq!(result_of(&report, "genmove-setup"), "pass", "{report}");
+    assert!(report.contains("\nplays refereed games: NO ("), "{report}");
 }
 
 #[test]

@@ -162,3 +162,17 @@ fn check_refuses_a_broken_engine_and_lets_good_ones_play() {
     assert_eq!(tags(&record, "Round").len(), 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn check_lets_an_engine_that_plays_but_is_not_strict_play() {
+    let dir = scratch!("check-lax");
+    let record = dir.join("g.txt");
+    let path = record.to_str().unwrap();
+    let good = format!("good={FAKE} --seed 1");
+    // Written elsewhere: no komi, no undo, bad clock numbers and a nameless known_command accepted.
+    let lax = format!("lax={FAKE} --seed 2 --lack komi --lack undo --lax");
+    let output = veletas(&["match", "--check", "--engine", &good, "--engine", &lax, "--size", "7", "--record", path]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(tags(&record, "Round").len(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}

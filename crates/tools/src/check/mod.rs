@@ -40,6 +40,8 @@ pub struct CheckRequest {
     pub command_timeout: f64,
     /// Seed of the random moves the checks play.
     pub seed: u64,
+    /// Whether the strict protocol.md checks decide the verdict too (`--strict`).
+    pub strict: bool,
 }
 
 impl CheckRequest {
@@ -102,13 +104,39 @@ impl CheckOutcome {
     }
 }
 
+/// Which verdict a check counts toward.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckGroup {
+    /// "Plays refereed games": what the referee's games need (start-up, names, the
+    /// commands a game sends, `genmove` under each clock, `final_score`, a whole game,
+    /// `quit`). It decides `--check` and the exit status.
+    Play,
+    /// "Strict protocol.md": what the games do not need (error replies and their words,
+    /// names' case, GTP framing, `undo`, `reg_genmove`, every required command listed). It
+    /// decides the exit status only with `--strict`.
+    Strict,
+    /// Extensions, and the clock checks of an engine without clock commands: never decide.
+    Optional,
+}
+
+impl CheckGroup {
+    /// `play`, `strict` or `optional`.
+    pub fn word(self) -> &'static str {
+        match self {
+            CheckGroup::Play => "play",
+            CheckGroup::Strict => "strict",
+            CheckGroup::Optional => "optional",
+        }
+    }
+}
+
 /// One check's result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckResult {
     /// Its short name, such as `genmove-main-time`.
     pub id: &'static str,
-    /// Whether the protocol requires what it checks (else it checks an extension).
-    pub required: bool,
+    /// The verdict it counts toward.
+    pub group: CheckGroup,
     /// How it ended.
     pub outcome: CheckOutcome,
 }
@@ -130,21 +158,48 @@ pub struct CheckReport {
     pub extensions: Vec<String>,
     /// Seconds the whole check took.
     pub seconds: f64,
+    /// Whether the strict checks decide the verdict too (`--strict`).
+    pub strict: bool,
 }
 
 impl CheckReport {
-    /// Whether every required check passed.
+    /// Whether every check of `group` passed.
+    pub fn all_passed(&self, group: CheckGroup) -> bool {
+        self.checks.iter().filter(|c| c.group == group).all(|c| matches!(c.outcome, CheckOutcome::Pass(_)))
+    }
+
+    /// Whether the check `check` decides the verdict.
+    fn decides(&self, check: &CheckResult) -> bool {
+        check.group == CheckGroup::Play || (self.strict && check.group == CheckGroup::Strict)
+    }
+
+    /// The verdict (and the exit status): the engine plays refereed games, and with
+    /// `--strict` it passed the strict checks too.
     pub fn passed(&self) -> bool {
-        self.checks.iter().filter(|c| c.required).all(|c| matches!(c.outcome, CheckOutcome::Pass(_)))
+        self.checks.iter().filter(|c| self.decides(c)).all(|c| matches!(c.outcome, CheckOutcome::Pass(_)))
     }
 
-    /// The first required check that did not pass, if any.
+    /// The first check that decides the verdict and did not pass, if any.
     pub fn first_failure(&self) -> Option<&CheckResult> {
-        self.checks.iter().find(|c| c.required && !matches!(c.outcome, CheckOutcome::Pass(_)))
+        self.checks.iter().find(|c| self.decides(c) && !matches!(c.outcome, CheckOutcome::Pass(_)))
     }
 
-    fn count(&self, required: bool, word: &str) -> usize {
-        self.checks.iter().filter(|c| c.required == required && c.outcome.word() == word).count()
+    fn count(&self, group: CheckGroup, word: &str) -> usize {
+        self.checks.iter().filter(|c| c.group == group && c.outcome.word() == word).count()
+    }
+
+    /// One verdict's line: `yes` or `NO`, the counts, and the checks that did not pass.
+    fn verdict(&self, group: CheckGroup) -> String {
+        let all = self.checks.iter().filter(|c| c.group == group).count();
+        let not: Vec<&str> =
+            self.checks.iter().filter(|c| c.group == group && c.outcome.word() != "pass").map(|c| c.id).collect();
+        let (failed, skipped) = (self.count(group, "fail"), self.count(group, "skip"));
+        let word = if self.all_passed(group) { "yes" } else { "NO" };
+        let list = if not.is_empty() { String::new() } else { format!(": {}", not.join(", ")) };
+        format!(
+            "{word} ({} of {all} checks passed, {failed} failed, {skipped} skipped{list})",
+            self.count(group, "pass")
+        )
     }
 
     /// The report as one JSON object ([`CheckJson`], serialized by serde_json).
@@ -155,6 +210,9 @@ impl CheckReport {
             size: self.size,
             rules: self.rules.to_string(),
             passed: self.passed(),
+            plays_games: self.all_passed(CheckGroup::Play),
+            strict_protocol: self.all_passed(CheckGroup::Strict),
+            strict: self.strict,
             seconds: (self.seconds * 1000.0).round() / 1000.0,
             extensions: self.extensions.clone(),
             checks: self
@@ -162,7 +220,8 @@ impl CheckReport {
                 .iter()
                 .map(|c| CheckLineJson {
                     id: c.id.to_string(),
-                    required: c.required,
+                    required: self.decides(c),
+                    group: c.group.word().to_string(),
                     result: c.outcome.word().to_string(),
                     detail: c.outcome.detail().to_string(),
                 })
@@ -184,8 +243,14 @@ pub struct CheckJson {
     pub size: u8,
     /// The rules checked.
     pub rules: String,
-    /// Whether every required check passed.
+    /// The verdict and exit status: `plays_games`, and with `--strict` `strict_protocol` too.
     pub passed: bool,
+    /// Whether every check of the group `play` passed (the engine plays refereed games).
+    pub plays_games: bool,
+    /// Whether every check of the group `strict` passed (strict protocol.md).
+    pub strict_protocol: bool,
+    /// Whether `--strict` was given (then `strict_protocol` decides too).
+    pub strict: bool,
     /// Seconds the whole check took (to the millisecond).
     pub seconds: f64,
     /// The extensions the engine offers.
@@ -199,8 +264,10 @@ pub struct CheckJson {
 pub struct CheckLineJson {
     /// Its short name.
     pub id: String,
-    /// Whether the protocol requires it.
+    /// Whether it decides the verdict (`group` `play`, or `strict` with `--strict`).
     pub required: bool,
+    /// `play`, `strict` or `optional`.
+    pub group: String,
     /// `pass`, `fail` or `skip`.
     pub result: String,
     /// What happened.
@@ -218,24 +285,32 @@ impl fmt::Display for CheckReport {
                 CheckOutcome::Fail(_) => "FAIL",
                 CheckOutcome::Skip(_) => "skip",
             };
-            let kind = if check.required { "" } else { " (optional)" };
+            let kind = match check.group {
+                CheckGroup::Play => "",
+                CheckGroup::Strict => " (strict)",
+                CheckGroup::Optional => " (optional)",
+            };
             let detail: String = check.outcome.detail().chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
             writeln!(f, "{word} {:width$} {detail}{kind}", check.id)?;
         }
         let extensions = if self.extensions.is_empty() { "none".to_string() } else { self.extensions.join(" ") };
         writeln!(f, "extensions: {extensions}")?;
-        let required = self.checks.iter().filter(|c| c.required).count();
+        writeln!(f, "plays refereed games: {}", self.verdict(CheckGroup::Play))?;
+        if self.checks.iter().any(|c| c.group == CheckGroup::Strict) {
+            writeln!(f, "strict protocol.md: {}", self.verdict(CheckGroup::Strict))?;
+        }
+        let verdict = match (self.all_passed(CheckGroup::Play), self.all_passed(CheckGroup::Strict)) {
+            (true, true) => "compliant",
+            (true, false) if self.strict => "NOT compliant (--strict)",
+            (true, false) => "plays refereed games, not strictly compliant",
+            (false, _) => "NOT compliant",
+        };
         writeln!(
             f,
-            "summary: {} ({} of {required} required checks passed, {} failed, {} skipped; optional: {} passed, {} \
-             failed, {} skipped) in {:.1} s",
-            if self.passed() { "compliant" } else { "NOT compliant" },
-            self.count(true, "pass"),
-            self.count(true, "fail"),
-            self.count(true, "skip"),
-            self.count(false, "pass"),
-            self.count(false, "fail"),
-            self.count(false, "skip"),
+            "summary: {verdict} (optional: {} passed, {} failed, {} skipped) in {:.1} s",
+            self.count(CheckGroup::Optional, "pass"),
+            self.count(CheckGroup::Optional, "fail"),
+            self.count(CheckGroup::Optional, "skip"),
             self.seconds
         )
     }
@@ -289,14 +364,15 @@ pub fn run_check(args: &CheckRequest) -> Result<CheckReport, String> {
         checks,
         extensions,
         seconds: started.elapsed().as_secs_f64(),
+        strict: args.strict,
     })
 }
 
-/// Runs the required checks only (for `--check` of `match` and `tournament`): `Err` names
-/// the first that did not pass and why.
+/// Runs the checks of "plays refereed games" only (for `--check` of `match` and
+/// `tournament`): `Err` names the first that did not pass and why.
 pub fn required_checks(command: &EngineCommand, settings: &CheckSettings) -> Result<(), String> {
     let (checks, _, _) = probes::run_all(command, settings, false);
-    match checks.iter().find(|c| c.required && !matches!(c.outcome, CheckOutcome::Pass(_))) {
+    match checks.iter().find(|c| c.group == CheckGroup::Play && !matches!(c.outcome, CheckOutcome::Pass(_))) {
         None => Ok(()),
         Some(c) => Err(format!("check {} {}: {}", c.id, c.outcome.word(), c.outcome.detail())),
     }
@@ -318,6 +394,7 @@ mod tests {
             margin: 0.1,
             command_timeout: 10.0,
             seed: 1,
+            strict: false,
         };
         let (name, command) = request(&["x=veletas --seed 1"]).command().unwrap();
         assert_eq!((name.as_deref(), command.program.as_str()), (Some("x"), "veletas"));
@@ -330,18 +407,19 @@ mod tests {
 
     #[test]
     fn the_report_passes_only_when_every_required_check_passes() {
-        let check = |id, required, outcome| CheckResult { id, required, outcome };
+        let check = |id, group, outcome| CheckResult { id, group, outcome };
         let mut report = CheckReport {
             engine: "e".into(),
             command: "e".into(),
             size: 7,
             rules: Rules::CLASSIC,
             checks: vec![
-                check("a", true, CheckOutcome::Pass("ok".into())),
-                check("b", false, CheckOutcome::Fail("no".into())),
+                check("a", CheckGroup::Play, CheckOutcome::Pass("ok".into())),
+                check("b", CheckGroup::Optional, CheckOutcome::Fail("no".into())),
             ],
             extensions: vec!["position".into()],
             seconds: 1.0,
+            strict: false,
         };
         assert!(report.passed());
         assert!(report.to_string().contains("summary: compliant"));
@@ -349,7 +427,14 @@ mod tests {
         assert!(json.passed);
         assert_eq!((json.checks[1].id.as_str(), json.checks[1].result.as_str()), ("b", "fail"));
         assert_eq!((json.size, json.extensions.as_slice()), (report.size, report.extensions.as_slice()));
-        report.checks.push(check("c", true, CheckOutcome::Skip("later".into())));
+        report.checks.push(check("s", CheckGroup::Strict, CheckOutcome::Fail("words".into())));
+        assert!(report.passed(), "a strict failure decides only with --strict");
+        assert!(report.to_string().contains("strict protocol.md: NO (0 of 1 checks passed, 1 failed, 0 skipped: s)"));
+        report.strict = true;
+        assert!(!report.passed());
+        assert_eq!(report.first_failure().map(|c| c.id), Some("s"));
+        report.strict = false;
+        report.checks.push(check("c", CheckGroup::Play, CheckOutcome::Skip("later".into())));
         assert!(!report.passed());
         assert_eq!(report.first_failure().map(|c| c.id), Some("c"));
     }

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use super::session::{Checked, Session};
-use super::{CheckOutcome, CheckResult, CheckSettings, extensions};
+use super::{CheckGroup, CheckOutcome, CheckResult, CheckSettings, extensions};
 use crate::referee::clock::TimeControl;
 use crate::referee::engine::{EngineClient, EngineCommand, Reply};
 use crate::referee::game::{GameSettings, Termination, play_game};
@@ -70,8 +70,14 @@ pub const EXTENSIONS: [&str; 21] = [
     "loadgame",
 ];
 
-/// Runs the checks in order; with `all` the extensions too. Returns the results, the
-/// engine's name (`name` and `version`) if it answered, and the extensions it offers.
+/// The commands a refereed game sends (besides `protocol_version` and `name`, which the
+/// check `name` asks, and `rules` under other rules than classic): the check `commands`
+/// requires these alone.
+pub const PLAY_COMMANDS: [&str; 6] = ["boardsize", "clear_board", "play", "genmove", "final_score", "quit"];
+
+/// Runs the checks in order; with `all` the strict ones and the extensions too (without,
+/// only those of [`CheckGroup::Play`]). Returns the results, the engine's name (`name` and
+/// `version`) if it answered, and the extensions it offers.
 pub fn run_all(
     command: &EngineCommand,
     settings: &CheckSettings,
@@ -84,42 +90,56 @@ pub fn run_all(
         extensions: vec![],
         name: None,
         timed: true,
+        listed: BTreeSet::new(),
     };
     let mut results: Vec<CheckResult> = Vec::new();
     type Probe = fn(&mut Session) -> Checked;
-    let required: [(&'static str, Probe); 20] = [
-        ("startup", startup),
-        ("ids", ids),
-        ("name", |s| {
+    use CheckGroup::{Play, Strict};
+    let checks: [(&'static str, CheckGroup, Probe); 21] = [
+        ("startup", Play, startup),
+        ("ids", Play, ids),
+        ("name", Play, |s| {
             s.running()?;
             let timeout = s.timeout();
             let identity = s.engine.greet(timeout).map_err(|e| e.to_string())?;
             s.name = Some(identity.full_name());
             Ok(format!("name '{}', version '{}'", identity.name, identity.version.unwrap_or_default()))
         }),
-        ("framing", framing),
-        ("commands", commands),
-        ("errors", errors),
-        ("genmove-setup", genmove_setup),
-        ("reg-genmove", reg_genmove),
-        ("genmove-no-clock", |s| genmove_clock(s, "time_settings 0 0 0", None)),
-        ("genmove-no-limit", |s| genmove_clock(s, "time_settings 0 1 0", None)),
-        ("genmove-main-time", |s| genmove_clock(s, "time_settings 1 0 0", Some((1.0, 0)))),
-        ("genmove-byoyomi", |s| genmove_clock(s, "time_settings 0 0.5 1", Some((0.5, 1)))),
-        ("genmove-canadian", |s| genmove_clock(s, "time_settings 1 1 4", Some((0.6, 2)))),
-        ("genmove-increment", genmove_increment),
-        ("time-left", |s| genmove_clock(s, "time_settings 600 0 0", Some((0.3, 0)))),
-        ("state-after-errors", state_after_errors),
-        ("undo", undo),
-        ("final-score", final_score),
-        ("game", whole_game),
-        ("quit", quit),
+        ("framing", Strict, framing),
+        ("commands", Play, commands),
+        ("all-commands", Strict, all_commands),
+        ("errors", Strict, errors),
+        ("genmove-setup", Play, genmove_setup),
+        ("reg-genmove", Strict, reg_genmove),
+        ("genmove-no-clock", Play, |s| genmove_clock(s, "time_settings 0 0 0", None)),
+        ("genmove-no-limit", Play, |s| genmove_clock(s, "time_settings 0 1 0", None)),
+        ("genmove-main-time", Play, |s| genmove_clock(s, "time_settings 1 0 0", Some((1.0, 0)))),
+        ("genmove-byoyomi", Play, |s| genmove_clock(s, "time_settings 0 0.5 1", Some((0.5, 1)))),
+        ("genmove-canadian", Play, |s| genmove_clock(s, "time_settings 1 1 4", Some((0.6, 2)))),
+        ("genmove-increment", Play, genmove_increment),
+        ("time-left", Play, |s| genmove_clock(s, "time_settings 600 0 0", Some((0.3, 0)))),
+        ("state-after-errors", Strict, state_after_errors),
+        ("undo", Strict, undo),
+        ("final-score", Play, final_score),
+        ("game", Play, whole_game),
+        ("quit", Play, quit),
     ];
     let mut blocked: Option<String> = None;
-    for (id, probe) in required {
+    for (id, group, probe) in checks {
+        if group == Strict && !all {
+            continue;
+        }
         if !session.timed && CLOCK_CHECKS.contains(&id) {
             let reason = "the engine knows no time commands: timed by the referee alone";
-            results.push(CheckResult { id, required: false, outcome: CheckOutcome::Skip(reason.into()) });
+            results.push(CheckResult { id, group: CheckGroup::Optional, outcome: CheckOutcome::Skip(reason.into()) });
+            continue;
+        }
+        if group == Strict
+            && id != "all-commands"
+            && let Some(lacking) = lacking(&session, id)
+        {
+            let reason = format!("not run: the engine lacks {lacking} (see all-commands)");
+            results.push(CheckResult { id, group, outcome: CheckOutcome::Skip(reason) });
             continue;
         }
         let outcome = match &blocked {
@@ -129,11 +149,11 @@ pub fn run_all(
                 Err(reason) => CheckOutcome::Fail(reason),
             },
         };
-        // Without a start, names or ids nothing else can be asked.
-        if matches!(outcome, CheckOutcome::Fail(_)) && matches!(id, "startup" | "name" | "ids") {
+        // An engine that cannot be started cannot be asked anything else.
+        if matches!(outcome, CheckOutcome::Fail(_)) && id == "startup" {
             blocked = Some(format!("not run: the check '{id}' failed"));
         }
-        results.push(CheckResult { id, required: true, outcome });
+        results.push(CheckResult { id, group, outcome });
     }
     if all {
         let optional: [(&'static str, &'static [&'static str], Probe); 4] = [
@@ -152,11 +172,22 @@ pub fn run_all(
                     Err(reason) => CheckOutcome::Fail(reason),
                 },
             };
-            results.push(CheckResult { id, required: false, outcome });
+            results.push(CheckResult { id, group: CheckGroup::Optional, outcome });
         }
     }
     session.engine.quit(Duration::from_millis(500));
     (results, session.name, session.extensions)
+}
+
+/// The command a strict check is about that the engine does not list (the check
+/// `all-commands` reports it, once).
+fn lacking(s: &Session, id: &str) -> Option<&'static str> {
+    let about: &[&'static str] = match id {
+        "reg-genmove" => &["reg_genmove"],
+        "undo" => &["undo"],
+        _ => &[],
+    };
+    about.iter().copied().find(|c| s.lacks(c))
 }
 
 /// Start-up: the process starts and answers `protocol_version` sent without an id.
@@ -185,10 +216,12 @@ fn ids(s: &mut Session) -> Checked {
     if refused.reply.success {
         return Err("'18 frobnicate' (an unknown command) was accepted".into());
     }
-    let empty = s.raw("19 komi 0", "19")?;
+    let empty = s.raw("19 clear_board", "19")?;
     match empty.lines.first().map(String::as_str) {
         Some("=19 ") => Ok("'=17 ...', '?18 ...' and '=19 ' (the space of an empty result)".into()),
-        other => Err(format!("'19 komi 0' answered '{}', not '=19 ' (a space follows the id)", other.unwrap_or(""))),
+        other => {
+            Err(format!("'19 clear_board' answered '{}', not '=19 ' (a space follows the id)", other.unwrap_or("")))
+        }
     }
 }
 
@@ -212,11 +245,45 @@ fn framing(s: &mut Session) -> Checked {
     Ok("comment, CR and tabs ignored; blank and comment lines get no reply".into())
 }
 
-/// The required commands are listed and known; unknown names are not.
+/// The commands a refereed game needs are there (listed by `list_commands`, or else
+/// `known_command` says `true`); which clock commands and extensions the engine offers.
 fn commands(s: &mut Session) -> Checked {
     s.running()?;
+    s.listed = match s.ask("list_commands")? {
+        Reply { success: true, text } => text.lines().map(|l| l.trim().to_string()).filter(|l| !l.is_empty()).collect(),
+        Reply { success: false, .. } => BTreeSet::new(),
+    };
+    s.timed = s.knows(TIME_COMMANDS[0])?;
+    let mut needed: Vec<&str> = PLAY_COMMANDS.to_vec();
+    if s.settings.rules.set != RuleSet::Classic {
+        needed.push("rules");
+    }
+    let mut missing = Vec::new();
+    for command in needed {
+        if !s.knows(command)? {
+            missing.push(command);
+        }
+    }
+    if !missing.is_empty() {
+        return Err(format!("the engine lacks {}, which refereed games send", missing.join(", ")));
+    }
+    s.extensions.clear();
+    for extension in EXTENSIONS {
+        if s.knows(extension)? {
+            s.extensions.push(extension.to_string());
+        }
+    }
+    if s.timed {
+        s.extensions.extend(TIME_COMMANDS.iter().map(|c| c.to_string()));
+    }
+    let clock = if s.timed { " and the clock commands" } else { "; no clock commands (timed by the referee alone)" };
+    Ok(format!("the {} commands of a refereed game{clock} known", PLAY_COMMANDS.len()))
+}
+
+/// Every command protocol.md requires is listed and known; unknown names are not.
+fn all_commands(s: &mut Session) -> Checked {
+    s.running()?;
     let listed: BTreeSet<String> = s.ok("list_commands")?.lines().map(|l| l.trim().to_string()).collect();
-    s.timed = s.ok(&format!("known_command {}", TIME_COMMANDS[0]))? == "true";
     let mut needed: Vec<&str> = REQUIRED_COMMANDS.to_vec();
     if s.timed {
         needed.extend(TIME_COMMANDS);
@@ -240,20 +307,11 @@ fn commands(s: &mut Session) -> Checked {
             return Err(format!("'known_command {unknown}' answered '{}', not 'false'", super::shorten(&known)));
         }
     }
-    s.extensions.clear();
-    for extension in EXTENSIONS {
-        if s.ok(&format!("known_command {extension}"))? == "true" {
-            s.extensions.push(extension.to_string());
-        }
-    }
-    if s.timed {
-        s.extensions.extend(TIME_COMMANDS.iter().map(|c| c.to_string()));
-    }
     let ours: BTreeSet<&str> =
         REQUIRED_COMMANDS.iter().chain(&TIME_COMMANDS).chain(EXTENSIONS.iter()).copied().collect();
     let others: Vec<&str> = listed.iter().map(String::as_str).filter(|c| !ours.contains(c)).collect();
     let others = if others.is_empty() { String::new() } else { format!("; commands of its own: {}", others.join(" ")) };
-    let clock = if s.timed { " and the clock commands" } else { "; no clock commands (timed by the referee alone)" };
+    let clock = if s.timed { " and the clock commands" } else { "" };
     Ok(format!("{} required commands{clock} listed and known, unknown names not{others}", REQUIRED_COMMANDS.len()))
 }
 
@@ -280,6 +338,12 @@ fn errors(s: &mut Session) -> Checked {
         ("undo".into(), "cannot undo"),
         ("final_score".into(), "cannot score"),
     ];
+    // A command the engine lacks is reported once, by `all-commands`.
+    let lacking = |s: &Session, command: &str| {
+        let verb = command.split_whitespace().next().unwrap_or_default();
+        REQUIRED_COMMANDS.contains(&verb) && s.lacks(verb)
+    };
+    cases.retain(|(command, _)| !lacking(s, command));
     let mut wrong = Vec::new();
     for (command, prefix) in &cases {
         s.running()?;
@@ -297,6 +361,16 @@ fn errors(s: &mut Session) -> Checked {
             wrong.push(e);
         }
         cases.push((command, "illegal move"));
+    }
+    // `genmove` once the game is over.
+    let mut game = s.new_game()?;
+    s.play_random(&mut game, 10_000)?;
+    if game.position().winner().is_some() {
+        let command = format!("genmove {}", game.position().side_to_move());
+        if let Err(e) = s.refused(&command, "") {
+            wrong.push(format!("{e} (the game is over)"));
+        }
+        cases.push((command, ""));
     }
     match wrong.len() {
         0 => Ok(format!("{} bad commands refused with '?' and the right words", cases.len())),
@@ -325,19 +399,27 @@ fn state_after_errors(s: &mut Session) -> Checked {
     if let Some(illegal) = Session::illegal_move(game.position()) {
         bad.push(format!("play {side} {illegal}"));
     }
-    for (i, command) in bad.iter().enumerate() {
+    // Whether each is refused is the check `errors`'s: this one asks only whether the
+    // state is the same after them.
+    let mut accepted = Vec::new();
+    for command in &bad {
         if let Reply { success: true, .. } = s.ask(command)? {
-            let before = if i == 0 { String::new() } else { format!(" after refusing '{}'", bad[..i].join("', '")) };
-            return Err(format!(
-                "'{command}' was accepted{before}; it must be refused (has an error changed the state?)"
-            ));
+            accepted.push(command.as_str());
         }
     }
+    let changed = |e: String| {
+        let accepted = if accepted.is_empty() {
+            String::new()
+        } else {
+            format!(" (accepted: '{}'; has one changed the state?)", accepted.join("', '"))
+        };
+        format!("after {} bad commands: {e}{accepted}", bad.len())
+    };
     let mut seen = String::new();
     if s.offers("position") {
         let position = s.ok("position")?;
         if position != game.position().to_string() {
-            return Err(format!("after the errors 'position' answers '{position}', not '{}'", game.position()));
+            return Err(changed(format!("'position' answers '{position}', not '{}'", game.position())));
         }
         seen.push_str("position unchanged; ");
     }
@@ -346,10 +428,9 @@ fn state_after_errors(s: &mut Session) -> Checked {
     }
     // Only the move matters here: the time controls have checks of their own.
     let timeout = s.timeout().as_secs_f64();
-    let (mv, _) =
-        s.genmove(&mut game, timeout, false).map_err(|e| format!("after {} refused commands: {e}", bad.len()))?;
+    let (mv, _) = s.genmove(&mut game, timeout, false).map_err(changed)?;
     let mv = mv.map_or("resign".to_string(), |m| m.to_string());
-    Ok(format!("{seen}after {} refused commands genmove plays {mv}, legal in the same position", bad.len()))
+    Ok(format!("{seen}after {} bad commands genmove plays {mv}, legal in the same position", bad.len()))
 }
 
 /// `undo` takes back the last move: the same side may then play another.
@@ -469,8 +550,8 @@ fn genmove_clock(s: &mut Session, settings: &str, left: Option<(f64, u32)>) -> C
     Ok(format!("'{settings}'{clock}: {mv} in {took:.2} s"))
 }
 
-/// `final_score` refuses before the end and agrees with the rules after it; `genmove`
-/// and `play` are refused once the game is over. Games are played until both colours
+/// `final_score` at the end of a game agrees with the rules (its refusal before the end,
+/// and `genmove`'s after it, are the check `errors`'s). Games are played until both colours
 /// have won one (at most 12).
 fn final_score(s: &mut Session) -> Checked {
     let mut winners = BTreeSet::new();
@@ -478,7 +559,6 @@ fn final_score(s: &mut Session) -> Checked {
     while winners.len() < 2 && games < 12 {
         games += 1;
         let mut game = s.new_game()?;
-        s.refused("final_score", "")?;
         s.play_random(&mut game, 10_000)?;
         let winner = game.position().winner().ok_or("a random game did not end")?;
         let want = if winner == Color::Black { "B+" } else { "W+" };
@@ -486,8 +566,6 @@ fn final_score(s: &mut Session) -> Checked {
         if !said.starts_with(want) {
             return Err(format!("after {} turns won by {winner}, 'final_score' answered '{said}'", game.moves().len()));
         }
-        let side = game.position().side_to_move();
-        s.refused(&format!("genmove {side}"), "")?;
         winners.insert(want);
     }
     Ok(format!(

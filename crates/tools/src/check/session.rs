@@ -2,6 +2,7 @@
 //! dead), the commands sent to it with their deadlines, and the games the checks play on
 //! it with the rules library. The checks themselves are in `probes` and `extensions`.
 
+use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use super::CheckSettings;
@@ -27,6 +28,8 @@ pub(super) struct Session<'a> {
     /// An engine without them is timed by the referee alone, and the clock checks are
     /// then optional and skipped.
     pub(super) timed: bool,
+    /// What `list_commands` listed (empty until the check `commands`, or if it was refused).
+    pub(super) listed: BTreeSet<String>,
 }
 
 fn describe(engine: &mut EngineClient, command: &str, failure: Failure, timeout: Duration) -> String {
@@ -48,6 +51,21 @@ impl Session<'_> {
 
     pub(super) fn offers(&self, extension: &str) -> bool {
         self.extensions.iter().any(|e| e == extension)
+    }
+
+    /// Whether the engine has `command`: listed by `list_commands`, or else `known_command`
+    /// says `true` (a refused `known_command` says no).
+    pub(super) fn knows(&mut self, command: &str) -> Result<bool, String> {
+        if self.listed.contains(command) {
+            return Ok(true);
+        }
+        Ok(matches!(self.ask(&format!("known_command {command}"))?, Reply { success: true, text } if text == "true"))
+    }
+
+    /// Whether the engine lacks `command`, by `list_commands` alone (an engine that lists
+    /// nothing lacks nothing here).
+    pub(super) fn lacks(&self, command: &str) -> bool {
+        !self.listed.is_empty() && !self.listed.contains(command)
     }
 
     /// Starts the engine again if a check left it dead, and sends its start-up commands
