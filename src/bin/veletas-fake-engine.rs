@@ -265,7 +265,7 @@ impl Engine {
             },
             "list_commands" => Ok(COMMANDS
                 .iter()
-                .filter(|c| !(self.opts.no_time && c.starts_with("time_")) && !self.lacks(c))
+                .filter(|c| !(self.lacks(c) || self.opts.no_time && c.starts_with("time_")))
                 .copied()
                 .chain(self.opts.analyze.then_some("genmove_analyze"))
                 .collect::<Vec<_>>()
