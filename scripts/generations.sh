@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The self-play generation loop: play, train, gate, keep only what wins; one command runs it and resumes it.
 #
-# usage: [VELETAS=BINARY] scripts/generations.sh -d DIR [-g GENERATIONS] [-n GAMES] [-p PLAYOUTS] [-s SIZE] [-r RULES] [-w WINDOW] [-m GATE_GAMES] [-q GATE_PLAYOUTS] [-e ELO0,ELO1] [-j JOBS] [-x RUNNER] [-N SHARDS] [-S SSHLOGINFILE] [-b WEIGHTS_DIR]
+# usage: [VELETAS=BINARY] scripts/generations.sh -d DIR [-g GENERATIONS] [-n GAMES] [-p PLAYOUTS] [-s SIZE] [-r RULES] [-w WINDOW] [-m GATE_GAMES] [-q GATE_PLAYOUTS] [-e ELO0,ELO1] [-j JOBS] [-x RUNNER] [-N SHARDS] [-S SSHLOGINFILE] [-b WEIGHTS_DIR] [-t MODELS]
 #
 #   -d DIR             the loop's folder: gen-000 holds the starting weights, gen-001, gen-002, ... one
 #                      generation each; rerunning the same command resumes where it stopped
@@ -23,6 +23,9 @@
 #   -S SSHLOGINFILE    with -x parallel: run the shards over ssh on these machines (GNU parallel's login file)
 #   -b WEIGHTS_DIR     the starting weights: eval-weights.txt and policy-weights.txt (default: the source
 #                      tree's crates/engine/data, the weights built into the binary)
+#   -t MODELS          what each generation trains: linear (default: train-eval and train-policy) or net
+#                      (those, then a value network and a policy network on top of them with train-net:
+#                      value-net.txt, policy-net.txt; a generation's engine uses its networks when it has them)
 #
 # Generation G: the engine with the best weights so far plays itself (`veletas tournament`, --record-steps,
 # into DIR/gen-G/games/RULES/shard-*.txt); `veletas train-eval` and `veletas train-policy` fit new weights on
@@ -32,7 +35,8 @@
 # positions, the CPU seconds each step took in the run that finished it, and the gate's score and Elo. Each step's result is written through a temporary
 # file and a rename, so a killed run resumes at the step it was in (tournaments and matches resume
 # from their records). Use the best weights with `veletas --eval DIR/gen-G/eval-weights.txt --policy
-# DIR/gen-G/policy-weights.txt`.
+# DIR/gen-G/policy-weights.txt` (with -t net: DIR/gen-G/value-net.txt and policy-net.txt); DIR/gen-G/engine
+# has the engine's whole command line.
 # The binary is $VELETAS (default: this clone's target/release/veletas, else veletas on PATH).
 # Example: scripts/generations.sh -d gens -g 3 -n 400 -p 800 -r classic,modern
 set -euo pipefail
@@ -47,8 +51,8 @@ if [[ -z ${VELETAS:-} ]]; then
     [[ -x $VELETAS ]] || VELETAS=$(command -v veletas || echo "$VELETAS")
 fi
 dir= generations=1 games=400 playouts=800 size=10 rules=classic window=2 gate_games=600 gate_playouts=
-bounds=0,20 jobs=2 runner=local shards=4 sshloginfile= weights=$here/../crates/engine/data
-while getopts 'd:g:n:p:s:r:w:m:q:e:j:x:N:S:b:h' opt; do
+bounds=0,20 jobs=2 runner=local shards=4 sshloginfile= weights=$here/../crates/engine/data models=linear
+while getopts 'd:g:n:p:s:r:w:m:q:e:j:x:N:S:b:t:h' opt; do
     case $opt in
         d) dir=$OPTARG ;;
         g) generations=$OPTARG ;;
@@ -65,6 +69,7 @@ while getopts 'd:g:n:p:s:r:w:m:q:e:j:x:N:S:b:h' opt; do
         N) shards=$OPTARG ;;
         S) sshloginfile=$OPTARG ;;
         b) weights=$OPTARG ;;
+        t) models=$OPTARG ;;
         h) usage 0 ;;
         *) usage ;;
     esac
@@ -76,6 +81,7 @@ for n in "$generations" "$games" "$playouts" "$window" "$gate_games" "$gate_play
     [[ $n =~ ^[1-9][0-9]{0,8}$ ]] || die "expected a positive whole number, not '$n'"
 done
 case $runner in local | parallel | slurm) ;; *) die "-x: expected local, parallel or slurm, not '$runner'" ;; esac
+case $models in linear | net) ;; *) die "-t: expected linear or net, not '$models'" ;; esac
 IFS=, read -r -a rule_sets <<<"$rules"
 [[ ${#rule_sets[@]} -gt 0 ]] || die "-r: no rule set"
 for r in "${rule_sets[@]}"; do [[ $r =~ ^[a-z-]+$ ]] || die "-r: not a rule set: '$r'"; done
@@ -89,8 +95,11 @@ cpu() {
     CPU=$(awk 'NR == 2 { s = 0; for (i = 1; i <= 2; i++) { split($i, t, "m"); s += t[1] * 60 + t[2] } printf "%.0f\n", s }' "$dir/.times")
 }
 gen_dir() { printf '%s/gen-%03d' "$dir" "$1"; }
-engine() { # engine WEIGHTS_FOLDER PLAYOUTS: an engine command line with those weights
-    printf '%q --playouts %s --movetime 3600 --eval %q --policy %q' "$VELETAS" "$2" "$1/eval-weights.txt" "$1/policy-weights.txt"
+engine() { # engine WEIGHTS_FOLDER PLAYOUTS: an engine command line with those weights (its networks if it has them)
+    local eval=$1/eval-weights.txt policy=$1/policy-weights.txt
+    [[ -f $1/value-net.txt ]] && eval=$1/value-net.txt
+    [[ -f $1/policy-net.txt ]] && policy=$1/policy-net.txt
+    printf '%q --playouts %s --movetime 3600 --eval %q --policy %q' "$VELETAS" "$2" "$eval" "$policy"
 }
 
 mkdir -p "$dir"
@@ -151,7 +160,19 @@ for ((g = 1; g <= generations; g++)); do
     if [[ ! -f $here_gen/policy-weights.txt ]]; then
         "$VELETAS" train-policy "${files[@]}" -o "$here_gen/policy-weights.txt" | put "$here_gen/train-policy.txt"
     fi
+    # With -t net, networks on top of the linear weights just fitted: the value network on the
+    # positions after the search's random turns (its leaves), the policy network on the first steps.
+    if [[ $models == net && ! -f $here_gen/value-net.txt ]]; then
+        "$VELETAS" train-net "${files[@]}" --random-plies 6 --l2 0.3 --epochs 3 --base "$here_gen/eval-weights.txt" \
+            -o "$here_gen/value-net.txt" | put "$here_gen/train-net.txt"
+    fi
+    if [[ $models == net && ! -f $here_gen/policy-net.txt ]]; then
+        "$VELETAS" train-net --policy "${files[@]}" --epochs 3 --base "$here_gen/policy-weights.txt" \
+            -o "$here_gen/policy-net.txt" | put "$here_gen/train-policy-net.txt"
+    fi
     cpu; train_cpu=$((CPU - start))
+    # The new weights' engine, as the gate and (if accepted) the next generation run it.
+    engine "$here_gen" "$playouts" | put "$here_gen/engine"
 
     # 3. Gate: the new weights against the best, an SPRT at a fixed playout budget under each rule
     # set in turn. A rule set's gate is won when its SPRT accepts H1, or, when it has not decided by

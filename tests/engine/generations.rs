@@ -151,3 +151,25 @@ fn weights_that_win_their_gate_become_the_best_and_the_next_generation_plays_wit
     assert!(best == "1\n" || best == "2\n", "{best}");
     assert!(String::from_utf8_lossy(&out.stdout).contains(&format!("best: generation {}", best.trim())));
 }
+
+#[test]
+fn with_networks_a_generation_trains_both_networks_and_gates_the_engine_that_uses_them() {
+    let dir = scratch!("nets");
+    let out = generations(&dir, "4", "2", &["-g", "1", "-t", "net", "-r", "classic,modern"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let one = dir.join("gen-001");
+    for (file, first) in [("value-net.txt", "veletas-net 1"), ("policy-net.txt", "veletas-policy-net 1")] {
+        let text = read(&one.join(file));
+        assert!(text.lines().any(|l| l == first), "{file}: {}", &text[..200.min(text.len())]);
+    }
+    assert!(read(&one.join("train-net.txt")).contains("held-out log-loss"));
+    assert!(read(&one.join("train-policy-net.txt")).contains("held-out cross-entropy"));
+    // The gate's new engine plays with the networks.
+    let engine = read(&one.join("engine"));
+    assert!(engine.contains("--eval") && engine.contains("value-net.txt"), "{engine}");
+    assert!(engine.contains("--policy") && engine.contains("policy-net.txt"), "{engine}");
+    assert_eq!(games_in(&one.join("gate-classic.txt")), 2);
+    let out = generations(&dir, "4", "2", &["-g", "1", "-t", "lstm"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("-t: expected linear or net, not 'lstm'"));
+}
