@@ -56,7 +56,8 @@ impl std::str::FromStr for StaticEval {
         match text {
             "hand" => Ok(StaticEval::Hand),
             "learned" => Ok(StaticEval::learned()),
-            _ => Err(format!("unknown evaluation '{text}': use hand or learned")),
+            "net" => super::net_eval::builtin().ok_or_else(|| "the built-in value network does not parse".to_string()),
+            _ => Err(format!("unknown evaluation '{text}': use hand, learned or net")),
         }
     }
 }

@@ -8,7 +8,7 @@
 //! they are computed shot by shot with [`super::eval::ShotEvaluator`]'s incremental
 //! pass; the network scores the playouts' leaves.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::eval::{EvalModel, LearnedWeights, StaticEval};
 use crate::net::accumulator::Kernels;
@@ -34,6 +34,24 @@ pub enum NetEvalError {
     /// The `base` lines are no linear model.
     #[error("the network's base model: {0}")]
     Base(String),
+}
+
+/// The value network built into the binary (`crates/engine/data/value-net.txt`).
+pub const VALUE_NET: &str = include_str!("../../data/value-net.txt");
+
+/// The built-in value network as an evaluation (`--eval net`), parsed once; `None` should
+/// the file not parse (which a test rules out).
+pub fn builtin() -> Option<StaticEval> {
+    static NET: OnceLock<Option<Arc<NetEval>>> = OnceLock::new();
+    NET.get_or_init(|| match NetEval::parse(VALUE_NET, None) {
+        Ok(net) => Some(Arc::new(net)),
+        Err(e) => {
+            log::error!("the built-in value network: {e}");
+            None
+        }
+    })
+    .as_ref()
+    .map(|net| StaticEval::Net(Arc::clone(net)))
 }
 
 impl NetEval {
@@ -101,6 +119,13 @@ mod tests {
     use crate::net::weights_for_tests;
     use crate::search::eval::{ShotEvaluator, analyse, family};
     use veletas_rules::{PlayoutPolicy, Rng, RuleSet, Rules, Turn, Variant};
+
+    #[test]
+    fn the_built_in_network_parses_and_names_itself_net() {
+        let eval = builtin().expect("the built-in network parses");
+        assert_eq!(eval.to_string(), "net");
+        assert_eq!("net".parse::<StaticEval>(), Ok(eval));
+    }
 
     #[test]
     fn a_shot_scored_from_the_accumulator_after_the_move_equals_the_position_after_the_turn() {

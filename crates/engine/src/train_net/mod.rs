@@ -274,7 +274,7 @@ pub fn run(settings: &TrainNetSettings) -> Result<Trained, String> {
         ));
     }
     let comments = vec![
-        format!("veletas value network, made by {}", settings.version),
+        format!("veletas value network, made by veletas {}", settings.version),
         format!("command: {}", settings.command),
         format!(
             "data: {} games, {} training and {} held-out positions; base model: {}",

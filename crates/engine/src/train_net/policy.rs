@@ -409,7 +409,7 @@ pub fn run(settings: &TrainPolicyNetSettings) -> Result<Trained, String> {
     }
     let (ce_base, ce_net, _, _) = held_out(&p, &all_test);
     let comments = vec![
-        format!("veletas policy network, made by {}", settings.version),
+        format!("veletas policy network, made by veletas {}", settings.version),
         format!("command: {}", settings.command),
         format!(
             "data: {games} games, {} training and {} held-out positions; base policy: {}",
