@@ -59,10 +59,10 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("ponder", "[on|off]", "reports or sets pondering: searching on the opponent's turn"),
     (
         "eval",
-        "[hand|learned|FILE]",
-        "reports or sets the static evaluation: hand, learned (built-in weights) or a weights FILE",
+        "[hand|learned|net|FILE]",
+        "reports or sets the static evaluation: hand, learned (built-in weights), net (built-in network) or a FILE",
     ),
-    ("policy", "[builtin|FILE]", "reports or sets the move policy's weights: builtin or a weights FILE"),
+    ("policy", "[builtin|FILE]", "reports or sets the move policy: builtin weights, or a weights or network FILE"),
     ("loadgame", "FILE [TURNS [GAME]]", "loads a game of a record file, up to TURNS turns"),
 ];
 
@@ -171,7 +171,7 @@ pub enum Command {
     ResignThreshold(f64),
     /// `ponder [on|off]`: report, or turn pondering on or off.
     Ponder(Option<bool>),
-    /// `eval [hand|learned|FILE]`: report, or set the static evaluation (the word as
+    /// `eval [hand|learned|net|FILE]`: report, or set the static evaluation (the word as
     /// written; `hand`, `learned` or a weights file, read by the engine).
     Eval(Option<String>),
     /// `policy [builtin|FILE]`: report, or set the move policy's weights (the word as
