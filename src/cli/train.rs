@@ -124,6 +124,33 @@ pub struct TrainNetArgs {
     pub policy: bool,
 }
 
+impl TrainNetArgs {
+    /// The command line as the network file's first lines give it, every setting spelt out
+    /// (`max_positions`: the one in force).
+    fn command_line(&self, max_positions: u64) -> String {
+        let files: Vec<String> = self.data.files.iter().map(|f| f.display().to_string()).collect();
+        // The value network's own settings, or the policy network's flag.
+        let (policy, value_mix, random_plies) = if self.policy {
+            (" --policy", String::new(), String::new())
+        } else {
+            ("", format!(" --value-mix {}", self.value_mix), format!(" --random-plies {}", self.random_plies))
+        };
+        format!(
+            "veletas train-net{policy} {} --holdout {} --l2 {} --hidden {},{} --epochs {} --batch {} --lr {}{value_mix} --seed {} --max-positions {max_positions}{random_plies}{}",
+            files.join(" "),
+            self.data.holdout,
+            self.data.l2,
+            self.hidden.0,
+            self.hidden.1,
+            self.epochs,
+            self.batch,
+            self.lr,
+            self.seed,
+            self.base.as_ref().map(|b| format!(" --base {}", b.display())).unwrap_or_default(),
+        )
+    }
+}
+
 /// `--hidden H1,H2`.
 fn parse_hidden(text: &str) -> Result<(usize, usize), String> {
     let parsed = text.split_once(',').and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)));
@@ -159,23 +186,7 @@ pub fn train_net(args: TrainNetArgs) -> Result<String, String> {
             Err(e) => return Err(format!("--base {}: {e}", path.display())),
         },
     };
-    let files: Vec<String> = args.data.files.iter().map(|f| f.display().to_string()).collect();
-    let command = format!(
-        "veletas train-net {} --holdout {} --l2 {} --hidden {},{} --epochs {} --batch {} --lr {} --value-mix {} --seed {} --max-positions {} --random-plies {}{}",
-        files.join(" "),
-        args.data.holdout,
-        args.data.l2,
-        args.hidden.0,
-        args.hidden.1,
-        args.epochs,
-        args.batch,
-        args.lr,
-        args.value_mix,
-        args.seed,
-        max_positions,
-        args.random_plies,
-        args.base.as_ref().map(|b| format!(" --base {}", b.display())).unwrap_or_default(),
-    );
+    let command = args.command_line(max_positions);
     let settings = TrainNetSettings {
         data: args.data.data(),
         hidden: args.hidden,
@@ -206,20 +217,7 @@ fn train_policy_net(args: TrainNetArgs) -> Result<String, String> {
         },
     };
     let max_positions = args.max_positions.unwrap_or(400_000);
-    let files: Vec<String> = args.data.files.iter().map(|f| f.display().to_string()).collect();
-    let command = format!(
-        "veletas train-net --policy {} --holdout {} --l2 {} --hidden {},{} --epochs {} --batch {} --lr {} --seed {} --max-positions {max_positions}{}",
-        files.join(" "),
-        args.data.holdout,
-        args.data.l2,
-        args.hidden.0,
-        args.hidden.1,
-        args.epochs,
-        args.batch,
-        args.lr,
-        args.seed,
-        args.base.as_ref().map(|b| format!(" --base {}", b.display())).unwrap_or_default(),
-    );
+    let command = args.command_line(max_positions);
     let settings = crate::train_net::policy::TrainPolicyNetSettings {
         data: args.data.data(),
         hidden: args.hidden.0,

@@ -17,7 +17,7 @@
 //! The board's eight symmetries (rotations and reflections) preserve the rules, so
 //! training shows each position under a random one ([`Planes::transformed`]).
 
-use veletas_rules::{Bitboard, Color, Position, Square, Variant};
+use veletas_rules::{Bitboard, Color, Position, Square};
 
 /// The planes of square inputs, in input order.
 pub const PLANES: usize = 6;
@@ -154,17 +154,12 @@ impl Planes {
         }
         out
     }
-
-    /// Whether the planes are those of a board this network knows (7x7, 9x9, 10x10).
-    pub fn known_size(size: u8) -> bool {
-        Variant::from_size(size).is_some()
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use veletas_rules::{PlayoutPolicy, Rng, RuleSet, Rules};
+    use veletas_rules::{PlayoutPolicy, Rng, RuleSet, Rules, Variant};
 
     fn random_positions(rules: Rules, size: u8, seed: u64) -> Vec<Position> {
         let variant = Variant::from_size(size).expect("a size");

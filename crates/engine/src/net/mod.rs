@@ -17,6 +17,7 @@
 //! that give the same numbers bit for bit.
 
 pub mod accumulator;
+mod file;
 pub mod inputs;
 pub mod policy_net;
 mod quantized;

@@ -15,9 +15,8 @@
 //! int16 accumulator at scale [`QA`], int16 head weights at scale [`QB`] summed in int32
 //! by the same kernels (scalar and AVX2 equal bit for bit).
 
-use std::fmt::Write as _;
-
 use super::accumulator::Kernels;
+use super::file::{self, Part, Written};
 use super::inputs::{INPUTS, Planes, SLOTS};
 use super::{ActiveInputs, MAX_HIDDEN1, NetFileError, OUT_BOUND, QA, QB, W1_BOUND, W2_BOUND};
 
@@ -100,114 +99,33 @@ impl PolicyNetWeights {
 
     /// The file's text (see the module's notes).
     pub fn to_text(&self, comments: &[String], base: &str) -> String {
-        let mut out = String::new();
-        for c in comments {
-            let _ = writeln!(out, "# {c}");
-        }
-        let _ = writeln!(out, "{FORMAT}\nlayers {INPUTS} {} {HEADS}", self.h);
-        for line in base.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
-            let _ = writeln!(out, "base {line}");
-        }
-        let numbers = |out: &mut String, head: &str, values: &[f32]| {
-            out.push_str(head);
-            for v in values {
-                let _ = write!(out, " {v:?}");
-            }
-            out.push('\n');
-        };
-        numbers(&mut out, "b1", &self.b1);
-        for (i, column) in self.w1.chunks_exact(self.h).enumerate() {
-            numbers(&mut out, &format!("w1 {i}"), column);
-        }
-        numbers(&mut out, "bo", &self.bo);
-        for (k, row) in self.wo.chunks_exact(self.h).enumerate() {
-            numbers(&mut out, &format!("wo {k}"), row);
-        }
-        out
+        let h = self.h;
+        let parts = [
+            Written { name: "b1", width: h, rows: false, values: &self.b1 },
+            Written { name: "w1", width: h, rows: true, values: &self.w1 },
+            Written { name: "bo", width: HEADS, rows: false, values: &self.bo },
+            Written { name: "wo", width: h, rows: true, values: &self.wo },
+        ];
+        file::to_text(comments, FORMAT, &format!("layers {INPUTS} {h} {HEADS}"), base, &parts)
     }
 
     /// Reads a policy network file's text.
     pub fn parse(text: &str) -> Result<ParsedPolicyNet, NetFileError> {
-        let mut lines = text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| (i + 1, l.trim()))
-            .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'));
-        match lines.next() {
-            Some((_, l)) if l == FORMAT => {}
-            _ => return Err(NetFileError::Format),
-        }
-        let bad = |line: usize, what: String| NetFileError::Line { line, what };
-        let (line, layers) = lines.next().ok_or_else(|| NetFileError::Missing("layers".into()))?;
-        let sizes: Vec<usize> = match layers.strip_prefix("layers ") {
-            Some(rest) => rest.split_whitespace().map(|w| w.parse().unwrap_or(0)).collect(),
-            None => return Err(bad(line, format!("expected 'layers {INPUTS} H {HEADS}'"))),
-        };
-        let h = match sizes[..] {
-            [inputs, h, heads] if inputs == INPUTS && heads == HEADS => h,
-            _ => return Err(bad(line, format!("expected 'layers {INPUTS} H {HEADS}'"))),
+        let head = file::read_head(text, FORMAT)?;
+        let bad = |what: String| NetFileError::Line { line: head.line, what };
+        let h = match head.sizes.as_deref() {
+            Some(&[inputs, h, heads]) if inputs == INPUTS && heads == HEADS => h,
+            _ => return Err(bad(format!("expected 'layers {INPUTS} H {HEADS}'"))),
         };
         let mut net = PolicyNetWeights::zeros(h)
-            .ok_or_else(|| bad(line, format!("a hidden layer of {h} units (a multiple of 16 up to {MAX_HIDDEN1})")))?;
-        let mut base = String::new();
-        let (mut seen_w1, mut seen_wo, mut seen_b) = (vec![false; INPUTS], vec![false; HEADS], [false; 2]);
-        for (line, text) in lines {
-            let mut words = text.split_whitespace();
-            let head = words.next().unwrap_or_default();
-            let (target, bound): (&mut [f32], f32) = match head {
-                "base" => {
-                    base.push_str(text["base".len()..].trim());
-                    base.push('\n');
-                    continue;
-                }
-                "b1" | "bo" => {
-                    let slot = usize::from(head == "bo");
-                    if std::mem::replace(&mut seen_b[slot], true) {
-                        return Err(bad(line, format!("'{head}' given twice")));
-                    }
-                    if slot == 0 { (&mut net.b1[..], W1_BOUND) } else { (&mut net.bo[..], OUT_BOUND) }
-                }
-                "w1" | "wo" => {
-                    let (limit, seen) = if head == "w1" { (INPUTS, &mut seen_w1) } else { (HEADS, &mut seen_wo) };
-                    let i = words.next().and_then(|w| w.parse::<usize>().ok()).filter(|&i| i < limit);
-                    let i = i.ok_or_else(|| bad(line, format!("'{head}' needs an index below {limit}")))?;
-                    if std::mem::replace(&mut seen[i], true) {
-                        return Err(bad(line, format!("'{head} {i}' given twice")));
-                    }
-                    if head == "w1" {
-                        (&mut net.w1[i * h..(i + 1) * h], W1_BOUND)
-                    } else {
-                        (&mut net.wo[i * h..(i + 1) * h], W2_BOUND)
-                    }
-                }
-                _ => return Err(bad(line, "expected base, b1, w1, bo or wo".into())),
-            };
-            let mut n = 0;
-            for word in words {
-                let value = word.parse::<f32>().ok().filter(|v| v.is_finite() && v.abs() <= bound);
-                let Some(value) = value else {
-                    return Err(bad(line, format!("'{head}': a number from -{bound} to {bound} expected")));
-                };
-                if let Some(slot) = target.get_mut(n) {
-                    *slot = value;
-                }
-                n += 1;
-            }
-            if n != target.len() {
-                return Err(bad(line, format!("'{head}' has {n} numbers, not {}", target.len())));
-            }
-        }
-        for (name, given) in ["b1", "bo"].iter().zip(seen_b) {
-            if !given {
-                return Err(NetFileError::Missing((*name).into()));
-            }
-        }
-        if let Some(i) = seen_w1.iter().position(|s| !s) {
-            return Err(NetFileError::Missing(format!("w1 {i}")));
-        }
-        if let Some(k) = seen_wo.iter().position(|s| !s) {
-            return Err(NetFileError::Missing(format!("wo {k}")));
-        }
+            .ok_or_else(|| bad(format!("a hidden layer of {h} units (a multiple of 16 up to {MAX_HIDDEN1})")))?;
+        let PolicyNetWeights { w1, b1, wo, bo, .. } = &mut net;
+        let base = head.read_parts(&mut [
+            Part { name: "b1", width: h, rows: false, values: b1, bound: W1_BOUND },
+            Part { name: "w1", width: h, rows: true, values: w1, bound: W1_BOUND },
+            Part { name: "bo", width: HEADS, rows: false, values: bo, bound: OUT_BOUND },
+            Part { name: "wo", width: h, rows: true, values: wo, bound: W2_BOUND },
+        ])?;
         Ok(ParsedPolicyNet { weights: net, base })
     }
 }

@@ -74,11 +74,6 @@ impl QuantizedNet {
         QuantizedNet { kernels, ..self.clone() }
     }
 
-    /// The kernels it runs with.
-    pub fn kernels(&self) -> Kernels {
-        self.kernels
-    }
-
     fn column(&self, input: u16) -> &[i16] {
         &self.w1[usize::from(input) * self.h1..][..self.h1]
     }

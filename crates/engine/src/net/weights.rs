@@ -21,8 +21,7 @@
 //! lines are handed back unparsed: the linear model is the evaluation's
 //! ([`crate::search::eval::EvalModel`]).
 
-use std::fmt::Write as _;
-
+use super::file::{self, Part, Written};
 use super::inputs::INPUTS;
 use super::{MAX_HIDDEN1, MAX_HIDDEN2, OUT_BOUND, W1_BOUND, W2_BOUND};
 
@@ -130,124 +129,41 @@ impl NetWeights {
     /// The file's text: `comments` (each becomes a `# ` line), the format, the layers,
     /// the `base` lines (a linear model's file, its comments left out) and the weights.
     pub fn to_text(&self, comments: &[String], base: &str) -> String {
-        let mut out = String::new();
-        for c in comments {
-            let _ = writeln!(out, "# {c}");
-        }
-        let _ = writeln!(out, "{FORMAT}\nlayers {INPUTS} {} {}", self.h1, self.h2);
-        for line in base.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
-            let _ = writeln!(out, "base {line}");
-        }
-        let numbers = |out: &mut String, head: &str, values: &[f32]| {
-            out.push_str(head);
-            for v in values {
-                // Shortest text that reads back as the same f32.
-                let _ = write!(out, " {v:?}");
-            }
-            out.push('\n');
-        };
-        numbers(&mut out, "b1", &self.b1);
-        for (i, column) in self.w1.chunks_exact(self.h1).enumerate() {
-            numbers(&mut out, &format!("w1 {i}"), column);
-        }
-        numbers(&mut out, "b2", &self.b2);
-        for (k, row) in self.w2.chunks_exact(self.h1).enumerate() {
-            numbers(&mut out, &format!("w2 {k}"), row);
-        }
-        numbers(&mut out, "b3", &[self.b3]);
-        numbers(&mut out, "w3", &self.w3);
-        out
+        let (h1, h2) = (self.h1, self.h2);
+        let parts = [
+            Written { name: "b1", width: h1, rows: false, values: &self.b1 },
+            Written { name: "w1", width: h1, rows: true, values: &self.w1 },
+            Written { name: "b2", width: h2, rows: false, values: &self.b2 },
+            Written { name: "w2", width: h1, rows: true, values: &self.w2 },
+            Written { name: "b3", width: 1, rows: false, values: std::slice::from_ref(&self.b3) },
+            Written { name: "w3", width: h2, rows: false, values: &self.w3 },
+        ];
+        file::to_text(comments, FORMAT, &format!("layers {INPUTS} {h1} {h2}"), base, &parts)
     }
 
     /// Reads a network file's text (see the module's notes).
     pub fn parse(text: &str) -> Result<ParsedNet, NetFileError> {
-        let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
-        let mut lines = lines.by_ref().filter(|(_, l)| !l.is_empty() && !l.starts_with('#'));
-        match lines.next() {
-            Some((_, l)) if l == FORMAT => {}
-            _ => return Err(NetFileError::Format),
-        }
-        let bad = |line: usize, what: String| NetFileError::Line { line, what };
-        let (line, layers) = lines.next().ok_or_else(|| NetFileError::Missing("layers".into()))?;
-        let sizes: Vec<usize> = match layers.strip_prefix("layers ") {
-            Some(rest) => rest.split_whitespace().map(|w| w.parse().unwrap_or(0)).collect(),
-            None => return Err(bad(line, "expected 'layers INPUTS H1 H2'".into())),
-        };
-        let (h1, h2) = match sizes[..] {
-            [inputs, h1, h2] if inputs == INPUTS => (h1, h2),
-            _ => return Err(bad(line, format!("expected 'layers {INPUTS} H1 H2'"))),
+        let head = file::read_head(text, FORMAT)?;
+        let bad = |what: String| NetFileError::Line { line: head.line, what };
+        let (h1, h2) = match head.sizes.as_deref() {
+            None => return Err(bad("expected 'layers INPUTS H1 H2'".into())),
+            Some(&[inputs, h1, h2]) if inputs == INPUTS => (h1, h2),
+            Some(_) => return Err(bad(format!("expected 'layers {INPUTS} H1 H2'"))),
         };
         let mut net = NetWeights::zeros(h1, h2).ok_or_else(|| {
-            bad(line, format!("hidden layers of {h1} and {h2} units (H1 a multiple of 16 up to {MAX_HIDDEN1}, H2 1 to {MAX_HIDDEN2})"))
+            bad(format!(
+                "hidden layers of {h1} and {h2} units (H1 a multiple of 16 up to {MAX_HIDDEN1}, H2 1 to {MAX_HIDDEN2})"
+            ))
         })?;
-        let mut base = String::new();
-        let (mut seen_w1, mut seen_w2) = (vec![false; INPUTS], vec![false; h2]);
-        let mut seen = [false; 4]; // b1, b2, b3, w3
-        for (line, text) in lines {
-            let mut words = text.split_whitespace();
-            let head = words.next().unwrap_or_default();
-            if head == "base" {
-                base.push_str(text["base".len()..].trim());
-                base.push('\n');
-                continue;
-            }
-            let mut index = |limit: usize, seen: &mut [bool]| -> Result<usize, NetFileError> {
-                let i = words.next().and_then(|w| w.parse::<usize>().ok()).filter(|&i| i < limit);
-                let i = i.ok_or_else(|| bad(line, format!("'{head}' needs an index below {limit}")))?;
-                if std::mem::replace(&mut seen[i], true) {
-                    return Err(bad(line, format!("'{head} {i}' given twice")));
-                }
-                Ok(i)
-            };
-            let (target, bound): (&mut [f32], f32) = match head {
-                "b1" | "b2" | "b3" | "w3" => {
-                    let slot = ["b1", "b2", "b3", "w3"].iter().position(|h| *h == head).unwrap_or(0);
-                    if std::mem::replace(&mut seen[slot], true) {
-                        return Err(bad(line, format!("'{head}' given twice")));
-                    }
-                    match head {
-                        "b1" => (&mut net.b1[..], W1_BOUND),
-                        "b2" => (&mut net.b2[..], OUT_BOUND),
-                        "b3" => (std::slice::from_mut(&mut net.b3), OUT_BOUND),
-                        _ => (&mut net.w3[..], OUT_BOUND),
-                    }
-                }
-                "w1" => {
-                    let i = index(INPUTS, &mut seen_w1)?;
-                    (&mut net.w1[i * h1..(i + 1) * h1], W1_BOUND)
-                }
-                "w2" => {
-                    let k = index(h2, &mut seen_w2)?;
-                    (&mut net.w2[k * h1..(k + 1) * h1], W2_BOUND)
-                }
-                _ => return Err(bad(line, "expected base, b1, w1, b2, w2, b3 or w3".into())),
-            };
-            let mut n = 0;
-            for word in words {
-                let value = word.parse::<f32>().ok().filter(|v| v.is_finite() && v.abs() <= bound);
-                let Some(value) = value else {
-                    return Err(bad(line, format!("'{head}': a number from -{bound} to {bound} expected")));
-                };
-                if n < target.len() {
-                    target[n] = value;
-                }
-                n += 1;
-            }
-            if n != target.len() {
-                return Err(bad(line, format!("'{head}' has {n} numbers, not {}", target.len())));
-            }
-        }
-        for (name, given) in ["b1", "b2", "b3", "w3"].iter().zip(seen) {
-            if !given {
-                return Err(NetFileError::Missing((*name).into()));
-            }
-        }
-        if let Some(i) = seen_w1.iter().position(|s| !s) {
-            return Err(NetFileError::Missing(format!("w1 {i}")));
-        }
-        if let Some(k) = seen_w2.iter().position(|s| !s) {
-            return Err(NetFileError::Missing(format!("w2 {k}")));
-        }
+        let NetWeights { w1, b1, w2, b2, w3, b3, .. } = &mut net;
+        let base = head.read_parts(&mut [
+            Part { name: "b1", width: h1, rows: false, values: b1, bound: W1_BOUND },
+            Part { name: "w1", width: h1, rows: true, values: w1, bound: W1_BOUND },
+            Part { name: "b2", width: h2, rows: false, values: b2, bound: OUT_BOUND },
+            Part { name: "w2", width: h1, rows: true, values: w2, bound: W2_BOUND },
+            Part { name: "b3", width: 1, rows: false, values: std::slice::from_mut(b3), bound: OUT_BOUND },
+            Part { name: "w3", width: h2, rows: false, values: w3, bound: OUT_BOUND },
+        ])?;
         Ok(ParsedNet { weights: net, base })
     }
 }

@@ -79,11 +79,6 @@ impl NetEval {
         &self.model
     }
 
-    /// The quantized network.
-    pub fn net(&self) -> &QuantizedNet {
-        &self.net
-    }
-
     /// The file it was read from.
     pub fn file(&self) -> Option<&str> {
         self.file.as_deref()
