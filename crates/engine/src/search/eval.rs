@@ -15,9 +15,14 @@
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
+use super::eval_model::{BUCKETS, bucket, builtin_weights};
 use super::net_eval::{NetEval, NetEvalError};
 use veletas_rules::record::{MAX_SMALL_FILE_BYTES, RecordFileError, read_bounded};
 use veletas_rules::{Bitboard, Color, Position, Square, group_of, queen_reach};
+
+pub use super::eval_model::{
+    EvalModel, FAMILY_NAMES, FEATURES, Features, LEARNED_WEIGHTS, LearnedWeights, family, feature_names,
+};
 
 /// Which static evaluation the search uses.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -39,15 +44,24 @@ impl StaticEval {
         StaticEval::Learned(Arc::clone(builtin_weights()))
     }
 
-    /// The evaluation of the search's shot priors: a network's linear model (the priors
-    /// are computed shot by shot, incrementally), else this one.
-    pub fn for_priors(&self) -> &StaticEval {
-        match self {
-            StaticEval::Net(net) => net.base(),
-            other => other,
-        }
+    /// The built-in value network on top of its linear model (`--eval net`), parsed once
+    /// from [`VALUE_NET`]; `None` should the file not parse (which a test rules out).
+    pub fn net() -> Option<StaticEval> {
+        static NET: OnceLock<Option<Arc<NetEval>>> = OnceLock::new();
+        NET.get_or_init(|| match NetEval::parse(VALUE_NET, None) {
+            Ok(net) => Some(Arc::new(net)),
+            Err(e) => {
+                log::error!("the built-in value network: {e}");
+                None
+            }
+        })
+        .as_ref()
+        .map(|net| StaticEval::Net(Arc::clone(net)))
     }
 }
+
+/// The value network built into the binary (`crates/engine/data/value-net.txt`).
+pub const VALUE_NET: &str = include_str!("../../data/value-net.txt");
 
 impl std::str::FromStr for StaticEval {
     type Err = String;
@@ -56,7 +70,7 @@ impl std::str::FromStr for StaticEval {
         match text {
             "hand" => Ok(StaticEval::Hand),
             "learned" => Ok(StaticEval::learned()),
-            "net" => super::net_eval::builtin().ok_or_else(|| "the built-in value network does not parse".to_string()),
+            "net" => StaticEval::net().ok_or_else(|| "the built-in value network does not parse".to_string()),
             _ => Err(format!("unknown evaluation '{text}': use hand, learned or net")),
         }
     }
@@ -67,7 +81,7 @@ impl std::fmt::Display for StaticEval {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             StaticEval::Hand => f.write_str("hand"),
-            StaticEval::Learned(weights) => match &weights.file {
+            StaticEval::Learned(weights) => match weights.file() {
                 None => f.write_str("learned"),
                 Some(file) => write!(f, "learned {file}"),
             },
@@ -76,31 +90,6 @@ impl std::fmt::Display for StaticEval {
                 Some(file) => write!(f, "net {file}"),
             },
         }
-    }
-}
-
-/// The learned evaluation's weights, and the file they were read from (`None`: the
-/// built-in ones).
-#[derive(Clone, Debug, PartialEq)]
-pub struct LearnedWeights {
-    model: EvalModel,
-    file: Option<String>,
-}
-
-impl LearnedWeights {
-    /// `model`, read from `file` (`None`: built in).
-    pub fn new(model: EvalModel, file: Option<String>) -> LearnedWeights {
-        LearnedWeights { model, file }
-    }
-
-    /// The model.
-    pub fn model(&self) -> &EvalModel {
-        &self.model
-    }
-
-    /// The file the weights were read from; `None` for the built-in ones.
-    pub fn file(&self) -> Option<&str> {
-        self.file.as_deref()
     }
 }
 
@@ -129,48 +118,8 @@ pub fn load_weights(path: &Path) -> Result<StaticEval, LoadWeightsError> {
         return Ok(StaticEval::Net(Arc::new(net)));
     }
     let model = EvalModel::parse(&text).map_err(LoadWeightsError::Parse)?;
-    Ok(StaticEval::Learned(Arc::new(LearnedWeights { model, file: Some(path.display().to_string()) })))
+    Ok(StaticEval::Learned(Arc::new(LearnedWeights::new(model, Some(path.display().to_string())))))
 }
-
-/// Liberty buckets of the learned features: 1, 2, 3, 4, 5-6, 7 and more.
-const BUCKETS: usize = 6;
-
-fn bucket(libs: usize) -> usize {
-    match libs {
-        0 | 1 => 0,
-        2 => 1,
-        3 => 2,
-        4 => 3,
-        5 | 6 => 4,
-        _ => 5,
-    }
-}
-
-/// The number of features.
-pub const FEATURES: usize = 4 + 2 * BUCKETS;
-
-/// The names of the features, in order (the weights file uses them).
-pub fn feature_names() -> [String; FEATURES] {
-    let mut names: [String; FEATURES] = std::array::from_fn(|_| String::new());
-    names[0] = "bias".into();
-    names[1] = "hand_logit".into();
-    names[2] = "claims".into();
-    names[3] = "black_to_move".into();
-    let labels = ["1", "2", "3", "4", "5_6", "7_plus"];
-    for (b, label) in labels.iter().enumerate() {
-        names[4 + b] = format!("control_libs_{label}");
-        names[4 + BUCKETS + b] = format!("tempo_libs_{label}");
-    }
-    names
-}
-
-/// A position's features, from Black's point of view: a bias, the hand-written
-/// evaluation's logit, the claim difference, who moves, and per liberty bucket of the
-/// unclaimed shooters the sum of `tanh(0.6 (black group - white group))` next to them
-/// (control) and the number of them where the groups are level, signed by who moves
-/// (tempo).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Features(pub [f64; FEATURES]);
 
 /// How close a shooter with this many empty neighbours is to being claimed (index =
 /// empty neighbours, 1..=8).
@@ -416,12 +365,12 @@ fn probability(kind: &StaticEval, family: usize, logit: f64, features: &Features
 }
 
 /// Black's logit from the hand-written `logit` and the `features` of a position in play,
-/// by evaluation `kind` (a network's linear model alone: see [`StaticEval::for_priors`]).
+/// by evaluation `kind` (a network's linear model alone: see [`evaluate_linear`]).
 #[inline]
 fn model_logit(kind: &StaticEval, family: usize, logit: f64, features: &Features) -> f64 {
     match kind {
         StaticEval::Hand => logit,
-        StaticEval::Learned(weights) => weights.model.logit(family, features),
+        StaticEval::Learned(weights) => weights.model().logit(family, features),
         StaticEval::Net(net) => net.model().logit(family, features),
     }
 }
@@ -439,11 +388,22 @@ pub fn evaluate(pos: &Position) -> f64 {
 
 /// The probability that Black wins by evaluation `kind`.
 pub fn evaluate_with(pos: &Position, kind: &StaticEval) -> f64 {
+    evaluate_by::<true>(pos, kind)
+}
+
+/// The probability that Black wins by evaluation `kind` without a value network's
+/// correction: a network's linear model alone (the search's shot priors, computed shot by
+/// shot with [`ShotEvaluator`]'s incremental pass, which has no network either).
+pub fn evaluate_linear(pos: &Position, kind: &StaticEval) -> f64 {
+    evaluate_by::<false>(pos, kind)
+}
+
+fn evaluate_by<const NET: bool>(pos: &Position, kind: &StaticEval) -> f64 {
     let analysis = match kind {
         StaticEval::Hand => analyse_with::<false>(pos),
         StaticEval::Learned(_) | StaticEval::Net(_) => analyse_with::<true>(pos),
     };
-    if let (StaticEval::Net(net), Some((_, features))) = (kind, &analysis) {
+    if let (true, StaticEval::Net(net), Some((_, features))) = (NET, kind, &analysis) {
         return sigmoid(net.logit(pos, net.model().logit(family(pos), features)));
     }
     match analysis {
@@ -494,7 +454,6 @@ impl<'a> ShotEvaluator<'a> {
     /// Prepares the shots of the turn of `pos` (in play, not over) that starts with
     /// `shooter_move` (`None`: a shot without a move), for evaluation `kind`.
     pub fn new(pos: &Position, shooter_move: Option<(Square, Square)>, kind: &'a StaticEval) -> ShotEvaluator<'a> {
-        let kind = kind.for_priors();
         let mover = pos.side_to_move();
         let modern = pos.rules().is_modern();
         let (mut set, mut empty) = (pos.shooters(), pos.empty_squares());
@@ -614,124 +573,6 @@ impl<'a> ShotEvaluator<'a> {
         };
         Some(model_logit(self.kind, usize::from(self.modern), logit, &features))
     }
-}
-
-/// The rule family's index in [`EvalModel::weights`] (and the move policy's): 0 for the
-/// classic rules, 1 for the modern rules.
-pub fn family(pos: &Position) -> usize {
-    usize::from(pos.rules().is_modern())
-}
-
-/// The rule families' names, by index.
-pub const FAMILY_NAMES: [&str; 2] = ["classic", "modern"];
-
-/// Weights of the learned evaluation: one per feature and rule family.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EvalModel {
-    /// Weights by rule family (`[classic, modern]`, see [`family`]), in feature order.
-    pub weights: [[f64; FEATURES]; 2],
-}
-
-impl EvalModel {
-    /// The model with the same `weights` for both rule families.
-    pub fn shared(weights: [f64; FEATURES]) -> EvalModel {
-        EvalModel { weights: [weights; 2] }
-    }
-
-    /// The model's logit for `features` of a position of rule family `family`.
-    pub fn logit(&self, family: usize, features: &Features) -> f64 {
-        let weights = &self.weights[family & 1];
-        weights.iter().zip(features.0.iter()).map(|(w, f)| w * f).sum::<f64>().clamp(-30.0, 30.0)
-    }
-
-    /// Reads `NAME WEIGHT` lines (the weight of both rule families) and `FAMILY NAME
-    /// WEIGHT` lines (`classic` or `modern`: that family's); `#` comments and blank lines
-    /// skipped. Every feature of both families must be given once.
-    pub fn parse(text: &str) -> Result<EvalModel, String> {
-        let names = feature_names();
-        let mut weights = [[f64::NAN; FEATURES]; 2];
-        for (n, line) in text.lines().enumerate() {
-            let line = line.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let err = |what: String| format!("weights line {}: {what}", n + 1);
-            let shown = |word: &str| word.chars().take(40).collect::<String>();
-            let words: Vec<&str> = line.split_whitespace().collect();
-            let (families, name, value) = match words[..] {
-                [name, value] => (&[0, 1][..], name, value),
-                [family, name, value] => match FAMILY_NAMES.iter().position(|f| *f == family) {
-                    Some(0) => (&[0][..], name, value),
-                    Some(_) => (&[1][..], name, value),
-                    None => {
-                        return Err(err(format!("unknown rule family '{}': use classic or modern", shown(family))));
-                    }
-                },
-                _ => return Err(err("expected NAME WEIGHT or FAMILY NAME WEIGHT".into())),
-            };
-            let index = names.iter().position(|x| x == name).ok_or_else(|| {
-                err(format!(
-                    "unknown feature '{}': not one of the {FEATURES} features of this build's evaluation",
-                    shown(name)
-                ))
-            })?;
-            let weight = value
-                .parse::<f64>()
-                .ok()
-                .filter(|w| w.is_finite())
-                .ok_or_else(|| err(format!("bad weight '{}'", shown(value))))?;
-            for &family in families {
-                if !weights[family][index].is_nan() {
-                    return Err(err(format!("'{name}' given twice for the {} rules", FAMILY_NAMES[family])));
-                }
-                weights[family][index] = weight;
-            }
-        }
-        for (family, name) in FAMILY_NAMES.iter().enumerate() {
-            if let Some(missing) = weights[family].iter().position(|w| w.is_nan()) {
-                return Err(format!(
-                    "weights: no {name} weight for '{}' (this build's evaluation has {FEATURES} features, each given \
-                     once for both rule families or once for each)",
-                    names[missing]
-                ));
-            }
-        }
-        Ok(EvalModel { weights })
-    }
-
-    /// The model as a weights file: `NAME WEIGHT` lines when both families share their
-    /// weights, else `FAMILY NAME WEIGHT` lines.
-    pub fn to_text(&self) -> String {
-        let names = feature_names();
-        if self.weights[0] == self.weights[1] {
-            return names.iter().zip(self.weights[0].iter()).map(|(n, w)| format!("{n} {w:.6}\n")).collect();
-        }
-        let mut out = String::new();
-        for (family, weights) in FAMILY_NAMES.iter().zip(self.weights.iter()) {
-            for (n, w) in names.iter().zip(weights.iter()) {
-                out.push_str(&format!("{family} {n} {w:.6}\n"));
-            }
-        }
-        out
-    }
-}
-
-/// The learned weights built into the binary (`crates/engine/data/eval-weights.txt`).
-pub const LEARNED_WEIGHTS: &str = include_str!("../../data/eval-weights.txt");
-
-/// The built-in weights, parsed once from [`LEARNED_WEIGHTS`] (a file a test checks;
-/// should it not parse, the hand-written evaluation's weights stand in).
-fn builtin_weights() -> &'static Arc<LearnedWeights> {
-    static BUILTIN: OnceLock<Arc<LearnedWeights>> = OnceLock::new();
-    BUILTIN.get_or_init(|| {
-        let model = EvalModel::parse(LEARNED_WEIGHTS).unwrap_or_else(|e| {
-            log::error!("{e}");
-            let mut weights = [0.0; FEATURES];
-            weights[1] = 1.0;
-            EvalModel::shared(weights)
-        });
-        Arc::new(LearnedWeights { model, file: None })
-    })
 }
 
 /// The evaluation from the point of view of `color`.

@@ -2,6 +2,9 @@
 //! engine (`veletas`). Search uses the rules and never prints; it returns a typed result.
 
 pub mod eval;
+pub mod eval_model;
+#[cfg(test)]
+mod eval_tests;
 pub mod mcts;
 pub mod net_eval;
 mod nodes;

@@ -14,7 +14,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::search::eval::{ShotEvaluator, StaticEval, evaluate_with, sigmoid};
+use crate::search::eval::{ShotEvaluator, StaticEval, evaluate_linear, evaluate_with, sigmoid};
 pub use crate::search::nodes::Proven;
 use crate::search::nodes::{Child, MAX_BLOCK, Node, NodeRef, Nodes};
 use crate::search::stats;
@@ -449,7 +449,6 @@ impl Tree {
                 StaticEval::Net(net) if self.config.net_priors => Some((net, net.after_move(pos, shooter_move))),
                 _ => None,
             };
-            let prior_eval = if net.is_some() { &self.config.eval } else { self.config.eval.for_priors() };
             for shot in targets {
                 let logit = shots.logit(shot);
                 // A shot that traps a shooter changes the claims: play it out.
@@ -462,7 +461,11 @@ impl Tree {
                         if let Some(winner) = next.winner() {
                             ends[winner.index()] |= shot.bitboard();
                         }
-                        evaluate_with(&next, prior_eval)
+                        if net.is_some() {
+                            evaluate_with(&next, &self.config.eval)
+                        } else {
+                            evaluate_linear(&next, &self.config.eval)
+                        }
                     }
                 };
                 let v = (if side == Color::Black { p } else { 1.0 - p }) as f32;
