@@ -22,7 +22,7 @@
 //!     [--bad-size-resets] [--reg-genmove-plays]
 //!     [--flood-after N] [--huge-reply-at N] [--deaf-at N] [--name-repeat K]
 //!     [--child] [--pid-file PATH] [--no-time] [--trickle-at N] [--garbage-at N] [--analyze]
-//!     [--stderr-flood]
+//!     [--stderr-flood] [--setsid-child]
 //! ```
 //!
 //! The hostile modes (for the referee's bounds and deadlines, docs/reliability.md):
@@ -32,6 +32,8 @@
 //! next 5,000 commands in advance and never reads again; `--name-repeat K` repeats the
 //! name K times in one line; `--child` starts a child process (a copy of itself that
 //! sleeps) that lives as long as it can, like an engine behind a wrapper script;
+//! `--setsid-child` starts one in a session of its own (`setsid`), out of the engine's
+//! process group;
 //! `--pid-file PATH` appends the pid of the engine (and of its child) to PATH;
 //! `--trickle-at N` answers the N-th genmove one byte every 10 ms, never ending the line
 //! (a slow-loris reply that is never complete and never too long); `--garbage-at N`
@@ -141,6 +143,10 @@ struct Opts {
     /// Start a sleeping child process that outlives this one unless killed with it.
     #[arg(long)]
     child: bool,
+    /// Start a sleeping child process in a session of its own (`setsid`): out of the
+    /// engine's process group, so killing the group does not end it.
+    #[arg(long)]
+    setsid_child: bool,
     /// Sleep forever (what the child started by --child does).
     #[arg(long, hide = true)]
     sleep_forever: bool,
@@ -530,16 +536,25 @@ fn main() {
     }
     eprintln!("fake engine '{}' starting, pid {}", opts.name, std::process::id());
     note_pid(opts.pid_file.as_deref(), std::process::id());
-    if opts.child
-        && let Ok(me) = std::env::current_exe()
-    {
+    for own_session in [false, true] {
+        if !(if own_session { opts.setsid_child } else { opts.child }) {
+            continue;
+        }
+        let Ok(me) = std::env::current_exe() else { continue };
+        let mut command = std::process::Command::new(me);
+        command.arg("--sleep-forever").stdin(std::process::Stdio::null()).stderr(std::process::Stdio::null());
+        if own_session {
+            use std::os::unix::process::CommandExt as _;
+            // SAFETY: setsid(2) is async-signal-safe, as a pre_exec closure requires.
+            unsafe {
+                command.pre_exec(|| {
+                    libc::setsid();
+                    Ok(())
+                });
+            }
+        }
         // Not waited for: it lives on until someone kills it.
-        let child = std::process::Command::new(me)
-            .arg("--sleep-forever")
-            .stdin(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn();
-        if let Ok(child) = child {
+        if let Ok(child) = command.spawn() {
             note_pid(opts.pid_file.as_deref(), child.id());
             std::mem::forget(child);
         }

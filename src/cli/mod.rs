@@ -249,16 +249,25 @@ fn run_command(cli: Cli) -> Result<(), CommandError> {
         Some(Subcommand::Render(args)) => crate::picture::command::render(&args.into()).map_err(usage("render"))?,
         Some(Subcommand::View(args)) => crate::picture::command::view(&args.into()).map_err(usage("view"))?,
         Some(Subcommand::Gui(args)) => gui::gui(args).map_err(usage("gui"))?,
-        Some(Subcommand::Match(args)) => referee::play_match(*args)?,
-        Some(Subcommand::Tournament(args)) => referee::play_tournament(*args)?,
-        Some(Subcommand::Check(args)) => check::check(args)?,
-        Some(Subcommand::Book(args)) => book::book(args)?,
+        Some(Subcommand::Match(args)) => ending_orphans(|| referee::play_match(*args))?,
+        Some(Subcommand::Tournament(args)) => ending_orphans(|| referee::play_tournament(*args))?,
+        Some(Subcommand::Check(args)) => ending_orphans(|| check::check(args))?,
+        Some(Subcommand::Book(args)) => ending_orphans(|| book::book(args))?,
         Some(Subcommand::TrainEval(args)) => print(&train::train_eval(args).map_err(usage("train-eval"))?)?,
         Some(Subcommand::TrainPolicy(args)) => print(&train::train_policy(args).map_err(usage("train-policy"))?)?,
         Some(Subcommand::TrainNet(args)) => print(&train::train_net(args).map_err(usage("train-net"))?)?,
         Some(Subcommand::Ratings(args)) => ratings::ratings(args)?,
     }
     Ok(())
+}
+
+/// Runs a tool that starts engines as the adopter of the processes orphaned below it, and
+/// ends those left when it is done (`veletas_tools::referee::adopt_orphans`: Linux).
+fn ending_orphans<T>(run: impl FnOnce() -> T) -> T {
+    crate::referee::adopt_orphans();
+    let done = run();
+    crate::referee::end_orphans();
+    done
 }
 
 #[cfg(test)]

@@ -303,3 +303,38 @@ fn sigint_ends_every_engine_and_its_children() {
     assert_eq!(ended.signal, Some(libc::SIGINT), "{} {}", ended.stdout, ended.stderr);
     assert_eq!(engines_alive(&dir), Vec::<u32>::new());
 }
+
+/// Kills the processes `engines_alive` found, so that a failing test leaves none behind.
+fn kill_left(pids: &[u32]) {
+    for &pid in pids {
+        // SAFETY: kill(2) of a process this test's engines started (a stray sleeper).
+        unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
+    }
+}
+
+#[test]
+fn a_process_an_engine_started_in_a_session_of_its_own_ends_with_the_match() {
+    let dir = scratch!("setsid-match");
+    // Engine one hangs in each game (killed on time), engine two plays on: both leave a
+    // `setsid` child each time they start, out of their process groups.
+    let extra = ["--movetime", "0.2"];
+    let ended = hostile_match(&dir, "--hang-at 2 --setsid-child", "--setsid-child", "2", &extra);
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    let noted = fs::read_to_string(dir.join("pids.txt")).unwrap().lines().count();
+    assert!(noted >= 4, "two engines and their setsid children at least: {noted}");
+    let left = engines_alive(&dir);
+    kill_left(&left);
+    assert_eq!(left, Vec::<u32>::new());
+}
+
+#[test]
+fn a_process_an_engine_started_in_a_session_of_its_own_ends_with_the_check() {
+    let dir = scratch!("setsid-check");
+    let pids = dir.join("pids.txt");
+    let engine = format!("'{FAKE}' --setsid-child --pid-file '{}'", pids.display());
+    let ended = wait_for(start(&dir, &["check", &engine, "--size", "7"]));
+    assert!(ended.code.is_some(), "{}", ended.stderr);
+    let left = engines_alive(&dir);
+    kill_left(&left);
+    assert_eq!(left, Vec::<u32>::new());
+}

@@ -8,6 +8,7 @@
 //! - [`engine`]: engine processes, every read and write with a deadline and bounded, kill
 //!   and restart;
 //! - `process`: process groups ended whole (on a signal too), writes with deadlines;
+//! - `orphans`: processes that left an engine's group, adopted and ended (Linux);
 //! - [`game`]: one refereed game and its adjudication;
 //! - [`clock`]: time controls and clocks;
 //! - [`openings`]: random setups or openings from a file;
@@ -27,6 +28,7 @@ mod error;
 pub mod game;
 mod matches;
 pub mod openings;
+mod orphans;
 mod process;
 mod record_file;
 mod runner;
@@ -46,6 +48,7 @@ pub use clock::{ByoYomiSpec, ClockSpec, TimeControl};
 pub use error::RefereeError;
 pub use game::{PlayedGame, Termination};
 pub use matches::{dry_run_match, run_match};
+pub use orphans::{adopt_orphans, end_orphans};
 pub use record_file::today;
 pub use runner::GameResult;
 pub use summary::{GameOutcome, MatchSummary, SprtSpec};

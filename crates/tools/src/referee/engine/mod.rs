@@ -42,6 +42,7 @@ pub use client::EngineClient;
 use reader::{Event, Output, line_cost, read_lines};
 pub use reader::{LINE_COST, MAX_LINE, MAX_UNREAD};
 
+use crate::referee::orphans;
 use crate::referee::process::{
     kill_group, register_group, restore_default_signals, set_nonblocking, unregister_group, write_all_before,
 };
@@ -244,13 +245,15 @@ impl EngineProcess {
         unsafe {
             process.pre_exec(restore_default_signals);
         }
-        let mut child =
-            process.args(&command.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(stderr).spawn().map_err(
-                |e| {
-                    let place = command.dir.as_ref().map(|d| format!(" in {}", d.display())).unwrap_or_default();
-                    io::Error::new(e.kind(), format!("cannot start {}{place}: {e}", command.program))
-                },
-            )?;
+        process.args(&command.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(stderr);
+        let mut child = orphans::start_engine(|| {
+            let child = process.spawn().map_err(|e| {
+                let place = command.dir.as_ref().map(|d| format!(" in {}", d.display())).unwrap_or_default();
+                io::Error::new(e.kind(), format!("cannot start {}{place}: {e}", command.program))
+            })?;
+            let pid = child.id() as i32;
+            Ok((child, pid))
+        })?;
         let pgid = child.id() as i32;
         register_group(pgid);
         let stderr_copier = match (log, child.stderr.take()) {
@@ -262,6 +265,7 @@ impl EngineProcess {
         let give_up = |mut child: Child, e: io::Error| {
             kill_group(pgid);
             let _ = child.wait();
+            orphans::engine_reaped(pgid);
             unregister_group(pgid);
             Err(e)
         };
@@ -593,9 +597,11 @@ impl EngineProcess {
         group.take();
         kill_group(pgid);
         let _ = self.child.wait();
+        orphans::engine_reaped(pgid);
         drop(group);
         unregister_group(pgid);
         self.reaped = true;
+        end_left_processes(pgid);
     }
 
     /// A handle that kills this process's group from another thread, even while a command
@@ -668,6 +674,28 @@ impl Drop for EngineProcess {
         while self.stderr_copier.as_ref().is_some_and(|copier| !copier.is_finished()) && Instant::now() < give_up {
             thread::sleep(Duration::from_millis(2));
         }
+    }
+}
+
+/// How long, at most, [`end_left_processes`] waits for the rest of a killed group to die.
+const GROUP_END_WAIT: Duration = Duration::from_secs(1);
+
+/// After group `pgid` was killed and its leader reaped: ends the processes that had left
+/// the group, adopted as the group's members die (`orphans`: Linux, when the program
+/// adopts orphans), until none of the group is left (at most [`GROUP_END_WAIT`]).
+fn end_left_processes(pgid: i32) {
+    if !orphans::adopting() {
+        return;
+    }
+    let give_up = Instant::now() + GROUP_END_WAIT;
+    loop {
+        // A member's death orphans its children: ended in this round or the next.
+        let done = !orphans::group_alive(pgid) || Instant::now() >= give_up;
+        orphans::end_orphans();
+        if done {
+            return;
+        }
+        thread::sleep(Duration::from_millis(2));
     }
 }
 
