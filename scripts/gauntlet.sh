@@ -48,7 +48,7 @@ fi
 results=()
 for opponent in "${opponents[@]}"; do
     echo "=== $engine vs $opponent"
-    out=$("$VELETAS" match --engine "$engine" --engine "$opponent" --games "$games" --size "$size" \
+    out=$("$VELETAS" match --engine "$engine" --engine "$opponent" --each dir=. --games "$games" --size "$size" \
         --movetime "$movetime" --concurrency "$jobs" --quiet "$@")
     echo "$out"
     results+=("$(grep -m1 '^Score of' <<<"$out" || echo "no score") [$opponent]")

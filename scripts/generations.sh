@@ -131,7 +131,7 @@ for ((g = 1; g <= generations; g++)); do
         for r in "${rule_sets[@]}"; do
             out=$here_gen/games/$r
             mkdir -p "$out"
-            play=(--engine "a=$(engine "$with" "$playouts") --seed 1" --engine "b=$(engine "$with" "$playouts") --seed 2"
+            play=(--engine "a=$(engine "$with" "$playouts") --seed 1" --engine "b=$(engine "$with" "$playouts") --seed 2" --each dir=.
                   --games-per-pair "$games" --size "$size" --rules "$r" --movetime 3600 --seed "$g" --record-steps)
             case $runner in
                 local) "$VELETAS" tournament "${play[@]}" -j "$jobs" --quiet --record "$out/shard-1.txt" >/dev/null ;;
@@ -182,7 +182,7 @@ for ((g = 1; g <= generations; g++)); do
     verdict=accepted gates=
     for r in "${rule_sets[@]}"; do
         gate=$("$VELETAS" match --engine "gen$g=$(engine "$here_gen" "$gate_playouts") --seed 3" \
-            --engine "gen$best=$(engine "$with" "$gate_playouts") --seed 4" \
+            --engine "gen$best=$(engine "$with" "$gate_playouts") --seed 4" --each dir=. \
             --games "$gate_games" --sprt "$bounds" --size "$size" --rules "$r" --movetime 3600 \
             --seed "$((1000 + g))" -j "$jobs" --quiet --record "$here_gen/gate-$r.txt")
         echo "$gate" | put "$here_gen/gate-$r-summary.txt"

@@ -49,7 +49,7 @@ shift $((OPTIND - 1))
 [[ ${1:-} == -- ]] && shift
 record=${record:-selfplay-$size.txt}
 engine="$VELETAS --playouts $playouts --movetime 3600 --eval $eval"
-args=(tournament --engine "a=$engine --seed 1" --engine "b=$engine --seed 2" --games-per-pair "$games"
+args=(tournament --engine "a=$engine --seed 1" --engine "b=$engine --seed 2" --each dir=. --games-per-pair "$games"
       --size "$size" --movetime 3600 -j "$jobs" --quiet --record "$record")
 [[ -n $shard ]] && args+=(--shard "$shard")
 [[ -n $steps ]] && args+=(--record-steps)

@@ -39,7 +39,7 @@ done
 shift $((OPTIND - 1))
 [ -n "$a" ] && [ -n "$b" ] || usage
 
-args=(match --engine "'$VELETAS' $a" --engine "'$VELETAS' $b" --games "$games" --size "$size"
+args=(match --engine "'$VELETAS' $a" --engine "'$VELETAS' $b" --each dir=. --games "$games" --size "$size"
       --movetime "$movetime" --concurrency "$jobs")
 [ -n "$record" ] && args+=(--record "$record")
 exec "$VELETAS" "${args[@]}" "$@"

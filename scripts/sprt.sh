@@ -41,7 +41,7 @@ shift $((OPTIND - 1))
 candidate=$1 base=$2
 shift 2
 
-args=(match --engine "$candidate" --engine "$base" --games "$games" --size "$size" --movetime "$movetime"
+args=(match --engine "$candidate" --engine "$base" --each dir=. --games "$games" --size "$size" --movetime "$movetime"
       --concurrency "$jobs" --sprt "$bounds" --quiet)
 [ -n "$record" ] && args+=(--record "$record")
 out=$("$VELETAS" "${args[@]}" "$@")

@@ -22,7 +22,7 @@
 //!     [--bad-size-resets] [--reg-genmove-plays]
 //!     [--flood-after N] [--huge-reply-at N] [--deaf-at N] [--name-repeat K]
 //!     [--child] [--pid-file PATH] [--no-time] [--trickle-at N] [--garbage-at N] [--analyze]
-//!     [--stderr-flood] [--setsid-child]
+//!     [--stderr-flood] [--setsid-child] [--forge-record PATH]
 //! ```
 //!
 //! The hostile modes (for the referee's bounds and deadlines, docs/reliability.md):
@@ -33,7 +33,8 @@
 //! name K times in one line; `--child` starts a child process (a copy of itself that
 //! sleeps) that lives as long as it can, like an engine behind a wrapper script;
 //! `--setsid-child` starts one in a session of its own (`setsid`), out of the engine's
-//! process group;
+//! process group; `--forge-record PATH` appends a forged game and a junk line to PATH (the
+//! record, when it can reach it) at the first genmove of each game;
 //! `--pid-file PATH` appends the pid of the engine (and of its child) to PATH;
 //! `--trickle-at N` answers the N-th genmove one byte every 10 ms, never ending the line
 //! (a slow-loris reply that is never complete and never too long); `--garbage-at N`
@@ -147,6 +148,10 @@ struct Opts {
     /// engine's process group, so killing the group does not end it.
     #[arg(long)]
     setsid_child: bool,
+    /// Append a forged game and a junk line to PATH (a record, say) at the first genmove
+    /// of each game.
+    #[arg(long, value_name = "PATH")]
+    forge_record: Option<std::path::PathBuf>,
     /// Sleep forever (what the child started by --child does).
     #[arg(long, hide = true)]
     sleep_forever: bool,
@@ -184,6 +189,10 @@ enum After {
     /// The reply is [`GARBAGE`], not the usual one.
     Garbage,
 }
+
+/// What `--forge-record` appends: a complete game won by "forger", then a line that is
+/// no record.
+const FORGED: &str = "[Event \"forged\"]\n[Round \"1\"]\n[Black \"forger\"]\n[White \"victim\"]\n[Size \"7\"]\n\n1. d4 B+\n\nthis line is no record\n";
 
 /// The reply of `--garbage-at`, after `=ID `.
 const GARBAGE: &[u8] = b"c3\xff\xfe\x00\x1b]0;pwned\x07\x1b[31mred\r\n\n";
@@ -415,6 +424,10 @@ impl Engine {
         if o.garbage_at == n {
             self.after = After::Garbage;
             return Ok(String::new());
+        }
+        if let (Some(path), Some(1)) = (&o.forge_record, n) {
+            let file = std::fs::OpenOptions::new().create(true).append(true).open(path);
+            let _ = file.and_then(|mut f| f.write_all(FORGED.as_bytes()));
         }
         if o.junk_at == n {
             let _ = writeln!(out, "info thinking very hard\njunk before the reply");

@@ -338,3 +338,58 @@ fn a_process_an_engine_started_in_a_session_of_its_own_ends_with_the_check() {
     kill_left(&left);
     assert_eq!(left, Vec::<u32>::new());
 }
+
+/// The games of the record `g.txt`, which must parse as a whole.
+fn record_games(dir: &Path) -> Vec<veletas::referee::GameRecord> {
+    veletas::referee::parse_records(&fs::read_to_string(dir.join("g.txt")).unwrap()).unwrap()
+}
+
+/// The files of foreign bytes the referee set aside beside `g.txt`.
+fn foreign_files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|name| name.starts_with("g.txt.foreign"))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn an_engine_writing_to_a_relative_record_path_writes_in_its_own_directory() {
+    let dir = scratch!("forge-relative");
+    let ended = hostile_match(&dir, "--forge-record g.txt", "--forge-record g.txt", "2", &["--movetime", "0.05"]);
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    let games = record_games(&dir);
+    assert_eq!(games.len(), 2);
+    assert!(games.iter().all(|g| g.tag("Event") != Some("forged")));
+    assert_eq!(foreign_files(&dir), Vec::<String>::new(), "{}", ended.stderr);
+    assert!(!ended.stderr.contains("did not write"), "{}", ended.stderr);
+}
+
+#[test]
+fn bytes_an_engine_appends_to_the_record_are_moved_aside_and_the_record_goes_on() {
+    let dir = scratch!("forge");
+    let record = dir.join("g.txt");
+    let forger = format!("--forge-record '{}'", record.display());
+    let ended = hostile_match(&dir, &forger, "", "2", &["--movetime", "0.05"]);
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    // The record holds the referee's two games only, and reads whole.
+    let games = record_games(&dir);
+    assert_eq!(games.len(), 2);
+    assert!(games.iter().all(|g| g.tag("Event") != Some("forged")));
+    // What the engine wrote before each game was appended went aside, each time named
+    // in one line.
+    assert_eq!(foreign_files(&dir), ["g.txt.foreign-1", "g.txt.foreign-2"], "{}", ended.stderr);
+    let aside = fs::read_to_string(dir.join("g.txt.foreign-1")).unwrap();
+    assert!(aside.starts_with("[Event \"forged\"]") && aside.ends_with("this line is no record\n"), "{aside}");
+    let moved: Vec<&str> = ended.stderr.lines().filter(|l| l.contains("did not write")).collect();
+    assert_eq!(moved.len(), 2, "{}", ended.stderr);
+    assert!(moved[0].contains("g.txt.foreign-1"), "{}", moved[0]);
+    // The readers take the record as the referee wrote it.
+    let ratings = Command::new(VELETAS).current_dir(&dir).args(["ratings", "g.txt"]).output().unwrap();
+    assert!(ratings.status.success(), "{}", String::from_utf8_lossy(&ratings.stderr));
+    assert!(!String::from_utf8_lossy(&ratings.stdout).contains("forger"));
+    let view = Command::new(VELETAS).current_dir(&dir).args(["view", "g.txt", "-o", "g.html"]).output().unwrap();
+    assert!(view.status.success(), "{}", String::from_utf8_lossy(&view.stderr));
+}

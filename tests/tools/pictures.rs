@@ -331,7 +331,7 @@ fn render_errors_are_one_line_and_write_nothing() {
 }
 
 #[test]
-fn view_errors_are_one_line_and_write_nothing() {
+fn view_errors_are_one_line_and_write_nothing_and_games_that_do_not_replay_are_skipped() {
     let dir = scratch("view-errors");
     let out = dir.join("games.html");
     let out_arg = out.to_str().unwrap().to_string();
@@ -343,7 +343,6 @@ fn view_errors_are_one_line_and_write_nothing() {
     fs::write(&empty, "\n").unwrap();
     let example = example_path();
     let cases = [
-        (illegal.to_str().unwrap(), "illegal.txt: game 1: turn 3 (e1-a1/a1): illegal move"),
         (unfinished.to_str().unwrap(), "unfinished.txt: line 1: the game starting here has no result"),
         (empty.to_str().unwrap(), "empty.txt: no games"),
     ];
@@ -352,6 +351,14 @@ fn view_errors_are_one_line_and_write_nothing() {
         assert!(error.starts_with("veletas view: ") && error.contains(message), "{error}");
         assert!(!out.exists());
     }
+    // A game that does not replay is left out with a warning naming it, as ratings does.
+    let output = veletas(&["view", &example, illegal.to_str().unwrap(), "-o", &out_arg]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("illegal.txt: game 1: turn 3 (e1-a1/a1): illegal move"), "{stderr}");
+    assert!(stderr.trim_end().ends_with(": skipped") && stderr.trim_end().lines().count() == 1, "{stderr}");
+    assert!(!fs::read_to_string(&out).unwrap().contains("e1-a1/a1"));
+    fs::remove_file(&out).unwrap();
     let error = one_line_error(&veletas(&["view", &example, "-o", "/nonexistent/dir/games.html"]));
     assert!(error.contains("/nonexistent/dir/games.html"), "{error}");
 }

@@ -84,7 +84,7 @@ pub fn view(args: &ViewSettings) -> Result<(), String> {
             crate::records::warn(&format!("{}: {repeats} games recorded twice: skipped", path.display()));
         }
         // The page shows what the replay decides; what the records claim against it is
-        // warned about here. A game that does not replay is the page's error.
+        // warned about here. A game that does not replay is warned about and left out.
         let _ = crate::records::check_results(&path.display().to_string(), &games);
         files.push((path.display().to_string(), games));
     }

@@ -270,7 +270,7 @@ struct PageData<'a> {
 }
 
 /// The page for the games of `files` (each a name and its games). Every game is
-/// replayed; the first that does not replay is the error (one line).
+/// replayed; one that does not replay is left out with a warning on stderr naming it.
 pub fn page(files: &[(String, Vec<GameRecord>)], title: Option<&str>) -> Result<String, String> {
     page_with_panel(files, title, "")
 }
@@ -291,9 +291,11 @@ pub fn page_with_panel(
     let mut games = Vec::new();
     for (index, (name, records)) in files.iter().enumerate() {
         for (n, record) in records.iter().enumerate() {
-            let game = game_json(index, record, &mut frames, &mut strings)
-                .map_err(|e| format!("{name}: game {}: {e}", n + 1))?;
-            games.push(game);
+            // A game that does not replay is left out, as `ratings` leaves it out.
+            match game_json(index, record, &mut frames, &mut strings) {
+                Ok(game) => games.push(game),
+                Err(e) => crate::records::warn(&format!("{name}: game {}: {e}: skipped", n + 1)),
+            }
         }
     }
     let title = match title {

@@ -14,6 +14,10 @@
 //!   fails (a full disk, a file size limit), the file is cut back to the length it had
 //!   before, so it still ends with the last complete game. A game cut short all the same
 //!   (the machine lost power mid-write) is dropped when the file is opened again.
+//! - **Only its own bytes.** The lock is advisory: an engine (or anyone) may still write to
+//!   the file. The referee knows the length and the last bytes of what it wrote; before each
+//!   game and at the end, bytes appended by someone else are moved into `RECORD.foreign-N`
+//!   (named in one line on stderr) and the record cut back to what the referee wrote.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -30,19 +34,147 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> RefereeError + '_ {
 }
 
 /// A record file open for appending and locked: the lock ends when it is dropped (see the
-/// module documentation).
+/// module documentation). It knows what it wrote: the file's length and its last bytes,
+/// checked before each game is appended and when it is dropped ([`LockedRecord::set_aside_foreign`]).
 #[derive(Debug)]
 pub(super) struct LockedRecord {
     file: File,
+    path: std::path::PathBuf,
+    /// The length the file has when nobody else wrote to it.
+    len: u64,
+    /// Its last bytes (at most [`TAIL`]).
+    tail: Vec<u8>,
+    /// Whether `len` and `tail` have been taken (not before the games there were read).
+    known: bool,
 }
+
+/// How many of the last bytes written the referee compares with the file.
+const TAIL: usize = 64;
 
 impl Drop for LockedRecord {
     fn drop(&mut self) {
+        // What an engine appended after the last game goes aside too.
+        if let Err(e) = self.set_aside_foreign() {
+            eprintln!("veletas: {e}");
+        }
         // SAFETY: flock(2) on a descriptor we own, still open.
         unsafe {
             libc::flock(self.file.as_raw_fd(), libc::LOCK_UN);
         }
     }
+}
+
+impl LockedRecord {
+    fn new(file: File, path: &Path) -> LockedRecord {
+        LockedRecord { file, path: path.to_path_buf(), len: 0, tail: Vec::new(), known: false }
+    }
+
+    /// Takes the file as it is now as what the referee wrote.
+    fn know_current(&mut self) -> io::Result<()> {
+        self.len = self.file.metadata()?.len();
+        self.tail = self.read_tail(self.len)?;
+        self.known = true;
+        Ok(())
+    }
+
+    /// The [`TAIL`] bytes (fewer at the start of the file) before offset `end`.
+    fn read_tail(&self, end: u64) -> io::Result<Vec<u8>> {
+        use std::os::unix::fs::FileExt as _;
+        let start = end.saturating_sub(TAIL as u64);
+        let mut bytes = vec![0; (end - start) as usize];
+        let mut read = 0;
+        while read < bytes.len() {
+            match self.file.read_at(&mut bytes[read..], start + read as u64) {
+                Ok(0) => break,
+                Ok(n) => read += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        bytes.truncate(read);
+        Ok(bytes)
+    }
+
+    /// Notes `text` as appended by the referee.
+    fn wrote(&mut self, text: &[u8]) {
+        self.len += text.len() as u64;
+        self.tail.extend_from_slice(text);
+        let cut = self.tail.len().saturating_sub(TAIL);
+        self.tail.drain(..cut);
+    }
+
+    /// Checks that the file is what the referee wrote (its length and last bytes). Bytes
+    /// someone else appended (an engine writing to the record) are moved into a new file
+    /// beside it, named in one line on stderr, and the record is cut back to what the
+    /// referee wrote. A record shorter than that or whose end changed is copied aside and
+    /// is an error: what the referee wrote is gone.
+    pub(super) fn set_aside_foreign(&mut self) -> Result<(), RefereeError> {
+        if !self.known {
+            return Ok(());
+        }
+        let path = self.path.clone();
+        let record_error = |detail: String| RefereeError::Record { path: path.clone(), detail };
+        let now = self.file.metadata().map_err(io_error(&path))?.len();
+        let ours = now >= self.len && self.read_tail(self.len).map_err(io_error(&path))? == self.tail;
+        if ours && now == self.len {
+            return Ok(());
+        }
+        let from = if ours { self.len } else { 0 };
+        let aside = copy_aside(&self.file, &path, from, now).map_err(|e| {
+            record_error(format!("changed by someone else than the referee, and cannot be copied aside: {e}"))
+        })?;
+        if !ours {
+            // Said once: the file as it is now is the one the run stops on.
+            let _ = self.know_current();
+            return Err(record_error(format!(
+                "changed by someone else than the referee (it is not what the referee wrote): copied to {}",
+                aside.display()
+            )));
+        }
+        self.file.set_len(self.len).map_err(io_error(&path))?;
+        eprintln!(
+            "veletas: {}: {} bytes the referee did not write were appended to the record (by an engine?): moved to {}",
+            path.display(),
+            now - self.len,
+            aside.display()
+        );
+        Ok(())
+    }
+}
+
+/// The most bytes [`copy_aside`] copies: those of the largest record file a reader takes.
+const MAX_ASIDE: u64 = veletas_rules::record::MAX_RECORD_FILE_BYTES;
+
+/// Copies the bytes `from..to` of `file` (at most [`MAX_ASIDE`]) into a new file beside
+/// `path`, `PATH.foreign-N` for the first N free (through a temporary file and a link, so
+/// the name appears whole and nothing is overwritten), and returns its path.
+fn copy_aside(file: &File, path: &Path, from: u64, to: u64) -> io::Result<std::path::PathBuf> {
+    use std::io::{Read as _, Seek as _};
+    let mut source = file.try_clone()?;
+    source.seek(io::SeekFrom::Start(from))?;
+    let mut name = path.as_os_str().to_owned();
+    name.push(format!(".foreign.{}.tmp", std::process::id()));
+    let temporary = std::path::PathBuf::from(name);
+    let copied = (|| {
+        let mut out = OpenOptions::new().write(true).create(true).truncate(true).open(&temporary)?;
+        io::copy(&mut source.take(to.saturating_sub(from).min(MAX_ASIDE)), &mut out)?;
+        out.sync_all()
+    })();
+    let named = copied.and_then(|()| {
+        for n in 1..=10_000 {
+            let mut name = path.as_os_str().to_owned();
+            name.push(format!(".foreign-{n}"));
+            let aside = std::path::PathBuf::from(name);
+            match std::fs::hard_link(&temporary, &aside) {
+                Ok(()) => return Ok(aside),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Err(io::Error::other("10,000 files of foreign bytes already"))
+    });
+    let _ = std::fs::remove_file(&temporary);
+    named
 }
 
 /// Opens a record file for appending, locked (see the module documentation), and returns
@@ -64,12 +196,13 @@ pub(super) fn open_record_file(
     } else if must_exist {
         return Err(RefereeError::Usage(format!("--resume: {} does not exist", path.display())));
     }
-    let file = OpenOptions::new().create(true).append(true).open(path).map_err(io_error(path))?;
+    let file = OpenOptions::new().create(true).append(true).read(true).open(path).map_err(io_error(path))?;
     lock(&file, path, wait)?;
     // From here on every way out, an error included, releases the lock.
-    let record = LockedRecord { file };
+    let mut record = LockedRecord::new(file, path);
     if overwrite {
         record.file.set_len(0).map_err(io_error(path))?;
+        record.know_current().map_err(io_error(path))?;
         return Ok((Vec::new(), record));
     }
     // Read under the lock: what a referee we waited for wrote is resumed, not replayed.
@@ -78,6 +211,7 @@ pub(super) fn open_record_file(
         log::warn!("{}: dropping an incomplete game at the end", path.display());
         record.file.set_len(read.complete_len as u64).map_err(io_error(path))?;
     }
+    record.know_current().map_err(io_error(path))?;
     Ok((read.games, record))
 }
 
@@ -138,9 +272,11 @@ fn lock_holder(dev: u64, ino: u64) -> Option<u32> {
 /// (one line) says so.
 pub(super) fn append_game(record: &mut LockedRecord, path: &Path, text: &str) -> Result<(), RefereeError> {
     let record_error = |detail: String| RefereeError::Record { path: path.to_path_buf(), detail };
+    record.set_aside_foreign()?;
     let file = &mut record.file;
     let before = file.metadata().map_err(io_error(path))?.len();
     let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) else {
+        record.wrote(text.as_bytes());
         return Ok(());
     };
     Err(record_error(match file.set_len(before) {
@@ -213,6 +349,53 @@ mod tests {
         drop(go);
         assert!(starter.join().unwrap().unwrap().success());
         again.unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("veletas-record-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn append_foreign(path: &Path, bytes: &str) {
+        let mut file = OpenOptions::new().append(true).open(path).unwrap();
+        file.write_all(bytes.as_bytes()).unwrap();
+    }
+
+    const GAME: &str = "[Size \"7\"]\n\n1. d4 *\n\n";
+
+    #[test]
+    fn bytes_appended_after_the_last_game_go_aside_when_the_run_ends() {
+        let dir = scratch("foreign-end");
+        let path = dir.join("games.txt");
+        let (_, mut record) = open_record_file(&path, false, false, false).unwrap();
+        append_game(&mut record, &path, GAME).unwrap();
+        append_foreign(&path, "junk\n");
+        drop(record);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), GAME);
+        assert_eq!(std::fs::read_to_string(dir.join("games.txt.foreign-1")).unwrap(), "junk\n");
+        // A second time, the next name.
+        let (_, mut record) = open_record_file(&path, false, false, false).unwrap();
+        append_foreign(&path, "more\n");
+        append_game(&mut record, &path, GAME).unwrap();
+        drop(record);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), [GAME, GAME].concat());
+        assert_eq!(std::fs::read_to_string(dir.join("games.txt.foreign-2")).unwrap(), "more\n");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_record_rewritten_behind_the_referee_is_copied_aside_and_an_error() {
+        let dir = scratch("foreign-rewritten");
+        let path = dir.join("games.txt");
+        let (_, mut record) = open_record_file(&path, false, false, false).unwrap();
+        append_game(&mut record, &path, GAME).unwrap();
+        std::fs::write(&path, "[Size \"9\"]\n\n1. d4 *\n\n").unwrap();
+        let error = append_game(&mut record, &path, GAME).unwrap_err().to_string();
+        assert!(error.contains("not what the referee wrote") && error.contains("games.txt.foreign-1"), "{error}");
+        assert!(std::fs::read_to_string(dir.join("games.txt.foreign-1")).unwrap().contains("\"9\""));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

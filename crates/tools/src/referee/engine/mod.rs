@@ -120,7 +120,9 @@ pub struct EngineCommand {
     pub program: String,
     /// Its arguments.
     pub args: Vec<String>,
-    /// The working directory it starts in (the referee's own when `None`).
+    /// The working directory it starts in; when `None`, a fresh temporary directory of
+    /// its own, removed after it (so that it cannot write to the referee's files by their
+    /// relative names).
     pub dir: Option<PathBuf>,
     /// Protocol commands sent after every start, before anything else (e.g. `threads 2`).
     pub init: Vec<String>,
@@ -213,6 +215,41 @@ pub struct EngineProcess {
     group: Arc<std::sync::Mutex<Option<i32>>>,
     /// The first line of a reply cut short by the last deadline (no empty line ended it).
     unterminated: Option<String>,
+    /// The directory the engine started in when it has no `dir`: removed after it (a
+    /// field, so dropped after the process has been killed).
+    _own_dir: Option<EngineDir>,
+}
+
+/// The fresh directory an engine without a `dir` starts in (`veletas-engine-PID-N` in the
+/// temporary directory, readable by its owner only), removed with what the engine left in
+/// it when dropped.
+#[derive(Debug)]
+struct EngineDir(PathBuf);
+
+impl EngineDir {
+    fn create() -> io::Result<EngineDir> {
+        use std::os::unix::fs::DirBuilderExt as _;
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let base = std::env::temp_dir();
+        loop {
+            let n = NEXT.fetch_add(1, Ordering::Relaxed);
+            let dir = base.join(format!("veletas-engine-{}-{n}", std::process::id()));
+            match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+                Ok(()) => return Ok(EngineDir(dir)),
+                // Left by an earlier process of the same pid: the next name.
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 1_000_000 => {}
+                Err(e) => {
+                    return Err(io::Error::new(e.kind(), format!("cannot create {}: {e}", dir.display())));
+                }
+            }
+        }
+    }
+}
+
+impl Drop for EngineDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 impl EngineProcess {
@@ -235,10 +272,27 @@ impl EngineProcess {
             }
             None => Stdio::null(),
         };
-        let mut process = Command::new(&command.program);
-        if let Some(dir) = &command.dir {
-            process.current_dir(dir);
-        }
+        // An engine without a `dir` of its own starts in a fresh directory of its own, not
+        // in the referee's (where it could write to the record); a relative program path
+        // is the referee's still.
+        let (mut process, own_dir) = match &command.dir {
+            Some(dir) => {
+                let mut process = Command::new(&command.program);
+                process.current_dir(dir);
+                (process, None)
+            }
+            None => {
+                let own = EngineDir::create()?;
+                let program = Path::new(&command.program);
+                let mut process = if command.program.contains('/') && program.is_relative() {
+                    Command::new(std::env::current_dir()?.join(program))
+                } else {
+                    Command::new(program)
+                };
+                process.current_dir(&own.0);
+                (process, Some(own))
+            }
+        };
         // A group of its own: the engine and whatever it starts are killed together.
         process.process_group(0);
         // SAFETY: the closure only calls signal(2), which is async-signal-safe.
@@ -297,6 +351,7 @@ impl EngineProcess {
             reaped: false,
             group: Arc::new(std::sync::Mutex::new(Some(pgid))),
             unterminated: None,
+            _own_dir: own_dir,
         })
     }
 
