@@ -29,6 +29,7 @@ mod referee;
 mod referee_scripts;
 mod referee_stats;
 mod referee_winrates;
+mod refused_engines;
 mod reports;
 mod rules_names;
 mod runner_options;

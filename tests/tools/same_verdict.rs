@@ -102,14 +102,15 @@ fn api(address: &str, method: &str, path: &str, body: &str) -> Value {
 
 /// The verdict of a game the GUI plays between the two engines, each on its own turn.
 fn by_gui(misbehaviour: &[&str]) -> Verdict {
-    let settings = GuiSettings {
-        engines: vec![format!("bad={}", bad(misbehaviour)), format!("good={}", good())],
-        engines_file: None,
-        port: 0,
-        host: "127.0.0.1".into(),
-        no_browser: true,
-        record: None,
-    };
+    let outcome = gui_game(vec![format!("bad={}", bad(misbehaviour)), format!("good={}", good())]);
+    verdict(outcome["termination"].as_str().unwrap(), outcome["reason"].as_str().unwrap())
+}
+
+/// The outcome (JSON) of a game the GUI plays between `engines` (`NAME=CMD`, Black first)
+/// on 7x7 at 1 s a move, each on its own turn.
+pub(crate) fn gui_game(engines: Vec<String>) -> Value {
+    let settings =
+        GuiSettings { engines, engines_file: None, port: 0, host: "127.0.0.1".into(), no_browser: true, record: None };
     let gui = Gui::bind(&settings, Path::new("/nonexistent/veletas")).unwrap();
     let address = gui.url.trim_start_matches("http://").split('/').next().unwrap().to_string();
     let stop = gui.stopper();
@@ -133,7 +134,7 @@ fn by_gui(misbehaviour: &[&str]) -> Verdict {
     let _ = server.join();
     let outcome = &over["outcome"];
     assert!(!outcome.is_null(), "the game did not end: {over}");
-    verdict(outcome["termination"].as_str().unwrap(), outcome["reason"].as_str().unwrap())
+    outcome.clone()
 }
 
 #[test]

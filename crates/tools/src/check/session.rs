@@ -32,6 +32,7 @@ pub(super) struct Session<'a> {
     pub(super) listed: BTreeSet<String>,
 }
 
+/// A transport failure as a check's failure; an engine that ended says why in its last stderr lines.
 fn describe(engine: &mut EngineClient, command: &str, failure: Failure, timeout: Duration) -> String {
     let unterminated = engine.process_mut().and_then(|p| p.unterminated().map(super::shorten));
     match (failure, unterminated) {
@@ -40,7 +41,7 @@ fn describe(engine: &mut EngineClient, command: &str, failure: Failure, timeout:
             timeout.as_secs_f64()
         ),
         (Failure::Timeout, None) => format!("no reply to '{command}' within {:.2} s", timeout.as_secs_f64()),
-        (failure, _) => format!("'{command}': {failure}"),
+        (failure, _) => format!("'{command}': {}", engine.with_cause(failure)),
     }
 }
 

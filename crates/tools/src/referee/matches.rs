@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use crate::referee::engine::EngineCommand;
 use crate::referee::game::PlayedGame;
-use crate::referee::runner::{Competition, Field, GameResult, Runner, played_engines};
+use crate::referee::runner::{Competition, Field, GameResult, NewFiles, Runner, played_engines};
 use crate::referee::runner::{ScheduledGame, unique_names};
 use crate::referee::summary::{GameOutcome, MatchSummary, SprtSpec, Tally};
 use crate::referee::tournament::field;
@@ -205,6 +205,7 @@ pub fn run_match(args: &MatchSettings) -> Result<MatchSummary, RefereeError> {
     let log = common.engine_log_path();
     common.check_outputs(common.record.as_deref(), log.as_deref(), &[])?;
     common.warn_about_concurrency();
+    let created = NewFiles::before([common.record.as_deref(), log.as_deref(), common.log_protocol.as_deref()]);
     let field = Field::new(defs, book, log, common)?;
     let competition = MatchCompetition {
         games: args.games,
@@ -257,11 +258,15 @@ pub fn run_match(args: &MatchSettings) -> Result<MatchSummary, RefereeError> {
             .collect();
         runner.field.name(&raw);
     } else {
-        if common.check {
-            runner.field.check()?;
+        match runner.field.start(common.check) {
+            Ok(engines) => runner.adopt(engines),
+            Err(e) => {
+                // Refused: the lock let go first, then what this run created removed.
+                drop(runner);
+                created.remove(common.record.as_deref());
+                return Err(e);
+            }
         }
-        let engines = runner.field.probe()?;
-        runner.adopt(engines);
     }
     runner.write_live_now()?;
     let played = runner.play(todo, left);

@@ -196,10 +196,17 @@ pub(super) fn open_record_file(
     } else if must_exist {
         return Err(RefereeError::Usage(format!("--resume: {} does not exist", path.display())));
     }
-    let file = OpenOptions::new().create(true).append(true).read(true).open(path).map_err(io_error(path))?;
-    lock(&file, path, wait)?;
-    // From here on every way out, an error included, releases the lock.
-    let mut record = LockedRecord::new(file, path);
+    let mut record = loop {
+        let file = OpenOptions::new().create(true).append(true).read(true).open(path).map_err(io_error(path))?;
+        lock(&file, path, wait)?;
+        // From here on every way out, an error included, releases the lock.
+        let record = LockedRecord::new(file, path);
+        // The referee waited for may have removed the file (its engines were refused before
+        // the first game): the path's new file is the record then.
+        if names_file(path, &record.file) {
+            break record;
+        }
+    };
     if overwrite {
         record.file.set_len(0).map_err(io_error(path))?;
         record.know_current().map_err(io_error(path))?;
@@ -213,6 +220,14 @@ pub(super) fn open_record_file(
     }
     record.know_current().map_err(io_error(path))?;
     Ok((read.games, record))
+}
+
+/// Whether `path` names the open `file` (the same device and inode).
+fn names_file(path: &Path, file: &File) -> bool {
+    match (std::fs::metadata(path), file.metadata()) {
+        (Ok(named), Ok(open)) => named.dev() == open.dev() && named.ino() == open.ino(),
+        _ => false,
+    }
 }
 
 /// Takes the exclusive advisory lock of the record `file`: at once, or after waiting when

@@ -14,7 +14,9 @@
 //! (`>`: sent to the engine, `<`: received from it; `game -` before the first game), and
 //! stderr lines `[alpha] text`. Every line is written with one `write` to a file opened
 //! for appending, so lines of engines running at once do not mix; an engine's stderr
-//! line is cut at [`MAX_STDERR_LINE`] bytes.
+//! line is cut at [`MAX_STDERR_LINE`] bytes. Whether or not there is an engine log, an
+//! engine's stderr is read to its end and its last lines kept ([`StderrTail`]), to show why
+//! an engine that ended at start-up ended.
 //!
 //! Each log is bounded per engine and run: an engine's lines take at most
 //! [`ENGINE_LOG_CAP`] bytes of the engine log, and its protocol lines (both ways) as much of
@@ -24,6 +26,7 @@
 //! size limit) loses its line and nothing else: the engine's stderr is still read to its
 //! end, so the engine never blocks on it, and no game is lost for a log.
 
+use std::collections::VecDeque;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::Path;
@@ -216,18 +219,64 @@ fn time_of_day() -> String {
     format!("{:02}:{:02}:{:02}.{:03}", secs / 3600 % 24, secs / 60 % 60, secs % 60, now.subsec_millis())
 }
 
-/// Appends the lines of an engine's `stderr` to the file `path`, each prefixed with the
-/// engine's name in brackets, from a thread of its own that ends with the output (its handle).
-pub fn forward_stderr(stderr: ChildStderr, path: &Path, traffic: Traffic) -> io::Result<std::thread::JoinHandle<()>> {
-    let file = OpenOptions::new().create(true).append(true).open(path)?;
-    std::thread::Builder::new().name("engine-stderr".into()).spawn(move || copy_prefixed(stderr, file, &traffic))
+/// The most stderr lines of an engine process kept to show why it ended ([`StderrTail`]).
+pub const TAIL_LINES: usize = 5;
+
+/// The most characters of each line a [`StderrTail`] keeps (after quoting).
+pub const TAIL_LINE_CHARS: usize = 200;
+
+/// The last lines an engine process wrote to stderr (at most [`TAIL_LINES`] that are not
+/// blank, each trimmed and quoted with [`veletas_rules::quoted_to`] to [`TAIL_LINE_CHARS`]
+/// characters): what an engine that ended at start-up said about why (clap's "tip:
+/// --movetime"), shown in the error whether or not there is an engine log.
+#[derive(Clone, Debug, Default)]
+pub struct StderrTail(Arc<Mutex<VecDeque<String>>>);
+
+impl StderrTail {
+    /// Keeps `line` (raw bytes, cut by the reader) as the newest line.
+    fn push(&self, line: &[u8]) {
+        let text = String::from_utf8_lossy(line);
+        let text = text.trim();
+        if text.is_empty() {
+            return;
+        }
+        let mut lines = lock(&self.0);
+        if lines.len() == TAIL_LINES {
+            lines.pop_front();
+        }
+        lines.push_back(veletas_rules::quoted_to(text, TAIL_LINE_CHARS));
+    }
+
+    /// The lines kept, oldest first.
+    pub fn lines(&self) -> Vec<String> {
+        lock(&self.0).iter().cloned().collect()
+    }
+
+    /// `its stderr ended with: LINE | LINE`, or `None` when it wrote nothing.
+    pub fn shown(&self) -> Option<String> {
+        let lines = self.lines();
+        (!lines.is_empty()).then(|| format!("its stderr ended with: {}", lines.join(" | ")))
+    }
 }
 
-/// Copies `input` line by line to `output`, each line `[NAME] text` (cut at
+/// Reads an engine's `stderr` to its end from a thread of its own (its handle), keeping its
+/// last lines in `tail`; with a `log`, appends every line to that file, prefixed with the
+/// engine's name in brackets.
+pub fn forward_stderr(
+    stderr: ChildStderr,
+    log: Option<&Path>,
+    traffic: Traffic,
+    tail: StderrTail,
+) -> io::Result<std::thread::JoinHandle<()>> {
+    let file = log.map(|path| OpenOptions::new().create(true).append(true).open(path)).transpose()?;
+    std::thread::Builder::new().name("engine-stderr".into()).spawn(move || copy_prefixed(stderr, file, &traffic, &tail))
+}
+
+/// Copies `input` line by line to `output` (if any), each line `[NAME] text` (cut at
 /// [`MAX_STDERR_LINE`] bytes), within the engine's [`LogBudget`], until the end of `input`
-/// or a failure to read it; then, if lines were lost (past the cap, or to failed writes),
-/// a line with their count.
-fn copy_prefixed(input: impl Read, mut output: impl Write, traffic: &Traffic) {
+/// or a failure to read it, keeping the last lines in `tail`; then, if lines were lost
+/// (past the cap, or to failed writes), a line with their count.
+fn copy_prefixed(input: impl Read, mut output: Option<impl Write>, traffic: &Traffic, tail: &StderrTail) {
     let mut reader = BufReader::new(input);
     let mut line = Vec::new();
     let mut lost = 0u64;
@@ -243,6 +292,8 @@ fn copy_prefixed(input: impl Read, mut output: impl Write, traffic: &Traffic) {
         if !complete && line.len() >= MAX_STDERR_LINE && skip_line(&mut reader).is_err() {
             break;
         }
+        tail.push(&line);
+        let Some(output) = output.as_mut() else { continue };
         let name = traffic.name();
         let text = String::from_utf8_lossy(&line);
         let text = format!("[{name}] {}\n", text.trim_end_matches(['\n', '\r']));
@@ -259,7 +310,9 @@ fn copy_prefixed(input: impl Read, mut output: impl Write, traffic: &Traffic) {
             lost += 1;
         }
     }
-    if lost > 0 {
+    if lost > 0
+        && let Some(output) = output.as_mut()
+    {
         let text = format!(
             "[{}] {lost} lines of this engine process not written (the log's cap, or a failed write)\n",
             traffic.name()
@@ -298,7 +351,7 @@ mod tests {
         let long = "x".repeat(MAX_STDERR_LINE + 10);
         let input = format!("one\r\ntwo\n{long}\nlast");
         let mut out = Vec::new();
-        copy_prefixed(input.as_bytes(), &mut out, &traffic);
+        copy_prefixed(input.as_bytes(), Some(&mut out), &traffic, &StderrTail::default());
         let text = String::from_utf8(out).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "[alpha] one");
@@ -306,6 +359,22 @@ mod tests {
         assert_eq!(lines[2].len(), "[alpha] ".len() + MAX_STDERR_LINE);
         assert_eq!(lines[3], "[alpha] last");
         assert_eq!(lines.len(), 4);
+    }
+
+    #[test]
+    fn the_tail_keeps_the_last_lines_that_are_not_blank_quoted_and_cut() {
+        let tail = StderrTail::default();
+        let long = "y".repeat(TAIL_LINE_CHARS + 50);
+        let input = format!("one\ntwo\n\n   \n  tip: \u{1b}[31m--movetime\r\nthree\nfour\n{long}\nfive");
+        copy_prefixed(input.as_bytes(), None::<Vec<u8>>, &Traffic::new("alpha", None), &tail);
+        let lines = tail.lines();
+        assert_eq!(lines.len(), TAIL_LINES, "{lines:?}");
+        assert_eq!(lines[0], "tip: \\u{1b}[31m--movetime");
+        assert_eq!(&lines[1..3], ["three", "four"]);
+        assert_eq!(lines[3], format!("{}...", "y".repeat(TAIL_LINE_CHARS)));
+        assert_eq!(lines[4], "five");
+        assert!(tail.shown().unwrap().starts_with("its stderr ended with: tip: "), "{:?}", tail.shown());
+        assert_eq!(StderrTail::default().shown(), None);
     }
 
     /// A writer whose every write fails, as on a full disk.
@@ -328,7 +397,7 @@ mod tests {
         let lines = (ENGINE_LOG_CAP as usize) / 1000 + 100;
         let input = line.repeat(lines);
         let mut out = Vec::new();
-        copy_prefixed(input.as_bytes(), &mut out, &traffic);
+        copy_prefixed(input.as_bytes(), Some(&mut out), &traffic, &StderrTail::default());
         assert!(out.len() as u64 <= ENGINE_LOG_CAP + 1024, "{}", out.len());
         let text = String::from_utf8(out).unwrap();
         let last: Vec<&str> = text.lines().rev().take(2).collect();
@@ -343,12 +412,12 @@ mod tests {
         );
         // The budget is the engine's for the run: its next process writes only the count.
         let mut out = Vec::new();
-        copy_prefixed(line.repeat(3).as_bytes(), &mut out, &traffic);
+        copy_prefixed(line.repeat(3).as_bytes(), Some(&mut out), &traffic, &StderrTail::default());
         assert_eq!(String::from_utf8(out).unwrap().lines().count(), 1);
         // A log that cannot be written still has its input read to the end.
         let input = line.repeat(1000).into_bytes();
         let mut rest: &[u8] = &input;
-        copy_prefixed(&mut rest, Full, &Traffic::new("beta", None));
+        copy_prefixed(&mut rest, Some(Full), &Traffic::new("beta", None), &StderrTail::default());
         assert!(rest.is_empty(), "{} bytes left unread", rest.len());
     }
 

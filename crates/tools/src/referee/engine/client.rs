@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use super::{EngineCommand, EngineProcess, Exchange, Failure, Killer, Reply};
 use crate::referee::clock::TimeControl;
-use crate::referee::traffic::Traffic;
+use crate::referee::traffic::{StderrTail, Traffic};
 use veletas_rules::{Game, Position, Rules, Variant};
 
 /// The client of one engine, as the referee, `check`, `book` and the GUI drive it: the
@@ -34,6 +34,8 @@ pub struct EngineClient {
     init_pending: bool,
     /// Its name and game, for the logs.
     traffic: Traffic,
+    /// The last stderr lines of the latest process (kept after it is gone).
+    stderr_tail: StderrTail,
 }
 
 impl EngineClient {
@@ -50,6 +52,7 @@ impl EngineClient {
             seen: None,
             init_pending: false,
             traffic,
+            stderr_tail: StderrTail::default(),
         }
     }
 
@@ -78,7 +81,9 @@ impl EngineClient {
         self.process = None;
         self.seen = None;
         self.capabilities = Capabilities::default();
-        self.process = Some(EngineProcess::spawn_logged(&self.command, self.log.as_deref(), self.traffic.clone())?);
+        let process = EngineProcess::spawn_logged(&self.command, self.log.as_deref(), self.traffic.clone())?;
+        self.stderr_tail = process.stderr_tail().clone();
+        self.process = Some(process);
         self.starts += 1;
         self.init_pending = true;
         Ok(true)
@@ -139,6 +144,12 @@ impl EngineClient {
             Some(process) => process.stream_until(command, duration, timeout, stop, on_line),
             None => Err(Failure::Exited("it is not running".into())),
         }
+    }
+
+    /// What the latest process last wrote to stderr, as [`StderrTail::shown`] says it (kept
+    /// after the process is gone), or `None`.
+    pub fn stderr_tail(&self) -> Option<String> {
+        self.stderr_tail.shown()
     }
 
     /// Whether a process is running.

@@ -6,6 +6,9 @@
 //! has not seen, ask its move (`genmove`, or `genmove_analyze` with its notes) and its
 //! `final_score`.
 //!
+//! An engine that ends during start-up (its start-up commands, `list_commands`, the
+//! greeting) has the last lines of its stderr in the failure, to say why.
+//!
 //! Every misbehaviour is a [`Fault`], whose [`Fault::termination`] and text are the
 //! termination and reason a game record gives it: an engine's verdict is the same
 //! whichever tool drove it. An engine that answers `?` to `time_settings` (it knows no
@@ -16,7 +19,7 @@ use std::io;
 use std::time::{Duration, Instant};
 
 pub use super::client::{Ask, Capabilities, Setup};
-use super::{EngineClient, Failure, MAX_NAME, MAX_SHOWN, Reply, clean_text};
+use super::{EngineClient, Failure, MAX_NAME, MAX_SHOWN, Reply, STOPPED, clean_text};
 use crate::referee::clock::{Clock, format_seconds};
 use veletas_rules::record::{Evaluation, FirstSteps, Termination, WinRate};
 use veletas_rules::{Color, Game, Move, RuleSet};
@@ -215,7 +218,10 @@ impl EngineClient {
         let listed = match self.command("list_commands", timeout) {
             Ok(Reply { success: true, text }) => text,
             Ok(Reply { success: false, .. }) => String::new(),
-            Err(failure) => return Err(Fault::NoReply { command: "list_commands".into(), failure, timeout }),
+            Err(failure) => {
+                let failure = self.with_cause(failure);
+                return Err(Fault::NoReply { command: "list_commands".into(), failure, timeout });
+            }
         };
         self.capabilities = Capabilities::from_list(&listed);
         Ok(true)
@@ -232,10 +238,24 @@ impl EngineClient {
         for command in self.command_line().init.clone() {
             if let Err(refused) = self.expect_ok(&command, timeout) {
                 self.kill();
-                return Err(refused);
+                return Err(match refused {
+                    Fault::NoReply { command, failure, timeout } => {
+                        Fault::NoReply { command, failure: self.with_cause(failure), timeout }
+                    }
+                    refused => refused,
+                });
             }
         }
         Ok(true)
+    }
+
+    /// `failure` with, when the engine ended, the last lines of its stderr: why an engine
+    /// that ended at start-up ended (clap's "tip: --movetime"), in every tool's message.
+    pub fn with_cause(&self, failure: Failure) -> Failure {
+        match (failure, self.stderr_tail()) {
+            (Failure::Exited(detail), Some(tail)) if detail != STOPPED => Failure::Exited(format!("{detail}; {tail}")),
+            (failure, _) => failure,
+        }
     }
 
     /// What the running process listed with `list_commands` (nothing before
@@ -254,10 +274,11 @@ impl EngineClient {
     /// non-empty line), then `version` (optional).
     pub fn greet(&mut self, timeout: Duration) -> Result<Identity, GreetError> {
         let mut ask = |command: &'static str| -> Result<Reply, GreetError> {
-            self.command(command, timeout).map_err(|failure| match failure {
-                Failure::Timeout => GreetError::Timeout { command, seconds: timeout.as_secs_f64() },
-                failure => GreetError::Failed { command, failure },
-            })
+            match self.command(command, timeout) {
+                Ok(reply) => Ok(reply),
+                Err(Failure::Timeout) => Err(GreetError::Timeout { command, seconds: timeout.as_secs_f64() }),
+                Err(failure) => Err(GreetError::Failed { command, failure: self.with_cause(failure) }),
+            }
         };
         let refused = |command, text: &str| GreetError::Refused { command, text: shorten(text) };
         match ask("protocol_version")? {

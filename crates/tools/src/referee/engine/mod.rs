@@ -2,7 +2,8 @@
 //!
 //! An engine is started directly (no shell) from its command line split by
 //! [`split_command`], in a process group of its own (see the `process` module); its stderr
-//! goes to a log file (or nowhere), never to the terminal. A reader thread turns its
+//! goes to a log file (or nowhere), never to the terminal, its last lines kept to say why
+//! it ended ([`StderrTail`]). A reader thread turns its
 //! stdout into lines on a channel, so that every read the referee makes has a deadline:
 //! an engine that does not answer in time is killed, its whole process group with it.
 //! Writes have the same deadline: the engine's stdin is non-blocking, and an engine that
@@ -46,7 +47,7 @@ use crate::referee::orphans;
 use crate::referee::process::{
     kill_group, register_group, restore_default_signals, set_nonblocking, unregister_group, write_all_before,
 };
-use crate::referee::traffic::{Traffic, forward_stderr};
+use crate::referee::traffic::{StderrTail, Traffic, forward_stderr};
 use crate::referee::words::{SplitError, split_command};
 use veletas_rules::record::time::MAX_SECONDS;
 
@@ -202,9 +203,12 @@ pub struct EngineProcess {
     output: Arc<Output>,
     /// Dropped with the process: tells a reader that stopped on a flood to let the pipe go.
     _release: Sender<()>,
-    /// The thread that copies stderr to the engine log (waited for a moment at the end, so
-    /// that its last line, the count of the lines the log's cap dropped, is written).
+    /// The thread that reads stderr, copying it to the engine log (waited for a moment at
+    /// the end, so that its last line, the count of the lines the log's cap dropped, is
+    /// written, and its last lines are kept).
     stderr_copier: Option<thread::JoinHandle<()>>,
+    /// The last lines of its stderr.
+    stderr_tail: StderrTail,
     /// The engine's name and game, for the protocol log.
     traffic: Traffic,
     next_id: u64,
@@ -253,8 +257,8 @@ impl Drop for EngineDir {
 }
 
 impl EngineProcess {
-    /// Starts `command` with stdin and stdout piped and stderr appended to `log`
-    /// (discarded without a log).
+    /// Starts `command` with stdin and stdout piped and stderr appended to `log` (read and
+    /// dropped without a log), its last lines kept ([`EngineProcess::stderr_tail`]).
     pub fn spawn(command: &EngineCommand, log: Option<&Path>) -> io::Result<EngineProcess> {
         EngineProcess::spawn_logged(command, log, Traffic::new(&command.text, None))
     }
@@ -262,16 +266,14 @@ impl EngineProcess {
     /// [`EngineProcess::spawn`], with every line of stderr prefixed with the name that
     /// `traffic` holds and every protocol line noted in its protocol log.
     pub fn spawn_logged(command: &EngineCommand, log: Option<&Path>, traffic: Traffic) -> io::Result<EngineProcess> {
-        let stderr = match log {
-            Some(path) => {
-                // Opened here too, so that a log that cannot be written is an error at start.
-                OpenOptions::new().create(true).append(true).open(path).map_err(|e| {
-                    io::Error::new(e.kind(), format!("cannot open the engine log {}: {e}", path.display()))
-                })?;
-                Stdio::piped()
-            }
-            None => Stdio::null(),
-        };
+        if let Some(path) = log {
+            // Opened here too, so that a log that cannot be written is an error at start.
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| io::Error::new(e.kind(), format!("cannot open the engine log {}: {e}", path.display())))?;
+        }
         // An engine without a `dir` of its own starts in a fresh directory of its own, not
         // in the referee's (where it could write to the record); a relative program path
         // is the referee's still.
@@ -299,7 +301,7 @@ impl EngineProcess {
         unsafe {
             process.pre_exec(restore_default_signals);
         }
-        process.args(&command.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(stderr);
+        process.args(&command.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
         let mut child = orphans::start_engine(|| {
             let child = process.spawn().map_err(|e| {
                 let place = command.dir.as_ref().map(|d| format!(" in {}", d.display())).unwrap_or_default();
@@ -310,12 +312,12 @@ impl EngineProcess {
         })?;
         let pgid = child.id() as i32;
         register_group(pgid);
-        let stderr_copier = match (log, child.stderr.take()) {
-            (Some(path), Some(stderr)) => {
-                forward_stderr(stderr, path, traffic.clone()).map_err(|e| log::warn!("{}: {e}", path.display())).ok()
-            }
-            _ => None,
-        };
+        let stderr_tail = StderrTail::default();
+        let stderr_copier = child.stderr.take().and_then(|stderr| {
+            forward_stderr(stderr, log, traffic.clone(), stderr_tail.clone())
+                .map_err(|e| log::warn!("the engine's stderr: {e}"))
+                .ok()
+        });
         let give_up = |mut child: Child, e: io::Error| {
             kill_group(pgid);
             let _ = child.wait();
@@ -345,6 +347,7 @@ impl EngineProcess {
             output,
             _release: release,
             stderr_copier,
+            stderr_tail,
             traffic,
             next_id: 1,
             running: true,
@@ -621,6 +624,8 @@ impl EngineProcess {
                 }
             }
         };
+        // The group is dead: its stderr ends, and its last lines are kept for the caller.
+        self.wait_for_stderr();
         Failure::Exited(format!("{what}; {status}"))
     }
 
@@ -671,6 +676,20 @@ impl EngineProcess {
         self.running = false;
         self.stdin = None;
         self.end_group();
+    }
+
+    /// Waits a moment ([`REAP_WAIT`] at most) for the end of the stderr of a process whose
+    /// group is dead (it ends unless a process that left the group holds it).
+    fn wait_for_stderr(&self) {
+        let give_up = Instant::now() + REAP_WAIT;
+        while self.stderr_copier.as_ref().is_some_and(|copier| !copier.is_finished()) && Instant::now() < give_up {
+            thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    /// The last lines of its stderr so far (all of them once it has ended).
+    pub fn stderr_tail(&self) -> &StderrTail {
+        &self.stderr_tail
     }
 
     /// After a [`Failure::Timeout`]: the first line of the reply that had begun but was not
@@ -724,11 +743,7 @@ impl EngineProcess {
 impl Drop for EngineProcess {
     fn drop(&mut self) {
         self.kill();
-        // The group is dead, so its stderr ends unless a process that left the group holds it.
-        let give_up = Instant::now() + REAP_WAIT;
-        while self.stderr_copier.as_ref().is_some_and(|copier| !copier.is_finished()) && Instant::now() < give_up {
-            thread::sleep(Duration::from_millis(2));
-        }
+        self.wait_for_stderr();
     }
 }
 

@@ -105,6 +105,15 @@ impl Field {
         Ok(())
     }
 
+    /// Before the first game: with `check` the required checks ([`Field::check`]), then
+    /// every engine started once ([`Field::probe`]).
+    pub fn start(&mut self, check: bool) -> Result<Vec<EngineClient>, RefereeError> {
+        if check {
+            self.check()?;
+        }
+        self.probe()
+    }
+
     /// Starts every engine once (in parallel): each must answer `protocol_version` and
     /// `name` ([`EngineClient::greet`]), or none plays. Names the field from the names
     /// given and the replies ([`super::names::distinct_names`]) and returns
@@ -174,6 +183,34 @@ impl Field {
         let fixed: Vec<bool> = self.defs.iter().map(|d| d.name.is_some()).collect();
         let commands: Vec<&EngineCommand> = self.defs.iter().map(|d| &d.command).collect();
         self.names = super::names::distinct_names(raw, &fixed, &commands);
+    }
+}
+
+/// The files a run creates before its engines start (the record file, the engine log, the
+/// protocol log), to remove again when an engine is refused before the first game: a
+/// refused run leaves no empty record or log behind (the error carries the engine's last
+/// stderr lines).
+pub(crate) struct NewFiles {
+    paths: Vec<PathBuf>,
+}
+
+impl NewFiles {
+    /// Those of `paths` that do not exist yet.
+    pub fn before<'p>(paths: impl IntoIterator<Item = Option<&'p std::path::Path>>) -> NewFiles {
+        let paths = paths.into_iter().flatten().filter(|p| std::fs::symlink_metadata(p).is_err());
+        NewFiles { paths: paths.map(std::path::Path::to_path_buf).collect() }
+    }
+
+    /// Removes those that exist now, the run refused (after the record file's lock is let
+    /// go: a referee that waited for it opens the path anew, see `record_file`). A record
+    /// that holds anything (another referee wrote to it meanwhile) is kept.
+    pub fn remove(&self, record: Option<&std::path::Path>) {
+        for path in &self.paths {
+            let empty = std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == 0);
+            if Some(path.as_path()) != record || empty {
+                let _ = std::fs::remove_file(path);
+            }
+        }
     }
 }
 

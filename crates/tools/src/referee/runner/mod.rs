@@ -46,7 +46,7 @@ mod names;
 mod result;
 
 pub use field::EngineDef;
-pub(crate) use field::Field;
+pub(crate) use field::{Field, NewFiles};
 pub(crate) use names::unique_names;
 pub(crate) use result::played_engines;
 use result::recorded_result;

@@ -12,7 +12,7 @@ use crate::referee::RefereeError;
 use crate::referee::game::PlayedGame;
 use crate::referee::openings::OpeningBook;
 use crate::referee::runner::{
-    Competition, EngineDef, Field, GameResult, Runner, ScheduledGame, played_engines, unique_names,
+    Competition, EngineDef, Field, GameResult, NewFiles, Runner, ScheduledGame, played_engines, unique_names,
 };
 use crate::referee::summary::{GameOutcome, SprtSpec, Tally};
 use crate::referee::tournament::field;
@@ -332,13 +332,12 @@ pub fn run_tournament(args: &TournamentSettings) -> Result<TournamentReport, Ref
     let (mut plan, defs, book) = Plan::new(args)?;
     common.check_outputs(plan.record.as_deref(), plan.log.as_deref(), &[])?;
     common.warn_about_concurrency();
+    let created = NewFiles::before([plan.log.as_deref(), common.log_protocol.as_deref()]);
     let mut field = Field::new(defs, book, plan.log.clone(), common)?;
     // From here on a first SIGINT or SIGTERM stops the games in order.
     crate::referee::process::stop_gracefully(true);
-    if common.check {
-        field.check()?;
-    }
-    let engines = field.probe()?;
+    // Refused, what this run created is removed (the record file is opened later).
+    let engines = field.start(common.check).inspect_err(|_| created.remove(None))?;
     let own = fnv1a(&plan.describe(&field));
     let mut settings = plan.settings(&field);
     let (size, rules) = (field.book.variant.size(), field.book.rules);
