@@ -275,11 +275,14 @@ fn sigint_ends_every_engine_and_its_children() {
     let one = format!("'{FAKE}' --hang-at 1 --child --pid-file '{}'", pids.display());
     let two = format!("'{FAKE}' --child --pid-file '{}'", pids.display());
     let args = ["match", "--engine", &one, "--engine", &two, "--games", "2", "--size", "7", "--movetime", "600"];
-    let child = start(&dir, &[&args[..], &["--record", "g.txt"]].concat());
-    // Both engines and both children have started once four pids are noted; the polling
-    // is bounded by the hang guard, not timed.
+    let child = start(&dir, &[&args[..], &["--record", "g.txt", "--log-protocol", "p.log"]].concat());
+    // Both engines and both children have started once four pids are noted, and the game
+    // (not the start-up) runs once the first genmove is sent; the polling is bounded by
+    // the hang guard, not timed.
     let mut polls = 0;
-    while fs::read_to_string(&pids).unwrap_or_default().lines().count() < 4 {
+    while fs::read_to_string(&pids).unwrap_or_default().lines().count() < 4
+        || !fs::read_to_string(dir.join("p.log")).unwrap_or_default().contains(" genmove ")
+    {
         polls += 1;
         assert!(polls < 3000, "the engines did not start");
         std::thread::sleep(Duration::from_millis(100));
