@@ -11,8 +11,8 @@ use veletas_gui::GuiSettings;
 --engine random='veletas --player random'\n  veletas gui --engines engines.toml\n  veletas gui --no-browser --port 8080 --record my-games.txt")]
 pub struct GuiArgs {
     /// An engine the page may choose for either colour (repeatable), `NAME=CMD ARGS` or
-    /// `CMD ARGS`, run without a shell. Default: this program as the engine, with
-    /// --playouts 2000, and its easy players greedy and random.
+    /// `CMD ARGS`, run without a shell. Default: this program as the engine (thinking for
+    /// the time the page gives each move), and its easy players greedy and random.
     #[arg(long = "engine", value_name = "[NAME=]CMD ARGS")]
     pub engines: Vec<String>,
     /// An engines file (TOML), as `veletas tournament --engines` reads it: `[[engine]]`

@@ -115,9 +115,11 @@ async function main() {
   const thinkerCommand = `thinker=${veletas} --seed 9`
   // A fast engine for the match.
   const quickCommand = `quick=${veletas} --player random --seed 11`
+  // An engine that cannot start (it exits at once): refused in the dialog.
+  const brokenCommand = 'broken=false'
   const t0 = Date.now()
   const server = await startServer(['--record', recordFile, '--engine', engineCommand, '--engine', crashCommand,
-    '--engine', randomCommand, '--engine', thinkerCommand, '--engine', quickCommand])
+    '--engine', randomCommand, '--engine', thinkerCommand, '--engine', quickCommand, '--engine', brokenCommand])
   assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/$/, 'the first line is the URL')
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'veletas-chromium-'))
   const browser = await puppeteer.launch({
@@ -133,7 +135,8 @@ async function main() {
   let requests = 0
   const figures = {}
   try {
-    const page = await browser.newPage()
+    // (`page` is the tab the helpers below act on: a second tab takes its place a while.)
+    let page = await browser.newPage()
     await page.setViewport({width: 1200, height: 820})
     page.on('console', (msg) => { if (msg.type() === 'error' || msg.type() === 'warn') problems.push(`console: ${msg.text()}`) })
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`))
@@ -145,6 +148,24 @@ async function main() {
       if (!r.url().startsWith(server.url) && !r.url().startsWith('data:')) problems.push(`foreign request: ${r.url()}`)
       if (r.url().includes('/api/games/') && r.method() === 'POST') requests += 1
     })
+    // The engine processes the server runs: its children (a zombie is one too).
+    const engineProcesses = () => fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).filter((entry) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === server.child.pid
+      } catch (e) {
+        return false
+      }
+    }).length
+    // Waits until the server runs at most `most` engine processes.
+    const enginesEnd = async (most, label) => {
+      let count = engineProcesses()
+      for (let i = 0; i < 300 && count > most; i++) {
+        await new Promise((r) => setTimeout(r, 50))
+        count = engineProcesses()
+      }
+      assert.ok(count <= most, `${label}: the server still runs ${count} engine processes, not at most ${most}`)
+    }
     const t1 = Date.now()
     await page.goto(server.url, {waitUntil: 'load'})
     await page.waitForSelector('dialog[open]')
@@ -486,6 +507,10 @@ async function main() {
     assert.deepEqual([...thinkers].sort(), ['player-black', 'player-white'], "both engines' thinking was shown")
     await page.waitForFunction(() => /wins/.test(document.getElementById('status').textContent), {timeout: 60000})
     state = await checkBoard('our engine against itself, at the end')
+    // Analyse on the finished game's position says there is nothing to analyse.
+    await page.click('#analyse')
+    await page.waitForFunction(() => /game is over/.test(document.getElementById('analysis-state').textContent))
+    await page.click('#analyse')
     const points = Number(await page.evaluate(() => document.body.dataset.graphPoints))
     assert.ok(points >= state.moves.length / 2, `the win-rate graph has ${points} points for ${state.moves.length} turns`)
     // A click on the graph shows that turn's position: the pieces of the record cut there.
@@ -570,6 +595,11 @@ async function main() {
     const recordedBefore = (fs.readFileSync(recordFile, 'utf8').match(/\[Result /g) || []).length
     await newGame('7', 'classic', '4', '2', {games: '3', movetime_black: '0.2', movetime_white: '0.2'})
     await page.waitForFunction(() => /^[123]\/3 /.test(document.body.dataset.series || ''))
+    // The end of a game of the match stays on screen (its final position and result) before
+    // the next game is shown.
+    await page.waitForFunction(() => /^1\/3 /.test(document.body.dataset.series) &&
+      /wins/.test(document.getElementById('status').textContent), {timeout: 60000})
+    await page.screenshot({path: path.join(shots, 'match-game-over.png')})
     await page.waitForFunction(() => /^3\/3 /.test(document.body.dataset.series) &&
       /wins/.test(document.getElementById('status').textContent), {timeout: 60000})
     await page.screenshot({path: path.join(shots, 'match.png')})
@@ -584,6 +614,13 @@ async function main() {
       assert.match(game, new RegExp(`\\[Round "${i + 1}"\\]`))
       assert.match(game, i % 2 === 0 ? /\[Black "quick"\]\n\[White "random"\]/ : /\[Black "random"\]\n\[White "quick"\]/)
     })
+    // Every game of the match stays to be looked at: its first, from the match's list.
+    const matchGames = await page.$$eval('#series-games a', (links) => links.map((a) => a.getAttribute('href')))
+    assert.equal(matchGames.length, 3, `the match's games are listed: ${matchGames}`)
+    await page.click('#series-games a')
+    await page.waitForFunction((hash) => location.hash === hash && /^1\/3 /.test(document.body.dataset.series) &&
+      /wins/.test(document.getElementById('status').textContent), {}, matchGames[0])
+    await enginesEnd(0, 'after the match')
     console.log(`a match of three games: ${series}`)
     // Stop match: the game being played is closed (no result, not recorded), no other starts.
     await newGame('7', 'classic', '3', '0', {games: '2'})
@@ -596,6 +633,67 @@ async function main() {
     await new Promise((r) => setTimeout(r, 300))
     assert.equal((fs.readFileSync(recordFile, 'utf8').match(/\[Result /g) || []).length, recordedBefore + 3,
       'the stopped game is not recorded')
+    // No engine outlives its game, a stopped one's neither (nor is left a zombie).
+    await enginesEnd(0, 'after Stop match')
+
+    // ---- every game has its address: a reload and a second tab go on with the game ----
+    await newGame('7', 'classic', 'person', '0')
+    await playTurn(null)
+    state = await settled()
+    const gameId = await page.evaluate(() => document.body.dataset.game)
+    assert.equal(await page.evaluate(() => location.hash), `#/games/${gameId}`, "the game's address")
+    await page.reload({waitUntil: 'load'})
+    await page.waitForFunction((g) => document.body.dataset.game === g, {timeout: 10000}, gameId)
+    assert.deepEqual((await settled()).moves, state.moves, 'the reloaded page shows the game')
+    assert.equal(await page.$('dialog[open]'), null, 'no dialog after a reload')
+    await playTurn(null)
+    state = await settled()
+    await checkBoard('after a reload, a turn and the answer')
+    const first = page
+    const second = await browser.newPage()
+    await second.setViewport({width: 1366, height: 768})
+    second.on('pageerror', (e) => problems.push(`page error (second tab): ${e.message}`))
+    second.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console (second tab): ${msg.text()}`) })
+    await second.goto(`${server.url}#/games/${gameId}`, {waitUntil: 'load'})
+    await second.waitForFunction((n) => document.querySelectorAll('#moves li').length === n, {timeout: 10000},
+      state.moves.length)
+    // A turn in the second tab: the first follows it.
+    page = second
+    await playTurn(null)
+    state = await settled()
+    await checkBoard('a turn in a second tab')
+    await second.screenshot({path: path.join(shots, 'second-tab.png')})
+    page = first
+    await page.waitForFunction((n) => document.querySelectorAll('#moves li').length === n, {timeout: 10000},
+      state.moves.length)
+    // The start page lists the open games; a click goes back to one.
+    await second.goto(server.url, {waitUntil: 'load'})
+    await second.waitForSelector(`#open-games a[href="#/games/${gameId}"]`)
+    assert.equal(await second.$('dialog[open]'), null, 'with games open, the start page opens no dialog')
+    await second.screenshot({path: path.join(shots, 'start-page.png')})
+    await second.click(`#open-games a[href="#/games/${gameId}"]`)
+    await second.waitForFunction((g) => document.body.dataset.game === g, {}, gameId)
+    await second.close()
+    console.log(`game ${gameId}: reloaded, and played on from a second tab; listed on the start page`)
+
+    // ---- errors where the user looks: in the dialog, which stays open ----
+    await page.click('#new-game')
+    await page.waitForSelector('dialog[open]')
+    await page.select('select[name=black]', 'person')
+    await page.select('select[name=white]', '0')
+    await page.$eval('input[name=clock_black]', (input) => { input.value = 'abc' })
+    await page.click('#start')
+    await page.waitForFunction(() => /black's time: clock/.test(document.getElementById('dialog-error').textContent))
+    assert.ok(await page.$('dialog[open]'), 'a bad clock keeps the dialog open')
+    await page.$eval('input[name=clock_black]', (input) => { input.value = '' })
+    await page.select('select[name=white]', '5')
+    await page.click('#start')
+    await page.waitForFunction(() => /white's engine broken cannot play/.test(document.getElementById('dialog-error').textContent))
+    await page.screenshot({path: path.join(shots, 'engine-refused.png')})
+    assert.ok(await page.$('dialog[open]'), 'an engine that cannot start keeps the dialog open')
+    assert.equal(await page.evaluate(() => document.body.dataset.game), gameId, 'no game started')
+    await page.select('select[name=white]', '0')
+    await page.click('#dialog-cancel')
 
     // ---- a position set up piece by piece, then played from ----
     await page.click('#new-game')
@@ -667,6 +765,8 @@ async function main() {
     polling.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console (polling): ${msg.text()}`) })
     await polling.evaluateOnNewDocument(() => { delete window.EventSource })
     await polling.goto(server.url, {waitUntil: 'load'})
+    await polling.waitForSelector('#open-games')
+    await polling.click('#new-game')
     await polling.waitForSelector('dialog[open]')
     await polling.select('select[name=size]', '7')
     await polling.click('input[name=rules][value=classic]')

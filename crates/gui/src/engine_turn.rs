@@ -15,7 +15,7 @@ use veletas_tools::referee::engine::controller::{Fault, Setup};
 use veletas_tools::referee::game::Termination;
 
 use crate::analysis::{self, Kind};
-use crate::series::Registry;
+use crate::registry::Registry;
 use crate::session::{Settings, SharedGame, lock, now_ms, save_finished};
 
 /// Starts the engine's move if an engine is to move and none is thinking (`games`: the

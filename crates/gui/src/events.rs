@@ -111,6 +111,8 @@ fn stream(writer: crate::http::Writer, game: &SharedGame, settings: &Settings, s
     while !streams.stopping.load(Ordering::SeqCst) {
         let (view, closed) = {
             let mut session = lock(game);
+            // The game is looked at: its engines are kept (crate::registry).
+            session.seen_at = std::time::Instant::now();
             // As a request for the view does: a person whose flag fell loses.
             session.check_flag(settings.margin);
             let mark = session.change_mark();

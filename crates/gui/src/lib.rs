@@ -16,6 +16,7 @@ pub mod engine_turn;
 pub mod events;
 pub mod http;
 pub mod new_game;
+pub mod registry;
 pub mod series;
 pub mod series_view;
 pub mod server;
@@ -33,10 +34,6 @@ use veletas_tools::referee::tournament::field::{self, EngineOptions};
 
 use crate::server::App;
 use crate::session::{EngineSpec, Settings};
-
-/// The playouts per move of our own engine when no `--engine` is given: a quick move
-/// that still plays sensibly.
-pub const DEFAULT_PLAYOUTS: u32 = 2000;
 
 /// How `veletas gui` serves (the command line's `GuiSettings` become these).
 #[derive(Clone, Debug, PartialEq)]
@@ -58,8 +55,8 @@ pub struct GuiSettings {
 
 /// The engines of `--engines FILE` (the engines file of `veletas tournament`, read by its
 /// own parser) then those of `--engine`, or, when there are none, our own engine
-/// (`program`) and its built-in easy players: `veletas` (the search, --playouts 2000),
-/// `greedy` and `random`. An engine without a name is named after its program's file name.
+/// (`program`) and its built-in easy players: `veletas` (the search, on the time the page
+/// gives each move, so that its thinking and win rates show), `greedy` and `random`. An engine without a name is named after its program's file name.
 /// The notes are lines for stderr: the file's options the page does not use.
 pub fn engine_specs(args: &GuiSettings, program: &std::path::Path) -> Result<(Vec<EngineSpec>, Vec<String>), String> {
     let (mut entries, each) = match &args.engines_file {
@@ -130,9 +127,8 @@ fn default_engines(program: &std::path::Path) -> Vec<EngineSpec> {
         };
         EngineSpec { name: name.into(), command }
     };
-    let playouts = DEFAULT_PLAYOUTS.to_string();
     vec![
-        ours("veletas", &["--playouts", &playouts]),
+        ours("veletas", &[]),
         ours("greedy", &["--player", "greedy"]),
         ours("random", &["--player", "random"]),
     ]
@@ -312,7 +308,8 @@ mod tests {
         let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["veletas", "greedy", "random"]);
         assert!(specs.iter().all(|s| s.command.program == "/bin/veletas"));
-        assert_eq!(specs[0].command.args, ["--playouts", "2000"]);
+        // Our engine thinks for the time the page gives it, as the dialog shows.
+        assert!(specs[0].command.args.is_empty(), "{:?}", specs[0].command.args);
         let args = GuiSettings { engines: vec!["strong=v --seed 1".into(), "./other -x".into()], ..args };
         let specs = engine_specs(&args, std::path::Path::new("/bin/veletas")).unwrap().0;
         assert_eq!((specs[0].name.as_str(), specs[1].name.as_str()), ("strong", "other"));

@@ -1,5 +1,5 @@
-//! The games open in the server ([`Registry`]) and matches of N games between two engines
-//! ([`Series`]).
+//! Matches of N games between two engines ([`crate::series_view::Series`]), played on the
+//! server's [`Registry`] of open games.
 //!
 //! A match is played on a thread of its own, each game through the referee's game function
 //! ([`play_game_observed`], as `veletas match` plays them): its observer feeds the game's
@@ -13,8 +13,6 @@
 //! referee's stop flag), ends its engines at once and starts no further game; that game
 //! has no result.
 
-use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
@@ -26,73 +24,12 @@ use veletas_tools::referee::openings::Opening;
 
 use crate::analysis::{self, Kind};
 use crate::new_game::NewGame;
-use crate::series_view::{Series, SharedSeries};
-use crate::session::{GameSession, Refusal, Settings, SharedGame, lock, now_ms, save_finished};
-
-/// The most games open at once; the oldest is closed to make room for a new one.
-pub const MAX_GAMES: usize = 64;
+use crate::series_view::Series;
+use crate::registry::Registry;
+use crate::session::{Refusal, Settings, SharedGame, lock, now_ms, save_finished};
 
 /// The most games of a match.
 pub const MAX_MATCH_GAMES: u32 = 1000;
-
-/// The games open in the server, by id.
-#[derive(Default)]
-pub struct Registry {
-    games: Mutex<BTreeMap<u64, SharedGame>>,
-    next_id: Mutex<u64>,
-    /// Set once the server is closing: no game is opened any more.
-    closing: AtomicBool,
-}
-
-impl Registry {
-    /// A new game as `request` asks, opened (the oldest closed if [`MAX_GAMES`] are open);
-    /// `series` makes it game `number` of a match.
-    pub fn open(
-        &self,
-        request: &NewGame,
-        settings: &Settings,
-        series: Option<(SharedSeries, u32)>,
-    ) -> Result<SharedGame, Refusal> {
-        let id = {
-            let mut next = lock(&self.next_id);
-            *next += 1;
-            *next
-        };
-        let mut session = GameSession::new(id, request, settings)?;
-        // A match's games are played by the referee's game function (see the module).
-        session.refereed = series.is_some();
-        session.series = series;
-        let shared = Arc::new(Mutex::new(session));
-        let mut games = lock(&self.games);
-        // Checked under the lock that close_all takes: a game is either closed by it or
-        // never opened.
-        if self.closing.load(Ordering::SeqCst) {
-            return Err(Refusal::Conflict("the server is closing".into()));
-        }
-        while games.len() >= MAX_GAMES {
-            if let Some((_, oldest)) = games.pop_first() {
-                lock(&oldest).close();
-            }
-        }
-        games.insert(id, Arc::clone(&shared));
-        Ok(shared)
-    }
-
-    /// The open game `id`.
-    pub fn get(&self, id: u64) -> Option<SharedGame> {
-        lock(&self.games).get(&id).cloned()
-    }
-
-    /// Closes every game (killing its engines) and opens no other.
-    pub fn close_all(&self) -> Vec<SharedGame> {
-        self.closing.store(true, Ordering::SeqCst);
-        let games: Vec<SharedGame> = lock(&self.games).values().cloned().collect();
-        for game in &games {
-            lock(game).close();
-        }
-        games
-    }
-}
 
 /// Opens the first game of the match `request` asks for (two engines, `games` games) and
 /// starts the match's thread.

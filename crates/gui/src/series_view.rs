@@ -43,6 +43,22 @@ pub struct SeriesView {
     pub next: Option<u64>,
     /// Whether the match was stopped before its end.
     pub stopped: bool,
+    /// The games of the match opened so far, in order (at most the last
+    /// [`crate::registry::MAX_GAMES`], which stay open to be looked at).
+    pub played: Vec<SeriesGame>,
+}
+
+/// A game of a match, as its other games' views list it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SeriesGame {
+    /// Its number in the match, from 1.
+    pub number: u32,
+    /// Its id.
+    pub id: u64,
+    /// Whether it is over.
+    pub over: bool,
+    /// The name of the engine that won it (`None` while it is played, or for no result).
+    pub winner: Option<String>,
 }
 
 impl Series {
@@ -71,6 +87,17 @@ impl Series {
             score,
             next: self.ids.get(&(number + 1)).copied(),
             stopped: self.is_stopped(),
+            // The last ones only: older games are closed to make room in the server anyway.
+            played: self
+                .ids
+                .iter()
+                .skip(self.ids.len().saturating_sub(crate::registry::MAX_GAMES))
+                .map(|(&number, &id)| {
+                    let result = self.results.get(&number);
+                    let winner = result.copied().flatten().and_then(|seat| self.names.get(seat).cloned());
+                    SeriesGame { number, id, over: result.is_some(), winner }
+                })
+                .collect(),
         }
     }
 

@@ -5,6 +5,7 @@
 //! |---|---|
 //! | `GET /` | the page (HTML, CSS and JavaScript built into the binary) |
 //! | `GET /api/config` | the engines a game may use, and the pictures of the pieces |
+//! | `GET /api/games` | the open games, the newest first ([`registry::GameSummary`]) |
 //! | `POST /api/position` | `{"position": "..."}`: whether it is a possible position; its board |
 //! | `POST /api/games` | a new game ([`NewGame`]); the answer is its [`session::GameView`] |
 //! | `GET /api/games/ID` | the game's view |
@@ -38,13 +39,14 @@ use crate::analysis;
 use crate::events::{self, Streams};
 use crate::http::{BodyError, Listener, Request};
 use crate::new_game::NewGame;
-use crate::series::{self, Registry};
+use crate::registry::{self, Registry};
+use crate::series;
 use crate::session::{self, Refusal, Settings, SharedGame};
 
 /// The largest request body accepted, in bytes.
 pub const MAX_BODY: usize = 64 * 1024;
 
-pub use crate::series::MAX_GAMES;
+pub use crate::registry::MAX_GAMES;
 
 const PAGE_HTML: &str = include_str!("page/index.html");
 const PAGE_CSS: &str = include_str!("page/app.css");
@@ -145,6 +147,7 @@ impl App {
 
     /// Answers requests from `listener` until it is stopped.
     pub fn serve(self: &Arc<Self>, listener: &Listener) {
+        registry::keep_tidy(&self.games);
         let app = Arc::clone(self);
         let handle: Arc<dyn Fn(Request) + Send + Sync> = Arc::new(move |request| app.handle(request));
         listener.serve(&handle);
@@ -261,6 +264,7 @@ impl App {
             }
             ("POST", ["api", "position"]) => position_answer(&body),
             ("POST", ["api", "games"]) => self.new_game(&body),
+            ("GET", ["api", "games"]) => Answer::json(200, &json!({ "games": self.games.list() })),
             (_, ["api", "games", id, rest @ ..]) => {
                 let Some(game) = id.parse::<u64>().ok().and_then(|id| self.games.get(id)) else {
                     return Answer::error(404, format!("no game '{}'", id.chars().take(20).collect::<String>()));
@@ -293,6 +297,8 @@ impl App {
     }
 
     fn game_request(&self, method: &str, rest: &[&str], body: &str, game: &SharedGame) -> Answer {
+        // The game is looked at: its engines are kept (crate::registry).
+        lock(game).seen_at = std::time::Instant::now();
         let answer = match (method, rest) {
             ("GET", []) => return self.view(game),
             ("GET", ["record"]) => {

@@ -27,6 +27,7 @@ use veletas_tools::referee::game::Termination;
 
 use crate::analysis_view::{AnalysisView, TurnAnalysis};
 use crate::new_game::{NewGame, SideTime};
+use crate::registry::GameSummary;
 use crate::series_view::{SeriesView, SharedSeries};
 use crate::steps::{self, Steps};
 
@@ -225,6 +226,8 @@ pub struct GameSession {
     /// Whether the referee's game function plays the game (a match's): the server's own
     /// engine turns leave it alone.
     pub(crate) refereed: bool,
+    /// When a page last looked at the game (its stream of live updates, a request about it).
+    pub(crate) seen_at: Instant,
 }
 
 /// The reason given to a game closed before its end (it has no result).
@@ -377,6 +380,7 @@ impl GameSession {
             killers: Vec::new(),
             closed: false,
             refereed: false,
+            seen_at: Instant::now(),
         })
     }
 
@@ -411,15 +415,35 @@ impl GameSession {
         !self.is_over() && self.players[self.seat(self.game.position().side_to_move())] == Player::Person
     }
 
-    /// The page's view of the game.
-    pub fn view(&self) -> GameView {
-        let position = self.game.position();
+    /// Whether the game waits for a person's turn (its engines have nothing to do).
+    pub(crate) fn waits_for_person(&self) -> bool {
+        self.person_to_move() && !self.thinking
+    }
+
+    /// The names of Black's and White's players.
+    pub fn player_names(&self) -> [String; 2] {
+        Color::ALL.map(|c| self.names[self.seat(c)].clone())
+    }
+
+    /// What the start page shows of the game.
+    pub fn summary(&self) -> GameSummary {
+        let position = self.game.start();
+        GameSummary {
+            id: self.id,
+            size: position.variant().size(),
+            rules: position.rules().to_string(),
+            players: self.player_names(),
+            turns: self.game.moves().len(),
+            status: self.status_lines().into_iter().next().unwrap_or_default(),
+            over: self.is_over(),
+            series: self.series.as_ref().map(|(series, number)| [*number, lock(series).view(*number).games]),
+        }
+    }
+
+    /// The status lines: who is to move and the claims, or how the game ended.
+    fn status_lines(&self) -> Vec<String> {
         let last = self.game.moves().last();
-        let options = SvgOptions { width: 560, coordinates: true, status: false };
-        let layout = Layout::new(position.variant().size(), true);
-        let (left, top) = (layout.left(), layout.top());
-        let colour_name = |c: Color| self.names[self.seat(c)].clone();
-        let mut status = svg::status_lines(position, last.as_ref());
+        let mut status = svg::status_lines(self.game.position(), last.as_ref());
         if let Some((winner, termination, reason)) = &self.outcome {
             status[0] = match winner {
                 Some(winner) => format!("{} wins ({termination})", capitalized(*winner)),
@@ -431,6 +455,17 @@ impl GameSession {
                 status.insert(1, reason.clone());
             }
         }
+        status
+    }
+
+    /// The page's view of the game.
+    pub fn view(&self) -> GameView {
+        let position = self.game.position();
+        let last = self.game.moves().last();
+        let options = SvgOptions { width: 560, coordinates: true, status: false };
+        let layout = Layout::new(position.variant().size(), true);
+        let (left, top) = (layout.left(), layout.top());
+        let status = self.status_lines();
         GameView {
             id: self.id,
             version: self.version,
@@ -441,7 +476,7 @@ impl GameSession {
             layout: [left, top, svg::CELL],
             moves: self.game.moves().map(|m| m.to_string()).collect(),
             to_move: position.side_to_move().to_string(),
-            players: [colour_name(Color::Black), colour_name(Color::White)],
+            players: self.player_names(),
             persons: Color::ALL.map(|c| self.players[self.seat(c)] == Player::Person),
             thinking: self.thinking,
             outcome: self.is_over().then(|| {

@@ -204,11 +204,11 @@ fn wait_for_end(server: &Running, path: &str) -> Value {
 fn an_engine_that_crashes_hangs_or_answers_junk_loses_and_the_server_goes_on() {
     let dir = scratch("api");
     let record = dir.join("games.txt");
-    let crash = "crash=sh -c 'exit 3'";
-    let junk = "junk=sh -c 'while read line; do echo thinking; done'";
-    // Answers everything but genmove, on which it sleeps.
+    // Each answers its start-up (list_commands), then misbehaves at its first genmove.
+    let crash = scripted("crash", "genmove) exit 3;;");
+    let junk = scripted("junk", r#"genmove) printf "thinking\n\n";;"#);
     let hang = scripted("hang", "genmove) sleep 30;;");
-    let server = start(&[crash, junk, &hang], Some(&record));
+    let server = start(&[&crash, &junk, &hang], Some(&record));
     for (engine, termination) in [(0, "crash"), (1, "malformed reply"), (2, "time forfeit")] {
         let request = json!({"size": 7, "rules": "classic", "black": engine, "white": null, "movetime": 0.1});
         let (status, game) = post(&server, "/api/games", &request.to_string());
@@ -227,6 +227,29 @@ fn an_engine_that_crashes_hangs_or_answers_junk_loses_and_the_server_goes_on() {
     assert_eq!(games[2].tag("Termination"), Some("time forfeit"));
     assert_eq!(games[1].winner(), Some(veletas_rules::Color::White));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_engine_that_cannot_start_or_does_not_answer_its_greeting_refuses_the_game() {
+    let crash = "crash=sh -c 'exit 3'";
+    let junk = "junk=sh -c 'while read line; do echo thinking; done'";
+    let silent = "silent=sh -c 'sleep 30'";
+    let server = start(&[crash, junk, silent], None);
+    for (engine, said) in [(0, "exit status: 3"), (1, "'thinking'"), (2, "list_commands")] {
+        let request = json!({"size": 7, "rules": "classic", "black": null, "white": engine});
+        let answer = post(&server, "/api/games", &request.to_string());
+        assert_eq!(answer.0, 400, "{}", answer.1);
+        let error = error_of(&answer);
+        let name = ["crash", "junk", "silent"][engine];
+        assert!(error.starts_with(&format!("white's engine {name} cannot play: ")), "{error}");
+        assert!(error.contains(said) && !error.contains('\n'), "{error}");
+    }
+    // No game was opened; a match is refused the same way.
+    assert_eq!(get(&server, "/api/games").1, json!({"games": []}));
+    let request = json!({"size": 7, "rules": "classic", "black": 0, "white": 1, "games": 2});
+    let answer = post(&server, "/api/games", &request.to_string());
+    assert!(answer.0 == 400 && error_of(&answer).starts_with("black's engine crash cannot play"), "{}", answer.1);
+    assert_eq!(get(&server, "/api/games").1, json!({"games": []}));
 }
 
 #[test]
@@ -734,5 +757,51 @@ fn the_engines_of_an_engines_file_play_in_their_directory_after_their_init() {
     assert_eq!(seen.lines().next(), Some("option level 3"), "{seen}");
     assert!(seen.contains("genmove black"), "{seen}");
     drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_engines_end_with_their_games_and_the_open_games_are_listed() {
+    let dir = scratch("lifetimes");
+    let pids = dir.join("pids");
+    // Notes its pid when started (its list_commands), plays d4 or the first square of a setup.
+    let noted = scripted(
+        "noted",
+        &format!(r#"list_commands) echo $$ >> {}; printf "=%s\n\n" "$id";; genmove) printf "=%s d4\n\n" "$id";;"#, pids.display()),
+    );
+    let server = start(&[&noted], None);
+    // A person against the engine: the engine is started with the game, and ends when the
+    // person resigns.
+    let request = json!({"size": 7, "rules": "classic", "black": null, "white": 0});
+    let (status, game) = post(&server, "/api/games", &request.to_string());
+    assert_eq!(status, 201, "{game}");
+    let first = game["id"].as_u64().unwrap();
+    let engine = nth_pid(&pids, 1);
+    assert!(!gone_within(engine, 0.3), "the engine runs while its game goes on");
+    let (_, listed) = get(&server, "/api/games");
+    assert_eq!(listed["games"][0]["id"], first, "{listed}");
+    assert_eq!(listed["games"][0]["players"], json!(["person", "noted"]), "{listed}");
+    assert_eq!(listed["games"][0]["over"], false, "{listed}");
+    let (status, _) = post(&server, &format!("/api/games/{first}/resign"), "{}");
+    assert_eq!(status, 200);
+    assert!(gone_within(engine, 10.0), "the engine {engine} outlived its game");
+    // A match of two games: each game's two engines end with it.
+    let request = json!({"size": 7, "rules": "classic", "black": 0, "white": 0, "games": 2, "movetime": 5});
+    let (status, game) = post(&server, "/api/games", &request.to_string());
+    assert_eq!(status, 201, "{game}");
+    let path = format!("/api/games/{}", game["id"]);
+    let over = wait_for(&server, &path, "the first game's end", |g| g["series"]["next"].is_u64());
+    let second = format!("/api/games/{}", over["series"]["next"]);
+    wait_for(&server, &second, "the second game's end", |g| !g["outcome"].is_null());
+    let (_, listed) = get(&server, "/api/games");
+    let games = listed["games"].as_array().unwrap();
+    assert_eq!(games.len(), 3, "{listed}");
+    assert_eq!(games[0]["series"], json!([2, 2]), "the newest first: {listed}");
+    assert!(games.iter().all(|g| g["over"] == true), "{listed}");
+    let started = std::fs::read_to_string(&pids).unwrap();
+    assert!(started.lines().count() >= 3, "{started}");
+    for pid in started.lines().filter_map(|l| l.trim().parse::<u32>().ok()) {
+        assert!(gone_within(pid, 10.0), "the engine {pid} outlived its match game");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -19,7 +19,11 @@ const state = {
   browse: null, // {turn, view}: an earlier position of the game shown instead of the current one
   analysing: false, // the "Analyse" toggle: analyse every position shown
   editor: null, // the position being set up: {size, rules, extra, pieces, toMove, piece, layout, svg, verdict}
+  running: null, // the id of the game last shown before its end (a match's game then shows its end a while)
 }
+
+// How long a match's game that ended on screen stays shown before its next game (ms).
+const MATCH_PAUSE = 4000
 
 // What the board shows: the game's current position, or the earlier one browsed.
 function shown() {
@@ -196,7 +200,11 @@ function renderAnalysis() {
   $('analyse').classList.toggle('on', state.analysing)
   if (!analysis) {
     table.hidden = true
-    $('analysis-state').textContent = view.live && game.thinking ? 'the engine thinks (no analysis shown)' : ''
+    // Analyse pressed where nothing can be analysed, or refused: said where the analysis goes.
+    $('analysis-state').textContent = state.analysing && view.over
+      ? 'The game is over in this position: there is nothing to analyse.'
+      : state.analysing && state.analysisNote ? state.analysisNote
+        : view.live && game.thinking ? 'the engine thinks (no analysis shown)' : ''
     $('pv').textContent = ''
     return
   }
@@ -370,6 +378,7 @@ function render() {
   $('no-move').hidden = !(steps && steps.no_move)
   $('swap').hidden = !(steps && steps.swap)
   $('cancel').hidden = state.picks.length === 0
+  headerButtons(true)
   $('undo').disabled = !game.can_undo
   $('resign').disabled = !!game.outcome || !game.persons.some((p) => p)
   $('save').href = url(`/api/games/${game.id}/record`)
@@ -488,7 +497,42 @@ function renderSeries() {
     : `game ${series.game} of ${series.games}`
   $('series-text').textContent = `Match, ${where}: ${first} ${series.score[0]} – ${series.score[1]} ${second}`
   $('stop-match').hidden = series.stopped || (series.game === series.games && !!state.game.outcome)
+  // Every game of the match, to look at (the one shown marked).
+  const list = $('series-games')
+  list.hidden = series.played.length < 2
+  list.textContent = ''
+  for (const game of series.played) {
+    const link = document.createElement('a')
+    link.href = `#/games/${game.id}`
+    link.textContent = `${game.number}${game.over ? (game.winner ? `: ${game.winner}` : ': –') : ' …'}`
+    link.title = `game ${game.number} of the match` + (game.over ? (game.winner ? `, won by ${game.winner}` : ', no result') : ', being played')
+    if (game.id === state.game.id) link.className = 'shown'
+    list.appendChild(link)
+  }
   document.body.dataset.series = `${series.game}/${series.games} ${series.score.join('-')}${series.stopped ? ' stopped' : ''}`
+}
+
+// A match's game that has ended (`game`, with its next game started): when it was being
+// played on screen, its final position and result stay shown for MATCH_PAUSE, then the
+// match's latest game is shown (unless another position or game was chosen meanwhile). A
+// game of the match opened after its end (from the match's list) stays.
+let matchPause = null // the id of the game whose end is being shown
+function nextMatchGame(game) {
+  if (state.running !== game.id || matchPause === game.id) return
+  matchPause = game.id
+  setTimeout(async () => {
+    if (!state.game || state.game.id !== game.id || state.browse) return
+    try {
+      let next = await api(`/api/games/${game.series.next}`)
+      // On to the latest game if more have been played meanwhile.
+      for (let i = 0; i < 100 && next.outcome && next.series && next.series.next !== null; i++) {
+        next = await api(`/api/games/${next.series.next}`)
+      }
+      if (state.game && state.game.id === game.id && !state.browse) showGame(next)
+    } catch (e) {
+      $('refused').textContent = `The match's next game: ${e.message}`
+    }
+  }, MATCH_PAUSE)
 }
 
 // A match still playing: a game being played, or the next one about to start.
@@ -509,6 +553,7 @@ async function keepAnalysing() {
   const key = `${game.id}/${view.turn}/${view.position}`
   if (analysisAsked === key) return
   analysisAsked = key
+  state.analysisNote = null
   try {
     const engine = parseInt($('analysis-engine').value || '0', 10)
     const body = {engine, seconds: 600}
@@ -517,7 +562,8 @@ async function keepAnalysing() {
     await reloadBrowse()
     showGame(changed)
   } catch (e) {
-    $('analysis-state').textContent = e.message
+    state.analysisNote = `Cannot analyse: ${e.message}`
+    renderAnalysis()
   }
 }
 
@@ -533,6 +579,7 @@ async function toggleAnalysis() {
   if (!state.game) return
   state.analysing = !state.analysing
   analysisAsked = null
+  state.analysisNote = null
   if (!state.analysing) {
     try {
       const changed = await api(`/api/games/${state.game.id}/analyse/stop`, {})
@@ -553,6 +600,13 @@ function showGame(game) {
   if (state.game && state.game.id !== game.id) state.browse = null
   if (state.browse && state.browse.turn > game.moves.length) state.browse = null
   state.game = game
+  if (!game.outcome) state.running = game.id
+  // The game's own address: a reload or another tab on it shows it and goes on with it.
+  const hash = `#/games/${game.id}`
+  if (location.hash !== hash) {
+    if (/^#\/games\/\d+$/.test(location.hash)) history.pushState(null, '', hash)
+    else history.replaceState(null, '', hash)
+  }
   if (moved) {
     state.picks = []
     state.steps = game.steps
@@ -571,9 +625,9 @@ async function received(game) {
   const current = () => !state.busy && state.game && state.game.id === id
   if (!current()) return
   if (game.outcome && game.series && game.series.next !== null && !state.browse) {
-    // A match's game over: on to its next game, which has started.
-    const next = await api(`/api/games/${game.series.next}`)
-    if (current()) showGame(next)
+    // A match's game over: its end shown a while, then on to its next game.
+    if (game.version > state.game.version) showGame(game)
+    nextMatchGame(game)
   } else if (game.version > state.game.version) {
     // A browsed position's analysis is in its own view.
     await reloadBrowse()
@@ -626,9 +680,9 @@ async function poll() {
       let game = await api(`/api/games/${id}`)
       const current = () => !state.busy && state.game && state.game.id === id
       if (game.outcome && game.series && game.series.next !== null && !state.browse) {
-        // A match's game over: on to its next game, which has started.
-        game = await api(`/api/games/${game.series.next}`)
-        if (current()) showGame(game)
+        // A match's game over: its end shown a while, then on to its next game.
+        if (current() && game.version !== state.game.version) showGame(game)
+        nextMatchGame(game)
       } else if (current() && game.version !== state.game.version) {
         // (A new game may have started while the answer was on its way.) A browsed
         // position's analysis is in its own view.
@@ -704,17 +758,121 @@ async function startGame(event) {
   if (games > 1) request.games = games
   if ($('start-text').value.trim() !== '') request.start = $('start-text').value
   if (form.turn.value !== '') request.turn = parseInt(form.turn.value, 10)
-  $('dialog').close()
-  if (state.editor) closeEditor()
+  // The dialog stays open until the game has started (its engines too): a refusal is
+  // shown in it, to be put right there.
+  const said = $('dialog-error')
+  const engines = request.black !== null || request.white !== null
+  said.textContent = engines ? 'Starting the engines…' : 'Starting…'
+  said.className = 'pending'
+  $('start').disabled = true
   try {
     const game = await api('/api/games', request)
+    said.textContent = ''
+    $('dialog').close()
+    if (state.editor) closeEditor()
     state.flipped = request.black !== null && request.white === null
     state.game = null
+    state.browse = null
     showGame(game)
     $('refused').textContent = ''
   } catch (e) {
-    refuse(e.message)
+    said.textContent = e.message
+    said.className = 'bad'
+  } finally {
+    $('start').disabled = false
   }
+}
+
+function openDialog() {
+  $('dialog-error').textContent = ''
+  if (!$('dialog').open) $('dialog').showModal()
+}
+
+// ---- the start page and the games' addresses ----
+
+// What the address names: a game (`#/games/ID`), shown and followed; else the start page.
+let routed = 0
+async function route() {
+  const asked = ++routed
+  const m = /^#\/games\/(\d+)$/.exec(location.hash)
+  if (!m) {
+    await showStart('', true)
+    return
+  }
+  const id = Number(m[1])
+  if (state.game && state.game.id === id) return
+  try {
+    const game = await api(`/api/games/${id}`)
+    if (asked !== routed) return
+    if (state.editor) closeEditor()
+    // A person playing White against an engine sees the board from White's side.
+    state.flipped = !game.persons[0] && game.persons[1]
+    state.game = null
+    state.browse = null
+    showGame(game)
+  } catch (e) {
+    if (asked === routed) await showStart(`Game ${id} is not open in the server (${e.message}).`, false)
+  }
+}
+
+// The start page: the games open in the server, each a link to its address (a match's
+// games too), and New game; with no game open, the New game dialog opens (when `dialog`).
+async function showStart(notice, dialog) {
+  state.game = null
+  state.browse = null
+  state.picks = []
+  state.steps = null
+  follow()
+  if (location.hash !== '' && location.hash !== '#/' && !notice) history.replaceState(null, '', '#/')
+  $('panel').hidden = true
+  $('graph-area').hidden = true
+  $('browsing').hidden = true
+  headerButtons(false)
+  $('new-game').disabled = false
+  document.body.dataset.game = ''
+  let games = []
+  try {
+    games = (await api('/api/games')).games
+  } catch (e) {
+    notice = `The server does not answer: ${e.message}`
+  }
+  if (state.game || state.editor) return
+  const page = document.createElement('div')
+  page.id = 'start-page'
+  const heading = document.createElement('h2')
+  heading.textContent = games.length > 0 ? 'Open games' : 'No game is open'
+  page.appendChild(heading)
+  if (notice) {
+    const p = document.createElement('p')
+    p.className = 'notice'
+    p.textContent = notice
+    page.appendChild(p)
+  }
+  const list = document.createElement('ul')
+  list.id = 'open-games'
+  for (const game of games) {
+    const link = document.createElement('a')
+    link.href = `#/games/${game.id}`
+    const title = document.createElement('b')
+    title.textContent = `${game.players[0]} – ${game.players[1]}`
+    const meta = document.createElement('div')
+    meta.className = 'meta'
+    const match = game.series ? `match game ${game.series[0]} of ${game.series[1]} · ` : ''
+    meta.textContent = `${match}${game.size} × ${game.size} ${game.rules} · ${game.turns} turns · ${game.status}`
+    link.append(title, meta)
+    const item = document.createElement('li')
+    item.appendChild(link)
+    list.appendChild(item)
+  }
+  page.appendChild(list)
+  const hint = document.createElement('p')
+  hint.className = 'welcome'
+  hint.innerHTML = 'Choose <b>New game</b> to play.'
+  page.appendChild(hint)
+  $('board').textContent = ''
+  $('board').appendChild(page)
+  document.body.dataset.start = String(games.length)
+  if (dialog && games.length === 0 && !notice) openDialog()
 }
 
 async function main() {
@@ -744,13 +902,13 @@ async function main() {
     state.flipped = !state.flipped
     render()
   })
-  $('new-game').addEventListener('click', () => $('dialog').showModal())
+  $('new-game').addEventListener('click', openDialog)
   $('dialog-cancel').addEventListener('click', () => $('dialog').close())
   $('new-game-form').addEventListener('submit', startGame)
   setUpEditor()
   document.addEventListener('keydown', (event) => {
     if ($('dialog').open || state.editor || event.ctrlKey || event.metaKey || event.altKey) return
-    if (event.key === 'n') $('dialog').showModal()
+    if (event.key === 'n') openDialog()
     else if (event.key === 'f') $('flip').click()
     else if (event.key === 'u') $('undo').click()
     else if (event.key === 'a') $('analyse').click()
@@ -763,7 +921,8 @@ async function main() {
   setInterval(tick, 100)
   state.config = await api('/api/config')
   fillSeats()
-  $('dialog').showModal()
+  window.addEventListener('hashchange', () => route().catch((e) => refuse(e.message)))
+  await route()
   poll()
 }
 

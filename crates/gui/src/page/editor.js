@@ -89,7 +89,7 @@ function closeEditor() {
   $('editor').hidden = true
   headerButtons(true)
   if (state.game) render()
-  else $('board').innerHTML = '<p class="welcome">Choose <b>New game</b> to play.</p>'
+  else showStart('', false)
 }
 
 // The empty board of each size, drawn by the server.
@@ -205,7 +205,7 @@ function setUpEditor() {
     form.turn.value = ''
     $('from').open = true
     closeEditor()
-    $('dialog').showModal()
+    openDialog()
   })
   $('open-editor').addEventListener('click', openEditor)
   // A record file read into the box (the server parses it when the game starts).
