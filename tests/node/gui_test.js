@@ -606,7 +606,7 @@ async function main() {
     const series = await page.evaluate(() => document.body.dataset.series)
     const [won1, won2] = series.split(' ')[1].split('-').map(Number)
     assert.equal(won1 + won2, 3, `three games scored: ${series}`)
-    assert.match(await page.$eval('#series-text', (e) => e.textContent), /^Match, game 3 of 3: quick \d – \d random$/)
+    assert.match(await page.$eval('#series-text', (e) => e.textContent), /^Match, over after 3 games: quick \d – \d random$/, 'a finished match says so')
     assert.ok(await page.$eval('#stop-match', (b) => b.hidden), 'no Stop match once the match is over')
     const matchRecords = (await recordedGames(recordedBefore + 3)).split(/(?=\[Event )/).slice(recordedBefore)
     assert.equal(matchRecords.length, 3, 'each game of the match is recorded')

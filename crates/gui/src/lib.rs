@@ -56,7 +56,9 @@ pub struct GuiSettings {
 /// The engines of `--engines FILE` (the engines file of `veletas tournament`, read by its
 /// own parser) then those of `--engine`, or, when there are none, our own engine
 /// (`program`) and its built-in easy players: `veletas` (the search, on the time the page
-/// gives each move, so that its thinking and win rates show), `greedy` and `random`. An engine without a name is named after its program's file name.
+/// gives each move, so that its thinking and win rates show), `greedy` and `random`. An
+/// engine without a name is named after its program's file name; the program `veletas` is
+/// `program`, this very one, installed or not.
 /// The notes are lines for stderr: the file's options the page does not use.
 pub fn engine_specs(args: &GuiSettings, program: &std::path::Path) -> Result<(Vec<EngineSpec>, Vec<String>), String> {
     let (mut entries, each) = match &args.engines_file {
@@ -83,7 +85,12 @@ pub fn engine_specs(args: &GuiSettings, program: &std::path::Path) -> Result<(Ve
                     .file_name()
                     .map_or(def.command.program.clone(), |f| f.to_string_lossy().into_owned())
             });
-            EngineSpec { name, command: def.command }
+            let mut command = def.command;
+            // `veletas` is this very program, installed or not.
+            if command.program == "veletas" {
+                command.program = program.display().to_string();
+            }
+            EngineSpec { name, command }
         })
         .collect();
     let mut notes = Vec::new();
@@ -314,6 +321,9 @@ mod tests {
         let specs = engine_specs(&args, std::path::Path::new("/bin/veletas")).unwrap().0;
         assert_eq!((specs[0].name.as_str(), specs[1].name.as_str()), ("strong", "other"));
         assert_eq!(specs[0].command.args, ["--seed", "1"]);
+        let ours = GuiSettings { engines: vec!["strong=veletas --playouts 20000".into()], ..args.clone() };
+        let specs = engine_specs(&ours, std::path::Path::new("/bin/veletas")).unwrap().0;
+        assert_eq!((specs[0].command.program.as_str(), specs[0].command.args.len()), ("/bin/veletas", 2));
         let bad = GuiSettings { engines: vec!["'open".into()], ..args };
         assert!(engine_specs(&bad, std::path::Path::new("/bin/veletas")).is_err());
     }

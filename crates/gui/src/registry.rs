@@ -110,7 +110,7 @@ impl Registry {
     /// The open games, the newest first.
     pub fn list(&self) -> Vec<GameSummary> {
         let games: Vec<SharedGame> = lock(&self.games).values().rev().cloned().collect();
-        games.iter().map(|game| lock(game).summary()).collect()
+        games.iter().map(|game| summary(&lock(game))).collect()
     }
 
     /// Whether the server is closing.
@@ -158,6 +158,21 @@ impl Registry {
     }
 }
 
+/// What the start page shows of a game.
+fn summary(session: &GameSession) -> GameSummary {
+    let position = session.game.start();
+    GameSummary {
+        id: session.id(),
+        size: position.variant().size(),
+        rules: position.rules().to_string(),
+        players: session.player_names(),
+        turns: session.game.moves().len(),
+        status: session.status_lines().into_iter().next().unwrap_or_default(),
+        over: session.is_over(),
+        series: session.series.as_ref().map(|(series, number)| [*number, lock(series).view(*number).games]),
+    }
+}
+
 /// Starts and greets the engines of `session` (see [`Registry::open`]); on a refusal, every
 /// engine started is ended.
 fn greet(session: &GameSession, settings: &Settings) -> Result<(), Refusal> {
@@ -187,5 +202,46 @@ pub fn keep_tidy(registry: &Arc<Registry>) {
     });
     if let Err(e) = spawned {
         log::error!("no thread to end the engines of finished games: {e}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::EngineSpec;
+    use veletas_tools::referee::engine::EngineCommand;
+
+    /// Settings with one engine, a shell that answers every command with an empty success.
+    fn settings() -> Settings {
+        let command =
+            EngineCommand::parse(r#"sh -c 'while read id cmd rest; do printf "=%s\n\n" "$id"; done'"#).unwrap();
+        Settings {
+            engines: vec![EngineSpec { name: "echo".into(), command }],
+            command_timeout: Duration::from_secs(10),
+            margin: 0.5,
+            record: None,
+        }
+    }
+
+    fn running(game: &SharedGame) -> usize {
+        let engines: Vec<_> = lock(game).engines.iter().flatten().cloned().collect();
+        engines.iter().filter(|e| lock(e).is_running()).count()
+    }
+
+    #[test]
+    fn a_game_waiting_for_a_person_no_page_looks_at_ends_its_engine_after_the_idle_time() {
+        let registry = Registry::default();
+        let settings = settings();
+        let request: NewGame = serde_json::from_str(r#"{"size": 7, "rules": "classic", "black": null, "white": 0}"#)
+            .expect("a new game request");
+        let game = registry.open(&request, &settings, None).expect("the game opens");
+        assert_eq!(running(&game), 1, "the engine is started with the game");
+        registry.tidy(IDLE);
+        assert_eq!(running(&game), 1, "a game looked at keeps its engine");
+        let long_ago = std::time::Instant::now().checked_sub(IDLE + Duration::from_secs(1));
+        lock(&game).seen_at = long_ago.expect("a past instant");
+        registry.tidy(IDLE);
+        assert_eq!(running(&game), 0, "the engine of a game nobody looks at ends");
+        registry.close_all();
     }
 }

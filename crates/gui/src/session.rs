@@ -27,7 +27,6 @@ use veletas_tools::referee::game::Termination;
 
 use crate::analysis_view::{AnalysisView, TurnAnalysis};
 use crate::new_game::{NewGame, SideTime};
-use crate::registry::GameSummary;
 use crate::series_view::{SeriesView, SharedSeries};
 use crate::steps::{self, Steps};
 
@@ -350,6 +349,8 @@ impl GameSession {
                 Some(Arc::new(Mutex::new(EngineClient::new(settings.engines[i].command.clone(), None))))
             }
         });
+        // A game loaded finished is not recorded again.
+        let recorded = game.position().winner().is_some();
         Ok(GameSession {
             id,
             swapped: game.moves().filter(|m| *m == Move::Swap).count() % 2 == 1,
@@ -362,7 +363,7 @@ impl GameSession {
             version: 1,
             thinking: false,
             engines,
-            recorded: false,
+            recorded,
             started: veletas_tools::referee::today(),
             analyses,
             analysis_runs: [0; 2],
@@ -425,23 +426,8 @@ impl GameSession {
         Color::ALL.map(|c| self.names[self.seat(c)].clone())
     }
 
-    /// What the start page shows of the game.
-    pub fn summary(&self) -> GameSummary {
-        let position = self.game.start();
-        GameSummary {
-            id: self.id,
-            size: position.variant().size(),
-            rules: position.rules().to_string(),
-            players: self.player_names(),
-            turns: self.game.moves().len(),
-            status: self.status_lines().into_iter().next().unwrap_or_default(),
-            over: self.is_over(),
-            series: self.series.as_ref().map(|(series, number)| [*number, lock(series).view(*number).games]),
-        }
-    }
-
     /// The status lines: who is to move and the claims, or how the game ended.
-    fn status_lines(&self) -> Vec<String> {
+    pub(crate) fn status_lines(&self) -> Vec<String> {
         let last = self.game.moves().last();
         let mut status = svg::status_lines(self.game.position(), last.as_ref());
         if let Some((winner, termination, reason)) = &self.outcome {
@@ -770,7 +756,7 @@ impl GameSession {
         }
         if self.outcome.is_none() {
             // No result: nothing is recorded of it.
-            self.outcome = Some((Some(Color::Black), Termination::Normal, CLOSED.into()));
+            self.outcome = Some((None, Termination::Normal, CLOSED.into()));
             self.recorded = true;
         }
         // Every analysis of the game stops at its next report.

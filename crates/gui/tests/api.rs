@@ -716,6 +716,7 @@ fn closing_a_match_game_or_the_server_ends_its_thinking_engines_at_once() {
     assert_eq!(status, 200, "{closed}");
     assert!(gone_within(thinking, 1.0), "the engine {thinking} outlived the closed game");
     assert_eq!(closed["series"]["stopped"], true, "{closed}");
+    assert_eq!(closed["outcome"]["winner"], "", "a closed game has no winner: {closed}");
     thread::sleep(std::time::Duration::from_millis(300));
     assert_eq!(get(&server, &path).1["series"]["next"], Value::Null, "no further game starts");
     assert!(std::fs::read_to_string(&pids).unwrap().lines().count() == 1);

@@ -328,7 +328,9 @@ function tick() {
     const clock = $(`player-${colour}`).querySelector('.clock')
     // Under a clock, the time left counting down; otherwise the time used.
     if (game.clocks[i] !== null) {
-      const left = Math.max(0, game.clocks[i] - now)
+      // A side that lost on time has no time left.
+      const flagged = game.outcome && game.outcome.termination === 'time forfeit' && game.outcome.winner !== colour
+      const left = flagged ? 0 : Math.max(0, game.clocks[i] - now)
       clock.textContent = formatTime(left)
       clock.classList.toggle('low', running && left < 10)
       clock.title = `time left (${game.time_controls[i]})`
@@ -493,8 +495,9 @@ function renderSeries() {
   if (!series) return
   const [first, second] = series.names
   const played = series.score[0] + series.score[1]
+  const over = series.game === series.games && !!state.game.outcome
   const where = series.stopped ? `stopped after ${played} of ${series.games} games`
-    : `game ${series.game} of ${series.games}`
+    : over ? `over after ${series.games} games` : `game ${series.game} of ${series.games}`
   $('series-text').textContent = `Match, ${where}: ${first} ${series.score[0]} – ${series.score[1]} ${second}`
   $('stop-match').hidden = series.stopped || (series.game === series.games && !!state.game.outcome)
   // Every game of the match, to look at (the one shown marked).
