@@ -194,7 +194,7 @@ async function main() {
         pieces, targets, all,
         version: document.body.dataset.version,
         picks: document.body.dataset.picks,
-        moves: [...document.querySelectorAll('#moves li')].map((li) => li.lastChild.textContent),
+        moves: [...document.querySelectorAll('#moves li .move')].map((span) => span.textContent),
         prompt: document.getElementById('prompt').textContent,
         status: document.getElementById('status').textContent,
         noMove: !document.getElementById('no-move').hidden,
@@ -578,6 +578,27 @@ async function main() {
     await page.$eval('textarea[name=start]', (t) => { t.value = '' })
     console.log(`saved and loaded again: ${rated.length} win rates in the record, as many graph points`)
 
+    // ---- the move list's marks: the same game, its win rates saying turn 5 was a blunder ----
+    // Black's chance is 50 % before turn 5 (Black's) and 10 % after it: only that turn lost a lot.
+    const annotated = state.moves.map((m, i) => {
+      const rate = i + 1 <= 5 ? 50 : i % 2 === 0 ? 10 : 90
+      return `${i % 2 === 0 ? `${i / 2 + 1}. ` : ''}${m} {${rate}.00%/100}`
+    }).join(' ')
+    await page.click('#new-game')
+    await page.waitForSelector('dialog[open]')
+    await page.$eval('textarea[name=start]', (t, text) => { t.value = text }, `[Size "7"]\n\n${annotated} *\n`)
+    await page.select('select[name=black]', 'person')
+    await page.select('select[name=white]', 'person')
+    const beforeMarks = await page.evaluate(() => document.body.dataset.game)
+    await page.click('#start')
+    await page.waitForFunction((g) => document.body.dataset.game !== g, {}, beforeMarks)
+    const marks = await page.$$eval('#moves li', (items) => items.map((li) => li.className.replace('shown', '').trim() +
+      (li.querySelector('.mark') ? ` ${li.querySelector('.mark').textContent}` : '')))
+    assert.deepEqual(marks.map((m, i) => [i + 1, m]).filter(([, m]) => m !== ''), [[5, 'blunder ??']],
+      `only turn 5 is marked, as a blunder: ${JSON.stringify(marks)}`)
+    await page.screenshot({path: path.join(shots, 'move-marks.png')})
+    await page.$eval('textarea[name=start]', (t) => { t.value = '' })
+
     // ---- the fake engine crashes at its second move: the game ends with the reason ----
     await newGame('7', 'classic', '1', 'person')
     for (let i = 0; i < 4; i++) {
@@ -677,6 +698,7 @@ async function main() {
     console.log(`game ${gameId}: reloaded, and played on from a second tab; listed on the start page`)
 
     // ---- errors where the user looks: in the dialog, which stays open ----
+    const problemsBefore = problems.length
     await page.click('#new-game')
     await page.waitForSelector('dialog[open]')
     await page.select('select[name=black]', 'person')
@@ -694,6 +716,9 @@ async function main() {
     assert.equal(await page.evaluate(() => document.body.dataset.game), gameId, 'no game started')
     await page.select('select[name=white]', '0')
     await page.click('#dialog-cancel')
+    // The two refusals are answered 400, which the browser logs as loads that failed.
+    const unexpected = problems.splice(problemsBefore).filter((p) => !/status of 400 \(Bad Request\)/.test(p))
+    problems.push(...unexpected)
 
     // ---- a position set up piece by piece, then played from ----
     await page.click('#new-game')

@@ -134,11 +134,7 @@ fn default_engines(program: &std::path::Path) -> Vec<EngineSpec> {
         };
         EngineSpec { name: name.into(), command }
     };
-    vec![
-        ours("veletas", &[]),
-        ours("greedy", &["--player", "greedy"]),
-        ours("random", &["--player", "random"]),
-    ]
+    vec![ours("veletas", &[]), ours("greedy", &["--player", "greedy"]), ours("random", &["--player", "random"])]
 }
 
 /// Whether every address `host` names is a loopback address.

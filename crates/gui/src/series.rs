@@ -24,8 +24,8 @@ use veletas_tools::referee::openings::Opening;
 
 use crate::analysis::{self, Kind};
 use crate::new_game::NewGame;
-use crate::series_view::Series;
 use crate::registry::Registry;
+use crate::series_view::Series;
 use crate::session::{Refusal, Settings, SharedGame, lock, now_ms, save_finished};
 
 /// The most games of a match.

@@ -768,7 +768,10 @@ fn the_engines_end_with_their_games_and_the_open_games_are_listed() {
     // Notes its pid when started (its list_commands), plays d4 or the first square of a setup.
     let noted = scripted(
         "noted",
-        &format!(r#"list_commands) echo $$ >> {}; printf "=%s\n\n" "$id";; genmove) printf "=%s d4\n\n" "$id";;"#, pids.display()),
+        &format!(
+            r#"list_commands) echo $$ >> {}; printf "=%s\n\n" "$id";; genmove) printf "=%s d4\n\n" "$id";;"#,
+            pids.display()
+        ),
     );
     let server = start(&[&noted], None);
     // A person against the engine: the engine is started with the game, and ends when the

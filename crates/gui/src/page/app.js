@@ -22,6 +22,10 @@ const state = {
   running: null, // the id of the game last shown before its end (a match's game then shows its end a while)
 }
 
+// The marks of a turn that lowered its mover's chance of winning by at least so much
+// (docs/gui.md states them): the largest that applies.
+const MARKS = [[0.2, 'blunder', '??'], [0.1, 'mistake', '?'], [0.05, 'inaccuracy', '?!']]
+
 // How long a match's game that ended on screen stays shown before its next game (ms).
 const MATCH_PAUSE = 4000
 
@@ -212,6 +216,10 @@ function renderAnalysis() {
   const who = analysis.thinking ? `${analysis.engine}'s thinking` : `${analysis.engine}'s view`
   $('analysis-state').textContent = analysis.error ? `${analysis.engine}: ${analysis.error}`
     : analysis.running ? `${who}… ${visits} visits` : `${who}, ${visits} visits`
+  // (A game ended by a resignation or on time keeps the analysis of its last position.)
+  if (state.analysing && view.over && !analysis.running) {
+    $('analysis-state').textContent += '. The game is over in this position: there is nothing more to analyse.'
+  }
   table.hidden = analysis.candidates.length === 0
   analysis.candidates.forEach((candidate, i) => {
     const row = document.createElement('tr')
@@ -375,8 +383,12 @@ function render() {
     if (i === 0 && game.outcome && !state.browse) div.className = 'result'
     status.appendChild(div)
   })
-  const steps = state.steps
-  $('prompt').textContent = steps ? `Click ${steps.prompt}.` : ''
+  // While browsing, the game's own prompt is not the position's: the page says what it shows.
+  const steps = state.browse ? null : state.steps
+  $('prompt').textContent = state.browse
+    ? `Browsing turn ${state.browse.turn} of ${game.moves.length}: Back to the game (End) to play.`
+    : steps ? `Click ${steps.prompt}.` : ''
+  $('prompt').classList.toggle('browsing', !!state.browse)
   $('no-move').hidden = !(steps && steps.no_move)
   $('swap').hidden = !(steps && steps.swap)
   $('cancel').hidden = state.picks.length === 0
@@ -395,9 +407,34 @@ function render() {
     const number = document.createElement('span')
     number.className = 'number'
     number.textContent = `${i + 1}.`
-    li.append(number, disc, document.createTextNode(move))
+    const text = document.createElement('span')
+    text.className = 'move'
+    text.textContent = move
+    li.append(number, disc, text)
     li.title = `the position after turn ${i + 1}`
-    if (state.browse && state.browse.turn === i + 1) li.className = 'shown'
+    // The turn's evaluation: Black's chance after it, and a mark when it lowered its mover's
+    // chance by a threshold or more (by the analyses of the positions before and after it).
+    const [before, after] = [game.winrates[i], game.winrates[i + 1]]
+    if (after !== null && after !== undefined) {
+      const rate = document.createElement('span')
+      rate.className = 'rate'
+      rate.textContent = `${Math.round(after * 100)}`
+      li.appendChild(rate)
+      li.title += `; Black's chance then ${(after * 100).toFixed(1)}%`
+    }
+    if (before !== null && before !== undefined && after !== null && after !== undefined) {
+      const lost = mover === 'black' ? before - after : after - before
+      const mark = MARKS.find(([at]) => lost >= at)
+      if (mark) {
+        const sign = document.createElement('span')
+        sign.className = 'mark'
+        sign.textContent = mark[2]
+        text.after(sign)
+        li.classList.add(mark[1])
+        li.title += `; ${mark[1]}: ${mover} lost ${Math.round(lost * 100)} points of its chance`
+      }
+    }
+    if (state.browse && state.browse.turn === i + 1) li.classList.add('shown')
     li.addEventListener('click', () => browse(i + 1))
     list.appendChild(li)
     // White's swap leaves White to move again.
@@ -428,21 +465,25 @@ function drawGraph() {
   const area = $('graph-area')
   area.hidden = false
   const holder = $('graph')
-  const [width, height, pad] = [560, 110, 14]
+  const [width, height, pad, left] = [560, 110, 14, 30]
   const turns = game.moves.length
   const svg = shape('svg', {viewBox: `0 0 ${width} ${height}`, class: 'graph', role: 'img',
     'aria-label': "Black's chance of winning by turn"})
-  const x = (t) => pad + (turns === 0 ? 0 : (t * (width - 2 * pad)) / turns)
+  const x = (t) => left + (turns === 0 ? 0 : (t * (width - left - pad)) / turns)
   const y = (w) => pad / 2 + (1 - w) * (height - pad)
-  svg.appendChild(shape('rect', {class: 'graph-white', x: pad, y: y(0.5), width: width - 2 * pad, height: y(0) - y(0.5)}))
-  svg.appendChild(shape('line', {class: 'graph-half', x1: pad, x2: width - pad, y1: y(0.5), y2: y(0.5)}))
+  svg.appendChild(shape('rect', {class: 'graph-white', x: left, y: y(0.5), width: width - left - pad, height: y(0) - y(0.5)}))
+  for (const w of [0.25, 0.75]) {
+    svg.appendChild(shape('line', {class: 'graph-grid', x1: left, x2: width - pad, y1: y(w), y2: y(w)}))
+  }
+  svg.appendChild(shape('line', {class: 'graph-half', x1: left, x2: width - pad, y1: y(0.5), y2: y(0.5)}))
   const current = state.browse ? state.browse.turn : turns
   svg.appendChild(shape('line', {class: 'graph-cursor', x1: x(current), x2: x(current), y1: 2, y2: height - 2}))
   let path = ''
   let points = 0
   game.winrates.forEach((w, t) => {
     if (w === null) return
-    path += `${path === '' || game.winrates[t - 1] === null ? 'M' : 'L'}${x(t).toFixed(1)},${y(w).toFixed(1)} `
+    // The points joined across positions not analysed.
+    path += `${path === '' ? 'M' : 'L'}${x(t).toFixed(1)},${y(w).toFixed(1)} `
     svg.appendChild(shape('circle', {class: 'graph-point', cx: x(t), cy: y(w), r: 2.5, 'data-turn': t}))
     points += 1
   })
@@ -452,15 +493,15 @@ function drawGraph() {
     text.textContent = 'no analysis yet: the engines\' thinking and Analyse fill it in'
     svg.appendChild(text)
   }
-  for (const [label, w] of [['B', 1], ['W', 0]]) {
-    const text = shape('text', {class: 'graph-axis', x: 2, y: y(w) + (w ? 8 : -2)})
-    text.textContent = label
+  for (const w of [1, 0.75, 0.5, 0.25, 0]) {
+    const text = shape('text', {class: 'graph-axis', x: left - 3, y: y(w) + 3.5})
+    text.textContent = `${w * 100}%`
     svg.appendChild(text)
   }
   svg.addEventListener('click', (event) => {
     const box = svg.getBoundingClientRect()
     const at = ((event.clientX - box.left) / box.width) * width
-    const turn = Math.max(0, Math.min(turns, Math.round(turns === 0 ? 0 : ((at - pad) * turns) / (width - 2 * pad))))
+    const turn = Math.max(0, Math.min(turns, Math.round(turns === 0 ? 0 : ((at - left) * turns) / (width - left - pad))))
     browse(turn)
   })
   holder.textContent = ''
