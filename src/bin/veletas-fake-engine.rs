@@ -23,6 +23,7 @@
 //!     [--flood-after N] [--huge-reply-at N] [--deaf-at N] [--name-repeat K]
 //!     [--child] [--pid-file PATH] [--no-time] [--trickle-at N] [--garbage-at N] [--analyze]
 //!     [--stderr-flood] [--setsid-child] [--forge-record PATH]
+//! veletas-fake-engine --peak-of CMD ARGS...
 //! ```
 //!
 //! The hostile modes (for the referee's bounds and deadlines, docs/reliability.md):
@@ -540,7 +541,32 @@ fn unescape(text: &str) -> String {
     text.replace("\\n", "\n").replace("\\t", "\t").replace("\\a", "\u{7}").replace("\\e", "\u{1b}")
 }
 
+/// `veletas-fake-engine --peak-of CMD ARGS...`: runs CMD (stdin, stdout and stderr
+/// inherited), then prints its exit code and its peak resident size in KiB as `wait4`
+/// reports it, on one line of stderr: `peak-of CODE KIB`. From a small process that has
+/// just started, so that the figure is the command's own, not a big test process's (a
+/// child's peak counts the memory of the process it was started from).
+fn peak_of(command: &[String]) -> ! {
+    let Some((program, args)) = command.split_first() else { std::process::exit(2) };
+    let Ok(child) = std::process::Command::new(program).args(args).spawn() else { std::process::exit(2) };
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: a zeroed rusage filled in by wait4(2) for our own child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: wait4(2) on our own child, with valid pointers.
+    if unsafe { libc::wait4(pid, &mut status, 0, &mut usage) } != pid {
+        std::process::exit(2);
+    }
+    let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { -1 };
+    eprintln!("peak-of {code} {}", usage.ru_maxrss);
+    std::process::exit(0)
+}
+
 fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).is_some_and(|a| a == "--peak-of") {
+        peak_of(&args[2..]);
+    }
     let opts = Opts::parse();
     if opts.sleep_forever {
         loop {

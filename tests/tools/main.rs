@@ -15,6 +15,7 @@ mod check_referee;
 mod cluster;
 mod engine_text;
 mod hostile_engines;
+mod hostile_records;
 mod messages;
 mod modern_referee;
 mod openings;

@@ -67,7 +67,7 @@ impl Band {
 
 /// Parses `--band LO-HI` (percent).
 pub fn parse_band(text: &str) -> Result<Band, String> {
-    let bad = || format!("the band must be LO-HI in percent, such as 40-60, not '{text}'");
+    let bad = || format!("the band must be LO-HI in percent, such as 40-60, not '{}'", veletas_rules::quoted(text));
     let (lo, hi) = text.split_once('-').ok_or_else(bad)?;
     let number = |t: &str| t.trim().trim_end_matches('%').parse::<f64>().map_err(|_| bad());
     Band::new(number(lo)?, number(hi)?)
@@ -77,7 +77,7 @@ pub fn parse_band(text: &str) -> Result<Band, String> {
 pub fn parse_candidates(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(n) if (1..=MAX_CANDIDATES).contains(&n) => Ok(n),
-        _ => Err(format!("--candidates must be 1 to {MAX_CANDIDATES}, not '{text}'")),
+        _ => Err(format!("--candidates must be 1 to {MAX_CANDIDATES}, not '{}'", veletas_rules::quoted(text))),
     }
 }
 

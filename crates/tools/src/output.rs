@@ -19,7 +19,7 @@
 //! device and inode rather than by name, so links and `./` spellings are caught too.
 
 use std::fs;
-use std::io::Write as _;
+use std::io::Write;
 use std::os::unix::fs::MetadataExt as _;
 use std::path::{Path, PathBuf};
 
@@ -29,27 +29,36 @@ const MAX_LINKS: usize = 40;
 /// Writes `bytes` to `path` (see the module documentation); without a path, to stdout.
 /// Errors are one line naming the path.
 pub fn write_output(path: Option<&Path>, bytes: &[u8]) -> Result<(), String> {
+    write_output_with(path, |out| out.write_all(bytes).map_err(|e| format!("cannot write: {e}")))
+}
+
+/// [`write_output`] of what `write` writes, as it writes it (a page made as its games are
+/// read): to a file, whole or not at all as [`write_output`] writes it; to stdout as it
+/// comes. `write`'s errors are one line (`cannot write: ...` for a failed write); the path
+/// is put before them here.
+pub fn write_output_with(
+    path: Option<&Path>,
+    write: impl FnOnce(&mut dyn Write) -> Result<(), String>,
+) -> Result<(), String> {
     ignore_file_size_signal();
     let Some(path) = path else {
-        let mut out = std::io::stdout().lock();
-        return match out.write_all(bytes).and_then(|()| out.flush()) {
-            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
-            _ => Ok(()),
-        };
+        let mut out = std::io::BufWriter::new(Stdout(std::io::stdout().lock()));
+        let written = write(&mut out).and_then(|()| out.flush().map_err(|e| format!("cannot write: {e}")));
+        return written.map_err(|e| format!("stdout: {e}"));
     };
     let name = path.display();
     // The kernel follows links (`/dev/stdout` is one into /proc) to say what is there.
     let existing = match fs::metadata(path) {
         Ok(meta) if meta.is_dir() => return Err(format!("{name}: is a directory")),
         Ok(meta) if !meta.is_file() => {
-            return write_in_place(path, bytes).map_err(|e| format!("{name}: cannot write: {e}"));
+            return write_in_place(path, write).map_err(|e| format!("{name}: {e}"));
         }
         Ok(meta) => Some(meta.permissions()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(format!("{name}: {e}")),
     };
     let target = resolve_links(path).map_err(|e| format!("{name}: {e}"))?;
-    replace_regular(&target, bytes, existing).map_err(|e| format!("{name}: {e}"))
+    replace_regular(&target, write, existing).map_err(|e| format!("{name}: {e}"))
 }
 
 /// Ignores SIGXFSZ where it has its default action (which kills the process, leaving a
@@ -89,32 +98,58 @@ fn resolve_links(path: &Path) -> Result<PathBuf, String> {
     Err("too many levels of symbolic links".into())
 }
 
+/// Stdout for [`write_output_with`]: a reader that went away (`| head`) is no error, and
+/// the rest is dropped.
+struct Stdout<'a>(std::io::StdoutLock<'a>);
+
+impl Write for Stdout<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        match self.0.write(bytes) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(bytes.len()),
+            other => other,
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self.0.flush() {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+            other => other,
+        }
+    }
+}
+
 /// Writes into an existing non-regular file (FIFO, terminal, device) without replacing it.
-fn write_in_place(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut file = fs::OpenOptions::new().write(true).open(path)?;
-    file.write_all(bytes)?;
-    file.flush()
+fn write_in_place(path: &Path, write: impl FnOnce(&mut dyn Write) -> Result<(), String>) -> Result<(), String> {
+    let file = fs::OpenOptions::new().write(true).open(path).map_err(|e| format!("cannot write: {e}"))?;
+    let mut out = std::io::BufWriter::new(file);
+    write(&mut out)?;
+    out.flush().map_err(|e| format!("cannot write: {e}"))
 }
 
 /// Writes a regular file through a temporary file in its directory and a rename.
-fn replace_regular(path: &Path, bytes: &[u8], permissions: Option<fs::Permissions>) -> Result<(), String> {
+fn replace_regular(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> Result<(), String>,
+    permissions: Option<fs::Permissions>,
+) -> Result<(), String> {
     let file_name = path.file_name().ok_or("not a file name")?;
     let mut temp_name = std::ffi::OsString::from(".");
     temp_name.push(file_name);
     temp_name.push(format!(".{}.tmp", std::process::id()));
     let temp: PathBuf = path.with_file_name(temp_name);
-    let written = fs::File::create_new(&temp)
-        .and_then(|mut file| {
-            if let Some(permissions) = permissions {
-                file.set_permissions(permissions)?;
-            }
-            file.write_all(bytes)?;
-            file.sync_all()
-        })
-        .and_then(|()| fs::rename(&temp, path));
-    written.map_err(|e| {
+    let failed = |e: std::io::Error| format!("cannot write: {e}");
+    let written = fs::File::create_new(&temp).map_err(failed).and_then(|file| {
+        if let Some(permissions) = permissions {
+            file.set_permissions(permissions).map_err(failed)?;
+        }
+        let mut out = std::io::BufWriter::new(file);
+        write(&mut out)?;
+        let file = out.into_inner().map_err(|e| failed(e.into_error()))?;
+        file.sync_all().map_err(failed)?;
+        fs::rename(&temp, path).map_err(failed)
+    });
+    written.inspect_err(|_| {
         let _ = fs::remove_file(&temp);
-        format!("cannot write: {e}")
     })
 }
 

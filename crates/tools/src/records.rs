@@ -10,7 +10,9 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use veletas_rules::record::{GameRecord, ReadGamesError, RecordError, ResultCheck, read_games, tag};
+use veletas_rules::record::{
+    GameRecord, ReadGamesError, RecordError, RecordItem, ResultCheck, read_games, read_games_each, tag,
+};
 
 /// Reads the complete games of the record file `path` ([`read_games`]: bounded), and a
 /// warning naming the file and line when its last game is cut short (that game is left
@@ -26,6 +28,43 @@ pub fn read_complete(path: &Path) -> Result<(Vec<GameRecord>, Option<String>), R
     }
     let warning = format!("{}:{line}: the last game is cut short (an interrupted write): skipped", path.display());
     Ok((file.games, Some(warning)))
+}
+
+/// Reads the record file `path` a game at a time ([`read_games_each`]: its memory is one
+/// line and one game, whatever the file holds), handing each complete game and its number
+/// in the file to `each`; what was cut on the way (a tag too long) and a last game cut
+/// short (skipped) are warned about on stderr, naming the file and the line. A file with
+/// no complete game before the cut is refused. Returns whether the last game was cut short.
+pub fn read_each(path: &Path, mut each: impl FnMut(usize, GameRecord)) -> Result<bool, ReadGamesError> {
+    let mut games = 0;
+    let end = read_games_each(path, |item| match item {
+        RecordItem::Game(game) => {
+            games += 1;
+            each(games, game);
+        }
+        RecordItem::Warning(e) => {
+            warn(&format!("{}:{}: {}", path.display(), e.line.unwrap_or(0), e.message));
+        }
+    })?;
+    let Some(line) = end.cut_short else { return Ok(false) };
+    if games == 0 {
+        return Err(ReadGamesError::Syntax(RecordError {
+            line: Some(line),
+            message: "the game starting here has no result token".into(),
+        }));
+    }
+    warn(&format!("{}:{line}: the last game is cut short (an interrupted write): skipped", path.display()));
+    Ok(true)
+}
+
+/// Checks the result of game `number` of the file `name` against its moves (see
+/// [`check_results`]), warning about a claim they contradict.
+pub fn check_result(name: &str, number: usize, game: &GameRecord) -> Result<ResultCheck, String> {
+    let check = game.check_result().map_err(|e| format!("{}: {e}", game.describe(number)))?;
+    if let Some(warning) = &check.warning {
+        warn(&format!("{name}: {}: {warning}", game.describe(number)));
+    }
+    Ok(check)
 }
 
 /// Checks the result of every game of the file `name` against its moves

@@ -57,8 +57,9 @@ use std::fmt::{self, Write as _};
 pub use annotation::{Annotation, Evaluation, FirstStep, FirstSteps, WinRate, step_word};
 pub use check::ResultCheck;
 pub use file::{
-    MAX_RECORD_FILE_BYTES, MAX_SMALL_FILE_BYTES, ReadGamesError, RecordFile, RecordFileError, check_regular_file,
-    games_of, read_bounded, read_games, read_record_file,
+    MAX_RECORD_FILE_BYTES, MAX_RECORD_LINE_BYTES, MAX_SMALL_FILE_BYTES, ReadGamesError, RecordEnd, RecordFile,
+    RecordFileError, RecordItem, check_regular_file, games_of, read_bounded, read_games, read_games_each,
+    read_games_until, read_record_file,
 };
 pub use tags::{Termination, tag};
 pub use time::{TimeControl, TimeControls};
@@ -433,7 +434,22 @@ struct Parser {
     annotates: Option<usize>,
     /// The open comment's move, and its text so far (cut at [`MAX_ANNOTATION_BYTES`]).
     comment: Option<(usize, String)>,
+    /// What was cut since the caller last took them (tags past [`MAX_TAG_VALUE_BYTES`]).
+    warnings: Vec<RecordError>,
 }
+
+/// The longest tag value kept, in bytes: a longer one is cut, with a warning (real values,
+/// names and command lines, take a few dozen).
+pub const MAX_TAG_VALUE_BYTES: usize = 4 * 1024;
+
+/// The most tags a game may have (a match's games have about 25).
+pub const MAX_TAGS: usize = 256;
+
+/// The most moves a game may have (a 10x10 game fills its board in about a hundred).
+pub const MAX_MOVES: usize = 2_000;
+
+/// The longest move token, in bytes (`j10-a1/j1` takes 9).
+pub const MAX_MOVE_BYTES: usize = 64;
 
 /// The longest comment read as an annotation: longer ones are ordinary comments (room for
 /// [`FirstSteps::MAX_ENTRIES`] first steps of 10x10 with their playouts).
@@ -457,9 +473,8 @@ impl Parser {
                 if self.in_moves {
                     return Err(RecordError::at(number, "a tag inside the moves (is a result token missing?)"));
                 }
-                let tag = parse_tag(trimmed, number)?;
-                self.game(number).tags.push(tag);
-                return Ok(());
+                let (name, value) = parse_tag(trimmed, number)?;
+                return self.tag(name, value, number);
             }
         }
         let mut rest = trimmed;
@@ -517,12 +532,41 @@ impl Parser {
                     self.complete_end = end;
                 }
                 mv => {
+                    if mv.len() > MAX_MOVE_BYTES {
+                        return Err(RecordError::at(number, format!("a move of more than {MAX_MOVE_BYTES} bytes")));
+                    }
+                    if game.moves.len() == MAX_MOVES {
+                        return Err(RecordError::at(number, format!("more than {MAX_MOVES} moves in one game")));
+                    }
                     let index = game.moves.len();
                     game.moves.push(mv.to_string());
                     self.annotates = Some(index);
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Adds the tag `name` to the game of line `number`: its value cut at
+    /// [`MAX_TAG_VALUE_BYTES`] (with a warning), at most [`MAX_TAGS`] tags a game.
+    fn tag(&mut self, name: String, mut value: String, number: usize) -> Result<(), RecordError> {
+        if self.in_moves {
+            return Err(RecordError::at(number, "a tag inside the moves (is a result token missing?)"));
+        }
+        if value.len() > MAX_TAG_VALUE_BYTES {
+            let mut cut = MAX_TAG_VALUE_BYTES;
+            while !value.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            value.truncate(cut);
+            let message = format!("the {} tag is longer than {MAX_TAG_VALUE_BYTES} bytes: cut", crate::quoted(&name));
+            self.warnings.push(RecordError::at(number, message));
+        }
+        let game = self.game(number);
+        if game.tags.len() == MAX_TAGS {
+            return Err(RecordError::at(number, format!("more than {MAX_TAGS} tags in one game")));
+        }
+        game.tags.push((name, value));
         Ok(())
     }
 

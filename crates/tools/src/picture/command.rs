@@ -3,8 +3,9 @@
 use std::path::PathBuf;
 
 use crate::output::check_not_input;
+use crate::output::write_output_with;
 use crate::picture::svg::{self, SvgOptions};
-use crate::picture::{read_record_file, viewer, write_output};
+use crate::picture::{read_error, viewer, write_output};
 use veletas_rules::Position;
 
 /// What `veletas render` draws (the command line's `RenderArgs` become these).
@@ -53,11 +54,22 @@ pub fn render(args: &RenderSettings) -> Result<(), String> {
             svg::render(&position, None, &options)
         }
         Some(path) => {
-            let games = read_record_file(path)?;
+            // Only the game asked for is kept.
             let name = path.display();
-            let record = match args.game.checked_sub(1).and_then(|i| games.get(i)) {
+            let (mut kept, mut count) = (None, 0);
+            crate::records::read_each(path, |number, game| {
+                count = number;
+                if number == args.game {
+                    kept = Some(game);
+                }
+            })
+            .map_err(|e| read_error(&name.to_string(), e))?;
+            if count == 0 {
+                return Err(format!("{name}: no games in the file"));
+            }
+            let record = match &kept {
                 Some(record) => record,
-                None => return Err(format!("{name}: no game {} (the file holds {})", args.game, games.len())),
+                None => return Err(format!("{name}: no game {} (the file holds {count})", args.game)),
             };
             let game = record.replay(args.turn).map_err(|e| format!("{name}: game {}: {e}", args.game))?;
             let last = game.moves().last();
@@ -67,27 +79,71 @@ pub fn render(args: &RenderSettings) -> Result<(), String> {
     write_output(args.output.as_deref(), picture.as_bytes())
 }
 
-/// Writes the viewer page of the games of `args.files`. Errors are one line.
+/// Writes the viewer page of the games of `args.files`, each game as it is read (the
+/// memory is the page's table of strings, not its games). Errors are one line.
 pub fn view(args: &ViewSettings) -> Result<(), String> {
     if let Some(output) = &args.output {
         let inputs: Vec<(&str, &std::path::Path)> = args.files.iter().map(|path| ("", path.as_path())).collect();
         check_not_input(("-o", output), &inputs)?;
     }
-    let mut files = Vec::with_capacity(args.files.len());
-    let mut seen = crate::records::Duplicates::default();
-    for (index, path) in args.files.iter().enumerate() {
-        let mut games = read_record_file(path)?;
-        let before = games.len();
-        games.retain(|game| !seen.is_repeat(index, game));
-        if games.len() < before {
-            let repeats = before - games.len();
-            crate::records::warn(&format!("{}: {repeats} games recorded twice: skipped", path.display()));
+    let title = match &args.title {
+        Some(title) => title.clone(),
+        None => first_event(&args.files)?.unwrap_or_else(|| "Veletas games".to_string()),
+    };
+    let names: Vec<String> = args.files.iter().map(|path| path.display().to_string()).collect();
+    let shown: Vec<&str> = names.iter().map(String::as_str).collect();
+    write_output_with(args.output.as_deref(), |out| {
+        viewer::write_page(out, &title, "", &shown, |page| {
+            let mut seen = crate::records::Duplicates::default();
+            for (index, path) in args.files.iter().enumerate() {
+                let name = &names[index];
+                let (mut games, mut repeats, mut failed) = (0, 0, None);
+                crate::records::read_each(path, |number, game| {
+                    games = number;
+                    if failed.is_some() {
+                        return;
+                    }
+                    if seen.is_repeat(index, &game) {
+                        repeats += 1;
+                        return;
+                    }
+                    // The page shows what the replay decides; what the records claim
+                    // against it is warned about here, and a game that does not replay
+                    // is left out with a warning.
+                    let _ = crate::records::check_result(name, number, &game);
+                    failed = page.add(index, name, number, &game).err();
+                })
+                .map_err(|e| read_error(name, e))?;
+                if let Some(e) = failed {
+                    return Err(e);
+                }
+                if games == 0 {
+                    return Err(format!("{name}: no games in the file"));
+                }
+                if repeats > 0 {
+                    crate::records::warn(&format!("{name}: {repeats} games recorded twice: skipped"));
+                }
+            }
+            Ok(())
+        })
+    })
+}
+
+/// The `Event` tag of the first game of the first of `files` whose first game has one
+/// (the page's default title, as [`viewer::default_title`]): each file read up to its
+/// first game only. A file that cannot be read is the error, before anything is written.
+fn first_event(files: &[PathBuf]) -> Result<Option<String>, String> {
+    for path in files {
+        let name = path.display();
+        let mut first = None;
+        veletas_rules::record::read_games_until(path, |game| {
+            first = Some(game);
+            false
+        })
+        .map_err(|e| read_error(&name.to_string(), e))?;
+        if let Some(event) = first.as_ref().and_then(|g| g.tag(veletas_rules::record::tag::EVENT)) {
+            return Ok(Some(event.to_string()));
         }
-        // The page shows what the replay decides; what the records claim against it is
-        // warned about here. A game that does not replay is warned about and left out.
-        let _ = crate::records::check_results(&path.display().to_string(), &games);
-        files.push((path.display().to_string(), games));
     }
-    let page = viewer::page(&files, args.title.as_deref())?;
-    write_output(args.output.as_deref(), page.as_bytes())
+    Ok(None)
 }

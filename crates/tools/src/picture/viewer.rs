@@ -10,7 +10,8 @@
 //! draws exactly what `veletas render` draws and never decides anything about the game.
 //!
 //! The data sits in a `<script type="application/json">` block, one compact array per
-//! game, and the page lists the games virtually (only the visible rows exist), so a
+//! game, written as each game is read ([`write_page`]: the games come before the table of
+//! strings they refer to, so a page's memory is that table, not its games), and the page lists the games virtually (only the visible rows exist), so a
 //! 10,000-game tournament file opens quickly (figures in `docs/pictures.md`).
 
 use std::collections::BTreeMap;
@@ -259,14 +260,98 @@ fn drawing_json(frames: &[String]) -> Drawing {
     }
 }
 
-/// The page's data: what the viewer's script reads.
+/// The head of the page's data: what the viewer's script reads before the games.
 #[derive(Serialize)]
-struct PageData<'a> {
+struct PageHead<'a> {
     title: &'a str,
     generator: &'static str,
-    files: Vec<&'a str>,
+    files: &'a [&'a str],
+}
+
+/// The rest of the page's data, after the games: what drawing them needs.
+#[derive(Serialize)]
+struct PageTail<'a> {
     drawing: Drawing,
     strings: &'a [String],
+}
+
+/// The games of a page being written ([`write_page`]): each is replayed and written out
+/// as it is added, so that the page's memory is its table of strings and its frames, not
+/// its games.
+pub struct PageGames<'w> {
+    out: &'w mut dyn std::io::Write,
+    frames: Vec<String>,
+    strings: Strings,
+    rows: usize,
+}
+
+impl PageGames<'_> {
+    /// Adds game `number` of file `file` (its index in the page's files, named `name`): a
+    /// game that does not replay is left out with a warning on stderr naming it, as
+    /// `ratings` leaves it out. The error is a failed write (one line).
+    pub fn add(&mut self, file: usize, name: &str, number: usize, record: &GameRecord) -> Result<(), String> {
+        let game = match game_json(file, record, &mut self.frames, &mut self.strings) {
+            Ok(game) => game,
+            Err(e) => {
+                crate::records::warn(&format!("{name}: game {number}: {e}: skipped"));
+                return Ok(());
+            }
+        };
+        let row = script_json(&game)?;
+        let separator = if self.rows == 0 { "" } else { ",\n" };
+        self.rows += 1;
+        write!(self.out, "{separator}{row}").map_err(|e| format!("cannot write: {e}"))
+    }
+
+    /// How many games have been written.
+    pub fn count(&self) -> usize {
+        self.rows
+    }
+}
+
+/// Writes the viewer page to `out` as its games come: `title` (HTML-escaped here),
+/// `panel` (trusted HTML, see [`page_with_panel`]), the names of the `files`, then the games
+/// `games` adds ([`PageGames::add`]), then what drawing them takes. The games come before
+/// the table of strings they refer to, so none is held until the end.
+pub fn write_page(
+    out: &mut dyn std::io::Write,
+    title: &str,
+    panel: &str,
+    files: &[&str],
+    games: impl FnOnce(&mut PageGames<'_>) -> Result<(), String>,
+) -> Result<(), String> {
+    let failed = |e: std::io::Error| format!("cannot write: {e}");
+    // Split the template rather than replace, so that no title or tag can hold a marker.
+    let (head, rest) = TEMPLATE.split_once("{{TITLE}}").ok_or("the viewer template has no title marker")?;
+    let (top, rest) = rest.split_once("{{PANEL}}").ok_or("the viewer template has no panel marker")?;
+    let (middle, tail) = rest.split_once("{{DATA}}").ok_or("the viewer template has no data marker")?;
+    let data = PageHead { title, generator: concat!("veletas ", env!("CARGO_PKG_VERSION")), files };
+    let data = script_json(&data)?;
+    let data = data.strip_suffix('}').ok_or("page data: not an object")?;
+    for part in [head, &html_escape(title), top, panel, middle, data, ",\"games\":[\n"] {
+        out.write_all(part.as_bytes()).map_err(failed)?;
+    }
+    let mut page = PageGames { out, frames: Vec::new(), strings: Strings::default(), rows: 0 };
+    games(&mut page)?;
+    // Then what drawing them takes, once they are all known.
+    let rest = PageTail { drawing: drawing_json(&page.frames), strings: &page.strings.list };
+    let rest = script_json(&rest)?;
+    let rest = rest.strip_prefix('{').ok_or("page data: not an object")?;
+    let end = if page.rows == 0 { "]," } else { "\n]," };
+    for part in [end, rest, tail] {
+        page.out.write_all(part.as_bytes()).map_err(failed)?;
+    }
+    page.out.flush().map_err(failed)
+}
+
+/// The title a page of `files` takes without one given: the first game's `Event` tag.
+pub fn default_title(files: &[(String, Vec<GameRecord>)]) -> String {
+    files
+        .iter()
+        .flat_map(|(_, records)| records.first())
+        .find_map(|r| r.tag(tag::EVENT))
+        .unwrap_or("Veletas games")
+        .to_string()
 }
 
 /// The page for the games of `files` (each a name and its games). Every game is
@@ -286,49 +371,18 @@ pub fn page_with_panel(
     title: Option<&str>,
     panel: &str,
 ) -> Result<String, String> {
-    let mut frames = Vec::new();
-    let mut strings = Strings::default();
-    let mut games = Vec::new();
-    for (index, (name, records)) in files.iter().enumerate() {
-        for (n, record) in records.iter().enumerate() {
-            // A game that does not replay is left out, as `ratings` leaves it out.
-            match game_json(index, record, &mut frames, &mut strings) {
-                Ok(game) => games.push(game),
-                Err(e) => crate::records::warn(&format!("{name}: game {}: {e}: skipped", n + 1)),
+    let title = title.map_or_else(|| default_title(files), str::to_string);
+    let names: Vec<&str> = files.iter().map(|(name, _)| name.as_str()).collect();
+    let mut out = Vec::new();
+    write_page(&mut out, &title, panel, &names, |page| {
+        for (index, (name, records)) in files.iter().enumerate() {
+            for (n, record) in records.iter().enumerate() {
+                page.add(index, name, n + 1, record)?;
             }
         }
-    }
-    let title = match title {
-        Some(title) => title.to_string(),
-        None => files
-            .iter()
-            .flat_map(|(_, records)| records.first())
-            .find_map(|r| r.tag(tag::EVENT))
-            .unwrap_or("Veletas games")
-            .to_string(),
-    };
-    let data = PageData {
-        title: &title,
-        generator: concat!("veletas ", env!("CARGO_PKG_VERSION")),
-        files: files.iter().map(|(name, _)| name.as_str()).collect(),
-        drawing: drawing_json(&frames),
-        strings: &strings.list,
-    };
-    // Then the games, one a line (a 10,000-game page stays readable and diffable).
-    let head = script_json(&data)?;
-    let mut data = String::with_capacity(head.len() + games.len() * 256);
-    data.push_str(head.strip_suffix('}').ok_or("page data: not an object")?);
-    data.push_str(",\"games\":[\n");
-    for (i, game) in games.iter().enumerate() {
-        data.push_str(&script_json(game)?);
-        data.push_str(if i + 1 < games.len() { ",\n" } else { "\n" });
-    }
-    data.push_str("]}");
-    // Split the template rather than replace, so that no title or tag can hold a marker.
-    let (head, rest) = TEMPLATE.split_once("{{TITLE}}").ok_or("the viewer template has no title marker")?;
-    let (top, rest) = rest.split_once("{{PANEL}}").ok_or("the viewer template has no panel marker")?;
-    let (middle, tail) = rest.split_once("{{DATA}}").ok_or("the viewer template has no data marker")?;
-    Ok([head, &html_escape(&title), top, panel, middle, &data, tail].concat())
+        Ok(())
+    })?;
+    String::from_utf8(out).map_err(|e| format!("page: {e}"))
 }
 
 #[cfg(test)]

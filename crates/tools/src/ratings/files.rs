@@ -84,8 +84,13 @@ pub const MAX_ANCHOR: f64 = 100_000.0;
 
 /// Parses `NAME=RATING` (split at the last `=`: names may hold one, ratings never do).
 pub fn parse_anchor(text: &str) -> Result<(String, f64), String> {
-    let bad =
-        || format!("the anchor must be NAME=RATING with a rating from -{MAX} to {MAX}, not '{text}'", MAX = MAX_ANCHOR);
+    let bad = || {
+        format!(
+            "the anchor must be NAME=RATING with a rating from -{MAX} to {MAX}, not '{}'",
+            veletas_rules::quoted(text),
+            MAX = MAX_ANCHOR
+        )
+    };
     let (name, rating) = text.rsplit_once('=').ok_or_else(bad)?;
     let rating: f64 = rating.trim().parse().map_err(|_| bad())?;
     if name.is_empty() || !rating.is_finite() || rating.abs() > MAX_ANCHOR {
@@ -142,75 +147,101 @@ struct Collected {
     unreplayable: usize,
     /// Each group seen, with the first file that holds it.
     groups: Vec<(Group, PathBuf)>,
-    /// Every file's name and games, in the order given.
+    /// Every file's name and games, in the order given (its games only when kept).
     files: Vec<NamedFile>,
 }
 
-fn collect(files: &[PathBuf]) -> Result<Collected, String> {
+/// Reads the games of `files` a game at a time: each is counted as it is read, and kept
+/// (in `Collected::files`) only when `keep` (the HTML page shows them), so that the
+/// memory is the games kept, not the bytes read.
+fn collect(files: &[PathBuf], keep: bool) -> Result<Collected, String> {
     let mut collected = Collected::default();
     let mut seen = HashSet::new();
     let mut repeats = crate::records::Duplicates::default();
     for path in files {
-        let shown = path.display();
-        let (mut records, cut) = crate::records::read_complete(path).map_err(|e| match e {
+        let shown = path.display().to_string();
+        if !seen.insert(std::fs::canonicalize(path).unwrap_or_else(|_| path.clone())) {
+            return Err(format!("{shown}: given twice (its games would count twice)"));
+        }
+        let index = collected.files.len();
+        let (mut records, mut twice, mut failed) = (Vec::new(), 0, None);
+        let cut = crate::records::read_each(path, |number, game| {
+            if failed.is_some() {
+                return;
+            }
+            if repeats.is_repeat(index, &game) {
+                twice += 1;
+                return;
+            }
+            if let Err(e) = count_game(&mut collected, path, &shown, number, &game) {
+                failed = Some(e);
+            } else if keep {
+                records.push(game);
+            }
+        })
+        .map_err(|e| match e {
             ReadGamesError::File(e) => format!("{shown}: cannot read: {e}"),
             ReadGamesError::Syntax(e) => match e.line {
                 Some(line) => format!("{shown}:{line}: {}", e.message),
                 None => format!("{shown}: {}", e.message),
             },
         })?;
-        if !seen.insert(std::fs::canonicalize(path).unwrap_or_else(|_| path.clone())) {
-            return Err(format!("{shown}: given twice (its games would count twice)"));
+        if let Some(e) = failed {
+            return Err(e);
         }
-        if let Some(warning) = cut {
-            crate::records::warn(&warning);
+        if cut {
             collected.cut_short += 1;
         }
-        let before = records.len();
-        records.retain(|game| !repeats.is_repeat(collected.files.len(), game));
-        if records.len() < before {
-            let twice = before - records.len();
+        if twice > 0 {
             crate::records::warn(&format!("{shown}: {twice} games recorded twice (the same game id): skipped"));
             collected.repeated += twice;
         }
-        // The replay decides each result: what a record claims against its moves is
-        // warned about, and a claim it contradicts is not counted.
-        let checks = crate::records::check_results(&shown.to_string(), &records);
-        for ((number, game), check) in records.iter().enumerate().zip(checks) {
-            let player = |color: Color| match game.player(color).map(str::trim) {
-                Some(value) if !value.is_empty() => Ok(value.to_string()),
-                _ => {
-                    let name = if color == Color::Black { tag::BLACK } else { tag::WHITE };
-                    Err(format!("{shown}: game {} has no {name} tag", number + 1))
-                }
-            };
-            let (black, white) = (player(Color::Black)?, player(Color::White)?);
-            let group = Group::of(game);
-            if !collected.groups.iter().any(|(g, _)| *g == group) {
-                collected.groups.push((group, path.clone()));
-            }
-            let check = match check {
-                Ok(check) => check,
-                Err(e) => {
-                    crate::records::warn(&format!("{shown}: {e}: not counted"));
-                    collected.unreplayable += 1;
-                    continue;
-                }
-            };
-            if check.warning.is_some() && check.counted.is_none() {
-                collected.contradicted += 1;
-                continue;
-            }
-            match check.counted {
-                None if game.is_void() => collected.void += 1,
-                None => collected.unfinished += 1,
-                Some(_) if black == white => collected.self_play += 1,
-                Some(winner) => collected.games.push(RatedGame { black, white, winner }),
-            }
-        }
-        collected.files.push((shown.to_string(), records));
+        collected.files.push((shown, records));
     }
     Ok(collected)
+}
+
+/// Counts game `number` of the file `path` (shown as `shown`) in `collected`. The replay
+/// decides its result: what a record claims against its moves is warned about, and a
+/// claim it contradicts is not counted. A game without a player's name is the error.
+fn count_game(
+    collected: &mut Collected,
+    path: &Path,
+    shown: &str,
+    number: usize,
+    game: &GameRecord,
+) -> Result<(), String> {
+    let player = |color: Color| match game.player(color).map(str::trim) {
+        Some(value) if !value.is_empty() => Ok(value.to_string()),
+        _ => {
+            let name = if color == Color::Black { tag::BLACK } else { tag::WHITE };
+            Err(format!("{shown}: game {number} has no {name} tag"))
+        }
+    };
+    let (black, white) = (player(Color::Black)?, player(Color::White)?);
+    let group = Group::of(game);
+    if !collected.groups.iter().any(|(g, _)| *g == group) {
+        collected.groups.push((group, path.to_path_buf()));
+    }
+    let check = match crate::records::check_result(shown, number, game) {
+        Ok(check) => check,
+        Err(e) => {
+            crate::records::warn(&format!("{shown}: {e}: not counted"));
+            collected.unreplayable += 1;
+            return Ok(());
+        }
+    };
+    if check.warning.is_some() && check.counted.is_none() {
+        collected.contradicted += 1;
+        return Ok(());
+    }
+    match check.counted {
+        None if game.is_void() => collected.void += 1,
+        None => collected.unfinished += 1,
+        Some(_) if black == white => collected.self_play += 1,
+        Some(winner) => collected.games.push(RatedGame { black, white, winner }),
+    }
+    Ok(())
 }
 
 /// Runs `veletas ratings` for the standings (text, CSV or JSON; the HTML page is
@@ -239,7 +270,7 @@ pub fn rate_files(args: &RatingsSettings) -> Result<(super::Standings, Vec<Named
         crate::output::check_not_input(("-o", output), &inputs)?;
     }
     let anchor = args.anchor.as_deref().map(parse_anchor).transpose()?;
-    let mut collected = collect(&args.files)?;
+    let mut collected = collect(&args.files, args.format == RatingsFormat::Html)?;
     if collected.groups.len() > 1 && !args.mix {
         let (first, first_file) = &collected.groups[0];
         let (second, second_file) = &collected.groups[1];

@@ -281,11 +281,11 @@ pub const MAX_CONCURRENCY: usize = 256;
 pub fn parse_count(text: &str) -> Result<usize, String> {
     match text.trim().parse::<u64>() {
         Ok(n) if n <= MAX_GAMES as u64 => Ok(n as usize),
-        Ok(_) => Err(format!("{text} is more than {MAX_GAMES} games")),
+        Ok(_) => Err(format!("{} is more than {MAX_GAMES} games", veletas_rules::quoted(text))),
         Err(_) if text.trim().chars().all(|c| c.is_ascii_digit()) && !text.trim().is_empty() => {
-            Err(format!("{text} is more than {MAX_GAMES} games"))
+            Err(format!("{} is more than {MAX_GAMES} games", veletas_rules::quoted(text)))
         }
-        Err(_) => Err(format!("'{text}' is not a whole number")),
+        Err(_) => Err(format!("'{}' is not a whole number", veletas_rules::quoted(text))),
     }
 }
 
@@ -293,7 +293,7 @@ pub fn parse_count(text: &str) -> Result<usize, String> {
 pub fn parse_concurrency(text: &str) -> Result<usize, String> {
     match text.trim().parse::<u64>() {
         Ok(n) if (1..=MAX_CONCURRENCY as u64).contains(&n) => Ok(n as usize),
-        _ => Err(format!("'{text}' is not a number of games from 1 to {MAX_CONCURRENCY}")),
+        _ => Err(format!("'{}' is not a number of games from 1 to {MAX_CONCURRENCY}", veletas_rules::quoted(text))),
     }
 }
 
@@ -301,7 +301,7 @@ pub fn parse_concurrency(text: &str) -> Result<usize, String> {
 pub fn parse_odds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(x) if x.is_finite() && (0.01..=100.0).contains(&x) => Ok(x),
-        _ => Err(format!("'{text}' is not a factor between 0.01 and 100")),
+        _ => Err(format!("'{}' is not a factor between 0.01 and 100", veletas_rules::quoted(text))),
     }
 }
 

@@ -67,14 +67,20 @@ impl FromStr for SprtSpec {
         let spec = match numbers.as_deref() {
             Ok(&[elo0, elo1]) => SprtSpec { elo0, elo1, alpha: 0.05, beta: 0.05 },
             Ok(&[elo0, elo1, alpha, beta]) => SprtSpec { elo0, elo1, alpha, beta },
-            _ => return Err(format!("expected ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA, not '{s}'")),
+            _ => return Err(format!("expected ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA, not '{}'", veletas_rules::quoted(s))),
         };
         if [spec.elo0, spec.elo1].iter().any(|elo| !elo.is_finite() || elo.abs() > MAX_SPRT_ELO) {
-            return Err(format!("invalid SPRT '{s}': the Elo bounds must be from -{MAX_SPRT_ELO} to {MAX_SPRT_ELO}"));
+            return Err(format!(
+                "invalid SPRT '{}': the Elo bounds must be from -{MAX_SPRT_ELO} to {MAX_SPRT_ELO}",
+                veletas_rules::quoted(s)
+            ));
         }
         match spec.sprt() {
             Some(_) => Ok(spec),
-            None => Err(format!("invalid SPRT '{s}': need elo0 < elo1, 0 < alpha, beta and alpha + beta < 1")),
+            None => Err(format!(
+                "invalid SPRT '{}': need elo0 < elo1, 0 < alpha, beta and alpha + beta < 1",
+                veletas_rules::quoted(s)
+            )),
         }
     }
 }

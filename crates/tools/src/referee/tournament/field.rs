@@ -249,7 +249,7 @@ pub fn resolve(entries: &[EngineEntry], each: &EngineOptions, default: TimeContr
         if let Some(name) = &entry.name
             && entries[..i].iter().any(|e| e.name.as_ref() == Some(name))
         {
-            return Err(format!("two engines are named '{name}': names must be unique"));
+            return Err(format!("two engines are named '{}': names must be unique", quoted(name)));
         }
         let which = entry.name.clone().unwrap_or_else(|| format!("'{}'", quoted(&entry.command)));
         let mut command = EngineCommand::parse(&entry.command)

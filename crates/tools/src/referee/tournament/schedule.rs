@@ -40,7 +40,9 @@ impl FromStr for Format {
             "round-robin" | "roundrobin" | "rr" => Ok(Format::RoundRobin),
             "gauntlet" => Ok(Format::Gauntlet),
             "knockout" | "ko" => Ok(Format::Knockout),
-            _ => Err(format!("unknown format '{text}': use round-robin, gauntlet or knockout")),
+            _ => {
+                Err(format!("unknown format '{}': use round-robin, gauntlet or knockout", veletas_rules::quoted(text)))
+            }
         }
     }
 }

@@ -14,7 +14,7 @@ impl FromStr for ShardSpec {
     type Err = String;
 
     fn from_str(text: &str) -> Result<ShardSpec, String> {
-        let bad = || format!("'{text}' is not a shard: use K/N with 1 <= K <= N, or auto/N");
+        let bad = || format!("'{}' is not a shard: use K/N with 1 <= K <= N, or auto/N", veletas_rules::quoted(text));
         let (k, n) = text.split_once('/').ok_or_else(bad)?;
         let count: usize = n.trim().parse().map_err(|_| bad())?;
         if count == 0 {
@@ -54,7 +54,11 @@ impl ShardSpec {
         let number = |name: &str| -> Result<Option<i64>, String> {
             match env(name) {
                 None => Ok(None),
-                Some(v) => v.trim().parse::<i64>().map(Some).map_err(|_| format!("${name}='{v}' is not a number")),
+                Some(v) => v
+                    .trim()
+                    .parse::<i64>()
+                    .map(Some)
+                    .map_err(|_| format!("${name}='{}' is not a number", veletas_rules::quoted(&v))),
             }
         };
         let k = if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
