@@ -22,7 +22,7 @@
 //!     [--bad-size-resets] [--reg-genmove-plays]
 //!     [--flood-after N] [--huge-reply-at N] [--deaf-at N] [--name-repeat K]
 //!     [--child] [--pid-file PATH] [--no-time] [--trickle-at N] [--garbage-at N] [--analyze]
-//!     [--stderr-flood] [--setsid-child] [--forge-record PATH]
+//!     [--stderr-flood] [--setsid-child] [--forge-record PATH] [--own-clock]
 //! veletas-fake-engine --peak-of CMD ARGS...
 //! ```
 //!
@@ -48,6 +48,10 @@
 //! unknown, unlisted and `known_command` says `false`); `--lax` accepts `known_command`
 //! without a name (`false`) and `time_settings` and `time_left` with words that are no
 //! numbers (ignoring them).
+//!
+//! `--own-clock` keeps the clock its `time_settings` gave it (main time plus one byo-yomi
+//! period) and refuses a `time_left` with more time than that (`? not my clock`): a
+//! referee that sends it the other engine's bigger clock (after a modern swap) is caught.
 
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
@@ -177,6 +181,10 @@ struct Opts {
     /// usual (and writing a line to stderr for each command before answering it).
     #[arg(long)]
     stderr_flood: bool,
+    /// Refuse `time_left` with more seconds than `time_settings` gave (main time plus one
+    /// byo-yomi period): a clock that is not its own.
+    #[arg(long)]
+    own_clock: bool,
 }
 
 /// What to do after the reply just written.
@@ -227,6 +235,8 @@ struct Engine {
     rng: Rng,
     genmoves: u32,
     after: After,
+    /// The most seconds its own clock can show (`time_settings` main plus byo-yomi).
+    clock_limit: Option<f64>,
 }
 
 type Answer = Result<String, String>;
@@ -293,6 +303,8 @@ impl Engine {
             },
             "time_settings" => match args {
                 [main, byoyomi, stones] if seconds(main) && seconds(byoyomi) && stones.parse::<u32>().is_ok() => {
+                    let number = |text: &str| text.parse::<f64>().unwrap_or(0.0);
+                    self.clock_limit = Some(number(main) + number(byoyomi));
                     Ok(String::new())
                 }
                 _ => Err("syntax error: usage: time_settings MAIN BYO_YOMI STONES".into()),
@@ -301,7 +313,13 @@ impl Engine {
                 [color, time, stones]
                     if color.parse::<Color>().is_ok() && seconds(time) && stones.parse::<u32>().is_ok() =>
                 {
-                    Ok(String::new())
+                    let left = time.parse::<f64>().unwrap_or(0.0);
+                    match self.clock_limit {
+                        Some(limit) if self.opts.own_clock && left > limit + 1e-6 => {
+                            Err(format!("not my clock: {time} s left, my time_settings give at most {limit} s"))
+                        }
+                        _ => Ok(String::new()),
+                    }
                 }
                 _ => Err("syntax error: usage: time_left COLOR TIME STONES".into()),
             },
@@ -606,7 +624,14 @@ fn main() {
         });
     }
     let rng = Rng::new(opts.seed);
-    let mut engine = Engine { opts, game: Game::new(Variant::STANDARD), rng, genmoves: 0, after: After::Continue };
+    let mut engine = Engine {
+        opts,
+        game: Game::new(Variant::STANDARD),
+        rng,
+        genmoves: 0,
+        after: After::Continue,
+        clock_limit: None,
+    };
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let stdout = io::stdout();

@@ -30,8 +30,8 @@ pub struct MatchArgs {
     #[arg(long, short = 'n', default_value_t = 2, value_parser = parse_count)]
     pub games: usize,
     /// Time odds: every time of engine 1's clock multiplied by FACTOR (e.g. 2 gives it twice
-    /// the time of engine 2). Clocks belong to colours, so after a modern swap each engine keeps
-    /// the clock of the colour it now plays.
+    /// the time of engine 2). Clocks follow the engines: after a modern swap each engine keeps
+    /// its own.
     #[arg(long, value_name = "FACTOR", default_value = "1", value_parser = parse_odds)]
     pub time_odds: f64,
     /// The Event tag of the records.

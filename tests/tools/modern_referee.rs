@@ -176,3 +176,47 @@ fn a_claimed_block_match_tells_the_engines_and_records_the_rules() {
     let err = run_match(&MatchArgs::parse_from(&args).unwrap().into()).unwrap_err().to_string();
     assert!(err.contains("round 1 was played under the modern claimed-block rules, this match plays modern"), "{err}");
 }
+
+/// The record's games: (Black, White, TimeControl, Termination, whether White swapped).
+fn clock_tags(path: &Path) -> Vec<(String, String, String, String, bool)> {
+    read_games(path)
+        .iter()
+        .map(|g| {
+            let tag = |t: &str| g.tag(t).unwrap_or_default().to_string();
+            (tag("Black"), tag("White"), tag("TimeControl"), tag("Termination"), g.tag("Swap").is_some())
+        })
+        .collect()
+}
+
+#[test]
+fn after_a_swap_each_engine_keeps_its_own_clock_and_odds() {
+    // Both always swap, and refuse a time_left with more time than their own time_settings
+    // gave: sent the other engine's bigger clock after the swap, one of them loses.
+    let dir = scratch!("own-clock");
+    let record = dir.join("g.txt");
+    let (a, b) = (format!("a={FAKE} --seed 1 --swap --own-clock"), format!("b={FAKE} --seed 2 --swap --own-clock"));
+    let base = ["match", "--engine", &a, "--engine", &b, "--rules", "modern", "--size", "7", "-n", "2", "-q"];
+    let out = crate::support::veletas(
+        &[&base[..], &["--option", "a:movetime=0.2", "--option", "b:movetime=1", "--record", record.to_str().unwrap()]]
+            .concat(),
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let games = clock_tags(&record);
+    assert_eq!(games.len(), 2);
+    for (black, white, control, termination, swapped) in &games {
+        assert!(swapped, "{games:?}");
+        assert_eq!(termination, "normal", "{games:?}");
+        // The tag gives the control of the engines its Black and White tags name.
+        let own = |name: &str| if name == "a" { "movetime 0.2" } else { "movetime 1" };
+        assert_eq!(control, &format!("black {}; white {}", own(black), own(white)), "{games:?}");
+    }
+    // Time odds: engine 1 keeps its factor after the swap.
+    let record = dir.join("odds.txt");
+    let out = crate::support::veletas(
+        &[&base[..], &["--movetime", "1", "--time-odds", "0.2", "--record", record.to_str().unwrap()]].concat(),
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let games = clock_tags(&record);
+    assert!(games.iter().all(|g| g.4 && g.3 == "normal" && g.2 == "movetime 1; engine 1 x0.2"), "{games:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

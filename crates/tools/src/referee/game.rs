@@ -38,8 +38,8 @@ pub use veletas_rules::record::Termination;
 #[derive(Clone, Debug)]
 pub struct GameSettings {
     /// The time control of each seat: the first engine of the pair (engine 1 of a
-    /// match), then the second. Clocks belong to colours: each colour's clock runs on the
-    /// control of the engine that plays it at the start (after a swap they are kept).
+    /// match), then the second. Clocks follow the engines: each engine's clock runs on its
+    /// own control (and odds) the whole game, after a modern swap too.
     pub time_controls: [TimeControl; 2],
     /// Seconds a move may exceed the clock before it loses.
     pub margin: f64,
@@ -98,8 +98,9 @@ pub struct PlayedGame {
     pub final_scores: [Option<String>; 2],
     /// Set when an engine's `final_score` disagrees with the referee's result.
     pub disagreement: Option<String>,
-    /// The seconds Black's and White's engine spent on `genmove` as the referee timed
-    /// them (clocks belong to colours), every answered `genmove` counted.
+    /// The seconds Black's and White's engine (the colours they ended the game with,
+    /// after a swap) spent on `genmove` as the referee timed them, every answered
+    /// `genmove` counted.
     pub time_used: [f64; 2],
     /// The time each turn of `game` took its engine to answer `genmove`, by turn (from
     /// 0; `None` for the opening's turns, which no engine chose).
@@ -271,7 +272,8 @@ pub fn play_game_observed(
     let swapped = notes.swapped;
     played.game = game;
     played.swapped = swapped;
-    played.time_used = notes.time_used;
+    let final_seat = |color: Color| usize::from((color == Color::Black) != (engine1_black != swapped));
+    played.time_used = Color::ALL.map(|color| notes.time_used[final_seat(color)]);
     played.turn_times = notes.turn_times;
     played.turn_evaluations = notes.turn_evaluations;
     played.turn_steps = notes.turn_steps;
@@ -298,7 +300,8 @@ pub fn play_game_observed(
 struct GameNotes {
     /// Whether White swapped.
     swapped: bool,
-    /// Seconds spent on `genmove` by Black and White.
+    /// Seconds spent on `genmove` by each seat's engine (the first engine of the pair,
+    /// then the second).
     time_used: [f64; 2],
     /// The time of each turn an engine chose, by turn.
     turn_times: Vec<Option<Duration>>,
@@ -345,11 +348,13 @@ fn run(
         return Err(failed);
     }
     let first_turn = game.moves().len();
-    let mut clocks = Color::ALL.map(|color| Clock::new(control(seat(color, false))));
+    // Each engine's own clock, by seat: it follows the engine through a swap.
+    let mut clocks = [Clock::new(control(0)), Clock::new(control(1))];
     let timeout = settings.command_timeout;
     let mut last = None;
     loop {
-        observer(&Progress { game, clocks: &clocks, last: last.take() });
+        let by_color = Color::ALL.map(|color| clocks[seat(color, notes.swapped)].clone());
+        observer(&Progress { game, clocks: &by_color, last: last.take() });
         if let Some(winner) = game.position().winner() {
             return Ok(winner);
         }
@@ -363,8 +368,9 @@ fn run(
             };
             return Err((color, stopped));
         }
-        let clock = &mut clocks[color.index()];
-        let engine = &mut engines[seat(color, notes.swapped)];
+        let index = seat(color, notes.swapped);
+        let clock = &mut clocks[index];
+        let engine = &mut engines[index];
         let turn = game.moves().len();
         // The first engine asked for a move, failing to give one, voids the game.
         let first = |mut l: Loss| {
@@ -378,7 +384,7 @@ fn run(
         let mut elapsed = Duration::ZERO;
         let ask = engine.capabilities().ask(settings.record_steps);
         let played = engine.genmove(ask, game, clock, settings.margin, &mut elapsed);
-        notes.time_used[color.index()] += elapsed.as_secs_f64();
+        notes.time_used[index] += elapsed.as_secs_f64();
         let Played { mv, evaluation, steps } = played.map_err(|f| first(f.into()))?;
         if mv.is_some() {
             notes.turn_times.resize(turn + 1, None);

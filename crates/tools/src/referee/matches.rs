@@ -41,6 +41,15 @@ impl MatchCompetition {
         [field.names[0].clone(), field.names[1].clone()]
     }
 
+    /// The `TimeControl` tag of a game engine `black` and `white` played as Black and White
+    /// (after a swap, the engines as they ended): clocks follow the engines.
+    fn controls(&self, field: &Field, black: usize, white: usize) -> TimeControls {
+        self.time_control.unwrap_or(TimeControls::PerColor {
+            black: field.defs[black].time_control,
+            white: field.defs[white].time_control,
+        })
+    }
+
     fn summary(&self, field: &Field) -> MatchSummary {
         MatchSummary::new(Self::names(field), self.games, &self.outcomes, self.sprt)
     }
@@ -66,11 +75,28 @@ impl Competition for MatchCompetition {
         ];
         // After a swap the engine now White made Black's setup.
         let swap = format!("white swapped: engine {} made Black's setup and then played White", white + 1);
-        let controls = self.time_control.unwrap_or(TimeControls::PerColor {
-            black: field.defs[scheduled.black].time_control,
-            white: field.defs[scheduled.white].time_control,
-        });
-        played.record(&head, &controls, &swap)
+        played.record(&head, &self.controls(field, black, white), &swap)
+    }
+
+    /// A match's records hold the time control it was played under: a resume under another
+    /// one would mix two controls in one summary. (Before clocks followed the engines, a
+    /// swapped game's `black TC; white TC` named the colours at the start: read as well.)
+    fn check_place(&self, field: &Field, game: &GameRecord, scheduled: &ScheduledGame) -> Result<(), String> {
+        let swapped = game.tag(tag::SWAP).is_some();
+        let (black, white) = played_engines(scheduled, swapped);
+        let expected = self.controls(field, black, white).to_string();
+        let before = self.controls(field, scheduled.black, scheduled.white).to_string();
+        match game.time_controls() {
+            Ok(Some(controls)) if controls.to_string() == expected || swapped && controls.to_string() == before => {
+                Ok(())
+            }
+            Ok(controls) => Err(format!(
+                "round {}: the record was made with time control '{}', this run has '{expected}'",
+                scheduled.index + 1,
+                controls.map_or("none".to_string(), |c| c.to_string())
+            )),
+            Err(e) => Err(format!("round {}: {e}", scheduled.index + 1)),
+        }
     }
 
     fn game_line(&self, field: &Field, scheduled: &ScheduledGame, played: &PlayedGame) -> String {
@@ -218,9 +244,15 @@ pub fn run_match(args: &MatchSettings) -> Result<MatchSummary, RefereeError> {
     let mut runner = Runner::new(field, Box::new(competition), common, &args.event);
     if let Some(path) = &common.record {
         let games = args.games;
+        let past = std::cell::Cell::new((0usize, 0usize));
         runner.open_record(path, common, |position, game| {
             match game.tag(tag::ROUND).and_then(|r| r.trim().parse::<usize>().ok()) {
-                Some(round) if round >= 1 => Ok((round <= games).then(|| round.to_string())),
+                Some(round) if round > games => {
+                    let (count, last) = past.get();
+                    past.set((count + 1, last.max(round)));
+                    Ok(None)
+                }
+                Some(round) if round >= 1 => Ok(Some(round.to_string())),
                 _ => Err(RefereeError::Record {
                     path: path.clone(),
                     detail: format!(
@@ -231,6 +263,21 @@ pub fn run_match(args: &MatchSettings) -> Result<MatchSummary, RefereeError> {
                 }),
             }
         })?;
+        // As a tournament's: a summary of fewer games than the file holds (which `ratings`
+        // would rate) is refused, not made silently.
+        let (count, last) = past.get();
+        if count > 0 {
+            drop(runner);
+            let s = if count == 1 { "" } else { "s" };
+            return Err(RefereeError::Record {
+                path: path.clone(),
+                detail: format!(
+                    "holds {count} game{s} past --games {games} (rounds up to {last}): give --games {} or more to \
+                     count them, or use --overwrite or another --record",
+                    last + last % 2
+                ),
+            });
+        }
     }
     // The names recorded for each engine, for a match with nothing left to play.
     let mut recorded: [Option<String>; 2] = [None, None];

@@ -11,7 +11,11 @@
 //!
 //! While games are being played ([`stop_gracefully`]), a first SIGINT or SIGTERM only asks
 //! to stop ([`stop_requested`]): the runner starts no more games and lets those running
-//! finish; a second one (or SIGHUP) ends everything as above.
+//! finish. A second one ends every engine group at once ([`stopping_now`]): the games
+//! running end, are not counted (the runner knows it is stopping) and are played again on
+//! resume, and the referee still prints its summary and the command that resumes (`timeout`
+//! delivers its signal twice, to the referee and then to its group; a scheduler's SIGTERM
+//! reaches the engines themselves). A third one, or SIGHUP, ends everything as above.
 //!
 //! An engine's stdin is made non-blocking and [`write_all_before`] waits for room in the
 //! pipe with `poll` until a deadline: an engine that stops reading cannot stall the
@@ -38,6 +42,9 @@ static GRACEFUL: AtomicBool = AtomicBool::new(false);
 /// Set by a SIGINT or SIGTERM received while [`GRACEFUL`].
 static STOP: AtomicBool = AtomicBool::new(false);
 
+/// Set by a second SIGINT or SIGTERM received while [`GRACEFUL`]: every engine was ended.
+static STOP_NOW: AtomicBool = AtomicBool::new(false);
+
 /// Makes a first SIGINT or SIGTERM ask to stop (`true`) instead of ending everything at
 /// once, installing the handlers if needed.
 pub(crate) fn stop_gracefully(on: bool) {
@@ -48,6 +55,11 @@ pub(crate) fn stop_gracefully(on: bool) {
 /// Whether a signal asked the runner to stop starting games.
 pub(crate) fn stop_requested() -> bool {
     STOP.load(Ordering::SeqCst)
+}
+
+/// Whether a second signal ended every engine: none is to be started again.
+pub(crate) fn stopping_now() -> bool {
+    STOP_NOW.load(Ordering::SeqCst)
 }
 
 /// Notes `pgid` as an engine group to end on a fatal signal, installing the handlers
@@ -83,17 +95,41 @@ pub(crate) fn kill_group(pgid: i32) {
 
 /// Ends every engine group, then dies of `signal` (async-signal-safe: atomics and
 /// system calls only); while games are played, a first SIGINT or SIGTERM only sets
-/// [`STOP`].
+/// [`STOP`], a second one ends every engine group and sets [`STOP_NOW`].
 extern "C" fn on_fatal_signal(signal: libc::c_int) {
-    if signal != libc::SIGHUP && GRACEFUL.load(Ordering::SeqCst) && !STOP.swap(true, Ordering::SeqCst) {
-        const NOTE: &[u8] =
-            b"veletas: stopping: no new game starts, the games running finish (a second signal ends them now)\n";
-        // SAFETY: write(2) is async-signal-safe; the bytes are static.
-        unsafe {
-            libc::write(2, NOTE.as_ptr().cast(), NOTE.len());
+    if signal != libc::SIGHUP && GRACEFUL.load(Ordering::SeqCst) {
+        if !STOP.swap(true, Ordering::SeqCst) {
+            note(b"veletas: stopping: no new game starts, the games running finish (a second signal ends them now)\n");
+            return;
         }
-        return;
+        if !STOP_NOW.swap(true, Ordering::SeqCst) {
+            kill_every_group();
+            note(
+                b"veletas: stopping now: every engine is ended; the games running are not counted and are played again \
+                  on resume (a third signal ends the referee at once)\n",
+            );
+            return;
+        }
     }
+    kill_every_group();
+    // SAFETY: signal(2) and raise(3) are async-signal-safe; the default action ends the
+    // process with this signal's status, as without the handler.
+    unsafe {
+        libc::signal(signal, libc::SIG_DFL);
+        libc::raise(signal);
+    }
+}
+
+/// Writes `text` to stderr (async-signal-safe).
+fn note(text: &'static [u8]) {
+    // SAFETY: write(2) is async-signal-safe; the bytes are static.
+    unsafe {
+        libc::write(2, text.as_ptr().cast(), text.len());
+    }
+}
+
+/// Sends SIGKILL to every engine group alive (async-signal-safe).
+fn kill_every_group() {
     for slot in &LIVE_GROUPS {
         let pgid = slot.load(Ordering::SeqCst);
         if pgid > 0 {
@@ -102,12 +138,6 @@ extern "C" fn on_fatal_signal(signal: libc::c_int) {
                 libc::kill(-pgid, libc::SIGKILL);
             }
         }
-    }
-    // SAFETY: signal(2) and raise(3) are async-signal-safe; the default action ends the
-    // process with this signal's status, as without the handler.
-    unsafe {
-        libc::signal(signal, libc::SIG_DFL);
-        libc::raise(signal);
     }
 }
 

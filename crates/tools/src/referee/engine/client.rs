@@ -81,6 +81,10 @@ impl EngineClient {
         self.process = None;
         self.seen = None;
         self.capabilities = Capabilities::default();
+        if crate::referee::process::stopping_now() {
+            // A second signal ended every engine: none starts again.
+            return Err(io::Error::other("the referee is stopping"));
+        }
         let process = EngineProcess::spawn_logged(&self.command, self.log.as_deref(), self.traffic.clone())?;
         self.stderr_tail = process.stderr_tail().clone();
         self.process = Some(process);

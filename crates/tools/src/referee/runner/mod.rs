@@ -369,7 +369,16 @@ impl<'a> Runner<'a> {
                 });
                 match rx.recv_timeout(wait) {
                     Ok((scheduled, played)) => {
-                        if failure.is_none() {
+                        if failure.is_none() && ended_by_the_stop(&played) {
+                            // Not recorded nor counted: the resume plays it again.
+                            eprintln!(
+                                "veletas {}: {} not counted: an engine failed while the referee was stopping ({}); \
+                                 it is played again on resume",
+                                self.competition.noun(),
+                                self.competition.live_label(&scheduled),
+                                played.reason
+                            );
+                        } else if failure.is_none() {
                             match finished(
                                 field,
                                 &mut *self.competition,
@@ -537,6 +546,30 @@ impl Output {
             eprint!("{}", competition.progress_line(field, results, planned, eta));
             let _ = std::io::stderr().flush();
         }
+    }
+}
+
+/// How long a game an engine lost by crashing waits for the signal that stops the referee:
+/// a scheduler's SIGTERM reaches every process of the job, the engines (which die of it)
+/// maybe a moment before the referee.
+const STOP_GRACE: Duration = Duration::from_millis(200);
+
+/// Whether `played` ended by an engine's failure (not a move, a resignation or an illegal
+/// move) while a signal stopped the referee: the signal ended it, not the engine, so it is
+/// not recorded, and the resume plays it again.
+fn ended_by_the_stop(played: &PlayedGame) -> bool {
+    if played.stopped || !played.termination.voids_before_a_move() {
+        return false;
+    }
+    let give_up = Instant::now() + STOP_GRACE;
+    loop {
+        if crate::referee::process::stop_requested() {
+            return true;
+        }
+        if played.termination != crate::referee::game::Termination::Crash || Instant::now() >= give_up {
+            return false;
+        }
+        thread::sleep(Duration::from_millis(10));
     }
 }
 

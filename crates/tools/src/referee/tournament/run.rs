@@ -211,7 +211,7 @@ impl Competition for TournamentCompetition {
             (tag::WHITE, field.names[white].clone()),
         ];
         let swap = format!("white swapped: {} made Black's setup and then played White", field.names[black]);
-        played.record(&head, &time_controls(field, scheduled), &swap)
+        played.record(&head, &time_controls(field, black, white), &swap)
     }
 
     /// A game of another fingerprint keeps its place if its `Schedule` tag's schedule
@@ -222,9 +222,15 @@ impl Competition for TournamentCompetition {
             let old: Settings = game.tag(tag::SCHEDULE).ok_or("it has no Schedule tag")?.parse()?;
             growth::check_place(&old, &self.settings.borrow(), scheduled)?;
         }
-        let expected = time_controls(field, scheduled).to_string();
+        let swapped = game.tag(tag::SWAP).is_some();
+        let (black, white) = played_engines(scheduled, swapped);
+        let expected = time_controls(field, black, white).to_string();
+        // Before clocks followed the engines, a swapped game's tag named the colours at the start.
+        let before = time_controls(field, scheduled.black, scheduled.white).to_string();
         match game.time_controls() {
-            Ok(Some(controls)) if controls.to_string() == expected => Ok(()),
+            Ok(Some(controls)) if controls.to_string() == expected || swapped && controls.to_string() == before => {
+                Ok(())
+            }
             Ok(controls) => Err(format!(
                 "the record was made with time control '{}', this run has '{expected}'",
                 controls.map_or("none".to_string(), |c| c.to_string())
@@ -318,9 +324,10 @@ impl Competition for TournamentCompetition {
     }
 }
 
-/// The time controls of `scheduled` as its record names them.
-fn time_controls(field: &Field, scheduled: &ScheduledGame) -> TimeControls {
-    let (tb, tw) = (field.defs[scheduled.black].time_control, field.defs[scheduled.white].time_control);
+/// The time controls of a game engines `black` and `white` played as Black and White
+/// (after a swap, as they ended), as its record names them: clocks follow the engines.
+fn time_controls(field: &Field, black: usize, white: usize) -> TimeControls {
+    let (tb, tw) = (field.defs[black].time_control, field.defs[white].time_control);
     if tb == tw { TimeControls::Same(tb) } else { TimeControls::PerColor { black: tb, white: tw } }
 }
 
