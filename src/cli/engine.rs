@@ -51,11 +51,12 @@ pub struct EngineArgs {
     /// no CPU).
     #[arg(long)]
     pub ponder: bool,
-    /// The static evaluation: learned (the default: the logistic model of
-    /// crates/engine/data/eval-weights.txt, built in, learned from self-play), hand (the hand-written one)
-    /// or a weights FILE written by `veletas train-eval -o FILE` (the learned evaluation with
-    /// those weights, read at start; no rebuild needed).
-    #[arg(long, value_name = "EVAL|FILE", default_value = "learned", value_parser = parse_eval)]
+    /// The static evaluation: net (the default: the value network of
+    /// crates/engine/data/value-net.txt on top of the learned linear model, built in, learned from
+    /// self-play), learned (the linear model alone: crates/engine/data/eval-weights.txt), hand (the
+    /// hand-written one), or a FILE written by `veletas train-eval -o FILE` or `veletas train-net -o FILE`
+    /// (read at start; no rebuild needed).
+    #[arg(long, value_name = "EVAL|FILE", default_value = "net", value_parser = parse_eval)]
     pub eval: EvalArg,
     /// The move policy's weights: builtin (the default: crates/engine/data/policy-weights.txt,
     /// built in) or a weights FILE written by `veletas train-policy -o FILE` (read at start;
@@ -115,7 +116,7 @@ impl Default for EngineArgs {
             resign: 0.0,
             no_solver: false,
             ponder: false,
-            eval: EvalArg::Builtin(StaticEval::learned()),
+            eval: EvalArg::Builtin(StaticEval::net().unwrap_or_else(StaticEval::learned)),
             policy: None,
             search: Vec::new(),
         }

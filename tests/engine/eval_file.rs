@@ -78,8 +78,12 @@ fn train_eval_refuses_to_pool_board_sizes() {
 
 /// The replies of `veletas --seed 1 --playouts 150` to `input`, each without its final
 /// empty line.
+/// The replies of a session of the engine started with the learned evaluation (the weights
+/// these tests load are the learned one's; the default evaluation, the value network on top
+/// of it, is tested in value_net.rs).
 fn protocol(input: &str) -> Vec<String> {
-    let out = support::session(&mut engine(&["--seed", "1", "--playouts", "150"]), input.as_bytes());
+    let out =
+        support::session(&mut engine(&["--seed", "1", "--playouts", "150", "--eval", "learned"]), input.as_bytes());
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
     text.split_terminator("\n\n").map(str::to_string).collect()
@@ -167,7 +171,7 @@ fn a_refused_eval_changes_nothing_and_says_why() {
 }
 
 #[test]
-fn the_built_in_weights_loaded_by_eval_play_as_the_default() {
+fn the_built_in_weights_loaded_by_eval_play_as_the_built_in_learned_evaluation() {
     let dir = scratch!("builtin");
     let same = dir.join("same.txt");
     std::fs::write(&same, weights()).unwrap();

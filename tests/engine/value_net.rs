@@ -76,6 +76,55 @@ fn a_network_file_is_an_evaluation_at_start_and_by_the_eval_command() {
 }
 
 #[test]
+fn the_default_evaluation_is_the_built_in_network_which_its_file_plays_alike() {
+    let dir = scratch!("default");
+    let file = dir.join("value-net.txt");
+    let builtin = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/engine/data/value-net.txt");
+    std::fs::copy(&builtin, &file).unwrap();
+    let args = ["--seed", "1", "--playouts", "200"];
+    let default = protocol(
+        &args,
+        &format!(
+            "eval
+{}",
+            genmoves(8)
+        ),
+    );
+    assert_eq!(default[0], "= net");
+    let named = protocol(
+        &[&args[..], &["--eval", "net"]].concat(),
+        &format!(
+            "eval
+{}",
+            genmoves(8)
+        ),
+    );
+    assert_eq!(named, default, "--eval net is not the default");
+    let path = file.to_str().unwrap();
+    let from_file = protocol(
+        &args,
+        &format!(
+            "eval {path}
+eval
+{}",
+            genmoves(8)
+        ),
+    );
+    assert_eq!(from_file[1], format!("= net {path}"));
+    assert_eq!(from_file[2..], default[1..], "the built-in network read from its file plays otherwise");
+    let linear = protocol(
+        &args,
+        &format!(
+            "eval learned
+{}",
+            genmoves(8)
+        ),
+    );
+    assert_ne!(linear[1..], default[1..], "the learned evaluation plays as the network does");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_damaged_network_file_is_refused_and_changes_nothing() {
     let dir = scratch!("damaged");
     let net = dir.join("net.txt");

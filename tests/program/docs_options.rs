@@ -43,7 +43,10 @@ fn documented_default(name: &str) -> String {
 fn engine_md_gives_the_search_defaults_in_force() {
     let s = veletas::search::SearchSettings::default();
     for (name, value) in [
-        ("exploration", s.exploration.to_string()),
+        (
+            "exploration",
+            format!("{:?} ({:?} with a value network)", veletas::search::EXPLORATION, veletas::search::NET_EXPLORATION),
+        ),
         ("cutoff", s.cutoff.to_string()),
         ("prior-temperature", s.prior_temperature.to_string()),
         ("expand-visits", s.expand_visits.to_string()),

@@ -95,8 +95,9 @@ pub struct SearchSettings {
     /// Visits a shooter's move (a shot-choice node) needs before its shots are added to
     /// the tree; before, a playout finishes the turn with a random shot.
     pub shot_expand_visits: u32,
-    /// PUCT exploration constant of our engine (the baseline uses UCB1 with 0.7).
-    pub exploration: f32,
+    /// PUCT exploration constant of our engine (the baseline uses UCB1 with 0.7); `None`
+    /// (the default): the value tuned for the evaluation ([`SearchSettings::exploration`]).
+    pub exploration: Option<f32>,
     /// Softmax temperature of our engine's shot priors, in win-probability units.
     pub prior_temperature: f32,
     /// The value our engine's PUCT gives a child without visits (first-play urgency).
@@ -121,6 +122,13 @@ pub struct SearchSettings {
     pub net_priors: bool,
 }
 
+/// Our engine's PUCT exploration constant with a linear evaluation (tuned at equal time;
+/// docs/strength.md).
+pub const EXPLORATION: f32 = 1.4;
+/// Our engine's PUCT exploration constant with a value network: its values are closer to
+/// the truth, so the search trusts them sooner (tuned at equal time; docs/strength.md).
+pub const NET_EXPLORATION: f32 = 1.0;
+
 /// The default [`SearchSettings::stay_prior`].
 pub const DEFAULT_STAY_PRIOR: f32 = 0.1;
 
@@ -134,6 +142,15 @@ pub const MAX_MEMORY_MB: u64 = 1 << 20;
 pub const PROGRAM_MEMORY_MB: u64 = 8;
 
 impl SearchSettings {
+    /// The PUCT exploration constant in force: the one set, else the one tuned for the
+    /// evaluation ([`NET_EXPLORATION`] with a value network, else [`EXPLORATION`]).
+    pub fn exploration(&self) -> f32 {
+        self.exploration.unwrap_or(match self.eval {
+            eval::StaticEval::Net(_) => NET_EXPLORATION,
+            _ => EXPLORATION,
+        })
+    }
+
     /// The node limit of the search tree, which all threads share: the memory less the
     /// program's share ([`PROGRAM_MEMORY_MB`]), in nodes of [`mcts::NODE_BYTES`] bytes
     /// (node ids are 32 bits, so at most `u32::MAX` nodes).
@@ -155,7 +172,7 @@ impl Default for SearchSettings {
             tree_reuse: true,
             expand_visits: 4,
             shot_expand_visits: 1,
-            exploration: 1.4,
+            exploration: None,
             prior_temperature: 0.04,
             unvisited_value: stats::UNVISITED_VALUE,
             stay_prior: DEFAULT_STAY_PRIOR,
@@ -250,7 +267,7 @@ impl SearchSettings {
     /// These settings with `param` set.
     pub fn with_param(mut self, param: SearchParam) -> SearchSettings {
         match param {
-            SearchParam::Exploration(x) => self.exploration = x,
+            SearchParam::Exploration(x) => self.exploration = Some(x),
             SearchParam::Cutoff(x) => self.cutoff = x,
             SearchParam::PriorTemperature(x) => self.prior_temperature = x,
             SearchParam::ExpandVisits(x) => self.expand_visits = x,
@@ -402,7 +419,7 @@ impl Searcher {
         let baseline = self.settings.player == Algorithm::Uct;
         MctsConfig {
             baseline,
-            exploration: if baseline { 0.7 } else { self.settings.exploration },
+            exploration: if baseline { 0.7 } else { self.settings.exploration() },
             cutoff: self.settings.cutoff,
             prior_temperature: self.settings.prior_temperature,
             max_nodes: self.settings.max_nodes(),
