@@ -8,7 +8,7 @@
 #   -n GAMES            games (default 4000; even)
 #   -p PLAYOUTS         playouts per move of both sides (default 800): fast, reproducible, load-independent
 #   -s SIZE             board size (default 10)
-#   -e EVAL             the evaluation the engines play with: hand or learned (default hand)
+#   -e EVAL             the evaluation the engines play with: hand, learned, net or a FILE (default hand)
 #   -f                  record each searched turn's first steps (the playouts of each shooter move and of
 #                       not moving at the root: --record-steps), the move policy's training data
 #   -j JOBS             games in parallel (default 2)
