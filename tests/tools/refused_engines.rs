@@ -1,6 +1,6 @@
 //! An engine that ends at start-up says why (issue 44, point 4): its last stderr lines (a
 //! mistyped option's "tip: a similar argument exists") are in the one error line of
-//! `match`, `tournament` and `book`, in `check`'s report and in the GUI's game outcome,
+//! `match`, `tournament` and `book`, in `check`'s report and in the GUI's refusal of the game,
 //! and a refused run leaves no empty record or log behind.
 
 use std::path::Path;
@@ -81,10 +81,12 @@ fn a_refused_engine_shows_its_last_stderr_lines_and_leaves_no_record_or_log() {
 
 #[test]
 fn the_gui_shows_why_an_engine_ended_at_start_up() {
-    let outcome = crate::same_verdict::gui_game(vec![format!("bad={}", mistyped()), format!("good={FAKE}")]);
-    assert_eq!(outcome["termination"], "crash", "{outcome}");
-    let reason = outcome["reason"].as_str().unwrap();
+    // The GUI greets both engines before the game opens: the new game is refused with the
+    // engine's own words, and no game opens.
+    let reply = crate::same_verdict::gui_new_game(vec![format!("bad={}", mistyped()), format!("good={FAKE}")]);
+    assert!(reply["id"].is_null(), "{reply}");
+    let error = reply["error"].as_str().unwrap_or_else(|| panic!("{reply}"));
     for line in CAUSE {
-        assert!(reason.contains(line), "{line}: {reason}");
+        assert!(error.contains(line), "{line}: {error}");
     }
 }

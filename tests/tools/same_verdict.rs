@@ -106,32 +106,45 @@ fn by_gui(misbehaviour: &[&str]) -> Verdict {
     verdict(outcome["termination"].as_str().unwrap(), outcome["reason"].as_str().unwrap())
 }
 
-/// The outcome (JSON) of a game the GUI plays between `engines` (`NAME=CMD`, Black first)
-/// on 7x7 at 1 s a move, each on its own turn.
-pub(crate) fn gui_game(engines: Vec<String>) -> Value {
+/// The new game the GUI is asked for: 7x7, 1 s a move, the first engine Black.
+const NEW_GAME: &str = r#"{"size": 7, "rules": "classic", "black": 0, "white": 1, "movetime": 1}"#;
+
+/// Runs `body` with the address of a GUI serving `engines` (`NAME=CMD`), then stops it.
+fn with_gui<T>(engines: Vec<String>, body: impl FnOnce(&str) -> T) -> T {
     let settings =
         GuiSettings { engines, engines_file: None, port: 0, host: "127.0.0.1".into(), no_browser: true, record: None };
     let gui = Gui::bind(&settings, Path::new("/nonexistent/veletas")).unwrap();
     let address = gui.url.trim_start_matches("http://").split('/').next().unwrap().to_string();
     let stop = gui.stopper();
     let server = std::thread::spawn(move || gui.serve());
-    let game = api(
-        &address,
-        "POST",
-        "/api/games",
-        r#"{"size": 7, "rules": "classic", "black": 0, "white": 1, "movetime": 1}"#,
-    );
-    let path = format!("/api/games/{}", game["id"]);
-    let mut over = Value::Null;
-    for _ in 0..2400 {
-        over = api(&address, "GET", &path, "");
-        if !over["outcome"].is_null() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(25));
-    }
+    let out = body(&address);
     stop();
     let _ = server.join();
+    out
+}
+
+/// The GUI's reply to a new game between `engines` (`NAME=CMD`, Black first): the game, or
+/// an `error` when an engine cannot start (the GUI greets both before the game opens).
+pub(crate) fn gui_new_game(engines: Vec<String>) -> Value {
+    with_gui(engines, |address| api(address, "POST", "/api/games", NEW_GAME))
+}
+
+/// The outcome (JSON) of a game the GUI plays between `engines` (`NAME=CMD`, Black first)
+/// on 7x7 at 1 s a move, each on its own turn.
+pub(crate) fn gui_game(engines: Vec<String>) -> Value {
+    let over = with_gui(engines, |address| {
+        let game = api(address, "POST", "/api/games", NEW_GAME);
+        let path = format!("/api/games/{}", game["id"]);
+        let mut over = Value::Null;
+        for _ in 0..2400 {
+            over = api(address, "GET", &path, "");
+            if !over["outcome"].is_null() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(25));
+        }
+        over
+    });
     let outcome = &over["outcome"];
     assert!(!outcome.is_null(), "the game did not end: {over}");
     outcome.clone()
