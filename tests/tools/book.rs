@@ -20,7 +20,9 @@ fn a_book_keeps_the_candidates_scored_within_the_band_as_an_openings_file() {
     let dir = scratch!("make");
     let path = dir.join("book.txt");
     let engine = format!("{VELETAS} --seed 1 --playouts 200");
-    let args = ["--engine", engine.as_str(), "--size", "7", "--candidates", "30", "--band", "45-60"];
+    // On 7x7 the value network scores random setups 60 to 70% for Black (docs/book.md): a band
+    // around that keeps some and leaves some out.
+    let args = ["--engine", engine.as_str(), "--size", "7", "--candidates", "30", "--band", "55-65"];
     let (ok, stdout, stderr) = book(&[&args[..], &["-o", path.to_str().unwrap()]].concat());
     assert!(ok, "{stderr}");
     assert!(stdout.is_empty(), "{stdout}");
@@ -31,7 +33,7 @@ fn a_book_keeps_the_candidates_scored_within_the_band_as_an_openings_file() {
     for line in text.lines().skip(1) {
         let (_, score) = line.split_once("# Black ").unwrap();
         let percent: f64 = score.split('%').next().unwrap().parse().unwrap();
-        assert!((45.0..=60.0).contains(&percent), "{line}");
+        assert!((55.0..=65.0).contains(&percent), "{line}");
     }
     // Scored again, the same seed and budget make the same book, on stdout without -o.
     let (ok, again, _) = book(&args);

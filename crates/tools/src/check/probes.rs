@@ -219,9 +219,10 @@ fn ids(s: &mut Session) -> Checked {
     let empty = s.raw("19 clear_board", "19")?;
     match empty.lines.first().map(String::as_str) {
         Some("=19 ") => Ok("'=17 ...', '?18 ...' and '=19 ' (the space of an empty result)".into()),
-        other => {
-            Err(format!("'19 clear_board' answered '{}', not '=19 ' (a space follows the id)", other.unwrap_or("")))
-        }
+        other => Err(format!(
+            "'19 clear_board' answered '{}', not '=19 ' (a space follows the id)",
+            super::shorten(other.unwrap_or(""))
+        )),
     }
 }
 
@@ -231,16 +232,27 @@ fn framing(s: &mut Session) -> Checked {
     let name = s.ok("name")?;
     let commented = s.raw("name # a comment\r", "")?;
     if !commented.reply.success || commented.reply.text != name {
-        return Err(format!("'name # a comment' + CR answered '{}', not '= {name}'", commented.lines.join(" | ")));
+        return Err(format!(
+            "'name # a comment' + CR answered '{}', not '= {}'",
+            super::shorten(&commented.lines.join(" | ")),
+            super::shorten(&name)
+        ));
     }
     let tabbed = s.raw("21\tname\t", "21")?;
     if !tabbed.reply.success || tabbed.reply.text != name {
-        return Err(format!("'21<TAB>name<TAB>' answered '{}', not '=21 {name}'", tabbed.lines.join(" | ")));
+        return Err(format!(
+            "'21<TAB>name<TAB>' answered '{}', not '=21 {}'",
+            super::shorten(&tabbed.lines.join(" | ")),
+            super::shorten(&name)
+        ));
     }
     // A reply to the blank lines would come first and carry no id.
     let blank = s.raw("\n   \n# only a comment\n22 protocol_version", "22")?;
     if blank.reply.text != "2" {
-        return Err(format!("after blank lines, '22 protocol_version' answered '{}'", blank.lines.join(" | ")));
+        return Err(format!(
+            "after blank lines, '22 protocol_version' answered '{}'",
+            super::shorten(&blank.lines.join(" | "))
+        ));
     }
     Ok("comment, CR and tabs ignored; blank and comment lines get no reply".into())
 }
@@ -419,7 +431,11 @@ fn state_after_errors(s: &mut Session) -> Checked {
     if s.offers("position") {
         let position = s.ok("position")?;
         if position != game.position().to_string() {
-            return Err(changed(format!("'position' answers '{position}', not '{}'", game.position())));
+            return Err(changed(format!(
+                "'position' answers '{}', not '{}'",
+                super::shorten(&position),
+                game.position()
+            )));
         }
         seen.push_str("position unchanged; ");
     }
@@ -445,7 +461,7 @@ fn undo(s: &mut Session) -> Checked {
     if s.offers("position") {
         let position = s.ok("position")?;
         if position != before.to_string() {
-            return Err(format!("after 'undo' 'position' answers '{position}', not '{before}'"));
+            return Err(format!("after 'undo' 'position' answers '{}', not '{before}'", super::shorten(&position)));
         }
     }
     // The same side is to move again: its move is accepted a second time.
@@ -481,7 +497,11 @@ fn reg_genmove(s: &mut Session) -> Checked {
     if s.offers("position") {
         let position = s.ok("position")?;
         if position != game.position().to_string() {
-            return Err(format!("after 'reg_genmove' 'position' answers '{position}', not '{}'", game.position()));
+            return Err(format!(
+                "after 'reg_genmove' 'position' answers '{}', not '{}'",
+                super::shorten(&position),
+                game.position()
+            ));
         }
     }
     let next = game.position().random_move(&mut s.rng, PlayoutPolicy::Uniform).ok_or("no legal move")?;
@@ -564,7 +584,11 @@ fn final_score(s: &mut Session) -> Checked {
         let want = if winner == Color::Black { "B+" } else { "W+" };
         let said = s.ok("final_score")?;
         if !said.starts_with(want) {
-            return Err(format!("after {} turns won by {winner}, 'final_score' answered '{said}'", game.moves().len()));
+            return Err(format!(
+                "after {} turns won by {winner}, 'final_score' answered '{}'",
+                game.moves().len(),
+                super::shorten(&said)
+            ));
         }
         winners.insert(want);
     }

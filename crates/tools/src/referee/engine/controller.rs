@@ -171,9 +171,10 @@ impl Identity {
     }
 }
 
-/// At most 60 characters of `text`, on one line.
+/// An engine's `text` as a message quotes it: at most 60 characters (the cut marked `...`), on
+/// one line, control and bidirectional characters escaped ([`veletas_rules::quoted_to`]).
 pub fn shorten(text: &str) -> String {
-    text.chars().take(60).map(|c| if c.is_control() { ' ' } else { c }).collect()
+    veletas_rules::quoted_to(text, 60)
 }
 
 /// A move an engine gave: `None` is a resignation; with it what it reported.

@@ -164,3 +164,11 @@ fn reports_without_search_or_malformed_give_no_evaluation() {
         assert_eq!(evaluation_of(bad, "d3"), None, "{bad}");
     }
 }
+
+#[test]
+fn an_engines_text_in_a_message_is_cut_and_its_control_and_bidirectional_characters_escaped() {
+    assert_eq!(shorten("W+\u{202e}evil\tname\n"), "W+\\u{202e}evil\\tname\\n");
+    let long = "x".repeat(200);
+    assert_eq!(shorten(&long), format!("{}...", "x".repeat(60)));
+    assert_eq!(shorten("= 2"), "= 2");
+}
