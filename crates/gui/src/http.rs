@@ -194,14 +194,17 @@ fn reason(status: u16) -> &'static str {
     }
 }
 
+/// The largest request body accepted, in bytes.
+pub const MAX_BODY: usize = 64 * 1024;
+
 /// Ends a connection: its writing side at once, then reads what the client may still send
 /// (a body not read) until it closes its side, for at most a second and
-/// [`crate::server::MAX_BODY`] bytes, so that the closing does not reset the connection and
+/// [`MAX_BODY`] bytes, so that the closing does not reset the connection and
 /// lose the answer.
 fn close(socket: TcpStream) {
     let _ = socket.shutdown(Shutdown::Write);
     let deadline = Instant::now() + Duration::from_secs(1);
-    let mut left = crate::server::MAX_BODY + 1;
+    let mut left = MAX_BODY + 1;
     let mut buffer = [0u8; 4096];
     while left > 0 {
         match read_by(&socket, &mut buffer, deadline) {

@@ -22,8 +22,7 @@ use crate::new_game::NewGame;
 use crate::series_view::SharedSeries;
 use crate::session::{GameSession, Refusal, Settings, SharedGame, lock};
 
-/// The most games open at once; the oldest is closed to make room for a new one.
-pub const MAX_GAMES: usize = 64;
+pub use crate::series_view::MAX_GAMES;
 
 /// How long a game waiting for a person's turn keeps its engines without a page looking at it.
 pub const IDLE: Duration = Duration::from_secs(20);

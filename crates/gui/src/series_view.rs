@@ -10,6 +10,10 @@ use serde::Serialize;
 
 use crate::new_game::NewGame;
 
+/// The most games open at once (the registry closes the oldest to make room for a new one);
+/// a match's view lists at most the last these of its games.
+pub const MAX_GAMES: usize = 64;
+
 /// A match of N games between two engines.
 pub struct Series {
     /// The first game's request: its Black is the first engine, its White the second.
@@ -44,7 +48,7 @@ pub struct SeriesView {
     /// Whether the match was stopped before its end.
     pub stopped: bool,
     /// The games of the match opened so far, in order (at most the last
-    /// [`crate::registry::MAX_GAMES`], which stay open to be looked at).
+    /// [`MAX_GAMES`], which stay open to be looked at).
     pub played: Vec<SeriesGame>,
 }
 
@@ -91,7 +95,7 @@ impl Series {
             played: self
                 .ids
                 .iter()
-                .skip(self.ids.len().saturating_sub(crate::registry::MAX_GAMES))
+                .skip(self.ids.len().saturating_sub(MAX_GAMES))
                 .map(|(&number, &id)| {
                     let result = self.results.get(&number);
                     let winner = result.copied().flatten().and_then(|seat| self.names.get(seat).cloned());

@@ -43,8 +43,7 @@ use crate::registry::{self, Registry};
 use crate::series;
 use crate::session::{self, Refusal, Settings, SharedGame};
 
-/// The largest request body accepted, in bytes.
-pub const MAX_BODY: usize = 64 * 1024;
+pub use crate::http::MAX_BODY;
 
 pub use crate::registry::MAX_GAMES;
 
