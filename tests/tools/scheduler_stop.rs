@@ -28,6 +28,17 @@ fn pids(path: &Path) -> Vec<libc::pid_t> {
     fs::read_to_string(path).unwrap_or_default().lines().filter_map(|l| l.trim().parse().ok()).collect()
 }
 
+/// A 2-game 7x7 match at `movetime` of the fake engine with `a_options` (as `a`) against a
+/// plain one (`b`), both noting their pids in `pid_file`; recorded in g.txt, its protocol in
+/// p.log.
+fn match_args(a_options: &str, pid_file: &Path, movetime: &str) -> Vec<String> {
+    let note = format!("--pid-file {}", pid_file.display());
+    let (a, b) = (format!("a={FAKE} {a_options} {note}"), format!("b={FAKE} {note}"));
+    let args = ["match", "--engine", &a, "--engine", &b, "--size", "7", "--games", "2", "--movetime", movetime];
+    let outputs = ["--record", "g.txt", "--log-protocol", "p.log"];
+    args.iter().chain(&outputs).map(|s| s.to_string()).collect()
+}
+
 /// Starts the referee with `args` in `dir`, in a process group of its own (as a job's
 /// processes are, apart from the test), and waits until its first game runs: both engines
 /// noted their pids and the protocol log holds a `genmove` (the polling is bounded, not timed).
@@ -73,26 +84,9 @@ fn a_scheduler_sigterm_to_every_process_voids_the_running_game_and_resume_plays_
     let dir = scratch!("sigterm");
     let pid_file = dir.join("pids");
     // Engine a takes 3 s over its second move: the game is running when the job is stopped.
-    let a = format!("a={FAKE} --slow-at 2 --delay 3 --pid-file {}", pid_file.display());
-    let b = format!("b={FAKE} --pid-file {}", pid_file.display());
-    let args = [
-        "match",
-        "--engine",
-        &a,
-        "--engine",
-        &b,
-        "--size",
-        "7",
-        "--games",
-        "2",
-        "--movetime",
-        "10",
-        "--record",
-        "g.txt",
-        "--log-protocol",
-        "p.log",
-        "-q",
-    ];
+    let mut args = match_args("--slow-at 2 --delay 3", &pid_file, "10");
+    args.push("-q".into());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let child = start_job(&dir, &args, &pid_file);
     // SIGTERM to every process of the job, the engines first (each leads its own group).
     for pid in pids(&pid_file) {
@@ -122,25 +116,8 @@ fn sigint_delivered_twice_ends_the_engines_and_still_prints_the_summary_and_the_
     let dir = scratch!("sigint-twice");
     let pid_file = dir.join("pids");
     // Engine a hangs at its first move, on a clock of 10 minutes.
-    let a = format!("a={FAKE} --hang-at 1 --child --pid-file {}", pid_file.display());
-    let b = format!("b={FAKE} --pid-file {}", pid_file.display());
-    let args = [
-        "match",
-        "--engine",
-        &a,
-        "--engine",
-        &b,
-        "--size",
-        "7",
-        "--games",
-        "2",
-        "--movetime",
-        "600",
-        "--record",
-        "g.txt",
-        "--log-protocol",
-        "p.log",
-    ];
+    let args = match_args("--hang-at 1 --child", &pid_file, "600");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let mut child = start_job(&dir, &args, &pid_file);
     // Its stderr read as it comes, to see the first signal taken before the second is sent
     // (two signals pending at once are one).
