@@ -72,7 +72,7 @@ pub struct EngineArgs {
 /// `--eval`: a built-in evaluation, or a weights file for the learned one.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EvalArg {
-    /// `hand` or `learned`.
+    /// `hand`, `learned` or `net`.
     Builtin(StaticEval),
     /// A weights file (`veletas train-eval -o FILE`).
     File(std::path::PathBuf),
@@ -95,7 +95,7 @@ impl EvalArg {
                 let shown = path.display();
                 match e {
                     LoadWeightsError::Read(e) => {
-                        format!("--eval {shown}: not hand, learned or a readable weights file: {e}")
+                        format!("--eval {shown}: not hand, learned, net or a readable weights file: {e}")
                     }
                     LoadWeightsError::Parse(e) => format!("--eval {shown}: {e}"),
                     LoadWeightsError::Net(e) => format!("--eval {shown}: {e}"),

@@ -45,7 +45,9 @@ fn a_bad_weights_file_is_one_line_and_a_failure() {
     let missing = dir.join("missing.txt");
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, "bias 1\n").unwrap();
-    for (path, what) in [(&missing, "not hand, learned or a readable weights file"), (&bad, "no classic weight for")] {
+    for (path, what) in
+        [(&missing, "not hand, learned, net or a readable weights file"), (&bad, "no classic weight for")]
+    {
         let out = session(path.to_str().unwrap());
         let stderr = String::from_utf8(out.stderr).unwrap();
         assert!(!out.status.success() && out.stdout.is_empty(), "{stderr}");
