@@ -9,6 +9,8 @@ use std::sync::{Arc, OnceLock};
 
 use veletas_rules::Position;
 
+use super::linear_file::{LinearFormat, read_linear};
+
 /// Liberty buckets of the learned features: 1, 2, 3, 4, 5-6, 7 and more.
 pub(crate) const BUCKETS: usize = 6;
 
@@ -81,7 +83,7 @@ pub fn family(pos: &Position) -> usize {
 }
 
 /// The rule families' names, by index.
-pub const FAMILY_NAMES: [&str; 2] = ["classic", "modern"];
+pub use super::linear_file::FAMILY_NAMES;
 
 /// Weights of the learned evaluation: one per feature and rule family.
 #[derive(Clone, Debug, PartialEq)]
@@ -107,54 +109,10 @@ impl EvalModel {
     /// skipped. Every feature of both families must be given once.
     pub fn parse(text: &str) -> Result<EvalModel, String> {
         let names = feature_names();
-        let mut weights = [[f64::NAN; FEATURES]; 2];
-        for (n, line) in text.lines().enumerate() {
-            let line = line.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let err = |what: String| format!("weights line {}: {what}", n + 1);
-            let shown = |word: &str| word.chars().take(40).collect::<String>();
-            let words: Vec<&str> = line.split_whitespace().collect();
-            let (families, name, value) = match words[..] {
-                [name, value] => (&[0, 1][..], name, value),
-                [family, name, value] => match FAMILY_NAMES.iter().position(|f| *f == family) {
-                    Some(0) => (&[0][..], name, value),
-                    Some(_) => (&[1][..], name, value),
-                    None => {
-                        return Err(err(format!("unknown rule family '{}': use classic or modern", shown(family))));
-                    }
-                },
-                _ => return Err(err("expected NAME WEIGHT or FAMILY NAME WEIGHT".into())),
-            };
-            let index = names.iter().position(|x| x == name).ok_or_else(|| {
-                err(format!(
-                    "unknown feature '{}': not one of the {FEATURES} features of this build's evaluation",
-                    shown(name)
-                ))
-            })?;
-            let weight = value
-                .parse::<f64>()
-                .ok()
-                .filter(|w| w.is_finite())
-                .ok_or_else(|| err(format!("bad weight '{}'", shown(value))))?;
-            for &family in families {
-                if !weights[family][index].is_nan() {
-                    return Err(err(format!("'{name}' given twice for the {} rules", FAMILY_NAMES[family])));
-                }
-                weights[family][index] = weight;
-            }
-        }
-        for (family, name) in FAMILY_NAMES.iter().enumerate() {
-            if let Some(missing) = weights[family].iter().position(|w| w.is_nan()) {
-                return Err(format!(
-                    "weights: no {name} weight for '{}' (this build's evaluation has {FEATURES} features, each given \
-                     once for both rule families or once for each)",
-                    names[missing]
-                ));
-            }
-        }
-        Ok(EvalModel { weights })
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let format =
+            LinearFormat { what: "weights", model: "evaluation", names: &names, shared_lines: true, bound: None };
+        Ok(EvalModel { weights: read_linear(text, &format)? })
     }
 
     /// The model as a weights file: `NAME WEIGHT` lines when both families share their

@@ -5,6 +5,7 @@ pub mod eval;
 pub mod eval_model;
 #[cfg(test)]
 mod eval_tests;
+mod linear_file;
 pub mod mcts;
 pub mod net_eval;
 mod nodes;

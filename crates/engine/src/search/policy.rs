@@ -17,6 +17,7 @@ use crate::net::accumulator::Kernels;
 use crate::net::inputs::Planes;
 use crate::net::policy_net::{HEADS, PolicyNetWeights, QuantizedPolicyNet, STAY, from_head, to_head};
 use crate::search::eval::LoadWeightsError;
+use crate::search::linear_file::{FAMILY_NAMES, LinearFormat, read_linear};
 use veletas_rules::record::{MAX_SMALL_FILE_BYTES, read_bounded};
 use veletas_rules::{Bitboard, Color, Position, Square, group_of};
 
@@ -195,48 +196,21 @@ impl PolicyModel {
     /// Reads `FAMILY NAME WEIGHT` lines (`classic` or `modern`; `#` comments and blank
     /// lines skipped); every feature of both families must be given once.
     pub fn parse(text: &str) -> Result<PolicyModel, String> {
-        let mut weights = [[f64::NAN; MOVE_FEATURES]; 2];
-        for (n, line) in text.lines().enumerate() {
-            let line = line.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let err = |what: String| format!("policy weights line {}: {what}", n + 1);
-            let words: Vec<&str> = line.split_whitespace().collect();
-            let [family, name, value] = words[..] else {
-                return Err(err("expected FAMILY NAME WEIGHT".into()));
-            };
-            let family = match family {
-                "classic" => 0,
-                "modern" => 1,
-                other => return Err(err(format!("unknown rule family '{other}': use classic or modern"))),
-            };
-            let index = MOVE_FEATURE_NAMES
-                .iter()
-                .position(|x| *x == name)
-                .ok_or_else(|| err(format!("unknown feature '{name}'")))?;
-            if !weights[family][index].is_nan() {
-                return Err(err(format!("'{name}' given twice")));
-            }
-            weights[family][index] = value
-                .parse::<f64>()
-                .ok()
-                .filter(|w| w.is_finite() && w.abs() <= 1e3)
-                .ok_or_else(|| err(format!("bad weight '{value}' (a number from -1000 to 1000)")))?;
-        }
-        for (family, name) in [(0, "classic"), (1, "modern")] {
-            if let Some(missing) = weights[family].iter().position(|w| w.is_nan()) {
-                return Err(format!("policy weights: no {name} weight for '{}'", MOVE_FEATURE_NAMES[missing]));
-            }
-        }
-        Ok(PolicyModel { weights })
+        let format = LinearFormat {
+            what: "policy weights",
+            model: "move policy",
+            names: &MOVE_FEATURE_NAMES,
+            shared_lines: false,
+            bound: Some(1e3),
+        };
+        Ok(PolicyModel { weights: read_linear(text, &format)? })
     }
 
     /// The model as a weights file.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
-        for (family, name) in [(0, "classic"), (1, "modern")] {
-            for (feature, w) in MOVE_FEATURE_NAMES.iter().zip(self.weights[family].iter()) {
+        for (name, weights) in FAMILY_NAMES.iter().zip(self.weights.iter()) {
+            for (feature, w) in MOVE_FEATURE_NAMES.iter().zip(weights.iter()) {
                 out.push_str(&format!("{name} {feature} {w:.6}\n"));
             }
         }
