@@ -17,7 +17,7 @@ use std::thread;
 use std::time::Duration;
 
 use veletas_rules::Game;
-use veletas_tools::referee::engine::controller::Setup;
+use veletas_tools::referee::engine::controller::{Setup, shorten};
 use veletas_tools::referee::engine::{EngineClient, EngineCommand, Failure, Reply, STOPPED};
 
 pub use crate::analysis_view::{AnalysisView, Kind, ReportedCandidate, TurnAnalysis};
@@ -181,7 +181,7 @@ pub fn analyse(
     match result {
         Ok(Reply { success: true, .. }) => Ok(()),
         Err(Failure::Exited(detail)) if detail == STOPPED => Ok(()),
-        Ok(Reply { success: false, text }) => Err((format!("the engine cannot analyse: {text}"), true)),
+        Ok(Reply { success: false, text }) => Err((format!("the engine cannot analyse: {}", shorten(&text)), true)),
         Err(Failure::Timeout) => Err(("the engine did not answer 'analyze' in time".into(), false)),
         Err(failure) => Err((format!("'analyze': {failure}"), false)),
     }

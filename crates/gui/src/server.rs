@@ -280,7 +280,7 @@ impl App {
     fn new_game(&self, body: &str) -> Answer {
         let request: NewGame = match serde_json::from_str(body) {
             Ok(request) => request,
-            Err(e) => return Answer::error(400, format!("malformed new game: {e}")),
+            Err(e) => return Answer::error(400, malformed("new game", &e)),
         };
         let opened = match request.games {
             Some(_) => series::start(&self.games, &request, &self.settings),
@@ -326,19 +326,19 @@ impl App {
                         Err(refusal) => Answer::refusal(refusal),
                     },
                     Ok(_) => Answer::error(400, "too many picks"),
-                    Err(e) => Answer::error(400, format!("malformed steps request: {e}")),
+                    Err(e) => Answer::error(400, malformed("steps request", &e)),
                 };
             }
             ("POST", ["play"]) => match serde_json::from_str::<PlayBody>(body) {
                 Ok(PlayBody { mv }) => lock(game).play(&mv, self.settings.margin),
-                Err(e) => Err(Refusal::Bad(format!("malformed turn: {e}"))),
+                Err(e) => Err(Refusal::Bad(malformed("turn", &e))),
             },
             ("POST", ["undo"]) => lock(game).undo(),
             ("POST", ["analyse"]) => match serde_json::from_str::<AnalyseBody>(body) {
                 Ok(AnalyseBody { engine, seconds, turn }) => {
                     analysis::start(game, &self.settings, engine, seconds, turn, analysis::Kind::Request)
                 }
-                Err(e) => Err(Refusal::Bad(format!("malformed analysis request: {e}"))),
+                Err(e) => Err(Refusal::Bad(malformed("analysis request", &e))),
             },
             ("POST", ["analyse", "stop"]) => {
                 analysis::stop(&mut lock(game));
@@ -402,6 +402,12 @@ struct PositionBody {
     position: String,
 }
 
+/// A request body serde could not read, as the answer says it: serde's message quotes the
+/// body's values, so it is cut and its control characters escaped as every quoted input.
+fn malformed(what: &str, error: &serde_json::Error) -> String {
+    format!("malformed {what}: {}", veletas_rules::quoted_to(&error.to_string(), 120))
+}
+
 /// `POST /api/position`: whether a position string (as the page's editor composes it) is a
 /// possible position, by the rules library: if it is, `"valid": true`, its canonical string
 /// and its board; if not, `"valid": false` and why (a judgement asked for, so status 200;
@@ -409,7 +415,7 @@ struct PositionBody {
 fn position_answer(body: &str) -> Answer {
     let request: PositionBody = match serde_json::from_str(body) {
         Ok(request) => request,
-        Err(e) => return Answer::error(400, format!("malformed position request: {e}")),
+        Err(e) => return Answer::error(400, malformed("position request", &e)),
     };
     let position: Position = match request.position.trim().parse() {
         Ok(position) => position,
@@ -442,4 +448,24 @@ fn read_body(request: &mut Request) -> Result<String, Answer> {
         Err(BodyError::Unreadable(e)) => return Err(Answer::error(400, format!("cannot read the body: {e}"))),
     };
     String::from_utf8(bytes).map_err(|_| Answer::error(400, "the body is not UTF-8"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_malformed_request_is_answered_with_its_values_cut_and_escaped() {
+        // serde names an unknown field in its message: the field is the client's text.
+        let hostile = format!("\u{1b}[2J\u{202e}{}", "x".repeat(100_000));
+        let mut body = serde_json::Map::new();
+        body.insert(hostile, json!(1));
+        let answer = position_answer(&Value::Object(body).to_string());
+        assert_eq!(answer.status, 400);
+        let error: Value = serde_json::from_str(&answer.body).unwrap();
+        let error = error["error"].as_str().unwrap();
+        assert!(error.starts_with("malformed position request: unknown field `\\u{1b}[2J\\u{202e}xxx"), "{error}");
+        assert!(error.ends_with("xxx...") && error.chars().count() < 200, "{error}");
+        assert!(!error.contains(['\u{1b}', '\u{202e}']), "{error}");
+    }
 }

@@ -31,7 +31,10 @@ pub(super) fn legal_moves(s: &mut Session) -> Checked {
     let listed = s.ok("legal_moves")?;
     let mut theirs = Vec::new();
     for word in listed.split_whitespace() {
-        let mv = game.position().parse_move(word).map_err(|e| format!("'legal_moves' lists '{word}': {e}"))?;
+        let mv = game
+            .position()
+            .parse_move(word)
+            .map_err(|e| format!("'legal_moves' lists '{}': {e}", super::shorten(word)))?;
         theirs.push(mv.to_string());
     }
     let mut ours: Vec<String> = game.position().legal_moves().iter().map(Move::to_string).collect();
@@ -63,7 +66,7 @@ pub(super) fn is_legal(s: &mut Session) -> Checked {
     for (command, want) in &cases {
         let said = s.ok(command)?;
         if said != *want {
-            return Err(format!("'{command}' answered '{said}', not '{want}'"));
+            return Err(format!("'{command}' answered '{}', not '{want}'", super::shorten(&said)));
         }
     }
     Ok(format!("{} questions answered as the rules do", cases.len()))

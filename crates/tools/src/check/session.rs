@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::CheckSettings;
 use crate::referee::clock::{Clock, TimeControl};
-use crate::referee::engine::controller::{Ask, Fault, Setup};
+use crate::referee::engine::controller::{Ask, Fault, Setup, shown_command};
 use crate::referee::engine::{EngineClient, Exchange, Failure, Reply};
 use veletas_rules::{Game, Move, Phase, PlayoutPolicy, Position, Rng};
 
@@ -35,6 +35,7 @@ pub(super) struct Session<'a> {
 /// A transport failure as a check's failure; an engine that ended says why in its last stderr lines.
 fn describe(engine: &mut EngineClient, command: &str, failure: Failure, timeout: Duration) -> String {
     let unterminated = engine.process_mut().and_then(|p| p.unterminated().map(super::shorten));
+    let command = shown_command(command);
     match (failure, unterminated) {
         (Failure::Timeout, Some(first)) => format!(
             "the reply to '{command}' began ('{first}') but no empty line ended it within {:.2} s",
@@ -97,13 +98,17 @@ impl Session<'_> {
     pub(super) fn ok(&mut self, command: &str) -> Checked {
         match self.ask(command)? {
             Reply { success: true, text } => Ok(text),
-            Reply { success: false, text } => Err(format!("'{command}' was refused: {}", super::shorten(&text))),
+            Reply { success: false, text } => {
+                Err(format!("'{}' was refused: {}", shown_command(command), super::shorten(&text)))
+            }
         }
     }
 
     /// A command that must fail with a message starting with `prefix`.
     pub(super) fn refused(&mut self, command: &str, prefix: &str) -> Result<(), String> {
-        match self.ask(command)? {
+        let reply = self.ask(command)?;
+        let command = shown_command(command);
+        match reply {
             Reply { success: true, text } => {
                 Err(format!("'{command}' was accepted ('= {}'); it must be refused", super::shorten(&text)))
             }

@@ -106,14 +106,22 @@ impl OpeningsSpec {
             }
             let number = |what: &str, least: usize| match value.parse::<usize>() {
                 Ok(n) if n >= least && n <= 1_000_000_000 => Ok(n),
-                _ => Err(format!("--openings: {what}={value}: expected a whole number from {least} to 1000000000")),
+                _ => Err(format!(
+                    "--openings: {what}={}: expected a whole number from {least} to 1000000000",
+                    veletas_rules::quoted(value)
+                )),
             };
             match key {
                 "order" => {
                     spec.order = match value {
                         "sequential" => Order::Sequential,
                         "random" => Order::Random,
-                        _ => return Err(format!("--openings: order={value}: expected sequential or random")),
+                        _ => {
+                            return Err(format!(
+                                "--openings: order={}: expected sequential or random",
+                                veletas_rules::quoted(value)
+                            ));
+                        }
                     }
                 }
                 "start" => spec.start = number("start", 1)?,
@@ -305,7 +313,7 @@ impl Opening {
             if mv == Move::Swap {
                 return Err("an opening cannot hold the swap: the engines decide it".into());
             }
-            game.play(mv).map_err(|e| format!("illegal move {word}: {e}"))?;
+            game.play(mv).map_err(|e| format!("illegal move {}: {e}", veletas_rules::quoted(word)))?;
             moves.push(mv);
         }
         if game.position().is_over() {
@@ -494,9 +502,13 @@ mod tests {
             (&["depth=3"], "unknown option depth="),
             (&["random"], "'random' after the file"),
             (&["start=2", "start=3"], "start= given twice"),
+            (&["order=\u{1b}[2J\u{202e}x"], "order=\\u{1b}[2J\\u{202e}x: expected"),
         ] {
             let e = book(SEVEN, words, 1).unwrap_err();
             assert!(e.contains(error) && !e.contains('\n'), "{words:?}: {e}");
         }
+        let long = format!("start={}", "9".repeat(100_000));
+        let e = book(SEVEN, &[long.as_str()], 1).unwrap_err();
+        assert!(e.contains("start=9999") && e.contains("...: expected") && e.len() < 200, "{e}");
     }
 }

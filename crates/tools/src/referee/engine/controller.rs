@@ -32,7 +32,7 @@ pub enum Fault {
     #[error("could not be started: {0}")]
     NotStarted(String),
     /// A command that must succeed was answered `?` (the text cleaned and cut).
-    #[error("'{command}' was refused: {text}")]
+    #[error("'{}' was refused: {text}", shown_command(command))]
     Refused {
         /// The command.
         command: String,
@@ -81,8 +81,15 @@ pub enum Fault {
     },
 }
 
+/// A command the controller sent, as a message quotes it: it holds the user's options, so it
+/// is cut at [`MAX_SHOWN`] characters and its control and bidirectional characters escaped.
+pub fn shown_command(command: &str) -> String {
+    veletas_rules::quoted_to(command, MAX_SHOWN)
+}
+
 fn no_reply(command: &str, failure: &Failure, timeout: Duration) -> String {
     let seconds = timeout.as_secs_f64();
+    let command = shown_command(command);
     match failure {
         Failure::Timeout => format!("no reply to '{command}' within {seconds:.3} s"),
         Failure::Exited(detail) => format!("ended during '{command}': {detail}"),

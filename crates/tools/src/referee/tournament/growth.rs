@@ -150,7 +150,9 @@ pub(super) fn difference(old: &Settings, new: &Settings) -> Option<String> {
     differ(format!("{} engines", old.engine_count()), format!("{} engines", new.engine_count()));
     differ(format!("--games-per-pair {}", old.games_per_pair), format!("--games-per-pair {}", new.games_per_pair));
     differ(format!("--rounds {}", old.rounds), format!("--rounds {}", new.rounds));
-    differ(format!("openings '{}'", old.openings), format!("openings '{}'", new.openings));
+    // The record's openings setting is a file's text: quoted, as every outside input in a message.
+    let openings = |o: &Settings| format!("openings '{}'", veletas_rules::quoted_to(&o.openings, 60));
+    differ(openings(old), openings(new));
     (!was.is_empty())
         .then(|| format!("the record was made with {}, this run has {}", was.join(" and "), now.join(" and ")))
 }
@@ -234,7 +236,7 @@ pub(super) fn check_field<'g>(names: &[String], games: impl Iterator<Item = &'g 
         engine + 1,
         veletas_rules::quoted(name),
         engine + 1,
-        ours.map_or("missing", String::as_str)
+        ours.map_or_else(|| "missing".to_string(), |n| veletas_rules::quoted(n))
     ))
 }
 
@@ -282,6 +284,17 @@ mod tests {
         ] {
             assert!(bad.parse::<Settings>().unwrap_err().contains("Schedule tag"), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_records_openings_setting_is_quoted_cut_and_escaped_in_the_difference() {
+        let run = settings(Format::RoundRobin, 3, 2, 1);
+        let hostile = format!("file \u{1b}[2J\u{202e}{}", "x".repeat(10_000));
+        let recorded = Settings { openings: hostile, ..run.clone() };
+        let diff = difference(&recorded, &run).unwrap();
+        assert!(diff.starts_with("the record was made with openings 'file \\u{1b}[2J\\u{202e}xxx"), "{diff}");
+        assert!(diff.ends_with("...', this run has openings 'random seed 1'"), "{diff}");
+        assert!(diff.len() < 200 && !diff.contains(['\u{1b}', '\u{202e}']), "{diff}");
     }
 
     #[test]

@@ -382,7 +382,10 @@ pub fn run_tournament(args: &TournamentSettings) -> Result<TournamentReport, Ref
             }
             if found != own {
                 if let Some(text) = game.tag(tag::SIZE).filter(|s| s.trim() != size.to_string()) {
-                    return Err(detail(format!("the record was made with --size {text}, this run has --size {size}")));
+                    return Err(detail(format!(
+                        "the record was made with --size {}, this run has --size {size}",
+                        veletas_rules::quoted(text)
+                    )));
                 }
                 match game.rules() {
                     Ok(recorded) if recorded != rules => {

@@ -69,6 +69,21 @@ fn each_fault_is_the_termination_and_reason_a_record_gives_it() {
 }
 
 #[test]
+fn a_command_in_a_fault_is_cut_and_its_control_and_bidirectional_characters_escaped() {
+    // The commands sent hold the user's options: a long value, an escape or an override in
+    // one must not make the message long or rewrite the terminal.
+    let command = format!("option hash \u{1b}[2J\u{202e}{}", "9".repeat(100_000));
+    let refused = Fault::Refused { command: command.clone(), text: "no".into() };
+    let no_reply = Fault::NoReply { command, failure: Failure::Timeout, timeout: TIMEOUT };
+    for fault in [refused, no_reply] {
+        let text = fault.to_string();
+        assert!(text.contains("'option hash \\u{1b}[2J\\u{202e}999"), "{text}");
+        assert!(text.contains("999...'") && text.chars().count() < 200, "{text}");
+        assert!(!text.contains(['\u{1b}', '\u{202e}']), "{text}");
+    }
+}
+
+#[test]
 fn an_engine_is_set_up_once_then_sent_only_the_moves_it_has_not_seen() {
     let log = scratch("catch-up");
     let mut engine = scripted(&log, "");
