@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # The self-play generation loop: play, train, gate, keep only what wins; one command runs it and resumes it.
 #
-# usage: [VELETAS=BINARY] scripts/generations.sh -d DIR [-g GENERATIONS] [-n GAMES] [-p PLAYOUTS] [-s SIZE] [-r RULES] [-w WINDOW] [-m GATE_GAMES] [-q GATE_PLAYOUTS] [-e ELO0,ELO1] [-j JOBS] [-x RUNNER] [-N SHARDS] [-S SSHLOGINFILE] [-b WEIGHTS_DIR] [-t MODELS]
+# usage: [VELETAS=BINARY] scripts/generations.sh -d DIR [-g GENERATIONS] [-n GAMES] [-p PLAYOUTS] [-s SIZES] [-r RULES] [-w WINDOW] [-m GATE_GAMES] [-q GATE_PLAYOUTS] [-e ELO0,ELO1] [-j JOBS] [-x RUNNER] [-N SHARDS] [-S SSHLOGINFILE] [-b WEIGHTS_DIR] [-t MODELS] [-a RECORD]...
 #
 #   -d DIR             the loop's folder: gen-000 holds the starting weights, gen-001, gen-002, ... one
 #                      generation each; rerunning the same command resumes where it stopped
 #   -g GENERATIONS     run until this generation is done (default 1)
-#   -n GAMES           self-play games of each generation and rule set (default 400; even)
+#   -n GAMES           self-play games of each generation, size and rule set (default 400; even)
 #   -p PLAYOUTS        playouts per move in self-play (default 800: fast, and the same games whatever the load)
-#   -s SIZE            board size (default 10; one size per loop: the evaluation has no size feature)
+#   -s SIZES           board sizes, comma-separated (default 10; e.g. 10,9,7): every size is played under
+#                      every rule set, and the new weights must win the gate of each. Several sizes suit
+#                      -t net, whose value network knows the board size; the linear evaluation does not
 #   -r RULES           rule sets to play, comma-separated (default classic; e.g. classic,modern); the new
 #                      weights must win the gate under each
 #   -w WINDOW          train on the games of the last WINDOW generations (default 2)
@@ -21,16 +23,20 @@
 #                      scripts/tournament-parallel.sh), or slurm (sbatch --wait of scripts/tournament-slurm.sbatch)
 #   -N SHARDS          shards of each self-play tournament for parallel and slurm (default 4)
 #   -S SSHLOGINFILE    with -x parallel: run the shards over ssh on these machines (GNU parallel's login file)
-#   -b WEIGHTS_DIR     the starting weights: eval-weights.txt and policy-weights.txt (default: the source
-#                      tree's crates/engine/data, the weights built into the binary)
+#   -b WEIGHTS_DIR     the starting weights: eval-weights.txt and policy-weights.txt, and with -t net its
+#                      value-net.txt and policy-net.txt where it has them (default: the source tree's
+#                      crates/engine/data, the weights and network built into the binary, so the loop starts
+#                      from today's engine)
 #   -t MODELS          what each generation trains: linear (default: train-eval and train-policy) or net
 #                      (those, then a value network and a policy network on top of them with train-net:
 #                      value-net.txt, policy-net.txt; a generation's engine uses its networks when it has them)
+#   -a RECORD          also train every generation on this record (repeatable): earlier runs' games, so a
+#                      generation's networks learn from more than its window's self-play
 #
 # Generation G: the engine with the best weights so far plays itself (`veletas tournament`, --record-steps,
-# into DIR/gen-G/games/RULES/shard-*.txt); `veletas train-eval` and `veletas train-policy` fit new weights on
+# into DIR/gen-G/games/SET/shard-*.txt, SET the rule set, or RULES-SIZE with several sizes); `veletas train-eval` and `veletas train-policy` fit new weights on
 # the last WINDOW generations' games (DIR/gen-G/eval-weights.txt, policy-weights.txt); a gate match under
-# each rule set plays them against the best (DIR/gen-G/gate-RULES.txt). DIR/gen-G/verdict says accepted or rejected, and DIR/best
+# each rule set and size plays them against the best (DIR/gen-G/gate-SET.txt). DIR/gen-G/verdict says accepted or rejected, and DIR/best
 # names the generation whose weights are the best. DIR/generations.txt has a line per generation: games,
 # positions, the CPU seconds each step took in the run that finished it, and the gate's score and Elo. Each step's result is written through a temporary
 # file and a rename, so a killed run resumes at the step it was in (tournaments and matches resume
@@ -50,15 +56,15 @@ if [[ -z ${VELETAS:-} ]]; then
     VELETAS=$here/../target/release/veletas
     [[ -x $VELETAS ]] || VELETAS=$(command -v veletas || echo "$VELETAS")
 fi
-dir= generations=1 games=400 playouts=800 size=10 rules=classic window=2 gate_games=600 gate_playouts=
+dir= generations=1 games=400 playouts=800 sizes=10 rules=classic extra=() window=2 gate_games=600 gate_playouts=
 bounds=0,20 jobs=2 runner=local shards=4 sshloginfile= weights=$here/../crates/engine/data models=linear
-while getopts 'd:g:n:p:s:r:w:m:q:e:j:x:N:S:b:t:h' opt; do
+while getopts 'd:g:n:p:s:r:w:m:q:e:j:x:N:S:b:t:a:h' opt; do
     case $opt in
         d) dir=$OPTARG ;;
         g) generations=$OPTARG ;;
         n) games=$OPTARG ;;
         p) playouts=$OPTARG ;;
-        s) size=$OPTARG ;;
+        s) sizes=$OPTARG ;;
         r) rules=$OPTARG ;;
         w) window=$OPTARG ;;
         m) gate_games=$OPTARG ;;
@@ -70,6 +76,7 @@ while getopts 'd:g:n:p:s:r:w:m:q:e:j:x:N:S:b:t:h' opt; do
         S) sshloginfile=$OPTARG ;;
         b) weights=$OPTARG ;;
         t) models=$OPTARG ;;
+        a) extra+=("$OPTARG") ;;
         h) usage 0 ;;
         *) usage ;;
     esac
@@ -85,6 +92,19 @@ case $models in linear | net) ;; *) die "-t: expected linear or net, not '$model
 IFS=, read -r -a rule_sets <<<"$rules"
 [[ ${#rule_sets[@]} -gt 0 ]] || die "-r: no rule set"
 for r in "${rule_sets[@]}"; do [[ $r =~ ^[a-z-]+$ ]] || die "-r: not a rule set: '$r'"; done
+IFS=, read -r -a board_sizes <<<"$sizes"
+[[ ${#board_sizes[@]} -gt 0 ]] || die "-s: no board size"
+for s in "${board_sizes[@]}"; do [[ $s =~ ^[0-9]{1,2}$ ]] || die "-s: not a board size: '$s'"; done
+# The sets a generation plays and gates: each size under each rule set, SET the rule set's name, or
+# RULES-SIZE with several sizes.
+sets=()
+for s in "${board_sizes[@]}"; do
+    for r in "${rule_sets[@]}"; do
+        if [[ ${#board_sizes[@]} -eq 1 ]]; then sets+=("$r:$s:$r"); else sets+=("$r-$s:$s:$r"); fi
+    done
+done
+[[ ${#board_sizes[@]} -eq 1 || $models == net ]] || die "-s: several sizes need -t net (the linear evaluation has no board-size feature)"
+for f in "${extra[@]}"; do [[ -f $f && -r $f ]] || die "-a: not a readable file: '$f'"; done
 
 # Writes stdin to FILE through a temporary file in the same folder and a rename.
 put() { local tmp; tmp=$(mktemp "$1.tmp.XXXXXX"); cat >"$tmp"; mv -f "$tmp" "$1"; }
@@ -110,6 +130,11 @@ if [[ ! -f $first/policy-weights.txt ]]; then
     mkdir -p "$first"
     put "$first/eval-weights.txt" <"$weights/eval-weights.txt"
     put "$first/policy-weights.txt" <"$weights/policy-weights.txt"
+    if [[ $models == net ]]; then
+        for net in value-net.txt policy-net.txt; do
+            [[ -f $weights/$net ]] && put "$first/$net" <"$weights/$net"
+        done
+    fi
 fi
 [[ -f $dir/best ]] || echo 0 | put "$dir/best"
 
@@ -128,8 +153,9 @@ for ((g = 1; g <= generations; g++)); do
     # 1. Play.
     cpu; start=$CPU
     if [[ ! -f $here_gen/games/done ]]; then
-        for r in "${rule_sets[@]}"; do
-            out=$here_gen/games/$r
+        for set in "${sets[@]}"; do
+            IFS=: read -r label size r <<<"$set"
+            out=$here_gen/games/$label
             mkdir -p "$out"
             play=(--engine "a=$(engine "$with" "$playouts") --seed 1" --engine "b=$(engine "$with" "$playouts") --seed 2" --each dir=.
                   --games-per-pair "$games" --size "$size" --rules "$r" --movetime 3600 --seed "$g" --record-steps)
@@ -149,12 +175,18 @@ for ((g = 1; g <= generations; g++)); do
 
     # 2. Train on the last WINDOW generations' games.
     cpu; start=$CPU
-    files=()
+    files=("${extra[@]}")
     for ((k = g - window + 1; k <= g; k++)); do
         ((k >= 1)) || continue
         files+=("$(gen_dir "$k")"/games/*/shard-*.txt)
     done
-    if [[ ! -f $here_gen/eval-weights.txt ]]; then
+    if [[ ! -f $here_gen/eval-weights.txt && ${#board_sizes[@]} -gt 1 ]]; then
+        # The linear evaluation has no board-size feature: with several sizes it is carried over
+        # from the generation played with, and the value network learns the sizes on top of it.
+        echo "carried over from $(basename "$with"): the linear evaluation trains on one board size" |
+            put "$here_gen/train-eval.txt"
+        put "$here_gen/eval-weights.txt" <"$with/eval-weights.txt"
+    elif [[ ! -f $here_gen/eval-weights.txt ]]; then
         "$VELETAS" train-eval "${files[@]}" -o "$here_gen/eval-weights.txt" | put "$here_gen/train-eval.txt"
     fi
     if [[ ! -f $here_gen/policy-weights.txt ]]; then
@@ -180,15 +212,16 @@ for ((g = 1; g <= generations; g++)); do
     # are kept only when they win under every rule set (the first lost gate ends the gating).
     cpu; start=$CPU
     verdict=accepted gates=
-    for r in "${rule_sets[@]}"; do
+    for set in "${sets[@]}"; do
+        IFS=: read -r label size r <<<"$set"
         gate=$("$VELETAS" match --engine "gen$g=$(engine "$here_gen" "$gate_playouts") --seed 3" \
             --engine "gen$best=$(engine "$with" "$gate_playouts") --seed 4" --each dir=. \
             --games "$gate_games" --sprt "$bounds" --size "$size" --rules "$r" --movetime 3600 \
-            --seed "$((1000 + g))" -j "$jobs" --quiet --record "$here_gen/gate-$r.txt")
-        echo "$gate" | put "$here_gen/gate-$r-summary.txt"
+            --seed "$((1000 + g))" -j "$jobs" --quiet --record "$here_gen/gate-$label.txt")
+        echo "$gate" | put "$here_gen/gate-$label-summary.txt"
         elo=$(sed -n 's/^Elo difference: \(.*\) (95%.*/\1/p' <<<"$gate")
         score=$(sed -n 's/^Score of [^:]*: \(.*\)$/\1/p' <<<"$gate")
-        gates+="${gates:+; }$r $score, Elo $elo"
+        gates+="${gates:+; }$label $score, Elo $elo"
         lower=$(sed -n 's/^Elo difference: .* \[\([-+0-9.inf]*\), .*/\1/p' <<<"$gate")
         if ! grep -q '^SPRT.*: H1 accepted$' <<<"$gate" &&
             ! { grep -q '^SPRT.*: continue' <<<"$gate" && awk -v l="${lower:--1}" 'BEGIN { exit !(l + 0 > 0) }'; }; then
@@ -197,10 +230,11 @@ for ((g = 1; g <= generations; g++)); do
         fi
     done
     cpu; gate_cpu=$((CPU - start))
-    positions=$(sed -n 's/^.* games (.*), \([0-9]*\) training and \([0-9]*\) held-out positions.*/\1 + \2/p' \
-        "$here_gen/train-eval.txt" | head -1)
-    line="generation $g: $verdict; self-play with gen $best: $((${#rule_sets[@]} * games)) games"
-    line+=" ($rules, ${size}x$size, $playouts playouts), positions $((${positions:-0})); CPU s: play $play_cpu,"
+    reports=("$here_gen/train-eval.txt")
+    [[ -f $here_gen/train-net.txt ]] && reports+=("$here_gen/train-net.txt")
+    positions=$(sed -n 's/^.* games (.*), \([0-9]*\) training and \([0-9]*\) held-out positions.*/\1 + \2/p' "${reports[@]}" | head -1)
+    line="generation $g: $verdict; self-play with gen $best: $((${#sets[@]} * games)) games"
+    line+=" ($rules; sizes $sizes; $playouts playouts), positions $((${positions:-0})); CPU s: play $play_cpu,"
     line+=" train $train_cpu, gate $gate_cpu; gate vs gen $best: $gates"
     echo "$line" >&2
     echo "$line" | put "$here_gen/summary"

@@ -173,3 +173,46 @@ fn with_networks_a_generation_trains_both_networks_and_gates_the_engine_that_use
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("-t: expected linear or net, not 'lstm'"));
 }
+
+#[test]
+fn several_sizes_each_play_and_gate_and_the_loop_starts_from_the_built_in_network_and_extra_records() {
+    let dir = scratch!("sizes");
+    let extra = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/random-player-20-games.txt");
+    let extra = extra.to_str().unwrap();
+    let out = generations(&dir, "2", "2", &["-g", "1", "-t", "net", "-s", "7,9", "-a", extra]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Generation 0 is today's engine: the built-in weights and the built-in value network.
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/engine/data");
+    let zero = dir.join("gen-000");
+    assert_eq!(read(&zero.join("value-net.txt")), read(&data.join("value-net.txt")));
+    assert_eq!(read(&zero.join("eval-weights.txt")), read(&data.join("eval-weights.txt")));
+    // Each size was played, under its own size.
+    let one = dir.join("gen-001");
+    for size in ["7", "9"] {
+        let record = one.join("games").join(format!("classic-{size}")).join("shard-1.txt");
+        assert_eq!(games_in(&record), 2, "{size}");
+        assert!(read(&record).contains(&format!("[Size \"{size}\"]")), "{size}");
+    }
+    // The linear evaluation, which has no size feature, is carried over; the value network
+    // trained on the extra record's 20 games beside the 4 of self-play.
+    assert_eq!(read(&one.join("eval-weights.txt")), read(&zero.join("eval-weights.txt")));
+    assert!(read(&one.join("train-eval.txt")).starts_with("carried over from gen-000"));
+    assert!(read(&one.join("train-net.txt")).starts_with("24 games"), "{}", read(&one.join("train-net.txt")));
+    // The first set's gate cannot be won in 2 games, so the second is not played.
+    assert_eq!(games_in(&one.join("gate-classic-7.txt")), 2);
+    assert!(!one.join("gate-classic-9.txt").exists());
+    let summary = read(&dir.join("generations.txt"));
+    assert!(summary.contains("4 games (classic; sizes 7,9; 30 playouts)"), "{summary}");
+    assert!(summary.contains("gate vs gen 0: classic-7 "), "{summary}");
+    // Bad sizes and extra records are refused in one line.
+    for (more, expected) in [
+        (&["-s", "7,x"][..], "-s: not a board size: 'x'"),
+        (&["-a", "/nonexistent/games.txt"][..], "-a: not a readable file: '/nonexistent/games.txt'"),
+        (&["-s", "7,9", "-t", "linear"][..], "-s: several sizes need -t net"),
+    ] {
+        let out = generations(&dir, "2", "2", more);
+        assert_eq!(out.status.code(), Some(2), "{more:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(expected) && stderr.lines().count() == 1, "{more:?}: {stderr}");
+    }
+}
