@@ -36,7 +36,7 @@ fn assert_refused(output: &Output, what: &[&str], record: &std::path::Path) {
 }
 
 #[test]
-fn unnamed_engines_carry_their_distinguishing_words_on_screen_and_in_records() {
+fn unnamed_engines_carry_their_command_lines_on_screen_and_in_records() {
     let dir = scratch!("names");
     let record = dir.join("g.txt");
     let (one, two) = (format!("{VELETAS} --seed 1 --playouts 20"), format!("{VELETAS} --seed 2 --playouts 20"));
@@ -55,7 +55,8 @@ fn unnamed_engines_carry_their_distinguishing_words_on_screen_and_in_records() {
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
     let screen = stdout(&output);
-    let (a, b) = ("veletas 0.2.0 (--seed 1)", "veletas 0.2.0 (--seed 2)");
+    // The words both share too: one name, one command line, across runs as well.
+    let (a, b) = ("veletas 0.2.0 (--seed 1 --playouts 20)", "veletas 0.2.0 (--seed 2 --playouts 20)");
     assert!(screen.contains(&format!("{a} (black) vs {b} (white)")), "{screen}");
     let mut names = tags(&record, "Black");
     names.extend(tags(&record, "White"));

@@ -99,6 +99,42 @@ fn match_option_init_is_sent_to_one_engine_and_a_refusal_loses_its_games() {
 }
 
 #[test]
+fn an_engine_named_by_its_replies_carries_its_arguments_and_is_addressed_by_its_position() {
+    let dir = scratch!("positions");
+    // Engine 2 answers the same name as engine 1, with its whole command line after it;
+    // `2:` reaches it, as its name cannot be given before the engines answer.
+    let (a, b) = (format!("a={FAKE}"), format!("{FAKE} --seed 2 --name a2"));
+    let args = [
+        "match",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--option",
+        "2:init=no_such_command",
+        "--games",
+        "2",
+        "--size",
+        "7",
+        "-q",
+        "--record",
+        "g.txt",
+    ];
+    let out = veletas_in(&dir, &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let b_name = "a2 0.1 (--seed 2 --name a2)";
+    assert!(stdout.contains(&format!("Score of a vs {b_name}: 2 - 0")), "{stdout}");
+    assert!(stdout.contains("Endings: rejected command 2"), "{stdout}");
+    let record = std::fs::read_to_string(dir.join("g.txt")).unwrap();
+    assert!(record.contains(&format!("\"{b_name}\"")), "{record}");
+    let out = veletas_in(&dir, &["match", "--engine", &a, "--engine", &b, "--option", "3:init=x", "--size", "7"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("or its position, 1 to 2"), "{}", text(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn an_sprt_stops_a_two_engine_tournament_and_needs_two_engines() {
     let dir = scratch!("sprt");
     let strong = format!("strong={FAKE}");
@@ -211,8 +247,15 @@ fn the_protocol_log_and_the_engine_log_name_every_line() {
     }
     let engines = std::fs::read_to_string(dir.join("g.txt.engines.log")).unwrap();
     assert!(engines.lines().count() >= 2, "{engines}");
-    assert!(engines.lines().all(|l| l.starts_with("[a] ") || l.starts_with("[b] ")), "{engines}");
-    assert!(engines.contains("[b] fake engine 'fake' starting"), "{engines}");
+    // `[NAME game N pid P] text`: at -j above 1 several games' engines write at once.
+    for line in engines.lines() {
+        let label = line.strip_prefix('[').and_then(|l| l.split_once("] ")).map_or("", |(label, _)| label);
+        let words: Vec<&str> = label.split(' ').collect();
+        assert!(words.len() == 5 && ["a", "b"].contains(&words[0]), "{line}");
+        assert!(words[1] == "game" && ["-", "1", "2"].contains(&words[2]), "{line}");
+        assert!(words[3] == "pid" && words[4].parse::<u32>().is_ok_and(|p| p > 1), "{line}");
+    }
+    assert!(engines.contains(" fake engine 'fake' starting"), "{engines}");
     // The protocol log is an output: it cannot be the record file.
     let out =
         veletas_in(&dir, &["match", "--engine", &a, "--engine", &b, "--record", "g.txt", "--log-protocol", "g.txt"]);

@@ -295,7 +295,7 @@ fn engines_files_each_and_options_configure_the_field() {
         record.to_str().unwrap(),
     ])
     .unwrap();
-    assert_eq!(report.names, ["one", "two 0.1", "three"]);
+    assert_eq!(report.names, ["one", "two 0.1 (--seed 2 --name two)", "three"]);
     let games = read_games(&record);
     let control = |a: &str, b: &str| {
         games
@@ -305,8 +305,8 @@ fn engines_files_each_and_options_configure_the_field() {
             .unwrap()
             .to_string()
     };
-    assert_eq!(control("one", "two 0.1"), "black movetime 0.5; white movetime 0.25");
-    assert_eq!(control("three", "two 0.1"), "black movetime 0.5; white movetime 0.25");
+    assert_eq!(control("one", "two 0.1 (--seed 2 --name two)"), "black movetime 0.5; white movetime 0.25");
+    assert_eq!(control("three", "two 0.1 (--seed 2 --name two)"), "black movetime 0.5; white movetime 0.25");
     assert_eq!(control("one", "three"), "movetime 0.5");
 }
 

@@ -296,14 +296,15 @@ pub fn run_match(args: &MatchSettings) -> Result<MatchSummary, RefereeError> {
     let todo = (0..args.games).map(match_game).filter(move |game| !done.contains(&game.id));
     runner.planned = args.games;
     if left == 0 || runner.stopping() {
-        // With nothing left to play no engine is started: the record file names them.
+        // With nothing left to play no engine is started: the record file names them (an
+        // engine it does not name is named by its command line).
         let raw: Vec<String> = (0..2)
             .map(|i| {
                 let def = &runner.field.defs[i];
                 def.name.clone().or_else(|| recorded[i].clone()).unwrap_or_else(|| def.command.text.clone())
             })
             .collect();
-        runner.field.name(&raw);
+        runner.field.name_as_recorded(&raw);
     } else {
         match runner.field.start(common.check) {
             Ok(engines) => runner.adopt(engines),

@@ -12,7 +12,8 @@
 //! ```
 //!
 //! (`>`: sent to the engine, `<`: received from it; `game -` before the first game), and
-//! stderr lines `[alpha] text`. Every line is written with one `write` to a file opened
+//! stderr lines `[alpha game 3 pid 4242] text` (the game the engine plays and its process:
+//! at `-j` above 1 the engines of several games write at once). Every line is written with one `write` to a file opened
 //! for appending, so lines of engines running at once do not mix; an engine's stderr
 //! line is cut at [`MAX_STDERR_LINE`] bytes. Whether or not there is an engine log, an
 //! engine's stderr is read to its end and its last lines kept ([`StderrTail`]), to show why
@@ -176,6 +177,12 @@ impl Traffic {
         }
     }
 
+    /// `NAME game N pid P`: what a line of the engine log is prefixed with (in brackets).
+    fn stderr_label(&self, pid: u32) -> String {
+        let (name, game) = self.label.lock().map(|l| (l.name.clone(), l.game.clone())).unwrap_or_default();
+        format!("{name} game {game} pid {pid}")
+    }
+
     /// The engine's name.
     pub fn name(&self) -> String {
         self.label.lock().map(|l| l.name.clone()).unwrap_or_default()
@@ -261,22 +268,25 @@ impl StderrTail {
 
 /// Reads an engine's `stderr` to its end from a thread of its own (its handle), keeping its
 /// last lines in `tail`; with a `log`, appends every line to that file, prefixed with the
-/// engine's name in brackets.
+/// engine's name, its game and its process id `pid` in brackets.
 pub fn forward_stderr(
     stderr: ChildStderr,
+    pid: u32,
     log: Option<&Path>,
     traffic: Traffic,
     tail: StderrTail,
 ) -> io::Result<std::thread::JoinHandle<()>> {
     let file = log.map(|path| OpenOptions::new().create(true).append(true).open(path)).transpose()?;
-    std::thread::Builder::new().name("engine-stderr".into()).spawn(move || copy_prefixed(stderr, file, &traffic, &tail))
+    std::thread::Builder::new()
+        .name("engine-stderr".into())
+        .spawn(move || copy_prefixed(stderr, pid, file, &traffic, &tail))
 }
 
-/// Copies `input` line by line to `output` (if any), each line `[NAME] text` (cut at
+/// Copies `input` line by line to `output` (if any), each line `[NAME game N pid P] text` (cut at
 /// [`MAX_STDERR_LINE`] bytes), within the engine's [`LogBudget`], until the end of `input`
 /// or a failure to read it, keeping the last lines in `tail`; then, if lines were lost
 /// (past the cap, or to failed writes), a line with their count.
-fn copy_prefixed(input: impl Read, mut output: Option<impl Write>, traffic: &Traffic, tail: &StderrTail) {
+fn copy_prefixed(input: impl Read, pid: u32, mut output: Option<impl Write>, traffic: &Traffic, tail: &StderrTail) {
     let mut reader = BufReader::new(input);
     let mut line = Vec::new();
     let mut lost = 0u64;
@@ -294,7 +304,7 @@ fn copy_prefixed(input: impl Read, mut output: Option<impl Write>, traffic: &Tra
         }
         tail.push(&line);
         let Some(output) = output.as_mut() else { continue };
-        let name = traffic.name();
+        let name = traffic.stderr_label(pid);
         let text = String::from_utf8_lossy(&line);
         let text = format!("[{name}] {}\n", text.trim_end_matches(['\n', '\r']));
         let take = lock(&traffic.budget.stderr).take(text.len(), &name);
@@ -315,7 +325,7 @@ fn copy_prefixed(input: impl Read, mut output: Option<impl Write>, traffic: &Tra
     {
         let text = format!(
             "[{}] {lost} lines of this engine process not written (the log's cap, or a failed write)\n",
-            traffic.name()
+            traffic.stderr_label(pid)
         );
         let _ = output.write_all(text.as_bytes());
     }
@@ -346,18 +356,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn stderr_lines_are_prefixed_with_the_name_and_cut() {
+    fn stderr_lines_are_prefixed_with_the_name_game_and_pid_and_cut() {
         let traffic = Traffic::new("alpha", None);
+        traffic.set_game("3");
         let long = "x".repeat(MAX_STDERR_LINE + 10);
         let input = format!("one\r\ntwo\n{long}\nlast");
         let mut out = Vec::new();
-        copy_prefixed(input.as_bytes(), Some(&mut out), &traffic, &StderrTail::default());
+        copy_prefixed(input.as_bytes(), 7, Some(&mut out), &traffic, &StderrTail::default());
         let text = String::from_utf8(out).unwrap();
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[0], "[alpha] one");
-        assert_eq!(lines[1], "[alpha] two");
-        assert_eq!(lines[2].len(), "[alpha] ".len() + MAX_STDERR_LINE);
-        assert_eq!(lines[3], "[alpha] last");
+        assert_eq!(lines[0], "[alpha game 3 pid 7] one");
+        assert_eq!(lines[1], "[alpha game 3 pid 7] two");
+        assert_eq!(lines[2].len(), "[alpha game 3 pid 7] ".len() + MAX_STDERR_LINE);
+        assert_eq!(lines[3], "[alpha game 3 pid 7] last");
         assert_eq!(lines.len(), 4);
     }
 
@@ -366,7 +377,7 @@ mod tests {
         let tail = StderrTail::default();
         let long = "y".repeat(TAIL_LINE_CHARS + 50);
         let input = format!("one\ntwo\n\n   \n  tip: \u{1b}[31m--movetime\r\nthree\nfour\n{long}\nfive");
-        copy_prefixed(input.as_bytes(), None::<Vec<u8>>, &Traffic::new("alpha", None), &tail);
+        copy_prefixed(input.as_bytes(), 7, None::<Vec<u8>>, &Traffic::new("alpha", None), &tail);
         let lines = tail.lines();
         assert_eq!(lines.len(), TAIL_LINES, "{lines:?}");
         assert_eq!(lines[0], "tip: \\u{1b}[31m--movetime");
@@ -397,27 +408,27 @@ mod tests {
         let lines = (ENGINE_LOG_CAP as usize) / 1000 + 100;
         let input = line.repeat(lines);
         let mut out = Vec::new();
-        copy_prefixed(input.as_bytes(), Some(&mut out), &traffic, &StderrTail::default());
+        copy_prefixed(input.as_bytes(), 7, Some(&mut out), &traffic, &StderrTail::default());
         assert!(out.len() as u64 <= ENGINE_LOG_CAP + 1024, "{}", out.len());
         let text = String::from_utf8(out).unwrap();
         let last: Vec<&str> = text.lines().rev().take(2).collect();
-        assert!(last[1].starts_with("[alpha] this engine's lines reached the cap of 16 MiB"), "{last:?}");
+        assert!(last[1].starts_with("[alpha game - pid 7] this engine's lines reached the cap of 16 MiB"), "{last:?}");
         let written = text.lines().count() - 2;
         assert_eq!(
             last[0],
             format!(
-                "[alpha] {} lines of this engine process not written (the log's cap, or a failed write)",
+                "[alpha game - pid 7] {} lines of this engine process not written (the log's cap, or a failed write)",
                 lines - written
             )
         );
         // The budget is the engine's for the run: its next process writes only the count.
         let mut out = Vec::new();
-        copy_prefixed(line.repeat(3).as_bytes(), Some(&mut out), &traffic, &StderrTail::default());
+        copy_prefixed(line.repeat(3).as_bytes(), 7, Some(&mut out), &traffic, &StderrTail::default());
         assert_eq!(String::from_utf8(out).unwrap().lines().count(), 1);
         // A log that cannot be written still has its input read to the end.
         let input = line.repeat(1000).into_bytes();
         let mut rest: &[u8] = &input;
-        copy_prefixed(&mut rest, Some(Full), &Traffic::new("beta", None), &StderrTail::default());
+        copy_prefixed(&mut rest, 7, Some(Full), &Traffic::new("beta", None), &StderrTail::default());
         assert!(rest.is_empty(), "{} bytes left unread", rest.len());
     }
 

@@ -314,7 +314,7 @@ impl EngineProcess {
         register_group(pgid);
         let stderr_tail = StderrTail::default();
         let stderr_copier = child.stderr.take().and_then(|stderr| {
-            forward_stderr(stderr, log, traffic.clone(), stderr_tail.clone())
+            forward_stderr(stderr, child.id(), log, traffic.clone(), stderr_tail.clone())
                 .map_err(|e| log::warn!("the engine's stderr: {e}"))
                 .ok()
         });

@@ -184,6 +184,13 @@ impl Field {
         let commands: Vec<&EngineCommand> = self.defs.iter().map(|d| &d.command).collect();
         self.names = super::names::distinct_names(raw, &fixed, &commands);
     }
+
+    /// Names the field from the names a record gives (already carrying their command
+    /// lines; the names given still kept, equal ones numbered).
+    pub fn name_as_recorded(&mut self, recorded: &[String]) {
+        let fixed: Vec<bool> = self.defs.iter().map(|d| d.name.is_some()).collect();
+        self.names = super::names::unique_names(recorded, &fixed);
+    }
 }
 
 /// The files a run creates before its engines start (the record file, the engine log, the

@@ -230,15 +230,39 @@ pub fn entries(
     Ok((entries, each))
 }
 
-/// Applies `--option NAME:KEY=VALUE` to the engine named NAME.
+/// Applies `--option NAME:KEY=VALUE` to the engine named NAME, or `--option N:KEY=VALUE` to
+/// the Nth engine (1, 2, ...: the engines file's, then `--engine`'s, in their order), which
+/// addresses an engine named by its replies. A number that is one engine's name and
+/// another's position is refused as ambiguous.
 pub fn apply_option(entries: &mut [EngineEntry], text: &str) -> Result<(), String> {
     let shown = quoted(text);
-    let (name, pair) = text.split_once(':').ok_or_else(|| format!("--option '{shown}': use NAME:KEY=VALUE"))?;
-    let entry = entries
-        .iter_mut()
-        .find(|e| e.name.as_deref() == Some(name))
-        .ok_or_else(|| format!("--option '{shown}': no engine is named '{}'", quoted(name)))?;
-    entry.options.set_pair(pair).map_err(|e| format!("--option '{shown}': {e}"))
+    let (name, pair) =
+        text.split_once(':').ok_or_else(|| format!("--option '{shown}': use NAME:KEY=VALUE or N:KEY=VALUE"))?;
+    let named = entries.iter().position(|e| e.name.as_deref() == Some(name));
+    let placed = name.parse::<usize>().ok().filter(|n| (1..=entries.len()).contains(n)).map(|n| n - 1);
+    let index = match (named, placed) {
+        (Some(a), Some(b)) if a != b => {
+            return Err(format!(
+                "--option '{shown}': '{}' is the name of engine {} and the position of engine {}: rename the one",
+                quoted(name),
+                a + 1,
+                b + 1
+            ));
+        }
+        (Some(at), _) | (None, Some(at)) => at,
+        (None, None) => {
+            let positions = match entries.len() {
+                0 => String::new(),
+                1 => " or its position, 1".to_string(),
+                n => format!(" or its position, 1 to {n}"),
+            };
+            return Err(format!(
+                "--option '{shown}': no engine is named '{}'; give an engine's name{positions}",
+                quoted(name)
+            ));
+        }
+    };
+    entries[index].options.set_pair(pair).map_err(|e| format!("--option '{shown}': {e}"))
 }
 
 /// The ready engines: each entry's options over `each`, over the tournament's `default`
@@ -306,6 +330,17 @@ mod tests {
         apply_option(&mut entries, "a:init=threads 2").unwrap();
         apply_option(&mut entries, "c:odds=2").unwrap();
         assert!(apply_option(&mut entries, "zz:odds=2").unwrap_err().contains("no engine is named 'zz'"));
+        // The engine named by its replies is addressed by its position.
+        let mut placed = entries.clone();
+        apply_option(&mut placed, "2:movetime=0.3").unwrap();
+        assert_eq!(placed[1].options.movetime, Some(0.3));
+        let e = apply_option(&mut placed, "4:odds=2").unwrap_err();
+        assert!(e.contains("no engine is named '4'; give an engine's name or its position, 1 to 3"), "{e}");
+        let mut numbered = vec![entry_from_flag("2=prog"), entry_from_flag("prog2")];
+        let e = apply_option(&mut numbered, "2:odds=2").unwrap_err();
+        assert!(e.contains("the name of engine 1 and the position of engine 2"), "{e}");
+        apply_option(&mut numbered, "1:odds=3").unwrap();
+        assert_eq!(numbered[0].options.odds, Some(3.0));
         let mut each = EngineOptions::default();
         each.set_pair("clock=10+0.1").unwrap();
         each.set_pair("init=player uct").unwrap();
