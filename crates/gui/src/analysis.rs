@@ -20,7 +20,7 @@ use veletas_rules::Game;
 use veletas_tools::referee::engine::controller::{Setup, shorten};
 use veletas_tools::referee::engine::{EngineClient, EngineCommand, Failure, Reply, STOPPED};
 
-pub use crate::analysis_view::{AnalysisView, Kind, ReportedCandidate, TurnAnalysis};
+pub use crate::analysis_view::{AnalysisView, At, Kind, ReportedCandidate, TurnAnalysis};
 use crate::session::{GameSession, Refusal, Settings, SharedGame, lock};
 
 /// The longest an engine's thinking is shown for, in seconds (it stops at its move).
@@ -30,16 +30,19 @@ pub const THINKING_SECONDS: f64 = 600.0;
 pub const MAX_CANDIDATES: usize = 8;
 
 /// Starts an analysis by engine `engine` (an index into the settings' engines) of the
-/// position after `turn` turns (the current one when `None`) for `seconds`, in an engine
-/// process of its own; its reports show up in the game's views. An analysis of the current
-/// position stops once the game moves on or ends; any stops when a newer one of its kind
-/// starts, turns are taken back or the game is closed (checked at each report).
+/// position after `turn` turns (the current one when `None`) and then the variation `line`
+/// (its turns in notation; none for the game's own position) for `seconds`, in an engine
+/// process of its own; its reports show up in the game's views (a variation's in its view
+/// only: it is never the game's). An analysis of the current position stops once the game
+/// moves on or ends; any stops when a newer one of its kind starts, turns are taken back or
+/// the game is closed (checked at each report).
 pub fn start(
     shared: &SharedGame,
     settings: &Arc<Settings>,
     engine: usize,
     seconds: f64,
     turn: Option<usize>,
+    line: &[String],
     kind: Kind,
 ) -> Result<(), Refusal> {
     let spec = settings.engines.get(engine).ok_or_else(|| Refusal::Bad(format!("there is no engine {engine}")))?;
@@ -49,8 +52,9 @@ pub fn start(
     let mut session = lock(shared);
     let turns = session.game.moves().len();
     let turn = turn.unwrap_or(turns);
-    let game = session.game_at(turn)?;
-    let live = turn == turns;
+    let game = crate::variation::play_out(&session.game_at(turn)?, line).map_err(|e| Refusal::Bad(e.0))?;
+    let at = At { turn, line: game.moves().skip(turn).map(|m| m.to_string()).collect() };
+    let live = turn == turns && at.line.is_empty();
     if game.position().winner().is_some() {
         return Err(Refusal::Conflict("the game is over in that position".into()));
     }
@@ -70,7 +74,7 @@ pub fn start(
         thinking: kind == Kind::Thinking,
         ..Default::default()
     };
-    session.analyses.insert(turn, TurnAnalysis { to_move: game.position().side_to_move(), view, run: (kind, id) });
+    session.set_analysis(at.clone(), TurnAnalysis { to_move: game.position().side_to_move(), view, run: (kind, id) });
     session.version += 1;
     session.analysers += 1;
     drop(session);
@@ -81,8 +85,9 @@ pub fn start(
             && session.epoch == epoch
             && (!live || (session.game.moves().len() == turn && !session.is_over()))
     };
+    let whose = at.clone();
     let mine = move |session: &GameSession| {
-        session.epoch == epoch && session.analyses.get(&turn).is_some_and(|a| a.run == (kind, id))
+        session.epoch == epoch && session.analysis_at(&whose).is_some_and(|a| a.run == (kind, id))
     };
     let spawned = thread::Builder::new().name("analysis".into()).spawn(move || {
         // The thinking reports every 0.1 s (an engine's turn may be short), others every 0.25 s.
@@ -98,7 +103,7 @@ pub fn start(
             if !mine(&session) {
                 return true;
             }
-            if let Some(analysis) = session.analyses.get_mut(&turn) {
+            if let Some(analysis) = session.analysis_at_mut(&at) {
                 analysis.view.candidates = candidates;
             }
             session.version += 1;
@@ -110,7 +115,7 @@ pub fn start(
             session.cannot_analyse.insert(engine);
         }
         if mine(&session) {
-            if let Some(analysis) = session.analyses.get_mut(&turn) {
+            if let Some(analysis) = session.analysis_at_mut(&at) {
                 analysis.view.running = false;
                 analysis.view.error = result.err().map(|(message, _)| message);
             }
@@ -147,7 +152,8 @@ pub fn parse_report(line: &str) -> Vec<ReportedCandidate> {
 /// Stops the analysis asked for, if one runs (the engine's thinking goes on).
 pub fn stop(session: &mut GameSession) {
     session.analysis_runs[Kind::Request.index()] += 1;
-    for analysis in session.analyses.values_mut() {
+    let variation = session.variation_analysis.as_mut().map(|(_, analysis)| analysis);
+    for analysis in session.analyses.values_mut().chain(variation) {
         if analysis.view.running && !analysis.view.thinking {
             analysis.view.running = false;
         }

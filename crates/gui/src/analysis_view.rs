@@ -77,6 +77,16 @@ impl TurnAnalysis {
     }
 }
 
+/// Which position an analysis is of: the one after the game's first `turn` turns, followed
+/// by the turns of a variation `line` (none: the game's own position).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct At {
+    /// The turns of the game before the position (or before the variation).
+    pub turn: usize,
+    /// The variation's turns, in notation.
+    pub line: Vec<String>,
+}
+
 /// Which analysis of a game: the engine's thinking during its turn, or one asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {

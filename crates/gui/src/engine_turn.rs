@@ -55,7 +55,7 @@ pub fn kick(shared: &SharedGame, settings: &Arc<Settings>, games: &Arc<Registry>
     // The engine's thinking, shown while it plays: a second process of it analysing the
     // same position (`genmove` itself reports nothing), stopped by its move.
     if let Some(index) = thinking
-        && let Err(refusal) = analysis::start(shared, settings, index, seconds, None, Kind::Thinking)
+        && let Err(refusal) = analysis::start(shared, settings, index, seconds, None, &[], Kind::Thinking)
     {
         log::debug!("the engine's thinking is not shown: {refusal:?}");
     }
@@ -126,15 +126,18 @@ impl Job {
     /// referee does; `None` is a resignation.
     fn genmove(&self, engine: &mut EngineClient) -> Result<Option<Moved>, Fault> {
         let timeout = self.settings.command_timeout;
-        if engine.ensure_running().map_err(|e| Fault::not_started(&e))?
-            && let Some(killer) = engine.killer()
-        {
+        let started = engine.ensure_running().map_err(|e| Fault::not_started(&e))?;
+        if let Some(killer) = engine.killer() {
             let mut session = lock(&self.shared);
-            if session.is_over() {
-                // Closed meanwhile: its killers have been used.
+            if session.is_over() || session.epoch != self.epoch {
+                // Closed meanwhile (its killers have been used), or taken back by Undo.
                 killer.kill();
             }
-            session.killers.push(killer);
+            // Undo stops the search by ending the process.
+            session.thinking_killer = Some(killer.clone());
+            if started {
+                session.killers.push(killer);
+            }
         }
         engine.start(timeout)?;
         engine.catch_up(&Setup::of_game(&self.game, Some(self.control)), &self.game, timeout)?;

@@ -22,6 +22,7 @@ pub mod series_view;
 pub mod server;
 pub mod session;
 pub mod steps;
+pub mod variation;
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;

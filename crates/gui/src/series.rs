@@ -178,7 +178,7 @@ fn observe(shared: &SharedGame, settings: &Arc<Settings>, progress: &Progress) {
         session.clocks[color.index()].deadline(settings.margin).as_secs_f64().clamp(0.1, analysis::THINKING_SECONDS);
     drop(session);
     if let Some(index) = thinking
-        && let Err(refusal) = analysis::start(shared, settings, index, seconds, None, Kind::Thinking)
+        && let Err(refusal) = analysis::start(shared, settings, index, seconds, None, &[], Kind::Thinking)
     {
         log::debug!("the engine's thinking is not shown: {refusal:?}");
     }

@@ -12,10 +12,11 @@
 //! | `GET /api/games/ID/events` | Server-Sent Events: the game's view at every change ([`crate::events`]) |
 //! | `GET /api/games/ID/turns/N` | the position after N turns, with its analysis ([`session::TurnView`]) |
 //! | `POST /api/games/ID/steps` | `{"picks": [...]}`: the targets of the next click ([`crate::steps`]) |
+//! | `POST /api/games/ID/variation` | `{"turn": N, "moves": [...], "picks": [...]}`: a variation's position ([`crate::variation`]) |
 //! | `POST /api/games/ID/play` | `{"move": "d4-d7/d4"}`: a person's turn |
 //! | `POST /api/games/ID/undo`, `/resign` | take back the person's last turn; resign |
 //! | `POST /api/games/ID/close` | close the game: its engines are ended, its match stops |
-//! | `POST /api/games/ID/analyse` | `{"engine": 0, "seconds": 5, "turn": N}`: analyse a position ([`crate::analysis`]) |
+//! | `POST /api/games/ID/analyse` | `{"engine": 0, "seconds": 5, "turn": N, "moves": [...]}`: analyse a position ([`crate::analysis`]) |
 //! | `POST /api/games/ID/analyse/stop` | stop the analysis asked for |
 //! | `GET /api/games/ID/record` | the game as a record file |
 //!
@@ -123,10 +124,27 @@ struct AnalyseBody {
     /// The position after this many turns (the current one when not given).
     #[serde(default)]
     turn: Option<usize>,
+    /// A variation's turns after that position.
+    #[serde(default)]
+    moves: Vec<String>,
 }
 
 fn default_analysis_seconds() -> f64 {
     5.0
+}
+
+/// `POST /api/games/ID/variation`: a variation's position and the targets of its next click.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VariationBody {
+    /// The game's turns before the variation.
+    turn: usize,
+    /// The variation's turns.
+    #[serde(default)]
+    moves: Vec<String>,
+    /// The clicks of the turn being entered in it.
+    #[serde(default)]
+    picks: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -329,14 +347,24 @@ impl App {
                     Err(e) => Answer::error(400, malformed("steps request", &e)),
                 };
             }
+            ("POST", ["variation"]) => {
+                return match serde_json::from_str::<VariationBody>(body) {
+                    Ok(VariationBody { picks, .. }) if picks.len() > 16 => Answer::error(400, "too many picks"),
+                    Ok(VariationBody { turn, moves, picks }) => match lock(game).variation_view(turn, &moves, &picks) {
+                        Ok(view) => Answer::json(200, &json!(view)),
+                        Err(refusal) => Answer::refusal(refusal),
+                    },
+                    Err(e) => Answer::error(400, format!("malformed variation request: {e}")),
+                };
+            }
             ("POST", ["play"]) => match serde_json::from_str::<PlayBody>(body) {
                 Ok(PlayBody { mv }) => lock(game).play(&mv, self.settings.margin),
                 Err(e) => Err(Refusal::Bad(malformed("turn", &e))),
             },
             ("POST", ["undo"]) => lock(game).undo(),
             ("POST", ["analyse"]) => match serde_json::from_str::<AnalyseBody>(body) {
-                Ok(AnalyseBody { engine, seconds, turn }) => {
-                    analysis::start(game, &self.settings, engine, seconds, turn, analysis::Kind::Request)
+                Ok(AnalyseBody { engine, seconds, turn, moves }) => {
+                    analysis::start(game, &self.settings, engine, seconds, turn, &moves, analysis::Kind::Request)
                 }
                 Err(e) => Err(Refusal::Bad(malformed("analysis request", &e))),
             },

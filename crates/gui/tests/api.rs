@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use veletas_gui::GuiSettings;
 
 mod common;
-use common::{Running, Timed, scripted, settings, start_with, whole_answer, wrong_token};
+use common::{Running, Timed, get, post, request, scripted, settings, start_with, whole_answer, wrong_token};
 
 fn start(engines: &[&str], record: Option<&Path>) -> Running {
     start_on("127.0.0.1", engines, record).0
@@ -24,39 +24,12 @@ fn start_on(host: &str, engines: &[&str], record: Option<&Path>) -> (Running, St
     start_with(&settings(host, engines, record))
 }
 
-/// Sends one request; the status and the body (a test fails if it is not over within
-/// [`common::WAIT`]).
-fn request(server: &Running, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> (u16, String) {
-    let mut stream = Timed::connect(server);
-    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n", server.address);
-    for (name, value) in headers {
-        head.push_str(&format!("{name}: {value}\r\n"));
-    }
-    head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
-    stream.write_all(head.as_bytes()).expect("writes");
-    let _ = stream.write_all(body);
-    let text = whole_answer(&mut stream, &format!("{method} {path}"));
-    let status = text.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let body = text.split_once("\r\n\r\n").map_or(String::new(), |(_, b)| b.to_string());
-    (status, body)
-}
-
-fn post(server: &Running, path: &str, body: &str) -> (u16, Value) {
-    let (status, text) = request(server, "POST", path, &[("Content-Type", "application/json")], body.as_bytes());
-    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
-}
-
 /// The view of a game without its running turn time (which moves on by itself).
 fn still(mut view: Value) -> Value {
     if let Some(map) = view.as_object_mut() {
         map.remove("turn_time");
     }
     view
-}
-
-fn get(server: &Running, path: &str) -> (u16, Value) {
-    let (status, text) = request(server, "GET", path, &[], b"");
-    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
 fn error_of(answer: &(u16, Value)) -> String {

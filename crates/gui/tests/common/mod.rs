@@ -10,6 +10,7 @@ use std::path::Path;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use serde_json::Value;
 use veletas_gui::{Gui, GuiSettings};
 
 /// A server that runs until dropped.
@@ -131,7 +132,40 @@ pub fn whole_answer(connection: &mut Timed, what: &str) -> String {
 
 /// A token that is not `token`: its first digit changed (to `0`, or to `1` if it is `0`;
 /// a token begins with `0` once in 16).
+#[allow(dead_code)] // not every test file uses it
 pub fn wrong_token(token: &str) -> String {
     let flipped = if token.starts_with('0') { '1' } else { '0' };
     format!("{flipped}{}", &token[1..])
+}
+
+/// Sends one request; the status and the body (a test fails if it is not over within
+/// [`WAIT`]).
+#[allow(dead_code)] // not every test file uses it
+pub fn request(server: &Running, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> (u16, String) {
+    let mut stream = Timed::connect(server);
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n", server.address);
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
+    stream.write_all(head.as_bytes()).expect("writes");
+    let _ = stream.write_all(body);
+    let text = whole_answer(&mut stream, &format!("{method} {path}"));
+    let status = text.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let body = text.split_once("\r\n\r\n").map_or(String::new(), |(_, b)| b.to_string());
+    (status, body)
+}
+
+/// `POST path` with a JSON body: the status and the JSON answer (`null` when it is not JSON).
+#[allow(dead_code)] // not every test file uses it
+pub fn post(server: &Running, path: &str, body: &str) -> (u16, Value) {
+    let (status, text) = request(server, "POST", path, &[("Content-Type", "application/json")], body.as_bytes());
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+/// `GET path`: the status and the JSON body (`null` when it is not JSON).
+#[allow(dead_code)] // not every test file uses it
+pub fn get(server: &Running, path: &str) -> (u16, Value) {
+    let (status, text) = request(server, "GET", path, &[], b"");
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }

@@ -18,17 +18,20 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
-use veletas_rules::record::{Annotation, Evaluation, GameRecord, TimeControls, WinRate, tag};
+use veletas_rules::record::{Evaluation, GameRecord};
 use veletas_rules::{Color, Game, Move, Position, RuleSet, Rules, Variant};
 use veletas_tools::picture::svg::{self, Layout, SvgOptions};
 use veletas_tools::referee::clock::{ByoYomiSpec, Clock, ClockSpec, TimeControl, format_seconds};
 use veletas_tools::referee::engine::{EngineClient, EngineCommand, Killer};
 use veletas_tools::referee::game::Termination;
 
-use crate::analysis_view::{AnalysisView, TurnAnalysis};
+use crate::analysis_view::{AnalysisView, At, TurnAnalysis};
 use crate::new_game::{NewGame, SideTime};
 use crate::series_view::{SeriesView, SharedSeries};
 use crate::steps::{self, Steps};
+use crate::variation::{self, VariationView};
+
+mod record;
 
 /// An engine the server may start: its name and its command line (from the command line
 /// only, never from the page).
@@ -191,6 +194,11 @@ pub struct GameSession {
     started: String,
     /// The latest analysis of each position of the game, by its number of turns.
     pub(crate) analyses: BTreeMap<usize, TurnAnalysis>,
+    /// The latest analysis of a variation's position (one at a time; never the game's).
+    pub(crate) variation_analysis: Option<(At, TurnAnalysis)>,
+    /// The engine process asked for the move being thought about, so that Undo can stop
+    /// its search.
+    pub(crate) thinking_killer: Option<Killer>,
     /// The analyses running: the engine's thinking during its turn, and one on request;
     /// each bumped when a new one of its kind starts, so that the older one stops.
     pub(crate) analysis_runs: [u64; 2],
@@ -366,6 +374,8 @@ impl GameSession {
             recorded,
             started: veletas_tools::referee::today(),
             analyses,
+            variation_analysis: None,
+            thinking_killer: None,
             analysis_runs: [0; 2],
             epoch: 0,
             cannot_analyse: BTreeSet::new(),
@@ -428,8 +438,7 @@ impl GameSession {
 
     /// The status lines: who is to move and the claims, or how the game ended.
     pub(crate) fn status_lines(&self) -> Vec<String> {
-        let last = self.game.moves().last();
-        let mut status = svg::status_lines(self.game.position(), last.as_ref());
+        let mut status = variation::status_lines(&self.game);
         if let Some((winner, termination, reason)) = &self.outcome {
             status[0] = match winner {
                 Some(winner) => format!("{} wins ({termination})", capitalized(*winner)),
@@ -522,9 +531,47 @@ impl GameSession {
             svg: svg::render(position, last.as_ref(), &options),
             to_move: position.side_to_move().to_string(),
             over: position.winner().is_some(),
-            status: svg::status_lines(position, last.as_ref()),
+            status: variation::status_lines(&game),
             analysis: self.analysis_of(turn),
         })
+    }
+
+    /// The position after the game's first `turn` turns and then the variation `moves`,
+    /// with the targets of the next click after `picks`; the game is not changed.
+    pub fn variation_view(&self, turn: usize, moves: &[String], picks: &[String]) -> Result<VariationView, Refusal> {
+        let game = self.game_at(turn)?;
+        let game = variation::play_out(&game, moves).map_err(|e| Refusal::Bad(e.0))?;
+        let at = At { turn, line: game.moves().skip(turn).map(|m| m.to_string()).collect() };
+        let analysis = self.analysis_at(&at).map(|a| a.view.clone());
+        variation::view(self.id, &game, turn, picks, analysis).map_err(|e| Refusal::Bad(e.0))
+    }
+
+    /// The latest analysis of the position `at`.
+    pub(crate) fn analysis_at(&self, at: &At) -> Option<&TurnAnalysis> {
+        if at.line.is_empty() {
+            self.analyses.get(&at.turn)
+        } else {
+            self.variation_analysis.as_ref().filter(|(a, _)| a == at).map(|(_, analysis)| analysis)
+        }
+    }
+
+    /// [`GameSession::analysis_at`], to change.
+    pub(crate) fn analysis_at_mut(&mut self, at: &At) -> Option<&mut TurnAnalysis> {
+        if at.line.is_empty() {
+            self.analyses.get_mut(&at.turn)
+        } else {
+            self.variation_analysis.as_mut().filter(|(a, _)| a == at).map(|(_, analysis)| analysis)
+        }
+    }
+
+    /// Keeps `analysis` as the latest of the position `at` (a variation's replaces the
+    /// variation's before it).
+    pub(crate) fn set_analysis(&mut self, at: At, analysis: TurnAnalysis) {
+        if at.line.is_empty() {
+            self.analyses.insert(at.turn, analysis);
+        } else {
+            self.variation_analysis = Some((at, analysis));
+        }
     }
 
     /// The engine (by index) playing `color`, if an engine plays it.
@@ -589,9 +636,10 @@ impl GameSession {
     }
 
     /// How many turns `undo` takes back: back to the last turn of a person, so that the
-    /// person is to move again; `None` when there is none or an engine is thinking.
+    /// person is to move again; `None` when there is none. (An engine thinking meanwhile
+    /// is stopped by [`GameSession::undo`].)
     fn undo_target(&self) -> Option<usize> {
-        if self.thinking || self.is_over() {
+        if self.is_over() {
             return None;
         }
         let mut game = self.game.clone();
@@ -609,15 +657,26 @@ impl GameSession {
         None
     }
 
-    /// Takes back turns up to and including the last turn of a person.
+    /// Takes back turns up to and including the last turn of a person. An engine thinking
+    /// about its move meanwhile is stopped: its process is ended (it starts again when its
+    /// turn comes), and its reply, were it on its way, is dropped.
     pub fn undo(&mut self) -> Result<(), Refusal> {
         let taken =
             self.undo_target().ok_or_else(|| Refusal::Conflict("there is no turn of yours to take back".into()))?;
+        if self.thinking {
+            if let Some(killer) = self.thinking_killer.take() {
+                killer.kill();
+            }
+            self.thinking = false;
+        }
         for _ in 0..taken {
             let _ = self.game.undo();
         }
         let turns = self.game.moves().len();
         self.analyses.retain(|turn, _| *turn <= turns);
+        if self.variation_analysis.as_ref().is_some_and(|(at, _)| at.turn > turns) {
+            self.variation_analysis = None;
+        }
         self.notes.truncate(turns);
         self.epoch += 1;
         // The clocks as they were after the turn now last (or at the session's start).
@@ -679,70 +738,6 @@ impl GameSession {
     pub(crate) fn change_mark(&self) -> (u64, Option<String>) {
         let series = self.series.as_ref().map(|(series, number)| json_text(&lock(series).view(*number)));
         (self.version, series)
-    }
-
-    /// The game as a record (result `*` while it goes on).
-    pub fn record(&self) -> GameRecord {
-        let mut record = GameRecord::default();
-        let position = self.game.start();
-        record.set_tag(tag::EVENT, if self.series.is_some() { "veletas gui match" } else { "veletas gui" });
-        record.set_tag(tag::DATE, self.started.clone());
-        if let Some((_, number)) = &self.series {
-            record.set_tag(tag::ROUND, number.to_string());
-        }
-        // After White's swap the players have exchanged colours: the tags name them as
-        // they played after it, so the result is theirs (as `veletas match` writes them).
-        record.set_player(Color::Black, self.names[self.seat(Color::Black)].clone());
-        record.set_player(Color::White, self.names[self.seat(Color::White)].clone());
-        record.set_tag(tag::SIZE, position.variant().size().to_string());
-        if position.rules() != Rules::CLASSIC {
-            record.set_tag(tag::RULES, position.rules().to_string());
-        }
-        if *position != Position::with_rules(position.variant(), position.rules()) {
-            record.set_tag(tag::START, position.to_string());
-        }
-        if self.swapped {
-            let setup = &self.names[self.seat(Color::White)];
-            record.set_tag(tag::SWAP, format!("white swapped: {setup} made Black's setup and then played White"));
-        }
-        let [black, white] = self.controls;
-        let controls = if black == white { TimeControls::Same(black) } else { TimeControls::PerColor { black, white } };
-        record.set_time_controls(&controls);
-        record.set_result(self.winner());
-        if let Some((_, termination, reason)) = &self.outcome {
-            record.set_termination(*termination);
-            if !reason.is_empty() {
-                record.set_tag(tag::REASON, reason.clone());
-            }
-        } else if self.winner().is_some() {
-            record.set_termination(Termination::Normal);
-        }
-        record.moves = self.game.moves().map(|m| m.to_string()).collect();
-        for (turn, note) in self.notes.iter().enumerate() {
-            let mut annotation = note.time.map(Annotation::of_time).unwrap_or_default();
-            annotation.evaluation = note.evaluation.or_else(|| self.evaluation_of(turn, note.engine.as_deref()?));
-            record.set_annotation(turn, annotation);
-        }
-        record
-    }
-
-    /// The win rate and visits of the best candidate of `engine`'s latest analysis of the
-    /// position before turn `turn` (its thinking during the turn, or an analysis asked of
-    /// it): the turn's own estimate by the engine that played it.
-    fn evaluation_of(&self, turn: usize, engine: &str) -> Option<Evaluation> {
-        let analysis = self.analyses.get(&turn).filter(|a| a.view.engine == engine)?;
-        let best = analysis.view.candidates.first()?;
-        let winrate = WinRate::from_hundredths((best.winrate * 10_000.0).round().clamp(0.0, 10_000.0) as u16)?;
-        Some(Evaluation { winrate, visits: best.visits })
-    }
-
-    /// The finished game's record, once: `None` while it goes on or once taken.
-    pub fn take_finished_record(&mut self) -> Option<GameRecord> {
-        if self.recorded || !self.is_over() {
-            return None;
-        }
-        self.recorded = true;
-        Some(self.record())
     }
 
     /// Kills the game's engines (when the game is closed); a match whose game was being
