@@ -127,6 +127,9 @@ step "the game viewer in a real browser (headless Chromium, puppeteer-core)"
 step "veletas gui in a real browser: whole 7x7 and 10x10 games by clicks against our engine"
 (cd tests/node && CHROMIUM="$(command -v chromium)" node gui_test.js ../../target/release/veletas ../../target/gui-test)
 
+step "veletas gui as an analysis board in a real browser: variations, the evaluation bar, a phone's screen"
+(cd tests/node && CHROMIUM="$(command -v chromium)" node gui_analysis_test.js ../../target/release/veletas ../../target/gui-analysis-test)
+
 step "the tournament report and the live page in a real browser"
 (cd tests/node && CHROMIUM="$(command -v chromium)" node report_test.js ../../target/release/veletas ../../target/report-test)
 

@@ -52,10 +52,15 @@ const PAGE_HTML: &str = include_str!("page/index.html");
 const PAGE_CSS: &str = include_str!("page/app.css");
 const PAGE_JS: &str = include_str!("page/app.js");
 const PAGE_EDITOR_JS: &str = include_str!("page/editor.js");
+const PAGE_ANALYSIS_BOARD_JS: &str = include_str!("page/analysis_board.js");
 
 /// The page with its style and script inlined (one request, nothing else to fetch).
 pub fn page() -> String {
-    PAGE_HTML.replace("/*APP_CSS*/", PAGE_CSS).replace("/*EDITOR_JS*/", PAGE_EDITOR_JS).replace("/*APP_JS*/", PAGE_JS)
+    PAGE_HTML
+        .replace("/*APP_CSS*/", PAGE_CSS)
+        .replace("/*EDITOR_JS*/", PAGE_EDITOR_JS)
+        .replace("/*ANALYSIS_BOARD_JS*/", PAGE_ANALYSIS_BOARD_JS)
+        .replace("/*APP_JS*/", PAGE_JS)
 }
 
 /// The server's state: the settings, the games.

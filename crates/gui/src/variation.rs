@@ -77,11 +77,8 @@ pub fn view(
     let position = game.position();
     let last = game.moves().last();
     let options = SvgOptions { width: 560, coordinates: true, status: false };
-    let steps = if position.is_over() {
-        None
-    } else {
-        Some(steps::steps(position, picks).map_err(|e| BadVariation(e.0))?)
-    };
+    let steps =
+        if position.is_over() { None } else { Some(steps::steps(position, picks).map_err(|e| BadVariation(e.0))?) };
     Ok(VariationView {
         id,
         turn,
@@ -108,8 +105,8 @@ pub fn status_lines(game: &Game) -> Vec<String> {
     lines
 }
 
-/// Which claim decided a won game: `Black claimed f6 with turn 17 (White's d4-d7/f6), its
-/// 3rd claim: 3 to win`.
+/// Which claim decided a won game: `Black claimed the shooter on f6 with White's turn 17
+/// (d4-d7/e6): 3 claims, 3 to win`.
 pub fn decided_by(game: &Game) -> Option<String> {
     let winner = game.position().winner()?;
     let last: Move = game.moves().last()?;
@@ -126,8 +123,9 @@ pub fn decided_by(game: &Game) -> Option<String> {
     let claims = game.position().claims(winner);
     let need = game.position().variant().claims_to_win();
     let whose = if mover == winner { "its".to_string() } else { format!("{}'s", capitalized(mover)) };
+    let what = if names.len() == 1 { "the shooter on" } else { "the shooters on" };
     Some(format!(
-        "{} claimed {} with turn {} ({whose} {last}): {claims} claims, {need} to win",
+        "{} claimed {what} {} with {whose} turn {} ({last}): {claims} claims, {need} to win",
         capitalized(winner),
         names.join(" and "),
         game.moves().len(),
@@ -186,8 +184,8 @@ mod tests {
         }
         let winner = capitalized(game.position().winner().expect("the game ends"));
         let line = decided_by(&game).expect("a claim decided it");
-        assert!(line.starts_with(&format!("{winner} claimed ")), "{line}");
-        assert!(line.contains(&format!("with turn {} (", game.moves().count())), "{line}");
+        assert!(line.starts_with(&format!("{winner} claimed the shooter")), "{line}");
+        assert!(line.contains(&format!(" turn {} (", game.moves().count())), "{line}");
         assert_eq!(status_lines(&game)[1], line);
         assert!(status_lines(&game)[0].starts_with(&format!("{winner} wins")));
     }

@@ -194,8 +194,8 @@ fn a_game_won_on_the_board_says_which_claim_decided_it() {
             assert_eq!(view["status"][0], format!("{winner} wins"), "{view}");
             let decided = view["status"][1].as_str().unwrap();
             let turns = view["moves"].as_array().unwrap().len();
-            assert!(decided.starts_with(&format!("{winner} claimed ")), "{decided}");
-            assert!(decided.contains(&format!(" with turn {turns} (")), "{decided}");
+            assert!(decided.starts_with(&format!("{winner} claimed the shooter")), "{decided}");
+            assert!(decided.contains(&format!(" turn {turns} (")), "{decided}");
             assert!(view["status"][2].as_str().unwrap().starts_with("Claims: "), "{view}");
             let browsed = get(&server, &format!("{path}/turns/{turns}")).1;
             assert_eq!(browsed["status"][1], decided, "the last position browsed says it too");

@@ -16,10 +16,15 @@ const state = {
   flipped: false,
   busy: false, // a turn is being sent
   hover: null, // the analysis candidate under the pointer
-  browse: null, // {turn, view}: an earlier position of the game shown instead of the current one
+  // A position off the game's current one, shown instead of it: the one after the game's
+  // first `turn` turns and then the variation `moves` (none: a position of the game), with
+  // `picks`, the clicks of a turn being tried there, and `view`, the server's view of it.
+  browse: null, // {turn, moves, picks, view}
+  tree: null, // the variations tried in the game shown (variations.js)
   analysing: false, // the "Analyse" toggle: analyse every position shown
   editor: null, // the position being set up: {size, rules, extra, pieces, toMove, piece, layout, svg, verdict}
   running: null, // the id of the game last shown before its end (a match's game then shows its end a while)
+  playing: 0, // bumped by every move through the positions: an analysis line being played out stops
 }
 
 // The marks of a turn that lowered its mover's chance of winning by at least so much
@@ -29,12 +34,21 @@ const MARKS = [[0.2, 'blunder', '??'], [0.1, 'mistake', '?'], [0.05, 'inaccuracy
 // How long a match's game that ended on screen stays shown before its next game (ms).
 const MATCH_PAUSE = 4000
 
-// What the board shows: the game's current position, or the earlier one browsed.
+// What the board shows: the game's current position, or the one browsed (a variation's too).
 function shown() {
   const game = state.game
   if (state.browse) return {...state.browse.view, live: false}
-  return {turn: game.moves.length, position: game.position, svg: game.svg, analysis: game.analysis,
-    over: !!game.outcome, live: true}
+  return {turn: game.moves.length, moves: [], position: game.position, svg: game.svg, analysis: game.analysis,
+    over: !!game.outcome, to_move: game.to_move, live: true}
+}
+
+// The targets of the next click on the board shown and the clicks made so far: the game's
+// own turn, or a turn tried in the position browsed.
+function activeSteps() {
+  return state.browse ? state.browse.view.steps : state.steps
+}
+function activePicks() {
+  return state.browse ? state.browse.picks : state.picks
 }
 
 function url(path) {
@@ -91,8 +105,9 @@ function drawBoard() {
   if (state.flipped) flip(svg)
   const overlay = document.createElementNS(SVG_NS, 'g')
   overlay.setAttribute('class', 'overlay')
-  const targets = new Set(state.steps && !state.browse ? state.steps.targets : [])
-  for (const name of state.browse ? [] : state.picks) {
+  const steps = activeSteps()
+  const targets = new Set(steps ? steps.targets : [])
+  for (const name of activePicks()) {
     if (name === '-') continue
     const {x, y, cell} = squareBox(name)
     overlay.appendChild(shape('rect', {class: 'picked', x: x + 3, y: y + 3, width: cell - 6, height: cell - 6, rx: 4}))
@@ -112,7 +127,7 @@ function drawBoard() {
       overlay.appendChild(hit)
     }
   }
-  const analysis = drawAnalysis()
+  const analysis = drawAnalysis(svg)
   if (analysis) svg.appendChild(analysis)
   svg.appendChild(overlay)
 }
@@ -131,16 +146,33 @@ function center(name) {
   return [x + cell / 2, y + cell / 2]
 }
 
+// A disc on square `name` of the board `svg`: in the middle of an empty square, and in its
+// corner, smaller, over a piece, so that no disc hides a shooter (a shot at the square the
+// shooter leaves, a line's later turn on a square taken now).
+function spot(svg, name, kind, spotClass, labelClass, text) {
+  const {x, y, cell} = squareBox(name)
+  const covered = !!svg.querySelector(`.pieces [data-square="${name}"]`)
+  const r = covered ? 8 : kind === 'pv' ? 12 : 13
+  const [cx, cy] = covered ? [x + cell - r - 1, y + r + 1] : [x + cell / 2, y + cell / 2]
+  const corner = covered ? ' corner' : ''
+  const group = document.createElementNS(SVG_NS, 'g')
+  group.appendChild(shape('circle', {class: `${kind}-spot ${spotClass}${corner}`, cx, cy, r, 'data-square': name}))
+  const label = shape('text', {class: `${kind}-label ${labelClass}${corner}`, x: cx, y: cy + (covered ? 3 : 4)})
+  label.textContent = text
+  group.appendChild(label)
+  return group
+}
+
 // The analysis on the board: for the best candidates an arrow for the shooter's move and a
 // disc with its win rate where it places a stone; for the candidate under the pointer its
 // principal variation, each turn numbered, in the colour of the side that plays it.
-function drawAnalysis() {
+function drawAnalysis(svg) {
   const analysis = shown().analysis
   if (!analysis || analysis.candidates.length === 0) return null
   const layer = document.createElementNS(SVG_NS, 'g')
   layer.setAttribute('class', 'analysis-layer')
   if (state.hover !== null && analysis.candidates[state.hover]) {
-    drawVariation(layer, analysis.candidates[state.hover].pv)
+    drawVariation(svg, layer, analysis.candidates[state.hover].pv)
     return layer
   }
   // The arrows first, then the discs, so that no line crosses a win rate.
@@ -157,11 +189,7 @@ function drawAnalysis() {
     const best = candidate === analysis.candidates[0]
     const squares = turnSquares(candidate.move)
     for (const name of squares.placed) {
-      const [cx, cy] = center(name)
-      layer.appendChild(shape('circle', {class: `analysis-spot${best ? ' best' : ''}`, cx, cy, r: 13}))
-      const label = shape('text', {class: 'analysis-label', x: cx, y: cy + 4})
-      label.textContent = String(Math.round(candidate.winrate * 100))
-      layer.appendChild(label)
+      layer.appendChild(spot(svg, name, 'analysis', best ? 'best' : '', '', String(Math.round(candidate.winrate * 100))))
     }
   })
   return layer
@@ -170,7 +198,7 @@ function drawAnalysis() {
 // A principal variation on the board: the turns numbered from 1, the shooter's move as
 // an arrow, discs in the colour of the side that plays each turn (the side to move first;
 // the page knows no rules, so a setup's or a swap's colours are taken as alternating).
-function drawVariation(layer, pv) {
+function drawVariation(svg, layer, pv) {
   const first = shown().position.trim().endsWith(' w') ? 'white' : 'black'
   pv.slice(0, 8).forEach((move, i) => {
     const colour = (i % 2 === 0) === (first === 'black') ? 'black' : 'white'
@@ -182,13 +210,7 @@ function drawVariation(layer, pv) {
       if (colour === 'white') layer.appendChild(shape('line', {class: 'pv-casing', x1, y1, x2, y2}))
       layer.appendChild(shape('line', {class: `pv-arrow ${colour}`, x1, y1, x2, y2}))
     }
-    for (const name of squares.placed) {
-      const [cx, cy] = center(name)
-      layer.appendChild(shape('circle', {class: `pv-spot ${colour}`, cx, cy, r: 12}))
-      const label = shape('text', {class: `pv-label ${colour}`, x: cx, y: cy + 4})
-      label.textContent = String(i + 1)
-      layer.appendChild(label)
-    }
+    for (const name of squares.placed) layer.appendChild(spot(svg, name, 'pv', colour, colour, String(i + 1)))
   })
 }
 
@@ -200,6 +222,11 @@ function renderAnalysis() {
   const body = table.querySelector('tbody')
   body.textContent = ''
   $('analysis-engine').hidden = state.config.engines.length < 2
+  // The candidates' win rates are the chance of the side to move in the position shown.
+  const side = view.to_move === 'white' ? 'White' : 'Black'
+  const whose = $('analysis').querySelector('thead th.win')
+  whose.textContent = `${side} wins`
+  whose.title = `the chance that ${side}, to move here, wins after the turn`
   $('analyse').setAttribute('aria-pressed', String(state.analysing))
   $('analyse').classList.toggle('on', state.analysing)
   if (!analysis) {
@@ -235,6 +262,8 @@ function renderAnalysis() {
       $('pv').textContent = candidate.pv.map((m, k) => `${k + 1}. ${m}`).join('  ')
     })
     row.addEventListener('mouseleave', () => { state.hover = null; drawBoard(); $('pv').textContent = '' })
+    row.title = 'Click to play this line out on the board, as a variation (the game is not changed)'
+    row.addEventListener('click', () => playOut(candidate.pv).catch((e) => refuse(e.message)))
     body.appendChild(row)
   })
   if (state.hover !== null && state.hover >= analysis.candidates.length) state.hover = null
@@ -272,8 +301,11 @@ async function onBoardClick(event) {
   }
   if (!hit || !state.game) return
   const name = hit.getAttribute('data-square')
-  if (state.browse) {
-    refuse(`This is the position after turn ${state.browse.turn}: press "Back to the game" to play.`)
+  // A position browsed, or the game's own when no person is to move in it: a turn tried
+  // there is a variation.
+  const watched = !state.game.persons.some((p) => p) || !!state.game.outcome
+  if (state.browse || (watched && !state.steps)) {
+    await variationClick(name)
     return
   }
   if (!state.steps) {
@@ -318,6 +350,12 @@ async function pick(name) {
 }
 
 function cancelTurn() {
+  if (state.browse) {
+    state.browse.picks = []
+    $('refused').textContent = ''
+    reloadBrowse().then(render).catch((e) => refuse(e.message))
+    return
+  }
   state.picks = []
   state.steps = state.game ? state.game.steps : null
   $('refused').textContent = ''
@@ -384,14 +422,17 @@ function render() {
     status.appendChild(div)
   })
   // While browsing, the game's own prompt is not the position's: the page says what it shows.
-  const steps = state.browse ? null : state.steps
-  $('prompt').textContent = state.browse
-    ? `Browsing turn ${state.browse.turn} of ${game.moves.length}: Back to the game (End) to play.`
-    : steps ? `Click ${steps.prompt}.` : ''
-  $('prompt').classList.toggle('browsing', !!state.browse)
+  const steps = activeSteps()
+  const browsed = state.browse
+  const trying = steps ? ` Click ${steps.prompt} to try a turn.` : ''
+  $('prompt').textContent = !browsed ? (steps ? `Click ${steps.prompt}.` : '')
+    : browsed.moves.length > 0
+      ? `A variation from turn ${browsed.turn}, ${browsed.moves.length} turn${browsed.moves.length > 1 ? 's' : ''} (the game is not changed).${trying}`
+      : `Browsing turn ${browsed.turn} of ${game.moves.length}: Back to the game (End) to play.${trying}`
+  $('prompt').classList.toggle('browsing', !!browsed)
   $('no-move').hidden = !(steps && steps.no_move)
   $('swap').hidden = !(steps && steps.swap)
-  $('cancel').hidden = state.picks.length === 0
+  $('cancel').hidden = activePicks().length === 0
   headerButtons(true)
   $('undo').disabled = !game.can_undo
   $('resign').disabled = !!game.outcome || !game.persons.some((p) => p)
@@ -399,6 +440,7 @@ function render() {
   $('save').setAttribute('download', `veletas-game-${game.id}.txt`)
   const list = $('moves')
   list.textContent = ''
+  renderVariations(list, 0)
   let mover = 'black'
   game.moves.forEach((move, i) => {
     const li = document.createElement('li')
@@ -434,21 +476,28 @@ function render() {
         li.title += `; ${mark[1]}: ${mover} lost ${Math.round(lost * 100)} points of its chance`
       }
     }
-    if (state.browse && state.browse.turn === i + 1) li.classList.add('shown')
+    if (state.browse && state.browse.turn === i + 1 && state.browse.moves.length === 0) li.classList.add('shown')
     li.addEventListener('click', () => browse(i + 1))
     list.appendChild(li)
+    // The variations tried instead of the next turn, after this one (those from the start first).
+    renderVariations(list, i + 1)
     // White's swap leaves White to move again.
     if (move !== 'swap') mover = mover === 'black' ? 'white' : 'black'
   })
   if (!state.browse) list.scrollTop = list.scrollHeight
   document.body.dataset.version = String(game.version)
   $('browsing').hidden = !state.browse
+  $('delete-variation').hidden = !(state.browse && state.browse.moves.length > 0)
   if (state.browse) {
-    $('browsing-text').textContent = `The position after turn ${state.browse.turn} of ${game.moves.length}` +
-      (state.browse.turn === 0 ? ' (the start)' : '')
+    const line = state.browse.moves.length
+    $('browsing-text').textContent = line > 0
+      ? `A variation: turn ${state.browse.turn} of the game, then ${line} turn${line > 1 ? 's' : ''} tried`
+      : `The position after turn ${state.browse.turn} of ${game.moves.length}` + (state.browse.turn === 0 ? ' (the start)' : '')
   }
   document.body.dataset.browse = state.browse ? String(state.browse.turn) : ''
+  document.body.dataset.line = state.browse ? state.browse.moves.join(' ') : ''
   renderAnalysis()
+  renderEvalBar()
   drawGraph()
   keepAnalysing()
   document.body.dataset.picks = state.picks.join(' ')
@@ -515,15 +564,14 @@ async function browse(turn) {
   if (!game) return
   turn = Math.max(0, Math.min(game.moves.length, turn))
   state.hover = null
+  state.playing += 1
   if (turn === game.moves.length) {
     state.browse = null
     render()
     return
   }
   try {
-    const view = await api(`/api/games/${game.id}/turns/${turn}`)
-    state.browse = {turn, view}
-    render()
+    await showLine(turn, [])
   } catch (e) {
     refuse(e.message)
   }
@@ -594,14 +642,17 @@ async function keepAnalysing() {
   const view = shown()
   const analysis = view.analysis
   if (view.over || (view.live && game.thinking) || (analysis && analysis.running)) return
-  const key = `${game.id}/${view.turn}/${view.position}`
+  const key = `${game.id}/${view.turn}/${view.moves.join(' ')}/${view.position}`
   if (analysisAsked === key) return
   analysisAsked = key
   state.analysisNote = null
   try {
     const engine = parseInt($('analysis-engine').value || '0', 10)
     const body = {engine, seconds: 600}
-    if (!view.live) body.turn = view.turn
+    if (!view.live) {
+      body.turn = view.turn
+      body.moves = view.moves
+    }
     const changed = await api(`/api/games/${game.id}/analyse`, body)
     await reloadBrowse()
     showGame(changed)
@@ -611,12 +662,13 @@ async function keepAnalysing() {
   }
 }
 
-// The browsed position's view again (its analysis changed).
+// The browsed position's view again (its analysis changed), with the clicks made in it.
 async function reloadBrowse() {
-  if (!state.browse || !state.game) return
-  const turn = state.browse.turn
-  const view = await api(`/api/games/${state.game.id}/turns/${turn}`).catch(() => null)
-  if (view && state.browse && state.browse.turn === turn) state.browse.view = view
+  const browsed = state.browse
+  if (!browsed || !state.game) return
+  const body = {turn: browsed.turn, moves: browsed.moves, picks: browsed.picks}
+  const view = await api(`/api/games/${state.game.id}/variation`, body).catch(() => null)
+  if (view && state.browse === browsed) browsed.view = view
 }
 
 async function toggleAnalysis() {
@@ -871,6 +923,7 @@ async function showStart(notice, dialog) {
   $('panel').hidden = true
   $('graph-area').hidden = true
   $('browsing').hidden = true
+  $('eval-bar').hidden = true
   headerButtons(false)
   $('new-game').disabled = false
   document.body.dataset.game = ''
@@ -924,8 +977,16 @@ async function main() {
   // move, an analysis report), and a click whose press and release fall on two drawings
   // of the board would be lost.
   $('board').addEventListener('pointerdown', (event) => { if (event.button === 0) onBoardClick(event) })
-  $('no-move').addEventListener('click', () => state.steps && state.steps.no_move && pick('-'))
+  $('no-move').addEventListener('click', () => {
+    const steps = activeSteps()
+    if (steps && steps.no_move) (state.browse ? variationPick('-') : pick('-'))
+  })
+  $('delete-variation').addEventListener('click', () => deleteVariation().catch((e) => refuse(e.message)))
   $('swap').addEventListener('click', async () => {
+    if (state.browse) {
+      if (state.browse.view.steps && state.browse.view.steps.swap) await tryTurn('swap').catch((e) => refuse(e.message))
+      return
+    }
     if (!state.game || !state.steps || !state.steps.swap) return
     try {
       showGame(await api(`/api/games/${state.game.id}/play`, {move: 'swap'}))
@@ -957,8 +1018,11 @@ async function main() {
     else if (event.key === 'u') $('undo').click()
     else if (event.key === 'a') $('analyse').click()
     else if (event.key === 'Escape') cancelTurn()
+    else if (state.game && event.key === 'ArrowLeft' && state.browse && state.browse.moves.length > 0) stepLine(-1)
+    else if (state.game && event.key === 'ArrowRight' && state.browse && state.browse.moves.length > 0) stepLine(1)
     else if (state.game && event.key === 'ArrowLeft') browse((state.browse ? state.browse.turn : state.game.moves.length) - 1)
     else if (state.game && event.key === 'ArrowRight' && state.browse) browse(state.browse.turn + 1)
+    else if (state.game && event.key === 'Delete' && state.browse) $('delete-variation').click()
     else if (state.game && event.key === 'Home') browse(0)
     else if (state.game && event.key === 'End') browse(state.game.moves.length)
   })

@@ -68,6 +68,7 @@ async function openEditor() {
   $('panel').hidden = true
   $('graph-area').hidden = true
   $('browsing').hidden = true
+  $('eval-bar').hidden = true
   $('editor').hidden = false
   headerButtons(false)
   $('editor-size').value = String(start.size)
