@@ -359,7 +359,7 @@ impl App {
                         Ok(view) => Answer::json(200, &json!(view)),
                         Err(refusal) => Answer::refusal(refusal),
                     },
-                    Err(e) => Answer::error(400, format!("malformed variation request: {e}")),
+                    Err(e) => Answer::error(400, malformed("variation request", &e)),
                 };
             }
             ("POST", ["play"]) => match serde_json::from_str::<PlayBody>(body) {

@@ -57,7 +57,7 @@ pub fn play_out(start: &Game, moves: &[String]) -> Result<Game, BadVariation> {
     }
     let mut game = start.clone();
     for (i, text) in moves.iter().enumerate() {
-        let shown: String = text.chars().take(40).flat_map(char::escape_debug).collect();
+        let shown = veletas_rules::quoted_to(text, 40);
         let bad = |e: String| BadVariation(format!("turn {} of the variation, '{shown}': {e}", i + 1));
         let mv = game.position().parse_move(text).map_err(|e| bad(e.to_string()))?;
         game.play(mv).map_err(|e| bad(e.to_string()))?;
