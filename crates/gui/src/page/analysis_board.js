@@ -69,6 +69,9 @@ function nodesAt(turn, moves) {
 // Adds the variation `moves` from the position after `turn` turns (its turns already there kept).
 function addLine(turn, moves) {
   const tree = variationTree()
+  // The variations of positions the game no longer has (turns taken back) go.
+  tree.roots = tree.roots.filter((root) => root.prefix === state.game.moves.slice(0, root.turn).join(' ') &&
+    root.turn <= state.game.moves.length)
   let total = tree.roots.reduce((n, root) => n + countTurns(root.children), 0)
   let nodes = rootAt(turn, true).children
   for (const move of moves) {
