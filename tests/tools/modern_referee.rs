@@ -220,3 +220,42 @@ fn after_a_swap_each_engine_keeps_its_own_clock_and_odds() {
     assert!(games.iter().all(|g| g.4 && g.3 == "normal" && g.2 == "movetime 1; engine 1 x0.2"), "{games:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn after_a_swap_each_engine_keeps_its_own_clock_in_the_gui_too() {
+    use crate::same_verdict::{api, with_gui};
+    // Both always swap and refuse a time_left with more time than their own time_settings
+    // gave: `a` (5 s) sent White's 60 s after the swap would lose on a rejected command.
+    let engines =
+        vec![format!("a={FAKE} --seed 1 --swap --own-clock"), format!("b={FAKE} --seed 2 --swap --own-clock")];
+    let new_game = serde_json::json!({"size": 7, "rules": "modern", "black": 0, "white": 1,
+        "black_time": {"clock": "5"}, "white_time": {"clock": "60"}})
+    .to_string();
+    let (over, record) = with_gui(engines, |address| {
+        let game = api(address, "POST", "/api/games", &new_game);
+        let path = format!("/api/games/{}", game["id"]);
+        let mut over = serde_json::Value::Null;
+        for _ in 0..2400 {
+            over = api(address, "GET", &path, "");
+            if !over["outcome"].is_null() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(25));
+        }
+        let mut stream = std::net::TcpStream::connect(address).unwrap();
+        let head = format!("GET {path}/record HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n");
+        std::io::Write::write_all(&mut stream, head.as_bytes()).unwrap();
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stream, &mut text).unwrap();
+        (over, text)
+    });
+    let shown = format!("{} {} {}", over["outcome"], over["time_controls"], over["clocks"]);
+    assert_eq!(over["outcome"]["termination"], "normal", "{shown}");
+    // After the swap `b` plays Black: the view and the record give each colour its player's control.
+    assert_eq!(over["time_controls"], serde_json::json!(["clock 60+0", "clock 5+0"]), "{shown}");
+    assert!(record.contains("[Swap "), "{record}");
+    assert!(record.contains("[Black \"b\"]") && record.contains("[White \"a\"]"), "{record}");
+    assert!(record.contains("[TimeControl \"black clock 60+0; white clock 5+0\"]"), "{record}");
+    let clocks = over["clocks"].as_array().unwrap();
+    assert!(clocks[0].as_f64().unwrap() > 5.0 && clocks[1].as_f64().unwrap() <= 5.0, "{shown}");
+}

@@ -86,7 +86,7 @@ fn by_book(misbehaviour: &[&str]) -> Verdict {
 }
 
 /// One request to the GUI's API at `address`; the body as JSON.
-fn api(address: &str, method: &str, path: &str, body: &str) -> Value {
+pub(crate) fn api(address: &str, method: &str, path: &str, body: &str) -> Value {
     let mut stream = TcpStream::connect(address).unwrap();
     stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     let head = format!(
@@ -110,7 +110,7 @@ fn by_gui(misbehaviour: &[&str]) -> Verdict {
 const NEW_GAME: &str = r#"{"size": 7, "rules": "classic", "black": 0, "white": 1, "movetime": 1}"#;
 
 /// Runs `body` with the address of a GUI serving `engines` (`NAME=CMD`), then stops it.
-fn with_gui<T>(engines: Vec<String>, body: impl FnOnce(&str) -> T) -> T {
+pub(crate) fn with_gui<T>(engines: Vec<String>, body: impl FnOnce(&str) -> T) -> T {
     let settings =
         GuiSettings { engines, engines_file: None, port: 0, host: "127.0.0.1".into(), no_browser: true, record: None };
     let gui = Gui::bind(&settings, Path::new("/nonexistent/veletas")).unwrap();

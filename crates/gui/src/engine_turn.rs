@@ -35,8 +35,8 @@ pub fn kick(shared: &SharedGame, settings: &Arc<Settings>, games: &Arc<Registry>
         epoch: session.epoch,
         game: session.game.clone(),
         color,
-        control: session.controls[color.index()],
-        clock: session.clocks[color.index()].clone(),
+        control: session.control(color),
+        clock: session.clock(color).clone(),
         shared: Arc::clone(shared),
         settings: Arc::clone(settings),
         games: Arc::clone(games),
@@ -103,7 +103,9 @@ impl Job {
             Ok(Some((mv, evaluation, replied_at, clock))) => {
                 let _ = session.game.play(mv);
                 session.moved_at = replied_at;
-                session.clocks[color.index()] = clock;
+                // The clock of the engine that moved (its seat's: it follows it through a swap).
+                let seat = session.seat(color);
+                session.clocks[seat] = clock;
                 // The win rate an engine that lists `genmove_analyze` reported is kept, as the
                 // referee keeps it.
                 session.turn_played(color, evaluation);

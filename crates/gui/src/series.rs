@@ -95,7 +95,7 @@ fn referee_game(shared: &SharedGame, settings: &Arc<Settings>) -> bool {
             rules: start.rules(),
         };
         let stop = session.series.as_ref().map(|(series, _)| lock(series).stop_flag());
-        ([black, white], opening, session.controls, stop)
+        ([black, white], opening, order.map(|seat| session.controls[seat]), stop)
     };
     // The engines are lent to the referee for the game, and their processes started here so
     // that closing the game can end them while they think.
@@ -160,22 +160,23 @@ fn observe(shared: &SharedGame, settings: &Arc<Settings>, progress: &Progress) {
         if session.game.play(mv).is_err() {
             break;
         }
-        session.clocks = progress.clocks.clone();
+        let swapped = session.swapped != (mv == Move::Swap);
+        session.set_clocks_by_color(progress.clocks, swapped);
         session.moved_at = now_ms();
         session.turn_noted(color, took, evaluation);
         if mv == Move::Swap {
             session.swapped = !session.swapped;
         }
     }
-    session.clocks = progress.clocks.clone();
+    let swapped = session.swapped;
+    session.set_clocks_by_color(progress.clocks, swapped);
     let over = session.is_over();
     session.thinking = !over;
     session.version += 1;
     let color = session.game.position().side_to_move();
     let thinking = session.engine_of(color).filter(|_| session.show_thinking && !over);
     // The thinking lasts at most as long as the engine may think (it stops at its move).
-    let seconds =
-        session.clocks[color.index()].deadline(settings.margin).as_secs_f64().clamp(0.1, analysis::THINKING_SECONDS);
+    let seconds = session.clock(color).deadline(settings.margin).as_secs_f64().clamp(0.1, analysis::THINKING_SECONDS);
     drop(session);
     if let Some(index) = thinking
         && let Err(refusal) = analysis::start(shared, settings, index, seconds, None, &[], Kind::Thinking)

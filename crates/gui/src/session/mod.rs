@@ -177,9 +177,10 @@ pub struct GameSession {
     pub(crate) game: Game,
     players: [Player; 2],
     names: [String; 2],
-    /// Black's and White's time controls.
+    /// Each seat's time control (seat 0 starts as Black): a player keeps its own through a
+    /// modern swap, as the referee's engines do ([`GameSession::seat`] gives a colour's).
     pub(crate) controls: [TimeControl; 2],
-    /// Black's and White's clocks.
+    /// Each seat's clock, which follows its player through a swap.
     pub(crate) clocks: [Clock; 2],
     pub(crate) swapped: bool,
     /// How the game ended before its end on the board: the winner (`None`: no result),
@@ -212,7 +213,7 @@ pub struct GameSession {
     pub(crate) analysers: usize,
     /// When the last turn was played, in milliseconds since 1970 (0: none yet).
     pub(crate) moved_at: u64,
-    /// The seconds Black and White have spent on their turns.
+    /// The seconds each seat has spent on its turns.
     used: [f64; 2],
     /// When the turn to play began.
     turn_started: Instant,
@@ -487,10 +488,10 @@ impl GameSession {
             analysis: self.analysis_of(self.game.moves().len()),
             winrates: self.winrates(),
             moved_at: self.moved_at,
-            time_used: self.used,
+            time_used: Color::ALL.map(|c| self.used[self.seat(c)]),
             turn_time: if self.is_over() { 0.0 } else { self.turn_started.elapsed().as_secs_f64() },
-            clocks: Color::ALL.map(|c| self.has_clock(c).then(|| self.clocks[c.index()].allowed())),
-            time_controls: self.controls.map(|c| c.to_string()),
+            clocks: Color::ALL.map(|c| self.has_clock(c).then(|| self.clock(c).allowed())),
+            time_controls: Color::ALL.map(|c| self.control(c).to_string()),
             series: self.series.as_ref().map(|(series, number)| lock(series).view(*number)),
         }
     }
@@ -596,7 +597,26 @@ impl GameSession {
 
     /// Whether `color` plays on a clock (not a time per move).
     fn has_clock(&self, color: Color) -> bool {
-        !matches!(self.controls[color.index()], TimeControl::MoveTime(_))
+        !matches!(self.control(color), TimeControl::MoveTime(_))
+    }
+
+    /// The time control of the player of `color` now.
+    pub(crate) fn control(&self, color: Color) -> TimeControl {
+        self.controls[self.seat(color)]
+    }
+
+    /// The clock of the player of `color` now.
+    pub(crate) fn clock(&self, color: Color) -> &Clock {
+        &self.clocks[self.seat(color)]
+    }
+
+    /// Sets the clocks from Black's and White's (`by_color`) as they stand when White has
+    /// swapped (`swapped`) or not: each goes to the seat playing that colour then.
+    pub(crate) fn set_clocks_by_color(&mut self, by_color: &[Clock; 2], swapped: bool) {
+        for color in Color::ALL {
+            let seat = usize::from((color == Color::White) != swapped);
+            self.clocks[seat] = by_color[color.index()].clone();
+        }
     }
 
     /// Under a clock, a person to move whose time (plus `margin`) has run out loses.
@@ -606,8 +626,8 @@ impl GameSession {
             return;
         }
         let elapsed = self.turn_started.elapsed().as_secs_f64();
-        if elapsed > self.clocks[color.index()].allowed() + margin {
-            let reason = format!("{color}: no move within {} s", format_seconds(self.clocks[color.index()].allowed()));
+        if elapsed > self.clock(color).allowed() + margin {
+            let reason = format!("{color}: no move within {} s", format_seconds(self.clock(color).allowed()));
             self.finish(!color, Termination::TimeForfeit, reason);
         }
     }
@@ -621,13 +641,14 @@ impl GameSession {
         let shown: String = text.chars().take(40).collect();
         let mv = self.game.position().parse_move(text).map_err(|e| Refusal::Bad(e.to_string()))?;
         let color = self.game.position().side_to_move();
-        let mut clock = self.clocks[color.index()].clone();
+        let seat = self.seat(color);
+        let mut clock = self.clocks[seat].clone();
         if self.has_clock(color) {
             clock.spend(self.turn_started.elapsed().as_secs_f64(), margin).map_err(Refusal::Conflict)?;
         }
         self.game.play(mv).map_err(|e| Refusal::Bad(format!("illegal move {shown}: {e}")))?;
         self.moved_at = now_ms();
-        self.clocks[color.index()] = clock;
+        self.clocks[seat] = clock;
         self.turn_played(color, None);
         if mv == Move::Swap {
             self.swapped = !self.swapped;
@@ -716,7 +737,8 @@ impl GameSession {
         let engine = self.engine_of(color).map(|_| self.names[self.seat(color)].clone());
         self.notes.resize(self.game.moves().len().saturating_sub(1), TurnNote::default());
         self.notes.push(TurnNote { time: Some(took), engine, evaluation });
-        self.used[color.index()] += took.as_secs_f64();
+        let seat = self.seat(color);
+        self.used[seat] += took.as_secs_f64();
         self.turn_started = Instant::now();
         self.version += 1;
         self.clock_history.push((self.clocks.clone(), self.used));

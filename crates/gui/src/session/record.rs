@@ -32,7 +32,8 @@ impl GameSession {
             let setup = &self.names[self.seat(Color::White)];
             record.set_tag(tag::SWAP, format!("white swapped: {setup} made Black's setup and then played White"));
         }
-        let [black, white] = self.controls;
+        // By colour, as the Black and White tags name the players after a swap.
+        let [black, white] = Color::ALL.map(|c| self.control(c));
         let controls = if black == white { TimeControls::Same(black) } else { TimeControls::PerColor { black, white } };
         record.set_time_controls(&controls);
         record.set_result(self.winner());
