@@ -142,6 +142,7 @@ async function main() {
     await clickSquare('d4')
     await until(() => document.querySelectorAll('#moves li').length === 1)
     await clickSquare('b2')
+    await until(() => document.body.dataset.picks === 'b2')
     await clickSquare('f6')
     await until(() => document.querySelectorAll('#moves li').length === 2)
     const id = await data('game')
@@ -272,8 +273,9 @@ async function main() {
     await page.waitForSelector('dialog[open]')
     await page.select('select[name=black]', '2')
     await page.select('select[name=white]', '2')
-    await page.$eval('input[name=movetime_black]', (input) => { input.value = '0.05' })
-    await page.$eval('input[name=movetime_white]', (input) => { input.value = '0.05' })
+    // (Our random player answers at once: its second a move only bounds it, on a loaded machine too.)
+    await page.$eval('input[name=movetime_black]', (input) => { input.value = '2' })
+    await page.$eval('input[name=movetime_white]', (input) => { input.value = '2' })
     await page.$eval('input[name=thinking]', (input) => { input.checked = false })
     const previous = await data('game')
     await page.click('#start')
@@ -281,7 +283,7 @@ async function main() {
     await page.waitForFunction(() => /wins/.test(document.getElementById('status').textContent), {timeout: 60000})
     const status = await page.$$eval('#status div', (lines) => lines.map((l) => l.textContent))
     const turns = await page.$$eval('#moves li:not(.variations)', (l) => l.length)
-    assert.match(status[0], /^(Black|White) wins$/)
+    assert.match(status[0], /^(Black|White) wins$/, status.join(' / '))
     const winner = status[0].split(' ')[0]
     assert.match(status[1], new RegExp(`^${winner} claimed the shooters? on [a-g][1-7]( and [a-g][1-7])* ` +
       `with (its|Black's|White's) turn ${turns} \\([^)]+\\): \\d claims, 2 to win$`), status[1])

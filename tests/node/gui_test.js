@@ -638,7 +638,8 @@ async function main() {
     // Every game of the match stays to be looked at: its first, from the match's list.
     const matchGames = await page.$$eval('#series-games a', (links) => links.map((a) => a.getAttribute('href')))
     assert.equal(matchGames.length, 3, `the match's games are listed: ${matchGames}`)
-    await page.click('#series-games a')
+    // (The list is drawn anew at every render: the link is looked up and clicked in one step.)
+    await page.evaluate(() => document.querySelector('#series-games a').click())
     await page.waitForFunction((hash) => location.hash === hash && /^1\/3 /.test(document.body.dataset.series) &&
       /wins/.test(document.getElementById('status').textContent), {}, matchGames[0])
     await enginesEnd(0, 'after the match')

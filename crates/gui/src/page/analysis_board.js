@@ -18,7 +18,10 @@ const PLAY_OUT_TURNS = 30
 // `turn` turns (`prefix`: those turns, which an undo may change) and the turns tried from it,
 // each a node {move, children}.
 function variationTree() {
-  const id = state.game.id
+  const game = state.game
+  // (A server started again on the same port numbers its games from 1 again: the key names
+  // the game's board, rules and players too.)
+  const id = `${game.id}/${game.size}/${game.rules}/${game.players.join('/')}`
   if (!state.tree || state.tree.id !== id) {
     let roots = []
     try {
@@ -26,7 +29,11 @@ function variationTree() {
     } catch (e) {
       roots = []
     }
-    state.tree = {id, roots: Array.isArray(roots) ? roots : []}
+    // (Stored by this page, but read as outside input: what is not a tree is left out.)
+    const node = (n) => !!n && typeof n.move === 'string' && Array.isArray(n.children) && n.children.every(node)
+    const root = (r) => !!r && Number.isInteger(r.turn) && typeof r.prefix === 'string' && Array.isArray(r.children) &&
+      r.children.every(node)
+    state.tree = {id, roots: Array.isArray(roots) ? roots.filter(root) : []}
   }
   return state.tree
 }

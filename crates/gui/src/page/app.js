@@ -655,7 +655,8 @@ async function keepAnalysing() {
     }
     const changed = await api(`/api/games/${game.id}/analyse`, body)
     await reloadBrowse()
-    showGame(changed)
+    // (The stream may have brought a newer view meanwhile: its first report.)
+    if (state.game && state.game.id === changed.id && changed.version >= state.game.version) showGame(changed)
   } catch (e) {
     state.analysisNote = `Cannot analyse: ${e.message}`
     renderAnalysis()
@@ -680,7 +681,7 @@ async function toggleAnalysis() {
     try {
       const changed = await api(`/api/games/${state.game.id}/analyse/stop`, {})
       await reloadBrowse()
-      showGame(changed)
+      if (state.game && state.game.id === changed.id && changed.version >= state.game.version) showGame(changed)
     } catch (e) {
       refuse(e.message)
     }
