@@ -21,7 +21,7 @@
 //!     [--swap] [--refuse COMMAND]... [--lack COMMAND]... [--lax] [--no-ids] [--no-space] [--no-blank] [--linger]
 //!     [--bad-size-resets] [--reg-genmove-plays]
 //!     [--flood-after N] [--huge-reply-at N] [--deaf-at N] [--name-repeat K]
-//!     [--child] [--pid-file PATH] [--no-time] [--trickle-at N] [--garbage-at N] [--analyze]
+//!     [--child] [--pid-file PATH] [--no-time] [--trickle-at N] [--garbage-at N] [--analyze [--winrate WORD]]
 //!     [--stderr-flood] [--setsid-child] [--forge-record PATH] [--own-clock]
 //! veletas-fake-engine --peak-of CMD ARGS...
 //! ```
@@ -177,6 +177,9 @@ struct Opts {
     /// rate for its move), misbehaving on it as on `genmove`.
     #[arg(long)]
     analyze: bool,
+    /// The win-rate word `--analyze` reports (`5000` by default; `nan` for a broken engine).
+    #[arg(long, value_name = "WORD", default_value = "5000")]
+    winrate: String,
     /// Write endless 1,000-byte lines to stderr from a thread of its own, while playing as
     /// usual (and writing a line to stderr for each command before answering it).
     #[arg(long)]
@@ -385,7 +388,7 @@ impl Engine {
             "genmove" => self.genmove(args, out),
             "genmove_analyze" if self.opts.analyze => self.genmove(args, out).map(|mv| match mv.as_str() {
                 "" | "resign" => format!("play {mv}"),
-                mv => format!("info move {mv} visits 10 winrate 5000 order 0 pv {mv}\nplay {mv}"),
+                mv => format!("info move {mv} visits 10 winrate {} order 0 pv {mv}\nplay {mv}", self.opts.winrate),
             }),
             "reg_genmove" => {
                 let color = Engine::color(args.first().copied())?;

@@ -51,6 +51,6 @@ impl From<BookArgs> for BookSettings {
 /// on stderr.
 pub(super) fn book(args: BookArgs) -> Result<(), CommandError> {
     let book = crate::book::run_book(&args.into()).map_err(usage("book"))?;
-    eprintln!("veletas book: kept {} of {} candidate openings", book.kept, book.scored.len());
+    eprintln!("veletas book: {}", book.summary());
     Ok(())
 }

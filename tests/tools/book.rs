@@ -28,9 +28,13 @@ fn a_book_keeps_the_candidates_scored_within_the_band_as_an_openings_file() {
     assert!(stdout.is_empty(), "{stdout}");
     let text = std::fs::read_to_string(&path).unwrap();
     let openings = parse_openings(&text, "book.txt", Some(7), Rules::CLASSIC).unwrap();
-    assert!(stderr.contains(&format!("kept {} of 30 candidate openings", openings.len())), "{stderr}");
+    // The last line counts the candidates drawn, repeated and left without a win rate.
+    assert!(stderr.contains(&format!("kept {} of ", openings.len())), "{stderr}");
+    assert!(stderr.contains(" candidate openings scored (30 drawn: ") && stderr.contains(", 0 without a win rate)"));
     assert!(openings.len() < 30, "the band leaves some out: {text}");
-    for line in text.lines().skip(1) {
+    // The file records its board size, which match and tournament read.
+    assert_eq!(text.lines().nth(1), Some("size 7"), "{text}");
+    for line in text.lines().skip(2) {
         let (_, score) = line.split_once("# Black ").unwrap();
         let percent: f64 = score.split('%').next().unwrap().parse().unwrap();
         assert!((55.0..=65.0).contains(&percent), "{line}");
@@ -39,22 +43,28 @@ fn a_book_keeps_the_candidates_scored_within_the_band_as_an_openings_file() {
     let (ok, again, _) = book(&args);
     assert!(ok);
     assert_eq!(again, text);
-    // The referee plays it.
-    let out = veletas(&[
-        "match",
-        "--engine",
-        &engine,
-        "--engine",
-        &format!("{VELETAS} --seed 2 --playouts 50"),
-        "--games",
-        "2",
-        "--size",
-        "7",
-        "-q",
-        "--openings",
-        path.to_str().unwrap(),
-    ]);
+    // The referee plays it with its defaults (a 10x10 board when no file says otherwise),
+    // and refuses it, in one line, on another --size.
+    let other = format!("{VELETAS} --seed 2 --playouts 50");
+    let base = ["match", "--engine", &engine, "--engine", &other, "--games", "2", "-q", "--openings"];
+    let out = veletas(&[&base[..], &[path.to_str().unwrap()]].concat());
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = veletas(&[&base[..], &[path.to_str().unwrap(), "--size", "10"]].concat());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("a book of 7x7 openings (its 'size 7' line) in a match on 10x10: give --size 7"));
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+}
+
+#[test]
+fn an_engine_whose_reports_give_no_win_rate_is_refused_with_the_reason() {
+    let engine = format!("{FAKE} --analyze --winrate nan");
+    let (ok, _, stderr) = book(&["--engine", &engine, "--candidates", "3"]);
+    assert!(!ok);
+    assert!(stderr.contains("fake 0.1 gave no win rate for any of the 3 candidates"), "{stderr}");
+    assert!(
+        stderr.contains("(the first: winrate 'nan' of ") && stderr.contains("is not a whole number from 0 to 10000)")
+    );
 }
 
 #[test]

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::referee::clock::{Clock, TimeControl};
-use crate::referee::engine::controller::{Ask, Fault, Setup};
+use crate::referee::engine::controller::{Ask, Fault, Setup, read_evaluation};
 use crate::referee::engine::{EngineClient, EngineCommand};
 use crate::referee::openings::Opening;
 use veletas_rules::record::Evaluation;
@@ -99,6 +99,37 @@ pub struct Book {
     pub text: String,
     /// How many were kept.
     pub kept: usize,
+    /// How many candidates were drawn (`--candidates`).
+    pub drawn: usize,
+    /// How many of them repeated an earlier one (scored once).
+    pub repeated: usize,
+    /// How many the engine gave no win rate for (each named in a warning with the reason).
+    pub unscored: usize,
+}
+
+impl Book {
+    /// The summary line: `kept K of S candidate openings scored (N drawn: R repeated, U
+    /// without a win rate)`.
+    pub fn summary(&self) -> String {
+        format!(
+            "kept {} of {} candidate openings scored ({} drawn: {} repeated, {} without a win rate)",
+            self.kept,
+            self.scored.len(),
+            self.drawn,
+            self.repeated,
+            self.unscored
+        )
+    }
+}
+
+/// What scoring the candidates gave: the engine's name, the scores, and the counts of the
+/// repeated candidates and of those without a win rate (with the first one's reason).
+struct Scoring {
+    name: String,
+    scored: Vec<Scored>,
+    repeated: usize,
+    unscored: usize,
+    first_reason: Option<String>,
 }
 
 /// Scores the candidates `args` asks for with its engine and writes the book (to
@@ -109,7 +140,13 @@ pub fn run_book(args: &BookSettings) -> Result<Book, String> {
     let mut engine = EngineClient::new(command, None);
     let result = score_all(&mut engine, args, variant);
     engine.quit(Duration::from_millis(500));
-    let (name, scored) = result?;
+    let Scoring { name, scored, repeated, unscored, first_reason } = result?;
+    if let (true, Some(reason)) = (scored.is_empty(), first_reason) {
+        return Err(format!(
+            "{name} gave no win rate for any of the {unscored} candidates scored (the first: {reason}): the book \
+             needs the win rate genmove_analyze reports for the move played"
+        ));
+    }
     let kept: Vec<&Scored> =
         scored.iter().filter(|s| args.band.contains(s.evaluation.winrate.probability() * 100.0)).collect();
     if kept.is_empty() {
@@ -131,20 +168,18 @@ pub fn run_book(args: &BookSettings) -> Result<Book, String> {
         args.band.lo,
         args.band.hi
     );
+    // The size, read by `match` and `tournament`: their default board is 10x10.
+    let _ = writeln!(text, "size {}", args.size);
     for s in &kept {
         let _ = writeln!(text, "{}  # Black {} ({} visits)", s.opening, s.evaluation.winrate, s.evaluation.visits);
     }
     crate::output::write_output(args.output.as_deref(), text.as_bytes())?;
-    Ok(Book { kept: kept.len(), scored, text })
+    Ok(Book { kept: kept.len(), scored, text, drawn: args.candidates, repeated, unscored })
 }
 
 /// Starts the engine, checks it can score, and scores every distinct candidate: the
 /// engine's name and the scores.
-fn score_all(
-    engine: &mut EngineClient,
-    args: &BookSettings,
-    variant: Variant,
-) -> Result<(String, Vec<Scored>), String> {
+fn score_all(engine: &mut EngineClient, args: &BookSettings, variant: Variant) -> Result<Scoring, String> {
     let timeout = Duration::from_secs_f64(args.timeout);
     let shown = &args.engine;
     engine.ensure_running().map_err(|e| format!("{shown}: cannot be started: {e}"))?;
@@ -154,25 +189,32 @@ fn score_all(
         return Err(format!("{name} does not list genmove_analyze: the book needs the win rates it reports"));
     }
     let mut seen = HashSet::new();
-    let mut scored = Vec::new();
+    let mut scoring = Scoring { name, scored: Vec::new(), repeated: 0, unscored: 0, first_reason: None };
     for pair in 0..args.candidates as u64 {
         let opening = Opening::random_with_rules(variant, Rules::CLASSIC, args.seed, pair);
         if !seen.insert(opening.to_string()) {
+            scoring.repeated += 1;
             continue;
         }
         // The engine's misbehaviour is named as a game's record names it.
+        let name = &scoring.name;
         match score(engine, &opening, timeout).map_err(|f| format!("{name}, on {opening}: {}: {f}", f.termination()))? {
-            Some(evaluation) => scored.push(Scored { opening, evaluation }),
-            None => log::warn!("{opening}: the engine reported no search; not scored"),
+            Ok(evaluation) => scoring.scored.push(Scored { opening, evaluation }),
+            Err(reason) => {
+                log::warn!("{opening}: no win rate from {name} ({reason}): not scored");
+                scoring.unscored += 1;
+                scoring.first_reason.get_or_insert(reason);
+            }
         }
     }
-    Ok((name, scored))
+    Ok(scoring)
 }
 
 /// Black's win rate after `opening` by the engine's search (Black is to move after the
-/// classic setups), or `None` when it reports no search; its move is checked by the rules,
-/// and given within `timeout`.
-fn score(engine: &mut EngineClient, opening: &Opening, timeout: Duration) -> Result<Option<Evaluation>, Fault> {
+/// classic setups), or why its reply gave none (no search, a win rate that is no number, no
+/// entry for the move it played, a resignation); its move is checked by the rules, and
+/// given within `timeout`.
+fn score(engine: &mut EngineClient, opening: &Opening, timeout: Duration) -> Result<Result<Evaluation, String>, Fault> {
     let setup = Setup::new(opening.variant, opening.rules, opening.start.clone(), None);
     let mut game = opening.game();
     engine.set_up(&setup, timeout)?;
@@ -181,9 +223,19 @@ fn score(engine: &mut EngineClient, opening: &Opening, timeout: Duration) -> Res
     let mut clock = Clock::new(TimeControl::MoveTime(timeout.as_secs_f64()));
     let mut elapsed = Duration::ZERO;
     let played = engine.genmove(Ask::Analyze, &mut game, &mut clock, 0.0, &mut elapsed)?;
+    let evaluation = match (played.evaluation, played.mv) {
+        (Some(evaluation), _) => evaluation,
+        (None, None) => return Ok(Err("it resigned".into())),
+        (None, Some(mv)) => {
+            let why = read_evaluation(played.report.as_deref(), &mv.to_string()).err();
+            return Ok(Err(why.unwrap_or_else(|| "no win rate for the move it played".into())));
+        }
+    };
     // The win rate is the side to move's: Black's, unless the opening leaves White to move.
-    Ok(played.evaluation.map(|e| {
-        if color == veletas_rules::Color::Black { e } else { Evaluation { winrate: e.winrate.other_side(), ..e } }
+    Ok(Ok(if color == veletas_rules::Color::Black {
+        evaluation
+    } else {
+        Evaluation { winrate: evaluation.winrate.other_side(), ..evaluation }
     }))
 }
 

@@ -385,7 +385,7 @@ fn run(
         let ask = engine.capabilities().ask(settings.record_steps);
         let played = engine.genmove(ask, game, clock, settings.margin, &mut elapsed);
         notes.time_used[index] += elapsed.as_secs_f64();
-        let Played { mv, evaluation, steps } = played.map_err(|f| first(f.into()))?;
+        let Played { mv, evaluation, steps, .. } = played.map_err(|f| first(f.into()))?;
         if mv.is_some() {
             notes.turn_times.resize(turn + 1, None);
             notes.turn_times[turn] = Some(elapsed);

@@ -372,15 +372,45 @@ pub fn read_openings(path: &Path, size: Option<u8>, rules: Rules) -> Result<Vec<
     parse_openings(&text, &path.display().to_string(), size, rules)
 }
 
+/// The board size of an openings file's `size N` line.
+fn declared_size(line: &str) -> Result<u8, String> {
+    match line.split_whitespace().collect::<Vec<_>>().as_slice() {
+        ["size", n] => match n.parse::<u8>() {
+            Ok(n) if Variant::from_size(n).is_some() => Ok(n),
+            _ => Err(format!("'size {}': the board is 7, 9 or 10", veletas_rules::quoted(n))),
+        },
+        _ => Err(format!("'{}' is not 'size N'", veletas_rules::quoted(line))),
+    }
+}
+
 /// The openings of an openings file's `text` ([`read_openings`] without the reading);
 /// `origin` names the file in messages.
 pub fn parse_openings(text: &str, origin: &str, size: Option<u8>, rules: Rules) -> Result<Vec<Opening>, String> {
-    let lines: Vec<(usize, &str)> = text
+    let mut lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
         .map(|(i, line)| (i + 1, line.split('#').next().unwrap_or_default().trim()))
         .filter(|(_, line)| !line.is_empty())
         .collect();
+    // A `size N` line before the openings (as `veletas book` writes) gives the board size.
+    let declared = match lines.first() {
+        Some((number, line)) if line.split_whitespace().next() == Some("size") => {
+            let declared = declared_size(line).map_err(|e| format!("{origin}:{number}: {e}"))?;
+            if let Some(size) = size.filter(|&s| s != declared) {
+                return Err(format!(
+                    "{origin}: a book of {declared}x{declared} openings (its 'size {declared}' line) in a match on \
+                     {size}x{size}: give --size {declared} or a book of {size}x{size} openings"
+                ));
+            }
+            lines.remove(0);
+            Some(declared)
+        }
+        _ => None,
+    };
+    if let Some((number, _)) = lines.iter().find(|(_, l)| l.split_whitespace().next() == Some("size")) {
+        return Err(format!("{origin}:{number}: a 'size N' line comes once, before the openings"));
+    }
+    let size = size.or(declared);
     // Without --size, the first position string sets the size of move-list lines too.
     let first_position = lines.iter().find_map(|(_, l)| l.split_whitespace().next().filter(|w| is_position_word(w)));
     let size = size.or_else(|| first_position.and_then(|p| u8::try_from(p.split('/').count()).ok()));
@@ -429,6 +459,29 @@ mod tests {
     }
 
     #[test]
+    fn a_size_line_gives_the_board_and_refuses_another_size() {
+        let book = "# veletas book\nsize 7\ng7 a6,d2  # Black 60%\n";
+        let read = parse_openings(book, "b.txt", None, Rules::CLASSIC).unwrap();
+        assert_eq!((read.len(), read[0].variant.size()), (1, 7), "7x7 moves read on 7x7 without --size");
+        assert_eq!(parse_openings(book, "b.txt", Some(7), Rules::CLASSIC), Ok(read));
+        let e = parse_openings(book, "b.txt", Some(10), Rules::CLASSIC).unwrap_err();
+        assert_eq!(
+            e,
+            "b.txt: a book of 7x7 openings (its 'size 7' line) in a match on 10x10: give --size 7 or a book of \
+             10x10 openings"
+        );
+        for (bad, error) in [
+            ("size 8\ng7 a6,d2\n", "b.txt:1: 'size 8': the board is 7, 9 or 10"),
+            ("size\ng7 a6,d2\n", "b.txt:1: 'size' is not 'size N'"),
+            ("size 7 9\ng7 a6,d2\n", "b.txt:1: 'size 7 9' is not 'size N'"),
+            ("g7 a6,d2\nsize 7\n", "b.txt:2: a 'size N' line comes once, before the openings"),
+            ("size 7\nsize 7\ng7 a6,d2\n", "b.txt:2: a 'size N' line comes once, before the openings"),
+        ] {
+            assert_eq!(parse_openings(bad, "b.txt", None, Rules::CLASSIC).unwrap_err(), error, "{bad}");
+        }
+    }
+
+    #[test]
     fn modern_openings_place_stones_and_check_the_rules() {
         let modern = Rules::MODERN;
         let a = Opening::random_with_rules(Variant::STANDARD, modern, 7, 3);
@@ -449,7 +502,10 @@ mod tests {
     }
 
     fn book(lines: &str, words: &[&str], seed: u64) -> Result<OpeningBook, String> {
-        let dir = std::env::temp_dir().join(format!("veletas-openings-{}-{seed}-{}", std::process::id(), words.len()));
+        // A directory of each call's own: tests run at once, and one must not read another's file half written.
+        static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let dir = std::env::temp_dir().join(format!("veletas-openings-{}-{call}", std::process::id()));
         std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
         let file = dir.join("book.txt");
         std::fs::write(&file, lines).map_err(|e| e.to_string())?;

@@ -193,6 +193,9 @@ pub struct Played {
     pub evaluation: Option<Evaluation>,
     /// The playouts of its first steps at the root (`genmove_analyze_steps`), if any.
     pub steps: Option<FirstSteps>,
+    /// The report line of a `genmove_analyze` reply (`info move ...`), if it had one: what
+    /// [`read_evaluation`] says of it when it gave no evaluation.
+    pub report: Option<String>,
 }
 
 /// An engine's answer to `final_score`, as a record keeps it.
@@ -405,7 +408,7 @@ impl EngineClient {
         let (text, report) =
             if ask == Ask::Plain { (full.as_str(), None) } else { split_analyzed(&full).map_err(Fault::NotAMove)? };
         if text.eq_ignore_ascii_case("resign") {
-            return Ok(Played { mv: None, evaluation: None, steps: None });
+            return Ok(Played { mv: None, evaluation: None, steps: None, report: None });
         }
         let shown = clean_text(text, 60);
         if text.is_empty() || text.contains(char::is_whitespace) {
@@ -425,7 +428,7 @@ impl EngineClient {
         let evaluation =
             report.and_then(|line| evaluation_of(line, &mv.to_string()).or_else(|| evaluation_of(line, text)));
         let steps = if ask == Ask::Steps { steps_of(&full) } else { None };
-        Ok(Played { mv: Some(mv), evaluation, steps })
+        Ok(Played { mv: Some(mv), evaluation, steps, report: report.map(str::to_string) })
     }
 
     /// Asks `final_score` after a game `winner` won.
@@ -474,17 +477,34 @@ pub fn split_analyzed(text: &str) -> Result<(&str, Option<&str>), String> {
 /// protocol.md's `analyze`) gives `mv`, when it has an entry for it with visits; a line
 /// that does not read so gives nothing (the move still counts).
 pub fn evaluation_of(line: &str, mv: &str) -> Option<Evaluation> {
+    read_evaluation(Some(line), mv).ok()
+}
+
+/// [`evaluation_of`] with the reason a `report` line (`None`: the reply had none) gives no
+/// evaluation of `mv`, the move played: no entry for it, visits or a win rate that are
+/// not numbers (a `nan`), or no search (`visits 0`). The engine's words are quoted.
+pub fn read_evaluation(report: Option<&str>, mv: &str) -> Result<Evaluation, String> {
+    let line = report.ok_or("the reply has no 'info' line before 'play'")?;
     for entry in line.split("info ").filter(|e| !e.trim().is_empty()) {
         let words: Vec<&str> = entry.split_whitespace().collect();
         let value = |key: &str| words.windows(2).find(|w| w[0] == key).map(|w| w[1]);
         if value("move") != Some(mv) {
             continue;
         }
-        let visits: u64 = value("visits")?.parse().ok()?;
-        let winrate = WinRate::from_hundredths(value("winrate")?.parse().ok()?)?;
-        return (visits > 0).then_some(Evaluation { winrate, visits });
+        let shown = |word: &str| veletas_rules::quoted_to(word, 20);
+        let visits = value("visits").ok_or_else(|| format!("the entry of {} has no visits", shown(mv)))?;
+        let visits: u64 =
+            visits.parse().map_err(|_| format!("visits '{}' of {} is not a whole number", shown(visits), shown(mv)))?;
+        let winrate = value("winrate").ok_or_else(|| format!("the entry of {} has no winrate", shown(mv)))?;
+        let winrate = winrate.parse().ok().and_then(WinRate::from_hundredths).ok_or_else(|| {
+            format!("winrate '{}' of {} is not a whole number from 0 to 10000", shown(winrate), shown(mv))
+        })?;
+        if visits == 0 {
+            return Err(format!("{} has 0 visits: no search", shown(mv)));
+        }
+        return Ok(Evaluation { winrate, visits });
     }
-    None
+    Err(format!("its report has no entry ('info move {}') for the move it played", veletas_rules::quoted_to(mv, 20)))
 }
 
 #[cfg(test)]

@@ -178,6 +178,24 @@ fn reports_without_search_or_malformed_give_no_evaluation() {
     ] {
         assert_eq!(evaluation_of(bad, "d3"), None, "{bad}");
     }
+    // Each says why, in its own words.
+    for (report, why) in [
+        (None, "the reply has no 'info' line before 'play'"),
+        (
+            Some("info move d3 visits 5 winrate nan order 0"),
+            "winrate 'nan' of d3 is not a whole number from 0 to 10000",
+        ),
+        (Some("info move d3 visits x winrate 5000"), "visits 'x' of d3 is not a whole number"),
+        (Some("info move d3 winrate 5000"), "the entry of d3 has no visits"),
+        (Some("info move d3 visits 5"), "the entry of d3 has no winrate"),
+        (Some("info move d3 visits 0 winrate 5000"), "d3 has 0 visits: no search"),
+        (
+            Some("info move c4 visits 5 winrate 5000 pv d3"),
+            "its report has no entry ('info move d3') for the move it played",
+        ),
+    ] {
+        assert_eq!(read_evaluation(report, "d3"), Err(why.to_string()), "{report:?}");
+    }
 }
 
 #[test]
