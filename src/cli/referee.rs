@@ -139,9 +139,12 @@ pub struct CommonArgs {
     /// Print the standings every N games (and at the end), terminal or not.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub rating_interval: Option<u64>,
-    /// No line per game, only the summary.
+    /// No line per game, only the summary (the progress line stays: see --no-progress).
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// No progress line on stderr (it is shown only when stderr is a terminal).
+    #[arg(long)]
+    pub no_progress: bool,
     /// At the end, write one self-contained HTML page with the results (standings,
     /// crosstable, LOS; a match's summary) and every game counted, in the game viewer.
     /// Written whole or not at all (docs/pictures.md).
@@ -244,6 +247,7 @@ impl From<CommonArgs> for CommonSettings {
             log_protocol,
             rating_interval,
             quiet,
+            no_progress,
             report,
             live,
             record_steps,
@@ -276,6 +280,7 @@ impl From<CommonArgs> for CommonSettings {
             log_protocol,
             rating_interval,
             quiet,
+            no_progress,
             report,
             live,
             record_steps,

@@ -476,3 +476,25 @@ fn more_games_at_once_than_cores_warns_once_and_plays_on() {
         assert!(stderr.contains("-j 256 plays more games at once"), "{command}: {stderr}");
     }
 }
+
+#[test]
+fn quiet_keeps_the_progress_line_on_a_terminal_and_no_progress_removes_it() {
+    let dir = scratch!("progress");
+    for (flags, shown) in [("-q", true), ("-q --no-progress", false), ("--no-progress", false)] {
+        let command =
+            format!("'{VELETAS}' match --engine 'a={FAKE}' --engine 'b={FAKE}' --size 7 --games 2 {flags} 2>&1");
+        // `script` (util-linux) runs the referee on a terminal of its own: the progress line is
+        // drawn only there, each time after clearing the line (`\r\x1b[K`).
+        let out = Command::new("script")
+            .args(["-qec", &command, "/dev/null"])
+            .current_dir(&dir)
+            .output()
+            .expect("script runs a command on a terminal");
+        let screen = text(&out.stdout);
+        assert!(out.status.success(), "{flags}: {screen}");
+        assert!(screen.contains("Score of a vs b: "), "{flags}: {screen}");
+        assert_eq!(screen.contains("\x1b[K"), shown, "{flags}: {screen:?}");
+        assert_eq!(screen.contains("game 1/2: "), !flags.contains("-q"), "{flags}: {screen}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -131,6 +131,8 @@ pub struct CommonSettings {
     pub rating_interval: Option<u64>,
     /// No line per game, only the summary.
     pub quiet: bool,
+    /// No progress line (shown only when stderr is a terminal, `-q` or not).
+    pub no_progress: bool,
     /// The HTML report written at the end.
     pub report: Option<PathBuf>,
     /// The live HTML page rewritten while games run.
@@ -172,6 +174,7 @@ impl Default for CommonSettings {
             log_protocol: None,
             rating_interval: None,
             quiet: false,
+            no_progress: false,
             report: None,
             live: None,
             record_steps: false,

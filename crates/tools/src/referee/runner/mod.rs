@@ -210,7 +210,9 @@ impl<'a> Runner<'a> {
             date: today(),
             output: Output {
                 quiet: common.quiet,
-                progress: !common.quiet && std::io::stderr().is_terminal(),
+                // `-q` quiets stdout's game lines, not the terminal's progress line (as
+                // cutechess-cli and fastchess keep theirs): --no-progress removes it.
+                progress: !common.no_progress && std::io::stderr().is_terminal(),
                 started: Instant::now(),
                 rating_interval: common.rating_interval.and_then(|n| usize::try_from(n).ok()),
             },
