@@ -53,6 +53,7 @@ const PAGE_CSS: &str = include_str!("page/app.css");
 const PAGE_JS: &str = include_str!("page/app.js");
 const PAGE_EDITOR_JS: &str = include_str!("page/editor.js");
 const PAGE_ANALYSIS_BOARD_JS: &str = include_str!("page/analysis_board.js");
+const PAGE_MATCH_JS: &str = include_str!("page/match.js");
 
 /// The page with its style and script inlined (one request, nothing else to fetch).
 pub fn page() -> String {
@@ -60,6 +61,7 @@ pub fn page() -> String {
         .replace("/*APP_CSS*/", PAGE_CSS)
         .replace("/*EDITOR_JS*/", PAGE_EDITOR_JS)
         .replace("/*ANALYSIS_BOARD_JS*/", PAGE_ANALYSIS_BOARD_JS)
+        .replace("/*MATCH_JS*/", PAGE_MATCH_JS)
         .replace("/*APP_JS*/", PAGE_JS)
 }
 

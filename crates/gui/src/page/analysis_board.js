@@ -4,7 +4,8 @@
 // variation never changes the game: its positions come from the server
 // (`POST /api/games/ID/variation`), which checks its turns with the rules and gives the
 // targets of each click. The tree of each game is kept in the tab's session storage, so
-// that a reload keeps it. (Uses app.js's state and functions.)
+// that a reload keeps it. The win-rate graph under the board is here too. (Uses app.js's
+// state and functions.)
 'use strict'
 
 // The most turns the variations of one game hold together.
@@ -264,4 +265,55 @@ function renderEvalBar() {
     : `Black's chance of winning here: ${(black * 100).toFixed(1)}% (White's ${(100 - black * 100).toFixed(1)}%), ` +
       `by ${view.analysis.engine}'s analysis`
   document.body.dataset.eval = black === null ? '' : black.toFixed(3)
+}
+
+// Black's chance of winning in every position of the game that was analysed (the engines'
+// thinking and the analyses asked for), a click on it shows that position.
+function drawGraph() {
+  const game = state.game
+  const area = $('graph-area')
+  area.hidden = false
+  const holder = $('graph')
+  const [width, height, pad, left] = [560, 110, 14, 30]
+  const turns = game.moves.length
+  const svg = shape('svg', {viewBox: `0 0 ${width} ${height}`, class: 'graph', role: 'img',
+    'aria-label': "Black's chance of winning by turn"})
+  const x = (t) => left + (turns === 0 ? 0 : (t * (width - left - pad)) / turns)
+  const y = (w) => pad / 2 + (1 - w) * (height - pad)
+  svg.appendChild(shape('rect', {class: 'graph-white', x: left, y: y(0.5), width: width - left - pad, height: y(0) - y(0.5)}))
+  for (const w of [0.25, 0.75]) {
+    svg.appendChild(shape('line', {class: 'graph-grid', x1: left, x2: width - pad, y1: y(w), y2: y(w)}))
+  }
+  svg.appendChild(shape('line', {class: 'graph-half', x1: left, x2: width - pad, y1: y(0.5), y2: y(0.5)}))
+  const current = state.browse ? state.browse.turn : turns
+  svg.appendChild(shape('line', {class: 'graph-cursor', x1: x(current), x2: x(current), y1: 2, y2: height - 2}))
+  let path = ''
+  let points = 0
+  game.winrates.forEach((w, t) => {
+    if (w === null) return
+    // The points joined across positions not analysed.
+    path += `${path === '' ? 'M' : 'L'}${x(t).toFixed(1)},${y(w).toFixed(1)} `
+    svg.appendChild(shape('circle', {class: 'graph-point', cx: x(t), cy: y(w), r: 2.5, 'data-turn': t}))
+    points += 1
+  })
+  if (path) svg.insertBefore(shape('path', {class: 'graph-line', d: path}), svg.querySelector('.graph-point'))
+  if (points === 0) {
+    const text = shape('text', {class: 'graph-empty', x: width / 2, y: height / 4})
+    text.textContent = 'no analysis yet: the engines\' thinking and Analyse fill it in'
+    svg.appendChild(text)
+  }
+  for (const w of [1, 0.75, 0.5, 0.25, 0]) {
+    const text = shape('text', {class: 'graph-axis', x: left - 3, y: y(w) + 3.5})
+    text.textContent = `${w * 100}%`
+    svg.appendChild(text)
+  }
+  svg.addEventListener('click', (event) => {
+    const box = svg.getBoundingClientRect()
+    const at = ((event.clientX - box.left) / box.width) * width
+    const turn = Math.max(0, Math.min(turns, Math.round(turns === 0 ? 0 : ((at - left) * turns) / (width - left - pad))))
+    browse(turn)
+  })
+  holder.textContent = ''
+  holder.appendChild(svg)
+  document.body.dataset.graphPoints = String(points)
 }

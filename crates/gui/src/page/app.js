@@ -31,8 +31,6 @@ const state = {
 // (docs/gui.md states them): the largest that applies.
 const MARKS = [[0.2, 'blunder', '??'], [0.1, 'mistake', '?'], [0.05, 'inaccuracy', '?!']]
 
-// How long a match's game that ended on screen stays shown before its next game (ms).
-const MATCH_PAUSE = 4000
 
 // What the board shows: the game's current position, or the one browsed (a variation's too).
 function shown() {
@@ -507,57 +505,6 @@ function render() {
 
 // ---- the win-rate graph and browsing the game ----
 
-// Black's chance of winning in every position of the game that was analysed (the engines'
-// thinking and the analyses asked for), a click on it shows that position.
-function drawGraph() {
-  const game = state.game
-  const area = $('graph-area')
-  area.hidden = false
-  const holder = $('graph')
-  const [width, height, pad, left] = [560, 110, 14, 30]
-  const turns = game.moves.length
-  const svg = shape('svg', {viewBox: `0 0 ${width} ${height}`, class: 'graph', role: 'img',
-    'aria-label': "Black's chance of winning by turn"})
-  const x = (t) => left + (turns === 0 ? 0 : (t * (width - left - pad)) / turns)
-  const y = (w) => pad / 2 + (1 - w) * (height - pad)
-  svg.appendChild(shape('rect', {class: 'graph-white', x: left, y: y(0.5), width: width - left - pad, height: y(0) - y(0.5)}))
-  for (const w of [0.25, 0.75]) {
-    svg.appendChild(shape('line', {class: 'graph-grid', x1: left, x2: width - pad, y1: y(w), y2: y(w)}))
-  }
-  svg.appendChild(shape('line', {class: 'graph-half', x1: left, x2: width - pad, y1: y(0.5), y2: y(0.5)}))
-  const current = state.browse ? state.browse.turn : turns
-  svg.appendChild(shape('line', {class: 'graph-cursor', x1: x(current), x2: x(current), y1: 2, y2: height - 2}))
-  let path = ''
-  let points = 0
-  game.winrates.forEach((w, t) => {
-    if (w === null) return
-    // The points joined across positions not analysed.
-    path += `${path === '' ? 'M' : 'L'}${x(t).toFixed(1)},${y(w).toFixed(1)} `
-    svg.appendChild(shape('circle', {class: 'graph-point', cx: x(t), cy: y(w), r: 2.5, 'data-turn': t}))
-    points += 1
-  })
-  if (path) svg.insertBefore(shape('path', {class: 'graph-line', d: path}), svg.querySelector('.graph-point'))
-  if (points === 0) {
-    const text = shape('text', {class: 'graph-empty', x: width / 2, y: height / 4})
-    text.textContent = 'no analysis yet: the engines\' thinking and Analyse fill it in'
-    svg.appendChild(text)
-  }
-  for (const w of [1, 0.75, 0.5, 0.25, 0]) {
-    const text = shape('text', {class: 'graph-axis', x: left - 3, y: y(w) + 3.5})
-    text.textContent = `${w * 100}%`
-    svg.appendChild(text)
-  }
-  svg.addEventListener('click', (event) => {
-    const box = svg.getBoundingClientRect()
-    const at = ((event.clientX - box.left) / box.width) * width
-    const turn = Math.max(0, Math.min(turns, Math.round(turns === 0 ? 0 : ((at - left) * turns) / (width - left - pad))))
-    browse(turn)
-  })
-  holder.textContent = ''
-  holder.appendChild(svg)
-  document.body.dataset.graphPoints = String(points)
-}
-
 // Shows the position after `turn` turns (the game's own when it is the last).
 async function browse(turn) {
   const game = state.game
@@ -575,62 +522,6 @@ async function browse(turn) {
   } catch (e) {
     refuse(e.message)
   }
-}
-
-// A match's game: its number and the running score; "Stop match" while games remain.
-function renderSeries() {
-  const series = state.game.series
-  $('series').hidden = !series
-  if (!series) return
-  const [first, second] = series.names
-  const played = series.score[0] + series.score[1]
-  const over = series.game === series.games && !!state.game.outcome
-  const where = series.stopped ? `stopped after ${played} of ${series.games} games`
-    : over ? `over after ${series.games} games` : `game ${series.game} of ${series.games}`
-  $('series-text').textContent = `Match, ${where}: ${first} ${series.score[0]} – ${series.score[1]} ${second}`
-  $('stop-match').hidden = series.stopped || (series.game === series.games && !!state.game.outcome)
-  // Every game of the match, to look at (the one shown marked).
-  const list = $('series-games')
-  list.hidden = series.played.length < 2
-  list.textContent = ''
-  for (const game of series.played) {
-    const link = document.createElement('a')
-    link.href = `#/games/${game.id}`
-    link.textContent = `${game.number}${game.over ? (game.winner ? `: ${game.winner}` : ': –') : ' …'}`
-    link.title = `game ${game.number} of the match` + (game.over ? (game.winner ? `, won by ${game.winner}` : ', no result') : ', being played')
-    if (game.id === state.game.id) link.className = 'shown'
-    list.appendChild(link)
-  }
-  document.body.dataset.series = `${series.game}/${series.games} ${series.score.join('-')}${series.stopped ? ' stopped' : ''}`
-}
-
-// A match's game that has ended (`game`, with its next game started): when it was being
-// played on screen, its final position and result stay shown for MATCH_PAUSE, then the
-// match's latest game is shown (unless another position or game was chosen meanwhile). A
-// game of the match opened after its end (from the match's list) stays.
-let matchPause = null // the id of the game whose end is being shown
-function nextMatchGame(game) {
-  if (state.running !== game.id || matchPause === game.id) return
-  matchPause = game.id
-  setTimeout(async () => {
-    if (!state.game || state.game.id !== game.id || state.browse) return
-    try {
-      let next = await api(`/api/games/${game.series.next}`)
-      // On to the latest game if more have been played meanwhile.
-      for (let i = 0; i < 100 && next.outcome && next.series && next.series.next !== null; i++) {
-        next = await api(`/api/games/${next.series.next}`)
-      }
-      if (state.game && state.game.id === game.id && !state.browse) showGame(next)
-    } catch (e) {
-      $('refused').textContent = `The match's next game: ${e.message}`
-    }
-  }, MATCH_PAUSE)
-}
-
-// A match still playing: a game being played, or the next one about to start.
-function matchGoesOn(game) {
-  const series = game && game.series
-  return !!series && !series.stopped && (!game.outcome || series.game < series.games)
 }
 
 // With "Analyse" on: the position shown is analysed, unless it is, or an engine's thinking
