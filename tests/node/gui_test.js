@@ -252,8 +252,15 @@ async function main() {
           await page.waitForFunction((p) => document.body.dataset.picks !== p, {}, now.picks)
           await page.screenshot({path: path.join(shots, screenshot)})
         }
-        await page.waitForFunction((v, p) => document.body.dataset.version !== v || document.body.dataset.picks !== p,
-          {}, now.version, now.picks)
+        try {
+          await page.waitForFunction((v, p) => document.body.dataset.version !== v || document.body.dataset.picks !== p,
+            {}, now.version, now.picks)
+        } catch (e) {
+          // What the page shows, to tell a click refused from one lost.
+          const shown = await page.evaluate(() => JSON.stringify({data: {...document.body.dataset},
+            prompt: document.getElementById('prompt').textContent, refused: document.getElementById('refused').textContent}))
+          throw new Error(`${e.message}: the click of step ${step} changed nothing; the page shows ${shown}; problems: ${problems}`)
+        }
       }
     }
     // A new game; `times` sets each side's fields (movetime_black, clock_white, ...).
