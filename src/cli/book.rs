@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::error::{CommandError, usage};
+use super::error::{Classified, CommandError, classified};
 use super::values::parse_size;
 use crate::book::{Band, BookSettings, parse_band, parse_candidates};
 use crate::referee::clock::parse_seconds;
@@ -50,7 +50,13 @@ impl From<BookArgs> for BookSettings {
 /// `veletas book`: the book written (to `--output` or stdout) and how many openings it kept
 /// on stderr.
 pub(super) fn book(args: BookArgs) -> Result<(), CommandError> {
-    let book = crate::book::run_book(&args.into()).map_err(usage("book"))?;
+    let book = crate::book::run_book(&args.into()).map_err(classified("book"))?;
     eprintln!("veletas book: {}", book.summary());
     Ok(())
+}
+
+impl Classified for crate::book::BookError {
+    fn is_usage(&self) -> bool {
+        matches!(self, crate::book::BookError::Options(_))
+    }
 }

@@ -3,7 +3,9 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use veletas_gui::GuiSettings;
+use veletas_gui::{GuiError, GuiSettings};
+
+use super::error::{Classified, CommandError, classified, failed};
 
 /// Options of `veletas gui`.
 #[derive(Args, Clone, Debug, PartialEq)]
@@ -44,7 +46,13 @@ impl From<GuiArgs> for GuiSettings {
 }
 
 /// Runs `veletas gui`, offering this very program as the default engine.
-pub(super) fn gui(args: GuiArgs) -> Result<(), String> {
-    let program = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
-    veletas_gui::run(&GuiSettings::from(args), &program)
+pub(super) fn gui(args: GuiArgs) -> Result<(), CommandError> {
+    let program = std::env::current_exe().map_err(|e| failed("gui")(format!("cannot find this program: {e}")))?;
+    veletas_gui::run(&GuiSettings::from(args), &program).map_err(classified("gui"))
+}
+
+impl Classified for GuiError {
+    fn is_usage(&self) -> bool {
+        matches!(self, GuiError::Options(_))
+    }
 }

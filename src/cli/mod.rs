@@ -32,7 +32,7 @@ use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser};
 
 use crate::rules::{Position, RuleSet, Rules, Variant};
-use error::{print, usage};
+use error::{classified, print, usage};
 use values::{parse_rules, parse_size};
 
 pub use bench::BenchArgs;
@@ -246,9 +246,11 @@ fn run_command(cli: Cli) -> Result<(), CommandError> {
             }
         }
         Some(Subcommand::Generate { what }) => generate::write(what, Cli::command(), &mut io::stdout().lock())?,
-        Some(Subcommand::Render(args)) => crate::picture::command::render(&args.into()).map_err(usage("render"))?,
-        Some(Subcommand::View(args)) => crate::picture::command::view(&args.into()).map_err(usage("view"))?,
-        Some(Subcommand::Gui(args)) => gui::gui(args).map_err(usage("gui"))?,
+        Some(Subcommand::Render(args)) => {
+            crate::picture::command::render(&args.into()).map_err(classified("render"))?
+        }
+        Some(Subcommand::View(args)) => crate::picture::command::view(&args.into()).map_err(classified("view"))?,
+        Some(Subcommand::Gui(args)) => gui::gui(args)?,
         Some(Subcommand::Match(args)) => ending_orphans(|| referee::play_match(*args))?,
         Some(Subcommand::Tournament(args)) => ending_orphans(|| referee::play_tournament(*args))?,
         Some(Subcommand::Check(args)) => ending_orphans(|| check::check(args))?,

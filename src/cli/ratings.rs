@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::error::{CommandError, print, usage};
-use crate::ratings::files::{RatingsFormat, RatingsSettings};
+use super::error::{Classified, CommandError, classified, failed, print, usage};
+use crate::ratings::files::{RateFilesError, RatingsFormat, RatingsSettings};
 
 /// Options of `veletas ratings`.
 #[derive(Args, Clone, Debug, PartialEq)]
@@ -50,11 +50,18 @@ impl TryFrom<RatingsArgs> for RatingsSettings {
 pub(super) fn ratings(args: RatingsArgs) -> Result<(), CommandError> {
     let args = RatingsSettings::try_from(args).map_err(usage("ratings"))?;
     if args.format == RatingsFormat::Html {
-        return crate::report::ratings_html(&args).map_err(usage("ratings"));
+        return crate::report::ratings_html(&args).map_err(classified("ratings"));
     }
-    let output = crate::ratings::run_ratings(&args).map_err(usage("ratings"))?;
+    let output = crate::ratings::run_ratings(&args).map_err(classified("ratings"))?;
     match args.output.as_deref() {
-        Some(path) => crate::picture::write_output(Some(path), output.as_bytes()).map_err(usage("ratings")),
+        Some(path) => crate::picture::write_output(Some(path), output.as_bytes()).map_err(failed("ratings")),
         None => print(&output),
+    }
+}
+
+impl Classified for RateFilesError {
+    fn is_usage(&self) -> bool {
+        // The files to read are named by the command line: only the output is written at run time.
+        !matches!(self, RateFilesError::Output(_))
     }
 }

@@ -4,12 +4,13 @@
 
 use std::path::PathBuf;
 
-use super::error::{CommandError, print, usage};
+use super::error::{Classified, CommandError, classified, print, usage};
 use super::values::parse_rules;
 use crate::referee::clock::parse_seconds;
 use crate::referee::tournament::{Format, ShardSpec, TournamentSettings};
 use crate::referee::{
-    ByoYomiSpec, ClockSpec, CommonSettings, MatchSettings, SprtSpec, parse_concurrency, parse_count, parse_odds,
+    ByoYomiSpec, ClockSpec, CommonSettings, MatchSettings, RefereeError, SprtSpec, parse_concurrency, parse_count,
+    parse_odds,
 };
 use crate::rules::RuleSet;
 
@@ -347,18 +348,22 @@ fn checked_anchor(text: &str) -> Result<String, String> {
     crate::ratings::files::parse_anchor(text).map(|_| text.to_string())
 }
 
+impl Classified for RefereeError {
+    fn is_usage(&self) -> bool {
+        RefereeError::is_usage(self)
+    }
+}
+
 /// `veletas match`: the games (or `--dry-run`'s list) and the summary on stdout.
 pub(super) fn play_match(args: MatchArgs) -> Result<(), CommandError> {
     let args = MatchSettings::from(args);
     if args.common.dry_run {
-        return print(&crate::referee::dry_run_match(&args).map_err(usage("match"))?);
+        return print(&crate::referee::dry_run_match(&args).map_err(classified("match"))?);
     }
     match crate::referee::run_match(&args) {
         Ok(_) => Ok(()),
-        Err(crate::referee::RefereeError::Interrupted(text)) => {
-            Err(CommandError::Interrupted { command: "match", text })
-        }
-        Err(e) => Err(usage("match")(e)),
+        Err(RefereeError::Interrupted(text)) => Err(CommandError::Interrupted { command: "match", text }),
+        Err(e) => Err(classified("match")(e)),
     }
 }
 
@@ -367,11 +372,11 @@ pub(super) fn play_tournament(args: TournamentArgs) -> Result<(), CommandError> 
     let args = TournamentSettings::from(args);
     use crate::referee::tournament::{dry_run, run_tournament, summary};
     if args.common.dry_run {
-        return print(&dry_run(&args).map_err(usage("tournament"))?);
+        return print(&dry_run(&args).map_err(classified("tournament"))?);
     }
     // An engine that cannot be started is refused before any game (an error here), so the
     // standings never hold forfeits of an engine that never played.
-    let report = run_tournament(&args).map_err(usage("tournament"))?;
+    let report = run_tournament(&args).map_err(classified("tournament"))?;
     let text = summary(&report, args.anchor.as_deref(), args.head_to_head).map_err(usage("tournament"))?;
     print(&text)?;
     match report.interrupted {

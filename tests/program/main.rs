@@ -17,6 +17,7 @@ mod cli_options;
 mod docs_examples;
 mod docs_inline;
 mod docs_options;
+mod exit_status;
 mod fuzz_seeds;
 mod generate;
 mod gui_cli;

@@ -24,10 +24,11 @@ fn tags(path: &std::path::Path, tag: &str) -> Vec<String> {
     games.iter().map(|g| g.tag(tag).unwrap_or_default().to_string()).collect()
 }
 
-/// A refusal: exit 2, one line on stderr saying `what`, and no game in the record file.
+/// A refusal: exit 1 (found while running), one line on stderr saying `what`, and no
+/// game in the record file.
 fn assert_refused(output: &Output, what: &[&str], record: &std::path::Path) {
     let err = stderr(output);
-    assert_eq!(output.status.code(), Some(2), "{err}\n{}", stdout(output));
+    assert_eq!(output.status.code(), Some(1), "{err}\n{}", stdout(output));
     assert_eq!(err.lines().count(), 1, "{err}");
     for w in what {
         assert!(err.contains(w), "{w}: {err}");

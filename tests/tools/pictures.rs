@@ -256,9 +256,20 @@ fn example_path() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data/example-game.txt").display().to_string()
 }
 
-/// The error of a failed run: exit code 2, nothing on stdout, one line on stderr.
+/// The error of a refused command line (a bad option or input file): exit code 2, nothing
+/// on stdout, one line on stderr.
 fn one_line_error(output: &Output) -> String {
-    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    one_line_error_exiting(output, 2)
+}
+
+/// The error of a run that failed (an output that cannot be written): exit code 1, nothing
+/// on stdout, one line on stderr.
+fn one_line_failure(output: &Output) -> String {
+    one_line_error_exiting(output, 1)
+}
+
+fn one_line_error_exiting(output: &Output, code: i32) -> String {
+    assert_eq!(output.status.code(), Some(code), "{output:?}");
     assert!(output.stdout.is_empty(), "{output:?}");
     let stderr = String::from_utf8(output.stderr.clone()).unwrap();
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
@@ -317,7 +328,7 @@ fn render_errors_are_one_line_and_write_nothing() {
     }
     // Outputs that cannot be written: a missing directory, a directory.
     for target in ["/nonexistent/dir/out.svg", dir.to_str().unwrap()] {
-        let error = one_line_error(&veletas(&["render", "7/7/7/7/7/7/7 b", "-o", target]));
+        let error = one_line_failure(&veletas(&["render", "7/7/7/7/7/7/7 b", "-o", target]));
         assert!(error.contains(&format!("{target}: ")), "{error}");
     }
     assert_eq!(fs::read_dir(&dir).unwrap().count(), 2, "only the two input files: nothing half-written");
@@ -359,7 +370,7 @@ fn view_errors_are_one_line_and_write_nothing_and_games_that_do_not_replay_are_s
     assert!(stderr.trim_end().ends_with(": skipped") && stderr.trim_end().lines().count() == 1, "{stderr}");
     assert!(!fs::read_to_string(&out).unwrap().contains("e1-a1/a1"));
     fs::remove_file(&out).unwrap();
-    let error = one_line_error(&veletas(&["view", &example, "-o", "/nonexistent/dir/games.html"]));
+    let error = one_line_failure(&veletas(&["view", &example, "-o", "/nonexistent/dir/games.html"]));
     assert!(error.contains("/nonexistent/dir/games.html"), "{error}");
 }
 

@@ -22,10 +22,11 @@ fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
-/// A refusal in one line showing the engine's own words, exit status 2.
+/// A refusal in one line showing the engine's own words, exit status 1 (a failure at run
+/// time, not of the command line).
 fn assert_shows_cause(output: &Output, tool: &str) {
     let err = stderr(output);
-    assert_eq!(output.status.code(), Some(2), "{tool}: {err}");
+    assert_eq!(output.status.code(), Some(1), "{tool}: {err}");
     assert_eq!(err.lines().count(), 1, "{tool}: {err}");
     assert!(err.starts_with(&format!("veletas {tool}: ")), "{err}");
     for line in CAUSE {

@@ -55,7 +55,7 @@ fn an_engine_that_cannot_start_is_refused_before_any_game_naming_the_program() {
         ],
     );
     let (stdout, stderr) = (String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap());
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stdout.is_empty(), "no standings of forfeits: {stdout}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains(&format!("cannot start {}: ", missing.display())), "the program is named: {stderr}");

@@ -212,6 +212,18 @@ fn open_browser(url: &str) {
     }
 }
 
+/// Why the GUI does not serve. Each is one line.
+#[derive(Debug, thiserror::Error)]
+pub enum GuiError {
+    /// The engines (`--engine`, `--engines FILE`) or the `--host` given do not work: the
+    /// command line's fault.
+    #[error("{0}")]
+    Options(String),
+    /// The server cannot listen, or cannot write its address on stdout.
+    #[error("{0}")]
+    Serve(String),
+}
+
 /// A server listening, not yet answering: [`Gui::serve`] answers until the [`Gui::stopper`] is called.
 pub struct Gui {
     /// The page's address (with the token when there is one), for a browser on this
@@ -227,16 +239,18 @@ pub struct Gui {
 }
 
 impl Gui {
-    /// Listens as `args` ask, `program` being our own engine's binary. Errors are one line.
-    pub fn bind(args: &GuiSettings, program: &std::path::Path) -> Result<Gui, String> {
-        let (engines, notes) = engine_specs(args, program)?;
+    /// Listens as `args` ask, `program` being our own engine's binary.
+    pub fn bind(args: &GuiSettings, program: &std::path::Path) -> Result<Gui, GuiError> {
+        let (engines, notes) = engine_specs(args, program).map_err(GuiError::Options)?;
+        let host = veletas_rules::quoted(&args.host);
         let addresses: Vec<SocketAddr> = (args.host.as_str(), args.port)
             .to_socket_addrs()
-            .map_err(|e| format!("--host {}: {e}", args.host))?
+            .map_err(|e| GuiError::Options(format!("--host {host}: {e}")))?
             .collect();
-        let address = *addresses.first().ok_or_else(|| format!("--host {}: no address", args.host))?;
+        let address = *addresses.first().ok_or_else(|| GuiError::Options(format!("--host {host}: no address")))?;
         let loopback = is_loopback(&addresses);
-        let listener = http::Listener::bind(address).map_err(|e| format!("cannot listen on {address}: {e}"))?;
+        let listener =
+            http::Listener::bind(address).map_err(|e| GuiError::Serve(format!("cannot listen on {address}: {e}")))?;
         let port = listener.local_addr().map_or(args.port, |a| a.port());
         let (token, hosts) = if loopback {
             let hosts = ["localhost", "127.0.0.1", "[::1]", args.host.as_str()].map(str::to_string).to_vec();
@@ -272,13 +286,13 @@ impl Gui {
 }
 
 /// Runs the server until the process is stopped. `program` is our own engine's binary.
-/// The URL is the first line on stdout. Errors are one line.
-pub fn run(args: &GuiSettings, program: &std::path::Path) -> Result<(), String> {
+/// The URL is the first line on stdout.
+pub fn run(args: &GuiSettings, program: &std::path::Path) -> Result<(), GuiError> {
     let gui = Gui::bind(args, program)?;
     {
         use std::io::Write as _;
         let mut out = std::io::stdout().lock();
-        writeln!(out, "{}", gui.url).and_then(|()| out.flush()).map_err(|e| format!("stdout: {e}"))?;
+        writeln!(out, "{}", gui.url).and_then(|()| out.flush()).map_err(|e| GuiError::Serve(format!("stdout: {e}")))?;
     }
     for note in gui.elsewhere.iter().chain(&gui.notes) {
         eprintln!("{note}");

@@ -132,30 +132,49 @@ struct Scoring {
     first_reason: Option<String>,
 }
 
+/// Why `veletas book` made no book. Each is one line.
+#[derive(Debug, thiserror::Error)]
+pub enum BookError {
+    /// Settings that make no book (the board size, the engine's command line): the
+    /// command line's fault.
+    #[error("{0}")]
+    Options(String),
+    /// The engine cannot be started, cannot score, or misbehaved while scoring.
+    #[error("{0}")]
+    Engine(String),
+    /// No candidate scored a win rate within the band.
+    #[error("{0}")]
+    NoneInBand(String),
+    /// The book cannot be written.
+    #[error("{0}")]
+    Output(String),
+}
+
 /// Scores the candidates `args` asks for with its engine and writes the book (to
-/// `--output` or stdout); returns what it made. Errors are one line.
-pub fn run_book(args: &BookSettings) -> Result<Book, String> {
-    let variant = Variant::from_size(args.size).ok_or("the board size must be 7, 9 or 10")?;
-    let command = EngineCommand::parse(&args.engine).map_err(|e| format!("--engine: {e}"))?;
+/// `--output` or stdout); returns what it made.
+pub fn run_book(args: &BookSettings) -> Result<Book, BookError> {
+    let variant =
+        Variant::from_size(args.size).ok_or_else(|| BookError::Options("the board size must be 7, 9 or 10".into()))?;
+    let command = EngineCommand::parse(&args.engine).map_err(|e| BookError::Options(format!("--engine: {e}")))?;
     let mut engine = EngineClient::new(command, None);
     let result = score_all(&mut engine, args, variant);
     engine.quit(Duration::from_millis(500));
-    let Scoring { name, scored, repeated, unscored, first_reason } = result?;
+    let Scoring { name, scored, repeated, unscored, first_reason } = result.map_err(BookError::Engine)?;
     if let (true, Some(reason)) = (scored.is_empty(), first_reason) {
-        return Err(format!(
+        return Err(BookError::Engine(format!(
             "{name} gave no win rate for any of the {unscored} candidates scored (the first: {reason}): the book \
              needs the win rate genmove_analyze reports for the move played"
-        ));
+        )));
     }
     let kept: Vec<&Scored> =
         scored.iter().filter(|s| args.band.contains(s.evaluation.winrate.probability() * 100.0)).collect();
     if kept.is_empty() {
-        return Err(format!(
+        return Err(BookError::NoneInBand(format!(
             "none of the {} candidates scored a win rate for Black within {}%-{}%: widen --band or raise --candidates",
             scored.len(),
             args.band.lo,
             args.band.hi
-        ));
+        )));
     }
     let mut text = format!(
         "# veletas book: {} of {} candidate openings, {}x{} classic, scored by {name}, drawn with --seed {}, Black's win \
@@ -173,7 +192,7 @@ pub fn run_book(args: &BookSettings) -> Result<Book, String> {
     for s in &kept {
         let _ = writeln!(text, "{}  # Black {} ({} visits)", s.opening, s.evaluation.winrate, s.evaluation.visits);
     }
-    crate::output::write_output(args.output.as_deref(), text.as_bytes())?;
+    crate::output::write_output(args.output.as_deref(), text.as_bytes()).map_err(BookError::Output)?;
     Ok(Book { kept: kept.len(), scored, text, drawn: args.candidates, repeated, unscored })
 }
 

@@ -19,6 +19,7 @@ mod session;
 use std::fmt;
 use std::time::{Duration, Instant};
 
+use crate::referee::MAX_COMMAND_SHOWN;
 use crate::referee::engine::{EngineCommand, command_deadline};
 use crate::referee::words::split_engine_name;
 use veletas_rules::{RuleSet, Rules, Variant};
@@ -53,7 +54,8 @@ impl CheckRequest {
         let (name, first) = split_engine_name(first);
         let name = name.map(str::to_string);
         if rest.is_empty() {
-            let command = EngineCommand::parse(first).map_err(|e| format!("engine '{first}': {e}"))?;
+            let command = EngineCommand::parse(first)
+                .map_err(|e| format!("engine '{}': {e}", veletas_rules::quoted_to(first, MAX_COMMAND_SHOWN)))?;
             return Ok((name, command));
         }
         let quote = |w: &str| {
@@ -349,10 +351,16 @@ impl CheckSettings {
     }
 }
 
+/// Why `veletas check` cannot check at all: its options are wrong (the engine's command
+/// line, the board size, the rules). An engine that fails is a report, not this error.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct CheckError(String);
+
 /// Runs every check on the engine `args` name and returns the report.
-pub fn run_check(args: &CheckRequest) -> Result<CheckReport, String> {
-    let (given, command) = args.command()?;
-    let settings = CheckSettings::new(args)?;
+pub fn run_check(args: &CheckRequest) -> Result<CheckReport, CheckError> {
+    let (given, command) = args.command().map_err(CheckError)?;
+    let settings = CheckSettings::new(args).map_err(CheckError)?;
     let started = Instant::now();
     let (checks, name, extensions) = probes::run_all(&command, &settings, true);
     let engine = given.or(name).unwrap_or_else(|| command.program.clone());

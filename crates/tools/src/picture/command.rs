@@ -40,22 +40,41 @@ pub struct ViewSettings {
     pub output: Option<PathBuf>,
 }
 
-/// Draws the position `args` names. Errors are one line.
-pub fn render(args: &RenderSettings) -> Result<(), String> {
+/// Why `render` or `view` wrote nothing. Each is one line.
+#[derive(Debug, thiserror::Error)]
+pub enum PictureError {
+    /// The options are wrong (a position that is not one, an output that is an input):
+    /// the command line's fault.
+    #[error("{0}")]
+    Options(String),
+    /// A record file cannot be read, or does not hold the game asked for (the fault of the
+    /// command line, which names the file).
+    #[error("{0}")]
+    Input(String),
+    /// The picture or page cannot be written (or, for `view`, which reads its games as it
+    /// writes, a record file failed part way).
+    #[error("{0}")]
+    Output(String),
+}
+
+/// Draws the position `args` names.
+pub fn render(args: &RenderSettings) -> Result<(), PictureError> {
     if let (Some(output), Some(record)) = (&args.output, &args.record) {
-        check_not_input(("-o", output), &[("--record", record)])?;
+        check_not_input(("-o", output), &[("--record", record)]).map_err(PictureError::Options)?;
     }
     let options = SvgOptions { width: args.size, coordinates: !args.no_coordinates, status: !args.no_status };
     let picture = match &args.record {
         None => {
             let text = args.position.join(" ");
-            let position: Position =
-                text.parse().map_err(|e| format!("invalid position '{}': {e}", veletas_rules::quoted(&text)))?;
+            let position: Position = text.parse().map_err(|e| {
+                PictureError::Options(format!("invalid position '{}': {e}", veletas_rules::quoted(&text)))
+            })?;
             svg::render(&position, None, &options)
         }
         Some(path) => {
             // Only the game asked for is kept.
             let name = path.display();
+            let input = PictureError::Input;
             let (mut kept, mut count) = (None, 0);
             crate::records::read_each(path, |number, game| {
                 count = number;
@@ -63,36 +82,38 @@ pub fn render(args: &RenderSettings) -> Result<(), String> {
                     kept = Some(game);
                 }
             })
-            .map_err(|e| read_error(&name.to_string(), e))?;
+            .map_err(|e| input(read_error(&name.to_string(), e)))?;
             if count == 0 {
-                return Err(format!("{name}: no games in the file"));
+                return Err(input(format!("{name}: no games in the file")));
             }
             let record = match &kept {
                 Some(record) => record,
-                None => return Err(format!("{name}: no game {} (the file holds {count})", args.game)),
+                None => return Err(input(format!("{name}: no game {} (the file holds {count})", args.game))),
             };
-            let game = record.replay(args.turn).map_err(|e| format!("{name}: game {}: {e}", args.game))?;
+            let game = record.replay(args.turn).map_err(|e| input(format!("{name}: game {}: {e}", args.game)))?;
             let last = game.moves().last();
             svg::render(game.position(), last.as_ref(), &options)
         }
     };
-    write_output(args.output.as_deref(), picture.as_bytes())
+    write_output(args.output.as_deref(), picture.as_bytes()).map_err(PictureError::Output)
 }
 
 /// Writes the viewer page of the games of `args.files`, each game as it is read (the
-/// memory is the page's table of strings, not its games). Errors are one line.
-pub fn view(args: &ViewSettings) -> Result<(), String> {
+/// memory is the page's table of strings, not its games).
+pub fn view(args: &ViewSettings) -> Result<(), PictureError> {
     if let Some(output) = &args.output {
         let inputs: Vec<(&str, &std::path::Path)> = args.files.iter().map(|path| ("", path.as_path())).collect();
-        check_not_input(("-o", output), &inputs)?;
+        check_not_input(("-o", output), &inputs).map_err(PictureError::Options)?;
     }
     let title = match &args.title {
         Some(title) => title.clone(),
-        None => first_event(&args.files)?.unwrap_or_else(|| "Veletas games".to_string()),
+        None => first_event(&args.files).map_err(PictureError::Input)?.unwrap_or_else(|| "Veletas games".to_string()),
     };
     let names: Vec<String> = args.files.iter().map(|path| path.display().to_string()).collect();
     let shown: Vec<&str> = names.iter().map(String::as_str).collect();
-    write_output_with(args.output.as_deref(), |out| {
+    // The games are read as the page is written: a failure of theirs is the input's.
+    let mut input_failed = false;
+    let written = write_output_with(args.output.as_deref(), |out| {
         viewer::write_page(out, &title, "", &shown, |page| {
             let mut seen = crate::records::Duplicates::default();
             for (index, path) in args.files.iter().enumerate() {
@@ -113,11 +134,13 @@ pub fn view(args: &ViewSettings) -> Result<(), String> {
                     let _ = crate::records::check_result(name, number, &game);
                     failed = page.add(index, name, number, &game).err();
                 })
-                .map_err(|e| read_error(name, e))?;
+                .map_err(|e| read_error(name, e))
+                .inspect_err(|_| input_failed = true)?;
                 if let Some(e) = failed {
                     return Err(e);
                 }
                 if games == 0 {
+                    input_failed = true;
                     return Err(format!("{name}: no games in the file"));
                 }
                 if repeats > 0 {
@@ -126,7 +149,8 @@ pub fn view(args: &ViewSettings) -> Result<(), String> {
             }
             Ok(())
         })
-    })
+    });
+    written.map_err(|e| if input_failed { PictureError::Input(e) } else { PictureError::Output(e) })
 }
 
 /// The `Event` tag of the first game of the first of `files` whose first game has one

@@ -14,7 +14,7 @@ use std::str::FromStr;
 
 use veletas_rules::Color;
 
-use super::{RatedGame, RatingOptions, StandingsFormat, rate};
+use super::{RatedGame, RatingOptions, RatingsError, StandingsFormat, rate};
 use veletas_rules::record::{GameRecord, ReadGamesError, tag};
 
 /// What `veletas ratings` rates and how it prints them (the command line's `RatingsSettings`
@@ -244,56 +244,90 @@ fn count_game(
     Ok(())
 }
 
+/// Why `veletas ratings` rated nothing. Each is one line (control characters are not
+/// replaced here; see [`run_ratings`]).
+#[derive(Debug, thiserror::Error)]
+pub enum RateFilesError {
+    /// The options are wrong (no files, an output that is an input, a bad or unknown
+    /// anchor): the command line's fault.
+    #[error("{0}")]
+    Options(String),
+    /// A record file cannot be read, or its games cannot be rated (the fault of the
+    /// command line, which names the files).
+    #[error("{0}")]
+    Input(String),
+    /// The output cannot be written.
+    #[error("{0}")]
+    Output(String),
+}
+
+impl RateFilesError {
+    /// The same error, its control characters (of file names, tags or arguments) spaces.
+    fn without_controls(self) -> RateFilesError {
+        let clean = |e: String| e.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+        match self {
+            RateFilesError::Options(e) => RateFilesError::Options(clean(e)),
+            RateFilesError::Input(e) => RateFilesError::Input(clean(e)),
+            RateFilesError::Output(e) => RateFilesError::Output(clean(e)),
+        }
+    }
+}
+
 /// Runs `veletas ratings` for the standings (text, CSV or JSON; the HTML page is
 /// `crate::report::ratings_html`'s): the whole output, or the one-line error (without the
 /// `veletas ratings:` prefix; control characters of file names, tags or arguments become
 /// spaces). Nothing is printed here.
-pub fn run_ratings(args: &RatingsSettings) -> Result<String, String> {
-    ratings(args).map_err(|e| e.chars().map(|c| if c.is_control() { ' ' } else { c }).collect())
+pub fn run_ratings(args: &RatingsSettings) -> Result<String, RateFilesError> {
+    ratings(args).map_err(RateFilesError::without_controls)
 }
 
-fn ratings(args: &RatingsSettings) -> Result<String, String> {
-    let format = args.format.standings().ok_or("the HTML page is written by the report, not as standings")?;
+fn ratings(args: &RatingsSettings) -> Result<String, RateFilesError> {
+    let format = args.format.standings().ok_or_else(|| {
+        RateFilesError::Options("the HTML page is written by the report, not as standings".to_string())
+    })?;
     let (standings, _) = rate_files(args)?;
     Ok(standings.render(format, args.head_to_head))
 }
 
 /// The standings of the games of `args.files` (as `veletas ratings` rates them, notes
-/// included) and every file's name and games, for pages that show both. Errors are one
-/// line (control characters are not replaced here; see [`run_ratings`]).
-pub fn rate_files(args: &RatingsSettings) -> Result<(super::Standings, Vec<NamedFile>), String> {
+/// included) and every file's name and games, for pages that show both.
+pub fn rate_files(args: &RatingsSettings) -> Result<(super::Standings, Vec<NamedFile>), RateFilesError> {
+    use RateFilesError::{Input, Options};
     if args.files.is_empty() {
-        return Err("no record files given (usage: veletas ratings FILE...)".to_string());
+        return Err(Options("no record files given (usage: veletas ratings FILE...)".to_string()));
     }
     if let Some(output) = &args.output {
         let inputs: Vec<(&str, &Path)> = args.files.iter().map(|path| ("", path.as_path())).collect();
-        crate::output::check_not_input(("-o", output), &inputs)?;
+        crate::output::check_not_input(("-o", output), &inputs).map_err(Options)?;
     }
-    let anchor = args.anchor.as_deref().map(parse_anchor).transpose()?;
-    let mut collected = collect(&args.files, args.format == RatingsFormat::Html)?;
+    let anchor = args.anchor.as_deref().map(parse_anchor).transpose().map_err(Options)?;
+    let mut collected = collect(&args.files, args.format == RatingsFormat::Html).map_err(Input)?;
     if collected.groups.len() > 1 && !args.mix {
         let (first, first_file) = &collected.groups[0];
         let (second, second_file) = &collected.groups[1];
         let second_place =
             if first_file == second_file { "also".to_string() } else { format!("{} has", second_file.display()) };
-        return Err(format!(
+        return Err(Input(format!(
             "records of different tournaments: {} has {}, {second_place} {} (give --mix to rate them together)",
             first_file.display(),
             first,
             second
-        ));
+        )));
     }
     let skipped =
         collected.unfinished + collected.void + collected.self_play + collected.contradicted + collected.unreplayable;
     if collected.games.is_empty() {
         let files = args.files.len();
-        return Err(match skipped {
+        return Err(Input(match skipped {
             0 => format!("no games in the {}", if files == 1 { "file" } else { "files" }),
             _ => format!("no decided games between two engines ({skipped} skipped)"),
-        });
+        }));
     }
     let options = RatingOptions { anchor };
-    let mut standings = rate(&collected.games, &options).map_err(|e| e.to_string())?;
+    let mut standings = rate(&collected.games, &options).map_err(|e| match e {
+        RatingsError::UnknownAnchor(_) | RatingsError::BadAnchorRating(_) => Options(e.to_string()),
+        e => Input(e.to_string()),
+    })?;
     if collected.void > 0 {
         standings.notes.push(format!("{} void games (no engine moved) skipped", collected.void));
     }

@@ -57,10 +57,10 @@ pub enum RatingsError {
     #[error("no games to rate")]
     NoGames,
     /// A game of an engine against itself (same name for Black and White).
-    #[error("a game of '{0}' against itself cannot be rated")]
+    #[error("a game of '{}' against itself cannot be rated", veletas_rules::quoted(.0))]
     SelfPlay(String),
     /// The anchor names no engine of the field.
-    #[error("the anchor '{0}' is not an engine of the field")]
+    #[error("the anchor '{}' is not an engine of the field", veletas_rules::quoted(.0))]
     UnknownAnchor(String),
     /// The anchor's rating is not a finite number within ±[`files::MAX_ANCHOR`].
     #[error("the anchor's rating {0} is not a number from -100000 to 100000")]

@@ -9,12 +9,20 @@ use std::path::PathBuf;
 /// [`veletas_rules::MAX_QUOTED`] of other input).
 pub const MAX_COMMAND_SHOWN: usize = 120;
 
-/// Why a match could not be played.
+/// Why a match could not be played. [`RefereeError::Usage`] is the command line's fault
+/// (an option, or a file it names to read: the engines file, the openings), found before
+/// any engine starts; every other variant is found while running.
 #[derive(Debug, thiserror::Error)]
 pub enum RefereeError {
     /// Options that do not make a match.
     #[error("{0}")]
     Usage(String),
+    /// An output (`--report`, `--live`, `--log-protocol`) that cannot be written.
+    #[error("{0}")]
+    Output(String),
+    /// Something else that failed while running (a thread of the referee).
+    #[error("{0}")]
+    Failed(String),
     /// An engine that cannot be started at all.
     #[error("cannot start engine '{}': {detail}", veletas_rules::quoted_to(.command, MAX_COMMAND_SHOWN))]
     Engine {
@@ -51,4 +59,12 @@ pub enum RefereeError {
         /// What is wrong with it.
         detail: String,
     },
+}
+
+impl RefereeError {
+    /// Whether the options are at fault ([`RefereeError::Usage`]), not what happened
+    /// while running.
+    pub fn is_usage(&self) -> bool {
+        matches!(self, RefereeError::Usage(_))
+    }
 }

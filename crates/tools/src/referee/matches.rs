@@ -202,7 +202,7 @@ fn engines(args: &MatchSettings) -> Result<(Vec<field::EngineDef>, Option<TimeCo
 /// `game 1/2: BLACK (black) vs WHITE (white), opening OPENING`.
 pub fn dry_run_match(args: &MatchSettings) -> Result<String, RefereeError> {
     let (defs, _) = engines(args)?;
-    let book = args.common.opening_book().map_err(RefereeError::Usage)?;
+    let book = args.common.opening_book()?;
     let raw: Vec<String> = defs.iter().map(|d| d.name.clone().unwrap_or_else(|| d.command.text.clone())).collect();
     let fixed: Vec<bool> = defs.iter().map(|d| d.name.is_some()).collect();
     let names = unique_names(&raw, &fixed);
@@ -227,7 +227,7 @@ pub fn dry_run_match(args: &MatchSettings) -> Result<String, RefereeError> {
 pub fn run_match(args: &MatchSettings) -> Result<MatchSummary, RefereeError> {
     let common = &args.common;
     let (defs, time_control) = engines(args)?;
-    let book = common.opening_book().map_err(RefereeError::Usage)?;
+    let book = common.opening_book()?;
     let log = common.engine_log_path();
     common.check_outputs(common.record.as_deref(), log.as_deref(), &[])?;
     common.warn_about_concurrency();
@@ -341,7 +341,7 @@ pub fn run_match(args: &MatchSettings) -> Result<MatchSummary, RefereeError> {
         let panel = summary.panel(names(&runner)).html();
         crate::report::page(&[(file, records)], &args.event, &panel)
             .and_then(|page| crate::picture::write_output(Some(path), page.as_bytes()))
-            .map_err(|e| RefereeError::Usage(format!("--report: {e}")))?;
+            .map_err(|e| RefereeError::Output(format!("--report: {e}")))?;
     }
     if runner.interrupted {
         return Err(RefereeError::Interrupted(runner.interruption()));

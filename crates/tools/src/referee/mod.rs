@@ -45,7 +45,7 @@ use openings::OpeningBook;
 use veletas_rules::{RuleSet, Rules};
 
 pub use clock::{ByoYomiSpec, ClockSpec, TimeControl};
-pub use error::RefereeError;
+pub use error::{MAX_COMMAND_SHOWN, RefereeError};
 pub use game::{PlayedGame, Termination};
 pub use matches::{dry_run_match, run_match};
 pub use orphans::{adopt_orphans, end_orphans};
@@ -195,7 +195,7 @@ impl CommonSettings {
     ) -> Result<(), RefereeError> {
         for (option, path) in [("--report", &self.report), ("--live", &self.live)] {
             if let Some(path) = path {
-                crate::report::check_writable(option, path).map_err(RefereeError::Usage)?;
+                crate::report::check_writable(option, path).map_err(RefereeError::Output)?;
             }
         }
         let mut taken: Vec<(&str, &Path)> = inputs.to_vec();
@@ -247,8 +247,11 @@ impl CommonSettings {
 
     /// The openings these settings give (`--openings`, else random ones of `--size`, the
     /// rules, `--random-setup` and `--seed`).
-    pub fn opening_book(&self) -> Result<OpeningBook, String> {
-        OpeningBook::new(&self.openings, self.size, self.rules()?, self.random_setup, self.seed)
+    pub fn opening_book(&self) -> Result<OpeningBook, RefereeError> {
+        let rules = self.rules().map_err(RefereeError::Usage)?;
+        // A file named by an option that is not an openings file is the option's fault.
+        OpeningBook::new(&self.openings, self.size, rules, self.random_setup, self.seed)
+            .map_err(|e| RefereeError::Usage(e.to_string()))
     }
 
     /// The engines' log file: `--engine-log`, else the record file's name plus `.engines.log`.

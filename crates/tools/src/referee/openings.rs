@@ -150,6 +150,17 @@ impl OpeningsSpec {
     }
 }
 
+/// Why [`OpeningBook::new`] has no book.
+#[derive(Debug, thiserror::Error)]
+pub enum OpeningsError {
+    /// The options are wrong (`--openings`' words, `--size`): a usage error.
+    #[error("{0}")]
+    Options(String),
+    /// The openings file cannot be read, or holds something else than openings of the match.
+    #[error("{0}")]
+    File(String),
+}
+
 impl OpeningBook {
     /// The book of `openings` (`FILE [order=...] [start=N] [plies=N]`, as `--openings` gives
     /// them: the file's size must agree with `size`), or, when `openings` is empty, random
@@ -161,17 +172,24 @@ impl OpeningBook {
         rules: Rules,
         random_setup: bool,
         seed: u64,
-    ) -> Result<OpeningBook, String> {
-        let spec = if openings.is_empty() { None } else { Some(OpeningsSpec::parse(openings)?) };
+    ) -> Result<OpeningBook, OpeningsError> {
+        let spec = match openings.is_empty() {
+            true => None,
+            false => Some(OpeningsSpec::parse(openings).map_err(OpeningsError::Options)?),
+        };
         let list = match &spec {
-            Some(spec) => Some(read_openings(&spec.file, size, rules)?),
+            Some(spec) => Some(read_openings(&spec.file, size, rules).map_err(OpeningsError::File)?),
             None => None,
         };
         let variant = match (&list, size) {
-            (Some(list), _) => list.first().map(|o| o.variant).ok_or("the openings file holds no opening")?,
+            (Some(list), _) => list
+                .first()
+                .map(|o| o.variant)
+                .ok_or_else(|| OpeningsError::File("the openings file holds no opening".into()))?,
             (None, size) => {
                 let size = size.unwrap_or(10);
-                Variant::from_size(size).ok_or_else(|| format!("--size {size}: the board is 7, 9 or 10"))?
+                Variant::from_size(size)
+                    .ok_or_else(|| OpeningsError::Options(format!("--size {size}: the board is 7, 9 or 10")))?
             }
         };
         let spec = spec.unwrap_or_default();
@@ -511,7 +529,7 @@ mod tests {
         std::fs::write(&file, lines).map_err(|e| e.to_string())?;
         let openings: Vec<String> =
             std::iter::once(file.display().to_string()).chain(words.iter().map(|w| w.to_string())).collect();
-        OpeningBook::new(&openings, Some(7), Rules::CLASSIC, false, seed)
+        OpeningBook::new(&openings, Some(7), Rules::CLASSIC, false, seed).map_err(|e| e.to_string())
     }
 
     const SEVEN: &str = "d4 b2,f6\nc3 e2,f6\ne5 b2,c6\nc5 b2,f6\ne3 b2,f6\n";

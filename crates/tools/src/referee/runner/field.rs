@@ -60,7 +60,7 @@ impl Field {
         let protocol = match &common.log_protocol {
             Some(path) => Some(
                 ProtocolLog::open(path)
-                    .map_err(|e| RefereeError::Usage(format!("--log-protocol {}: {e}", path.display())))?,
+                    .map_err(|e| RefereeError::Output(format!("--log-protocol {}: {e}", path.display())))?,
             ),
             None => None,
         };
@@ -151,7 +151,7 @@ impl Field {
             handles
                 .into_iter()
                 .map(|h| {
-                    h.join().unwrap_or_else(|_| Err(RefereeError::Usage("the start-up of an engine failed".into())))
+                    h.join().unwrap_or_else(|_| Err(RefereeError::Failed("the start-up of an engine failed".into())))
                 })
                 .collect()
         });

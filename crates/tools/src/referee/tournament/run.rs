@@ -91,7 +91,7 @@ impl Plan {
                 defs.len()
             )));
         }
-        let book = common.opening_book().map_err(usage)?;
+        let book = common.opening_book()?;
         let schedule = match args.format {
             Format::Knockout => {
                 check_knockout(defs.len(), args.games_per_pair).map_err(usage)?;
@@ -433,7 +433,8 @@ pub fn run_tournament(args: &TournamentSettings) -> Result<TournamentReport, Ref
     runner.finish(None)?;
     let knockout = outcome?;
     if let (Some(path), Some(records)) = (&common.report, runner.records.take()) {
-        write_report(path, args, &plan, &fingerprint, &runner, records).map_err(|e| usage(format!("--report: {e}")))?;
+        write_report(path, args, &plan, &fingerprint, &runner, records)
+            .map_err(|e| RefereeError::Output(format!("--report: {e}")))?;
     }
     let sprt = common.sprt.and_then(|spec| {
         let mut tally = Tally::default();

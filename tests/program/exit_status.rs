@@ -1,0 +1,58 @@
+//! The exit status tells the two kinds of error apart (issue 43, item 3): 2 when the
+//! command line cannot work (clap's refusals, a bad option value, options that contradict),
+//! 1 when the command failed while it ran (an engine that cannot start, an output that
+//! cannot be written), each with one line on stderr.
+
+use crate::support::{refusal, veletas};
+
+/// Asserts a failure at run time: exit 1, nothing on stdout, one line on stderr starting
+/// `veletas COMMAND: ` and holding `what`.
+fn assert_failed(args: &[&str], what: &str) {
+    let out = veletas(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+    assert!(out.stdout.is_empty(), "{args:?} printed on stdout");
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    assert!(stderr.starts_with(&format!("veletas {}: ", args[0])) && stderr.contains(what), "{args:?}: {stderr}");
+}
+
+#[test]
+fn an_engine_that_cannot_start_exits_1_in_one_line() {
+    let dir = scratch!("engine");
+    let missing = dir.join("no-such-engine").display().to_string();
+    let ours = format!("{} --player random", env!("CARGO_BIN_EXE_veletas"));
+    for command in ["match", "tournament"] {
+        let args = [command, "--engine", &ours, "--engine", &missing, "--size", "7", "-q"];
+        assert_failed(&args, &format!("cannot start {missing}"));
+    }
+    assert_failed(&["book", "--engine", &missing, "--candidates", "2"], &missing);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_output_that_cannot_be_written_exits_1_in_one_line() {
+    let dir = scratch!("output");
+    let unwritable = dir.join("no-such-dir").join("out.svg").display().to_string();
+    assert_failed(&["render", "7/7/7/7/7/7/7 b", "-o", &unwritable], &format!("{unwritable}: cannot write"));
+    let games = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/example-game.txt");
+    let games = games.to_str().unwrap();
+    assert_failed(&["view", games, "-o", &unwritable], &unwritable);
+    let rated = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/random-player-20-games.txt");
+    assert_failed(&["ratings", rated.to_str().unwrap(), "-o", &unwritable], &unwritable);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_bad_option_exits_2_in_one_line() {
+    // clap's refusals, a value a parser refuses, and options that do not go together.
+    let line = refusal(&["match", "--engine", "a", "--engine", "b", "--movetime", "x"]);
+    assert!(line.contains("'x' is not a number of seconds"), "{line}");
+    let line = refusal(&["match", "--engine", "a", "--engine", "b", "--games", "3"]);
+    assert!(line.contains("3"), "{line}");
+    let line = refusal(&["match", "--engine", "a", "--engine", "b", "--engine", "c"]);
+    assert!(line.starts_with("veletas match: "), "{line}");
+    let line = refusal(&["render", "7/7/7 b"]);
+    assert!(line.starts_with("veletas render: invalid position"), "{line}");
+    let line = refusal(&["book", "--engine", "'unclosed"]);
+    assert!(line.starts_with("veletas book: --engine: "), "{line}");
+}
