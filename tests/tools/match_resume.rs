@@ -20,7 +20,7 @@ fn a_match(dir: &Path, extra: &[&str]) -> Output {
 /// record left as it was.
 fn assert_refused(dir: &Path, out: &Output, what: &str, record: &str) {
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
     let lines: Vec<&str> = stderr.lines().filter(|l| !l.ends_with("they are not played again")).collect();
     assert_eq!(lines.len(), 1, "{stderr}");
     assert!(lines[0].contains(what), "{what}: {stderr}");

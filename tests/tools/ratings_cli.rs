@@ -180,7 +180,7 @@ fn each_bad_input_gives_one_line_and_a_non_zero_exit() {
     fails_with(&ratings(&[&good, &"--format", &"xml"]), &["unknown format 'xml'"]);
     fails_with(&ratings(&[]), &["no record files given"]);
     fails_with(&ratings(&[&dir.join("two\nlines.txt")]), &["two lines.txt", "cannot read"]);
-    fails_with(&ratings(&[&good, &"--anchor", &"new\rline=0"]), &["anchor 'new line'"]);
+    fails_with(&ratings(&[&good, &"--anchor", &"new\rline=0"]), &[r"anchor 'new\rline'"]);
 }
 
 #[test]

@@ -9,9 +9,9 @@ use std::path::PathBuf;
 /// [`veletas_rules::MAX_QUOTED`] of other input).
 pub const MAX_COMMAND_SHOWN: usize = 120;
 
-/// Why a match could not be played. [`RefereeError::Usage`] is the command line's fault
-/// (an option, or a file it names to read: the engines file, the openings), found before
-/// any engine starts; every other variant is found while running.
+/// Why a match could not be played. [`RefereeError::Usage`] and [`RefereeError::Record`]
+/// are the command line's fault (an option, or a file it names to read: the engines file,
+/// the openings, a record to resume); every other variant is found while running.
 #[derive(Debug, thiserror::Error)]
 pub enum RefereeError {
     /// Options that do not make a match.
@@ -51,7 +51,8 @@ pub enum RefereeError {
     /// A signal stopped the games before their end: what was played and how to resume.
     #[error("{0}")]
     Interrupted(String),
-    /// A record file that cannot be resumed.
+    /// A record file that cannot be resumed (not a regular file, not records, or games of
+    /// another match or tournament): the fault of the command line, which names it.
     #[error("{path}: {detail}")]
     Record {
         /// The record file.
@@ -59,12 +60,21 @@ pub enum RefereeError {
         /// What is wrong with it.
         detail: String,
     },
+    /// A record file that cannot be written on: another referee is writing it, a game
+    /// cannot be appended, or someone else changed it while the games ran.
+    #[error("{path}: {detail}")]
+    RecordWrite {
+        /// The record file.
+        path: PathBuf,
+        /// What went wrong.
+        detail: String,
+    },
 }
 
 impl RefereeError {
-    /// Whether the options are at fault ([`RefereeError::Usage`]), not what happened
-    /// while running.
+    /// Whether the command line is at fault ([`RefereeError::Usage`], a
+    /// [`RefereeError::Record`] that cannot be resumed), not what happened while running.
     pub fn is_usage(&self) -> bool {
-        matches!(self, RefereeError::Usage(_))
+        matches!(self, RefereeError::Usage(_) | RefereeError::Record { .. })
     }
 }

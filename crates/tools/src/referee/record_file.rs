@@ -113,7 +113,7 @@ impl LockedRecord {
             return Ok(());
         }
         let path = self.path.clone();
-        let record_error = |detail: String| RefereeError::Record { path: path.clone(), detail };
+        let record_error = |detail: String| RefereeError::RecordWrite { path: path.clone(), detail };
         let now = self.file.metadata().map_err(io_error(&path))?.len();
         let ours = now >= self.len && self.read_tail(self.len).map_err(io_error(&path))? == self.tail;
         if ours && now == self.len {
@@ -245,7 +245,7 @@ fn lock(file: &File, path: &Path, wait: bool) -> Result<(), RefereeError> {
     let holder = file.metadata().ok().and_then(|meta| lock_holder(meta.dev(), meta.ino()));
     let who = holder.map_or("another referee".to_string(), |pid| format!("another referee (pid {pid})"));
     if !wait {
-        return Err(RefereeError::Record {
+        return Err(RefereeError::RecordWrite {
             path: path.to_path_buf(),
             detail: format!("{who} is writing this record file; give --wait to wait for it"),
         });
@@ -286,7 +286,7 @@ fn lock_holder(dev: u64, ino: u64) -> Option<u32> {
 /// is cut back to its length before, so it never ends in part of a game, and the error
 /// (one line) says so.
 pub(super) fn append_game(record: &mut LockedRecord, path: &Path, text: &str) -> Result<(), RefereeError> {
-    let record_error = |detail: String| RefereeError::Record { path: path.to_path_buf(), detail };
+    let record_error = |detail: String| RefereeError::RecordWrite { path: path.to_path_buf(), detail };
     record.set_aside_foreign()?;
     let file = &mut record.file;
     let before = file.metadata().map_err(io_error(path))?.len();
