@@ -207,3 +207,40 @@ fn the_examples_in_docs_ratings_md_are_what_the_command_prints() {
     }
     assert_eq!(examples, 4);
 }
+
+/// The standard normal distribution function by Simpson's rule over the density from -12,
+/// independent of the erf the library uses.
+fn normal_cdf(z: f64) -> f64 {
+    let density = |x: f64| (-x * x / 2.0).exp() / (2.0 * std::f64::consts::PI).sqrt();
+    let (from, steps) = (-12.0, 20_000);
+    let h = (z - from) / steps as f64;
+    let inner: f64 = (1..steps).map(|k| density(from + k as f64 * h) * if k % 2 == 1 { 4.0 } else { 2.0 }).sum();
+    h / 3.0 * (density(from) + inner + density(z))
+}
+
+#[test]
+fn a_pairs_los_is_the_same_number_in_match_and_ratings() {
+    let dir = scratch!("los");
+    let record = dir.join("g.txt");
+    let fake = env!("CARGO_BIN_EXE_veletas-fake-engine");
+    let (a, b) = (format!("a={fake} --seed 1"), format!("b={fake} --seed 2"));
+    let args = ["match", "--engine", &a, "--engine", &b, "--size", "7", "--games", "12", "-q", "--record"];
+    let out = crate::support::veletas(&[&args[..], &[record.to_str().unwrap()]].concat());
+    let summary = stdout(&out);
+    let los_line = summary.lines().find(|l| l.contains(", LOS ")).expect("the summary's LOS");
+    let match_los: f64 = los_line.rsplit("LOS ").next().unwrap().trim_end_matches('%').parse().unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&ratings(&[&record, &"--head-to-head", &"--format", &"json"]))).unwrap();
+    let pair = &json["head_to_head"][0];
+    let (wins, losses) = (pair["wins"].as_f64().unwrap(), pair["losses"].as_f64().unwrap());
+    let first_los = pair["los"].as_f64().unwrap();
+    // The match speaks for engine 1 (a); ratings for the better-ranked engine.
+    let a_los = if pair["first"] == "a" { first_los } else { 1.0 - first_los };
+    assert!((100.0 * a_los - match_los).abs() < 0.051, "match {match_los}%, ratings {a_los}: {summary}");
+    let independent = normal_cdf((wins - losses) / (wins + losses).sqrt());
+    assert!((first_los - independent).abs() < 5e-5, "{first_los} vs {independent}");
+    let text = stdout(&ratings(&[&record, &"--head-to-head"]));
+    let shown = format!("{:.1}%", 100.0 * independent);
+    assert!(text.lines().any(|l| l.trim_end().ends_with(&shown)), "{shown} not in {text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -97,6 +97,10 @@ pub struct PairJson {
     pub lower: Option<f64>,
     /// Upper bound (95%).
     pub upper: Option<f64>,
+    /// The first's likelihood of superiority from these games alone, to 4 decimals (as
+    /// `veletas match` computes it).
+    #[serde(default)]
+    pub los: f64,
     /// Whether half a game was added to each side.
     pub adjusted: bool,
 }
@@ -151,6 +155,7 @@ impl RatingsJson {
                         elo: tenths_value(p.interval.elo),
                         lower: tenths_value(p.interval.lower),
                         upper: tenths_value(p.interval.upper),
+                        los: (p.los() * 1e4).round() / 1e4,
                         adjusted: p.interval.adjusted,
                     })
                     .collect()

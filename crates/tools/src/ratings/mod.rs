@@ -151,6 +151,15 @@ pub struct HeadToHead {
     pub interval: EloInterval,
 }
 
+impl HeadToHead {
+    /// The likelihood that the first is the stronger from these games alone: the very
+    /// figure `veletas match` prints for the same wins and losses ([`Score::los`], one
+    /// computation for both), where the LOS matrix is the model's, from every game.
+    pub fn los(&self) -> f64 {
+        self.score.los()
+    }
+}
+
 /// Said under a head-to-head table holding a pair that won or lost every game: how its
 /// finite Elo and interval were found ([`crate::stats::Score::elo_interval`]).
 pub const ADJUSTED_NOTE: &str =

@@ -88,6 +88,7 @@ fn head_to_head_line(s: &Standings, pair: &HeadToHead) -> Vec<String> {
         format!("{}%", tenths(pair.score.fraction().unwrap_or(0.0) * 100.0)),
         signed(i.elo),
         format!("[{}, {}]", signed(i.lower), signed(i.upper)),
+        format!("{:.1}%", 100.0 * pair.los()),
     ]
 }
 
@@ -174,9 +175,11 @@ impl Standings {
 
         if head_to_head {
             out.push_str(
-                "\nHead to head (each pair's games alone: Elo of the first over the second, 95% interval)\n\n",
+                "\nHead to head (each pair's games alone: Elo of the first over the second, 95% interval, LOS as \
+                 veletas match gives it)\n\n",
             );
-            let mut rows = vec![["first", "second", "result", "score", "Elo", "interval"].map(String::from).to_vec()];
+            let header = ["first", "second", "result", "score", "Elo", "interval", "LOS"];
+            let mut rows = vec![header.map(String::from).to_vec()];
             let pairs = self.head_to_head();
             rows.extend(pairs.iter().map(|pair| head_to_head_line(self, pair)));
             out.push_str(&table(&rows, &[0, 1]));
