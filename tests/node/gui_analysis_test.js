@@ -5,7 +5,9 @@
 // tried by clicks from the game's position and from a browsed one are kept as a tree (shown
 // again, stepped with the arrow keys, deleted, kept over a reload), and never change the
 // game; Undo while the engine thinks stops its search; a game won on the board says which
-// claim decided it; the page is usable on a phone's screen (390 × 844). No console errors.
+// claim decided it; on a laptop's window (1366 × 768) the board, its bar and the graph fit
+// without scrolling, a variation's "browsing" bar shown too; the page is usable on a phone's
+// screen (390 × 844). No console errors.
 // Screenshots go to OUT_DIR/screenshots.
 //
 // Usage: node gui_analysis_test.js VELETAS_BINARY OUT_DIR
@@ -130,6 +132,21 @@ async function main() {
       assert.fail('a turn takes a few clicks')
     }
     const api = (p) => page.evaluate(async (u) => (await fetch(u)).json(), p)
+    // The board, its evaluation bar and the win-rate graph lie inside the window (1366 x 768, a
+    // laptop's) as laid out, without scrolling: none is cut at the bottom or the side.
+    const fitsInWindow = async (when) => {
+      const boxes = await page.evaluate(() => ['board', 'eval-bar', 'graph-area'].map((id) => {
+        const box = document.getElementById(id).getBoundingClientRect()
+        return {id, hidden: box.height === 0, left: box.left + scrollX, top: box.top + scrollY,
+          right: box.right + scrollX, bottom: box.bottom + scrollY, width: innerWidth, height: innerHeight}
+      }))
+      for (const b of boxes) {
+        assert.ok(!b.hidden, `${when}: #${b.id} is shown`)
+        assert.ok(b.left >= 0 && b.top >= 0 && b.right <= b.width && b.bottom <= b.height,
+          `${when}: #${b.id} (${Math.round(b.left)},${Math.round(b.top)})-(${Math.round(b.right)},${Math.round(b.bottom)}) ` +
+          `lies inside the ${b.width} x ${b.height} window`)
+      }
+    }
 
     // ---- a game between two persons, analysed by the scripted engine ----
     await page.goto(server.url, {waitUntil: 'load'})
@@ -150,6 +167,7 @@ async function main() {
     assert.deepEqual(game.moves, ['d4', 'b2,f6'])
     assert.equal(await data('eval'), '', 'no evaluation before an analysis')
     assert.ok(await page.$eval('#eval-bar', (bar) => !bar.hidden && /no analysis/.test(bar.title)), 'the bar says it has none')
+    await fitsInWindow('a game shown')
 
     // The evaluation bar and the "wins" column: Black to move, 70% for Black.
     await page.select('#analysis-engine', '0')
@@ -186,6 +204,7 @@ async function main() {
     await page.click('#analysis tbody tr')
     await until((l) => document.body.dataset.line === l, LINE.join(' '))
     assert.equal(await data('browse'), '2', 'the variation leaves from the game\'s position after turn 2')
+    await fitsInWindow('a variation shown, the "browsing" bar above the board')
     const end = await pieces()
     assert.equal(end.d7, 's'); assert.equal(end.d4, 'b'); assert.equal(end.f1, 's'); assert.equal(end.f6, 'w')
     assert.equal(end.b7, 's'); assert.equal(end.b2, 'b')
