@@ -44,8 +44,10 @@ fn hostile_names_reach_records_lines_and_csv_short_and_clean() {
         for tag in ["Black", "White"] {
             let name = game.tag(tag).unwrap();
             assert!(!has_control(name), "{name:?}");
-            // The name and the version, each at most 64 characters and a cut mark.
-            assert!(name.chars().count() <= 64 + 3 + 1 + 64 + 3, "{} characters", name.chars().count());
+            // The name and the version, each at most 64 characters and a cut mark, then the
+            // command line's words: at most 60 characters, a cut mark and a fingerprint.
+            let words = " (".len() + 60 + "... ".len() + 8 + ")".len();
+            assert!(name.chars().count() <= 64 + 3 + 1 + 64 + 3 + words, "{} characters", name.chars().count());
         }
     }
     let csv = run(&dir, &["ratings", "g.txt", "--format", "csv"]);

@@ -72,7 +72,7 @@ fn a_swap_exchanges_the_engines_colours_and_is_recorded() {
         assert_eq!(g.tag("Swap").is_some(), swapped, "{g}");
         assert_eq!(g.moves.iter().any(|m| m == "swap"), swapped, "{g}");
         assert_eq!(g.tag("BlackEngine"), Some("1"), "{g}");
-        assert_eq!(g.tag("Black"), Some("swapper 0.1"));
+        assert_eq!(g.tag("Black"), Some("swapper 0.1 (--seed 1 --swap --name swapper)"));
         let end = g.position_after(None).unwrap();
         assert_eq!(end.winner(), g.winner(), "{g}");
         assert_eq!(g.tag("Termination"), Some("normal"));

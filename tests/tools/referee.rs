@@ -49,7 +49,8 @@ fn a_short_match_between_random_movers_on_7x7() {
     assert_eq!(summary.pentanomial.pairs(), 3);
     assert_eq!(summary.terminations, vec![(Termination::Normal, 6)]);
     assert_eq!(summary.disagreements, 0);
-    assert_eq!(summary.names, ["alpha 0.1".to_string(), "beta 0.1".to_string()]);
+    // Each name carries its command line's arguments.
+    assert_eq!(summary.names, ["alpha 0.1 (--seed 1 --name alpha)", "beta 0.1 (--seed 2 --name beta)"]);
 
     let games = read_games(&record);
     assert_eq!(games.len(), 6);
@@ -62,8 +63,8 @@ fn a_short_match_between_random_movers_on_7x7() {
         assert_eq!(g.tag("Size"), Some("7"));
         assert_eq!(g.tag("TimeControl"), Some("movetime 1"));
         assert_eq!(g.tag("FinalScoreBlack"), Some(veletas::record::result_token(g.result)));
-        let black = if g.tag("BlackEngine") == Some("1") { "alpha 0.1" } else { "beta 0.1" };
-        assert_eq!(g.tag("Black"), Some(black));
+        let black = if g.tag("BlackEngine") == Some("1") { &summary.names[0] } else { &summary.names[1] };
+        assert_eq!(g.tag("Black"), Some(black.as_str()));
         // Writing the parsed game again gives the same game back.
         assert_eq!(parse_records(&g.to_string()).unwrap(), vec![g.clone()]);
     }

@@ -66,12 +66,15 @@ pub fn distinct_names(names: &[String], fixed: &[bool], commands: &[&EngineComma
 }
 
 /// Command-line words as a name shows them: at most [`MAX_NAME_WORDS`] characters, control
-/// characters as spaces; past it the cut is marked and followed by a fingerprint of the
+/// and bidirectional characters as spaces (as in the engine's own name); past it the cut is marked and followed by a fingerprint of the
 /// whole text (FNV-1a, 32 bits), so that two long command lines with the same start still
 /// give two names.
 fn shown_words(text: &str) -> String {
     use std::hash::Hasher as _;
-    let clean: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let clean: String = text
+        .chars()
+        .map(|c| if c.is_control() || veletas_rules::is_bidirectional_control(c) { ' ' } else { c })
+        .collect();
     if clean.chars().count() <= MAX_NAME_WORDS {
         return clean;
     }
