@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use veletas_gui::{GuiError, GuiSettings};
+use veletas_gui::{Gui, GuiError, GuiSettings};
 
 use super::error::{Classified, CommandError, classified, failed};
 
@@ -48,7 +48,15 @@ impl From<GuiArgs> for GuiSettings {
 /// Runs `veletas gui`, offering this very program as the default engine.
 pub(super) fn gui(args: GuiArgs) -> Result<(), CommandError> {
     let program = std::env::current_exe().map_err(|e| failed("gui")(format!("cannot find this program: {e}")))?;
-    veletas_gui::run(&GuiSettings::from(args), &program).map_err(classified("gui"))
+    let settings = GuiSettings::from(args);
+    let gui = Gui::bind(&settings, &program).map_err(classified("gui"))?;
+    // Ctrl-C (and SIGTERM) end the serving; the games are closed and their engines ended.
+    if let Err(e) = ctrlc::set_handler(gui.stopper()) {
+        log::warn!("cannot catch Ctrl-C: {e}");
+    }
+    gui.announce(settings.no_browser).map_err(classified("gui"))?;
+    gui.serve();
+    Ok(())
 }
 
 impl Classified for GuiError {

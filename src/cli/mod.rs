@@ -263,9 +263,13 @@ fn run_command(cli: Cli) -> Result<(), CommandError> {
     Ok(())
 }
 
-/// Runs a tool that starts engines as the adopter of the processes orphaned below it, and
-/// ends those left when it is done (`veletas_tools::referee::adopt_orphans`: Linux).
+/// Runs a tool that starts engines with the referee's signal handling (a signal ends every
+/// engine group; while games run, a first SIGINT or SIGTERM stops them in order:
+/// `veletas_tools::referee::handle_signals`), as the adopter of the processes orphaned
+/// below it, ending those left when it is done (`veletas_tools::referee::adopt_orphans`:
+/// Linux). The command line owns the process's signals: no library call installs handlers.
 fn ending_orphans<T>(run: impl FnOnce() -> T) -> T {
+    crate::referee::handle_signals();
     crate::referee::adopt_orphans();
     let done = run();
     crate::referee::end_orphans();

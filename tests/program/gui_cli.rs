@@ -56,3 +56,24 @@ fn the_engines_of_an_engines_file_and_of_engine_are_offered_by_the_page() {
     assert!(answer.contains(r#""engines":["strong","easy"]"#), "{answer}");
     assert!(stderr.contains("strong: movetime not used here"), "{stderr}");
 }
+
+#[test]
+fn sigterm_and_sigint_stop_the_server_with_success() {
+    // The command line owns the signals: `veletas gui` sets its handler, which ends the
+    // serving (closing every game) instead of killing the process part way.
+    for signal in [libc::SIGTERM, libc::SIGINT] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_veletas"))
+            .args(["gui", "--no-browser", "--port", "0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("veletas gui starts");
+        let mut url = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut url).unwrap();
+        assert!(url.starts_with("http://"), "{url}");
+        // SAFETY: kill(2) on the child's own pid.
+        assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
+        let status = child.wait().unwrap();
+        assert!(status.success(), "signal {signal}: {status:?}");
+    }
+}

@@ -285,27 +285,26 @@ impl Gui {
     }
 }
 
-/// Runs the server until the process is stopped. `program` is our own engine's binary.
-/// The URL is the first line on stdout.
-pub fn run(args: &GuiSettings, program: &std::path::Path) -> Result<(), GuiError> {
-    let gui = Gui::bind(args, program)?;
-    {
-        use std::io::Write as _;
-        let mut out = std::io::stdout().lock();
-        writeln!(out, "{}", gui.url).and_then(|()| out.flush()).map_err(|e| GuiError::Serve(format!("stdout: {e}")))?;
+impl Gui {
+    /// Says where the page is: its URL as the first line on stdout, the notes on stderr,
+    /// and, unless `no_browser`, the page opened in a browser. (The command line then sets
+    /// its Ctrl-C handler to the [`Gui::stopper`] and calls [`Gui::serve`].)
+    pub fn announce(&self, no_browser: bool) -> Result<(), GuiError> {
+        {
+            use std::io::Write as _;
+            let mut out = std::io::stdout().lock();
+            writeln!(out, "{}", self.url)
+                .and_then(|()| out.flush())
+                .map_err(|e| GuiError::Serve(format!("stdout: {e}")))?;
+        }
+        for note in self.elsewhere.iter().chain(&self.notes) {
+            eprintln!("{note}");
+        }
+        if !no_browser {
+            open_browser(&self.url);
+        }
+        Ok(())
     }
-    for note in gui.elsewhere.iter().chain(&gui.notes) {
-        eprintln!("{note}");
-    }
-    // Ctrl-C (and SIGTERM) end the serving; the games are closed and their engines ended.
-    if let Err(e) = ctrlc::set_handler(gui.stopper()) {
-        log::warn!("cannot catch Ctrl-C: {e}");
-    }
-    if !args.no_browser {
-        open_browser(&gui.url);
-    }
-    gui.serve();
-    Ok(())
 }
 
 #[cfg(test)]

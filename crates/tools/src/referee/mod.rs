@@ -49,6 +49,7 @@ pub use error::{MAX_COMMAND_SHOWN, RefereeError};
 pub use game::{PlayedGame, Termination};
 pub use matches::{dry_run_match, run_match};
 pub use orphans::{adopt_orphans, end_orphans};
+pub use process::handle_signals;
 pub use record_file::today;
 pub use runner::GameResult;
 pub use summary::{GameOutcome, MatchSummary, SprtSpec};

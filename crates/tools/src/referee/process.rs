@@ -6,7 +6,9 @@
 //! children: [`kill_group`] signals the whole group. The groups of the engines alive are
 //! kept in a fixed table that a signal handler can read without allocating or locking:
 //! on SIGINT, SIGTERM or SIGHUP the referee ends every engine group, then dies of the
-//! signal as it would have. (Engines in their own groups no longer receive the terminal's
+//! signal as it would have. The handlers are the process's: the program's command line
+//! installs them ([`handle_signals`]) before it starts engines, and no constructor here
+//! does (a library caller without them gets the signals' default actions). (Engines in their own groups no longer receive the terminal's
 //! Ctrl-C themselves, so this handler is what keeps them from outliving the referee.)
 //!
 //! While games are being played ([`stop_gracefully`]), a first SIGINT or SIGTERM only asks
@@ -45,10 +47,17 @@ static STOP: AtomicBool = AtomicBool::new(false);
 /// Set by a second SIGINT or SIGTERM received while [`GRACEFUL`]: every engine was ended.
 static STOP_NOW: AtomicBool = AtomicBool::new(false);
 
-/// Makes a first SIGINT or SIGTERM ask to stop (`true`) instead of ending everything at
-/// once, installing the handlers if needed.
-pub(crate) fn stop_gracefully(on: bool) {
+/// Installs, once for the whole process, the referee's handlers of SIGINT, SIGTERM and
+/// SIGHUP (see the module documentation) where they have their default action, and
+/// ignores SIGXFSZ: the command line calls it before `match`, `tournament`, `check` or
+/// `book` starts an engine.
+pub fn handle_signals() {
     HANDLERS.call_once(install_handlers);
+}
+
+/// Makes a first SIGINT or SIGTERM ask to stop (`true`) instead of ending everything at
+/// once (with the handlers of [`handle_signals`]).
+pub(crate) fn stop_gracefully(on: bool) {
     GRACEFUL.store(on, Ordering::SeqCst);
 }
 
@@ -62,10 +71,9 @@ pub(crate) fn stopping_now() -> bool {
     STOP_NOW.load(Ordering::SeqCst)
 }
 
-/// Notes `pgid` as an engine group to end on a fatal signal, installing the handlers
-/// on first use.
+/// Notes `pgid` as an engine group to end on a fatal signal (by the handlers of
+/// [`handle_signals`]).
 pub(crate) fn register_group(pgid: i32) {
-    HANDLERS.call_once(install_handlers);
     for slot in &LIVE_GROUPS {
         if slot.compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst).is_ok() {
             return;
