@@ -95,3 +95,30 @@ fn list_commands_replies_the_table() {
     let names: Vec<&str> = COMMANDS.iter().map(|(n, _, _)| *n).collect();
     assert_eq!(String::from_utf8(output).unwrap(), format!("= {}\n\n", names.join("\n")));
 }
+
+#[test]
+fn the_genmove_analyze_steps_example_is_what_the_engine_answers() {
+    // protocol.md's example: `veletas --seed 1` on 7x7 with `playouts 200` after `play b d4`
+    // and `play w c7,e1`, its report line shortened with `...`.
+    let mut lines = DOC.lines().skip_while(|l| *l != "> genmove_analyze_steps b");
+    assert!(lines.next().is_some(), "protocol.md has no genmove_analyze_steps example");
+    let block: Vec<&str> = lines.take_while(|l| *l != "```").collect();
+    let player = EngineArgs::default().player(1).unwrap();
+    let mut engine = Engine::new(Variant::STANDARD, Box::new(player));
+    let input = "boardsize 7\nclear_board\nplayouts 200\nplay b d4\nplay w c7,e1\ngenmove_analyze_steps b\n";
+    let mut output = Vec::new();
+    run(input.as_bytes(), &mut output, &mut engine).unwrap();
+    let output = String::from_utf8(output).unwrap();
+    let reply: Vec<&str> = output.split("\n\n").nth(5).expect("a reply to genmove_analyze_steps").lines().collect();
+    assert_eq!(reply.len(), block.len() - 1, "{output}");
+    for (n, (got, want)) in reply.iter().zip(&block).enumerate() {
+        match want.strip_suffix(" ...") {
+            Some(shortened) => assert!(got.starts_with(shortened), "line {}: {got}\nprotocol.md: {want}", n + 1),
+            None => assert_eq!(got, want, "line {} differs from protocol.md", n + 1),
+        }
+    }
+    // The steps' playouts add up to the budget, as the text says.
+    let steps = reply.iter().find_map(|l| l.strip_prefix("steps ")).expect("a steps line");
+    let total: u64 = steps.split(' ').map(|s| s.rsplit(':').next().unwrap().parse::<u64>().unwrap()).sum();
+    assert_eq!(total, 200, "{steps}");
+}
