@@ -16,4 +16,4 @@ pub use veletas_engine::{
 };
 pub use veletas_rules as rules;
 pub use veletas_rules::record;
-pub use veletas_tools::{book, check, picture, ratings, referee, report, stats};
+pub use veletas_tools::{book, check, picture, ratings, referee, report, review, stats};

@@ -1,5 +1,5 @@
 //! The command line: the engine (no subcommand), `perft`, `bench`, `check`, `match`, `tournament`,
-//! `ratings`, `render`, `view`, `gui` and `generate`.
+//! `ratings`, `analyse-games`, `render`, `view`, `gui` and `generate`.
 //!
 //! `main.rs` only parses [`Cli`], sets up logging and calls [`run`]. Subcommands are the
 //! variants of [`Subcommand`]; adding one means adding a variant and its arm in [`run`].
@@ -21,6 +21,7 @@ mod perft;
 mod picture;
 mod ratings;
 mod referee;
+mod review;
 mod train;
 mod values;
 
@@ -127,6 +128,10 @@ veletas bench --compare /path/to/old/veletas --runs 7")]
     Tournament(Box<TournamentArgs>),
     /// Rates the engines of record files: standings, crosstable, LOS (see docs/ratings.md).
     Ratings(RatingsArgs),
+    /// Reviews recorded games: an engine analyses every position, and the games are written
+    /// again with each turn's win rate (see docs/review.md).
+    #[command(name = "analyse-games")]
+    AnalyseGames(review::ReviewArgs),
     /// Draws one position as an SVG picture (see docs/pictures.md).
     Render(RenderArgs),
     /// Writes every game of record files into one self-contained HTML viewer (see docs/pictures.md).
@@ -255,6 +260,7 @@ fn run_command(cli: Cli) -> Result<(), CommandError> {
         Some(Subcommand::Tournament(args)) => ending_orphans(|| referee::play_tournament(*args))?,
         Some(Subcommand::Check(args)) => ending_orphans(|| check::check(args))?,
         Some(Subcommand::Book(args)) => ending_orphans(|| book::book(args))?,
+        Some(Subcommand::AnalyseGames(args)) => ending_orphans(|| review::analyse_games(args))?,
         Some(Subcommand::TrainEval(args)) => print(&train::train_eval(args).map_err(usage("train-eval"))?)?,
         Some(Subcommand::TrainPolicy(args)) => print(&train::train_policy(args).map_err(usage("train-policy"))?)?,
         Some(Subcommand::TrainNet(args)) => print(&train::train_net(args).map_err(usage("train-net"))?)?,
@@ -321,6 +327,7 @@ mod tests {
         &["train-net", "games.txt"],
         &["tournament", "--engine", "a", "--engine", "b"],
         &["ratings", "games.txt"],
+        &["analyse-games", "games.txt", "--engine", "veletas", "-o", "out.txt"],
         &["render", "7/7/7/7/7/7/7 b"],
         &["view", "games.txt"],
         &["gui", "--no-browser"],

@@ -8,6 +8,7 @@
 #[macro_use]
 mod scratch;
 
+mod analyse_games;
 mod book;
 mod build_commit_script;
 mod check_cli;

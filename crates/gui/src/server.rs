@@ -4,7 +4,7 @@
 //! | request | what it does |
 //! |---|---|
 //! | `GET /` | the page (HTML, CSS and JavaScript built into the binary) |
-//! | `GET /api/config` | the engines a game may use, and the pictures of the pieces |
+//! | `GET /api/config` | the engines a game may use, the pictures of the pieces, the marks of the move list's turns |
 //! | `GET /api/games` | the open games, the newest first ([`registry::GameSummary`]) |
 //! | `POST /api/position` | `{"position": "..."}`: whether it is a possible position; its board |
 //! | `POST /api/games` | a new game ([`NewGame`]); the answer is its [`session::GameView`] |
@@ -284,7 +284,10 @@ impl App {
             ("GET", [""]) => Answer { status: 200, content_type: "text/html", body: self.page.clone(), download: None },
             ("GET", ["api", "config"]) => {
                 let engines: Vec<&str> = self.settings.engines.iter().map(|e| e.name.as_str()).collect();
-                Answer::json(200, &json!({ "engines": engines, "pieces": pieces_picture() }))
+                Answer::json(
+                    200,
+                    &json!({ "engines": engines, "pieces": pieces_picture(), "marks": veletas_tools::marks::marks_json() }),
+                )
             }
             ("POST", ["api", "position"]) => position_answer(&body),
             ("POST", ["api", "games"]) => self.new_game(&body),

@@ -8,17 +8,21 @@
 //! and games into one HTML page (and the live page of running games) from ratings and
 //! pictures (JSON through serde_json; `picture::script_json` makes it safe inside a page's
 //! `<script>`); [`check`] tests one
-//! engine's compliance with the protocol; [`output`] writes output files whole, never
+//! engine's compliance with the protocol; [`review`] has an engine analyse every position of
+//! recorded games and writes them again with each turn's win rate, and [`marks`] says which
+//! turns lost the most by those win rates; [`output`] writes output files whole, never
 //! replacing a link, a device or an input; [`records`] reads record files for the readers,
 //! skipping a truncated last game and repeated games.
 
 pub mod book;
 pub mod check;
 pub mod fuzzing;
+pub mod marks;
 pub mod output;
 pub mod picture;
 pub mod ratings;
 pub mod records;
 pub mod referee;
 pub mod report;
+pub mod review;
 pub mod stats;

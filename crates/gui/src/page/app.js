@@ -9,7 +9,7 @@ const token = new URLSearchParams(location.search).get('token')
 const $ = (id) => document.getElementById(id)
 
 const state = {
-  config: null, // {engines: [names]}
+  config: null, // {engines: [names], pieces, marks: [[least loss, name, symbol]], the heaviest first}
   game: null, // the server's view of the game
   picks: [], // the clicks of the turn being entered
   steps: null, // the targets of the next click
@@ -26,11 +26,6 @@ const state = {
   running: null, // the id of the game last shown before its end (a match's game then shows its end a while)
   playing: 0, // bumped by every move through the positions: an analysis line being played out stops
 }
-
-// The marks of a turn that lowered its mover's chance of winning by at least so much
-// (docs/gui.md states them): the largest that applies.
-const MARKS = [[0.2, 'blunder', '??'], [0.1, 'mistake', '?'], [0.05, 'inaccuracy', '?!']]
-
 
 // What the board shows: the game's current position, or the one browsed (a variation's too).
 function shown() {
@@ -464,7 +459,8 @@ function render() {
     }
     if (before !== null && before !== undefined && after !== null && after !== undefined) {
       const lost = mover === 'black' ? before - after : after - before
-      const mark = MARKS.find(([at]) => lost >= at)
+      // The thresholds are the server's (veletas_tools::marks, the ones `veletas view` marks with).
+      const mark = state.config.marks.find(([at]) => lost >= at - 1e-9)
       if (mark) {
         const sign = document.createElement('span')
         sign.className = 'mark'

@@ -55,6 +55,14 @@ pub mod tag {
     pub const TIME_USED_BLACK: &str = "TimeUsedBlack";
     /// The seconds White's engine spent on `genmove` (under a clock).
     pub const TIME_USED_WHITE: &str = "TimeUsedWhite";
+    /// A reviewed game (`veletas analyse-games`): the reviewing engine's command line and
+    /// budget, whose win rates the turns' annotations hold: `veletas --playouts 400`, or
+    /// `veletas; movetime 1`.
+    pub const ANALYSIS: &str = "Analysis";
+    /// A reviewed game's number among the games of the review's record files (from 1).
+    pub const ANALYSIS_GAME: &str = "AnalysisGame";
+    /// A reviewed game's reviewing engine, by its replies to `name` and `version`.
+    pub const ANALYSIS_ENGINE: &str = "AnalysisEngine";
 }
 
 /// How a game ended: the `Termination` tag.

@@ -17,6 +17,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use crate::marks::{self, TurnLoss};
 use crate::picture::svg::{
     self, CELL, Layout, MIN_LINE, MOVE_INSET, MOVE_LINE, PIECES, SHOT_INSET, SHOT_LINE, SquareMark,
 };
@@ -92,9 +93,11 @@ impl Strings {
 /// the termination, the reason, the rules and the tags (name, value, name, value...) are
 /// indices in the page's table of strings. The result is the one the replay decides
 /// ([`GameRecord::check_against`]). The annotations are empty when the record has none,
-/// else one word per turn: `-`, or `MS,WIN,VISITS` (the turn's time in milliseconds,
-/// Black's win rate in hundredths of a percent by the estimate of the engine that played
-/// the turn, its visits; each part empty when not recorded).
+/// else one word per turn: `-`, or `MS,WIN,VISITS,LOST,MARK` (the turn's time in
+/// milliseconds, Black's win rate in hundredths of a percent by the estimate of the engine
+/// that played the turn, its visits; how much the turn lowered its mover's chance, in
+/// hundredths of a point, and the index of its mark in the page's `marks`
+/// ([`marks::turn_losses`]); each part empty when not known).
 #[derive(Serialize)]
 struct GameRow(
     usize,
@@ -121,7 +124,7 @@ fn game_json(
 ) -> Result<GameRow, String> {
     let (mut moves, mut diffs) = (Vec::with_capacity(record.moves.len()), Vec::with_capacity(record.moves.len()));
     let mut states = String::with_capacity(record.moves.len() + 1);
-    let mut notes = Vec::new();
+    let mut movers = Vec::with_capacity(record.moves.len());
     let mut previous: Option<Position> = None;
     let game = record
         .replay_each(None, |game, mv| {
@@ -131,9 +134,7 @@ fn game_json(
             }
             states.push(state(before));
             moves.push(mv.to_string());
-            if record.has_annotations() {
-                notes.push(annotation_word(record.annotation(moves.len() - 1), before.side_to_move()));
-            }
+            movers.push(before.side_to_move());
             previous = Some(before.clone());
         })
         .map_err(|e| e.to_string())?;
@@ -141,6 +142,13 @@ fn game_json(
         diffs.push(changes(earlier, game.position()));
     }
     states.push(state(game.position()));
+    let mut notes = Vec::new();
+    if record.has_annotations() {
+        let losses = marks::turn_losses(&marks::black_chances(record, &movers), &movers);
+        for (i, (mover, loss)) in movers.iter().zip(losses).enumerate() {
+            notes.push(annotation_word(record.annotation(i), *mover, loss));
+        }
+    }
     let start = game.start().clone();
     let key = frame_key(&start);
     if !frames.contains(&key) {
@@ -170,9 +178,10 @@ fn game_json(
     ))
 }
 
-/// A turn's annotation as the page reads it (see [`game_json`]): `mover` played the turn.
-fn annotation_word(annotation: Annotation, mover: Color) -> String {
-    if annotation.is_empty() {
+/// A turn's annotation as the page reads it (see [`game_json`]): `mover` played the turn,
+/// which lost its mover `loss`.
+fn annotation_word(annotation: Annotation, mover: Color, loss: Option<TurnLoss>) -> String {
+    if annotation.is_empty() && loss.is_none() {
         return "-".into();
     }
     let time = annotation.time.map_or(String::new(), |t| t.as_millis().to_string());
@@ -183,7 +192,14 @@ fn annotation_word(annotation: Annotation, mover: Color) -> String {
         }
         None => (String::new(), String::new()),
     };
-    format!("{time},{black},{visits}")
+    let (lost, mark) = match loss {
+        Some(TurnLoss { lost, mark }) => {
+            let index = mark.and_then(|m| marks::MARKS.iter().position(|k| k == m));
+            (lost.to_string(), index.map_or(String::new(), |i| i.to_string()))
+        }
+        None => (String::new(), String::new()),
+    };
+    format!("{time},{black},{visits},{lost},{mark}")
 }
 
 /// The drawing parts the page needs: geometry, frames, piece and mark templates, lines.
@@ -266,6 +282,8 @@ struct PageHead<'a> {
     title: &'a str,
     generator: &'static str,
     files: &'a [&'a str],
+    /// The turns' marks, the heaviest first: `[name, symbol]` ([`marks::MARKS`]).
+    marks: Vec<[&'static str; 2]>,
 }
 
 /// The rest of the page's data, after the games: what drawing them needs.
@@ -325,7 +343,8 @@ pub fn write_page(
     let (head, rest) = TEMPLATE.split_once("{{TITLE}}").ok_or("the viewer template has no title marker")?;
     let (top, rest) = rest.split_once("{{PANEL}}").ok_or("the viewer template has no panel marker")?;
     let (middle, tail) = rest.split_once("{{DATA}}").ok_or("the viewer template has no data marker")?;
-    let data = PageHead { title, generator: concat!("veletas ", env!("CARGO_PKG_VERSION")), files };
+    let marks = marks::MARKS.iter().map(|m| [m.name, m.symbol]).collect();
+    let data = PageHead { title, generator: concat!("veletas ", env!("CARGO_PKG_VERSION")), files, marks };
     let data = script_json(&data)?;
     let data = data.strip_suffix('}').ok_or("page data: not an object")?;
     for part in [head, &html_escape(title), top, panel, middle, data, ",\"games\":[\n"] {

@@ -30,7 +30,7 @@ mod matches;
 pub mod openings;
 mod orphans;
 mod process;
-mod record_file;
+pub(crate) mod record_file;
 mod runner;
 pub mod summary;
 pub mod tournament;

@@ -37,7 +37,7 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> RefereeError + '_ {
 /// module documentation). It knows what it wrote: the file's length and its last bytes,
 /// checked before each game is appended and when it is dropped ([`LockedRecord::set_aside_foreign`]).
 #[derive(Debug)]
-pub(super) struct LockedRecord {
+pub(crate) struct LockedRecord {
     file: File,
     path: std::path::PathBuf,
     /// The length the file has when nobody else wrote to it.
@@ -182,7 +182,7 @@ fn copy_aside(file: &File, path: &Path, from: u64, to: u64) -> io::Result<std::p
 /// write) is dropped from the file. With `overwrite` the file is emptied; with
 /// `must_exist` a missing file is an error; with `wait` a file another referee writes is
 /// waited for rather than refused.
-pub(super) fn open_record_file(
+pub(crate) fn open_record_file(
     path: &Path,
     must_exist: bool,
     overwrite: bool,
@@ -285,7 +285,7 @@ fn lock_holder(dev: u64, ino: u64) -> Option<u32> {
 /// Appends one game's whole `text` to the `record` file at `path`; on failure the file
 /// is cut back to its length before, so it never ends in part of a game, and the error
 /// (one line) says so.
-pub(super) fn append_game(record: &mut LockedRecord, path: &Path, text: &str) -> Result<(), RefereeError> {
+pub(crate) fn append_game(record: &mut LockedRecord, path: &Path, text: &str) -> Result<(), RefereeError> {
     let record_error = |detail: String| RefereeError::RecordWrite { path: path.to_path_buf(), detail };
     record.set_aside_foreign()?;
     let file = &mut record.file;
