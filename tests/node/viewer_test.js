@@ -306,6 +306,12 @@ async function main() {
     // Turn 3 is Black's: 7.5% for Black; turn 4 White's 14.5%: 85.5% for Black.
     assert.match(await graphPage.$eval('.mv[data-turn="3"]', (m) => m.title), /^Black 7\.50% \(10 visits\), /)
     assert.match(await graphPage.$eval('.mv[data-turn="4"]', (m) => m.title), /^Black 85\.50% \(20 visits\), /)
+    // The marks (crate::marks, the GUI's thresholds): turn 9 lost Black 49.5 - (100 - 56.5) = 6
+    // points of its chance (?!), turn 10 lost White 56.5 - (100 - 63.5) = 20 (??); turn 3 gained.
+    assert.equal(await graphPage.$eval('.mv[data-turn="9"] .turn-mark', (m) => m.textContent), '?!')
+    assert.equal(await graphPage.$eval('.mv[data-turn="10"] .turn-mark', (m) => m.textContent), '??')
+    assert.match(await graphPage.$eval('.mv[data-turn="10"]', (m) => m.title), /, blunder: White lost 20\.0 points of its chance$/)
+    assert.equal(await graphPage.$$eval('.mv[data-turn="3"] .turn-mark', (m) => m.length), 0, 'a turn that gained is not marked')
     const turns = k + 2
     const box = await graphPage.$eval('#graph-svg', (svg) => { const r = svg.getBoundingClientRect(); return [r.left, r.top, r.width, r.height] })
     await graphPage.mouse.click(box[0] + box[2] / 2, box[1] + box[3] / 2)
