@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::error::CommandError;
+use super::error::{Classified, CommandError, classified};
 use crate::referee::clock::parse_seconds;
 use crate::referee::tournament::ShardSpec;
 use crate::review::{MAX_JOBS, ReviewError, ReviewSettings};
@@ -77,7 +77,12 @@ pub(super) fn analyse_games(args: ReviewArgs) -> Result<(), CommandError> {
             );
             Ok(())
         }
-        Err(ReviewError::Usage(message)) => Err(CommandError::Usage { command, message }),
-        Err(ReviewError::Failed(message)) => Err(CommandError::Failed { command, message }),
+        Err(e) => Err(classified(command)(e)),
+    }
+}
+
+impl Classified for ReviewError {
+    fn is_usage(&self) -> bool {
+        matches!(self, ReviewError::Usage(_))
     }
 }

@@ -243,9 +243,10 @@ fn hostile_records_outputs_and_engines_are_refused_in_one_line() {
         assert!(stderr(&out).lines().next().unwrap().contains(says), "{}", stderr(&out));
     }
     refused(&[good, "--engine", &engine, "-o", out, "--movetime", "5", "--timeout", "1"], 2, "longer than --timeout");
-    // An engine without win rates; one that cannot start; one that crashes as it analyses.
-    refused(&[good, "--engine", FAKE, "-o", out], 2, "does not list genmove_analyze");
-    refused(&[good, "--engine", "/nonexistent/engine", "-o", out], 2, "cannot be started");
+    // An engine without win rates, one that cannot start and one that crashes as it analyses
+    // fail as the review runs (exit code 1).
+    refused(&[good, "--engine", FAKE, "-o", out], 1, "does not list genmove_analyze");
+    refused(&[good, "--engine", "/nonexistent/engine", "-o", out], 1, "cannot be started");
     let crashing = format!("{FAKE} --analyze --crash-at 1");
     refused(&[good, "--engine", &crashing, "-o", out], 1, "the same command goes on");
     assert!(!Path::new(out).exists());

@@ -76,11 +76,14 @@ pub struct ReviewSettings {
 /// Why a review did not end, in one line.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ReviewError {
-    /// Options, record files or an engine that do not make a review (exit code 2).
+    /// The command line cannot work, found before anything runs: options that make no
+    /// review, a record file that cannot be read or holds a game that does not replay, an
+    /// output that is an input or holds something else than this review (exit code 2).
     #[error("{0}")]
     Usage(String),
-    /// The review failed as it ran: an engine misbehaved, a file could not be written
-    /// (exit code 1). What was analysed is kept, and the same command goes on.
+    /// The review failed as it ran: an engine that cannot start, is refused or misbehaves,
+    /// an output another run is writing or that cannot be written (exit code 1). What was
+    /// analysed is kept, and the same command goes on.
     #[error("{0}")]
     Failed(String),
 }
@@ -148,8 +151,9 @@ pub fn run_review(settings: &ReviewSettings) -> Result<ReviewSummary, ReviewErro
     }
     // The journal is the referee's record file, locked to one writer: a second run on the
     // same output is refused (the referee's hint of its `--wait` is not ours).
-    let (written, mut locked) = open_record_file(&journal, false, false, false)
-        .map_err(|e| usage(e.to_string().replace("; give --wait to wait for it", "").replace("referee", "run")))?;
+    let (written, mut locked) = open_record_file(&journal, false, false, false).map_err(|e| {
+        ReviewError::Failed(e.to_string().replace("; give --wait to wait for it", "").replace("referee", "run"))
+    })?;
     take_done(&journal, written, &items, &label, &mut done)?;
     let resumed = done.len();
     let todo: Vec<&Item> = items.iter().filter(|i| !done.contains_key(&i.number)).collect();
@@ -319,11 +323,11 @@ impl Review<'_> {
             let (map, _) = reviewed.into_inner().unwrap_or_else(PoisonError::into_inner);
             let kept = resumed + map.len();
             return Err(match e {
-                ReviewError::Failed(m) => ReviewError::Failed(format!(
+                ReviewError::Failed(m) if kept > 0 || m.contains(" on game ") => ReviewError::Failed(format!(
                     "{m}; {kept} of {games} games reviewed are kept in {}: the same command goes on",
                     path.display()
                 )),
-                usage => usage,
+                other => other,
             });
         }
         Ok(reviewed.into_inner().unwrap_or_else(PoisonError::into_inner).0)
@@ -333,14 +337,14 @@ impl Review<'_> {
     fn start_engine(&self) -> Result<(EngineClient, String), ReviewError> {
         let timeout = self.timeout();
         let shown = quoted(&self.settings.engine);
-        let refused = |detail: String| ReviewError::Usage(format!("engine '{shown}': {detail}"));
+        let refused = |detail: String| ReviewError::Failed(format!("engine '{shown}': {detail}"));
         let mut engine = EngineClient::new(self.command.clone(), None);
         engine.ensure_running().map_err(|e| refused(format!("cannot be started: {e}")))?;
         let name = engine.greet(timeout).map_err(|e| refused(e.to_string()))?.full_name();
         engine.start(timeout).map_err(|fault| refused(fault.to_string()))?;
         if !engine.capabilities().analyzes() {
             engine.quit(Duration::from_millis(500));
-            return Err(ReviewError::Usage(format!(
+            return Err(ReviewError::Failed(format!(
                 "{name} does not list genmove_analyze: the review needs the win rates it reports"
             )));
         }
