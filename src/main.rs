@@ -3,16 +3,12 @@
 
 use std::process::ExitCode;
 
-use veletas::cli::{Cli, CliError};
+use veletas::cli::Cli;
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     match Cli::try_parse_checked(std::env::args_os()) {
         Ok(cli) => veletas::cli::run(cli),
-        Err(CliError::Clap(e)) => e.exit(),
-        Err(CliError::Misplaced(e)) => {
-            eprintln!("veletas: {e}");
-            ExitCode::from(2)
-        }
+        Err(e) => e.exit(),
     }
 }

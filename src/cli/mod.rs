@@ -166,6 +166,60 @@ pub enum CliError {
     Misplaced(String),
 }
 
+impl CliError {
+    /// Prints the refusal and gives the exit status: `--help` and `--version` as clap prints
+    /// them (stdout, exit 0); every other refusal as one line on stderr ([`clap_one_line`]),
+    /// exit 2.
+    pub fn exit(self) -> ExitCode {
+        match self {
+            CliError::Clap(e)
+                if !e.use_stderr() || e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
+            {
+                e.exit()
+            }
+            CliError::Clap(e) => {
+                eprintln!("{}", clap_one_line(e));
+                ExitCode::from(2)
+            }
+            CliError::Misplaced(e) => {
+                eprintln!("veletas: {e}");
+                ExitCode::from(2)
+            }
+        }
+    }
+}
+
+/// The most characters of a clap refusal's line.
+const MAX_CLAP_LINE: usize = 400;
+
+/// A refusal of clap's as one line: its error and its tips, without the usage and the
+/// pointer to `--help` that clap adds on lines of their own (`error: unexpected argument
+/// '--movtime' found | tip: a similar argument exists: '--movetime'`); the arguments it
+/// repeats with their control characters escaped, the line cut at [`MAX_CLAP_LINE`].
+pub fn clap_one_line(mut e: clap::Error) -> String {
+    // The arguments clap repeats, escaped before it lays out its lines (a line break in an
+    // argument must not start a line of the message).
+    let context: Vec<_> = e.context().map(|(kind, value)| (kind, value.clone())).collect();
+    for (kind, value) in context {
+        let escaped = match value {
+            clap::error::ContextValue::String(s) => clap::error::ContextValue::String(crate::rules::quoted_to(&s, 60)),
+            clap::error::ContextValue::Strings(v) => {
+                clap::error::ContextValue::Strings(v.iter().map(|s| crate::rules::quoted_to(s, 60)).collect())
+            }
+            other => other,
+        };
+        e.insert(kind, escaped);
+    }
+    let text = e.render().to_string();
+    let parts: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .filter(|l| !l.is_empty())
+        .collect();
+    crate::rules::quoted_to(&parts.join(" | "), MAX_CLAP_LINE)
+}
+
 impl Cli {
     /// Parses the command line like [`Parser::try_parse_from`], then refuses an option given
     /// before a subcommand that the subcommand does not read ([`TOP_LEVEL_OPTIONS_READ`]),

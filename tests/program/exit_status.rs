@@ -56,3 +56,38 @@ fn a_bad_option_exits_2_in_one_line() {
     let line = refusal(&["book", "--engine", "'unclosed"]);
     assert!(line.starts_with("veletas book: --engine: "), "{line}");
 }
+
+#[test]
+fn a_refusal_of_the_command_line_parser_is_one_line_with_its_tip_and_escaped() {
+    // clap's own refusals (an unknown argument with its tip, a bad value, a missing
+    // subcommand argument) lose the usage and --help lines clap puts on lines of their own.
+    for (args, parts) in [
+        (
+            &["--movtime", "1"][..],
+            &["error: unexpected argument '--movtime' found", "tip: a similar argument exists: '--movetime'"][..],
+        ),
+        (&["match", "--games", "many"][..], &["error: invalid value 'many' for '--games"][..]),
+        (&["match", "--engine"][..], &["error: a value is required for '--engine"][..]),
+    ] {
+        let out = veletas(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?} printed on stdout");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(!stderr.contains("Usage:") && !stderr.contains("For more information"), "{args:?}: {stderr}");
+        for part in parts {
+            assert!(stderr.contains(part), "{args:?}: {stderr}");
+        }
+    }
+    // An argument with an escape sequence and a line break is shown inert.
+    let out = veletas(&["--mov\u{1b}[31m\nx"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!((out.status.code(), stderr.lines().count()), (Some(2), 1), "{stderr}");
+    assert!(!stderr.contains('\u{1b}') && stderr.contains("\\u{1b}[31m\\nx"), "{stderr}");
+    // --help and --version are still clap's, on stdout.
+    for flag in ["--help", "--version"] {
+        let out = veletas(&[flag]);
+        assert_eq!(out.status.code(), Some(0), "{flag}");
+        assert!(!out.stdout.is_empty() && out.stderr.is_empty(), "{flag}");
+    }
+}
