@@ -190,7 +190,7 @@ impl CliError {
 }
 
 /// The most characters of a clap refusal's line.
-const MAX_CLAP_LINE: usize = 400;
+pub const MAX_CLAP_LINE: usize = 400;
 
 /// A refusal of clap's as one line: its error and its tips, without the usage and the
 /// pointer to `--help` that clap adds on lines of their own (`error: unexpected argument
