@@ -1,7 +1,7 @@
 //! The marks of a reviewed game's turns: `?!` an inaccuracy, `?` a mistake, `??` a blunder,
 //! by how much a turn lowered its mover's chance of winning (docs/gui.md states the
 //! thresholds). [`MARKS`] is the one place they are set: `veletas view` marks a record's
-//! turns with [`turn_marks`], and `veletas gui` hands the same thresholds to its page.
+//! turns with [`turn_losses`] and [`mark_of`], and `veletas gui` hands the same thresholds to its page.
 //!
 //! A turn's loss is its mover's chance in the position before it minus its mover's chance in
 //! the position after it, each by the analysis of that position: a record's annotation of
