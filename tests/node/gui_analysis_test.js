@@ -16,11 +16,8 @@
 
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
-const readline = require('node:readline')
-const {spawn} = require('node:child_process')
-const puppeteer = require('puppeteer-core')
+const {launchBrowser, startServer, parsePieces} = require('./browser_support')
 
 const [binArg, outArg] = process.argv.slice(2)
 if (!binArg || !outArg) {
@@ -40,44 +37,10 @@ const ANALYSER = 'analyser=sh -c \'while read id cmd rest; do case "$cmd" in ' +
   `analyze) printf "=%s \\ninfo move ${LINE[0]} visits 12 winrate 7000 order 0 pv ${LINE.join(' ')}\\n" "$id"; ` +
   'read stop; printf "\\n";; *) printf "=%s\\n\\n" "$id";; esac; done\''
 
-// A position string's pieces: square -> letter.
-function parsePieces(text) {
-  const ranks = text.split(' ')[0].split('/')
-  const pieces = {}
-  ranks.forEach((rank, i) => {
-    let file = 0
-    for (const m of rank.matchAll(/(\d+)|([sbwBW])/g)) {
-      if (m[1]) { file += Number(m[1]); continue }
-      pieces[String.fromCharCode(97 + file) + (ranks.length - i)] = m[2]
-      file += 1
-    }
-  })
-  return pieces
-}
-
-function startServer(args) {
-  const child = spawn(veletas, ['gui', '--no-browser', '--port', '0', ...args], {stdio: ['ignore', 'pipe', 'pipe']})
-  child.stderr.setEncoding('utf8')
-  child.stderr.on('data', (text) => process.stderr.write(`[gui] ${text}`))
-  return new Promise((resolve, reject) => {
-    const lines = readline.createInterface({input: child.stdout})
-    lines.once('line', (url) => resolve({child, url}))
-    child.once('exit', (code) => reject(new Error(`veletas gui exited (${code}) before printing its URL`)))
-  })
-}
-
 async function main() {
-  const server = await startServer(['--engine', ANALYSER, '--engine', `thinker=${veletas} --seed 9`,
+  const server = await startServer(veletas, ['--engine', ANALYSER, '--engine', `thinker=${veletas} --seed 9`,
     '--engine', `quick=${veletas} --player random --seed 11`])
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'veletas-chromium-'))
-  const browser = await puppeteer.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    userDataDir,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      `--user-data-dir=${userDataDir}`],
-  })
+  const {browser, close: closeBrowser} = await launchBrowser()
   const problems = []
   const watch = (page, label) => {
     page.on('console', (msg) => { if (msg.type() === 'error' || msg.type() === 'warn') problems.push(`${label} console: ${msg.text()}`) })
@@ -350,9 +313,8 @@ async function main() {
     assert.deepEqual(problems, [], 'no console errors or failed requests')
     console.log('gui analysis test: 1 passed, 0 failed')
   } finally {
-    await browser.close()
+    await closeBrowser()
     server.child.kill()
-    fs.rmSync(userDataDir, {recursive: true, force: true})
   }
 }
 

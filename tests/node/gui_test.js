@@ -20,11 +20,9 @@
 
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
-const readline = require('node:readline')
 const {spawn} = require('node:child_process')
-const puppeteer = require('puppeteer-core')
+const {launchBrowser, startServer, parsePieces} = require('./browser_support')
 
 const [binArg, outArg] = process.argv.slice(2)
 if (!binArg || !outArg) {
@@ -79,34 +77,6 @@ class Engine {
   }
 }
 
-// A position string's pieces: square -> letter.
-function parsePieces(text) {
-  const ranks = text.split(' ')[0].split('/')
-  const pieces = {}
-  ranks.forEach((rank, i) => {
-    let file = 0
-    for (const m of rank.matchAll(/(\d+)|([sbwBW])/g)) {
-      if (m[1]) { file += Number(m[1]); continue }
-      pieces[String.fromCharCode(97 + file) + (ranks.length - i)] = m[2]
-      file += 1
-    }
-  })
-  return pieces
-}
-
-// Starts the server; resolves with {child, url, ms} once its first line (the URL) is read.
-function startServer(args) {
-  const started = Date.now()
-  const child = spawn(veletas, ['gui', '--no-browser', '--port', '0', ...args], {stdio: ['ignore', 'pipe', 'pipe']})
-  child.stderr.setEncoding('utf8')
-  child.stderr.on('data', (text) => process.stderr.write(`[gui] ${text}`))
-  return new Promise((resolve, reject) => {
-    const lines = readline.createInterface({input: child.stdout})
-    lines.once('line', (url) => resolve({child, url, ms: Date.now() - started}))
-    child.once('exit', (code) => reject(new Error(`veletas gui exited (${code}) before printing its URL`)))
-  })
-}
-
 async function main() {
   const engineCommand = `veletas=${veletas} --playouts 200 --seed 7`
   const crashCommand = `crasher=${fake} --seed 3 --crash-at 2`
@@ -118,18 +88,10 @@ async function main() {
   // An engine that cannot start (it exits at once): refused in the dialog.
   const brokenCommand = 'broken=false'
   const t0 = Date.now()
-  const server = await startServer(['--record', recordFile, '--engine', engineCommand, '--engine', crashCommand,
+  const server = await startServer(veletas, ['--record', recordFile, '--engine', engineCommand, '--engine', crashCommand,
     '--engine', randomCommand, '--engine', thinkerCommand, '--engine', quickCommand, '--engine', brokenCommand])
   assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/$/, 'the first line is the URL')
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'veletas-chromium-'))
-  const browser = await puppeteer.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    userDataDir,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      `--user-data-dir=${userDataDir}`],
-  })
+  const {browser, close: closeBrowser} = await launchBrowser()
   const engine = new Engine()
   const problems = []
   let requests = 0
@@ -819,9 +781,8 @@ async function main() {
     console.log('gui test: 1 passed, 0 failed')
   } finally {
     engine.close()
-    await browser.close()
+    await closeBrowser()
     server.child.kill()
-    fs.rmSync(userDataDir, {recursive: true, force: true})
   }
 }
 

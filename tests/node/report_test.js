@@ -11,10 +11,9 @@
 
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
 const {execFileSync, spawn} = require('node:child_process')
-const puppeteer = require('puppeteer-core')
+const {launchBrowser} = require('./browser_support')
 
 const [binArg, outArg] = process.argv.slice(2)
 if (!binArg || !outArg) {
@@ -50,14 +49,7 @@ function wholeNear(text, x, what) {
 }
 
 async function main() {
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'veletas-chromium-'))
-  const browser = await puppeteer.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    userDataDir,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', `--user-data-dir=${userDataDir}`],
-  })
+  const {browser, close: closeBrowser} = await launchBrowser()
   const problems = []
   let checks = 0
   const watch = (page) => {
@@ -153,8 +145,7 @@ async function main() {
     await livePage.screenshot({path: path.join(shots, 'live-finished.png'), fullPage: true})
     checks += 6
   } finally {
-    await browser.close()
-    fs.rmSync(userDataDir, {recursive: true, force: true})
+    await closeBrowser()
   }
   assert.deepEqual(problems, [], 'no console errors, no network')
   console.log(`report test: ${checks} checks passed; screenshots in ${shots}`)

@@ -8,9 +8,8 @@
 'use strict'
 
 const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
-const puppeteer = require('puppeteer-core')
+const {launchBrowser} = require('./browser_support')
 
 const [file, runsArg] = process.argv.slice(2)
 if (!file) {
@@ -21,15 +20,7 @@ const runs = Number(runsArg || 5)
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)] }
 
 async function main() {
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'veletas-chromium-'))
-  const browser = await puppeteer.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    userDataDir,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      `--user-data-dir=${userDataDir}`],
-  })
+  const {browser, close: closeBrowser} = await launchBrowser()
   const ready = [], wall = [], jump = []
   try {
     for (let i = 0; i < runs; i++) {
@@ -62,8 +53,7 @@ async function main() {
       await page.close()
     }
   } finally {
-    await browser.close()
-    fs.rmSync(userDataDir, {recursive: true, force: true})
+    await closeBrowser()
   }
   const size = fs.statSync(file).size
   console.log(`${file}: ${(size / 1e6).toFixed(1)} MB; open to ready: median ${median(ready).toFixed(0)} ms ` +

@@ -14,10 +14,9 @@
 
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
 const {execFileSync, spawn} = require('node:child_process')
-const puppeteer = require('puppeteer-core')
+const {launchBrowser} = require('./browser_support')
 
 const [binArg, outArg] = process.argv.slice(2)
 if (!binArg || !outArg) {
@@ -120,15 +119,7 @@ const TO_WIN = {7: 2, 9: 3, 10: 4}
 async function main() {
   const games = await expectedGames()
   assert.equal(games.length, 6, 'six games: the example, two modern, two classic, one from a Start position')
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'veletas-chromium-'))
-  const browser = await puppeteer.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    userDataDir,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      `--user-data-dir=${userDataDir}`],
-  })
+  const {browser, close: closeBrowser} = await launchBrowser()
   const problems = []
   let checks = 0
   try {
@@ -321,8 +312,7 @@ async function main() {
     assert.ok(Math.abs(mark - (clicked / turns) * 300) < 0.01, 'the graph marks the turn shown')
     await graphPage.screenshot({path: path.join(shots, 'win-rate-graph.png')})
   } finally {
-    await browser.close()
-    fs.rmSync(userDataDir, {recursive: true, force: true})
+    await closeBrowser()
   }
   assert.deepEqual(problems, [], 'no console error, page error or network request')
   console.log(`viewer test: ok, ${checks} board checks over ${games.length} games; screenshots in ${shots}`)
