@@ -11,9 +11,7 @@
 
 pub mod cli;
 
-pub use veletas_engine::{
-    bench, learn, learn_policy, net, player, protocol, search, train_net, train_policy, training,
-};
+pub use veletas_engine::{bench, learning, net, player, protocol, search};
 pub use veletas_rules as rules;
 pub use veletas_rules::record;
 pub use veletas_tools::{book, check, picture, ratings, referee, report, review, stats};

@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::learn::{TrainSettings, parse_value_mix};
+use crate::learning::eval_trainer::{TrainSettings, parse_value_mix};
+use crate::learning::net_trainer::TrainNetSettings;
+use crate::learning::policy_trainer::TrainPolicySettings;
+use crate::learning::training_data::{Trained, TrainingData, parse_l2};
 use crate::search::eval::{StaticEval, load_weights};
-use crate::train_net::TrainNetSettings;
-use crate::train_policy::TrainPolicySettings;
-use crate::training::{Trained, TrainingData, parse_l2};
 use veletas_tools::output::{check_not_input, write_output};
 
 /// The options both training commands take: the games, the held-out share, the penalty and
@@ -201,7 +201,7 @@ pub fn train_net(args: TrainNetArgs) -> Result<String, String> {
         version: env!("VELETAS_VERSION").to_string(),
         command,
     };
-    args.data.finish(crate::train_net::run(&settings)?)
+    args.data.finish(crate::learning::net_trainer::run(&settings)?)
 }
 
 /// `veletas train-net --policy`: the report, once the network is written.
@@ -218,7 +218,7 @@ fn train_policy_net(args: TrainNetArgs) -> Result<String, String> {
     };
     let max_positions = args.max_positions.unwrap_or(400_000);
     let command = args.command_line(max_positions);
-    let settings = crate::train_net::policy::TrainPolicyNetSettings {
+    let settings = crate::learning::net_trainer::policy::TrainPolicyNetSettings {
         data: args.data.data(),
         hidden: args.hidden.0,
         epochs: args.epochs,
@@ -230,7 +230,7 @@ fn train_policy_net(args: TrainNetArgs) -> Result<String, String> {
         version: env!("VELETAS_VERSION").to_string(),
         command,
     };
-    args.data.finish(crate::train_net::policy::run(&settings)?)
+    args.data.finish(crate::learning::net_trainer::policy::run(&settings)?)
 }
 
 /// `veletas train-eval`: the report, once the weights are written.
@@ -242,12 +242,12 @@ pub fn train_eval(args: TrainArgs) -> Result<String, String> {
         pooled: args.pooled,
         version: env!("VELETAS_VERSION").to_string(),
     };
-    args.data.finish(crate::learn::run(&settings)?)
+    args.data.finish(crate::learning::eval_trainer::run(&settings)?)
 }
 
 /// `veletas train-policy`: the report, once the weights are written.
 pub fn train_policy(args: TrainPolicyArgs) -> Result<String, String> {
     args.data.check_output()?;
     let settings = TrainPolicySettings { data: args.data.data(), version: env!("VELETAS_VERSION").to_string() };
-    args.data.finish(crate::train_policy::run(&settings)?)
+    args.data.finish(crate::learning::policy_trainer::run(&settings)?)
 }

@@ -1,6 +1,6 @@
 //! Self-play games for the move policy: every searched position with the share of the
 //! root's playouts each first step (a shooter's move, or none) received, in the sample
-//! format of [`veletas_engine::learn_policy`] (`GAME | POSITION | MOVE:PLAYOUTS ...`).
+//! format of [`veletas_engine::learning::policy_fit`] (`GAME | POSITION | MOVE:PLAYOUTS ...`).
 //!
 //! Usage: `cargo run --release -p veletas-engine --example policy_data -- GAMES PLAYOUTS SIZE RULES SEED [FIRST_GAME]`
 //! (RULES `classic` or `modern`); the lines go to stdout, a line per game to stderr.
@@ -67,7 +67,7 @@ fn main() {
             if !by_step.is_empty() {
                 let words: Vec<String> = by_step
                     .iter()
-                    .map(|(s, v)| format!("{}:{v}", veletas_engine::learn_policy::step_text(*s)))
+                    .map(|(s, v)| format!("{}:{v}", veletas_engine::learning::policy_fit::step_text(*s)))
                     .collect();
                 println!("{g} | {pos} | {}", words.join(" "));
             }

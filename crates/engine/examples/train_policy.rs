@@ -11,9 +11,9 @@
 //! `-o`, the fitted weights are written there (the engine's are
 //! `crates/engine/data/policy-weights.txt`).
 
-use veletas_engine::learn_policy::{fit_policy, parse_sample};
+use veletas_engine::learning::policy_fit::{fit_policy, parse_sample};
+use veletas_engine::learning::policy_trainer::held_out_table;
 use veletas_engine::search::policy::builtin_policy;
-use veletas_engine::train_policy::held_out_table;
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();

@@ -219,7 +219,7 @@ pub fn fit(samples: &[(LengthFeatures, f64)], l2: f64) -> Option<[f64; LENGTH_FE
     for (i, row) in a.iter_mut().enumerate().skip(1) {
         row[i] += penalty;
     }
-    let solution = crate::linear::solve(a.concat(), b.to_vec(), N)?;
+    let solution = crate::learning::linear_solver::solve(a.concat(), b.to_vec(), N)?;
     Some(std::array::from_fn(|i| solution[i] / scale[i]))
 }
 

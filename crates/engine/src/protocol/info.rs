@@ -3,7 +3,7 @@
 //! (the `engine` module); and the `steps` line of `genmove_analyze_steps`, the playouts of
 //! each first step at the root.
 
-use crate::learn_policy::step_text;
+use crate::learning::policy_fit::step_text;
 use crate::search::SearchResult;
 use veletas_rules::Move;
 

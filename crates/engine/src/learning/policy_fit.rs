@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use crate::linear::solve;
+use crate::learning::linear_solver::solve;
 use crate::search::policy::{MOVE_FEATURES, MoveContext, MoveFeatures, PolicyModel, family};
 use veletas_rules::{Phase, Position, Square};
 

@@ -22,11 +22,11 @@ pub mod policy;
 
 use backprop::{Adam, Params, Pass, backward, forward, log_loss, sigmoid};
 
-use crate::learn::ended_on_the_board;
+use crate::learning::eval_trainer::ended_on_the_board;
+use crate::learning::training_data::{Trained, TrainingData};
 use crate::net::NetWeights;
 use crate::net::inputs::Planes;
 use crate::search::eval::{EvalModel, FAMILY_NAMES, analyse, family};
-use crate::training::{Trained, TrainingData};
 use veletas_rules::{Color, Phase, PlayoutPolicy, Rng};
 
 /// What `veletas train-net` learns from and how.

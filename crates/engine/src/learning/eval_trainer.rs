@@ -12,9 +12,9 @@
 
 use std::time::Instant;
 
-use crate::linear::solve;
+use crate::learning::linear_solver::solve;
+use crate::learning::training_data::{Trained, TrainingData};
 use crate::search::eval::{EvalModel, FAMILY_NAMES, FEATURES, Features, analyse, family, feature_names};
-use crate::training::{Trained, TrainingData};
 use veletas_rules::record::{GameRecord, Termination};
 use veletas_rules::{Color, Phase};
 

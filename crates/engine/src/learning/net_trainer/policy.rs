@@ -11,13 +11,13 @@
 use std::time::Instant;
 
 use super::backprop::Adam;
-use crate::learn_policy::first_steps;
+use crate::learning::policy_fit::first_steps;
+use crate::learning::training_data::{Trained, TrainingData};
 use crate::net::inputs::{INPUTS, Planes};
 use crate::net::policy_net::{HEADS, PolicyNetWeights, STAY, from_head, to_head};
 use crate::net::{OUT_BOUND, W1_BOUND, W2_BOUND};
 use crate::search::eval::{FAMILY_NAMES, family};
 use crate::search::policy::{MoveContext, PolicyModel};
-use crate::training::{Trained, TrainingData};
 use veletas_rules::{Phase, Rng, Square};
 
 /// What `veletas train-net --policy` learns from and how.

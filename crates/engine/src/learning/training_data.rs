@@ -1,7 +1,7 @@
-//! What the two training commands share (`veletas train-eval`, [`crate::learn`], and
-//! `veletas train-policy`, [`crate::train_policy`]): the games they learn from, read with
-//! the one bounded record reader, numbered in file order and held out the same way, and
-//! replayed turn by turn. Writing the weights file is the command line's part (a weights
+//! What the training commands share (`veletas train-eval`, [`super::eval_trainer`],
+//! `veletas train-policy`, [`super::policy_trainer`], and `veletas train-net`,
+//! [`super::net_trainer`]): the games they learn from, read with the one bounded record
+//! reader, numbered in file order and held out the same way, and replayed turn by turn. Writing the weights file is the command line's part (a weights
 //! file is an output like any other: written whole, never over an input).
 
 use std::path::{Path, PathBuf};

@@ -12,11 +12,11 @@
 
 use std::time::Instant;
 
-use crate::learn_policy::{
+use crate::learning::policy_fit::{
     PolicySample, cross_entropy, fit_policy, model_priors, sample_of, top1_agreement, uniform_priors,
 };
+use crate::learning::training_data::{Trained, TrainingData};
 use crate::search::policy::{PolicyModel, builtin_policy};
-use crate::training::{Trained, TrainingData};
 use veletas_rules::record::step_word;
 
 /// What `veletas train-policy` learns from.
