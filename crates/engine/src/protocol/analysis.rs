@@ -58,8 +58,8 @@ pub fn stream(
     id: Option<&str>,
     interval: Duration,
 ) -> io::Result<bool> {
-    if let Err(message) = engine.can_analyze() {
-        write_reply(output, &format_reply(false, id, &message))?;
+    if let Err(error) = engine.can_analyze() {
+        write_reply(output, &format_reply(false, id, &error.to_string()))?;
         return Ok(false);
     }
     output.write_all(format!("={} \n", id.unwrap_or("")).as_bytes())?;

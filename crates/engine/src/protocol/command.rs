@@ -1,122 +1,158 @@
-//! The commands, and their parser (nom).
+//! The commands, each declared once: its name, arguments and summary (the table that
+//! `list_commands` prints and syntax errors quote), its [`Command`] variant, the parser of
+//! its arguments, and the handler that executes it ([`Engine::execute`]).
 //!
 //! A preprocessed line is `[id] name [args...]` with single spaces between words. The
-//! parser tries each command keyword; once a keyword matched, its arguments are parsed
-//! under `cut`, so a known command with bad arguments is a *syntax error* while an
-//! unmatched name is an *unknown command*. Moves and position strings are kept as text
-//! here: reading them depends on the position (see [`veletas_rules::Position::parse_move`]).
+//! first word names the command; its arguments are then parsed under `cut`, so a known
+//! command with bad arguments is a *syntax error* while an unknown name is an *unknown
+//! command*. The handlers live by concern in the engine's rooms (`engine/`); the session's
+//! own (names, the table) are here.
 
-use nom::branch::alt;
-use nom::bytes::complete::{tag, take_while1};
-use nom::character::complete::char;
-use nom::combinator::{cut, eof, map, map_res, opt, peek, success};
-use nom::sequence::{preceded, terminated};
-use nom::{IResult, Parser};
+use nom::Parser;
+use nom::combinator::{cut, eof, map, map_res, opt, success};
+use nom::sequence::terminated;
 
 use veletas_rules::{Color, RuleSet};
 
-/// Every command: name, arguments, and a one-line summary. `list_commands` prints the
-/// names in this order; syntax errors quote the usage.
-pub const COMMANDS: &[(&str, &str, &str)] = &[
-    ("protocol_version", "", "the GTP version: 2"),
-    ("name", "", "the engine's name"),
-    ("version", "", "the engine's version"),
-    ("known_command", "NAME", "whether NAME is a command"),
-    ("list_commands", "", "every command, one per line"),
-    ("quit", "", "ends the session"),
-    ("boardsize", "SIZE", "7, 9 or 10: chooses the variant and clears the board"),
-    ("clear_board", "", "starts a new game of the variant in force"),
-    ("komi", "KOMI", "accepted and ignored"),
-    ("play", "COLOR MOVE", "plays a move for the side to move"),
-    ("genmove", "COLOR", "the engine chooses a move and plays it"),
-    ("reg_genmove", "COLOR", "the engine chooses a move without playing it"),
-    ("genmove_analyze", "COLOR", "as genmove, with the search's final view: an info line, then play MOVE"),
-    (
-        "genmove_analyze_steps",
-        "COLOR",
-        "as genmove_analyze, with a steps line before play MOVE: the playouts of each first step at the root",
-    ),
-    ("undo", "", "takes back the last move"),
-    ("showboard", "", "a diagram of the position"),
-    ("time_settings", "MAIN BYO_YOMI STONES", "sets the time control"),
-    ("time_left", "COLOR TIME STONES", "the time left on a clock"),
-    ("final_score", "", "the result once the game is over"),
-    ("legal_moves", "", "every legal move"),
-    ("is_legal", "COLOR MOVE", "whether a move is legal"),
-    ("set_position", "POSITION", "sets up a position string"),
-    ("position", "", "the position string"),
-    ("perft", "DEPTH [THREADS]", "the number of move sequences of DEPTH moves"),
-    ("rules", "[classic|modern]", "reports the variant and rules in force, or sets the rules (new game)"),
-    ("option", "NAME [on|off]", "reports or sets an option of the rules: no-corners, claimed-block (new game)"),
-    ("player", "[NAME]", "reports or sets the player: random, greedy, uct or veletas"),
-    ("movetime", "SECONDS", "thinking time per move when no clock is set"),
-    ("playouts", "N", "a fixed number of playouts per move (0: off)"),
-    ("threads", "N", "search threads"),
-    ("analyze", "[INTERVAL]", "streams the search's view every INTERVAL centiseconds until the next input"),
-    ("solve", "[SECONDS]", "tries to prove the game's outcome: win TURN, loss or unknown"),
-    ("memory", "[MB]", "reports or sets the search's memory in MiB, all threads together"),
-    ("resign_threshold", "THRESHOLD", "resigns after turns below this win rate (0: never)"),
-    ("ponder", "[on|off]", "reports or sets pondering: searching on the opponent's turn"),
-    (
-        "eval",
-        "[hand|learned|net|FILE]",
-        "reports or sets the static evaluation: hand, learned (built-in weights), net (built-in network) or a FILE",
-    ),
-    ("policy", "[builtin|FILE]", "reports or sets the move policy: builtin weights, or a weights or network FILE"),
-    ("loadgame", "FILE [TURNS [GAME]]", "loads a game of a record file, up to TURNS turns"),
-];
+use crate::protocol::arguments::{
+    DEFAULT_ANALYZE_INTERVAL, DEFAULT_SOLVE_SECONDS, Res, color, depth, finite, in_range, owned, rule_set,
+    saturating_unsigned, seconds, switch, thinking_time, threads, unsigned, unsigned64, words,
+};
+use crate::protocol::engine::{Engine, Flow, IntoReply, Outcome};
+use crate::protocol::error::{CommandError, ParseError};
 
-/// The longest `movetime` the protocol accepts, in seconds (one day).
-pub const MAX_MOVETIME: f64 = crate::player::time::MAX_THINKING.as_secs_f64();
-/// The shortest `movetime` (and `solve` time) the protocol accepts, in seconds: shorter
-/// ones round to no time at all.
-pub const MIN_MOVETIME: f64 = 0.001;
-/// The most search threads the protocol accepts.
-pub const MAX_THREADS: u32 = crate::player::search_player::MAX_THREADS as u32;
-/// The time of `solve` when none is given, in seconds.
-pub const DEFAULT_SOLVE_SECONDS: f64 = 10.0;
+/// Declares the commands: for each, the [`Command`] variant (its fields named), its
+/// name, arguments and summary, the parser of its fields (one value, or a tuple of them
+/// in order) and its handler (called with the engine and the fields in order). Generates
+/// the enum, [`COMMANDS`], the parser's dispatch on the name and [`Engine::execute`].
+macro_rules! commands {
+    ($(
+        $(#[doc = $doc:literal])*
+        $variant:ident
+            $( ( $($tf:ident : $tt:ty),* ) )?
+            $( { $( $(#[doc = $fdoc:literal])* $sf:ident : $st:ty ),* $(,)? } )?
+        = $name:literal, $args:literal, $summary:literal;
+        parse $parser:expr;
+        run $run:path;
+    )*) => {
+        /// A parsed command (without its id).
+        #[derive(Clone, PartialEq, Debug)]
+        pub enum Command {
+            $(
+                $(#[doc = $doc])*
+                $variant
+                    $( ( $($tt),* ) )?
+                    $( { $( $(#[doc = $fdoc])* $sf: $st ),* } )?,
+            )*
+        }
 
-/// The interval of `analyze` when none is given, in centiseconds.
-pub const DEFAULT_ANALYZE_INTERVAL: u32 = 100;
+        /// Every command: name, arguments, and a one-line summary. `list_commands` prints
+        /// the names in this order; syntax errors quote the usage.
+        pub const COMMANDS: &[(&str, &str, &str)] = &[$(($name, $args, $summary)),*];
 
-/// The deepest `perft` the protocol accepts (deeper would run for days).
-pub const MAX_PERFT_DEPTH: u32 = 8;
+        /// Parses the arguments (`rest`: the line after the name, from its space) of the
+        /// command `name`: its name and arguments' words, and the parse; `None` for no
+        /// command.
+        #[allow(unused_parens)]
+        fn parse_arguments<'a>(name: &str, rest: &'a str) -> Option<(&'static str, &'static str, Res<'a, Command>)> {
+            match name {
+                $(
+                    $name => Some((
+                        $name,
+                        $args,
+                        whole(map($parser, |( $($($tf),*)? $($($sf),*)? )| {
+                            Command::$variant $( ( $($tf),* ) )? $( { $($sf),* } )?
+                        }))
+                        .parse(rest),
+                    )),
+                )*
+                _ => None,
+            }
+        }
 
-/// A parsed command (without its id).
-#[derive(Clone, PartialEq, Debug)]
-pub enum Command {
+        impl Engine {
+            /// Executes `command`: its handler's reply, or why it refused (the state is
+            /// then unchanged).
+            pub fn execute(&mut self, command: Command) -> Outcome {
+                match command {
+                    $(
+                        Command::$variant $( ( $($tf),* ) )? $( { $($sf),* } )? => {
+                            $run(self $( $(, $tf)* )? $( $(, $sf)* )?).map(IntoReply::into_reply)
+                        }
+                    )*
+                }
+            }
+        }
+    };
+}
+
+commands! {
     /// `protocol_version`
-    ProtocolVersion,
+    ProtocolVersion = "protocol_version", "", "the GTP version: 2";
+        parse success(());
+        run protocol_version;
     /// `name`
-    Name,
+    Name = "name", "", "the engine's name";
+        parse success(());
+        run name;
     /// `version`
-    Version,
+    Version = "version", "", "the engine's version";
+        parse success(());
+        run version;
     /// `known_command NAME`
-    KnownCommand(String),
+    KnownCommand(name: String) = "known_command", "NAME", "whether NAME is a command";
+        parse owned;
+        run known_command;
     /// `list_commands`
-    ListCommands,
+    ListCommands = "list_commands", "", "every command, one per line";
+        parse success(());
+        run list_commands;
     /// `quit`
-    Quit,
+    Quit = "quit", "", "ends the session";
+        parse success(());
+        run quit;
     /// `boardsize SIZE` (any unsigned number; values too big for `u32` become `u32::MAX`).
-    BoardSize(u32),
+    BoardSize(size: u32) = "boardsize", "SIZE", "7, 9 or 10: chooses the variant and clears the board";
+        parse saturating_unsigned;
+        run Engine::boardsize;
     /// `clear_board`
-    ClearBoard,
+    ClearBoard = "clear_board", "", "starts a new game of the variant in force";
+        parse success(());
+        run Engine::clear_board;
     /// `komi KOMI`
-    Komi(f64),
+    Komi(komi: f64) = "komi", "KOMI", "accepted and ignored";
+        parse finite;
+        run Engine::set_komi;
     /// `play COLOR MOVE`
-    Play(Color, String),
+    Play(color: Color, text: String) = "play", "COLOR MOVE", "plays a move for the side to move";
+        parse (color, owned);
+        run Engine::play;
     /// `genmove COLOR`
-    Genmove(Color),
+    Genmove(color: Color) = "genmove", "COLOR", "the engine chooses a move and plays it";
+        parse color;
+        run Engine::genmove;
     /// `reg_genmove COLOR`
-    RegGenmove(Color),
+    RegGenmove(color: Color) = "reg_genmove", "COLOR", "the engine chooses a move without playing it";
+        parse color;
+        run Engine::reg_genmove;
     /// `genmove_analyze COLOR`
-    GenmoveAnalyze(Color),
+    GenmoveAnalyze(color: Color) = "genmove_analyze", "COLOR",
+        "as genmove, with the search's final view: an info line, then play MOVE";
+        parse color;
+        run Engine::genmove_analyze;
     /// `genmove_analyze_steps COLOR`
-    GenmoveAnalyzeSteps(Color),
+    GenmoveAnalyzeSteps(color: Color) = "genmove_analyze_steps", "COLOR",
+        "as genmove_analyze, with a steps line before play MOVE: the playouts of each first step at the root";
+        parse color;
+        run Engine::genmove_analyze_steps;
     /// `undo`
-    Undo,
+    Undo = "undo", "", "takes back the last move";
+        parse success(());
+        run Engine::undo;
     /// `showboard`
-    Showboard,
+    Showboard = "showboard", "", "a diagram of the position";
+        parse success(());
+        run Engine::showboard;
     /// `time_settings MAIN BYO_YOMI STONES`
     TimeSettings {
         /// Main time, seconds.
@@ -125,7 +161,9 @@ pub enum Command {
         byo_yomi: f64,
         /// Stones per byo-yomi period.
         stones: u32,
-    },
+    } = "time_settings", "MAIN BYO_YOMI STONES", "sets the time control";
+        parse (seconds, seconds, unsigned);
+        run Engine::time_settings;
     /// `time_left COLOR TIME STONES`
     TimeLeft {
         /// Whose clock.
@@ -134,49 +172,100 @@ pub enum Command {
         seconds: f64,
         /// Stones left in the period (0 in main time).
         stones: u32,
-    },
+    } = "time_left", "COLOR TIME STONES", "the time left on a clock";
+        parse (color, seconds, unsigned);
+        run Engine::time_left;
     /// `final_score`
-    FinalScore,
+    FinalScore = "final_score", "", "the result once the game is over";
+        parse success(());
+        run Engine::final_score;
     /// `legal_moves`
-    LegalMoves,
+    LegalMoves = "legal_moves", "", "every legal move";
+        parse success(());
+        run Engine::legal_moves;
     /// `is_legal COLOR MOVE`
-    IsLegal(Color, String),
+    IsLegal(color: Color, text: String) = "is_legal", "COLOR MOVE", "whether a move is legal";
+        parse (color, owned);
+        run Engine::is_legal;
     /// `set_position RANKS SIDE [WORDS]`: the rest of the line, read as a position
     /// string by the engine (which says what is wrong with it).
-    SetPosition(String),
+    SetPosition(text: String) = "set_position", "POSITION", "sets up a position string";
+        parse words;
+        run Engine::set_position;
     /// `position`
-    Position,
+    Position = "position", "", "the position string";
+        parse success(());
+        run Engine::position_string;
     /// `perft DEPTH [THREADS]`: the depth and the threads to count on (1 when not given).
-    Perft(u32, u32),
+    Perft(depth: u32, threads: u32) = "perft", "DEPTH [THREADS]", "the number of move sequences of DEPTH moves";
+        parse map((depth, opt(threads)), |(d, t)| (d, t.unwrap_or(1)));
+        run Engine::perft;
     /// `rules [classic|modern]`: report, or set the rule set.
-    Rules(Option<RuleSet>),
+    Rules(set: Option<RuleSet>) = "rules", "[classic|modern]",
+        "reports the variant and rules in force, or sets the rules (new game)";
+        parse opt(rule_set);
+        run Engine::rules;
     /// `option NAME [VALUE]`: report or set an option (names and values checked by the
     /// engine).
-    Option(String, Option<String>),
+    Option(name: String, value: Option<String>) = "option", "NAME [on|off]",
+        "reports or sets an option of the rules: no-corners, claimed-block (new game)";
+        parse (owned, opt(owned));
+        run Engine::option;
     /// `player [NAME]` (the name as written; checked by the engine).
-    Player(Option<String>),
-    /// `movetime SECONDS` ([`MIN_MOVETIME`] to [`MAX_MOVETIME`]).
-    MoveTime(f64),
+    Player(name: Option<String>) = "player", "[NAME]", "reports or sets the player: random, greedy, uct or veletas";
+        parse opt(owned);
+        run Engine::player;
+    /// `movetime SECONDS` ([`MIN_MOVETIME`](crate::protocol::arguments::MIN_MOVETIME) to
+    /// [`MAX_MOVETIME`](crate::protocol::arguments::MAX_MOVETIME)).
+    MoveTime(seconds: f64) = "movetime", "SECONDS", "thinking time per move when no clock is set";
+        parse thinking_time;
+        run Engine::movetime;
     /// `playouts N` (0: off).
-    Playouts(u64),
-    /// `threads N` (1 to [`MAX_THREADS`]).
-    Threads(u32),
+    Playouts(n: u64) = "playouts", "N", "a fixed number of playouts per move (0: off)";
+        parse unsigned64;
+        run Engine::playouts;
+    /// `threads N` (1 to [`MAX_THREADS`](crate::protocol::arguments::MAX_THREADS)).
+    Threads(n: u32) = "threads", "N", "search threads";
+        parse threads;
+        run Engine::threads;
     /// `analyze [INTERVAL]`: the interval in centiseconds (at least 1).
-    Analyze(u32),
-    /// `solve [SECONDS]` ([`MIN_MOVETIME`] to [`MAX_MOVETIME`]).
-    Solve(f64),
+    Analyze(centiseconds: u32) = "analyze", "[INTERVAL]",
+        "streams the search's view every INTERVAL centiseconds until the next input";
+        parse map(opt(map_res(unsigned, in_range(1, u32::MAX))), |c| {
+            c.unwrap_or(DEFAULT_ANALYZE_INTERVAL)
+        });
+        run analyze;
+    /// `solve [SECONDS]` ([`MIN_MOVETIME`](crate::protocol::arguments::MIN_MOVETIME) to
+    /// [`MAX_MOVETIME`](crate::protocol::arguments::MAX_MOVETIME)).
+    Solve(seconds: f64) = "solve", "[SECONDS]", "tries to prove the game's outcome: win TURN, loss or unknown";
+        parse map(opt(thinking_time), |s| s.unwrap_or(DEFAULT_SOLVE_SECONDS));
+        run Engine::solve;
     /// `memory [MB]`: report, or set the search's memory (checked by the player).
-    Memory(Option<u64>),
+    Memory(mb: Option<u64>) = "memory", "[MB]", "reports or sets the search's memory in MiB, all threads together";
+        parse opt(unsigned64);
+        run Engine::memory;
     /// `resign_threshold THRESHOLD` (0 to 1).
-    ResignThreshold(f64),
+    ResignThreshold(threshold: f64) = "resign_threshold", "THRESHOLD",
+        "resigns after turns below this win rate (0: never)";
+        parse map_res(finite, in_range(0.0, 1.0));
+        run Engine::resign_threshold;
     /// `ponder [on|off]`: report, or turn pondering on or off.
-    Ponder(Option<bool>),
+    Ponder(on: Option<bool>) = "ponder", "[on|off]",
+        "reports or sets pondering: searching on the opponent's turn";
+        parse opt(switch);
+        run Engine::ponder_command;
     /// `eval [hand|learned|net|FILE]`: report, or set the static evaluation (the word as
     /// written; `hand`, `learned` or a weights file, read by the engine).
-    Eval(Option<String>),
+    Eval(word: Option<String>) = "eval", "[hand|learned|net|FILE]",
+        "reports or sets the static evaluation: hand, learned (built-in weights), net (built-in network) or a FILE";
+        parse opt(owned);
+        run Engine::eval;
     /// `policy [builtin|FILE]`: report, or set the move policy's weights (the word as
     /// written; `builtin` or a weights file, read by the engine).
-    Policy(Option<String>),
+    Policy(word: Option<String>) = "policy", "[builtin|FILE]",
+        "reports or sets the move policy: builtin weights, or a weights or network FILE";
+        parse opt(owned);
+        run Engine::policy;
     /// `loadgame FILE [TURNS [GAME]]`
     LoadGame {
         /// The record file (a path without spaces).
@@ -185,54 +274,18 @@ pub enum Command {
         turns: Option<u64>,
         /// Which game of the file, from 1; the first when absent.
         game: Option<u64>,
-    },
+    } = "loadgame", "FILE [TURNS [GAME]]", "loads a game of a record file, up to TURNS turns";
+        parse map((owned, opt((unsigned64, opt(unsigned64)))), |(path, rest)| {
+            (path, rest.map(|(turns, _)| turns), rest.and_then(|(_, game)| game))
+        });
+        run Engine::loadgame;
 }
 
-/// Why a line is not a command.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub enum ParseError {
-    /// The line has an id but nothing after it.
-    MissingName,
-    /// The name is no command.
-    Unknown,
-    /// A known command with wrong arguments: the name, and the offending word (empty
-    /// when an argument is missing).
-    Syntax(&'static str, String),
-}
-
-impl ParseError {
-    /// The error message of the reply.
-    pub fn message(&self) -> String {
-        match self {
-            ParseError::MissingName => "syntax error: missing command name".to_string(),
-            ParseError::Unknown => "unknown command".to_string(),
-            ParseError::Syntax(name, word) => {
-                let usage = usage(name);
-                if word.is_empty() {
-                    format!("syntax error: missing argument; usage: {usage}")
-                } else {
-                    format!("syntax error: unexpected '{}'; usage: {usage}", shorten(word))
-                }
-            }
-        }
-    }
-}
-
-/// `name ARGS`, the usage line of a command.
-pub fn usage(name: &str) -> String {
-    match COMMANDS.iter().find(|(n, _, _)| *n == name) {
-        Some((_, "", _)) | None => name.to_string(),
-        Some((_, args, _)) => format!("{name} {args}"),
-    }
-}
-
-/// At most 40 characters of `text`, for quoting user input in messages.
-pub fn shorten(text: &str) -> String {
-    let mut short: String = text.chars().take(40).collect();
-    if short.len() < text.len() {
-        short.push_str("...");
-    }
-    short
+/// A command's arguments under `cut`, up to the end of the line.
+fn whole<'a, O>(
+    args: impl Parser<&'a str, Output = O, Error = nom::error::Error<&'a str>>,
+) -> impl Parser<&'a str, Output = O, Error = nom::error::Error<&'a str>> {
+    cut(terminated(args, eof))
 }
 
 /// Whether `name` is a command (case-sensitive).
@@ -253,197 +306,64 @@ pub fn split_id(line: &str) -> (Option<&str>, &str) {
     }
 }
 
-type Res<'a, T> = IResult<&'a str, T>;
-
-/// One argument: a space, then a word.
-fn word(i: &str) -> Res<'_, &str> {
-    preceded(char(' '), take_while1(|c| c != ' ')).parse(i)
-}
-
-/// One or more arguments: a space, then the rest of the line (checked by the caller).
-fn words(i: &str) -> Res<'_, &str> {
-    preceded(char(' '), take_while1(|_| true)).parse(i)
-}
-
-fn color(i: &str) -> Res<'_, Color> {
-    map_res(word, str::parse::<Color>).parse(i)
-}
-
-fn digits(w: &str) -> Result<&str, ()> {
-    if !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) { Ok(w) } else { Err(()) }
-}
-
-fn unsigned(i: &str) -> Res<'_, u32> {
-    map_res(word, |w: &str| digits(w).and_then(|d| d.parse::<u32>().map_err(|_| ()))).parse(i)
-}
-
-/// An unsigned number of any size, saturated to `u32::MAX`.
-fn saturating_unsigned(i: &str) -> Res<'_, u32> {
-    map_res(word, |w: &str| digits(w).map(|d| d.parse::<u32>().unwrap_or(u32::MAX))).parse(i)
-}
-
-fn finite(i: &str) -> Res<'_, f64> {
-    map_res(word, |w: &str| w.parse::<f64>().map_err(|_| ()).and_then(|x| if x.is_finite() { Ok(x) } else { Err(()) }))
-        .parse(i)
-}
-
-fn unsigned64(i: &str) -> Res<'_, u64> {
-    map_res(word, |w: &str| digits(w).and_then(|d| d.parse::<u64>().map_err(|_| ()))).parse(i)
-}
-
-fn in_range<T: PartialOrd>(low: T, high: T) -> impl Fn(T) -> Result<T, ()> {
-    move |x| if x >= low && x <= high { Ok(x) } else { Err(()) }
-}
-
-fn seconds(i: &str) -> Res<'_, f64> {
-    map_res(finite, |x| if x >= 0.0 { Ok(x) } else { Err(()) }).parse(i)
-}
-
-fn owned(i: &str) -> Res<'_, String> {
-    map(word, str::to_string).parse(i)
-}
-
-/// A keyword that must be the whole command name, then its arguments under `cut` up to
-/// the end of the line.
-fn keyword<'a, O>(
-    name: &'static str,
-    args: impl Parser<&'a str, Output = O, Error = nom::error::Error<&'a str>>,
-) -> impl Parser<&'a str, Output = O, Error = nom::error::Error<&'a str>> {
-    preceded(terminated(tag(name), peek(alt((tag(" "), eof)))), cut(terminated(args, eof)))
-}
-
-fn command(i: &str) -> Res<'_, Command> {
-    alt((
-        alt((
-            keyword("protocol_version", success(Command::ProtocolVersion)),
-            keyword("name", success(Command::Name)),
-            keyword("version", success(Command::Version)),
-            keyword("known_command", map(owned, Command::KnownCommand)),
-            keyword("list_commands", success(Command::ListCommands)),
-            keyword("quit", success(Command::Quit)),
-            keyword("boardsize", map(saturating_unsigned, Command::BoardSize)),
-            keyword("clear_board", success(Command::ClearBoard)),
-            keyword("komi", map(finite, Command::Komi)),
-            keyword("play", map((color, owned), |(c, m)| Command::Play(c, m))),
-            keyword("genmove", map(color, Command::Genmove)),
-            keyword("reg_genmove", map(color, Command::RegGenmove)),
-            keyword("genmove_analyze", map(color, Command::GenmoveAnalyze)),
-            keyword("genmove_analyze_steps", map(color, Command::GenmoveAnalyzeSteps)),
-        )),
-        alt((
-            keyword("undo", success(Command::Undo)),
-            keyword("showboard", success(Command::Showboard)),
-            keyword(
-                "time_settings",
-                map((seconds, seconds, unsigned), |(main_time, byo_yomi, stones)| Command::TimeSettings {
-                    main_time,
-                    byo_yomi,
-                    stones,
-                }),
-            ),
-            keyword(
-                "time_left",
-                map((color, seconds, unsigned), |(color, seconds, stones)| Command::TimeLeft {
-                    color,
-                    seconds,
-                    stones,
-                }),
-            ),
-            keyword("final_score", success(Command::FinalScore)),
-            keyword("legal_moves", success(Command::LegalMoves)),
-            keyword("is_legal", map((color, owned), |(c, m)| Command::IsLegal(c, m))),
-            keyword("set_position", map(words, |text| Command::SetPosition(text.to_string()))),
-            keyword("position", success(Command::Position)),
-            keyword(
-                "perft",
-                map((map_res(unsigned, depth), opt(map_res(unsigned, in_range(1, MAX_THREADS)))), |(d, t)| {
-                    Command::Perft(d, t.unwrap_or(1))
-                }),
-            ),
-            keyword(
-                "rules",
-                alt((
-                    map(map_res(word, str::parse::<RuleSet>), |r| Command::Rules(Some(r))),
-                    success(Command::Rules(None)),
-                )),
-            ),
-            keyword("option", map((owned, opt(owned)), |(name, value)| Command::Option(name, value))),
-        )),
-        alt((
-            keyword("player", alt((map(owned, |n| Command::Player(Some(n))), success(Command::Player(None))))),
-            keyword("movetime", map(map_res(finite, positive_seconds), Command::MoveTime)),
-            keyword("playouts", map(unsigned64, Command::Playouts)),
-            keyword("threads", map(map_res(unsigned, in_range(1, MAX_THREADS)), Command::Threads)),
-            keyword(
-                "analyze",
-                alt((
-                    map(map_res(unsigned, in_range(1, u32::MAX)), Command::Analyze),
-                    success(Command::Analyze(DEFAULT_ANALYZE_INTERVAL)),
-                )),
-            ),
-            keyword(
-                "solve",
-                alt((
-                    map(map_res(finite, positive_seconds), Command::Solve),
-                    success(Command::Solve(DEFAULT_SOLVE_SECONDS)),
-                )),
-            ),
-            keyword("memory", alt((map(unsigned64, |mb| Command::Memory(Some(mb))), success(Command::Memory(None))))),
-            keyword("resign_threshold", map(map_res(finite, in_range(0.0, 1.0)), Command::ResignThreshold)),
-            keyword("ponder", alt((map(switch, |on| Command::Ponder(Some(on))), success(Command::Ponder(None))))),
-            keyword("eval", alt((map(owned, |w| Command::Eval(Some(w))), success(Command::Eval(None))))),
-            keyword("policy", alt((map(owned, |w| Command::Policy(Some(w))), success(Command::Policy(None))))),
-            keyword(
-                "loadgame",
-                map((owned, opt((unsigned64, opt(unsigned64)))), |(path, rest)| Command::LoadGame {
-                    path,
-                    turns: rest.map(|(turns, _)| turns),
-                    game: rest.and_then(|(_, game)| game),
-                }),
-            ),
-        )),
-    ))
-    .parse(i)
-}
-
-/// `on` or `off`.
-fn switch(i: &str) -> Res<'_, bool> {
-    map_res(word, |w: &str| match w {
-        "on" => Ok(true),
-        "off" => Ok(false),
-        _ => Err(()),
-    })
-    .parse(i)
-}
-
-fn positive_seconds(x: f64) -> Result<f64, ()> {
-    if (MIN_MOVETIME..=MAX_MOVETIME).contains(&x) { Ok(x) } else { Err(()) }
-}
-
-fn depth(d: u32) -> Result<u32, ()> {
-    if d <= MAX_PERFT_DEPTH { Ok(d) } else { Err(()) }
-}
-
 /// Parses a command (the line without its id).
 pub fn parse_command(text: &str) -> Result<Command, ParseError> {
     if text.is_empty() {
         return Err(ParseError::MissingName);
     }
-    match command(text) {
-        Ok((_, cmd)) => Ok(cmd),
-        Err(nom::Err::Failure(e)) => {
-            let name = text.split(' ').next().unwrap_or_default();
-            let name = COMMANDS.iter().map(|(n, _, _)| *n).find(|n| *n == name).unwrap_or("?");
+    let name = text.split(' ').next().unwrap_or_default();
+    let rest = text.get(name.len()..).unwrap_or_default();
+    let (name, args, parsed) = parse_arguments(name, rest).ok_or(ParseError::Unknown)?;
+    match parsed {
+        Ok((_, command)) => Ok(command),
+        Err(nom::Err::Failure(e) | nom::Err::Error(e)) => {
             let word = e.input.trim_start_matches(' ').split(' ').next().unwrap_or_default();
-            Err(ParseError::Syntax(name, word.to_string()))
+            Err(ParseError::Syntax { name, args, word: word.to_string() })
         }
-        Err(_) => Err(ParseError::Unknown),
+        Err(nom::Err::Incomplete(_)) => Err(ParseError::Syntax { name, args, word: String::new() }),
     }
+}
+
+// The session's own handlers.
+
+fn protocol_version(_: &mut Engine) -> Result<String, CommandError> {
+    Ok("2".to_string())
+}
+
+fn name(_: &mut Engine) -> Result<String, CommandError> {
+    Ok("veletas".to_string())
+}
+
+fn version(_: &mut Engine) -> Result<String, CommandError> {
+    Ok(env!("CARGO_PKG_VERSION").to_string())
+}
+
+fn known_command(_: &mut Engine, name: String) -> Result<String, CommandError> {
+    Ok(is_known(&name).to_string())
+}
+
+fn list_commands(_: &mut Engine) -> Result<String, CommandError> {
+    Ok(COMMANDS.iter().map(|(name, _, _)| *name).collect::<Vec<_>>().join("\n"))
+}
+
+fn quit(_: &mut Engine) -> Result<(String, Flow), CommandError> {
+    Ok((String::new(), Flow::Quit))
+}
+
+/// The session loop streams analyses itself (see [`crate::protocol::run`]).
+fn analyze(_: &mut Engine, _: u32) -> Result<String, CommandError> {
+    Err(CommandError::AnalyzeOutsideSession)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The syntax error of the command `name` at `word`.
+    fn syntax(name: &'static str, word: String) -> ParseError {
+        let args = COMMANDS.iter().find(|(n, _, _)| *n == name).map(|(_, args, _)| *args).expect("a command");
+        ParseError::Syntax { name, args, word }
+    }
 
     #[test]
     fn ids_split_off() {
@@ -489,43 +409,67 @@ mod tests {
     fn unknown_and_syntax_errors_differ() {
         assert_eq!(parse_command("Name"), Err(ParseError::Unknown));
         assert_eq!(parse_command("names"), Err(ParseError::Unknown));
-        assert_eq!(parse_command("name x"), Err(ParseError::Syntax("name", "x".into())));
-        assert_eq!(parse_command("play red e2"), Err(ParseError::Syntax("play", "red".into())));
-        assert_eq!(parse_command("play b"), Err(ParseError::Syntax("play", String::new())));
-        assert_eq!(parse_command("komi inf"), Err(ParseError::Syntax("komi", "inf".into())));
-        assert_eq!(parse_command("player a b"), Err(ParseError::Syntax("player", "b".into())));
-        assert_eq!(parse_command("movetime 0"), Err(ParseError::Syntax("movetime", "0".into())));
-        assert_eq!(parse_command("movetime 86401"), Err(ParseError::Syntax("movetime", "86401".into())));
-        assert_eq!(parse_command("playouts -1"), Err(ParseError::Syntax("playouts", "-1".into())));
-        assert_eq!(parse_command("threads 0"), Err(ParseError::Syntax("threads", "0".into())));
-        assert_eq!(parse_command("threads 65"), Err(ParseError::Syntax("threads", "65".into())));
-        assert_eq!(parse_command("analyze 0"), Err(ParseError::Syntax("analyze", "0".into())));
-        assert_eq!(parse_command("analyze b 10"), Err(ParseError::Syntax("analyze", "b".into())));
-        assert_eq!(parse_command("solve 0"), Err(ParseError::Syntax("solve", "0".into())));
-        assert_eq!(parse_command("memory -1"), Err(ParseError::Syntax("memory", "-1".into())));
-        assert_eq!(parse_command("resign_threshold 1.5"), Err(ParseError::Syntax("resign_threshold", "1.5".into())));
-        assert_eq!(parse_command("resign_threshold"), Err(ParseError::Syntax("resign_threshold", String::new())));
-        assert_eq!(parse_command("time_settings 1 -1 0"), Err(ParseError::Syntax("time_settings", "-1".into())));
-        assert_eq!(parse_command("ponder yes"), Err(ParseError::Syntax("ponder", "yes".into())));
-        assert_eq!(parse_command("ponder ON"), Err(ParseError::Syntax("ponder", "ON".into())));
-        assert_eq!(parse_command("ponder on off"), Err(ParseError::Syntax("ponder", "off".into())));
-        assert_eq!(parse_command("eval a b"), Err(ParseError::Syntax("eval", "b".into())));
-        assert_eq!(parse_command("policy a b"), Err(ParseError::Syntax("policy", "b".into())));
+        assert_eq!(parse_command("name x"), Err(syntax("name", "x".into())));
+        assert_eq!(parse_command("play red e2"), Err(syntax("play", "red".into())));
+        assert_eq!(parse_command("play b"), Err(syntax("play", String::new())));
+        assert_eq!(parse_command("komi inf"), Err(syntax("komi", "inf".into())));
+        assert_eq!(parse_command("player a b"), Err(syntax("player", "b".into())));
+        assert_eq!(parse_command("movetime 0"), Err(syntax("movetime", "0".into())));
+        assert_eq!(parse_command("movetime 86401"), Err(syntax("movetime", "86401".into())));
+        assert_eq!(parse_command("playouts -1"), Err(syntax("playouts", "-1".into())));
+        assert_eq!(parse_command("threads 0"), Err(syntax("threads", "0".into())));
+        assert_eq!(parse_command("threads 65"), Err(syntax("threads", "65".into())));
+        assert_eq!(parse_command("analyze 0"), Err(syntax("analyze", "0".into())));
+        assert_eq!(parse_command("analyze b 10"), Err(syntax("analyze", "b".into())));
+        assert_eq!(parse_command("solve 0"), Err(syntax("solve", "0".into())));
+        assert_eq!(parse_command("memory -1"), Err(syntax("memory", "-1".into())));
+        assert_eq!(parse_command("resign_threshold 1.5"), Err(syntax("resign_threshold", "1.5".into())));
+        assert_eq!(parse_command("resign_threshold"), Err(syntax("resign_threshold", String::new())));
+        assert_eq!(parse_command("time_settings 1 -1 0"), Err(syntax("time_settings", "-1".into())));
+        assert_eq!(parse_command("ponder yes"), Err(syntax("ponder", "yes".into())));
+        assert_eq!(parse_command("ponder ON"), Err(syntax("ponder", "ON".into())));
+        assert_eq!(parse_command("ponder on off"), Err(syntax("ponder", "off".into())));
+        assert_eq!(parse_command("eval a b"), Err(syntax("eval", "b".into())));
+        assert_eq!(parse_command("policy a b"), Err(syntax("policy", "b".into())));
         assert_eq!(
             parse_command("genmove_analyze_steps b steps"),
-            Err(ParseError::Syntax("genmove_analyze_steps", "steps".into()))
+            Err(syntax("genmove_analyze_steps", "steps".into()))
         );
-        assert_eq!(parse_command("perft 9"), Err(ParseError::Syntax("perft", "9".into())));
+        assert_eq!(parse_command("perft 9"), Err(syntax("perft", "9".into())));
         assert_eq!(parse_command("perft 2"), Ok(Command::Perft(2, 1)));
         assert_eq!(parse_command("perft 3 2"), Ok(Command::Perft(3, 2)));
         for bad in ["perft 2 0", "perft 2 65", "perft 2 x", "perft 2 2 2"] {
-            assert!(matches!(parse_command(bad), Err(ParseError::Syntax("perft", _))), "{bad}");
+            assert!(matches!(parse_command(bad), Err(ParseError::Syntax { name: "perft", .. })), "{bad}");
         }
-        assert_eq!(parse_command("boardsize 10x"), Err(ParseError::Syntax("boardsize", "10x".into())));
-        assert_eq!(
-            ParseError::Syntax("play", String::new()).message(),
-            "syntax error: missing argument; usage: play COLOR MOVE"
-        );
+        assert_eq!(parse_command("boardsize 10x"), Err(syntax("boardsize", "10x".into())));
+        assert_eq!(syntax("play", String::new()).to_string(), "syntax error: missing argument; usage: play COLOR MOVE");
+    }
+
+    #[test]
+    fn each_command_parses_to_its_own_variant_and_prints_its_usage_in_syntax_errors() {
+        // Every declared name parses (with or without arguments) to a different variant;
+        // a word too many is a syntax error that quotes the declared usage.
+        let mut variants = std::collections::HashSet::new();
+        for (name, args, _) in COMMANDS {
+            if *name != "set_position" {
+                let error = parse_command(&format!("{name} a b c d e")).expect_err(name);
+                let usage = if args.is_empty() { name.to_string() } else { format!("{name} {args}") };
+                assert!(error.to_string().ends_with(&format!("; usage: {usage}")), "{name}: {error}");
+            }
+            let example = match *name {
+                "play" | "is_legal" => format!("{name} b d4"),
+                "time_settings" => format!("{name} 1 0 0"),
+                "time_left" => format!("{name} b 1 0"),
+                "boardsize" | "komi" | "movetime" | "playouts" | "threads" | "perft" => format!("{name} 1"),
+                "resign_threshold" => format!("{name} 0.5"),
+                "known_command" | "set_position" | "loadgame" | "option" => format!("{name} x"),
+                "genmove" | "reg_genmove" | "genmove_analyze" | "genmove_analyze_steps" => format!("{name} w"),
+                _ => name.to_string(),
+            };
+            let command = parse_command(&example).unwrap_or_else(|e| panic!("{example}: {e}"));
+            assert!(variants.insert(std::mem::discriminant(&command)), "{example}");
+        }
+        assert_eq!(variants.len(), COMMANDS.len());
     }
 
     #[test]

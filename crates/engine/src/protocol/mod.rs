@@ -3,15 +3,18 @@
 //! [`run`] reads commands from any [`BufRead`] and writes replies to any [`Write`], so
 //! the binary wires it to stdin/stdout and tests feed it bytes. The protocol is
 //! specified in `protocol.md` at the repository root. Layers: [`framing`] turns bytes
-//! into lines and replies into bytes, [`command`] parses a line into a [`Command`],
-//! [`Engine`] executes it; [`analysis`] streams `analyze` replies and ponders, both of
+//! into lines and replies into bytes, [`command`] declares each command once (its table
+//! entry, [`Command`] variant, [`arguments`]' parsers and handler) and parses a line into
+//! a [`Command`], which [`Engine`] executes, or refuses with an [`error`]; [`analysis`] streams `analyze` replies and ponders, both of
 //! which run until the next input arrives; [`mod@info`] writes the search's view as the `info`
 //! line that `analyze` and `genmove_analyze` report.
 
 pub mod analysis;
+pub mod arguments;
 pub mod board;
 pub mod command;
 pub mod engine;
+pub mod error;
 pub mod framing;
 pub mod info;
 
@@ -20,8 +23,10 @@ use std::time::Duration;
 
 use log::{debug, info};
 
-pub use command::{COMMANDS, Command, MIN_MOVETIME, ParseError, parse_command, split_id};
-pub use engine::{Engine, Flow};
+pub use arguments::MIN_MOVETIME;
+pub use command::{COMMANDS, Command, parse_command, split_id};
+pub use engine::{Engine, Flow, Outcome};
+pub use error::{CommandError, ParseError};
 pub use framing::{Line, MAX_LINE, format_reply, read_line};
 
 /// How a session ended, for the caller's log.
@@ -35,13 +40,13 @@ pub struct Summary {
     pub quit: bool,
 }
 
-/// Reads a preprocessed, non-empty line: its id and the command, or an error message.
-fn parse_line(line: &Line) -> (Option<&str>, Result<Command, String>) {
+/// Reads a preprocessed, non-empty line: its id and the command, or why it is none.
+fn parse_line(line: &Line) -> (Option<&str>, Result<Command, CommandError>) {
     let (id, rest) = split_id(&line.text);
     if line.too_long {
-        return (id, Err(format!("syntax error: line longer than {MAX_LINE} bytes")));
+        return (id, Err(ParseError::TooLong.into()));
     }
-    (id, parse_command(rest).map_err(|e| e.message()))
+    (id, parse_command(rest).map_err(CommandError::from))
 }
 
 /// Answers one preprocessed, non-empty line: the formatted reply and what to do next.
@@ -50,7 +55,7 @@ pub fn respond(engine: &mut Engine, line: &Line) -> (String, Flow, bool) {
     let (id, command) = parse_line(line);
     match command.and_then(|command| engine.execute(command)) {
         Ok((text, flow)) => (format_reply(true, id, &text), flow, true),
-        Err(message) => (format_reply(false, id, &message), Flow::Continue, false),
+        Err(error) => (format_reply(false, id, &error.to_string()), Flow::Continue, false),
     }
 }
 
@@ -79,7 +84,7 @@ pub fn run(mut input: impl BufRead + Send, mut output: impl Write, engine: &mut 
         }
         let (reply, flow, ok) = match command.and_then(|command| engine.execute(command)) {
             Ok((text, flow)) => (format_reply(true, id, &text), flow, true),
-            Err(message) => (format_reply(false, id, &message), Flow::Continue, false),
+            Err(error) => (format_reply(false, id, &error.to_string()), Flow::Continue, false),
         };
         debug!(">> {}", reply.trim_end());
         summary.errors += u64::from(!ok);
