@@ -403,7 +403,7 @@ fn genmove_analyze_steps_adds_the_root_first_steps_to_genmove_analyze() {
     assert_eq!(sum, 300, "a first search: the root's playouts are the budget's: {reply}");
     // The move played went through its first step.
     let step_of_move = match played {
-        veletas::rules::Move::Turn(turn) => veletas::learning::policy_fit::step_text(turn.shooter_move()),
+        veletas::rules::Move::Turn(turn) => veletas::record::step_word(turn.shooter_move()),
         other => panic!("{other}"),
     };
     let move_visits: u64 = lines[1].split(' ').nth(4).unwrap().parse().unwrap();

@@ -84,7 +84,7 @@ fn main() {
             for (&(size, modern), list) in &rows {
                 let rules = rule_set(modern);
                 let samples: Vec<(LengthFeatures, f64)> = list.iter().map(|r| (r.features, f64::from(r.own))).collect();
-                let Some(weights) = length::fit(&samples, 1e-6) else { continue };
+                let Some(weights) = veletas_engine::learning::length_fit::fit(&samples, 1e-6) else { continue };
                 model.set(size, rules, weights);
                 header.push_str(&format!(
                     "# {size} {rules}: {} games, {} positions\n",

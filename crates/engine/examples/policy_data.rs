@@ -65,10 +65,8 @@ fn main() {
                 }
             }
             if !by_step.is_empty() {
-                let words: Vec<String> = by_step
-                    .iter()
-                    .map(|(s, v)| format!("{}:{v}", veletas_engine::learning::policy_fit::step_text(*s)))
-                    .collect();
+                let words: Vec<String> =
+                    by_step.iter().map(|(s, v)| format!("{}:{v}", veletas_rules::record::step_word(*s))).collect();
                 println!("{g} | {pos} | {}", words.join(" "));
             }
             let turn = if turns < 8 && !visits.is_empty() { drawn(&visits, &mut rng) } else { result.best };

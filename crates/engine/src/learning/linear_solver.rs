@@ -1,6 +1,6 @@
 //! The one linear solver of the engine's fitting code: the Newton steps of the learned
 //! evaluation ([`super::eval_trainer`]) and of the move policy ([`super::policy_fit`]), and
-//! the game-length model ([`crate::player::length`]).
+//! the game-length model ([`super::length_fit`]).
 
 /// Solves `a x = b` (n x n, row-major) by Gaussian elimination with partial pivoting.
 pub fn solve(mut a: Vec<f64>, mut b: Vec<f64>, n: usize) -> Option<Vec<f64>> {

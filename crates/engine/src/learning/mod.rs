@@ -6,10 +6,11 @@
 //! the same way); [`eval_trainer`] fits the learned evaluation's weights to the games'
 //! outcomes; [`policy_fit`] fits the move policy to the root visits of self-play searches
 //! (its samples' format and the fit), and [`policy_trainer`] feeds it the first steps that
-//! records carry; [`net_trainer`] trains the value and policy networks; [`linear_solver`]
-//! solves the linear systems of the Newton steps (and of the player's game-length model).
+//! records carry; [`net_trainer`] trains the value and policy networks; [`length_fit`] fits
+//! the clock's game-length model; [`linear_solver`] solves the linear systems of the fits.
 
 pub mod eval_trainer;
+pub mod length_fit;
 pub mod linear_solver;
 pub mod net_trainer;
 pub mod policy_fit;

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 
 use crate::learning::linear_solver::solve;
 use crate::search::policy::{MOVE_FEATURES, MoveContext, MoveFeatures, PolicyModel, family};
+use veletas_rules::record::step_word;
 use veletas_rules::{Phase, Position, Square};
 
 /// One searched position: every first step's features and its share of the playouts.
@@ -54,14 +55,6 @@ pub fn first_steps(pos: &Position) -> Vec<Option<(Square, Square)>> {
     moves
 }
 
-/// A first step in the sample files' notation: `-` or `FROM-TO`.
-pub fn step_text(step: Option<(Square, Square)>) -> String {
-    match step {
-        None => "-".to_string(),
-        Some((from, to)) => format!("{from}-{to}"),
-    }
-}
-
 /// Reads one sample line (see the module's notes); `None` for a blank or `#` line.
 pub fn parse_sample(line: &str) -> Result<Option<PolicySample>, String> {
     let line = line.trim();
@@ -83,7 +76,7 @@ pub fn parse_sample(line: &str) -> Result<Option<PolicySample>, String> {
     sample_of(game, &pos, &counts).map(Some)
 }
 
-/// The sample of `pos` (of game `game`) whose first steps (in [`step_text`]'s notation)
+/// The sample of `pos` (of game `game`) whose first steps (in [`step_word`]'s notation)
 /// received these playouts: an error when the position is not in play, a step is not
 /// one of its legal first steps, or no step has playouts.
 pub fn sample_of(game: u64, pos: &Position, counts: &[(String, f64)]) -> Result<PolicySample, String> {
@@ -91,7 +84,7 @@ pub fn sample_of(game: u64, pos: &Position, counts: &[(String, f64)]) -> Result<
         return Err("the position is not in play".to_string());
     }
     let steps = first_steps(pos);
-    let index: HashMap<String, usize> = steps.iter().enumerate().map(|(i, &s)| (step_text(s), i)).collect();
+    let index: HashMap<String, usize> = steps.iter().enumerate().map(|(i, &s)| (step_word(s), i)).collect();
     let mut target = vec![0.0; steps.len()];
     for (step, count) in counts {
         let i = *index.get(step).ok_or_else(|| format!("'{step}' is not a legal first step"))?;
@@ -271,7 +264,7 @@ mod tests {
                 let mut priors = Vec::new();
                 truth.priors(&pos, &steps, &mut priors);
                 let visits: Vec<String> =
-                    steps.iter().zip(priors.iter()).map(|(&s, p)| format!("{}:{}", step_text(s), p * 1e6)).collect();
+                    steps.iter().zip(priors.iter()).map(|(&s, p)| format!("{}:{}", step_word(s), p * 1e6)).collect();
                 let line = format!("{game} | {} | {}", pos, visits.join(" "));
                 out.extend(parse_sample(&line).unwrap());
                 let turn = pos.random_turn(&mut rng, veletas_rules::PlayoutPolicy::Uniform).unwrap();

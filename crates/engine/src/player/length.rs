@@ -5,8 +5,8 @@
 //! claimed when it is trapped. So what is left depends on how many claims the nearer
 //! player still needs and how much room the shooters that could give them still have,
 //! more than on the empty squares alone. The estimate is a linear model of [`LengthFeatures`]
-//! per board size and rule set, fitted by least squares ([`fit`]) to the turns actually
-//! played in recorded games (`cargo run --release -p veletas-engine --example game_lengths -- --fit
+//! per board size and rule set, fitted by least squares (`learning::length_fit`) to the turns
+//! actually played in recorded games (`cargo run --release -p veletas-engine --example game_lengths -- --fit
 //! crates/engine/data/game-lengths.txt RECORDS...`); its weights are `crates/engine/data/game-lengths.txt`, built
 //! into the binary.
 
@@ -188,41 +188,6 @@ pub fn expected_turns_with(model: &LengthModel, pos: &Position) -> f64 {
     setup + estimate.clamp(1.0, (empty / 2.0).ceil().max(1.0))
 }
 
-/// Least-squares weights for `samples` (features, target), with a small ridge penalty
-/// (`l2` times the samples' count, not applied to the bias) so that features that never
-/// vary still give a solution; `None` when there are no samples.
-pub fn fit(samples: &[(LengthFeatures, f64)], l2: f64) -> Option<[f64; LENGTH_FEATURES]> {
-    if samples.is_empty() {
-        return None;
-    }
-    const N: usize = LENGTH_FEATURES;
-    // Scale the features so the penalty treats them alike.
-    let mut scale = [0.0f64; N];
-    for (f, _) in samples {
-        for (s, x) in scale.iter_mut().zip(f.0.iter()) {
-            *s = f64::max(*s, x.abs());
-        }
-    }
-    let scale = scale.map(|s| if s > 0.0 { s } else { 1.0 });
-    let mut a = [[0.0f64; N]; N];
-    let mut b = [0.0f64; N];
-    for (f, y) in samples {
-        let x: [f64; N] = std::array::from_fn(|i| f.0[i] / scale[i]);
-        for i in 0..N {
-            b[i] += x[i] * y;
-            for j in 0..N {
-                a[i][j] += x[i] * x[j];
-            }
-        }
-    }
-    let penalty = l2 * samples.len() as f64;
-    for (i, row) in a.iter_mut().enumerate().skip(1) {
-        row[i] += penalty;
-    }
-    let solution = crate::learning::linear_solver::solve(a.concat(), b.to_vec(), N)?;
-    Some(std::array::from_fn(|i| solution[i] / scale[i]))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -335,33 +300,5 @@ mod tests {
         for bad in ["8 classic bias 1", "7 odd bias 1", "7 classic colour 1", "7 classic bias x", "7 classic bias"] {
             assert!(LengthModel::parse(bad).unwrap_err().starts_with("game lengths line 1"), "{bad}");
         }
-    }
-
-    #[test]
-    fn fitting_recovers_the_weights_of_a_linear_rule() {
-        let truth = [2.0, 0.25, 1.5, -0.5, 0.1, 0.2, 0.05, -0.01];
-        let mut samples = Vec::new();
-        let mut x = 1.0f64;
-        for i in 0..400 {
-            // Deterministic, varied features.
-            x = (x * 7.3 + 1.1) % 13.0;
-            let f = LengthFeatures([
-                1.0,
-                20.0 + x * 3.0,
-                f64::from(i % 4),
-                x % 5.0,
-                (x * 1.7) % 9.0,
-                x * 2.0 + f64::from(i % 7),
-                (x * 5.1) % 23.0,
-                f64::from(i % 11) * x,
-            ]);
-            let y: f64 = truth.iter().zip(f.0.iter()).map(|(w, v)| w * v).sum();
-            samples.push((f, y));
-        }
-        let w = fit(&samples, 0.0).expect("a solution");
-        for (got, want) in w.iter().zip(truth.iter()) {
-            assert!((got - want).abs() < 1e-6, "{w:?}");
-        }
-        assert_eq!(fit(&[], 0.0), None);
     }
 }

@@ -3,9 +3,9 @@
 //! (the `engine` module); and the `steps` line of `genmove_analyze_steps`, the playouts of
 //! each first step at the root.
 
-use crate::learning::policy_fit::step_text;
 use crate::search::SearchResult;
 use veletas_rules::Move;
+use veletas_rules::record::step_word;
 
 /// The `steps` line: `steps`, then `STEP:PLAYOUTS` for every first step of the root that
 /// received playouts (`FROM-TO` for a shooter's move, `-` for none), most visited first (just `steps` for a move chosen without search).
@@ -14,7 +14,7 @@ use veletas_rules::Move;
 pub fn steps_line(result: &SearchResult) -> String {
     let mut line = String::from("steps");
     for &(step, visits) in &result.first_steps {
-        line.push_str(&format!(" {}:{visits}", step_text(step)));
+        line.push_str(&format!(" {}:{visits}", step_word(step)));
     }
     line
 }
