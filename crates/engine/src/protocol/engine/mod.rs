@@ -1,9 +1,9 @@
 //! The engine's state, and the checks its commands share.
 //!
-//! Each command's handler is a method of [`Engine`] in the room of its concern: [`setup`]
-//! (the game, its variant, rules and position), [`moves`] (moves and what the position
-//! answers), [`generate`] (moves chosen by the player, and `solve`), [`clock`] (the time
-//! control), [`settings`] (the player's settings) and [`weights`] (evaluation and policy
+//! Each command's handler is a method of [`Engine`] in the room of its concern: `setup`
+//! (the game, its variant, rules and position), `moves` (moves and what the position
+//! answers), `generate` (moves chosen by the player, and `solve`), `clock` (the time
+//! control), `settings` (the player's settings) and `weights` (evaluation and policy
 //! files). [`crate::protocol::command`] declares the commands and dispatches
 //! ([`Engine::execute`]). Every command either succeeds, with a result text, or fails with
 //! a [`CommandError`] and leaves the state exactly as it was: handlers check everything
@@ -51,7 +51,7 @@ pub struct Engine {
 pub type Outcome = Result<(String, Flow), CommandError>;
 
 /// What a handler replies: a text (the session goes on), or a text and what to do next.
-pub trait IntoReply {
+pub(crate) trait IntoReply {
     /// The reply's text and what to do next.
     fn into_reply(self) -> (String, Flow);
 }
