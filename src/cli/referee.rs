@@ -1,18 +1,19 @@
 //! `veletas match` and `veletas tournament`: their options (the shared ones in
-//! [`CommonArgs`]), turned into the referee's plain settings ([`MatchSettings`],
-//! [`TournamentSettings`], [`CommonSettings`]) in one step, and running them.
+//! [`CommonArgs`]), validated once into the referee's typed plans ([`MatchPlan`],
+//! [`TournamentPlan`], [`CommonPlan`]: the runner is built from these), and running them.
 
 use std::path::PathBuf;
 
 use super::error::{Classified, CommandError, classified, print, usage};
 use super::values::parse_rules;
 use crate::referee::clock::parse_seconds;
-use crate::referee::tournament::{Format, ShardSpec, TournamentSettings};
+use crate::referee::openings::OpeningBook;
+use crate::referee::tournament::{Format, ShardSpec};
 use crate::referee::{
-    ByoYomiSpec, ClockSpec, CommonSettings, MatchSettings, RefereeError, SprtSpec, parse_concurrency, parse_count,
-    parse_odds,
+    ByoYomiSpec, ClockSpec, CommonPlan, EngineFlags, Existing, MatchPlan, RecordPlan, RefereeError, SprtSpec,
+    TimeControl, TournamentPlan, parse_concurrency, parse_count, parse_odds,
 };
-use crate::rules::RuleSet;
+use crate::rules::{RuleSet, Rules};
 
 /// Options of `veletas match`.
 #[derive(clap::Args, Clone, Debug, PartialEq)]
@@ -209,102 +210,55 @@ pub struct TournamentArgs {
     pub common: CommonArgs,
 }
 
-impl From<MatchArgs> for MatchSettings {
-    fn from(args: MatchArgs) -> MatchSettings {
-        // Every field named, so that an option added to the one and not the other does not build.
-        let MatchArgs { engines, games, time_odds, event, common } = args;
-        MatchSettings { engines, games, time_odds, event, common: common.into() }
+impl MatchArgs {
+    /// Validates the options once into the referee's plan of the match.
+    pub fn plan(self) -> Result<MatchPlan, RefereeError> {
+        let MatchArgs { engines, games, time_odds, event, common } = self;
+        let (flags, common) = common.plan(engines)?;
+        MatchPlan::new(flags, games, time_odds, event, common)
     }
 }
 
-impl From<CommonArgs> for CommonSettings {
-    fn from(args: CommonArgs) -> CommonSettings {
-        // Every field named, so that an option added to the one and not the other does not build.
-        let CommonArgs {
-            engines_file,
-            each,
-            options,
-            sprt,
-            dry_run,
-            size,
-            rules,
-            no_corners,
-            claimed_block,
-            random_setup,
-            movetime,
-            clock,
-            byoyomi,
-            margin,
-            command_timeout,
-            concurrency,
-            openings,
-            seed,
-            record,
-            resume,
-            overwrite,
-            wait,
-            engine_log,
-            check,
-            log_protocol,
-            rating_interval,
-            quiet,
-            no_progress,
-            report,
-            live,
-            record_steps,
-        } = args;
-        CommonSettings {
-            engines_file,
-            each,
-            options,
-            sprt,
-            dry_run,
-            size,
-            rules,
-            no_corners,
-            claimed_block,
-            random_setup,
-            movetime,
-            clock,
-            byoyomi,
-            margin,
-            command_timeout,
-            concurrency,
-            openings,
-            seed,
-            record,
-            resume,
-            overwrite,
-            wait,
-            engine_log,
-            check,
-            log_protocol,
-            rating_interval,
-            quiet,
-            no_progress,
-            report,
-            live,
-            record_steps,
-        }
-    }
-}
-
-impl From<TournamentArgs> for TournamentSettings {
-    fn from(args: TournamentArgs) -> TournamentSettings {
-        // Every field named, so that an option added to the one and not the other does not build.
+impl TournamentArgs {
+    /// Validates the options once into the referee's plan of the tournament.
+    pub fn plan(self) -> Result<TournamentPlan, RefereeError> {
         let TournamentArgs { engines, format, games_per_pair, rounds, shard, anchor, head_to_head, event, common } =
-            args;
-        TournamentSettings {
-            engines,
-            format,
-            games_per_pair,
-            rounds,
-            shard,
-            anchor,
-            head_to_head,
-            event,
-            common: common.into(),
-        }
+            self;
+        let (flags, common) = common.plan(engines)?;
+        TournamentPlan::new(flags, format, games_per_pair, rounds, shard, common)?
+            .with_standings(anchor, head_to_head)
+            .map(|plan| plan.with_event(event))
+    }
+}
+
+impl CommonArgs {
+    /// The engines as given (`engines`: the `--engine` values) and the shared options
+    /// validated into the referee's typed plan: the rules as one value, the openings, the
+    /// time control, the record file and what to do when it exists, the outputs.
+    fn plan(self, engines: Vec<String>) -> Result<(EngineFlags, CommonPlan), RefereeError> {
+        let usage = RefereeError::Usage;
+        let flags = EngineFlags::new(engines, self.engines_file, self.each, self.options);
+        let rules = Rules::new(self.rules, self.no_corners, self.claimed_block)
+            .map_err(|e| usage(format!("--claimed-block: {e}")))?;
+        // A file named by an option that is not an openings file is the option's fault.
+        let book = OpeningBook::new(&self.openings, self.size, rules, self.random_setup, self.seed)
+            .map_err(|e| usage(e.to_string()))?;
+        let control = TimeControl::from_options(self.movetime, self.clock, self.byoyomi).map_err(usage)?;
+        let existing = match (self.resume, self.overwrite) {
+            (_, true) => Existing::Overwrite,
+            (true, false) => Existing::Required,
+            (false, false) => Existing::Resume,
+        };
+        let plan = CommonPlan::new(book, control)
+            .with_timing(self.margin, self.command_timeout)?
+            .with_concurrency(self.concurrency)?
+            .with_record(self.record.map(|path| RecordPlan::new(path, existing, self.wait)))
+            .with_logs(self.engine_log, self.log_protocol)
+            .with_pages(self.report, self.live)
+            .with_output(self.quiet, !self.no_progress, self.rating_interval)?
+            .with_checks(self.check, self.record_steps)
+            .with_sprt(self.sprt);
+        Ok((flags, plan))
     }
 }
 
@@ -356,11 +310,12 @@ impl Classified for RefereeError {
 
 /// `veletas match`: the games (or `--dry-run`'s list) and the summary on stdout.
 pub(super) fn play_match(args: MatchArgs) -> Result<(), CommandError> {
-    let args = MatchSettings::from(args);
-    if args.common.dry_run {
-        return print(&crate::referee::dry_run_match(&args).map_err(classified("match"))?);
+    let dry_run = args.common.dry_run;
+    let plan = args.plan().map_err(classified("match"))?;
+    if dry_run {
+        return print(&crate::referee::dry_run_match(&plan).map_err(classified("match"))?);
     }
-    match crate::referee::run_match(&args) {
+    match crate::referee::run_match(&plan) {
         Ok(_) => Ok(()),
         Err(RefereeError::Interrupted(text)) => Err(CommandError::Interrupted { command: "match", text }),
         Err(e) => Err(classified("match")(e)),
@@ -369,15 +324,16 @@ pub(super) fn play_match(args: MatchArgs) -> Result<(), CommandError> {
 
 /// `veletas tournament`: the games (or `--dry-run`'s list) and the standings on stdout.
 pub(super) fn play_tournament(args: TournamentArgs) -> Result<(), CommandError> {
-    let args = TournamentSettings::from(args);
     use crate::referee::tournament::{dry_run, run_tournament, summary};
-    if args.common.dry_run {
-        return print(&dry_run(&args).map_err(classified("tournament"))?);
+    let dry_run_only = args.common.dry_run;
+    let plan = args.plan().map_err(classified("tournament"))?;
+    if dry_run_only {
+        return print(&dry_run(&plan).map_err(classified("tournament"))?);
     }
     // An engine that cannot be started is refused before any game (an error here), so the
     // standings never hold forfeits of an engine that never played.
-    let report = run_tournament(&args).map_err(classified("tournament"))?;
-    let text = summary(&report, args.anchor.as_deref(), args.head_to_head).map_err(usage("tournament"))?;
+    let report = run_tournament(&plan).map_err(classified("tournament"))?;
+    let text = summary(&report, plan.anchor(), plan.head_to_head()).map_err(usage("tournament"))?;
     print(&text)?;
     match report.interrupted {
         Some(text) => Err(CommandError::Interrupted { command: "tournament", text }),
@@ -388,22 +344,32 @@ pub(super) fn play_tournament(args: TournamentArgs) -> Result<(), CommandError> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
-    fn the_settings_of_the_default_options_are_the_referees_defaults() {
-        let args = MatchArgs::parse_from(["--engine", "a", "--engine", "b"]).unwrap();
-        assert_eq!(MatchSettings::from(args).common, CommonSettings::default());
-        let args = TournamentArgs::parse_from(["--engine", "a", "--engine", "b"]).unwrap();
-        assert_eq!(TournamentSettings::from(args).common, CommonSettings::default());
+    fn the_plan_of_the_default_options_has_the_referees_defaults() {
+        let plan = MatchArgs::parse_from(["--engine", "a", "--engine", "b"]).unwrap().plan().unwrap();
+        let common = plan.common();
+        assert_eq!((plan.games(), plan.event()), (2, "veletas match"));
+        assert_eq!((common.rules(), common.book().variant.size()), (Rules::default(), 10));
+        assert_eq!(common.time_control(), TimeControl::MoveTime(1.0));
+        assert_eq!(
+            (common.margin(), common.command_timeout(), common.concurrency()),
+            (0.1, Duration::from_secs(10), 1)
+        );
+        assert!(common.record().is_none() && common.engine_log_path().is_none() && common.sprt().is_none());
+        let plan = TournamentArgs::parse_from(["--engine", "a", "--engine", "b"]).unwrap().plan().unwrap();
+        assert_eq!((plan.event(), plan.anchor(), plan.engines().len()), ("veletas tournament", None, 2));
+        assert_eq!(plan.common(), common);
     }
 
     #[test]
-    fn every_option_reaches_its_setting() {
+    fn every_option_reaches_the_plan() {
         let args = MatchArgs::parse_from([
             "--engine",
-            "a",
+            "a=x",
             "--engine",
-            "b",
+            "b=y",
             "-n",
             "6",
             "--time-odds",
@@ -416,7 +382,6 @@ mod tests {
             "a:dir=/",
             "--sprt",
             "0,5",
-            "--dry-run",
             "--size",
             "7",
             "--rules",
@@ -446,26 +411,46 @@ mod tests {
             "--rating-interval",
             "4",
             "-q",
+            "--no-progress",
             "--report",
             "r.html",
             "--live",
             "l.html",
+            "--record-steps",
         ])
         .unwrap();
-        let settings = MatchSettings::from(args);
-        assert_eq!((settings.games, settings.time_odds, settings.event.as_str()), (6, 2.0, "e"));
-        let c = settings.common;
-        assert_eq!((c.each.len(), c.options.len(), c.sprt.is_some(), c.dry_run), (1, 1, true, true));
+        let plan = args.plan().unwrap();
+        assert_eq!((plan.games(), plan.event()), (6, "e"));
+        let odds = crate::rules::record::TimeControls::Odds { control: TimeControl::MoveTime(0.5), factor: 2.0 };
+        assert_eq!(plan.time_control_tag(), Some(odds));
+        assert!(plan.engines().iter().all(|d| d.restart));
+        let c = plan.common();
+        assert_eq!(c.rules(), Rules::new(RuleSet::Modern, true, true).unwrap());
+        assert_eq!(c.book().variant.size(), 7);
+        assert_eq!((c.margin(), c.command_timeout(), c.concurrency()), (0.2, Duration::from_secs(3), 2));
+        let record = c.record().unwrap();
         assert_eq!(
-            (c.size, c.rules, c.no_corners, c.claimed_block, c.random_setup),
-            (Some(7), RuleSet::Modern, true, true, true)
+            (record.path(), record.existing(), record.wait()),
+            (std::path::Path::new("r.txt"), Existing::Required, true)
         );
-        assert_eq!((c.movetime, c.margin, c.command_timeout, c.concurrency, c.seed), (Some(0.5), 0.2, 3.0, 2, 9));
-        assert_eq!(
-            (c.record.is_some(), c.resume, c.overwrite, c.wait, c.engine_log.is_some()),
-            (true, true, false, true, true)
-        );
-        assert_eq!((c.check, c.log_protocol.is_some(), c.rating_interval, c.quiet), (true, true, Some(4), true));
-        assert_eq!((c.report.is_some(), c.live.is_some()), (true, true));
+        assert_eq!(c.engine_log_path(), Some("l.txt".into()));
+        assert_eq!((c.log_protocol().is_some(), c.report().is_some(), c.live().is_some()), (true, true, true));
+        assert_eq!((c.rating_interval(), c.quiet(), c.progress()), (Some(4), true, false));
+        assert_eq!((c.check(), c.record_steps(), c.sprt().is_some()), (true, true, true));
+    }
+
+    #[test]
+    fn options_that_do_not_make_a_plan_are_usage_errors() {
+        let refused = |extra: &[&str]| {
+            let mut args = vec!["--engine", "a", "--engine", "b"];
+            args.extend_from_slice(extra);
+            MatchArgs::parse_from(args).unwrap().plan().unwrap_err()
+        };
+        let e = refused(&["--claimed-block"]);
+        assert!(e.is_usage() && e.to_string().starts_with("--claimed-block: "), "{e}");
+        let e = refused(&["--movetime", "1", "--clock", "10"]);
+        assert!(e.is_usage(), "{e}");
+        let e = refused(&["--games", "4", "--option", "c:odds=2"]);
+        assert!(e.is_usage() && e.to_string().contains("no engine is named 'c'"), "{e}");
     }
 }

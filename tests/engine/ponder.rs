@@ -408,7 +408,7 @@ fn a_match_with_a_pondering_engine_plays_its_games_to_the_end() {
         "--quiet",
     ])
     .unwrap();
-    let summary = run_match(&args.into()).unwrap();
+    let summary = run_match(&args.plan().unwrap()).unwrap();
     assert_eq!(summary.games, 2);
     assert_eq!(summary.terminations, vec![(Termination::Normal, 2)]);
     assert_eq!(summary.disagreements, 0);

@@ -16,7 +16,7 @@ fn fake(flags: &str) -> String {
 }
 
 fn run(args: &[&str]) -> MatchSummary {
-    run_match(&MatchArgs::parse_from(args).unwrap().into()).unwrap()
+    run_match(&MatchArgs::parse_from(args).unwrap().plan().unwrap()).unwrap()
 }
 
 fn read_games(path: &Path) -> Vec<GameRecord> {
@@ -173,7 +173,7 @@ fn a_claimed_block_match_tells_the_engines_and_records_the_rules() {
             )
             .collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let err = run_match(&MatchArgs::parse_from(&args).unwrap().into()).unwrap_err().to_string();
+    let err = run_match(&MatchArgs::parse_from(&args).unwrap().plan().unwrap()).unwrap_err().to_string();
     assert!(err.contains("round 1 was played under the modern claimed-block rules, this match plays modern"), "{err}");
 }
 

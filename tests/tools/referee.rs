@@ -14,7 +14,7 @@ fn fake(flags: &str) -> String {
 }
 
 fn run(args: &[&str]) -> Result<MatchSummary, RefereeError> {
-    run_match(&MatchArgs::parse_from(args).unwrap().into())
+    MatchArgs::parse_from(args).unwrap().plan().and_then(|plan| run_match(&plan))
 }
 
 fn read_games(path: &Path) -> Vec<veletas::referee::GameRecord> {

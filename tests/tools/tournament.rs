@@ -19,7 +19,7 @@ fn fake(name: &str, flags: &str) -> String {
 
 fn run(args: &[&str]) -> Result<TournamentReport, String> {
     let args = TournamentArgs::parse_from(args).map_err(|e| e.to_string())?;
-    run_tournament(&args.into()).map_err(|e| e.to_string())
+    args.plan().and_then(|plan| run_tournament(&plan)).map_err(|e| e.to_string())
 }
 
 fn read_games(path: &Path) -> Vec<GameRecord> {

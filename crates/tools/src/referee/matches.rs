@@ -8,14 +8,11 @@
 use std::io::Write;
 use std::time::Duration;
 
-use crate::referee::engine::EngineCommand;
 use crate::referee::game::PlayedGame;
 use crate::referee::runner::{Competition, Field, GameResult, NewFiles, Runner, played_engines};
 use crate::referee::runner::{ScheduledGame, unique_names};
 use crate::referee::summary::{GameOutcome, MatchSummary, SprtSpec, Tally};
-use crate::referee::tournament::field;
-use crate::referee::words::split_engine_name;
-use crate::referee::{MatchSettings, RefereeError, TimeControl};
+use crate::referee::{MatchPlan, RecordPlan, RefereeError};
 use crate::stats::SprtDecision;
 use veletas_rules::record::{GameRecord, TimeControls, tag};
 
@@ -151,67 +148,18 @@ impl Competition for MatchCompetition {
     }
 }
 
-/// The two engines of `args` (`--engine` twice, or with an engines file), with the match's
-/// time control (engine 1's scaled by `--time-odds`), and the `TimeControl` tag when one tag fits every game.
-fn engines(args: &MatchSettings) -> Result<(Vec<field::EngineDef>, Option<TimeControls>), RefereeError> {
-    let usage = RefereeError::Usage;
-    let common = &args.common;
-    if common.engines_file.is_none() && args.engines.len() != 2 {
-        let given = match args.engines.len() {
-            1 => "once".to_string(),
-            n => format!("{n} times"),
-        };
-        return Err(usage(format!("give --engine exactly twice, not {given}")));
-    }
-    if args.games == 0 || args.games % 2 == 1 {
-        return Err(usage(format!(
-            "--games must be even and positive (games come in pairs: one opening, colours swapped), not {}",
-            args.games
-        )));
-    }
-    for text in &args.engines {
-        let (_, command) = split_engine_name(text);
-        EngineCommand::parse(command).map_err(|e| usage(format!("--engine '{}': {e}", veletas_rules::quoted(text))))?;
-    }
-    let (entries, each) = field::entries(&args.engines, common).map_err(usage)?;
-    if entries.len() != 2 {
-        return Err(usage(format!("a match needs exactly two engines (--engine or --engines), not {}", entries.len())));
-    }
-    let control = TimeControl::from_options(common.movetime, common.clock, common.byoyomi).map_err(usage)?;
-    let mut defs = field::resolve(&entries, &each, control).map_err(usage)?;
-    // The record's tag: one control, a match's time odds, or (engines on controls of
-    // their own) each game's colours, decided when the game is recorded.
-    let controls = if defs[0].time_control == defs[1].time_control {
-        let control = defs[0].time_control;
-        if args.time_odds == 1.0 {
-            Some(TimeControls::Same(control))
-        } else {
-            Some(TimeControls::Odds { control, factor: args.time_odds })
-        }
-    } else {
-        None
-    };
-    defs[0].time_control = defs[0].time_control.scaled(args.time_odds);
-    if common.concurrency == 0 {
-        return Err(usage("--concurrency must be at least 1".into()));
-    }
-    Ok((defs, controls))
-}
-
-/// The games of `args` this run would play, one line each, without starting any engine:
+/// The games of `plan` this run would play, one line each, without starting any engine:
 /// `game 1/2: BLACK (black) vs WHITE (white), opening OPENING`.
-pub fn dry_run_match(args: &MatchSettings) -> Result<String, RefereeError> {
-    let (defs, _) = engines(args)?;
-    let book = args.common.opening_book()?;
+pub fn dry_run_match(plan: &MatchPlan) -> Result<String, RefereeError> {
+    let (defs, book, games) = (plan.engines(), plan.common().book(), plan.games());
     let raw: Vec<String> = defs.iter().map(|d| d.name.clone().unwrap_or_else(|| d.command.text.clone())).collect();
     let fixed: Vec<bool> = defs.iter().map(|d| d.name.is_some()).collect();
     let names = unique_names(&raw, &fixed);
-    let mut out = format!("{} games\n", args.games);
-    for game in (0..args.games).map(match_game) {
+    let mut out = format!("{games} games\n");
+    for game in (0..games).map(match_game) {
         out.push_str(&format!(
-            "game {}/{}: {} (black) vs {} (white), opening {}\n",
+            "game {}/{games}: {} (black) vs {} (white), opening {}\n",
             game.index + 1,
-            args.games,
             names[game.black],
             names[game.white],
             book.opening(game.encounter)
@@ -220,32 +168,33 @@ pub fn dry_run_match(args: &MatchSettings) -> Result<String, RefereeError> {
     Ok(out)
 }
 
-/// Plays the match `args` describe and returns its statistics. Prints a line per game
+/// Plays the match `plan` describes and returns its statistics. Prints a line per game
 /// (unless `--quiet`), a progress line on stderr when it is a terminal, and the summary.
 /// A signal (SIGINT, SIGTERM) stops it after the games running: the summary so far is
 /// printed and the error [`RefereeError::Interrupted`] says how to resume.
-pub fn run_match(args: &MatchSettings) -> Result<MatchSummary, RefereeError> {
-    let common = &args.common;
-    let (defs, time_control) = engines(args)?;
-    let book = common.opening_book()?;
+pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, RefereeError> {
+    let common = plan.common();
+    let record = common.record();
+    let record_path = record.map(RecordPlan::path);
     let log = common.engine_log_path();
-    common.check_outputs(common.record.as_deref(), log.as_deref(), &[])?;
+    common.check_outputs(record_path, log.as_deref(), plan.engines_file())?;
     common.warn_about_concurrency();
-    let created = NewFiles::before([common.record.as_deref(), log.as_deref(), common.log_protocol.as_deref()]);
-    let field = Field::new(defs, book, log, common)?;
+    let created = NewFiles::before([record_path, log.as_deref(), common.log_protocol()]);
+    let field = Field::new(plan.engines().to_vec(), common.book().clone(), log, common)?;
     let competition = MatchCompetition {
-        games: args.games,
-        sprt: common.sprt,
-        event: args.event.clone(),
-        time_control,
+        games: plan.games(),
+        sprt: common.sprt(),
+        event: plan.event().to_string(),
+        time_control: plan.time_control_tag(),
         tally: Tally::default(),
         outcomes: Vec::new(),
     };
-    let mut runner = Runner::new(field, Box::new(competition), common, &args.event);
-    if let Some(path) = &common.record {
-        let games = args.games;
+    let mut runner = Runner::new(field, Box::new(competition), common, plan.event());
+    let games = plan.games();
+    if let Some(record) = record {
+        let path = record.path();
         let past = std::cell::Cell::new((0usize, 0usize));
-        runner.open_record(path, common, |position, game| {
+        runner.open_record(record, |position, game| {
             match game.tag(tag::ROUND).and_then(|r| r.trim().parse::<usize>().ok()) {
                 Some(round) if round > games => {
                     let (count, last) = past.get();
@@ -254,7 +203,7 @@ pub fn run_match(args: &MatchSettings) -> Result<MatchSummary, RefereeError> {
                 }
                 Some(round) if round >= 1 => Ok(Some(round.to_string())),
                 _ => Err(RefereeError::Record {
-                    path: path.clone(),
+                    path: path.to_path_buf(),
                     detail: format!(
                         "holds games of a different match (game {} of the file: no valid Round tag); use --overwrite \
                          or another --record",
@@ -270,7 +219,7 @@ pub fn run_match(args: &MatchSettings) -> Result<MatchSummary, RefereeError> {
             drop(runner);
             let s = if count == 1 { "" } else { "s" };
             return Err(RefereeError::Record {
-                path: path.clone(),
+                path: path.to_path_buf(),
                 detail: format!(
                     "holds {count} game{s} past --games {games} (rounds up to {last}): give --games {} or more to \
                      count them, or use --overwrite or another --record",
@@ -281,7 +230,7 @@ pub fn run_match(args: &MatchSettings) -> Result<MatchSummary, RefereeError> {
     }
     // The names recorded for each engine, for a match with nothing left to play.
     let mut recorded: [Option<String>; 2] = [None, None];
-    for (_, game) in runner.recorded.values() {
+    for (_, (_, game)) in runner.recorded() {
         if let Some(black) =
             game.tag(tag::BLACK_ENGINE).and_then(|b| b.parse::<usize>().ok()).filter(|b| (1..=2).contains(b))
         {
@@ -291,38 +240,38 @@ pub fn run_match(args: &MatchSettings) -> Result<MatchSummary, RefereeError> {
         }
     }
     // The games still to play, made one by one as workers take them (not held whole).
-    let done = runner.resume_all((0..args.games).map(match_game))?;
-    let left = args.games - done.len();
-    let todo = (0..args.games).map(match_game).filter(move |game| !done.contains(&game.id));
-    runner.planned = args.games;
+    let done = runner.resume_all((0..games).map(match_game))?;
+    let left = games - done.len();
+    let todo = (0..games).map(match_game).filter(move |game| !done.contains(&game.id));
+    runner.plan_games(games);
     if left == 0 || runner.stopping() {
         // With nothing left to play no engine is started: the record file names them (an
         // engine it does not name is named by its command line).
         let raw: Vec<String> = (0..2)
             .map(|i| {
-                let def = &runner.field.defs[i];
+                let def = &runner.field().defs[i];
                 def.name.clone().or_else(|| recorded[i].clone()).unwrap_or_else(|| def.command.text.clone())
             })
             .collect();
-        runner.field.name_as_recorded(&raw);
+        runner.field_mut().name_as_recorded(&raw);
     } else {
-        match runner.field.start(common.check) {
+        match runner.field_mut().start(common.check()) {
             Ok(engines) => runner.adopt(engines),
             Err(e) => {
                 // Refused: the lock let go first, then what this run created removed.
                 drop(runner);
-                created.remove(common.record.as_deref());
+                created.remove(record_path);
                 return Err(e);
             }
         }
     }
     runner.write_live_now()?;
     let played = runner.play(todo, left);
-    let summary = runner_summary(&runner, common.sprt);
+    let summary = runner_summary(&runner, common.sprt());
     let finished = played.and_then(|()| {
         let _ = write!(std::io::stdout(), "{summary}").and_then(|()| std::io::stdout().flush());
         let mut status = format!("{} of {} games played", summary.games, summary.planned);
-        if runner.interrupted {
+        if runner.interrupted() {
             // The last page of an interrupted match says so, and how to go on.
             let resume = if runner.record_path().is_some() { "; the same command resumes" } else { "" };
             status = format!("interrupted: {status}{resume}");
@@ -333,24 +282,24 @@ pub fn run_match(args: &MatchSettings) -> Result<MatchSummary, RefereeError> {
         let _ = runner.finish(None);
         return Err(e);
     }
-    if let Some(path) = &common.report
-        && let Some(mut records) = runner.records.take()
+    if let Some(path) = common.report()
+        && let Some(mut records) = runner.take_records()
     {
         records.sort_by_key(|r| r.tag(tag::ROUND).and_then(|n| n.trim().parse::<usize>().ok()).unwrap_or(0));
-        let file = common.record.as_ref().map_or("this match".to_string(), |p| p.display().to_string());
+        let file = record_path.map_or("this match".to_string(), |p| p.display().to_string());
         let panel = summary.panel(names(&runner)).html();
-        crate::report::page(&[(file, records)], &args.event, &panel)
+        crate::report::page(&[(file, records)], plan.event(), &panel)
             .and_then(|page| crate::picture::write_output(Some(path), page.as_bytes()))
             .map_err(|e| RefereeError::Output(format!("--report: {e}")))?;
     }
-    if runner.interrupted {
+    if runner.interrupted() {
         return Err(RefereeError::Interrupted(runner.interruption()));
     }
     Ok(summary)
 }
 
 fn names(runner: &Runner) -> [String; 2] {
-    [runner.field.names[0].clone(), runner.field.names[1].clone()]
+    [runner.field().names[0].clone(), runner.field().names[1].clone()]
 }
 
 /// A match's view of a result: engine 1's game `round`.
@@ -366,6 +315,6 @@ fn outcome(r: &GameResult) -> GameOutcome {
 
 /// The summary of the games the runner counted.
 fn runner_summary(runner: &Runner, sprt: Option<SprtSpec>) -> MatchSummary {
-    let outcomes: Vec<GameOutcome> = runner.results.iter().map(outcome).collect();
-    MatchSummary::new(names(runner), runner.planned, &outcomes, sprt)
+    let outcomes: Vec<GameOutcome> = runner.results().iter().map(outcome).collect();
+    MatchSummary::new(names(runner), runner.planned(), &outcomes, sprt)
 }

@@ -162,6 +162,11 @@ pub enum OpeningsError {
 }
 
 impl OpeningBook {
+    /// The openings file the book was read from, if any.
+    pub fn file(&self) -> Option<&std::path::Path> {
+        self.list.is_some().then_some(self.spec.file.as_path())
+    }
+
     /// The book of `openings` (`FILE [order=...] [start=N] [plies=N]`, as `--openings` gives
     /// them: the file's size must agree with `size`), or, when `openings` is empty, random
     /// openings of `size` (10 by default) under `rules` from `seed`, whole random setups

@@ -8,10 +8,10 @@ use std::thread;
 use std::time::Duration;
 
 use crate::referee::clock::TimeControl;
-use crate::referee::engine::{EngineClient, EngineCommand, command_deadline};
+use crate::referee::engine::{EngineClient, EngineCommand};
 use crate::referee::openings::OpeningBook;
 use crate::referee::traffic::{LogBudget, ProtocolLog, Traffic};
-use crate::referee::{CommonSettings, RefereeError};
+use crate::referee::{CommonPlan, RefereeError};
 
 /// An engine ready to play: command, restart policy and time control.
 #[derive(Clone, Debug, PartialEq)]
@@ -55,9 +55,9 @@ impl Field {
         defs: Vec<EngineDef>,
         book: OpeningBook,
         log: Option<PathBuf>,
-        common: &CommonSettings,
+        common: &CommonPlan,
     ) -> Result<Field, RefereeError> {
-        let protocol = match &common.log_protocol {
+        let protocol = match common.log_protocol() {
             Some(path) => Some(
                 ProtocolLog::open(path)
                     .map_err(|e| RefereeError::Output(format!("--log-protocol {}: {e}", path.display())))?,
@@ -71,9 +71,9 @@ impl Field {
             names: Vec::new(),
             log,
             book,
-            margin: common.margin,
-            command_timeout: command_deadline(common.command_timeout),
-            record_steps: common.record_steps,
+            margin: common.margin(),
+            command_timeout: common.command_timeout(),
+            record_steps: common.record_steps(),
             protocol,
         })
     }

@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 use crate::referee::engine::EngineClient;
 use crate::referee::game::{GameSettings, PlayedGame, Progress, play_game_observed};
 use crate::referee::record_file::{LockedRecord, append_game, open_record_file, today};
-use crate::referee::{CommonSettings, RefereeError};
+use crate::referee::{CommonPlan, Existing, RecordPlan, RefereeError};
 use crate::report::{LiveBoard, LiveGame};
 use veletas_rules::Move;
 use veletas_rules::record::GameRecord;
@@ -165,40 +165,36 @@ struct RecordFile {
     path: PathBuf,
 }
 
-/// The running state: the field, workers, the record file, results and output.
+/// The running state: the field, workers, the record file, results and output. Built
+/// from a finished plan ([`Runner::new`]); what it counts is read through its methods.
 pub(crate) struct Runner<'a> {
-    pub field: Field,
-    pub competition: Box<dyn Competition + 'a>,
+    field: Field,
+    competition: Box<dyn Competition + 'a>,
     workers: Vec<Worker>,
     record: Option<RecordFile>,
     /// Recorded games by identity, with their place in the file (resume).
-    pub recorded: HashMap<String, (usize, GameRecord)>,
+    recorded: HashMap<String, (usize, GameRecord)>,
     /// Every game counted, resumed ones first.
-    pub results: Vec<GameResult>,
-    /// The games this run is to count.
-    pub planned: usize,
+    results: Vec<GameResult>,
+    /// The games this run is to count ([`Runner::plan_games`]).
+    planned: usize,
     date: String,
     output: Output,
     finished_now: usize,
     live: Option<LiveBoard>,
     /// Every counted game's record, when `--report` asks for them.
-    pub records: Option<Vec<GameRecord>>,
+    records: Option<Vec<GameRecord>>,
     /// Set when a signal stopped the run before its end.
-    pub interrupted: bool,
+    interrupted: bool,
 }
 
 impl<'a> Runner<'a> {
-    /// A runner of `field` for `competition` with the output options of `common`;
-    /// `title` names the live page. `workers` threads play (each game on its own engines).
-    pub fn new(
-        field: Field,
-        competition: Box<dyn Competition + 'a>,
-        common: &CommonSettings,
-        title: &str,
-    ) -> Runner<'a> {
+    /// A runner of `field` for `competition` with the concurrency and output of the plan
+    /// `common`; `title` names the live page. Each of its workers plays on its own engines.
+    pub fn new(field: Field, competition: Box<dyn Competition + 'a>, common: &CommonPlan, title: &str) -> Runner<'a> {
         // From here on a first SIGINT or SIGTERM stops the games in order.
         crate::referee::process::stop_gracefully(true);
-        let workers = common.concurrency.max(1);
+        let workers = common.concurrency().max(1);
         Runner {
             workers: (0..workers).map(|_| Worker::new(field.defs.len())).collect(),
             field,
@@ -209,31 +205,82 @@ impl<'a> Runner<'a> {
             planned: 0,
             date: today(),
             output: Output {
-                quiet: common.quiet,
+                quiet: common.quiet(),
                 // `-q` quiets stdout's game lines, not the terminal's progress line (as
                 // cutechess-cli and fastchess keep theirs): --no-progress removes it.
-                progress: !common.no_progress && std::io::stderr().is_terminal(),
+                progress: common.progress() && std::io::stderr().is_terminal(),
                 started: Instant::now(),
-                rating_interval: common.rating_interval.and_then(|n| usize::try_from(n).ok()),
+                rating_interval: common.rating_interval(),
             },
             finished_now: 0,
-            live: common.live.as_deref().map(|path| LiveBoard::new(path, title, workers)),
-            records: common.report.is_some().then(Vec::new),
+            live: common.live().map(|path| LiveBoard::new(path, title, workers)),
+            records: common.report().is_some().then(Vec::new),
             interrupted: false,
         }
     }
 
-    /// Opens and locks the record file `path` (the options of `common` say whether it must
-    /// exist, is emptied, or is waited for) and keeps its games by the identity `key` gives
-    /// (`None`: not a game of this run; the first of equal identities counts). Says on
-    /// stderr how many recorded games it found.
+    /// The field of engines.
+    pub fn field(&self) -> &Field {
+        &self.field
+    }
+
+    /// The field of engines, to start or name them before the first game.
+    pub fn field_mut(&mut self) -> &mut Field {
+        &mut self.field
+    }
+
+    /// Every game counted so far, resumed ones first.
+    pub fn results(&self) -> &[GameResult] {
+        &self.results
+    }
+
+    /// Every game counted, for the caller's report once the run is over.
+    pub fn into_results(self) -> Vec<GameResult> {
+        self.results
+    }
+
+    /// The recorded games not yet matched to the schedule, with their place in the file.
+    pub fn recorded(&self) -> impl Iterator<Item = (&String, &(usize, GameRecord))> {
+        self.recorded.iter()
+    }
+
+    /// Adds `games` to the games this run is to count (a knockout's rounds and
+    /// tie-breaks add theirs as they come).
+    pub fn plan_games(&mut self, games: usize) {
+        self.planned += games;
+    }
+
+    /// The games this run is to count.
+    pub fn planned(&self) -> usize {
+        self.planned
+    }
+
+    /// Whether a signal stopped the run before its end.
+    pub fn interrupted(&self) -> bool {
+        self.interrupted
+    }
+
+    /// The records of every counted game, once (when the plan has a report page).
+    pub fn take_records(&mut self) -> Option<Vec<GameRecord>> {
+        self.records.take()
+    }
+
+    /// Opens and locks the record file of `record` (which says whether it must exist, is
+    /// emptied, or is waited for) and keeps its games by the identity `key` gives (`None`:
+    /// not a game of this run; the first of equal identities counts). Says on stderr how
+    /// many recorded games it found.
     pub fn open_record(
         &mut self,
-        path: &std::path::Path,
-        common: &CommonSettings,
+        record: &RecordPlan,
         key: impl Fn(usize, &GameRecord) -> Result<Option<String>, RefereeError>,
     ) -> Result<(), RefereeError> {
-        let (games, file) = open_record_file(path, common.resume, common.overwrite, common.wait)?;
+        let path = record.path();
+        let (must_exist, overwrite) = match record.existing() {
+            Existing::Resume => (false, false),
+            Existing::Required => (true, false),
+            Existing::Overwrite => (false, true),
+        };
+        let (games, file) = open_record_file(path, must_exist, overwrite, record.wait())?;
         let found = games.len();
         for (position, game) in games.into_iter().enumerate() {
             if let Some(id) = key(position, &game)? {

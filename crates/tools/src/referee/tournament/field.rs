@@ -209,25 +209,51 @@ pub fn entry_from_flag(text: &str) -> EngineEntry {
     EngineEntry { name: name.map(str::to_string), command: command.to_string(), options: EngineOptions::default() }
 }
 
-/// The engines of a match or tournament before start-up: those of `--engines FILE`, then
-/// those of `engines` (`--engine`), with `--each` (over the file's `[each]`) and
-/// `--option` of `common`; and the options of every engine.
-pub fn entries(
-    engines: &[String],
-    common: &crate::referee::CommonSettings,
-) -> Result<(Vec<EngineEntry>, EngineOptions), String> {
-    let (mut entries, mut each) = match &common.engines_file {
-        Some(path) => read_engines_file(path)?,
-        None => (Vec::new(), EngineOptions::default()),
-    };
-    entries.extend(engines.iter().map(|text| entry_from_flag(text)));
-    for pair in &common.each {
-        each.set_pair(pair).map_err(|e| format!("--each {}: {e}", quoted(pair)))?;
+/// The engines of a match or tournament as the command line gives them, not yet read:
+/// `--engine` values, an engines file, `--each` and `--option` (read into typed
+/// definitions, [`EngineDef`], when the plan is made).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EngineFlags {
+    flags: Vec<String>,
+    file: Option<PathBuf>,
+    each: Vec<String>,
+    options: Vec<String>,
+}
+
+impl EngineFlags {
+    /// The engines of `flags` (`[NAME=]CMD ARGS` each) after those of the engines `file`,
+    /// with `each` (`KEY=VALUE`, over the file's `[each]`) for every engine and `options`
+    /// (`NAME:KEY=VALUE`) for one.
+    pub fn new(flags: Vec<String>, file: Option<PathBuf>, each: Vec<String>, options: Vec<String>) -> EngineFlags {
+        EngineFlags { flags, file, each, options }
     }
-    for option in &common.options {
-        apply_option(&mut entries, option)?;
+
+    /// The `--engine` values.
+    pub fn flags(&self) -> &[String] {
+        &self.flags
     }
-    Ok((entries, each))
+
+    /// The engines file.
+    pub fn file(&self) -> Option<&Path> {
+        self.file.as_deref()
+    }
+
+    /// The engines before start-up: those of the engines file, then those of `--engine`,
+    /// with `--each` and `--option` applied; and the options of every engine.
+    pub fn entries(&self) -> Result<(Vec<EngineEntry>, EngineOptions), String> {
+        let (mut entries, mut each) = match &self.file {
+            Some(path) => read_engines_file(path)?,
+            None => (Vec::new(), EngineOptions::default()),
+        };
+        entries.extend(self.flags.iter().map(|text| entry_from_flag(text)));
+        for pair in &self.each {
+            each.set_pair(pair).map_err(|e| format!("--each {}: {e}", quoted(pair)))?;
+        }
+        for option in &self.options {
+            apply_option(&mut entries, option)?;
+        }
+        Ok((entries, each))
+    }
 }
 
 /// Applies `--option NAME:KEY=VALUE` to the engine named NAME, or `--option N:KEY=VALUE` to

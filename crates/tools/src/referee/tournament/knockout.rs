@@ -154,7 +154,7 @@ fn round_games(spans: &[Span]) -> impl Iterator<Item = ScheduledGame> + '_ {
 /// Plays the knockout round by round, each match `base` games before tie-breaks, and
 /// returns its matches (`None` when a signal stopped it).
 pub(crate) fn play_knockout(runner: &mut Runner, base: usize) -> Result<Option<KnockoutReport>, RefereeError> {
-    let field = runner.field.defs.len();
+    let field = runner.field().defs.len();
     let mut slots = bracket(field);
     let mut matches = Vec::new();
     let mut round = 1;
@@ -164,19 +164,19 @@ pub(crate) fn play_knockout(runner: &mut Runner, base: usize) -> Result<Option<K
             .enumerate()
             .filter_map(|(slot, &(a, b))| b.map(|b| Live { round, slot, a, b, target: base, results: Vec::new() }))
             .collect();
-        runner.planned += live.len() * base;
+        runner.plan_games(live.len() * base);
         loop {
             // The games still to play in this round: the recorded ones counted, the others
             // made one by one as workers take them. Both go to their matches below.
             let spans: Vec<Span> = live.iter().map(Span::of).collect();
-            let before = runner.results.len();
+            let before = runner.results().len();
             let done = runner.resume_all(round_games(&spans))?;
             let left = spans.iter().map(|s| s.to - s.from).sum::<usize>() - done.len();
             runner.play(round_games(&spans).filter(|game| !done.contains(&game.id)), left)?;
-            if runner.interrupted {
+            if runner.interrupted() {
                 return Ok(None);
             }
-            for result in runner.results[before..].iter().cloned() {
+            for result in runner.results()[before..].iter().cloned() {
                 if let Some(m) = live.iter_mut().find(|m| {
                     let (x, y) = (result.black.min(result.white), result.black.max(result.white));
                     (x, y) == (m.a.min(m.b), m.a.max(m.b)) && result.round == m.round
@@ -191,7 +191,7 @@ pub(crate) fn play_knockout(runner: &mut Runner, base: usize) -> Result<Option<K
                 if m.results.len() >= m.target && x == y && tie_breaks < MAX_TIE_BREAK_PAIRS && !m.last_games_void(base)
                 {
                     m.target += 2;
-                    runner.planned += 2;
+                    runner.plan_games(2);
                     more = true;
                 }
             }

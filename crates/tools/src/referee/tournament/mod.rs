@@ -22,34 +22,95 @@ mod shard;
 
 pub use crate::referee::runner::{GameResult, ScheduledGame};
 pub use end::summary;
+pub use field::EngineFlags;
 pub use knockout::{KnockoutMatch, KnockoutReport};
 pub use run::{TournamentReport, dry_run, run_tournament};
 pub use schedule::{Format, Schedule};
 pub use shard::ShardSpec;
 
-use crate::referee::CommonSettings;
+use std::path::{Path, PathBuf};
 
-/// What `veletas tournament` plays (the command line's `TournamentArgs` become these).
+use crate::referee::runner::EngineDef;
+use crate::referee::{CommonPlan, RefereeError};
+
+/// What `veletas tournament` plays, validated: the engines as typed definitions in seeding
+/// order (gauntlet: the first plays all others), the schedule (format, games per pair,
+/// rounds, this process's shard), the record file and engine log of the shard, the
+/// standings' anchor, the records' Event tag and the shared plan.
 #[derive(Clone, Debug, PartialEq)]
-pub struct TournamentSettings {
-    /// The engines (`[NAME=]CMD ARGS`), in seeding order (gauntlet: the first plays all
-    /// others).
-    pub engines: Vec<String>,
-    /// Round robin, gauntlet or knockout.
-    pub format: Format,
-    /// Games each pair plays per round (in a knockout, each match's games before tie-break
-    /// pairs).
-    pub games_per_pair: usize,
-    /// How many times the whole schedule is played (round robin and gauntlet).
-    pub rounds: usize,
-    /// Play only this shard of the games.
-    pub shard: Option<ShardSpec>,
-    /// Anchor the ratings: `NAME=RATING` (see [`crate::ratings::files::parse_anchor`]).
-    pub anchor: Option<String>,
-    /// Also print each pair's head-to-head score.
-    pub head_to_head: bool,
-    /// The Event tag of the records.
-    pub event: String,
-    /// The settings shared with `veletas match`.
-    pub common: CommonSettings,
+pub struct TournamentPlan {
+    engines: Vec<EngineDef>,
+    engines_file: Option<PathBuf>,
+    games: run::Plan,
+    anchor: Option<String>,
+    head_to_head: bool,
+    event: String,
+    common: CommonPlan,
+}
+
+impl TournamentPlan {
+    /// The tournament of `engines` (at least two, over the default time control of
+    /// `common`) in `format`, `games_per_pair` games each pair plays per round (even; in a
+    /// knockout, each match's games before tie-break pairs), the whole schedule played
+    /// `rounds` times, only `shard` of it when given. The Event tag is `veletas tournament`
+    /// and the ratings are not anchored until the `with_` methods say otherwise.
+    pub fn new(
+        engines: EngineFlags,
+        format: Format,
+        games_per_pair: usize,
+        rounds: usize,
+        shard: Option<ShardSpec>,
+        common: CommonPlan,
+    ) -> Result<TournamentPlan, RefereeError> {
+        let (games, defs) = run::Plan::new(&engines, format, games_per_pair, rounds, shard, &common)?;
+        Ok(TournamentPlan {
+            engines: defs,
+            engines_file: engines.file().map(Path::to_path_buf),
+            games,
+            anchor: None,
+            head_to_head: false,
+            event: "veletas tournament".into(),
+            common,
+        })
+    }
+
+    /// With the records' Event tag `event`.
+    pub fn with_event(self, event: String) -> TournamentPlan {
+        TournamentPlan { event, ..self }
+    }
+
+    /// With the standings anchored by `anchor` (`NAME=RATING`, see
+    /// [`crate::ratings::files::parse_anchor`]; the name is checked once the engines are
+    /// named), and each pair's head-to-head score printed when `head_to_head`.
+    pub fn with_standings(self, anchor: Option<String>, head_to_head: bool) -> Result<TournamentPlan, RefereeError> {
+        if let Some(text) = &anchor {
+            crate::ratings::files::parse_anchor(text).map_err(RefereeError::Usage)?;
+        }
+        Ok(TournamentPlan { anchor, head_to_head, ..self })
+    }
+
+    /// The engines, in seeding order.
+    pub fn engines(&self) -> &[EngineDef] {
+        &self.engines
+    }
+
+    /// The standings' anchor (`NAME=RATING`).
+    pub fn anchor(&self) -> Option<&str> {
+        self.anchor.as_deref()
+    }
+
+    /// Whether each pair's head-to-head score is printed.
+    pub fn head_to_head(&self) -> bool {
+        self.head_to_head
+    }
+
+    /// The records' Event tag.
+    pub fn event(&self) -> &str {
+        &self.event
+    }
+
+    /// The plan shared with matches.
+    pub fn common(&self) -> &CommonPlan {
+        &self.common
+    }
 }

@@ -8,17 +8,16 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::Duration;
 
-use crate::referee::RefereeError;
 use crate::referee::game::PlayedGame;
-use crate::referee::openings::OpeningBook;
 use crate::referee::runner::{
     Competition, EngineDef, Field, GameResult, NewFiles, Runner, ScheduledGame, played_engines, unique_names,
 };
 use crate::referee::summary::{GameOutcome, SprtSpec, Tally};
-use crate::referee::tournament::field;
+use crate::referee::tournament::field::{self, EngineFlags};
 use crate::referee::tournament::growth::{self, Settings};
 use crate::referee::tournament::schedule::{Format, Schedule, check_knockout, fnv1a};
-use crate::referee::tournament::{ShardSpec, TournamentSettings, knockout};
+use crate::referee::tournament::{ShardSpec, TournamentPlan, knockout};
+use crate::referee::{CommonPlan, Existing, RecordPlan, RefereeError};
 use crate::stats::SprtDecision;
 use veletas_rules::record::{GameRecord, TimeControls, read_games, tag};
 
@@ -45,6 +44,7 @@ pub struct TournamentReport {
 }
 
 /// Everything fixed before the first game, besides the field.
+#[derive(Clone, Debug, PartialEq)]
 pub(super) struct Plan {
     pub(super) format: Format,
     pub(super) games_per_pair: usize,
@@ -53,7 +53,7 @@ pub(super) struct Plan {
     /// This process's shard: (K, N).
     pub(super) shard: Option<(usize, usize)>,
     log: Option<PathBuf>,
-    record: Option<PathBuf>,
+    record: Option<RecordPlan>,
 }
 
 fn usage(message: impl Into<String>) -> RefereeError {
@@ -70,67 +70,60 @@ fn with_shard(path: &Path, shard: Option<(usize, usize)>) -> PathBuf {
 }
 
 impl Plan {
-    fn new(args: &TournamentSettings) -> Result<(Plan, Vec<EngineDef>, OpeningBook), RefereeError> {
-        let common = &args.common;
-        let default_control =
-            crate::referee::TimeControl::from_options(common.movetime, common.clock, common.byoyomi).map_err(usage)?;
-        let (entries, each) = field::entries(&args.engines, common).map_err(usage)?;
+    /// Validates the schedule of `engines` (see [`super::TournamentPlan::new`]) and reads
+    /// the engines into their definitions.
+    pub(super) fn new(
+        engines: &EngineFlags,
+        format: Format,
+        games_per_pair: usize,
+        rounds: usize,
+        shard: Option<ShardSpec>,
+        common: &CommonPlan,
+    ) -> Result<(Plan, Vec<EngineDef>), RefereeError> {
+        let (entries, each) = engines.entries().map_err(usage)?;
         if entries.len() < 2 {
             return Err(usage(format!(
                 "a tournament needs at least two engines (--engine or --engines), not {}",
                 entries.len()
             )));
         }
-        let defs = field::resolve(&entries, &each, default_control).map_err(usage)?;
-        if common.concurrency == 0 {
-            return Err(usage("--concurrency must be at least 1"));
-        }
-        if common.sprt.is_some() && defs.len() != 2 {
+        let defs = field::resolve(&entries, &each, common.time_control()).map_err(usage)?;
+        if common.sprt().is_some() && defs.len() != 2 {
             return Err(usage(format!(
                 "--sprt tests the first engine against the second: it needs exactly two engines, not {}",
                 defs.len()
             )));
         }
-        let book = common.opening_book()?;
-        let schedule = match args.format {
+        let schedule = match format {
             Format::Knockout => {
-                check_knockout(defs.len(), args.games_per_pair).map_err(usage)?;
-                if args.rounds != 1 {
+                check_knockout(defs.len(), games_per_pair).map_err(usage)?;
+                if rounds != 1 {
                     return Err(usage("--rounds does not apply to a knockout"));
                 }
-                if common.sprt.is_some() {
+                if common.sprt().is_some() {
                     return Err(usage("--sprt does not apply to a knockout (its tie-breaks decide)"));
                 }
                 None
             }
-            format => Some(Schedule::new(format, defs.len(), args.games_per_pair, args.rounds).map_err(usage)?),
+            format => Some(Schedule::new(format, defs.len(), games_per_pair, rounds).map_err(usage)?),
         };
-        let shard = match args.shard {
+        let shard = match shard {
             None => None,
-            Some(_) if args.format == Format::Knockout => {
+            Some(_) if format == Format::Knockout => {
                 return Err(usage("--shard: a knockout's later rounds depend on results, so it cannot be sharded"));
             }
-            Some(_) if common.sprt.is_some() => {
+            Some(_) if common.sprt().is_some() => {
                 return Err(usage("--sprt decides on all the games: it cannot be used with --shard"));
             }
             Some(spec) => Some((spec.resolve(|name| std::env::var(name).ok()).map_err(usage)?, spec.count())),
         };
-        let record = common.record.as_deref().map(|p| with_shard(p, shard));
+        let record = common.record().map(|r| r.at(with_shard(r.path(), shard)));
         let log = common
-            .engine_log
-            .as_deref()
+            .engine_log()
             .map(|p| with_shard(p, shard))
-            .or_else(|| record.as_deref().map(crate::referee::engine_log_beside));
-        let plan = Plan {
-            format: args.format,
-            games_per_pair: args.games_per_pair,
-            rounds: args.rounds,
-            schedule,
-            shard,
-            log,
-            record,
-        };
-        Ok((plan, defs, book))
+            .or_else(|| record.as_ref().map(|r| crate::referee::engine_log_beside(r.path())));
+        let plan = Plan { format, games_per_pair, rounds, schedule, shard, log, record };
+        Ok((plan, defs))
     }
 
     /// Everything that fixes the games: the fingerprint's text.
@@ -331,42 +324,44 @@ fn time_controls(field: &Field, black: usize, white: usize) -> TimeControls {
     if tb == tw { TimeControls::Same(tb) } else { TimeControls::PerColor { black: tb, white: tw } }
 }
 
-/// Plays the tournament `args` describe and returns what it played. Prints a line per
+/// Plays the tournament `args` describes and returns what it played. Prints a line per
 /// game (unless `--quiet`) and a progress line on stderr when it is a terminal; the
 /// caller prints the standings.
-pub fn run_tournament(args: &TournamentSettings) -> Result<TournamentReport, RefereeError> {
-    let common = &args.common;
-    let (mut plan, defs, book) = Plan::new(args)?;
-    common.check_outputs(plan.record.as_deref(), plan.log.as_deref(), &[])?;
+pub fn run_tournament(args: &TournamentPlan) -> Result<TournamentReport, RefereeError> {
+    let common = args.common();
+    let mut plan = args.games.clone();
+    let record_path = plan.record.as_ref().map(RecordPlan::path);
+    common.check_outputs(record_path, plan.log.as_deref(), args.engines_file.as_deref())?;
     common.warn_about_concurrency();
-    let created = NewFiles::before([plan.log.as_deref(), common.log_protocol.as_deref()]);
-    let mut field = Field::new(defs, book, plan.log.clone(), common)?;
+    let created = NewFiles::before([plan.log.as_deref(), common.log_protocol()]);
+    let mut field = Field::new(args.engines().to_vec(), common.book().clone(), plan.log.clone(), common)?;
     // From here on a first SIGINT or SIGTERM stops the games in order.
     crate::referee::process::stop_gracefully(true);
     // Refused, what this run created is removed (the record file is opened later).
-    let engines = field.start(common.check).inspect_err(|_| created.remove(None))?;
+    let engines = field.start(common.check()).inspect_err(|_| created.remove(None))?;
     let own = fnv1a(&plan.describe(&field));
     let mut settings = plan.settings(&field);
     let (size, rules) = (field.book.variant.size(), field.book.rules);
     let written = Rc::new(RefCell::new(own.clone()));
     let shared_settings = Rc::new(RefCell::new(settings.clone()));
     let competition = TournamentCompetition {
-        event: args.event.clone(),
+        event: args.event().to_string(),
         fingerprint: Rc::clone(&written),
         own_fingerprint: own.clone(),
         settings: Rc::clone(&shared_settings),
-        sprt: common.sprt,
+        sprt: common.sprt(),
         tally: Tally::default(),
     };
-    let mut runner = Runner::new(field, Box::new(competition), common, &args.event);
+    let mut runner = Runner::new(field, Box::new(competition), common, args.event());
     runner.adopt(engines);
     let mut grown_from: Option<Settings> = None;
-    if let Some(path) = plan.record.clone() {
+    if let Some(record) = plan.record.clone() {
+        let path = record.path().to_path_buf();
         // The file's games all have the fingerprint of the first: this run's, or that of
         // the tournament this run grows (checked game by game when the schedule reaches them).
         let first: RefCell<Option<String>> = RefCell::new(None);
         let last_schedule: RefCell<Option<String>> = RefCell::new(None);
-        runner.open_record(&path, common, |i, game| {
+        runner.open_record(&record, |i, game| {
             let detail = |what: String| RefereeError::Record {
                 path: path.clone(),
                 detail: format!("game {} of the file: {what}; use --overwrite or another --record", i + 1),
@@ -418,9 +413,9 @@ pub fn run_tournament(args: &TournamentSettings) -> Result<TournamentReport, Ref
         let refused = |detail: String| RefereeError::Record { path: path.clone(), detail };
         settings = plan.grow(settings, grown_from.as_ref()).map_err(refused)?;
         if grown_from.as_ref().is_some_and(|old| old.engines.len() < settings.engines.len()) {
-            let mut recorded: Vec<&(usize, GameRecord)> = runner.recorded.values().collect();
+            let mut recorded: Vec<&(usize, GameRecord)> = runner.recorded().map(|(_, game)| game).collect();
             recorded.sort_by_key(|(position, _)| *position);
-            growth::check_field(&runner.field.names, recorded.iter().map(|(_, game)| game))
+            growth::check_field(&runner.field().names, recorded.iter().map(|(_, game)| game))
                 .map_err(|e| refused(format!("{e}; use --overwrite or another --record")))?;
         }
         *shared_settings.borrow_mut() = settings.clone();
@@ -432,13 +427,13 @@ pub fn run_tournament(args: &TournamentSettings) -> Result<TournamentReport, Ref
     };
     runner.finish(None)?;
     let knockout = outcome?;
-    if let (Some(path), Some(records)) = (&common.report, runner.records.take()) {
+    if let (Some(path), Some(records)) = (common.report(), runner.take_records()) {
         write_report(path, args, &plan, &fingerprint, &runner, records)
             .map_err(|e| RefereeError::Output(format!("--report: {e}")))?;
     }
-    let sprt = common.sprt.and_then(|spec| {
+    let sprt = common.sprt().and_then(|spec| {
         let mut tally = Tally::default();
-        runner.results.iter().for_each(|r| {
+        runner.results().iter().for_each(|r| {
             tally.add(&GameOutcome {
                 round: r.index,
                 engine1_black: r.black == 0,
@@ -450,10 +445,10 @@ pub fn run_tournament(args: &TournamentSettings) -> Result<TournamentReport, Ref
         tally.sprt(Some(spec))
     });
     Ok(TournamentReport {
-        names: runner.field.names.clone(),
-        planned: runner.planned,
-        interrupted: runner.interrupted.then(|| runner.interruption()),
-        results: runner.results,
+        names: runner.field().names.clone(),
+        planned: runner.planned(),
+        interrupted: runner.interrupted().then(|| runner.interruption()),
+        results: runner.into_results(),
         knockout,
         fingerprint,
         shard: plan.shard.zip(plan.schedule.as_ref().map(Schedule::len)),
@@ -464,37 +459,39 @@ pub fn run_tournament(args: &TournamentSettings) -> Result<TournamentReport, Ref
 /// Writes the report page: the standings (as the summary rates them) and every counted game.
 fn write_report(
     path: &Path,
-    args: &TournamentSettings,
+    args: &TournamentPlan,
     plan: &Plan,
     fingerprint: &str,
     runner: &Runner,
     records: Vec<GameRecord>,
 ) -> Result<(), String> {
-    let file = plan.record.as_ref().map_or("this tournament".to_string(), |p| p.display().to_string());
-    let lead = format!("Tournament {fingerprint} ({}): {} games.", plan.format, runner.results.len());
-    let panel = match super::end::standings(&runner.field.names, &runner.results, args.anchor.as_deref())? {
+    let file = plan.record.as_ref().map_or("this tournament".to_string(), |r| r.path().display().to_string());
+    let lead = format!("Tournament {fingerprint} ({}): {} games.", plan.format, runner.results().len());
+    let panel = match super::end::standings(&runner.field().names, runner.results(), args.anchor())? {
         Some(standings) => crate::report::standings_panel(&standings, &lead),
         None => format!(
             r#"<div id="report" data-tab="Standings"><div class="report-inner"><p>{}</p><p>No games: nothing to rate.</p></div></div>"#,
             crate::picture::html_escape(&lead)
         ),
     };
-    let page = crate::report::page(&[(file, records)], &args.event, &panel)?;
+    let page = crate::report::page(&[(file, records)], args.event(), &panel)?;
     crate::picture::write_output(Some(path), page.as_bytes())
 }
 
 /// The games `args` would play in this process, one line each, without starting any
 /// engine: `game ID (round R): BLACK (black) vs WHITE (white), opening OPENING`. A
 /// knockout lists its first round.
-pub fn dry_run(args: &TournamentSettings) -> Result<String, RefereeError> {
-    let (mut plan, defs, book) = Plan::new(args)?;
+pub fn dry_run(args: &TournamentPlan) -> Result<String, RefereeError> {
+    let mut plan = args.games.clone();
+    let (defs, book) = (args.engines(), args.common().book());
     // The schedule of the tournament the record file holds, grown when this field is bigger.
-    if let Some(path) = plan.record.clone().filter(|p| p.is_file() && !args.common.overwrite) {
+    let resumed = plan.record.as_ref().filter(|r| r.existing() != Existing::Overwrite).map(|r| r.path().to_path_buf());
+    if let Some(path) = resumed.filter(|p| p.is_file()) {
         let refused = |detail: String| RefereeError::Record { path: path.clone(), detail };
         let read = read_games(&path).map_err(|e| refused(format!("cannot read it: {e}")))?;
         let recorded: Option<Settings> =
             read.games.iter().rev().find_map(|game| game.tag(tag::SCHEDULE)).and_then(|text| text.parse().ok());
-        let settings = Settings::new(args.format, defs.len(), args.games_per_pair, args.rounds, &book);
+        let settings = Settings::new(plan.format, defs.len(), plan.games_per_pair, plan.rounds, book);
         plan.grow(settings, recorded.as_ref()).map_err(refused)?;
     }
     let raw: Vec<String> = defs.iter().map(|d| d.name.clone().unwrap_or_else(|| d.command.text.clone())).collect();
@@ -545,29 +542,30 @@ fn play_schedule(
     // Games of other shards in the same file count too: they are the same tournament.
     let done = runner.resume_all(schedule.games())?;
     let mine = plan.shard.map_or(schedule.len(), |(k, n)| ShardSpec::size(k, n, schedule.len()));
-    let left = mine - runner.results.iter().filter(|r| plan.in_shard(r.index)).count();
+    let left = mine - runner.results().iter().filter(|r| plan.in_shard(r.index)).count();
     // The games still to play, made one by one as workers take them (not held whole).
     let todo = (0..schedule.len())
         .filter(|&index| plan.in_shard(index))
         .filter_map(|index| schedule.game(index))
         .filter(move |game| !done.contains(&game.id));
-    runner.planned = runner.results.len() + left;
-    if let Some((id, (_, game))) = runner.recorded.iter().min_by_key(|(_, (position, _))| *position) {
+    runner.plan_games(runner.results().len() + left);
+    if let Some((id, (_, game))) = runner.recorded().min_by_key(|(_, (position, _))| *position) {
         let old: Option<Settings> = game.tag(tag::SCHEDULE).and_then(|text| text.parse().ok());
         return Err(RefereeError::Record {
-            path: plan.record.clone().unwrap_or_default(),
+            path: plan.record.as_ref().map(|r| r.path().to_path_buf()).unwrap_or_default(),
             detail: format!(
                 "{}; use --overwrite or another --record",
                 growth::not_scheduled(old.as_ref(), settings, id)
             ),
         });
     }
-    if let (Some(diff), Some(path)) = (grown_from.and_then(|old| growth::difference(old, settings)), &plan.record) {
+    let record = plan.record.as_ref().map(RecordPlan::path);
+    if let (Some(diff), Some(path)) = (grown_from.and_then(|old| growth::difference(old, settings)), record) {
         eprintln!(
             "veletas tournament: {}: {diff}: the {} games recorded keep their places; {} more to play",
             path.display(),
-            runner.results.len(),
-            runner.planned - runner.results.len()
+            runner.results().len(),
+            runner.planned() - runner.results().len()
         );
     }
     runner.write_live_now()?;
