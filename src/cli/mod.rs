@@ -4,8 +4,8 @@
 //! `main.rs` only parses [`Cli`], sets up logging and calls [`run`]. Subcommands are the
 //! variants of [`Subcommand`]; adding one means adding a variant and its arm in [`run`].
 //! The clap definitions live here, one module per subcommand family, and nowhere else:
-//! each turns its parsed options into the plain settings of the library that runs the
-//! subcommand (`MatchArgs` into `veletas::referee::MatchSettings`, ...), in one step. Every
+//! each turns its parsed options into the settings of the library that runs the
+//! subcommand (`MatchArgs` validated into `veletas::referee::MatchPlan`, ...), in one step. Every
 //! subcommand returns one [`CommandError`] ([`error`]), which [`run`] alone turns into the
 //! message and the exit code. The modules import one way: this one uses the others, which
 //! use only [`error`] and `values` (the shared value parsers).
@@ -315,9 +315,9 @@ fn run_command(cli: Cli) -> Result<(), CommandError> {
         Some(Subcommand::Check(args)) => ending_orphans(|| check::check(args))?,
         Some(Subcommand::Book(args)) => ending_orphans(|| book::book(args))?,
         Some(Subcommand::AnalyseGames(args)) => ending_orphans(|| review::analyse_games(args))?,
-        Some(Subcommand::TrainEval(args)) => print(&train::train_eval(args).map_err(usage("train-eval"))?)?,
-        Some(Subcommand::TrainPolicy(args)) => print(&train::train_policy(args).map_err(usage("train-policy"))?)?,
-        Some(Subcommand::TrainNet(args)) => print(&train::train_net(args).map_err(usage("train-net"))?)?,
+        Some(Subcommand::TrainEval(args)) => print(&train::train_eval(args).map_err(classified("train-eval"))?)?,
+        Some(Subcommand::TrainPolicy(args)) => print(&train::train_policy(args).map_err(classified("train-policy"))?)?,
+        Some(Subcommand::TrainNet(args)) => print(&train::train_net(args).map_err(classified("train-net"))?)?,
         Some(Subcommand::Ratings(args)) => ratings::ratings(args)?,
     }
     Ok(())

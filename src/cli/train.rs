@@ -1,11 +1,13 @@
 //! `veletas train-eval` and `veletas train-policy`: their options (the games and the fit's
 //! shared by both, [`TrainingArgs`]), turned into [`TrainSettings`] and
-//! [`TrainPolicySettings`], and the weights file each writes.
+//! [`TrainPolicySettings`], and the weights file each writes; their one error, [`TrainError`]
+//! (exit status 2 for the options and the files read, 1 for weights that cannot be written).
 
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
+use super::error::Classified;
 use crate::learning::eval_trainer::{TrainSettings, parse_value_mix};
 use crate::learning::net_trainer::TrainNetSettings;
 use crate::learning::policy_trainer::TrainPolicySettings;
@@ -40,17 +42,17 @@ impl TrainingArgs {
     }
 
     /// Refuses, before anything is read, an output that is one of the games' files.
-    fn check_output(&self) -> Result<(), String> {
+    fn check_output(&self) -> Result<(), TrainError> {
         let Some(output) = &self.output else { return Ok(()) };
         let inputs: Vec<(&str, &Path)> = self.files.iter().map(|f| ("", f.as_path())).collect();
-        check_not_input(("-o", output.as_path()), &inputs)
+        check_not_input(("-o", output.as_path()), &inputs).map_err(TrainError::Output)
     }
 
     /// Writes the weights to `--output` (if given) and gives the report to print.
-    fn finish(&self, trained: Trained) -> Result<String, String> {
-        let Trained { mut report, weights } = trained;
+    fn finish(&self, trained: Result<Trained, String>) -> Result<String, TrainError> {
+        let Trained { mut report, weights } = trained.map_err(TrainError::Training)?;
         if let Some(output) = &self.output {
-            write_output(Some(output.as_path()), weights.as_bytes())?;
+            write_output(Some(output.as_path()), weights.as_bytes()).map_err(TrainError::Write)?;
             report.push_str(&format!("weights written to {}\n", output.display()));
         }
         Ok(report)
@@ -168,8 +170,47 @@ fn parse_rate(text: &str) -> Result<f64, String> {
     }
 }
 
+/// Why a training command did not write its weights: the options, the `--base` weights or
+/// the games' files are at fault (exit status 2), or the weights could not be written or
+/// the built-in ones are missing (exit status 1).
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    /// `-o` names one of the games' files.
+    #[error("{0}")]
+    Output(String),
+    /// The `--base` weights cannot be read, or are of the other kind.
+    #[error("--base {path}: {detail}")]
+    Base {
+        /// The file given.
+        path: String,
+        /// What is wrong with it.
+        detail: String,
+    },
+    /// What the trainer refused: games' files that cannot be read or make no training
+    /// data, settings it cannot fit.
+    #[error("{0}")]
+    Training(String),
+    /// The weights cannot be written to `-o`.
+    #[error("{0}")]
+    Write(String),
+    /// The program was built without its learned weights (a broken build, not the input).
+    #[error("the built-in learned weights are missing")]
+    NoBuiltIn,
+}
+
+impl Classified for TrainError {
+    fn is_usage(&self) -> bool {
+        matches!(self, TrainError::Output(_) | TrainError::Base { .. } | TrainError::Training(_))
+    }
+}
+
+/// The [`TrainError::Base`] of the file `path`.
+fn base_error(path: &Path, detail: impl std::fmt::Display) -> TrainError {
+    TrainError::Base { path: path.display().to_string(), detail: detail.to_string() }
+}
+
 /// `veletas train-net`: the report, once the network is written.
-pub fn train_net(args: TrainNetArgs) -> Result<String, String> {
+pub fn train_net(args: TrainNetArgs) -> Result<String, TrainError> {
     args.data.check_output()?;
     if args.policy {
         return train_policy_net(args);
@@ -178,12 +219,12 @@ pub fn train_net(args: TrainNetArgs) -> Result<String, String> {
     let base = match &args.base {
         None => match StaticEval::learned() {
             StaticEval::Learned(w) => (w.model().clone(), "the built-in learned weights".to_string()),
-            _ => return Err("the built-in learned weights are missing".into()),
+            _ => return Err(TrainError::NoBuiltIn),
         },
         Some(path) => match load_weights(path) {
             Ok(StaticEval::Learned(w)) => (w.model().clone(), path.display().to_string()),
-            Ok(_) => return Err(format!("--base {}: not a weights file of train-eval", path.display())),
-            Err(e) => return Err(format!("--base {}: {e}", path.display())),
+            Ok(_) => return Err(base_error(path, "not a weights file of train-eval")),
+            Err(e) => return Err(base_error(path, e)),
         },
     };
     let command = args.command_line(max_positions);
@@ -201,19 +242,17 @@ pub fn train_net(args: TrainNetArgs) -> Result<String, String> {
         version: env!("VELETAS_VERSION").to_string(),
         command,
     };
-    args.data.finish(crate::learning::net_trainer::run(&settings)?)
+    args.data.finish(crate::learning::net_trainer::run(&settings))
 }
 
 /// `veletas train-net --policy`: the report, once the network is written.
-fn train_policy_net(args: TrainNetArgs) -> Result<String, String> {
+fn train_policy_net(args: TrainNetArgs) -> Result<String, TrainError> {
     let base = match &args.base {
         None => (crate::search::policy::builtin_policy().clone(), "the built-in move policy".to_string()),
         Some(path) => match crate::search::policy::load_policy(path) {
             Ok(w) if !w.has_net() => (w.model().clone(), path.display().to_string()),
-            Ok(_) => {
-                return Err(format!("--base {}: a policy network, not a weights file of train-policy", path.display()));
-            }
-            Err(e) => return Err(format!("--base {}: {e}", path.display())),
+            Ok(_) => return Err(base_error(path, "a policy network, not a weights file of train-policy")),
+            Err(e) => return Err(base_error(path, e)),
         },
     };
     let max_positions = args.max_positions.unwrap_or(400_000);
@@ -230,11 +269,11 @@ fn train_policy_net(args: TrainNetArgs) -> Result<String, String> {
         version: env!("VELETAS_VERSION").to_string(),
         command,
     };
-    args.data.finish(crate::learning::net_trainer::policy::run(&settings)?)
+    args.data.finish(crate::learning::net_trainer::policy::run(&settings))
 }
 
 /// `veletas train-eval`: the report, once the weights are written.
-pub fn train_eval(args: TrainArgs) -> Result<String, String> {
+pub fn train_eval(args: TrainArgs) -> Result<String, TrainError> {
     args.data.check_output()?;
     let settings = TrainSettings {
         data: args.data.data(),
@@ -242,12 +281,12 @@ pub fn train_eval(args: TrainArgs) -> Result<String, String> {
         pooled: args.pooled,
         version: env!("VELETAS_VERSION").to_string(),
     };
-    args.data.finish(crate::learning::eval_trainer::run(&settings)?)
+    args.data.finish(crate::learning::eval_trainer::run(&settings))
 }
 
 /// `veletas train-policy`: the report, once the weights are written.
-pub fn train_policy(args: TrainPolicyArgs) -> Result<String, String> {
+pub fn train_policy(args: TrainPolicyArgs) -> Result<String, TrainError> {
     args.data.check_output()?;
     let settings = TrainPolicySettings { data: args.data.data(), version: env!("VELETAS_VERSION").to_string() };
-    args.data.finish(crate::learning::policy_trainer::run(&settings)?)
+    args.data.finish(crate::learning::policy_trainer::run(&settings))
 }

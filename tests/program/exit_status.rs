@@ -1,7 +1,7 @@
 //! The exit status tells the two kinds of error apart (issue 43, item 3): 2 when the
 //! command line cannot work (clap's refusals, a bad option value, options that contradict),
 //! 1 when the command failed while it ran (an engine that cannot start, an output that
-//! cannot be written), each with one line on stderr.
+//! cannot be written, weights a training command cannot write), each with one line on stderr.
 
 use crate::support::{refusal, veletas};
 
@@ -90,4 +90,23 @@ fn a_refusal_of_the_command_line_parser_is_one_line_with_its_tip_and_escaped() {
         assert_eq!(out.status.code(), Some(0), "{flag}");
         assert!(!out.stdout.is_empty() && out.stderr.is_empty(), "{flag}");
     }
+}
+
+#[test]
+fn a_training_command_exits_2_for_what_it_reads_and_1_for_weights_it_cannot_write() {
+    let dir = scratch!("train");
+    let unwritable = dir.join("no-such-dir").join("weights.txt").display().to_string();
+    let games = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/random-player-20-games.txt");
+    let games = games.to_str().unwrap();
+    for command in ["train-eval", "train-net"] {
+        assert_failed(&[command, games, "-o", &unwritable], &format!("{unwritable}: cannot write"));
+    }
+    let missing = dir.join("missing.txt").display().to_string();
+    let line = refusal(&["train-eval", &missing]);
+    assert!(line.starts_with("veletas train-eval: ") && line.contains(&missing), "{line}");
+    let line = refusal(&["train-net", games, "--base", &missing]);
+    assert!(line.starts_with(&format!("veletas train-net: --base {missing}: ")), "{line}");
+    let line = refusal(&["train-policy", games, "-o", games]);
+    assert!(line.starts_with("veletas train-policy: -o "), "{line}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
