@@ -115,3 +115,9 @@ pub(super) fn print(text: &str) -> Result<(), CommandError> {
     let mut out = io::stdout().lock();
     out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(CommandError::Io)
 }
+
+impl Classified for veletas_tools::output::FilesError {
+    fn is_usage(&self) -> bool {
+        veletas_tools::output::FilesError::is_usage(self)
+    }
+}

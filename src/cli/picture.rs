@@ -65,10 +65,3 @@ impl From<ViewArgs> for ViewSettings {
         ViewSettings { files, title, output }
     }
 }
-
-impl super::error::Classified for crate::picture::command::PictureError {
-    fn is_usage(&self) -> bool {
-        // The files to read are named by the command line: only the output is written at run time.
-        !matches!(self, crate::picture::command::PictureError::Output(_))
-    }
-}

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::error::{Classified, CommandError, classified, failed, print, usage};
-use crate::ratings::files::{RateFilesError, RatingsFormat, RatingsSettings};
+use super::error::{CommandError, classified, failed, print, usage};
+use crate::ratings::files::{RatingsFormat, RatingsSettings};
 
 /// Options of `veletas ratings`.
 #[derive(Args, Clone, Debug, PartialEq)]
@@ -56,12 +56,5 @@ pub(super) fn ratings(args: RatingsArgs) -> Result<(), CommandError> {
     match args.output.as_deref() {
         Some(path) => crate::picture::write_output(Some(path), output.as_bytes()).map_err(failed("ratings")),
         None => print(&output),
-    }
-}
-
-impl Classified for RateFilesError {
-    fn is_usage(&self) -> bool {
-        // The files to read are named by the command line: only the output is written at run time.
-        !matches!(self, RateFilesError::Output(_))
     }
 }

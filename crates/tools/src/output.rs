@@ -17,11 +17,50 @@
 //! [`check_not_input`] refuses, in one line and before anything is written, an output that
 //! is the same file as an input (the record, the engine log, a file to read), compared by
 //! device and inode rather than by name, so links and `./` spellings are caught too.
+//!
+//! [`FilesError`] is the one error of the commands that read files and write one (`render`,
+//! `view`, `ratings`): the options, a file to read, or the output.
 
 use std::fs;
 use std::io::Write;
 use std::os::unix::fs::MetadataExt as _;
 use std::path::{Path, PathBuf};
+
+/// Why a command that reads files and writes one (`render`, `view`, `ratings`) wrote
+/// nothing. Each is one line.
+#[derive(Debug, thiserror::Error)]
+pub enum FilesError {
+    /// The options are wrong (a position that is not one, no files, an output that is an
+    /// input, a bad or unknown anchor): the command line's fault.
+    #[error("{0}")]
+    Options(String),
+    /// A file to read cannot be read, or does not hold what is asked of it (a game, games
+    /// that can be rated): the fault of the command line, which names the file.
+    #[error("{0}")]
+    Input(String),
+    /// The output cannot be written (or, for `view`, which reads its games as it writes,
+    /// a record file failed part way).
+    #[error("{0}")]
+    Output(String),
+}
+
+impl FilesError {
+    /// Whether the command line is at fault: the options, or the files it names to read;
+    /// only the output is written at run time.
+    pub fn is_usage(&self) -> bool {
+        !matches!(self, FilesError::Output(_))
+    }
+
+    /// The same error, its control characters (of file names, tags or arguments) spaces.
+    pub fn without_controls(self) -> FilesError {
+        let clean = |e: String| e.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+        match self {
+            FilesError::Options(e) => FilesError::Options(clean(e)),
+            FilesError::Input(e) => FilesError::Input(clean(e)),
+            FilesError::Output(e) => FilesError::Output(clean(e)),
+        }
+    }
+}
 
 /// How many symbolic links are followed before giving up (as the kernel's `ELOOP`).
 const MAX_LINKS: usize = 40;

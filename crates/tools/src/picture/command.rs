@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
-use crate::output::check_not_input;
 use crate::output::write_output_with;
+use crate::output::{FilesError, check_not_input};
 use crate::picture::svg::{self, SvgOptions};
 use crate::picture::{read_error, viewer, write_output};
 use veletas_rules::Position;
@@ -40,41 +40,24 @@ pub struct ViewSettings {
     pub output: Option<PathBuf>,
 }
 
-/// Why `render` or `view` wrote nothing. Each is one line.
-#[derive(Debug, thiserror::Error)]
-pub enum PictureError {
-    /// The options are wrong (a position that is not one, an output that is an input):
-    /// the command line's fault.
-    #[error("{0}")]
-    Options(String),
-    /// A record file cannot be read, or does not hold the game asked for (the fault of the
-    /// command line, which names the file).
-    #[error("{0}")]
-    Input(String),
-    /// The picture or page cannot be written (or, for `view`, which reads its games as it
-    /// writes, a record file failed part way).
-    #[error("{0}")]
-    Output(String),
-}
-
 /// Draws the position `args` names.
-pub fn render(args: &RenderSettings) -> Result<(), PictureError> {
+pub fn render(args: &RenderSettings) -> Result<(), FilesError> {
     if let (Some(output), Some(record)) = (&args.output, &args.record) {
-        check_not_input(("-o", output), &[("--record", record)]).map_err(PictureError::Options)?;
+        check_not_input(("-o", output), &[("--record", record)]).map_err(FilesError::Options)?;
     }
     let options = SvgOptions { width: args.size, coordinates: !args.no_coordinates, status: !args.no_status };
     let picture = match &args.record {
         None => {
             let text = args.position.join(" ");
             let position: Position = text.parse().map_err(|e| {
-                PictureError::Options(format!("invalid position '{}': {e}", veletas_rules::quoted(&text)))
+                FilesError::Options(format!("invalid position '{}': {e}", veletas_rules::quoted(&text)))
             })?;
             svg::render(&position, None, &options)
         }
         Some(path) => {
             // Only the game asked for is kept.
             let name = path.display();
-            let input = PictureError::Input;
+            let input = FilesError::Input;
             let (mut kept, mut count) = (None, 0);
             crate::records::read_each(path, |number, game| {
                 count = number;
@@ -95,19 +78,19 @@ pub fn render(args: &RenderSettings) -> Result<(), PictureError> {
             svg::render(game.position(), last.as_ref(), &options)
         }
     };
-    write_output(args.output.as_deref(), picture.as_bytes()).map_err(PictureError::Output)
+    write_output(args.output.as_deref(), picture.as_bytes()).map_err(FilesError::Output)
 }
 
 /// Writes the viewer page of the games of `args.files`, each game as it is read (the
 /// memory is the page's table of strings, not its games).
-pub fn view(args: &ViewSettings) -> Result<(), PictureError> {
+pub fn view(args: &ViewSettings) -> Result<(), FilesError> {
     if let Some(output) = &args.output {
         let inputs: Vec<(&str, &std::path::Path)> = args.files.iter().map(|path| ("", path.as_path())).collect();
-        check_not_input(("-o", output), &inputs).map_err(PictureError::Options)?;
+        check_not_input(("-o", output), &inputs).map_err(FilesError::Options)?;
     }
     let title = match &args.title {
         Some(title) => title.clone(),
-        None => first_event(&args.files).map_err(PictureError::Input)?.unwrap_or_else(|| "Veletas games".to_string()),
+        None => first_event(&args.files).map_err(FilesError::Input)?.unwrap_or_else(|| "Veletas games".to_string()),
     };
     let names: Vec<String> = args.files.iter().map(|path| path.display().to_string()).collect();
     let shown: Vec<&str> = names.iter().map(String::as_str).collect();
@@ -150,7 +133,7 @@ pub fn view(args: &ViewSettings) -> Result<(), PictureError> {
             Ok(())
         })
     });
-    written.map_err(|e| if input_failed { PictureError::Input(e) } else { PictureError::Output(e) })
+    written.map_err(|e| if input_failed { FilesError::Input(e) } else { FilesError::Output(e) })
 }
 
 /// The `Event` tag of the first game of the first of `files` whose first game has one

@@ -15,6 +15,7 @@ use std::str::FromStr;
 use veletas_rules::Color;
 
 use super::{RatedGame, RatingOptions, RatingsError, StandingsFormat, rate};
+use crate::output::FilesError;
 use veletas_rules::record::{GameRecord, ReadGamesError, tag};
 
 /// What `veletas ratings` rates and how it prints them (the command line's `RatingsSettings`
@@ -244,55 +245,27 @@ fn count_game(
     Ok(())
 }
 
-/// Why `veletas ratings` rated nothing. Each is one line (control characters are not
-/// replaced here; see [`run_ratings`]).
-#[derive(Debug, thiserror::Error)]
-pub enum RateFilesError {
-    /// The options are wrong (no files, an output that is an input, a bad or unknown
-    /// anchor): the command line's fault.
-    #[error("{0}")]
-    Options(String),
-    /// A record file cannot be read, or its games cannot be rated (the fault of the
-    /// command line, which names the files).
-    #[error("{0}")]
-    Input(String),
-    /// The output cannot be written.
-    #[error("{0}")]
-    Output(String),
-}
-
-impl RateFilesError {
-    /// The same error, its control characters (of file names, tags or arguments) spaces.
-    fn without_controls(self) -> RateFilesError {
-        let clean = |e: String| e.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
-        match self {
-            RateFilesError::Options(e) => RateFilesError::Options(clean(e)),
-            RateFilesError::Input(e) => RateFilesError::Input(clean(e)),
-            RateFilesError::Output(e) => RateFilesError::Output(clean(e)),
-        }
-    }
-}
-
 /// Runs `veletas ratings` for the standings (text, CSV or JSON; the HTML page is
 /// `crate::report::ratings_html`'s): the whole output, or the one-line error (without the
 /// `veletas ratings:` prefix; control characters of file names, tags or arguments become
 /// spaces). Nothing is printed here.
-pub fn run_ratings(args: &RatingsSettings) -> Result<String, RateFilesError> {
-    ratings(args).map_err(RateFilesError::without_controls)
+pub fn run_ratings(args: &RatingsSettings) -> Result<String, FilesError> {
+    ratings(args).map_err(FilesError::without_controls)
 }
 
-fn ratings(args: &RatingsSettings) -> Result<String, RateFilesError> {
-    let format = args.format.standings().ok_or_else(|| {
-        RateFilesError::Options("the HTML page is written by the report, not as standings".to_string())
-    })?;
+fn ratings(args: &RatingsSettings) -> Result<String, FilesError> {
+    let format = args
+        .format
+        .standings()
+        .ok_or_else(|| FilesError::Options("the HTML page is written by the report, not as standings".to_string()))?;
     let (standings, _) = rate_files(args)?;
     Ok(standings.render(format, args.head_to_head))
 }
 
 /// The standings of the games of `args.files` (as `veletas ratings` rates them, notes
 /// included) and every file's name and games, for pages that show both.
-pub fn rate_files(args: &RatingsSettings) -> Result<(super::Standings, Vec<NamedFile>), RateFilesError> {
-    use RateFilesError::{Input, Options};
+pub fn rate_files(args: &RatingsSettings) -> Result<(super::Standings, Vec<NamedFile>), FilesError> {
+    use FilesError::{Input, Options};
     if args.files.is_empty() {
         return Err(Options("no record files given (usage: veletas ratings FILE...)".to_string()));
     }

@@ -11,8 +11,8 @@ pub mod standings;
 
 use std::path::Path;
 
+use crate::output::FilesError;
 use crate::picture::{viewer, write_output};
-use crate::ratings::files::RateFilesError;
 use crate::ratings::{RatingsSettings, Standings};
 use veletas_rules::record::GameRecord;
 
@@ -64,7 +64,7 @@ pub fn field_page(
 
 /// `veletas ratings --format html`: the page of the standings of `args.files` and their
 /// games, written to `args.output` (whole or not at all) or stdout.
-pub fn ratings_html(args: &RatingsSettings) -> Result<(), RateFilesError> {
+pub fn ratings_html(args: &RatingsSettings) -> Result<(), FilesError> {
     let (standings, files) = crate::ratings::files::rate_files(args)?;
     let title = files
         .iter()
@@ -74,6 +74,6 @@ pub fn ratings_html(args: &RatingsSettings) -> Result<(), RateFilesError> {
         .to_string();
     let names: Vec<&str> = files.iter().map(|(name, _)| name.as_str()).collect();
     let lead = format!("From {}.", names.join(", "));
-    let html = field_page(&standings, &files, &title, &lead).map_err(RateFilesError::Input)?;
-    write_output(args.output.as_deref(), html.as_bytes()).map_err(RateFilesError::Output)
+    let html = field_page(&standings, &files, &title, &lead).map_err(FilesError::Input)?;
+    write_output(args.output.as_deref(), html.as_bytes()).map_err(FilesError::Output)
 }
