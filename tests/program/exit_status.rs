@@ -110,3 +110,17 @@ fn a_training_command_exits_2_for_what_it_reads_and_1_for_weights_it_cannot_writ
     assert!(line.starts_with("veletas train-policy: -o "), "{line}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_record_to_resume_that_does_not_exist_is_a_file_named_to_be_read_and_exits_2() {
+    // The README's table: a file named to be read that cannot be read (a record to resume)
+    // is the command line's fault, found before any engine starts.
+    let dir = scratch!("resume");
+    let missing = dir.join("missing.txt").display().to_string();
+    for command in ["match", "tournament"] {
+        let line = refusal(&[command, "--engine", "a", "--engine", "b", "--record", &missing, "--resume"]);
+        assert!(line.starts_with(&format!("veletas {command}: --resume: {missing} does not exist")), "{line}");
+    }
+    assert!(!std::path::Path::new(&missing).exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

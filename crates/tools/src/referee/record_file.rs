@@ -177,6 +177,12 @@ fn copy_aside(file: &File, path: &Path, from: u64, to: u64) -> io::Result<std::p
     named
 }
 
+/// The error of `--resume` with a record file `path` that does not exist: a file named to
+/// be read, the command line's fault.
+pub(crate) fn not_there_to_resume(path: &Path) -> RefereeError {
+    RefereeError::Usage(format!("--resume: {} does not exist", path.display()))
+}
+
 /// Opens a record file for appending, locked (see the module documentation), and returns
 /// the complete games it already holds. A game cut short at the end (an interrupted
 /// write) is dropped from the file. With `overwrite` the file is emptied; with
@@ -194,7 +200,7 @@ pub(crate) fn open_record_file(
     if path.exists() {
         check_regular_file(path).map_err(|e| record_error(e.to_string()))?;
     } else if must_exist {
-        return Err(RefereeError::Usage(format!("--resume: {} does not exist", path.display())));
+        return Err(not_there_to_resume(path));
     }
     let mut record = loop {
         let file = OpenOptions::new().create(true).append(true).read(true).open(path).map_err(io_error(path))?;

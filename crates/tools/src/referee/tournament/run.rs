@@ -332,6 +332,10 @@ pub fn run_tournament(args: &TournamentPlan) -> Result<TournamentReport, Referee
     let mut plan = args.games.clone();
     let record_path = plan.record.as_ref().map(RecordPlan::path);
     common.check_outputs(record_path, plan.log.as_deref(), args.engines_file.as_deref())?;
+    // A record to resume that is not there is refused before any engine starts, as a match does.
+    if let Some(record) = plan.record.as_ref().filter(|r| r.existing() == Existing::Required && !r.path().exists()) {
+        return Err(crate::referee::record_file::not_there_to_resume(record.path()));
+    }
     common.warn_about_concurrency();
     let created = NewFiles::before([plan.log.as_deref(), common.log_protocol()]);
     let mut field = Field::new(args.engines().to_vec(), common.book().clone(), plan.log.clone(), common)?;
