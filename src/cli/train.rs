@@ -13,7 +13,7 @@ use crate::learning::net_trainer::TrainNetSettings;
 use crate::learning::policy_trainer::TrainPolicySettings;
 use crate::learning::training_data::{Trained, TrainingData, parse_l2};
 use crate::search::eval::{StaticEval, load_weights};
-use veletas_tools::output::{check_not_input, write_output};
+use veletas_tools::output::{SameFileError, WriteError, check_not_input, write_output};
 
 /// The options both training commands take: the games, the held-out share, the penalty and
 /// where the weights go.
@@ -45,14 +45,14 @@ impl TrainingArgs {
     fn check_output(&self) -> Result<(), TrainError> {
         let Some(output) = &self.output else { return Ok(()) };
         let inputs: Vec<(&str, &Path)> = self.files.iter().map(|f| ("", f.as_path())).collect();
-        check_not_input(("-o", output.as_path()), &inputs).map_err(TrainError::Output)
+        Ok(check_not_input(("-o", output.as_path()), &inputs)?)
     }
 
     /// Writes the weights to `--output` (if given) and gives the report to print.
     fn finish(&self, trained: Result<Trained, String>) -> Result<String, TrainError> {
         let Trained { mut report, weights } = trained.map_err(TrainError::Training)?;
         if let Some(output) = &self.output {
-            write_output(Some(output.as_path()), weights.as_bytes()).map_err(TrainError::Write)?;
+            write_output(Some(output.as_path()), weights.as_bytes())?;
             report.push_str(&format!("weights written to {}\n", output.display()));
         }
         Ok(report)
@@ -176,8 +176,8 @@ fn parse_rate(text: &str) -> Result<f64, String> {
 #[derive(Debug, thiserror::Error)]
 pub enum TrainError {
     /// `-o` names one of the games' files.
-    #[error("{0}")]
-    Output(String),
+    #[error(transparent)]
+    Output(#[from] SameFileError),
     /// The `--base` weights cannot be read, or are of the other kind.
     #[error("--base {path}: {detail}")]
     Base {
@@ -191,8 +191,8 @@ pub enum TrainError {
     #[error("{0}")]
     Training(String),
     /// The weights cannot be written to `-o`.
-    #[error("{0}")]
-    Write(String),
+    #[error(transparent)]
+    Write(#[from] WriteError),
     /// The program was built without its learned weights (a broken build, not the input).
     #[error("the built-in learned weights are missing")]
     NoBuiltIn,

@@ -192,7 +192,7 @@ pub fn run_book(args: &BookSettings) -> Result<Book, BookError> {
     for s in &kept {
         let _ = writeln!(text, "{}  # Black {} ({} visits)", s.opening, s.evaluation.winrate, s.evaluation.visits);
     }
-    crate::output::write_output(args.output.as_deref(), text.as_bytes()).map_err(BookError::Output)?;
+    crate::output::write_output(args.output.as_deref(), text.as_bytes()).map_err(|e| BookError::Output(e.into()))?;
     Ok(Book { kept: kept.len(), scored, text, drawn: args.candidates, repeated, unscored })
 }
 

@@ -62,12 +62,72 @@ impl FilesError {
     }
 }
 
+/// Why an output could not be written ([`write_output`]): one line naming it,
+/// `stdout: cannot write: ...` or `PATH: ...`.
+#[derive(Debug, thiserror::Error)]
+#[error("{target}: {detail}")]
+pub struct WriteError {
+    target: String,
+    detail: String,
+}
+
+impl WriteError {
+    fn stdout(detail: String) -> WriteError {
+        WriteError { target: "stdout".into(), detail }
+    }
+
+    fn file(path: &Path, detail: impl std::fmt::Display) -> WriteError {
+        WriteError { target: path.display().to_string(), detail: detail.to_string() }
+    }
+
+    /// What could not be written: `stdout` or the file's name.
+    pub fn target(&self) -> &str {
+        &self.target
+    }
+}
+
+impl From<WriteError> for String {
+    fn from(e: WriteError) -> String {
+        e.to_string()
+    }
+}
+
+/// An output that is the same file as an input ([`check_not_input`]): `--report g.txt is
+/// the same file as --record g.txt: refusing to overwrite it`.
+#[derive(Debug, thiserror::Error)]
+#[error("{option} {} is the same file as {input_option}{}: refusing to overwrite it", .output.display(), .input.display())]
+pub struct SameFileError {
+    option: String,
+    output: PathBuf,
+    /// The input's option and a space, or nothing for an input named without one.
+    input_option: String,
+    input: PathBuf,
+}
+
+impl From<SameFileError> for String {
+    fn from(e: SameFileError) -> String {
+        e.to_string()
+    }
+}
+
+impl From<WriteError> for FilesError {
+    fn from(e: WriteError) -> FilesError {
+        FilesError::Output(e.to_string())
+    }
+}
+
+impl From<SameFileError> for FilesError {
+    fn from(e: SameFileError) -> FilesError {
+        FilesError::Options(e.to_string())
+    }
+}
+
 /// How many symbolic links are followed before giving up (as the kernel's `ELOOP`).
 const MAX_LINKS: usize = 40;
 
 /// Writes `bytes` to `path` (see the module documentation); without a path, to stdout.
 /// Errors are one line naming the path.
-pub fn write_output(path: Option<&Path>, bytes: &[u8]) -> Result<(), String> {
+pub fn write_output(path: Option<&Path>, bytes: &[u8]) -> Result<(), WriteError> {
     write_output_with(path, |out| out.write_all(bytes).map_err(|e| format!("cannot write: {e}")))
 }
 
@@ -78,26 +138,24 @@ pub fn write_output(path: Option<&Path>, bytes: &[u8]) -> Result<(), String> {
 pub fn write_output_with(
     path: Option<&Path>,
     write: impl FnOnce(&mut dyn Write) -> Result<(), String>,
-) -> Result<(), String> {
+) -> Result<(), WriteError> {
     ignore_file_size_signal();
     let Some(path) = path else {
         let mut out = std::io::BufWriter::new(Stdout(std::io::stdout().lock()));
         let written = write(&mut out).and_then(|()| out.flush().map_err(|e| format!("cannot write: {e}")));
-        return written.map_err(|e| format!("stdout: {e}"));
+        return written.map_err(WriteError::stdout);
     };
-    let name = path.display();
+    let failed = |e| WriteError::file(path, e);
     // The kernel follows links (`/dev/stdout` is one into /proc) to say what is there.
     let existing = match fs::metadata(path) {
-        Ok(meta) if meta.is_dir() => return Err(format!("{name}: is a directory")),
-        Ok(meta) if !meta.is_file() => {
-            return write_in_place(path, write).map_err(|e| format!("{name}: {e}"));
-        }
+        Ok(meta) if meta.is_dir() => return Err(failed("is a directory".into())),
+        Ok(meta) if !meta.is_file() => return write_in_place(path, write).map_err(failed),
         Ok(meta) => Some(meta.permissions()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(format!("{name}: {e}")),
+        Err(e) => return Err(failed(e.to_string())),
     };
-    let target = resolve_links(path).map_err(|e| format!("{name}: {e}"))?;
-    replace_regular(&target, write, existing).map_err(|e| format!("{name}: {e}"))
+    let target = resolve_links(path).map_err(failed)?;
+    replace_regular(&target, write, existing).map_err(failed)
 }
 
 /// Ignores SIGXFSZ where it has its default action (which kills the process, leaving a
@@ -219,19 +277,19 @@ fn absolute(path: &Path) -> Option<PathBuf> {
 /// `--report g.txt is the same file as --record g.txt: refusing to overwrite it`.
 /// `output` and each input are `(option, path)`; a `/dev/null`-like device shared by two
 /// options is no conflict (nothing is read from it).
-pub fn check_not_input(output: (&str, &Path), inputs: &[(&str, &Path)]) -> Result<(), String> {
+pub fn check_not_input(output: (&str, &Path), inputs: &[(&str, &Path)]) -> Result<(), SameFileError> {
     let (option, path) = output;
     if fs::metadata(path).is_ok_and(|meta| !meta.is_file() && !meta.is_dir()) {
         return Ok(());
     }
     for (input_option, input) in inputs {
         if same_file(path, input) {
-            let what = if input_option.is_empty() { String::new() } else { format!("{input_option} ") };
-            return Err(format!(
-                "{option} {} is the same file as {what}{}: refusing to overwrite it",
-                path.display(),
-                input.display()
-            ));
+            return Err(SameFileError {
+                option: option.to_string(),
+                output: path.to_path_buf(),
+                input_option: if input_option.is_empty() { String::new() } else { format!("{input_option} ") },
+                input: input.to_path_buf(),
+            });
         }
     }
     Ok(())
@@ -272,7 +330,7 @@ mod tests {
         assert!(same_file(&dir.join("new.txt"), &dir.join(".").join("new.txt")));
         assert!(!same_file(&dir.join("g.txt"), &dir.join("new.txt")));
         let refused = check_not_input(("-o", &dir.join("alias")), &[("--record", &dir.join("g.txt"))]);
-        assert!(refused.unwrap_err().contains("same file as --record"));
+        assert!(refused.unwrap_err().to_string().contains("same file as --record"));
         assert!(check_not_input(("-o", Path::new("/dev/null")), &[("--record", Path::new("/dev/null"))]).is_ok());
         let _ = fs::remove_dir_all(&dir);
     }

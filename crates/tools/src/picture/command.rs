@@ -43,7 +43,7 @@ pub struct ViewSettings {
 /// Draws the position `args` names.
 pub fn render(args: &RenderSettings) -> Result<(), FilesError> {
     if let (Some(output), Some(record)) = (&args.output, &args.record) {
-        check_not_input(("-o", output), &[("--record", record)]).map_err(FilesError::Options)?;
+        check_not_input(("-o", output), &[("--record", record)])?;
     }
     let options = SvgOptions { width: args.size, coordinates: !args.no_coordinates, status: !args.no_status };
     let picture = match &args.record {
@@ -78,7 +78,7 @@ pub fn render(args: &RenderSettings) -> Result<(), FilesError> {
             svg::render(game.position(), last.as_ref(), &options)
         }
     };
-    write_output(args.output.as_deref(), picture.as_bytes()).map_err(FilesError::Output)
+    Ok(write_output(args.output.as_deref(), picture.as_bytes())?)
 }
 
 /// Writes the viewer page of the games of `args.files`, each game as it is read (the
@@ -86,7 +86,7 @@ pub fn render(args: &RenderSettings) -> Result<(), FilesError> {
 pub fn view(args: &ViewSettings) -> Result<(), FilesError> {
     if let Some(output) = &args.output {
         let inputs: Vec<(&str, &std::path::Path)> = args.files.iter().map(|path| ("", path.as_path())).collect();
-        check_not_input(("-o", output), &inputs).map_err(FilesError::Options)?;
+        check_not_input(("-o", output), &inputs)?;
     }
     let title = match &args.title {
         Some(title) => title.clone(),
@@ -133,7 +133,7 @@ pub fn view(args: &ViewSettings) -> Result<(), FilesError> {
             Ok(())
         })
     });
-    written.map_err(|e| if input_failed { FilesError::Input(e) } else { FilesError::Output(e) })
+    written.map_err(|e| if input_failed { FilesError::Input(e.into()) } else { FilesError::from(e) })
 }
 
 /// The `Event` tag of the first game of the first of `files` whose first game has one

@@ -271,7 +271,7 @@ pub fn rate_files(args: &RatingsSettings) -> Result<(super::Standings, Vec<Named
     }
     if let Some(output) = &args.output {
         let inputs: Vec<(&str, &Path)> = args.files.iter().map(|path| ("", path.as_path())).collect();
-        crate::output::check_not_input(("-o", output), &inputs).map_err(Options)?;
+        crate::output::check_not_input(("-o", output), &inputs)?;
     }
     let anchor = args.anchor.as_deref().map(parse_anchor).transpose().map_err(Options)?;
     let mut collected = collect(&args.files, args.format == RatingsFormat::Html).map_err(Input)?;

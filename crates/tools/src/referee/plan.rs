@@ -300,7 +300,7 @@ impl CommonPlan {
         ];
         for (option, path) in outputs {
             if let Some(path) = path {
-                check_not_input((option, path), &taken).map_err(RefereeError::Usage)?;
+                check_not_input((option, path), &taken).map_err(|e| RefereeError::Usage(e.into()))?;
                 taken.push((option, path));
             }
         }

@@ -83,7 +83,7 @@ impl LiveBoard {
         if let Ok(mut last) = self.last.lock() {
             *last = Some(Instant::now());
         }
-        write_output(Some(&self.path), html.as_bytes())
+        Ok(write_output(Some(&self.path), html.as_bytes())?)
     }
 }
 

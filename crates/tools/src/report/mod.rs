@@ -75,5 +75,5 @@ pub fn ratings_html(args: &RatingsSettings) -> Result<(), FilesError> {
     let names: Vec<&str> = files.iter().map(|(name, _)| name.as_str()).collect();
     let lead = format!("From {}.", names.join(", "));
     let html = field_page(&standings, &files, &title, &lead).map_err(FilesError::Input)?;
-    write_output(args.output.as_deref(), html.as_bytes()).map_err(FilesError::Output)
+    Ok(write_output(args.output.as_deref(), html.as_bytes())?)
 }

@@ -138,8 +138,8 @@ pub fn run_review(settings: &ReviewSettings) -> Result<ReviewSummary, ReviewErro
     let output = PathBuf::from(settings.output.to_string_lossy().replace("{shard}", &k.to_string()));
     let journal = journal_path(&output);
     let inputs: Vec<(&str, &Path)> = settings.records.iter().map(|p| ("", p.as_path())).collect();
-    crate::output::check_not_input(("-o", &output), &inputs).map_err(usage)?;
-    crate::output::check_not_input(("-o", &journal), &inputs).map_err(usage)?;
+    crate::output::check_not_input(("-o", &output), &inputs).map_err(|e| usage(e.into()))?;
+    crate::output::check_not_input(("-o", &journal), &inputs).map_err(|e| usage(e.into()))?;
     let items: Vec<Item> =
         read_inputs(&settings.records)?.into_iter().filter(|i| ShardSpec::contains(k, n, i.number - 1)).collect();
     let label = analysis_label(settings);
@@ -165,7 +165,7 @@ pub fn run_review(settings: &ReviewSettings) -> Result<ReviewSummary, ReviewErro
     for record in done.values() {
         text.push_str(&record.to_string());
     }
-    crate::output::write_output(Some(&output), text.as_bytes()).map_err(ReviewError::Failed)?;
+    crate::output::write_output(Some(&output), text.as_bytes()).map_err(|e| ReviewError::Failed(e.into()))?;
     drop(locked);
     std::fs::remove_file(&journal)
         .map_err(|e| ReviewError::Failed(format!("{}: cannot remove it: {e}", journal.display())))?;

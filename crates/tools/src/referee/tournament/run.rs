@@ -479,7 +479,7 @@ fn write_report(
         ),
     };
     let page = crate::report::page(&[(file, records)], args.event(), &panel)?;
-    crate::picture::write_output(Some(path), page.as_bytes())
+    Ok(crate::picture::write_output(Some(path), page.as_bytes())?)
 }
 
 /// The games `args` would play in this process, one line each, without starting any
