@@ -7,11 +7,7 @@
 //! rules; `veletas-tools` (crates/tools: referee, tournaments, ratings, reports, pictures)
 //! uses the rules and drives engines as processes through the protocol; this crate is the
 //! `veletas` program's command line ([`cli`]), which wires them, and `main.rs` only starts it.
-//! The layers are re-exported here under their old paths (`veletas::rules`, ...).
+//! The program and its tests import each layer by its own name (`veletas_rules`,
+//! `veletas_engine`, `veletas_tools`, `veletas_gui`).
 
 pub mod cli;
-
-pub use veletas_engine::{bench, learning, net, player, protocol, search};
-pub use veletas_rules as rules;
-pub use veletas_rules::record;
-pub use veletas_tools::{book, check, picture, ratings, referee, report, review, stats};

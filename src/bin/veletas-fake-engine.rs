@@ -57,7 +57,7 @@ use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
 use clap::Parser;
-use veletas::rules::{Color, Game, Move, Phase, PlayoutPolicy, Position, Rng, RuleSet, Rules, Variant};
+use veletas_rules::{Color, Game, Move, Phase, PlayoutPolicy, Position, Rng, RuleSet, Rules, Variant};
 
 /// A random-moving GTP engine that misbehaves on request, for testing referees.
 #[derive(Parser, Debug)]

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::bench::BenchSettings;
+use veletas_engine::bench::BenchSettings;
 
 /// Arguments of `bench`.
 #[derive(Args, Debug, Clone)]

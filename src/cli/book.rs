@@ -6,8 +6,8 @@ use clap::Args;
 
 use super::error::{Classified, CommandError, classified};
 use super::values::parse_size;
-use crate::book::{Band, BookSettings, parse_band, parse_candidates};
-use crate::referee::clock::parse_seconds;
+use veletas_tools::book::{Band, BookSettings, parse_band, parse_candidates};
+use veletas_tools::referee::clock::parse_seconds;
 
 /// Options of `veletas book`.
 #[derive(Args, Clone, Debug, PartialEq)]
@@ -50,13 +50,13 @@ impl From<BookArgs> for BookSettings {
 /// `veletas book`: the book written (to `--output` or stdout) and how many openings it kept
 /// on stderr.
 pub(super) fn book(args: BookArgs) -> Result<(), CommandError> {
-    let book = crate::book::run_book(&args.into()).map_err(classified("book"))?;
+    let book = veletas_tools::book::run_book(&args.into()).map_err(classified("book"))?;
     eprintln!("veletas book: {}", book.summary());
     Ok(())
 }
 
-impl Classified for crate::book::BookError {
+impl Classified for veletas_tools::book::BookError {
     fn is_usage(&self) -> bool {
-        matches!(self, crate::book::BookError::Options(_))
+        matches!(self, veletas_tools::book::BookError::Options(_))
     }
 }

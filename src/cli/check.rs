@@ -4,9 +4,9 @@ use clap::{Args, FromArgMatches};
 
 use super::error::{CommandError, print, usage};
 use super::values::{parse_rules, parse_size};
-use crate::check::CheckRequest;
-use crate::referee::clock::parse_seconds;
-use crate::rules::RuleSet;
+use veletas_rules::RuleSet;
+use veletas_tools::check::CheckRequest;
+use veletas_tools::referee::clock::parse_seconds;
 
 /// Options of `veletas check`.
 #[derive(Args, Clone, Debug, PartialEq)]
@@ -84,7 +84,7 @@ impl CheckArgs {
             let line = text.lines().next().unwrap_or_default().trim_start_matches("error: ").to_string();
             format!(
                 "after the engine '{}' (one quoted word) come the check's options: {line}",
-                crate::rules::quoted(first)
+                veletas_rules::quoted(first)
             )
         })?;
         let after = CheckArgs::from_arg_matches(&matches).map_err(|e| e.to_string())?;
@@ -92,8 +92,8 @@ impl CheckArgs {
             let word = after.engine.first().map_or("", String::as_str);
             return Err(format!(
                 "after the engine '{}' (one quoted word) come the check's options, not '{}'",
-                crate::rules::quoted(first),
-                crate::rules::quoted(word)
+                veletas_rules::quoted(first),
+                veletas_rules::quoted(word)
             ));
         }
         let given = |id: &str| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
@@ -117,7 +117,7 @@ impl CheckArgs {
 pub(super) fn check(args: CheckArgs) -> Result<(), CommandError> {
     let args = args.with_options_after_quoted_engine().map_err(usage("check"))?;
     let json = args.json;
-    let report = crate::check::run_check(&CheckRequest::from(args)).map_err(usage("check"))?;
+    let report = veletas_tools::check::run_check(&CheckRequest::from(args)).map_err(usage("check"))?;
     print(&if json { report.json() } else { report.to_string() })?;
     if report.passed() { Ok(()) } else { Err(CommandError::Verdict) }
 }

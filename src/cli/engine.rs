@@ -8,14 +8,14 @@ use clap::Args;
 use log::info;
 
 use super::error::{CommandError, usage};
-use crate::player::search_player::MAX_THREADS;
-use crate::player::time::MAX_THINKING;
-use crate::player::{SearchPlayer, Setting};
-use crate::protocol::{self, Engine};
-use crate::rules::Position;
-use crate::search::eval::{LoadWeightsError, StaticEval, load_weights};
-use crate::search::policy::{PolicyWeights, load_policy};
-use crate::search::{Algorithm, DEFAULT_MEMORY_MB, MAX_MEMORY_MB, MIN_MEMORY_MB, SearchParam, SearchSettings};
+use veletas_engine::player::search_player::MAX_THREADS;
+use veletas_engine::player::time::MAX_THINKING;
+use veletas_engine::player::{SearchPlayer, Setting};
+use veletas_engine::protocol::{self, Engine};
+use veletas_engine::search::eval::{LoadWeightsError, StaticEval, load_weights};
+use veletas_engine::search::policy::{PolicyWeights, load_policy};
+use veletas_engine::search::{Algorithm, DEFAULT_MEMORY_MB, MAX_MEMORY_MB, MIN_MEMORY_MB, SearchParam, SearchSettings};
+use veletas_rules::Position;
 
 /// The engine's player: which one, and how long it thinks (the protocol's `player`,
 /// `movetime`, `playouts` and `threads` commands change them later).
@@ -178,11 +178,11 @@ fn parse_threshold(text: &str) -> Result<f64, String> {
 
 fn parse_movetime(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(x) if (crate::protocol::MIN_MOVETIME..=MAX_THINKING.as_secs_f64()).contains(&x) => Ok(x),
+        Ok(x) if (veletas_engine::protocol::MIN_MOVETIME..=MAX_THINKING.as_secs_f64()).contains(&x) => Ok(x),
         _ => Err(format!(
             "the time per move must be a number of seconds from 0.001 to {}, not '{}'",
             MAX_THINKING.as_secs(),
-            crate::rules::quoted(text)
+            veletas_rules::quoted(text)
         )),
     }
 }
@@ -195,7 +195,7 @@ pub(super) fn run(start: Position, args: &EngineArgs, seed: u64) -> Result<(), C
         "engine starting: {}, rules {}, player {}, movetime {} s, playouts {}, ponder {}",
         start.variant(),
         start.rules(),
-        crate::player::Player::describe(&player),
+        veletas_engine::player::Player::describe(&player),
         args.movetime,
         if args.playouts > 0 { args.playouts.to_string() } else { "off".to_string() },
         if args.ponder { "on" } else { "off" }

@@ -5,7 +5,7 @@
 //! variants of [`Subcommand`]; adding one means adding a variant and its arm in [`run`].
 //! The clap definitions live here, one module per subcommand family, and nowhere else:
 //! each turns its parsed options into the settings of the library that runs the
-//! subcommand (`MatchArgs` validated into `veletas::referee::MatchPlan`, ...), in one step. Every
+//! subcommand (`MatchArgs` validated into `veletas_tools::referee::MatchPlan`, ...), in one step. Every
 //! subcommand returns one [`CommandError`] ([`error`]), which [`run`] alone turns into the
 //! message and the exit code. The modules import one way: this one uses the others, which
 //! use only [`error`] and `values` (the shared value parsers).
@@ -32,9 +32,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser};
 
-use crate::rules::{Position, RuleSet, Rules, Variant};
 use error::{classified, print, usage};
 use values::{parse_rules, parse_size};
+use veletas_rules::{Position, RuleSet, Rules, Variant};
 
 pub use bench::BenchArgs;
 pub use check::CheckArgs;
@@ -202,9 +202,9 @@ pub fn clap_one_line(mut e: clap::Error) -> String {
     let context: Vec<_> = e.context().map(|(kind, value)| (kind, value.clone())).collect();
     for (kind, value) in context {
         let escaped = match value {
-            clap::error::ContextValue::String(s) => clap::error::ContextValue::String(crate::rules::quoted_to(&s, 60)),
+            clap::error::ContextValue::String(s) => clap::error::ContextValue::String(veletas_rules::quoted_to(&s, 60)),
             clap::error::ContextValue::Strings(v) => {
-                clap::error::ContextValue::Strings(v.iter().map(|s| crate::rules::quoted_to(s, 60)).collect())
+                clap::error::ContextValue::Strings(v.iter().map(|s| veletas_rules::quoted_to(s, 60)).collect())
             }
             other => other,
         };
@@ -217,7 +217,7 @@ pub fn clap_one_line(mut e: clap::Error) -> String {
         .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
         .filter(|l| !l.is_empty())
         .collect();
-    crate::rules::quoted_to(&parts.join(" | "), MAX_CLAP_LINE)
+    veletas_rules::quoted_to(&parts.join(" | "), MAX_CLAP_LINE)
 }
 
 impl Cli {
@@ -298,17 +298,19 @@ fn run_command(cli: Cli) -> Result<(), CommandError> {
         Some(Subcommand::Perft(args)) => perft::run(Position::with_rules(variant, rules), &args)?,
         Some(Subcommand::Bench(args)) => {
             let seed = args.seed.or(cli.seed).unwrap_or(1);
-            match crate::bench::run(&args.into(), seed) {
-                Err(crate::bench::BenchError::Input(message)) => return Err(usage("bench")(message)),
-                Err(crate::bench::BenchError::Output(e)) => return Err(CommandError::Io(e)),
+            match veletas_engine::bench::run(&args.into(), seed) {
+                Err(veletas_engine::bench::BenchError::Input(message)) => return Err(usage("bench")(message)),
+                Err(veletas_engine::bench::BenchError::Output(e)) => return Err(CommandError::Io(e)),
                 Ok(()) => {}
             }
         }
         Some(Subcommand::Generate { what }) => generate::write(what, Cli::command(), &mut io::stdout().lock())?,
         Some(Subcommand::Render(args)) => {
-            crate::picture::command::render(&args.into()).map_err(classified("render"))?
+            veletas_tools::picture::command::render(&args.into()).map_err(classified("render"))?
         }
-        Some(Subcommand::View(args)) => crate::picture::command::view(&args.into()).map_err(classified("view"))?,
+        Some(Subcommand::View(args)) => {
+            veletas_tools::picture::command::view(&args.into()).map_err(classified("view"))?
+        }
         Some(Subcommand::Gui(args)) => gui::gui(args)?,
         Some(Subcommand::Match(args)) => ending_orphans(|| referee::play_match(*args))?,
         Some(Subcommand::Tournament(args)) => ending_orphans(|| referee::play_tournament(*args))?,
@@ -329,18 +331,18 @@ fn run_command(cli: Cli) -> Result<(), CommandError> {
 /// below it, ending those left when it is done (`veletas_tools::referee::adopt_orphans`:
 /// Linux). The command line owns the process's signals: no library call installs handlers.
 fn ending_orphans<T>(run: impl FnOnce() -> T) -> T {
-    crate::referee::handle_signals();
-    crate::referee::adopt_orphans();
+    veletas_tools::referee::handle_signals();
+    veletas_tools::referee::adopt_orphans();
     let done = run();
-    crate::referee::end_orphans();
+    veletas_tools::referee::end_orphans();
     done
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Algorithm;
     use std::time::Duration;
+    use veletas_engine::search::Algorithm;
 
     #[test]
     fn default_engine_args_match_the_flags_defaults() {
@@ -423,7 +425,7 @@ mod tests {
 
     #[test]
     fn the_resign_help_gives_the_number_of_turns_the_player_waits() {
-        use crate::player::search_player::RESIGN_TURNS;
+        use veletas_engine::player::search_player::RESIGN_TURNS;
         let command = Cli::command();
         let resign = command.get_arguments().find(|a| a.get_id() == "resign").unwrap();
         let help = resign.get_help().unwrap().to_string();

@@ -8,7 +8,7 @@ use log::info;
 
 use super::error::{CommandError, usage};
 use super::values::{parse_rules, parse_size};
-use crate::rules::{Position, RuleSet};
+use veletas_rules::{Position, RuleSet};
 
 /// Arguments of `perft`.
 #[derive(Args, Debug)]
@@ -55,7 +55,7 @@ pub(super) fn run(empty_board: Position, args: &PerftArgs) -> Result<(), Command
     } else {
         let text = args.position.join(" ");
         text.parse::<Position>()
-            .map_err(|e| usage("perft")(format!("invalid position '{}': {e}", crate::rules::quoted(&text))))?
+            .map_err(|e| usage("perft")(format!("invalid position '{}': {e}", veletas_rules::quoted(&text))))?
     };
     let mut out = BufWriter::new(io::stdout().lock());
     let start = Instant::now();

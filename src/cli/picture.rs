@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::picture::command::{RenderSettings, ViewSettings};
+use veletas_tools::picture::command::{RenderSettings, ViewSettings};
 
 /// Options of `veletas render`.
 #[derive(Args, Clone, Debug, PartialEq)]

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::error::{CommandError, classified, failed, print, usage};
-use crate::ratings::files::{RatingsFormat, RatingsSettings};
+use veletas_tools::ratings::files::{RatingsFormat, RatingsSettings};
 
 /// Options of `veletas ratings`.
 #[derive(Args, Clone, Debug, PartialEq)]
@@ -50,11 +50,11 @@ impl TryFrom<RatingsArgs> for RatingsSettings {
 pub(super) fn ratings(args: RatingsArgs) -> Result<(), CommandError> {
     let args = RatingsSettings::try_from(args).map_err(usage("ratings"))?;
     if args.format == RatingsFormat::Html {
-        return crate::report::ratings_html(&args).map_err(classified("ratings"));
+        return veletas_tools::report::ratings_html(&args).map_err(classified("ratings"));
     }
-    let output = crate::ratings::run_ratings(&args).map_err(classified("ratings"))?;
+    let output = veletas_tools::ratings::run_ratings(&args).map_err(classified("ratings"))?;
     match args.output.as_deref() {
-        Some(path) => crate::picture::write_output(Some(path), output.as_bytes()).map_err(failed("ratings")),
+        Some(path) => veletas_tools::picture::write_output(Some(path), output.as_bytes()).map_err(failed("ratings")),
         None => print(&output),
     }
 }

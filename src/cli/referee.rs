@@ -6,14 +6,14 @@ use std::path::PathBuf;
 
 use super::error::{Classified, CommandError, classified, print, usage};
 use super::values::parse_rules;
-use crate::referee::clock::parse_seconds;
-use crate::referee::openings::OpeningBook;
-use crate::referee::tournament::{Format, ShardSpec};
-use crate::referee::{
+use veletas_rules::{RuleSet, Rules};
+use veletas_tools::referee::clock::parse_seconds;
+use veletas_tools::referee::openings::OpeningBook;
+use veletas_tools::referee::tournament::{Format, ShardSpec};
+use veletas_tools::referee::{
     ByoYomiSpec, ClockSpec, CommonPlan, EngineFlags, Existing, MatchPlan, RecordPlan, RefereeError, SprtSpec,
     TimeControl, TournamentPlan, parse_concurrency, parse_count, parse_odds,
 };
-use crate::rules::{RuleSet, Rules};
 
 /// Options of `veletas match`.
 #[derive(clap::Args, Clone, Debug, PartialEq)]
@@ -297,9 +297,9 @@ impl TournamentArgs {
     }
 }
 
-/// `--anchor`: kept as written once [`crate::ratings::files::parse_anchor`] accepts it.
+/// `--anchor`: kept as written once [`veletas_tools::ratings::files::parse_anchor`] accepts it.
 fn checked_anchor(text: &str) -> Result<String, String> {
-    crate::ratings::files::parse_anchor(text).map(|_| text.to_string())
+    veletas_tools::ratings::files::parse_anchor(text).map(|_| text.to_string())
 }
 
 impl Classified for RefereeError {
@@ -313,9 +313,9 @@ pub(super) fn play_match(args: MatchArgs) -> Result<(), CommandError> {
     let dry_run = args.common.dry_run;
     let plan = args.plan().map_err(classified("match"))?;
     if dry_run {
-        return print(&crate::referee::dry_run_match(&plan).map_err(classified("match"))?);
+        return print(&veletas_tools::referee::dry_run_match(&plan).map_err(classified("match"))?);
     }
-    match crate::referee::run_match(&plan) {
+    match veletas_tools::referee::run_match(&plan) {
         Ok(_) => Ok(()),
         Err(RefereeError::Interrupted(text)) => Err(CommandError::Interrupted { command: "match", text }),
         Err(e) => Err(classified("match")(e)),
@@ -324,7 +324,7 @@ pub(super) fn play_match(args: MatchArgs) -> Result<(), CommandError> {
 
 /// `veletas tournament`: the games (or `--dry-run`'s list) and the standings on stdout.
 pub(super) fn play_tournament(args: TournamentArgs) -> Result<(), CommandError> {
-    use crate::referee::tournament::{dry_run, run_tournament, summary};
+    use veletas_tools::referee::tournament::{dry_run, run_tournament, summary};
     let dry_run_only = args.common.dry_run;
     let plan = args.plan().map_err(classified("tournament"))?;
     if dry_run_only {
@@ -421,7 +421,7 @@ mod tests {
         .unwrap();
         let plan = args.plan().unwrap();
         assert_eq!((plan.games(), plan.event()), (6, "e"));
-        let odds = crate::rules::record::TimeControls::Odds { control: TimeControl::MoveTime(0.5), factor: 2.0 };
+        let odds = veletas_rules::record::TimeControls::Odds { control: TimeControl::MoveTime(0.5), factor: 2.0 };
         assert_eq!(plan.time_control_tag(), Some(odds));
         assert!(plan.engines().iter().all(|d| d.restart));
         let c = plan.common();

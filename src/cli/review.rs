@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::error::{Classified, CommandError, classified};
-use crate::referee::clock::parse_seconds;
-use crate::referee::tournament::ShardSpec;
-use crate::review::{MAX_JOBS, ReviewError, ReviewSettings};
+use veletas_tools::referee::clock::parse_seconds;
+use veletas_tools::referee::tournament::ShardSpec;
+use veletas_tools::review::{MAX_JOBS, ReviewError, ReviewSettings};
 
 /// Options of `veletas analyse-games`.
 #[derive(Args, Clone, Debug, PartialEq)]
@@ -51,7 +51,7 @@ pub struct ReviewArgs {
 fn parse_jobs(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(n) if (1..=MAX_JOBS).contains(&n) => Ok(n),
-        _ => Err(format!("-j must be 1 to {MAX_JOBS}, not '{}'", crate::rules::quoted(text))),
+        _ => Err(format!("-j must be 1 to {MAX_JOBS}, not '{}'", veletas_rules::quoted(text))),
     }
 }
 
@@ -66,7 +66,7 @@ impl From<ReviewArgs> for ReviewSettings {
 pub(super) fn analyse_games(args: ReviewArgs) -> Result<(), CommandError> {
     let command = "analyse-games";
     let settings = ReviewSettings::from(args);
-    match crate::review::run_review(&settings) {
+    match veletas_tools::review::run_review(&settings) {
         Ok(done) => {
             eprintln!(
                 "veletas {command}: {} games reviewed into {} ({} by an earlier run; {} positions analysed now)",

@@ -8,11 +8,11 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::error::Classified;
-use crate::learning::eval_trainer::{TrainSettings, parse_value_mix};
-use crate::learning::net_trainer::TrainNetSettings;
-use crate::learning::policy_trainer::TrainPolicySettings;
-use crate::learning::training_data::{Trained, TrainingData, parse_l2};
-use crate::search::eval::{StaticEval, load_weights};
+use veletas_engine::learning::eval_trainer::{TrainSettings, parse_value_mix};
+use veletas_engine::learning::net_trainer::TrainNetSettings;
+use veletas_engine::learning::policy_trainer::TrainPolicySettings;
+use veletas_engine::learning::training_data::{Trained, TrainingData, parse_l2};
+use veletas_engine::search::eval::{StaticEval, load_weights};
 use veletas_tools::output::{SameFileError, WriteError, check_not_input, write_output};
 
 /// The options both training commands take: the games, the held-out share, the penalty and
@@ -157,7 +157,7 @@ impl TrainNetArgs {
 fn parse_hidden(text: &str) -> Result<(usize, usize), String> {
     let parsed = text.split_once(',').and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)));
     match parsed {
-        Some((h1, h2)) if crate::net::NetWeights::zeros(h1, h2).is_some() => Ok((h1, h2)),
+        Some((h1, h2)) if veletas_engine::net::NetWeights::zeros(h1, h2).is_some() => Ok((h1, h2)),
         _ => Err("expected H1,H2: H1 a multiple of 16 from 16 to 512, H2 from 1 to 64".into()),
     }
 }
@@ -242,14 +242,14 @@ pub fn train_net(args: TrainNetArgs) -> Result<String, TrainError> {
         version: env!("VELETAS_VERSION").to_string(),
         command,
     };
-    args.data.finish(crate::learning::net_trainer::run(&settings))
+    args.data.finish(veletas_engine::learning::net_trainer::run(&settings))
 }
 
 /// `veletas train-net --policy`: the report, once the network is written.
 fn train_policy_net(args: TrainNetArgs) -> Result<String, TrainError> {
     let base = match &args.base {
-        None => (crate::search::policy::builtin_policy().clone(), "the built-in move policy".to_string()),
-        Some(path) => match crate::search::policy::load_policy(path) {
+        None => (veletas_engine::search::policy::builtin_policy().clone(), "the built-in move policy".to_string()),
+        Some(path) => match veletas_engine::search::policy::load_policy(path) {
             Ok(w) if !w.has_net() => (w.model().clone(), path.display().to_string()),
             Ok(_) => return Err(base_error(path, "a policy network, not a weights file of train-policy")),
             Err(e) => return Err(base_error(path, e)),
@@ -257,7 +257,7 @@ fn train_policy_net(args: TrainNetArgs) -> Result<String, TrainError> {
     };
     let max_positions = args.max_positions.unwrap_or(400_000);
     let command = args.command_line(max_positions);
-    let settings = crate::learning::net_trainer::policy::TrainPolicyNetSettings {
+    let settings = veletas_engine::learning::net_trainer::policy::TrainPolicyNetSettings {
         data: args.data.data(),
         hidden: args.hidden.0,
         epochs: args.epochs,
@@ -269,7 +269,7 @@ fn train_policy_net(args: TrainNetArgs) -> Result<String, TrainError> {
         version: env!("VELETAS_VERSION").to_string(),
         command,
     };
-    args.data.finish(crate::learning::net_trainer::policy::run(&settings))
+    args.data.finish(veletas_engine::learning::net_trainer::policy::run(&settings))
 }
 
 /// `veletas train-eval`: the report, once the weights are written.
@@ -281,12 +281,12 @@ pub fn train_eval(args: TrainArgs) -> Result<String, TrainError> {
         pooled: args.pooled,
         version: env!("VELETAS_VERSION").to_string(),
     };
-    args.data.finish(crate::learning::eval_trainer::run(&settings))
+    args.data.finish(veletas_engine::learning::eval_trainer::run(&settings))
 }
 
 /// `veletas train-policy`: the report, once the weights are written.
 pub fn train_policy(args: TrainPolicyArgs) -> Result<String, TrainError> {
     args.data.check_output()?;
     let settings = TrainPolicySettings { data: args.data.data(), version: env!("VELETAS_VERSION").to_string() };
-    args.data.finish(crate::learning::policy_trainer::run(&settings))
+    args.data.finish(veletas_engine::learning::policy_trainer::run(&settings))
 }

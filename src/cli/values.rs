@@ -1,6 +1,6 @@
 //! Value parsers shared by several subcommands' options: the board size and the rule set.
 
-use crate::rules::{RuleSet, Variant};
+use veletas_rules::{RuleSet, Variant};
 
 /// `--size`: 7, 9 or 10.
 pub(super) fn parse_size(text: &str) -> Result<u8, String> {

@@ -10,7 +10,7 @@
 
 use std::collections::VecDeque;
 
-use veletas::rules::{Color, Move, Piece, Position, Square};
+use veletas_rules::{Color, Move, Piece, Position, Square};
 
 /// A square as (file, rank), both from 0: `a1` is (0, 0), `b3` is (1, 2).
 pub type Sq = (usize, usize);

@@ -3,7 +3,7 @@
 
 use std::process::Command;
 
-use veletas::bench::BenchJson;
+use veletas_engine::bench::BenchJson;
 
 const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
 

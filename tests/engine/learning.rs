@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use veletas::search::eval::EvalModel;
+use veletas_engine::search::eval::EvalModel;
 
 use crate::support::{VELETAS, engine, session};
 

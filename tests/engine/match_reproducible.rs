@@ -9,7 +9,7 @@ use std::process::Command;
 /// annotations, which hold the time each turn took, are left out: they vary from run to run).
 fn games(path: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(path).unwrap();
-    let mut games: Vec<String> = veletas::record::parse_records(&text)
+    let mut games: Vec<String> = veletas_rules::record::parse_records(&text)
         .unwrap()
         .iter()
         .map(|g| format!("{} {}", g.tag("Round").unwrap_or(""), g.moves.join(" ")))

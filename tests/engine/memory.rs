@@ -5,7 +5,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
-use veletas::search::{SearchSettings, mcts::NODE_BYTES};
+use veletas_engine::search::{SearchSettings, mcts::NODE_BYTES};
 
 #[test]
 fn all_threads_share_one_tree_under_one_limit() {

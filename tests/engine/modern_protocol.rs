@@ -5,10 +5,10 @@
 use std::process::{Command, Stdio};
 
 use veletas::cli::EngineArgs;
-use veletas::player::RandomPlayer;
-use veletas::protocol::{Engine, run};
-use veletas::rules::{Color, Move, Phase, Position, Variant};
-use veletas::search::Algorithm;
+use veletas_engine::player::RandomPlayer;
+use veletas_engine::protocol::{Engine, run};
+use veletas_engine::search::Algorithm;
+use veletas_rules::{Color, Move, Phase, Position, Variant};
 
 use crate::support::{VELETAS as BIN, engine, session};
 

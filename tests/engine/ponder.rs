@@ -12,10 +12,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use veletas::cli::EngineArgs;
-use veletas::player::{Decision, GtpClock, Player, SearchPlayer, Setting};
-use veletas::protocol::{Engine, run};
-use veletas::rules::{Game, Phase, Variant};
-use veletas::search::{self, Algorithm, Limits, SearchResult, SearchSettings, Solution};
+use veletas_engine::player::{Decision, GtpClock, Player, SearchPlayer, Setting};
+use veletas_engine::protocol::{Engine, run};
+use veletas_engine::search::{self, Algorithm, Limits, SearchResult, SearchSettings, Solution};
+use veletas_rules::{Game, Phase, Variant};
 
 /// What the engine's player did, seen from the test.
 #[derive(Default)]
@@ -388,7 +388,7 @@ fn pondering_without_a_budget_stops_before_the_tree_is_too_full_to_keep() {
 #[test]
 fn a_match_with_a_pondering_engine_plays_its_games_to_the_end() {
     use veletas::cli::MatchArgs;
-    use veletas::referee::{Termination, run_match};
+    use veletas_tools::referee::{Termination, run_match};
     let veletas = env!("CARGO_BIN_EXE_veletas");
     let (one, two) =
         (format!("'{veletas}' --seed 1 --playouts 300 --ponder"), format!("'{veletas}' --seed 2 --playouts 300"));

@@ -1,9 +1,9 @@
 //! The protocol through `run`: each command's replies, errors that change nothing, ids,
 //! and framing edge cases.
 
-use veletas::player::RandomPlayer;
-use veletas::protocol::{Engine, Summary, run};
-use veletas::rules::Variant;
+use veletas_engine::player::RandomPlayer;
+use veletas_engine::protocol::{Engine, Summary, run};
+use veletas_rules::Variant;
 
 fn engine() -> Engine {
     Engine::new(Variant::STANDARD, Box::new(RandomPlayer::new(1)))
@@ -69,9 +69,9 @@ fn clocks_and_komi_are_stored() {
     assert_eq!(engine.komi(), 6.5);
     let clock = engine.clock();
     assert_eq!((clock.main_time, clock.byo_yomi, clock.byo_yomi_stones), (300.0, 0.5, 2));
-    let left = clock.time_left(veletas::rules::Color::White).unwrap();
+    let left = clock.time_left(veletas_rules::Color::White).unwrap();
     assert_eq!((left.seconds, left.stones), (12.25, 3));
-    assert!(clock.time_left(veletas::rules::Color::Black).is_none());
+    assert!(clock.time_left(veletas_rules::Color::Black).is_none());
 }
 
 #[test]
@@ -356,7 +356,7 @@ fn loadgame_refuses_what_is_no_record_file_and_keeps_answering() {
     std::fs::create_dir_all(&dir).unwrap();
     let big = dir.join("big.txt");
     // A sparse file just over the limit: refused from its size, without reading it.
-    std::fs::File::create(&big).unwrap().set_len(veletas::record::MAX_RECORD_FILE_BYTES + 1).unwrap();
+    std::fs::File::create(&big).unwrap().set_len(veletas_rules::record::MAX_RECORD_FILE_BYTES + 1).unwrap();
     let fifo = dir.join("fifo");
     let fifo_made = std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
     let mut cases = vec![
@@ -371,7 +371,10 @@ fn loadgame_refuses_what_is_no_record_file_and_keeps_answering() {
     for (path, reason) in cases {
         let replies = replies(&format!("{SETUP_7}loadgame {path}\nposition\nname\n"));
         let n = replies.len();
-        assert_eq!(replies[n - 3], format!("? cannot load: {}: {reason}", veletas::protocol::error::shorten(&path)));
+        assert_eq!(
+            replies[n - 3],
+            format!("? cannot load: {}: {reason}", veletas_engine::protocol::error::shorten(&path))
+        );
         assert_eq!(replies[n - 2], before, "{path} changed the game");
         assert_eq!(replies[n - 1], "= veletas");
     }

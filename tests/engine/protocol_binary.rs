@@ -21,9 +21,9 @@ fn a_session_over_pipes_ends_cleanly_at_end_of_input() {
     let stdout = String::from_utf8(out.stdout).unwrap();
     // The search chooses Black's shooter square; the rest of the session is fixed.
     let mv = stdout.strip_prefix("=1 \n\n=2 ").and_then(|rest| rest.split('\n').next()).unwrap_or_default();
-    let square: veletas::rules::Square = mv.parse().unwrap_or_else(|_| panic!("not a square: {stdout:?}"));
-    let mut position = veletas::rules::Position::new(veletas::rules::Variant::from_size(7).unwrap());
-    position.play(veletas::rules::Move::Setup(square.bitboard())).unwrap();
+    let square: veletas_rules::Square = mv.parse().unwrap_or_else(|_| panic!("not a square: {stdout:?}"));
+    let mut position = veletas_rules::Position::new(veletas_rules::Variant::from_size(7).unwrap());
+    position.play(veletas_rules::Move::Setup(square.bitboard())).unwrap();
     let expected = format!("=1 \n\n=2 {mv}\n\n=3 {position}\n\n? unknown command\n\n=4 true\n\n");
     assert_eq!(stdout, expected);
     let stderr = String::from_utf8(out.stderr).unwrap();

@@ -2,8 +2,8 @@
 //! and it must document exactly the commands `list_commands` lists.
 
 use veletas::cli::EngineArgs;
-use veletas::protocol::{COMMANDS, Engine, run};
-use veletas::rules::Variant;
+use veletas_engine::protocol::{COMMANDS, Engine, run};
+use veletas_rules::Variant;
 
 const DOC: &str = include_str!("../../protocol.md");
 

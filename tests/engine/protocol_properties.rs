@@ -6,7 +6,7 @@
 //! (`veletas_engine::fuzzing::protocol_session`, the fuzz target's body). Bounded to 64 sessions.
 
 use proptest::prelude::*;
-use veletas::protocol::COMMANDS;
+use veletas_engine::protocol::COMMANDS;
 // Commands that search, run for long or read files: left out, as the fuzz target does.
 use veletas_engine::fuzzing::SLOW_OR_FILE_COMMANDS;
 

@@ -4,10 +4,10 @@
 //! must still answer afterwards.
 
 use veletas::cli::EngineArgs;
-use veletas::player::RandomPlayer;
-use veletas::protocol::{Engine, run};
-use veletas::rules::{Rng, Variant};
-use veletas::search::Algorithm;
+use veletas_engine::player::RandomPlayer;
+use veletas_engine::protocol::{Engine, run};
+use veletas_engine::search::Algorithm;
+use veletas_rules::{Rng, Variant};
 
 /// Valid commands to mutate (no deep `perft`, which could legitimately run for hours).
 const CORPUS: &[&str] = &[

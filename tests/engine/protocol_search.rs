@@ -7,9 +7,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use veletas::cli::EngineArgs;
-use veletas::protocol::{Engine, run};
-use veletas::rules::{Game, Position, Variant};
-use veletas::search::Algorithm;
+use veletas_engine::protocol::{Engine, run};
+use veletas_engine::search::Algorithm;
+use veletas_rules::{Game, Position, Variant};
 
 fn engine(seed: u64) -> Engine {
     Engine::new(Variant::STANDARD, Box::new(EngineArgs::default().player(seed).unwrap()))
@@ -393,7 +393,7 @@ fn genmove_analyze_steps_adds_the_root_first_steps_to_genmove_analyze() {
         seen.push(step);
         if step != "-" {
             let (from, to) = step.split_once('-').unwrap();
-            let from: veletas::rules::Square = from.parse().unwrap();
+            let from: veletas_rules::Square = from.parse().unwrap();
             assert!(position.shooters().contains(from), "{step}");
             assert!(position.shooter_reach(from).contains(to.parse().unwrap()), "{step}");
             assert_eq!(step, step.to_lowercase(), "canonical");
@@ -403,7 +403,7 @@ fn genmove_analyze_steps_adds_the_root_first_steps_to_genmove_analyze() {
     assert_eq!(sum, 300, "a first search: the root's playouts are the budget's: {reply}");
     // The move played went through its first step.
     let step_of_move = match played {
-        veletas::rules::Move::Turn(turn) => veletas::record::step_word(turn.shooter_move()),
+        veletas_rules::Move::Turn(turn) => veletas_rules::record::step_word(turn.shooter_move()),
         other => panic!("{other}"),
     };
     let move_visits: u64 = lines[1].split(' ').nth(4).unwrap().parse().unwrap();

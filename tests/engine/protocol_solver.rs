@@ -3,8 +3,8 @@
 //! `data/win2.txt` (checked by brute force in `tests/solver.rs`).
 
 use veletas::cli::EngineArgs;
-use veletas::protocol::{Engine, run};
-use veletas::rules::{Move, Position, Variant};
+use veletas_engine::protocol::{Engine, run};
+use veletas_rules::{Move, Position, Variant};
 
 const DATA: &str = include_str!("../../data/win2.txt");
 

@@ -1,7 +1,7 @@
 //! Players: legal moves, determinism under a fixed seed and playout budget, tactics.
 
-use veletas::rules::{Game, Move, PlayoutPolicy, Position, Rng, Variant};
-use veletas::search::{Algorithm, Limits, SearchSettings, Searcher};
+use veletas_engine::search::{Algorithm, Limits, SearchSettings, Searcher};
+use veletas_rules::{Game, Move, PlayoutPolicy, Position, Rng, Variant};
 
 fn budget(iterations: u64) -> Limits {
     Limits { iterations: Some(iterations), ..Default::default() }

@@ -8,8 +8,8 @@
 //! On a mismatch the test prints the new lines, so that a deliberate change can be
 //! recorded by copying them.
 
-use veletas::rules::{Game, PlayoutPolicy, Position, Rng, Rules, Variant};
-use veletas::search::{Algorithm, Limits, SearchResult, SearchSettings, Searcher};
+use veletas_engine::search::{Algorithm, Limits, SearchResult, SearchSettings, Searcher};
+use veletas_rules::{Game, PlayoutPolicy, Position, Rng, Rules, Variant};
 
 const PINNED: &str = include_str!("../data/search_pinned.txt");
 
@@ -118,7 +118,11 @@ fn cases() -> Vec<(String, (String, u64))> {
         (
             "engine 10x10 opening, no tree reuse, learned eval, 4000 iterations, seed 6".into(),
             self_play(
-                SearchSettings { tree_reuse: false, eval: veletas::search::eval::StaticEval::learned(), ..engine(6) },
+                SearchSettings {
+                    tree_reuse: false,
+                    eval: veletas_engine::search::eval::StaticEval::learned(),
+                    ..engine(6)
+                },
                 opening,
                 4000,
                 2,

@@ -4,8 +4,8 @@
 //! stored position and every answer is checked by a plain brute-force search over the legal
 //! turns here, which uses only the rules (no search code).
 
-use veletas::rules::{Game, Move, Position, Turn};
-use veletas::search::{Algorithm, Limits, Proven, SearchSettings, Searcher, Solution};
+use veletas_engine::search::{Algorithm, Limits, Proven, SearchSettings, Searcher, Solution};
+use veletas_rules::{Game, Move, Position, Turn};
 
 const DATA: &str = include_str!("../../data/win2.txt");
 

@@ -1,8 +1,8 @@
 //! The tactics suite (`data/tactics.txt`, made by `crates/rules/examples/gen_tactics.rs`): with a fixed
 //! playout budget our engine takes every immediate win and avoids every handed-over loss.
 
-use veletas::rules::{Game, Move, Position};
-use veletas::search::{Algorithm, Limits, SearchSettings, Searcher};
+use veletas_engine::search::{Algorithm, Limits, SearchSettings, Searcher};
+use veletas_rules::{Game, Move, Position};
 
 const SUITE: &str = include_str!("../../data/tactics.txt");
 

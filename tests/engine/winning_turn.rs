@@ -4,8 +4,8 @@
 //! one (run in release by scripts/test.sh) plays thousands of games, enough to reach the
 //! rare turns whose shot only decides who claims a shooter the move closed.
 
-use veletas::rules::{Move, Phase, PlayoutPolicy, Position, Rng, Rules, Variant};
-use veletas::search::tactics::winning_turn;
+use veletas_engine::search::tactics::winning_turn;
+use veletas_rules::{Move, Phase, PlayoutPolicy, Position, Rng, Rules, Variant};
 
 /// Every legal turn that wins at once, found by playing each out.
 fn brute_force_winning_turns(pos: &Position) -> Vec<String> {

@@ -13,7 +13,7 @@
 
 #![allow(dead_code)]
 
-use veletas::rules::{Color, Piece, Position, RuleSet, Square};
+use veletas_rules::{Color, Piece, Position, RuleSet, Square};
 
 /// A square as (file, rank), both from 0.
 pub type Sq = (usize, usize);

@@ -40,7 +40,7 @@ use std::fmt::Write as _;
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use veletas::cli::{Cli, CliError};
-use veletas::referee::words::split_engine_name;
+use veletas_tools::referee::words::split_engine_name;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 

@@ -41,11 +41,15 @@ fn documented_default(name: &str) -> String {
 
 #[test]
 fn engine_md_gives_the_search_defaults_in_force() {
-    let s = veletas::search::SearchSettings::default();
+    let s = veletas_engine::search::SearchSettings::default();
     for (name, value) in [
         (
             "exploration",
-            format!("{:?} ({:?} with a value network)", veletas::search::EXPLORATION, veletas::search::NET_EXPLORATION),
+            format!(
+                "{:?} ({:?} with a value network)",
+                veletas_engine::search::EXPLORATION,
+                veletas_engine::search::NET_EXPLORATION
+            ),
         ),
         ("cutoff", s.cutoff.to_string()),
         ("prior-temperature", s.prior_temperature.to_string()),

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use veletas::rules::Rng;
+use veletas_rules::Rng;
 
 /// Mutations of each seed: enough to reach the parsers' error paths, few enough that the
 /// whole suite takes seconds on two cores.

@@ -6,10 +6,10 @@
 use crate::modern_ref;
 
 use modern_ref::RefPos;
-use veletas::player::RandomPlayer;
-use veletas::protocol::{Engine, run};
-use veletas::record::GameRecord;
-use veletas::rules::{Color, IllegalMove, Move, ParsePositionError, Position, Rules, RulesError, Variant};
+use veletas_engine::player::RandomPlayer;
+use veletas_engine::protocol::{Engine, run};
+use veletas_rules::record::GameRecord;
+use veletas_rules::{Color, IllegalMove, Move, ParsePositionError, Position, Rules, RulesError, Variant};
 
 fn pos(text: &str) -> Position {
     text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
@@ -104,7 +104,7 @@ fn the_counts_differ_and_agree_with_the_reference() {
 
 #[test]
 fn the_option_needs_the_modern_rules() {
-    assert_eq!(Rules::new(veletas::rules::RuleSet::Classic, false, true), Err(RulesError::ClaimedBlockNeedsModern));
+    assert_eq!(Rules::new(veletas_rules::RuleSet::Classic, false, true), Err(RulesError::ClaimedBlockNeedsModern));
     let err = "7/7/7/7/7/7/7 b claimed-block".parse::<Position>().unwrap_err();
     assert_eq!(err, ParsePositionError::Rules(RulesError::ClaimedBlockNeedsModern));
     assert_eq!(

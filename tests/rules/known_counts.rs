@@ -1,6 +1,6 @@
 //! Move counts and perft figures published with the rules-core issue.
 
-use veletas::rules::{Game, Position, Variant};
+use veletas_rules::{Game, Position, Variant};
 
 fn game_after(size: u8, moves: &[&str]) -> Game {
     let mut game = Game::new(Variant::from_size(size).unwrap());

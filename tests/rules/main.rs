@@ -1,4 +1,4 @@
-//! The rules' integration tests (the veletas-rules crate, through `veletas::rules`): published counts, the
+//! The rules' integration tests (the veletas-rules crate, through `veletas_rules`): published counts, the
 //! slow references of tests/common and tests/modern_ref, frozen perft, properties over random games and the
 //! rulebook's examples.
 //!

@@ -10,7 +10,7 @@ use crate::modern_ref;
 
 use frozen_perft::Entry;
 use modern_ref::RefPos;
-use veletas::rules::Position;
+use veletas_rules::Position;
 
 /// The entries of `tests/data/modern_perft.txt`.
 fn frozen() -> Vec<Entry> {

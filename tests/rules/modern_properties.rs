@@ -7,7 +7,7 @@
 
 use std::collections::HashSet;
 
-use veletas::rules::{Bitboard, Game, Move, Phase, Piece, PlayoutPolicy, Position, Rng, Rules, Square, Turn, Variant};
+use veletas_rules::{Bitboard, Game, Move, Phase, Piece, PlayoutPolicy, Position, Rng, Rules, Square, Turn, Variant};
 
 /// Lists of setup moves above this size are not built (10x10 setups: counts only).
 const LIST_LIMIT: u64 = 200_000;

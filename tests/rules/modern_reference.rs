@@ -8,19 +8,19 @@
 use crate::modern_ref;
 
 use modern_ref::{RefMove, RefPos, Sq};
-use veletas::rules::{Move, Phase, PlayoutPolicy, Position, Rng, Rules, Variant};
+use veletas_rules::{Move, Phase, PlayoutPolicy, Position, Rng, Rules, Variant};
 
 /// Setup phases with more legal moves than this are compared by count (and the played
 /// setup checked square by square), not by listing every move.
 const LIST_LIMIT: u64 = 200_000;
 
-fn sq_of(sq: veletas::rules::Square) -> Sq {
+fn sq_of(sq: veletas_rules::Square) -> Sq {
     (usize::from(sq.file()), usize::from(sq.rank()))
 }
 
 /// The reference's version of a fast move.
 fn to_ref(mv: Move) -> RefMove {
-    let sorted = |b: veletas::rules::Bitboard| {
+    let sorted = |b: veletas_rules::Bitboard| {
         let mut v: Vec<Sq> = b.iter().map(sq_of).collect();
         v.sort();
         v
@@ -151,10 +151,10 @@ fn run_games(rules: Rules, games: usize, seed: u64, crafted: bool) -> (usize, u6
             let mut reference = RefPos::from_fast(&pos);
             loop {
                 assert_eq!(RefPos::from_fast(&pos), reference, "positions differ at {pos}");
-                assert_eq!(pos.winner().map(|c| c == veletas::rules::Color::Black), reference.winner(), "{pos}");
+                assert_eq!(pos.winner().map(|c| c == veletas_rules::Color::Black), reference.winner(), "{pos}");
                 positions += 1;
                 moves += compare_moves(&pos, &reference);
-                let claims = pos.claims(veletas::rules::Color::Black) + pos.claims(veletas::rules::Color::White);
+                let claims = pos.claims(veletas_rules::Color::Black) + pos.claims(veletas_rules::Color::White);
                 if rules.is_modern() && pos.phase() == Phase::Play && claims > 0 && !pos.is_over() {
                     telling +=
                         u64::from(flipped(&pos).is_none_or(|p| p.count_legal_moves() != pos.count_legal_moves()));

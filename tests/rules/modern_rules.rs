@@ -1,7 +1,7 @@
 //! The situations that tell the rule sets apart (issue 6), and the modern position
 //! string and setup rules.
 
-use veletas::rules::{
+use veletas_rules::{
     Color, Game, IllegalMove, Move, ParsePositionError, Phase, Piece, Position, Rng, RuleSet, Rules, Square, Variant,
 };
 
@@ -256,7 +256,7 @@ fn random_start_puts_every_shooter_off_the_edge_with_black_to_move() {
                 assert_eq!(p.phase(), Phase::Play);
                 assert_eq!(p.side_to_move(), Color::Black);
                 assert_eq!(p.shooters().count(), u32::from(variant.shooters()));
-                assert_eq!(p.shooters() & !variant.interior(), veletas::rules::Bitboard::EMPTY);
+                assert_eq!(p.shooters() & !variant.interior(), veletas_rules::Bitboard::EMPTY);
                 assert!(p.stones(Color::Black).is_empty() && p.stones(Color::White).is_empty());
                 if !rules.is_modern() {
                     assert!((p.shooters() & p.shooters().neighbours()).is_empty());

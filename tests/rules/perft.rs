@@ -13,7 +13,7 @@ use std::sync::Mutex;
 use common::reference::RefPos;
 use common::sample::Sample;
 use frozen_perft::Entry;
-use veletas::rules::Position;
+use veletas_rules::Position;
 
 /// The entries of `tests/data/perft.txt`.
 fn frozen() -> Vec<Entry> {

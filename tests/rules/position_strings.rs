@@ -1,6 +1,6 @@
 //! Position strings that are no position, each rejected with its specific error.
 
-use veletas::rules::{Color, ParsePositionError, Position, Square};
+use veletas_rules::{Color, ParsePositionError, Position, Square};
 
 fn parse(text: &str) -> Result<Position, ParsePositionError> {
     text.parse()

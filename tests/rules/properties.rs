@@ -8,7 +8,7 @@ use crate::common;
 use std::collections::{HashMap, HashSet};
 
 use common::reference::{Cell, RefPos};
-use veletas::rules::{Color, Game, Move, Phase, PlayoutPolicy, Position, Rng, Square, Turn, Variant};
+use veletas_rules::{Color, Game, Move, Phase, PlayoutPolicy, Position, Rng, Square, Turn, Variant};
 
 /// Every position of `games` seeded random games of each size (played with both
 /// policies in turn), with the generator for the test's own draws.

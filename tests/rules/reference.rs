@@ -6,7 +6,7 @@ use crate::common;
 
 use common::reference::{RefMove, RefPos, Side, Sq, fast_key};
 use common::sample::Sample;
-use veletas::rules::{Color, Move, Phase, PlayoutPolicy, Position, Rng, Variant};
+use veletas_rules::{Color, Move, Phase, PlayoutPolicy, Position, Rng, Variant};
 
 fn side(color: Color) -> Side {
     Side::from_color(color)

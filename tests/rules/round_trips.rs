@@ -5,8 +5,8 @@
 //! position. The case count is bounded (64 per property) so the suite takes seconds.
 
 use proptest::prelude::*;
-use veletas::record::{GameRecord, parse_records, tag};
-use veletas::rules::{Move, Phase, PlayoutPolicy, Position, Rng, Rules, Variant};
+use veletas_rules::record::{GameRecord, parse_records, tag};
+use veletas_rules::{Move, Phase, PlayoutPolicy, Position, Rng, Rules, Variant};
 
 /// A position after `plies` random turns from the empty board of `size` under `rules`
 /// (uniform setup turns, then uniform play turns: enumerating every setup turn of a

@@ -4,7 +4,7 @@
 //! shooter, `b`/`w` stones, `B`/`W` shooters claimed by Black/White), turned into
 //! position strings and parsed.
 
-use veletas::rules::{Color, IllegalMove, Move, Piece, Position, Square, Variant};
+use veletas_rules::{Color, IllegalMove, Move, Piece, Position, Square, Variant};
 
 /// The position string of a diagram, with `side` (`b` or `w`) to move.
 fn position_string(rows: &str, side: char) -> String {
@@ -43,7 +43,7 @@ fn sq(name: &str) -> Square {
     name.parse().unwrap()
 }
 
-fn squares(names: &[&str]) -> veletas::rules::Bitboard {
+fn squares(names: &[&str]) -> veletas_rules::Bitboard {
     names.iter().map(|name| sq(name)).collect()
 }
 

@@ -10,8 +10,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::support::veletas;
-use veletas::record::{GameRecord, parse_records, tag};
-use veletas::rules::{Game, Move};
+use veletas_rules::record::{GameRecord, parse_records, tag};
+use veletas_rules::{Game, Move};
 
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
 const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
@@ -263,7 +263,7 @@ fn the_viewer_marks_the_turns_of_a_reviewed_game() {
     let mut game = games_of(&reviewed).remove(0);
     let set = |game: &mut GameRecord, turn: usize, text: &str| {
         let mut annotation = game.annotation(turn);
-        annotation.evaluation = Some(text.parse::<veletas::record::Annotation>().unwrap().evaluation.unwrap());
+        annotation.evaluation = Some(text.parse::<veletas_rules::record::Annotation>().unwrap().evaluation.unwrap());
         game.set_annotation(turn, annotation);
     };
     let mover_of_5 = game.replay(Some(4)).unwrap().position().side_to_move();
@@ -279,7 +279,7 @@ fn the_viewer_marks_the_turns_of_a_reviewed_game() {
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains(r#""marks":[["blunder","??"],["mistake","?"],["inaccuracy","?!"]]"#), "the page's marks");
     // Turn 5's word: its time, Black's chance, visits, a loss of 40 points, mark 0 (a blunder).
-    let black_5 = if mover_of_5 == veletas::rules::Color::Black { 9000 } else { 1000 };
+    let black_5 = if mover_of_5 == veletas_rules::Color::Black { 9000 } else { 1000 };
     let time = game.annotation(4).time.map_or(String::new(), |t| t.as_millis().to_string());
     assert!(page.contains(&format!(" {time},{black_5},100,4000,0 ")), "turn 5 is a blunder");
 }

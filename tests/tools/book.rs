@@ -4,8 +4,8 @@
 //! file written.
 
 use crate::support::veletas;
-use veletas::referee::openings::parse_openings;
-use veletas::rules::Rules;
+use veletas_rules::Rules;
+use veletas_tools::referee::openings::parse_openings;
 
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
 const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");

@@ -56,7 +56,7 @@ fn the_built_in_players_pass_and_json_says_so() {
     for player in ["random", "greedy", "uct"] {
         let command = format!("{player}='{VELETAS}' --player {player} --playouts 30 --seed 1");
         let output = check(&["--size", "7", "--json", &command]);
-        let json: veletas::check::CheckJson = serde_json::from_slice(&output.stdout).unwrap();
+        let json: veletas_tools::check::CheckJson = serde_json::from_slice(&output.stdout).unwrap();
         assert!(output.status.success(), "{player}: {json:?}");
         assert!(json.passed && json.plays_games && json.strict_protocol, "{json:?}");
         assert_eq!(json.engine, player);
@@ -79,7 +79,7 @@ fn the_well_behaved_fake_engine_passes_under_both_rule_sets() {
 #[test]
 fn an_engine_without_time_commands_passes_with_the_clock_checks_skipped() {
     let output = check(&["--size", "7", "--json", &format!("untimed={FAKE} --no-time --seed 1")]);
-    let json: veletas::check::CheckJson = serde_json::from_slice(&output.stdout).unwrap();
+    let json: veletas_tools::check::CheckJson = serde_json::from_slice(&output.stdout).unwrap();
     assert!(output.status.success() && json.passed, "{json:?}");
     assert!(!json.extensions.iter().any(|e| e.starts_with("time_")), "{json:?}");
     let clock = ["genmove-no-limit", "genmove-main-time", "genmove-byoyomi", "genmove-canadian", "genmove-increment"];
@@ -176,7 +176,7 @@ fn an_engine_that_plays_but_is_not_strict_passes_unless_strict_and_each_failure_
     assert_eq!(told("komi"), 1, "{report}");
     assert_eq!(told("'time_settings a b c' was accepted"), 1, "{report}");
     let output = check(&["--size", "7", "--strict", "--json", &engine]);
-    let json: veletas::check::CheckJson = serde_json::from_slice(&output.stdout).unwrap();
+    let json: veletas_tools::check::CheckJson = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(output.status.code(), Some(1), "{json:?}");
     assert!(json.plays_games && !json.strict_protocol && json.strict && !json.passed, "{json:?}");
     let errors = json.checks.iter().find(|c| c.id == "errors").unwrap();

@@ -20,7 +20,7 @@ fn stderr(output: &Output) -> String {
 /// The values of tag `tag` in a record file, in order.
 fn tags(path: &std::path::Path, tag: &str) -> Vec<String> {
     let text = std::fs::read_to_string(path).unwrap_or_default();
-    let games = veletas::referee::parse_records(&text).unwrap();
+    let games = veletas_tools::referee::parse_records(&text).unwrap();
     games.iter().map(|g| g.tag(tag).unwrap_or_default().to_string()).collect()
 }
 

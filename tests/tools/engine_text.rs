@@ -7,7 +7,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Output;
 
-use veletas::referee::parse_records;
+use veletas_tools::referee::parse_records;
 
 use crate::support::veletas_in;
 

@@ -125,7 +125,7 @@ fn engines_alive(dir: &Path) -> Vec<u32> {
 /// The record's games' Termination and Reason tags.
 fn endings(dir: &Path) -> Vec<(String, String)> {
     let text = fs::read_to_string(dir.join("g.txt")).unwrap();
-    let games = veletas::referee::parse_records(&text).unwrap();
+    let games = veletas_tools::referee::parse_records(&text).unwrap();
     games
         .iter()
         .map(|g| (g.tag("Termination").unwrap_or("").to_string(), g.tag("Reason").unwrap_or("").to_string()))
@@ -159,7 +159,7 @@ fn an_engine_flooding_its_stderr_fills_its_log_up_to_the_cap_and_its_games_go_on
     assert!(endings.iter().all(|(termination, _)| termination != "time forfeit"), "{endings:?}");
     let path = dir.join("g.txt.engines.log");
     let size = fs::metadata(&path).unwrap().len();
-    let cap = veletas::referee::traffic::ENGINE_LOG_CAP;
+    let cap = veletas_tools::referee::traffic::ENGINE_LOG_CAP;
     // Each engine's lines up to the cap, then the lines that say so and count.
     assert!(size <= cap + 64 * 1024, "{size} bytes");
     assert!(size > cap - 64 * 1024, "{size} bytes");
@@ -345,8 +345,8 @@ fn a_process_an_engine_started_in_a_session_of_its_own_ends_with_the_check() {
 }
 
 /// The games of the record `g.txt`, which must parse as a whole.
-fn record_games(dir: &Path) -> Vec<veletas::referee::GameRecord> {
-    veletas::referee::parse_records(&fs::read_to_string(dir.join("g.txt")).unwrap()).unwrap()
+fn record_games(dir: &Path) -> Vec<veletas_tools::referee::GameRecord> {
+    veletas_tools::referee::parse_records(&fs::read_to_string(dir.join("g.txt")).unwrap()).unwrap()
 }
 
 /// The files of foreign bytes the referee set aside beside `g.txt`.

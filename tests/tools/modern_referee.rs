@@ -5,8 +5,8 @@
 use std::path::Path;
 
 use veletas::cli::MatchArgs;
-use veletas::referee::{GameRecord, MatchSummary, Termination, parse_records, run_match};
-use veletas::rules::{Move, Phase, Position};
+use veletas_rules::{Move, Phase, Position};
+use veletas_tools::referee::{GameRecord, MatchSummary, Termination, parse_records, run_match};
 
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
 const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
@@ -50,7 +50,7 @@ fn modern_match(one: &str, two: &str, games: &str, record: &Path, extra: &[&str]
 fn engine1_wins(games: &[GameRecord]) -> u64 {
     games
         .iter()
-        .filter(|g| (g.result == Some(veletas::rules::Color::Black)) == (g.tag("BlackEngine") == Some("1")))
+        .filter(|g| (g.result == Some(veletas_rules::Color::Black)) == (g.tag("BlackEngine") == Some("1")))
         .count() as u64
 }
 
@@ -96,7 +96,7 @@ fn a_loss_after_the_swap_goes_to_the_engine_that_swapped() {
     assert_eq!(summary.terminations, vec![(Termination::IllegalMove, 4)]);
     for g in read_games(&record) {
         assert_eq!(g.tag("BlackEngine"), Some("1"), "{g}");
-        assert_eq!(g.result, Some(veletas::rules::Color::White), "{g}");
+        assert_eq!(g.result, Some(veletas_rules::Color::White), "{g}");
         assert!(g.tag("Reason").unwrap().starts_with("black: "), "{g}");
     }
 }
@@ -127,7 +127,7 @@ fn the_random_setup_option_starts_in_play() {
     for g in &games {
         let start: Position = g.tag("Start").unwrap().parse().unwrap();
         assert_eq!(start.phase(), Phase::Play);
-        assert!(start.stones(veletas::rules::Color::Black).is_empty());
+        assert!(start.stones(veletas_rules::Color::Black).is_empty());
         assert!(start.rules().is_modern());
         let first = start.parse_move(&g.moves[0]).unwrap();
         assert!(matches!(first, Move::Turn(_)));
@@ -156,7 +156,7 @@ fn a_claimed_block_match_tells_the_engines_and_records_the_rules() {
     let games = read_games(&record);
     for g in &games {
         assert_eq!(g.tag("Rules"), Some("modern claimed-block"));
-        assert_eq!(g.rules(), Ok(veletas::rules::Rules::BOARDSPACE));
+        assert_eq!(g.rules(), Ok(veletas_rules::Rules::BOARDSPACE));
         // Every recorded move replays under the option.
         assert!(g.replay(None).is_ok(), "{g}");
     }

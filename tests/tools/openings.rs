@@ -4,7 +4,7 @@
 
 use std::process::Command;
 
-use veletas::referee::parse_records;
+use veletas_tools::referee::parse_records;
 
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
 

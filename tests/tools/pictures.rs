@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use crate::support::veletas;
-use veletas::picture::svg::{self, SvgOptions};
-use veletas::record::{GameRecord, parse_records};
-use veletas::rules::{Color, Move, PlayoutPolicy, Position, Rng, Rules, Variant};
+use veletas_rules::record::{GameRecord, parse_records};
+use veletas_rules::{Color, Move, PlayoutPolicy, Position, Rng, Rules, Variant};
+use veletas_tools::picture::svg::{self, SvgOptions};
 
 const EXAMPLE: &str = include_str!("../../data/example-game.txt");
 const MODERN: &str = include_str!("../data/svg/modern-no-corners.txt");

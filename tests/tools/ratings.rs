@@ -1,13 +1,13 @@
-//! The ratings of a whole field (`veletas::ratings`) against an independent computation
+//! The ratings of a whole field (`veletas_tools::ratings`) against an independent computation
 //! (`tests/ratings/bt_reference.py`, frozen into `tests/ratings/*.expected`), against
 //! fields worked out by hand, and by their properties.
 
 use std::collections::HashMap;
 use std::path::Path;
 
-use veletas::ratings::json::RatingsJson;
-use veletas::ratings::{RatedGame, RatingBound, RatingOptions, Standings, rate};
-use veletas::rules::Color;
+use veletas_rules::Color;
+use veletas_tools::ratings::json::RatingsJson;
+use veletas_tools::ratings::{RatedGame, RatingBound, RatingOptions, Standings, rate};
 
 /// `ln 10 / 400`: one Elo in natural-log odds.
 const C: f64 = std::f64::consts::LN_10 / 400.0;
@@ -42,7 +42,7 @@ fn standings(games: &[RatedGame]) -> Standings {
     rate(games, &RatingOptions::default()).unwrap()
 }
 
-fn engine<'a>(s: &'a Standings, name: &str) -> (usize, &'a veletas::ratings::EngineStanding) {
+fn engine<'a>(s: &'a Standings, name: &str) -> (usize, &'a veletas_tools::ratings::EngineStanding) {
     s.engines.iter().enumerate().find(|(_, e)| e.name == name).unwrap_or_else(|| panic!("no engine {name}"))
 }
 
@@ -125,7 +125,7 @@ fn a_chain_without_a_closing_pair_rates_each_link_by_its_own_score() {
         assert_eq!(e.mark, RatingBound::Exact);
     }
     // LOS of a over b: Φ(d / sqrt(v)).
-    let expected = 0.5 * (1.0 + veletas::stats::erf(d / v.sqrt() / std::f64::consts::SQRT_2));
+    let expected = 0.5 * (1.0 + veletas_tools::stats::erf(d / v.sqrt() / std::f64::consts::SQRT_2));
     assert!((s.los[0][1] - expected).abs() < 1e-9);
 }
 
@@ -262,7 +262,7 @@ fn csv_has_the_exact_header_and_rows_best_first() {
     assert_eq!(rows.len(), s.engines.len());
     let mut last = f64::INFINITY;
     for (i, (row, e)) in rows.iter().zip(&s.engines).enumerate() {
-        let name = veletas::ratings::render::csv_field(&e.name);
+        let name = veletas_tools::ratings::render::csv_field(&e.name);
         let expected = format!(
             "{},{name},{},{},{},{:.1}",
             i + 1,
@@ -314,13 +314,13 @@ fn head_to_head_uses_only_each_pairs_own_games() {
     assert_eq!(pairs.len(), 6);
     let ab = pairs.iter().find(|p| s.engines[p.first].name == "A" && s.engines[p.second].name == "B").unwrap();
     assert_eq!((ab.score.wins, ab.score.losses), (12, 8));
-    assert_eq!(Some(ab.interval), veletas::stats::Score::new(12, 8).elo_interval());
+    assert_eq!(Some(ab.interval), veletas_tools::stats::Score::new(12, 8).elo_interval());
 }
 
 #[test]
 fn random_sparse_fields_always_rate_finitely_around_a_mean_of_zero() {
     // Fields of every shape: sweeps, chains, disconnected groups, lopsided counts.
-    let mut rng = veletas::rules::Rng::new(2026);
+    let mut rng = veletas_rules::Rng::new(2026);
     for round in 0..300 {
         let n = 2 + rng.below(9) as usize;
         let names: Vec<String> = (0..n).map(|i| format!("e{i}")).collect();

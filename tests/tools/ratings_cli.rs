@@ -111,7 +111,7 @@ fn json_parses_with_the_anchor() {
     let dir = scratch!("json");
     let file = write(&dir, "games.txt", &field("rr", None));
     let text = stdout(&ratings(&[&file, &"--format", &"json", &"--anchor", &"gamma=1000"]));
-    let json: veletas::ratings::json::RatingsJson = serde_json::from_str(&text).unwrap();
+    let json: veletas_tools::ratings::json::RatingsJson = serde_json::from_str(&text).unwrap();
     assert_eq!(json.games, 48);
     let engines = &json.engines;
     assert_eq!(engines[2].name, "gamma");

@@ -7,8 +7,8 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use veletas::record::{parse_records, result_token};
-use veletas::rules::Color;
+use veletas_rules::Color;
+use veletas_rules::record::{parse_records, result_token};
 
 const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
 

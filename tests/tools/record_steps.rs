@@ -7,9 +7,9 @@
 use std::path::Path;
 
 use crate::support::{veletas, veletas_in};
-use veletas::record::GameRecord;
-use veletas::referee::parse_records;
-use veletas::rules::{Color, Move};
+use veletas_rules::record::GameRecord;
+use veletas_rules::{Color, Move};
+use veletas_tools::referee::parse_records;
 
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
 const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use veletas::referee::parse_records;
+use veletas_tools::referee::parse_records;
 
 use crate::support::veletas_in;
 

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use veletas::cli::MatchArgs;
-use veletas::referee::{MatchSummary, RefereeError, Termination, parse_records, run_match};
+use veletas_tools::referee::{MatchSummary, RefereeError, Termination, parse_records, run_match};
 
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
 
@@ -17,7 +17,7 @@ fn run(args: &[&str]) -> Result<MatchSummary, RefereeError> {
     MatchArgs::parse_from(args).unwrap().plan().and_then(|plan| run_match(&plan))
 }
 
-fn read_games(path: &Path) -> Vec<veletas::referee::GameRecord> {
+fn read_games(path: &Path) -> Vec<veletas_tools::referee::GameRecord> {
     parse_records(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
@@ -62,7 +62,7 @@ fn a_short_match_between_random_movers_on_7x7() {
         assert_eq!(end.winner(), g.winner(), "{g}");
         assert_eq!(g.tag("Size"), Some("7"));
         assert_eq!(g.tag("TimeControl"), Some("movetime 1"));
-        assert_eq!(g.tag("FinalScoreBlack"), Some(veletas::record::result_token(g.result)));
+        assert_eq!(g.tag("FinalScoreBlack"), Some(veletas_rules::record::result_token(g.result)));
         let black = if g.tag("BlackEngine") == Some("1") { &summary.names[0] } else { &summary.names[1] };
         assert_eq!(g.tag("Black"), Some(black.as_str()));
         // Writing the parsed game again gives the same game back.
@@ -276,7 +276,7 @@ fn an_sprt_stops_the_match_when_it_decides() {
             .unwrap();
     assert!(summary.games < 200, "{summary}");
     assert!(summary.sprt_decided());
-    assert_eq!(summary.sprt.unwrap().decision, veletas::stats::SprtDecision::AcceptH1);
+    assert_eq!(summary.sprt.unwrap().decision, veletas_tools::stats::SprtDecision::AcceptH1);
 }
 
 #[test]

@@ -1,9 +1,9 @@
-//! The referee's summary is wired to `veletas::stats`: synthetic results give the
+//! The referee's summary is wired to `veletas_tools::stats`: synthetic results give the
 //! numbers stats.rs computes, and SPRTs accept and reject where they must.
 
-use veletas::referee::{GameOutcome, MatchSummary, SprtSpec, Termination};
-use veletas::rules::Color;
-use veletas::stats::{Pentanomial, Score, Sprt, SprtDecision};
+use veletas_rules::Color;
+use veletas_tools::referee::{GameOutcome, MatchSummary, SprtSpec, Termination};
+use veletas_tools::stats::{Pentanomial, Score, Sprt, SprtDecision};
 
 /// Game `round` won by engine 1 when `engine1_won`; engine 1 is Black in even rounds.
 fn outcome(round: usize, engine1_won: bool) -> GameOutcome {

@@ -4,8 +4,8 @@
 //! turns carry their time only.
 
 use crate::support::veletas;
-use veletas::record::GameRecord;
-use veletas::referee::parse_records;
+use veletas_rules::record::GameRecord;
+use veletas_tools::referee::parse_records;
 
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
 const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
@@ -33,12 +33,12 @@ fn match_records(name: &str, one: &str, two: &str) -> Vec<GameRecord> {
 }
 
 /// The turns of `game` played by `color`'s engine after the opening, with their annotations.
-fn annotated_turns(game: &GameRecord, black: bool) -> Vec<veletas::record::Annotation> {
+fn annotated_turns(game: &GameRecord, black: bool) -> Vec<veletas_rules::record::Annotation> {
     let opening = game.tag("Opening").unwrap().split_whitespace().count();
     let mut position = game.start_position().unwrap();
     let mut turns = Vec::new();
     for (turn, text) in game.moves.iter().enumerate() {
-        let mover_black = position.side_to_move() == veletas::rules::Color::Black;
+        let mover_black = position.side_to_move() == veletas_rules::Color::Black;
         if turn >= opening && mover_black == black {
             turns.push(game.annotation(turn));
         }

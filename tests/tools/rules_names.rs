@@ -6,7 +6,7 @@ use std::fs;
 use std::io::Write as _;
 use std::process::{Command, Stdio};
 
-use veletas::rules::{Position, Rules, Variant};
+use veletas_rules::{Position, Rules, Variant};
 
 fn veletas() -> Command {
     Command::new(env!("CARGO_BIN_EXE_veletas"))

@@ -19,7 +19,7 @@ fn text(bytes: &[u8]) -> String {
 
 fn games_in(path: &Path) -> usize {
     let text = std::fs::read_to_string(path).unwrap_or_default();
-    veletas::referee::parse_records(&text).unwrap().len()
+    veletas_tools::referee::parse_records(&text).unwrap().len()
 }
 
 fn pids(path: &Path) -> usize {
@@ -373,7 +373,7 @@ fn sigint_stops_a_tournament_with_its_standings_so_far() {
 /// and the result (with `restart=on` a game's moves depend on nothing that came before).
 fn game_keys(path: &Path) -> Vec<(String, String, String, Vec<String>, String)> {
     let text = std::fs::read_to_string(path).unwrap();
-    let mut keys: Vec<_> = veletas::referee::parse_records(&text)
+    let mut keys: Vec<_> = veletas_tools::referee::parse_records(&text)
         .unwrap()
         .iter()
         .map(|g| {

@@ -10,8 +10,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use serde_json::Value;
-use veletas::rules::record::parse_records;
 use veletas_gui::{Gui, GuiSettings};
+use veletas_rules::record::parse_records;
 
 use crate::support::veletas;
 

@@ -14,7 +14,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::support::veletas_in;
-use veletas::referee::parse_records;
+use veletas_tools::referee::parse_records;
 
 const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");

@@ -8,8 +8,8 @@ use std::path::Path;
 use std::process::Output;
 
 use crate::support::veletas;
-use veletas::referee::{GameOutcome, MatchSummary, Termination};
-use veletas::rules::Color;
+use veletas_rules::Color;
+use veletas_tools::referee::{GameOutcome, MatchSummary, Termination};
 
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
 

@@ -1,4 +1,4 @@
-//! The intervals and the SPRT of `veletas::stats` against an independent computation:
+//! The intervals and the SPRT of `veletas_tools::stats` against an independent computation:
 //! `tests/stats/interval_reference.py` (plain Python: Wilson's bounds by bisection, the
 //! exact bound of a sweep from the binomial tail, the moments in exact fractions, the LLR
 //! as a difference of two normal log-likelihoods), frozen into
@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use veletas::stats::{EloInterval, Pentanomial, Score, Sprt};
+use veletas_tools::stats::{EloInterval, Pentanomial, Score, Sprt};
 
 fn stats_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stats")

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use veletas::cli::TournamentArgs;
-use veletas::record::GameRecord;
-use veletas::referee::parse_records;
-use veletas::referee::tournament::{TournamentReport, run_tournament, summary};
+use veletas_rules::record::GameRecord;
+use veletas_tools::referee::parse_records;
+use veletas_tools::referee::tournament::{TournamentReport, run_tournament, summary};
 
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
 const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
@@ -37,7 +37,7 @@ fn game_keys(games: &[GameRecord]) -> Vec<(String, String, String, Vec<String>, 
                 tag("Black"),
                 tag("White"),
                 g.moves.clone(),
-                veletas::record::result_token(g.result).to_string(),
+                veletas_rules::record::result_token(g.result).to_string(),
             )
         })
         .collect();

@@ -8,8 +8,8 @@
 use std::path::Path;
 
 use crate::support::veletas;
-use veletas::record::GameRecord;
-use veletas::referee::parse_records;
+use veletas_rules::record::GameRecord;
+use veletas_tools::referee::parse_records;
 
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
 

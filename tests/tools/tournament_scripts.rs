@@ -127,14 +127,14 @@ fn the_kubernetes_manifest_is_an_indexed_job_whose_pods_play_their_shards() {
 pub(crate) fn games(files: &[PathBuf]) -> Vec<(usize, String, String, Vec<String>, String)> {
     let mut all = Vec::new();
     for file in files {
-        for g in veletas::referee::parse_records(&std::fs::read_to_string(file).unwrap()).unwrap() {
+        for g in veletas_tools::referee::parse_records(&std::fs::read_to_string(file).unwrap()).unwrap() {
             let tag = |t: &str| g.tag(t).unwrap_or_default().to_string();
             all.push((
                 tag("Game").parse().unwrap(),
                 tag("Black"),
                 tag("White"),
                 g.moves.clone(),
-                veletas::record::result_token(g.result).to_string(),
+                veletas_rules::record::result_token(g.result).to_string(),
             ));
         }
     }

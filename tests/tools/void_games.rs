@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Output;
 
 use crate::support;
-use veletas::referee::parse_records;
+use veletas_tools::referee::parse_records;
 
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
 
