@@ -1,11 +1,11 @@
-//! `veletas check`: its options, turned into a [`CheckRequest`], and the report printed.
+//! `veletas check`: its options, validated into a [`CheckPlan`], and the report printed.
 
 use clap::{Args, FromArgMatches};
 
 use super::error::{CommandError, print, usage};
 use super::values::{parse_rules, parse_size};
 use veletas_rules::RuleSet;
-use veletas_tools::check::CheckRequest;
+use veletas_tools::check::{CheckError, CheckPlan, CheckSettings};
 use veletas_tools::referee::clock::parse_seconds;
 
 /// Options of `veletas check`.
@@ -59,11 +59,13 @@ impl CheckArgs {
     }
 }
 
-impl From<CheckArgs> for CheckRequest {
-    /// The request of `args` (`--json` is the command line's: how the report is printed).
-    fn from(args: CheckArgs) -> CheckRequest {
-        let CheckArgs { engine, size, rules, json: _, movetime, margin, command_timeout, seed, strict } = args;
-        CheckRequest { engine, size, rules, movetime, margin, command_timeout, seed, strict }
+impl CheckArgs {
+    /// Validates the options once into the plan of the checks (`--json` is the command
+    /// line's: how the report is printed).
+    pub fn plan(&self) -> Result<CheckPlan, CheckError> {
+        let settings =
+            CheckSettings::new(self.size, self.rules, self.movetime, self.margin, self.command_timeout, self.seed)?;
+        CheckPlan::new(&self.engine, settings, self.strict)
     }
 }
 
@@ -117,7 +119,7 @@ impl CheckArgs {
 pub(super) fn check(args: CheckArgs) -> Result<(), CommandError> {
     let args = args.with_options_after_quoted_engine().map_err(usage("check"))?;
     let json = args.json;
-    let report = veletas_tools::check::run_check(&CheckRequest::from(args)).map_err(usage("check"))?;
+    let report = veletas_tools::check::run_check(&args.plan().map_err(usage("check"))?);
     print(&if json { report.json() } else { report.to_string() })?;
     if report.passed() { Ok(()) } else { Err(CommandError::Verdict) }
 }

@@ -24,57 +24,71 @@ use crate::referee::engine::{EngineCommand, command_deadline};
 use crate::referee::words::split_engine_name;
 use veletas_rules::{RuleSet, Rules, Variant};
 
-/// What `veletas check` is asked to check (the command line's `CheckArgs` become this).
+/// What `veletas check` checks, validated once before the engine starts: the engine's
+/// command line and the name given it, the checks' settings, and whether the strict checks
+/// decide the verdict (the command line's `CheckArgs` become this with [`CheckPlan::new`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct CheckRequest {
-    /// The engine: `[NAME=]CMD ARGS...`, as one word or as separate words.
-    pub engine: Vec<String>,
-    /// Board size of the checks: 7, 9 or 10.
-    pub size: u8,
-    /// The rule set (modern: `rules modern` is required of the engine).
-    pub rules: RuleSet,
-    /// Time per move of the whole game the engine plays against itself, in seconds.
-    pub movetime: f64,
-    /// Seconds a move may exceed its clock before the check fails.
-    pub margin: f64,
-    /// Seconds the engine has to answer any command without a clock.
-    pub command_timeout: f64,
-    /// Seed of the random moves the checks play.
-    pub seed: u64,
-    /// Whether the strict protocol.md checks decide the verdict too (`--strict`).
-    pub strict: bool,
+pub struct CheckPlan {
+    name: Option<String>,
+    command: EngineCommand,
+    settings: CheckSettings,
+    strict: bool,
 }
 
-impl CheckRequest {
-    /// The engine's given name (`NAME=`) and its command line.
-    pub fn command(&self) -> Result<(Option<String>, EngineCommand), String> {
-        let Some((first, rest)) = self.engine.split_first() else {
-            return Err("no engine command".into());
-        };
-        let (name, first) = split_engine_name(first);
-        let name = name.map(str::to_string);
-        if rest.is_empty() {
-            let command = EngineCommand::parse(first)
-                .map_err(|e| format!("engine '{}': {e}", veletas_rules::quoted_to(first, MAX_COMMAND_SHOWN)))?;
-            return Ok((name, command));
-        }
-        let quote = |w: &str| {
-            if !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c)) {
-                w.to_string()
-            } else {
-                format!("'{}'", w.replace('\'', r"'\''"))
-            }
-        };
-        let text = std::iter::once(first).chain(rest.iter().map(String::as_str)).map(quote).collect::<Vec<_>>();
-        let command = EngineCommand {
-            text: text.join(" "),
-            program: first.to_string(),
-            args: rest.to_vec(),
-            dir: None,
-            init: Vec::new(),
-        };
-        Ok((name, command))
+impl CheckPlan {
+    /// The check of the engine `engine` (`[NAME=]CMD ARGS...`, as one word or as separate
+    /// words) under `settings`; the strict protocol.md checks decide the verdict too when
+    /// `strict`.
+    pub fn new(engine: &[String], settings: CheckSettings, strict: bool) -> Result<CheckPlan, CheckError> {
+        let (name, command) = engine_command(engine).map_err(CheckError)?;
+        Ok(CheckPlan { name, command, settings, strict })
     }
+
+    /// The name given the engine (`NAME=`), if any.
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    /// The engine's command line.
+    pub fn command(&self) -> &EngineCommand {
+        &self.command
+    }
+
+    /// The checks' settings.
+    pub fn settings(&self) -> &CheckSettings {
+        &self.settings
+    }
+}
+
+/// The engine's given name (`NAME=`) and its command line, from `engine`: one word (a
+/// whole command line) or separate words.
+fn engine_command(engine: &[String]) -> Result<(Option<String>, EngineCommand), String> {
+    let Some((first, rest)) = engine.split_first() else {
+        return Err("no engine command".into());
+    };
+    let (name, first) = split_engine_name(first);
+    let name = name.map(str::to_string);
+    if rest.is_empty() {
+        let command = EngineCommand::parse(first)
+            .map_err(|e| format!("engine '{}': {e}", veletas_rules::quoted_to(first, MAX_COMMAND_SHOWN)))?;
+        return Ok((name, command));
+    }
+    let quote = |w: &str| {
+        if !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c)) {
+            w.to_string()
+        } else {
+            format!("'{}'", w.replace('\'', r"'\''"))
+        }
+    };
+    let text = std::iter::once(first).chain(rest.iter().map(String::as_str)).map(quote).collect::<Vec<_>>();
+    let command = EngineCommand {
+        text: text.join(" "),
+        program: first.to_string(),
+        args: rest.to_vec(),
+        dir: None,
+        init: Vec::new(),
+    };
+    Ok((name, command))
 }
 
 /// How a check ended.
@@ -319,7 +333,7 @@ impl fmt::Display for CheckReport {
 }
 
 /// What the checks need to know besides the engine.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CheckSettings {
     /// The board.
     pub variant: Variant,
@@ -336,18 +350,20 @@ pub struct CheckSettings {
 }
 
 impl CheckSettings {
-    /// The settings `args` give.
-    pub fn new(args: &CheckRequest) -> Result<CheckSettings, String> {
-        let variant = Variant::from_size(args.size).ok_or("the board size must be 7, 9 or 10")?;
-        let rules = Rules::new(args.rules, false, false).map_err(|e| e.to_string())?;
-        Ok(CheckSettings {
-            variant,
-            rules,
-            command_timeout: command_deadline(args.command_timeout),
-            margin: args.margin,
-            movetime: args.movetime,
-            seed: args.seed,
-        })
+    /// The checks on a board of `size` (7, 9 or 10) under the rule set `rules`, the whole
+    /// game at `movetime` seconds a move (each move `margin` seconds over it at most),
+    /// `command_timeout` seconds for any command without a clock, random moves from `seed`.
+    pub fn new(
+        size: u8,
+        rules: RuleSet,
+        movetime: f64,
+        margin: f64,
+        command_timeout: f64,
+        seed: u64,
+    ) -> Result<CheckSettings, CheckError> {
+        let variant = Variant::from_size(size).ok_or_else(|| CheckError("the board size must be 7, 9 or 10".into()))?;
+        let rules = Rules::new(rules, false, false).map_err(|e| CheckError(e.to_string()))?;
+        Ok(CheckSettings { variant, rules, command_timeout: command_deadline(command_timeout), margin, movetime, seed })
     }
 }
 
@@ -357,23 +373,22 @@ impl CheckSettings {
 #[error("{0}")]
 pub struct CheckError(String);
 
-/// Runs every check on the engine `args` name and returns the report.
-pub fn run_check(args: &CheckRequest) -> Result<CheckReport, CheckError> {
-    let (given, command) = args.command().map_err(CheckError)?;
-    let settings = CheckSettings::new(args).map_err(CheckError)?;
+/// Runs every check of `plan` on its engine and returns the report.
+pub fn run_check(plan: &CheckPlan) -> CheckReport {
+    let (command, settings) = (&plan.command, &plan.settings);
     let started = Instant::now();
-    let (checks, name, extensions) = probes::run_all(&command, &settings, true);
-    let engine = given.or(name).unwrap_or_else(|| command.program.clone());
-    Ok(CheckReport {
+    let (checks, name, extensions) = probes::run_all(command, settings, true);
+    let engine = plan.name.clone().or(name).unwrap_or_else(|| command.program.clone());
+    CheckReport {
         engine,
         command: command.text.clone(),
-        size: args.size,
+        size: settings.variant.size(),
         rules: settings.rules,
         checks,
         extensions,
         seconds: started.elapsed().as_secs_f64(),
-        strict: args.strict,
-    })
+        strict: plan.strict,
+    }
 }
 
 /// Runs the checks of "plays refereed games" only (for `--check` of `match` and
@@ -394,23 +409,19 @@ mod tests {
 
     #[test]
     fn the_command_is_one_word_or_several() {
-        let request = |engine: &[&str]| CheckRequest {
-            engine: engine.iter().map(|w| w.to_string()).collect(),
-            size: 7,
-            rules: RuleSet::Classic,
-            movetime: 0.2,
-            margin: 0.1,
-            command_timeout: 10.0,
-            seed: 1,
-            strict: false,
+        let settings = |size| CheckSettings::new(size, RuleSet::Classic, 0.2, 0.1, 10.0, 1);
+        let plan = |engine: &[&str]| {
+            let engine: Vec<String> = engine.iter().map(|w| w.to_string()).collect();
+            CheckPlan::new(&engine, settings(7).unwrap(), false).unwrap()
         };
-        let (name, command) = request(&["x=veletas --seed 1"]).command().unwrap();
-        assert_eq!((name.as_deref(), command.program.as_str()), (Some("x"), "veletas"));
-        assert_eq!(command.args, ["--seed", "1"]);
-        let (name, command) = request(&["veletas", "--size", "7", "--player", "a b"]).command().unwrap();
-        assert_eq!((name, command.args.len()), (None, 4));
-        assert_eq!(command.text, "veletas --size 7 --player 'a b'");
-        assert!(CheckSettings::new(&CheckRequest { size: 8, ..request(&["x"]) }).is_err());
+        let one = plan(&["x=veletas --seed 1"]);
+        assert_eq!((one.name(), one.command().program.as_str()), (Some("x"), "veletas"));
+        assert_eq!(one.command().args, ["--seed", "1"]);
+        let several = plan(&["veletas", "--size", "7", "--player", "a b"]);
+        assert_eq!((several.name(), several.command().args.len()), (None, 4));
+        assert_eq!(several.command().text, "veletas --size 7 --player 'a b'");
+        assert_eq!(settings(8).unwrap_err().to_string(), "the board size must be 7, 9 or 10");
+        assert!(CheckPlan::new(&[], settings(7).unwrap(), false).is_err());
     }
 
     #[test]
