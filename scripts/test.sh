@@ -87,7 +87,7 @@ cargo test
 
 step "heavy suites in release: cargo test --release -- --ignored"
 # The rules' long cross-checks against the slow references run a quarter of their games and
-# frozen perft entries, another quarter each day (tests/common/sample.rs); the seed is
+# frozen perft entries, another quarter each day (crates/rules/tests/common/sample.rs); the seed is
 # printed so a failure can be run again. VELETAS_CROSSCHECK=full runs all of them.
 export VELETAS_CROSSCHECK=${VELETAS_CROSSCHECK:-sample}
 export VELETAS_CROSSCHECK_SEED=${VELETAS_CROSSCHECK_SEED:-$((10#$(date -u +%j)))}

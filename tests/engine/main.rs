@@ -1,6 +1,7 @@
-//! The engine's integration tests (the veletas-engine crate): the search, the solver, the tactics suite, the
-//! protocol through `run`, over pipes and against protocol.md's example session, pondering, memory, bench
-//! and train-eval through the binary.
+//! The engine's tests that need the program (the veletas-engine crate through the `veletas` binary and its
+//! command line): the protocol over pipes and against protocol.md's example session, pondering, memory,
+//! bench and train-eval. The search, the solver, the tactics suite and the protocol through `run` are the
+//! crate's own tests (crates/engine/tests/engine).
 //!
 //! One test binary for the crate (Cargo finds `tests/*/main.rs`), so the test command links the
 //! library once a layer rather than once a file: put a new suite here as a module, not in a new
@@ -18,17 +19,10 @@ mod match_reproducible;
 mod memory;
 mod modern_protocol;
 mod ponder;
-mod protocol;
 mod protocol_binary;
 mod protocol_doc;
-mod protocol_properties;
 mod protocol_robustness;
 mod protocol_search;
 mod protocol_solver;
-mod search;
-mod search_pinned;
-mod solver;
 mod support;
-mod tactics;
 mod value_net;
-mod winning_turn;

@@ -1,5 +1,7 @@
-//! The tools' integration tests (the veletas-tools crate): the referee, tournaments and their scripts with
-//! misbehaving fake engines, ratings against independent references, the pictures and the reports.
+//! The tools' tests that need the program (the veletas-tools crate through the `veletas` binary and fake
+//! engines): the referee, tournaments and their scripts with misbehaving fake engines, the pictures and the
+//! reports. The ratings and statistics against their independent references are the crate's own tests
+//! (crates/tools/tests/tools).
 //!
 //! One test binary for the crate (Cargo finds `tests/*/main.rs`), so the test command links the
 //! library once a layer rather than once a file: put a new suite here as a module, not in a new
@@ -23,14 +25,12 @@ mod modern_referee;
 mod openings;
 mod output_paths;
 mod pictures;
-mod ratings;
 mod ratings_cli;
 mod record_results;
 mod record_steps;
 mod record_writer;
 mod referee;
 mod referee_scripts;
-mod referee_stats;
 mod referee_winrates;
 mod refused_engines;
 mod reports;
@@ -39,7 +39,6 @@ mod runner_options;
 mod same_verdict;
 mod scheduler_stop;
 mod stats_extremes;
-mod stats_reference;
 mod support;
 mod tournament;
 mod tournament_growth;

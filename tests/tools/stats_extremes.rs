@@ -96,7 +96,7 @@ fn outcome(round: usize, engine1_won: bool) -> GameOutcome {
 fn pairs_all_split_print_a_floored_pair_elo_not_zero_width() {
     // Four pairs, each won once and lost once: every pair in the WL bucket. With half a
     // pair added to LL and to WW the variance is 0.05 over 5 pairs, 25 effective pairs,
-    // Wilson for 12.5 of 25 (tests/stats/cases.expected: ±132.9 Elo).
+    // Wilson for 12.5 of 25 (crates/tools/tests/stats/cases.expected: ±132.9 Elo).
     let outcomes: Vec<GameOutcome> = (0..8).map(|round| outcome(round, round % 2 == 0)).collect();
     let s = MatchSummary::new(["one".into(), "two".into()], 8, &outcomes, None);
     let text = s.to_string();
@@ -110,6 +110,6 @@ fn a_near_perfect_score_has_finite_unadjusted_bounds() {
     // 2 - 1 printed `+120.4 ± inf [-325.3, +inf]` with the normal approximation.
     let outcomes = [outcome(0, true), outcome(1, true), outcome(2, false)];
     let text = MatchSummary::new(["one".into(), "two".into()], 3, &outcomes, None).to_string();
-    // tests/stats/cases.expected, score 2 1: +120.412 [-232.624, +473.448].
+    // crates/tools/tests/stats/cases.expected, score 2 1: +120.412 [-232.624, +473.448].
     assert!(text.contains("Elo difference: +120.4 ± 353.0 [-232.6, +473.4] (95%), LOS"), "{text}");
 }

@@ -5,7 +5,7 @@
 //!
 //! Positions come from uniformly random games (as `gen_tactics`). The search for them uses
 //! the fast immediate-win test of the engine ([`winning_turn`]); the tests check every
-//! stored position again by brute force over the legal turns (`tests/engine/solver.rs`).
+//! stored position again by brute force over the legal turns (`crates/engine/tests/engine/solver.rs`).
 
 use veletas_engine::search::tactics::winning_turn;
 use veletas_rules::{Game, Phase, PlayoutPolicy, Position, Rng, Turn, Variant};

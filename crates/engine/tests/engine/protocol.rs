@@ -315,9 +315,12 @@ fn a_whole_random_game_ends_with_a_score() {
     }
 }
 
+/// The workspace's example game, from the crate's folder (where cargo runs its tests).
+const EXAMPLE_GAME: &str = "../../data/example-game.txt";
+
 #[test]
 fn loadgame_replays_a_record_up_to_a_turn_and_keeps_the_history() {
-    let record = "data/example-game.txt";
+    let record = EXAMPLE_GAME;
     assert_eq!(last_reply(&format!("loadgame {record} 6\n")), "= black");
     assert_eq!(last_reply(&format!("loadgame {record} 6\nposition\n")), "= 5sw/7/7/7/s6/bb5/5ws b");
     assert_eq!(last_reply(&format!("loadgame {record} 0\nposition\n")), "= 7/7/7/7/7/7/7 b");
@@ -333,11 +336,11 @@ fn loadgame_replays_a_record_up_to_a_turn_and_keeps_the_history() {
 fn loadgame_errors_change_nothing() {
     let before = last_reply(&format!("{SETUP_7}position\n"));
     for bad in [
-        "loadgame data/no-such-file.txt",
-        "loadgame data/example-game.txt 99",
-        "loadgame data/example-game.txt 3 2",
-        "loadgame data/example-game.txt 3 0",
-        "loadgame Cargo.toml",
+        "loadgame ../../data/no-such-file.txt".to_string(),
+        format!("loadgame {EXAMPLE_GAME} 99"),
+        format!("loadgame {EXAMPLE_GAME} 3 2"),
+        format!("loadgame {EXAMPLE_GAME} 3 0"),
+        "loadgame Cargo.toml".to_string(),
     ] {
         let replies = replies(&format!("{SETUP_7}{bad}\nposition\n"));
         let n = replies.len();

@@ -4,7 +4,7 @@
 use veletas_engine::search::{Algorithm, Limits, SearchSettings, Searcher};
 use veletas_rules::{Game, Move, Position};
 
-const SUITE: &str = include_str!("../../data/tactics.txt");
+const SUITE: &str = include_str!("../../../../data/tactics.txt");
 
 fn entries() -> Vec<(String, Position)> {
     SUITE

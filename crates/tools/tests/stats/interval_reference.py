@@ -10,7 +10,7 @@ CASES.txt holds lines (`#` starts a comment):
   sprtgames ELO0 ELO1 W L   the SPRT's LLR on single games
 The output repeats each case followed by its figures: for score and pairs the Elo, the
 lower and upper bound (95%) and whether the counts were adjusted (1) or not (0); for the
-SPRT the log-likelihood ratio. tests/stats_reference.rs compares the Rust code with the
+SPRT the log-likelihood ratio. tests/tools/stats_reference.rs compares the Rust code with the
 frozen output (and with a fresh run of this script when python3 is present).
 
 The definitions are those of docs/match.md, computed another way so that the two check

@@ -7,7 +7,7 @@
 use veletas_engine::search::{Algorithm, Limits, Proven, SearchSettings, Searcher, Solution};
 use veletas_rules::{Game, Move, Position, Turn};
 
-const DATA: &str = include_str!("../../data/win2.txt");
+const DATA: &str = include_str!("../../../../data/win2.txt");
 
 /// (position, stored forcing first turn).
 fn positions() -> Vec<(Position, Turn)> {

@@ -5,7 +5,7 @@ usage: python3 tests/ratings/bt_reference.py FIELD.txt > FIELD.expected
 
 FIELD.txt holds lines `BLACK WHITE BLACK_WINS WHITE_WINS` (`#` starts a comment). The
 output gives every engine's rating (logistic Elo, mean 0) and 95% error, and the
-likelihood of superiority of every ordered pair. tests/ratings.rs compares the
+likelihood of superiority of every ordered pair. tests/tools/ratings.rs compares the
 Rust code with the frozen output (and with a fresh run of this script when python3 is
 present).
 
