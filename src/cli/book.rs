@@ -1,4 +1,4 @@
-//! `veletas book`: its options, turned into [`BookSettings`], and the count of openings kept.
+//! `veletas book`: its options, validated into a [`BookPlan`], and the count of openings kept.
 
 use std::path::PathBuf;
 
@@ -6,7 +6,7 @@ use clap::Args;
 
 use super::error::{Classified, CommandError, classified};
 use super::values::parse_size;
-use veletas_tools::book::{Band, BookSettings, parse_band, parse_candidates};
+use veletas_tools::book::{Band, BookError, BookPlan, parse_band, parse_candidates};
 use veletas_tools::referee::clock::parse_seconds;
 
 /// Options of `veletas book`.
@@ -40,17 +40,18 @@ pub struct BookArgs {
     pub output: Option<PathBuf>,
 }
 
-impl From<BookArgs> for BookSettings {
-    fn from(args: BookArgs) -> BookSettings {
-        let BookArgs { engine, size, candidates, seed, band, timeout, output } = args;
-        BookSettings { engine, size, candidates, seed, band, timeout, output }
+impl BookArgs {
+    /// Validates the options once into the plan of the book.
+    pub fn plan(self) -> Result<BookPlan, BookError> {
+        let BookArgs { engine, size, candidates, seed, band, timeout, output } = self;
+        Ok(BookPlan::new(&engine, size, candidates, seed, band, timeout)?.with_output(output))
     }
 }
 
 /// `veletas book`: the book written (to `--output` or stdout) and how many openings it kept
 /// on stderr.
 pub(super) fn book(args: BookArgs) -> Result<(), CommandError> {
-    let book = veletas_tools::book::run_book(&args.into()).map_err(classified("book"))?;
+    let book = veletas_tools::book::run_book(&args.plan().map_err(classified("book"))?).map_err(classified("book"))?;
     eprintln!("veletas book: {}", book.summary());
     Ok(())
 }

@@ -22,24 +22,54 @@ use veletas_rules::{Rules, Variant};
 /// The most candidates one run scores.
 pub const MAX_CANDIDATES: usize = 10_000;
 
-/// What `veletas book` is asked to make (the command line's `BookArgs` become this).
+/// What `veletas book` makes, validated once before the engine starts (the command line's
+/// `BookArgs` become this with [`BookPlan::new`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct BookSettings {
-    /// The engine that scores the openings: `CMD ARGS`; it must list `genmove_analyze`.
-    /// Its own search budget is the effort per opening (e.g. `veletas --playouts 400`).
-    pub engine: String,
-    /// The board size: 7, 9 or 10 (classic rules).
-    pub size: u8,
-    /// How many candidate openings are drawn and scored (1 to [`MAX_CANDIDATES`]).
-    pub candidates: usize,
-    /// The seed of the candidates (the same seed draws the same candidates).
-    pub seed: u64,
-    /// Black's win rate an opening must score to be kept.
-    pub band: Band,
-    /// The longest an engine may take to score one opening, in seconds.
-    pub timeout: f64,
-    /// The openings file to write (default: stdout).
-    pub output: Option<PathBuf>,
+pub struct BookPlan {
+    /// The engine as given, to name it in errors.
+    shown: String,
+    command: EngineCommand,
+    variant: Variant,
+    candidates: usize,
+    seed: u64,
+    band: Band,
+    timeout: Duration,
+    output: Option<PathBuf>,
+}
+
+impl BookPlan {
+    /// The book of `candidates` openings (1 to [`MAX_CANDIDATES`]) drawn from `seed` on a
+    /// board of `size` (7, 9 or 10; classic rules), scored by the engine `engine` (`CMD
+    /// ARGS`; it must list `genmove_analyze`, and its own search budget is the effort per
+    /// opening) within `timeout` seconds each, keeping those whose win rate for Black is
+    /// within `band`; written to stdout until [`BookPlan::with_output`] names a file.
+    pub fn new(
+        engine: &str,
+        size: u8,
+        candidates: usize,
+        seed: u64,
+        band: Band,
+        timeout: f64,
+    ) -> Result<BookPlan, BookError> {
+        let variant =
+            Variant::from_size(size).ok_or_else(|| BookError::Options("the board size must be 7, 9 or 10".into()))?;
+        let command = EngineCommand::parse(engine).map_err(|e| BookError::Options(format!("--engine: {e}")))?;
+        if !(1..=MAX_CANDIDATES).contains(&candidates) {
+            return Err(BookError::Options(format!(
+                "--candidates must be from 1 to {MAX_CANDIDATES}, not {candidates}"
+            )));
+        }
+        if !(timeout.is_finite() && timeout >= 0.0) {
+            return Err(BookError::Options(format!("--timeout must be a number of seconds, not {timeout}")));
+        }
+        let timeout = Duration::from_secs_f64(timeout.min(veletas_rules::record::time::MAX_SECONDS));
+        Ok(BookPlan { shown: engine.to_string(), command, variant, candidates, seed, band, timeout, output: None })
+    }
+
+    /// With the book written to `output` (whole or not at all) instead of stdout.
+    pub fn with_output(self, output: Option<PathBuf>) -> BookPlan {
+        BookPlan { output, ..self }
+    }
 }
 
 /// A band of win rates, in percent: `lo <= x <= hi`.
@@ -152,12 +182,10 @@ pub enum BookError {
 
 /// Scores the candidates `args` asks for with its engine and writes the book (to
 /// `--output` or stdout); returns what it made.
-pub fn run_book(args: &BookSettings) -> Result<Book, BookError> {
-    let variant =
-        Variant::from_size(args.size).ok_or_else(|| BookError::Options("the board size must be 7, 9 or 10".into()))?;
-    let command = EngineCommand::parse(&args.engine).map_err(|e| BookError::Options(format!("--engine: {e}")))?;
-    let mut engine = EngineClient::new(command, None);
-    let result = score_all(&mut engine, args, variant);
+pub fn run_book(args: &BookPlan) -> Result<Book, BookError> {
+    let size = args.variant.size();
+    let mut engine = EngineClient::new(args.command.clone(), None);
+    let result = score_all(&mut engine, args);
     engine.quit(Duration::from_millis(500));
     let Scoring { name, scored, repeated, unscored, first_reason } = result.map_err(BookError::Engine)?;
     if let (true, Some(reason)) = (scored.is_empty(), first_reason) {
@@ -181,14 +209,14 @@ pub fn run_book(args: &BookSettings) -> Result<Book, BookError> {
          rate within {}%-{}%\n",
         kept.len(),
         scored.len(),
-        args.size,
-        args.size,
+        size,
+        size,
         args.seed,
         args.band.lo,
         args.band.hi
     );
     // The size, read by `match` and `tournament`: their default board is 10x10.
-    let _ = writeln!(text, "size {}", args.size);
+    let _ = writeln!(text, "size {size}");
     for s in &kept {
         let _ = writeln!(text, "{}  # Black {} ({} visits)", s.opening, s.evaluation.winrate, s.evaluation.visits);
     }
@@ -198,9 +226,9 @@ pub fn run_book(args: &BookSettings) -> Result<Book, BookError> {
 
 /// Starts the engine, checks it can score, and scores every distinct candidate: the
 /// engine's name and the scores.
-fn score_all(engine: &mut EngineClient, args: &BookSettings, variant: Variant) -> Result<Scoring, String> {
-    let timeout = Duration::from_secs_f64(args.timeout);
-    let shown = &args.engine;
+fn score_all(engine: &mut EngineClient, args: &BookPlan) -> Result<Scoring, String> {
+    let (timeout, variant) = (args.timeout, args.variant);
+    let shown = &args.shown;
     engine.ensure_running().map_err(|e| format!("{shown}: cannot be started: {e}"))?;
     let name = engine.greet(timeout).map_err(|e| format!("{shown}: {e}"))?.full_name();
     engine.start(timeout).map_err(|fault| format!("{shown}: {fault}"))?;
@@ -272,5 +300,19 @@ mod tests {
         }
         assert!(parse_candidates("0").is_err() && parse_candidates("10001").is_err());
         assert_eq!(parse_candidates("12"), Ok(12));
+    }
+
+    #[test]
+    fn a_plan_refuses_what_cannot_make_a_book_before_any_engine_starts() {
+        let band = parse_band("40-60").unwrap();
+        let refused = |engine: &str, size, candidates, timeout| {
+            BookPlan::new(engine, size, candidates, 1, band, timeout).unwrap_err().to_string()
+        };
+        assert_eq!(refused("veletas", 8, 10, 60.0), "the board size must be 7, 9 or 10");
+        assert!(refused("'unclosed", 7, 10, 60.0).starts_with("--engine: "));
+        assert!(refused("veletas", 7, 0, 60.0).starts_with("--candidates must be from 1"));
+        assert!(refused("veletas", 7, 10, f64::NAN).starts_with("--timeout"));
+        let plan = BookPlan::new("veletas --playouts 5", 9, 10, 1, band, 60.0).unwrap();
+        assert_eq!((plan.variant.size(), plan.command.args.len(), plan.output), (9, 2, None));
     }
 }
