@@ -8,6 +8,7 @@
 //! the search's speed.
 
 pub mod bench;
+#[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 pub mod learning;
 pub mod net;

@@ -65,6 +65,7 @@ mod bitboard;
 mod color;
 mod facts;
 mod fen;
+#[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 mod game;
 mod line_layout;

@@ -16,6 +16,7 @@
 
 pub mod book;
 pub mod check;
+#[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 pub mod marks;
 pub mod output;
