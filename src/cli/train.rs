@@ -8,9 +8,10 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::error::Classified;
-use veletas_engine::learning::eval_trainer::{TrainSettings, parse_value_mix};
-use veletas_engine::learning::net_trainer::TrainNetSettings;
-use veletas_engine::learning::policy_trainer::TrainPolicySettings;
+use veletas_engine::learning::eval_trainer::{TrainEvalError, TrainSettings, parse_value_mix};
+use veletas_engine::learning::net_trainer::policy::TrainPolicyNetError;
+use veletas_engine::learning::net_trainer::{TrainNetError, TrainNetSettings};
+use veletas_engine::learning::policy_trainer::{TrainPolicyError, TrainPolicySettings};
 use veletas_engine::learning::training_data::{Trained, TrainingData, parse_l2};
 use veletas_engine::search::eval::{StaticEval, load_weights};
 use veletas_tools::output::{SameFileError, WriteError, check_not_input, write_output};
@@ -49,8 +50,8 @@ impl TrainingArgs {
     }
 
     /// Writes the weights to `--output` (if given) and gives the report to print.
-    fn finish(&self, trained: Result<Trained, String>) -> Result<String, TrainError> {
-        let Trained { mut report, weights } = trained.map_err(TrainError::Training)?;
+    fn finish<E: Into<TrainError>>(&self, trained: Result<Trained, E>) -> Result<String, TrainError> {
+        let Trained { mut report, weights } = trained.map_err(Into::into)?;
         if let Some(output) = &self.output {
             write_output(Some(output.as_path()), weights.as_bytes())?;
             report.push_str(&format!("weights written to {}\n", output.display()));
@@ -171,8 +172,8 @@ fn parse_rate(text: &str) -> Result<f64, String> {
 }
 
 /// Why a training command did not write its weights: the options, the `--base` weights or
-/// the games' files are at fault (exit status 2), or the weights could not be written or
-/// the built-in ones are missing (exit status 1).
+/// the games' files are at fault (exit status 2), or the fit failed, the weights could not
+/// be written or the built-in ones are missing (exit status 1).
 #[derive(Debug, thiserror::Error)]
 pub enum TrainError {
     /// `-o` names one of the games' files.
@@ -186,10 +187,21 @@ pub enum TrainError {
         /// What is wrong with it.
         detail: String,
     },
-    /// What the trainer refused: games' files that cannot be read or make no training
-    /// data, settings it cannot fit.
-    #[error("{0}")]
-    Training(String),
+    /// What `train-eval` refused (games' files that cannot be read or make no training
+    /// data), or its fit failing while it ran.
+    #[error(transparent)]
+    Eval(#[from] TrainEvalError),
+    /// What `train-policy` refused: games' files that cannot be read or hold no first steps.
+    #[error(transparent)]
+    Policy(#[from] TrainPolicyError),
+    /// What `train-net` refused: its layers' sizes, games' files that cannot be read or
+    /// make no training data.
+    #[error(transparent)]
+    Net(#[from] TrainNetError),
+    /// What `train-net --policy` refused: its layer's size, games' files that cannot be
+    /// read or hold no first steps.
+    #[error(transparent)]
+    PolicyNet(#[from] TrainPolicyNetError),
     /// The weights cannot be written to `-o`.
     #[error(transparent)]
     Write(#[from] WriteError),
@@ -200,7 +212,15 @@ pub enum TrainError {
 
 impl Classified for TrainError {
     fn is_usage(&self) -> bool {
-        matches!(self, TrainError::Output(_) | TrainError::Base { .. } | TrainError::Training(_))
+        match self {
+            TrainError::Output(_)
+            | TrainError::Base { .. }
+            | TrainError::Policy(_)
+            | TrainError::Net(_)
+            | TrainError::PolicyNet(_) => true,
+            TrainError::Eval(e) => !e.is_fit_failure(),
+            TrainError::Write(_) | TrainError::NoBuiltIn => false,
+        }
     }
 }
 

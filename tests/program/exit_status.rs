@@ -1,7 +1,8 @@
 //! The exit status tells the two kinds of error apart (issue 43, item 3): 2 when the
 //! command line cannot work (clap's refusals, a bad option value, options that contradict),
 //! 1 when the command failed while it ran (an engine that cannot start, an output that
-//! cannot be written, weights a training command cannot write), each with one line on stderr.
+//! cannot be written, weights a training command cannot write, a fit that fails), each with
+//! one line on stderr.
 
 use crate::support::{refusal, veletas};
 
@@ -108,6 +109,28 @@ fn a_training_command_exits_2_for_what_it_reads_and_1_for_weights_it_cannot_writ
     assert!(line.starts_with(&format!("veletas train-net: --base {missing}: ")), "{line}");
     let line = refusal(&["train-policy", games, "-o", games]);
     assert!(line.starts_with("veletas train-policy: -o "), "{line}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_fit_that_fails_while_it_runs_exits_1_and_writes_nothing() {
+    // Games all won by White: the bias of the fit runs off towards minus infinity, so
+    // Newton's method never reaches a minimum (the games are readable, the fit fails).
+    let dir = scratch!("fit");
+    let games = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/random-player-20-games.txt");
+    let text = std::fs::read_to_string(games).unwrap();
+    let white_wins: String = text
+        .split("[Event ")
+        .filter(|game| game.contains("[Result \"W+\"]"))
+        .map(|game| format!("[Event {game}"))
+        .collect();
+    assert!(white_wins.matches("[Event ").count() >= 2, "the fixture has games White won");
+    let one_sided = dir.join("white-wins.txt");
+    std::fs::write(&one_sided, white_wins).unwrap();
+    let weights = dir.join("weights.txt");
+    let args = ["train-eval", one_sided.to_str().unwrap(), "-o", weights.to_str().unwrap()];
+    assert_failed(&args, "the fit did not converge");
+    assert!(!weights.exists(), "a failed fit wrote weights");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -13,7 +13,7 @@
 use std::time::Instant;
 
 use crate::learning::linear_solver::solve;
-use crate::learning::training_data::{Trained, TrainingData};
+use crate::learning::training_data::{GamesError, Trained, TrainingData};
 use crate::search::eval::{EvalModel, FAMILY_NAMES, FEATURES, Features, analyse, family, feature_names};
 use veletas_rules::record::{GameRecord, Termination};
 use veletas_rules::{Color, Phase};
@@ -87,27 +87,29 @@ pub(crate) fn ended_on_the_board(game: &GameRecord) -> bool {
 /// Reads the games of `data` that ended on the board into samples (the others are counted
 /// as skipped); game k of those (from 0, in file order) is held out when k is a multiple of
 /// `holdout`.
-pub fn read_samples(data: &TrainingData) -> Result<DataSet, String> {
+pub fn read_samples(data: &TrainingData) -> Result<DataSet, TrainEvalError> {
     let mut set = DataSet::default();
     // The model has no board-size feature: one size per training run.
     let mut size: Option<(u8, String)> = None;
     let skipped = data.for_each_game(ended_on_the_board, |game| {
         let shown = game.file.display();
         let black_won = if game.record.winner() == Some(Color::Black) { 1.0 } else { 0.0 };
-        let this = game.record.start_position().map_err(|e| format!("{shown}: {e}"))?.variant().size();
+        let this = game.start()?.variant().size();
         match &size {
             None => size = Some((this, shown.to_string())),
             Some((first, file)) if *first != this => {
-                return Err(format!(
-                    "{shown}: a {this}x{this} game, but {file} began with {first}x{first} games: \
-                     the model has no board-size feature, so train on one size at a time"
-                ));
+                return Err(TrainEvalError::Sizes {
+                    file: shown.to_string(),
+                    size: this,
+                    first_file: file.clone(),
+                    first_size: *first,
+                });
             }
             Some(_) => {}
         }
         set.games += 1;
         let target = if game.held_out { &mut set.test } else { &mut set.train };
-        game.replay(|i, position| {
+        Ok(game.replay(|i, position| {
             if position.phase() == Phase::Play
                 && let Some((_, features)) = analyse(position)
             {
@@ -119,7 +121,7 @@ pub fn read_samples(data: &TrainingData) -> Result<DataSet, String> {
                 });
                 target.push(Sample { family: family(position), features, black_won, value });
             }
-        })
+        })?)
     })?;
     set.skipped = skipped;
     Ok(set)
@@ -147,6 +149,54 @@ pub fn log_loss(samples: &[Sample], p: impl Fn(&Sample) -> f64) -> f64 {
         })
         .sum();
     total / samples.len() as f64
+}
+
+/// Why `veletas train-eval` ([`run`], [`read_samples`]) wrote no weights: the games' files
+/// (the user's to mend) or the fit itself (a failure while it ran, see
+/// [`TrainEvalError::is_fit_failure`]).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum TrainEvalError {
+    /// A file, a game's start or a move cannot be read.
+    #[error(transparent)]
+    Games(#[from] GamesError),
+    /// The files hold games of two board sizes.
+    #[error(
+        "{file}: a {size}x{size} game, but {first_file} began with {first_size}x{first_size} games: \
+         the model has no board-size feature, so train on one size at a time"
+    )]
+    Sizes {
+        /// The file of the game of the other size.
+        file: String,
+        /// Its size.
+        size: u8,
+        /// The file of the first game.
+        first_file: String,
+        /// The first game's size.
+        first_size: u8,
+    },
+    /// The fit to the game results found no weights.
+    #[error(transparent)]
+    Fit(#[from] FitError),
+    /// The fit to the mixed targets of `--value-mix` found no weights.
+    #[error("--value-mix {mix}: {source}")]
+    MixFit {
+        /// The share L of `--value-mix`.
+        mix: f64,
+        /// Why.
+        source: FitError,
+    },
+}
+
+impl TrainEvalError {
+    /// Whether the fit failed while it ran (did not converge, got stuck, came out worse than
+    /// a constant, or found the weights undetermined) rather than the games' files giving it
+    /// nothing to fit.
+    pub fn is_fit_failure(&self) -> bool {
+        match self {
+            TrainEvalError::Fit(e) | TrainEvalError::MixFit { source: e, .. } => !matches!(e, FitError::NoSamples),
+            TrainEvalError::Games(_) | TrainEvalError::Sizes { .. } => false,
+        }
+    }
 }
 
 /// Why [`fit`] found no weights.
@@ -338,19 +388,19 @@ pub fn check_against_constant(samples: &[Sample], model: &EvalModel) -> Result<(
 
 /// `veletas train-eval`: reads, fits and reports; the weights file's text is for the
 /// command line to write.
-pub fn run(args: &TrainSettings) -> Result<Trained, String> {
+pub fn run(args: &TrainSettings) -> Result<Trained, TrainEvalError> {
     let start = Instant::now();
     let data = read_samples(&args.data)?;
     let read_secs = start.elapsed().as_secs_f64();
     let start = Instant::now();
     let l2 = args.data.l2;
-    let model = fit(&data.train, l2, args.pooled).map_err(|e| e.to_string())?;
+    let model = fit(&data.train, l2, args.pooled)?;
     // With --value-mix, the weights written are those fitted to the mixed targets; the
     // report compares both fits on the held-out game results.
     let results_only = model.clone();
     let model = if args.value_mix > 0.0 {
         fit(&mixed_targets(&data.train, args.value_mix), l2, args.pooled)
-            .map_err(|e| format!("--value-mix {}: {e}", args.value_mix))?
+            .map_err(|source| TrainEvalError::MixFit { mix: args.value_mix, source })?
     } else {
         model
     };

@@ -15,7 +15,7 @@ use std::time::Instant;
 use crate::learning::policy_fit::{
     PolicySample, cross_entropy, fit_policy, model_priors, sample_of, top1_agreement, uniform_priors,
 };
-use crate::learning::training_data::{Trained, TrainingData};
+use crate::learning::training_data::{GamesError, Trained, TrainingData};
 use crate::search::policy::{PolicyModel, builtin_policy};
 use veletas_rules::record::step_word;
 
@@ -46,7 +46,7 @@ pub struct PolicyData {
 /// Reads the games of `data` into samples; game k (from 0, in file order) is held out
 /// when k is a multiple of `holdout`. A file that cannot be read, or a game whose moves do
 /// not replay, is an error naming the file.
-pub fn read_policy_samples(data: &TrainingData) -> Result<PolicyData, String> {
+pub fn read_policy_samples(data: &TrainingData) -> Result<PolicyData, GamesError> {
     let mut set = PolicyData::default();
     data.for_each_game(
         |_| true,
@@ -72,24 +72,45 @@ pub fn read_policy_samples(data: &TrainingData) -> Result<PolicyData, String> {
     Ok(set)
 }
 
+/// Why `veletas train-policy` ([`run`]) wrote no weights: the games' files cannot be read or
+/// give it nothing to fit (the fit itself cannot fail).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TrainPolicyError {
+    /// A file, a game's start or a move cannot be read.
+    #[error(transparent)]
+    Games(#[from] GamesError),
+    /// No turn of the games has its first steps recorded.
+    #[error(
+        "no first steps in the {games} games read: record them with veletas tournament --record-steps \
+         (scripts/selfplay-data.sh -f)"
+    )]
+    NoFirstSteps {
+        /// Games read.
+        games: usize,
+    },
+    /// Every turn with first steps is in a held-out game.
+    #[error(
+        "no training positions: the first steps are all in held-out games ({games} games; every {holdout}th is held out)"
+    )]
+    AllHeldOut {
+        /// Games read.
+        games: usize,
+        /// `--holdout`.
+        holdout: u64,
+    },
+}
+
 /// `veletas train-policy`: reads, fits and reports; the weights file's text is for the
 /// command line to write.
-pub fn run(args: &TrainPolicySettings) -> Result<Trained, String> {
+pub fn run(args: &TrainPolicySettings) -> Result<Trained, TrainPolicyError> {
     let start = Instant::now();
     let data = read_policy_samples(&args.data)?;
     let read_secs = start.elapsed().as_secs_f64();
     if data.train.is_empty() && data.test.is_empty() {
-        return Err(format!(
-            "no first steps in the {} games read: record them with veletas tournament --record-steps \
-             (scripts/selfplay-data.sh -f)",
-            data.games
-        ));
+        return Err(TrainPolicyError::NoFirstSteps { games: data.games });
     }
     if data.train.is_empty() {
-        return Err(format!(
-            "no training positions: the first steps are all in held-out games ({} games; every {}th is held out)",
-            data.games, args.data.holdout
-        ));
+        return Err(TrainPolicyError::AllHeldOut { games: data.games, holdout: args.data.holdout });
     }
     let start = Instant::now();
     let fitted = fit_policy(&data.train, args.data.l2, builtin_policy());

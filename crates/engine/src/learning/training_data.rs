@@ -30,6 +30,43 @@ pub fn parse_l2(text: &str) -> Result<f64, String> {
     }
 }
 
+/// Why the games of the training files could not be read: a file, a game's start or one
+/// of its moves (each message begins with the file).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GamesError {
+    /// The file cannot be read as records.
+    #[error("{file}: {detail}")]
+    Unreadable {
+        /// The file.
+        file: String,
+        /// The reader's error.
+        detail: String,
+    },
+    /// A game's start position does not set up.
+    #[error("{file}: {detail}")]
+    Start {
+        /// The file.
+        file: String,
+        /// Why.
+        detail: String,
+    },
+    /// A game's move does not parse or cannot be played.
+    #[error("{file}: '{text}': {detail}")]
+    Move {
+        /// The file.
+        file: String,
+        /// The move as recorded.
+        text: String,
+        /// Why.
+        detail: String,
+    },
+}
+
+/// A path as messages give it.
+fn shown(path: &Path) -> String {
+    path.display().to_string()
+}
+
 /// One game of the training files, as [`TrainingData::for_each_game`] gives it.
 #[derive(Debug, Clone, Copy)]
 pub struct TrainingGame<'a> {
@@ -48,15 +85,17 @@ impl TrainingData {
     /// from 0 among those kept, and returns how many were not kept. Each file is read
     /// whole by the bounded record reader (a game cut short at the end of a file still
     /// being written is left out); a file that cannot be read, or an error of `visit`, is
-    /// the error.
-    pub fn for_each_game(
+    /// the error (a [`GamesError`] of the files, converted into the visitor's).
+    pub fn for_each_game<E: From<GamesError>>(
         &self,
         keep: impl Fn(&GameRecord) -> bool,
-        mut visit: impl FnMut(TrainingGame<'_>) -> Result<(), String>,
-    ) -> Result<usize, String> {
+        mut visit: impl FnMut(TrainingGame<'_>) -> Result<(), E>,
+    ) -> Result<usize, E> {
         let (mut number, mut left_out) = (0u64, 0usize);
         for path in &self.files {
-            let games = read_games(path).map_err(|e| format!("{}: {e}", path.display()))?.games;
+            let games = read_games(path)
+                .map_err(|e| GamesError::Unreadable { file: shown(path), detail: e.to_string() })?
+                .games;
             for record in &games {
                 if !keep(record) {
                     left_out += 1;
@@ -72,16 +111,25 @@ impl TrainingData {
 }
 
 impl TrainingGame<'_> {
+    /// The game's start position; a start that does not set up is an error naming the file.
+    pub fn start(&self) -> Result<Position, GamesError> {
+        self.record.start_position().map_err(|e| GamesError::Start { file: shown(self.file), detail: e.to_string() })
+    }
+
     /// Replays the game from its start: `visit(i, position)` with the position before each
     /// turn `i`, and once more after the last turn (`i` the number of turns). A start or a
     /// turn that does not replay is an error naming the file.
-    pub fn replay(&self, mut visit: impl FnMut(usize, &Position)) -> Result<(), String> {
-        let shown = self.file.display();
-        let mut position = self.record.start_position().map_err(|e| format!("{shown}: {e}"))?;
+    pub fn replay(&self, mut visit: impl FnMut(usize, &Position)) -> Result<(), GamesError> {
+        let mut position = self.start()?;
         for (i, text) in self.record.moves.iter().enumerate() {
             visit(i, &position);
-            let mv = position.parse_move(text).map_err(|e| format!("{shown}: '{text}': {e}"))?;
-            position.play(mv).map_err(|e| format!("{shown}: '{text}': {e}"))?;
+            let refused = |e: &dyn std::fmt::Display| GamesError::Move {
+                file: shown(self.file),
+                text: text.clone(),
+                detail: e.to_string(),
+            };
+            let mv = position.parse_move(text).map_err(|e| refused(&e))?;
+            position.play(mv).map_err(|e| refused(&e))?;
         }
         visit(self.record.moves.len(), &position);
         Ok(())

@@ -23,7 +23,7 @@ pub mod policy;
 use backprop::{Adam, Params, Pass, backward, forward, log_loss, sigmoid};
 
 use crate::learning::eval_trainer::ended_on_the_board;
-use crate::learning::training_data::{Trained, TrainingData};
+use crate::learning::training_data::{GamesError, Trained, TrainingData};
 use crate::net::NetWeights;
 use crate::net::inputs::Planes;
 use crate::search::eval::{EvalModel, FAMILY_NAMES, analyse, family};
@@ -104,7 +104,7 @@ struct Data {
     skipped: usize,
 }
 
-fn read(settings: &TrainNetSettings, rng: &mut Rng) -> Result<Data, String> {
+fn read(settings: &TrainNetSettings, rng: &mut Rng) -> Result<Data, GamesError> {
     let cap = settings.max_positions.max(1);
     let mut data = Data { train: Reservoir::new(cap), test: Reservoir::new((cap / 4).max(1)), games: 0, skipped: 0 };
     let model = &settings.base.0;
@@ -177,16 +177,36 @@ fn held_out_loss(p: &Params, test: &[Sample]) -> f64 {
     mean_loss(&all, |s| net_logit(p, s, &mut pass, &mut active))
 }
 
+/// Why `veletas train-net` ([`run`]) wrote no network: its layers' sizes, or games' files
+/// that cannot be read or give it nothing to learn from (the training itself cannot fail).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TrainNetError {
+    /// `--hidden` sizes the network cannot have.
+    #[error(
+        "--hidden {h1},{h2}: the first layer's units a multiple of 16 up to {}, the second's 1 to {}",
+        crate::net::MAX_HIDDEN1,
+        crate::net::MAX_HIDDEN2
+    )]
+    Hidden {
+        /// The first layer's units.
+        h1: usize,
+        /// The second layer's units.
+        h2: usize,
+    },
+    /// A file, a game's start or a move cannot be read.
+    #[error(transparent)]
+    Games(#[from] GamesError),
+    /// No training position: no game ended on the board.
+    #[error("no position to learn from: no game in the files ended on the board")]
+    NoPositions,
+}
+
 /// `veletas train-net`: reads, trains and reports; the network file's text is for the
 /// command line to write.
-pub fn run(settings: &TrainNetSettings) -> Result<Trained, String> {
+pub fn run(settings: &TrainNetSettings) -> Result<Trained, TrainNetError> {
     let (h1, h2) = settings.hidden;
     if NetWeights::zeros(h1, h2).is_none() {
-        return Err(format!(
-            "--hidden {h1},{h2}: the first layer's units a multiple of 16 up to {}, the second's 1 to {}",
-            crate::net::MAX_HIDDEN1,
-            crate::net::MAX_HIDDEN2
-        ));
+        return Err(TrainNetError::Hidden { h1, h2 });
     }
     let mut rng = Rng::new(settings.seed);
     let start = Instant::now();
@@ -194,7 +214,7 @@ pub fn run(settings: &TrainNetSettings) -> Result<Trained, String> {
     let read_secs = start.elapsed().as_secs_f64();
     let (train, test) = (data.train.items, data.test.items);
     if train.is_empty() {
-        return Err("no position to learn from: no game in the files ended on the board".into());
+        return Err(TrainNetError::NoPositions);
     }
     let mut p = Params::initial(h1, h2, &mut rng);
     let mut adam = Adam::new(&p);

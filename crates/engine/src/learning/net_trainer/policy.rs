@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use super::backprop::Adam;
 use crate::learning::policy_fit::first_steps;
-use crate::learning::training_data::{Trained, TrainingData};
+use crate::learning::training_data::{GamesError, Trained, TrainingData};
 use crate::net::inputs::{INPUTS, Planes};
 use crate::net::policy_net::{HEADS, PolicyNetWeights, STAY, from_head, to_head};
 use crate::net::{OUT_BOUND, W1_BOUND, W2_BOUND};
@@ -240,7 +240,7 @@ struct Read {
     read: u64,
 }
 
-fn read(settings: &TrainPolicyNetSettings, rng: &mut Rng) -> Result<Read, String> {
+fn read(settings: &TrainPolicyNetSettings, rng: &mut Rng) -> Result<Read, GamesError> {
     let cap = settings.max_positions.max(1);
     let (mut train, mut test) = (Vec::new(), Vec::new());
     let (mut seen, mut games, mut skipped) = ([0u64; 2], 0u64, 0u64);
@@ -323,21 +323,39 @@ fn held_out(p: &Params, test: &[&Sample]) -> (f64, f64, f64, f64) {
     (ce_base / n, ce_net / n, top_base / n, top_net / n)
 }
 
+/// Why `veletas train-net --policy` ([`run`]) wrote no network: its layer's size, or games'
+/// files that cannot be read or hold no first steps (the training itself cannot fail).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TrainPolicyNetError {
+    /// A `--hidden` size the network cannot have.
+    #[error("--hidden {0}: the policy network's units, a multiple of 16 up to 512")]
+    Hidden(usize),
+    /// A file, a game's start or a move cannot be read.
+    #[error(transparent)]
+    Games(#[from] GamesError),
+    /// No training game has its first steps recorded.
+    #[error(
+        "no first steps in the training games ({games} games read): record them with veletas tournament \
+         --record-steps (scripts/selfplay-data.sh -f)"
+    )]
+    NoFirstSteps {
+        /// Games read.
+        games: u64,
+    },
+}
+
 /// `veletas train-net --policy`: reads, trains and reports.
-pub fn run(settings: &TrainPolicyNetSettings) -> Result<Trained, String> {
+pub fn run(settings: &TrainPolicyNetSettings) -> Result<Trained, TrainPolicyNetError> {
     let h = settings.hidden;
     if PolicyNetWeights::zeros(h).is_none() {
-        return Err(format!("--hidden {h}: the policy network's units, a multiple of 16 up to 512"));
+        return Err(TrainPolicyNetError::Hidden(h));
     }
     let mut rng = Rng::new(settings.seed);
     let start = Instant::now();
     let Read { train, test, games, skipped, read: read_count } = read(settings, &mut rng)?;
     let read_secs = start.elapsed().as_secs_f64();
     if train.is_empty() {
-        return Err(format!(
-            "no first steps in the training games ({games} games read): record them with veletas tournament \
-             --record-steps (scripts/selfplay-data.sh -f)"
-        ));
+        return Err(TrainPolicyNetError::NoFirstSteps { games });
     }
     let mut p = Params::initial(h, &mut rng);
     let mut adam = Adam::with_len(p.values.len());
