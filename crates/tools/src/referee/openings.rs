@@ -87,46 +87,34 @@ impl Default for OpeningsSpec {
 impl OpeningsSpec {
     /// Reads the words of `--openings`: the file, then each of `order=`, `start=` and
     /// `plies=` at most once, in any order.
-    pub fn parse<S: AsRef<str>>(words: &[S]) -> Result<OpeningsSpec, String> {
-        let (file, options) = words.split_first().ok_or("--openings needs a file")?;
+    pub fn parse<S: AsRef<str>>(words: &[S]) -> Result<OpeningsSpec, SpecError> {
+        let (file, options) = words.split_first().ok_or(SpecError::NoFile)?;
         let file = file.as_ref();
         let file = file.strip_prefix("file=").unwrap_or(file);
         let mut spec = OpeningsSpec { file: file.into(), ..OpeningsSpec::default() };
         let mut seen = Vec::new();
         for word in options {
             let word = word.as_ref();
-            let (key, value) = word.split_once('=').ok_or_else(|| {
-                format!(
-                    "--openings: '{}' after the file: expected order=sequential|random, start=N or plies=N",
-                    veletas_rules::quoted(word)
-                )
-            })?;
+            let (key, value) =
+                word.split_once('=').ok_or_else(|| SpecError::NotAnOption(veletas_rules::quoted(word).to_string()))?;
             if seen.contains(&key) {
-                return Err(format!("--openings: {key}= given twice"));
+                return Err(SpecError::Twice(key.to_string()));
             }
-            let number = |what: &str, least: usize| match value.parse::<usize>() {
+            let number = |what: &'static str, least: usize| match value.parse::<usize>() {
                 Ok(n) if n >= least && n <= 1_000_000_000 => Ok(n),
-                _ => Err(format!(
-                    "--openings: {what}={}: expected a whole number from {least} to 1000000000",
-                    veletas_rules::quoted(value)
-                )),
+                _ => Err(SpecError::Number { what, value: veletas_rules::quoted(value).to_string(), least }),
             };
             match key {
                 "order" => {
                     spec.order = match value {
                         "sequential" => Order::Sequential,
                         "random" => Order::Random,
-                        _ => {
-                            return Err(format!(
-                                "--openings: order={}: expected sequential or random",
-                                veletas_rules::quoted(value)
-                            ));
-                        }
+                        _ => return Err(SpecError::Order(veletas_rules::quoted(value).to_string())),
                     }
                 }
                 "start" => spec.start = number("start", 1)?,
                 "plies" => spec.plies = Some(number("plies", 0)?),
-                _ => return Err(format!("--openings: unknown option {key}= (order, start or plies)")),
+                _ => return Err(SpecError::Unknown(key.to_string())),
             }
             seen.push(key);
         }
@@ -150,15 +138,165 @@ impl OpeningsSpec {
     }
 }
 
+/// Why [`OpeningsSpec::parse`] refused `--openings`' words (words from the user come
+/// quoted and cut short).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    /// No word at all.
+    #[error("--openings needs a file")]
+    NoFile,
+    /// A word after the file that is no `KEY=VALUE`.
+    #[error("--openings: '{0}' after the file: expected order=sequential|random, start=N or plies=N")]
+    NotAnOption(String),
+    /// A key given twice.
+    #[error("--openings: {0}= given twice")]
+    Twice(String),
+    /// `start=` or `plies=` out of range.
+    #[error("--openings: {what}={value}: expected a whole number from {least} to 1000000000")]
+    Number {
+        /// The key.
+        what: &'static str,
+        /// The value given.
+        value: String,
+        /// The least value allowed.
+        least: usize,
+    },
+    /// `order=` neither `sequential` nor `random`.
+    #[error("--openings: order={0}: expected sequential or random")]
+    Order(String),
+    /// A key that is none of `order`, `start` and `plies`.
+    #[error("--openings: unknown option {0}= (order, start or plies)")]
+    Unknown(String),
+}
+
+/// Why [`Opening::parse_with_rules`] refused a line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OpeningError {
+    /// The position string does not parse.
+    #[error("bad position: {0}")]
+    Position(String),
+    /// The position string is of other rules than the match's.
+    #[error("a position of the {found} rules in a match of the {wanted} rules")]
+    Rules {
+        /// The position's rules.
+        found: Rules,
+        /// The match's.
+        wanted: Rules,
+    },
+    /// The position is of another board size than `--size`.
+    #[error("a {found}x{found} position in a match on {size}x{size}")]
+    Size {
+        /// The position's size.
+        found: u8,
+        /// `--size`.
+        size: u8,
+    },
+    /// No variant is played on the board size.
+    #[error("no variant is played on {0}x{0}")]
+    NoVariant(u8),
+    /// A word that is no move.
+    #[error("{0}")]
+    Move(String),
+    /// The swap, which the engines decide.
+    #[error("an opening cannot hold the swap: the engines decide it")]
+    Swap,
+    /// A move that cannot be played.
+    #[error("illegal move {word}: {detail}")]
+    Illegal {
+        /// The move, quoted.
+        word: String,
+        /// Why.
+        detail: String,
+    },
+    /// The opening ends the game.
+    #[error("the game is already over")]
+    Over,
+}
+
+/// Why [`read_openings`] or [`parse_openings`] has no openings (each message begins with
+/// the file, and its line when one is at fault).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OpeningsFileError {
+    /// The file cannot be read.
+    #[error("{file}: {detail}")]
+    Unreadable {
+        /// The file.
+        file: String,
+        /// The reader's error.
+        detail: String,
+    },
+    /// The `size N` line is not one.
+    #[error("{origin}:{line}: {detail}")]
+    SizeLine {
+        /// The file.
+        origin: String,
+        /// The line's number.
+        line: usize,
+        /// What is wrong with it.
+        detail: SizeLineError,
+    },
+    /// The `size N` line disagrees with `--size`.
+    #[error(
+        "{origin}: a book of {declared}x{declared} openings (its 'size {declared}' line) in a match on \
+         {size}x{size}: give --size {declared} or a book of {size}x{size} openings"
+    )]
+    BookSize {
+        /// The file.
+        origin: String,
+        /// The size its line declares.
+        declared: u8,
+        /// `--size`.
+        size: u8,
+    },
+    /// A `size N` line after the first line.
+    #[error("{origin}:{line}: a 'size N' line comes once, before the openings")]
+    SizeAgain {
+        /// The file.
+        origin: String,
+        /// The line's number.
+        line: usize,
+    },
+    /// A line that is no opening.
+    #[error("{origin}:{line}: {source}")]
+    Opening {
+        /// The file.
+        origin: String,
+        /// The line's number.
+        line: usize,
+        /// Why.
+        source: OpeningError,
+    },
+    /// No opening in the file.
+    #[error("{origin}: no openings")]
+    Empty {
+        /// The file.
+        origin: String,
+    },
+}
+
+/// Why an openings file's `size N` line is not one (the value quoted).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SizeLineError {
+    /// N is no board size.
+    #[error("'size {0}': the board is 7, 9 or 10")]
+    Board(String),
+    /// The line is not `size N`.
+    #[error("'{0}' is not 'size N'")]
+    NotSize(String),
+}
+
 /// Why [`OpeningBook::new`] has no book.
 #[derive(Debug, thiserror::Error)]
 pub enum OpeningsError {
-    /// The options are wrong (`--openings`' words, `--size`): a usage error.
-    #[error("{0}")]
-    Options(String),
+    /// `--openings`' words are wrong: a usage error.
+    #[error(transparent)]
+    Options(#[from] SpecError),
+    /// `--size` is no board size: a usage error.
+    #[error("--size {0}: the board is 7, 9 or 10")]
+    Size(u8),
     /// The openings file cannot be read, or holds something else than openings of the match.
-    #[error("{0}")]
-    File(String),
+    #[error(transparent)]
+    File(#[from] OpeningsFileError),
 }
 
 impl OpeningBook {
@@ -180,21 +318,18 @@ impl OpeningBook {
     ) -> Result<OpeningBook, OpeningsError> {
         let spec = match openings.is_empty() {
             true => None,
-            false => Some(OpeningsSpec::parse(openings).map_err(OpeningsError::Options)?),
+            false => Some(OpeningsSpec::parse(openings)?),
         };
         let list = match &spec {
-            Some(spec) => Some(read_openings(&spec.file, size, rules).map_err(OpeningsError::File)?),
+            Some(spec) => Some(read_openings(&spec.file, size, rules)?),
             None => None,
         };
         let variant = match (&list, size) {
-            (Some(list), _) => list
-                .first()
-                .map(|o| o.variant)
-                .ok_or_else(|| OpeningsError::File("the openings file holds no opening".into()))?,
+            // parse_openings refuses a file without openings.
+            (Some(list), _) => list.first().map_or(Variant::STANDARD, |o| o.variant),
             (None, size) => {
                 let size = size.unwrap_or(10);
-                Variant::from_size(size)
-                    .ok_or_else(|| OpeningsError::Options(format!("--size {size}: the board is 7, 9 or 10")))?
+                Variant::from_size(size).ok_or(OpeningsError::Size(size))?
             }
         };
         let spec = spec.unwrap_or_default();
@@ -285,13 +420,13 @@ impl Opening {
 
     /// Reads one line of an openings file (classic rules); `size` is the `--size` to
     /// check against.
-    pub fn parse(line: &str, size: Option<u8>) -> Result<Opening, String> {
+    pub fn parse(line: &str, size: Option<u8>) -> Result<Opening, OpeningError> {
         Opening::parse_with_rules(line, size, Rules::CLASSIC)
     }
 
     /// Reads one line of an openings file for a match under `rules`; `size` is the
     /// `--size` to check against. A position string's rules words must give `rules`.
-    pub fn parse_with_rules(line: &str, size: Option<u8>, rules: Rules) -> Result<Opening, String> {
+    pub fn parse_with_rules(line: &str, size: Option<u8>, rules: Rules) -> Result<Opening, OpeningError> {
         let mut words = line.split_whitespace().peekable();
         let start: Option<Position> = match words.peek() {
             Some(first) if is_position_word(first) => {
@@ -308,12 +443,9 @@ impl Opening {
                     text.push(' ');
                     text.push_str(word);
                 }
-                let position: Position = text.parse().map_err(|e| format!("bad position: {e}"))?;
+                let position: Position = text.parse().map_err(|e| OpeningError::Position(format!("{e}")))?;
                 if position.rules() != rules {
-                    return Err(format!(
-                        "a position of the {} rules in a match of the {rules} rules",
-                        position.rules()
-                    ));
+                    return Err(OpeningError::Rules { found: position.rules(), wanted: rules });
                 }
                 Some(position)
             }
@@ -321,26 +453,29 @@ impl Opening {
         };
         let variant = match (&start, size) {
             (Some(p), Some(size)) if p.variant().size() != size => {
-                return Err(format!("a {0}x{0} position in a match on {size}x{size}", p.variant().size()));
+                return Err(OpeningError::Size { found: p.variant().size(), size });
             }
             (Some(p), _) => p.variant(),
             (None, size) => {
                 let size = size.unwrap_or(10);
-                Variant::from_size(size).ok_or(format!("no variant is played on {size}x{size}"))?
+                Variant::from_size(size).ok_or(OpeningError::NoVariant(size))?
             }
         };
         let mut game = Game::from_position(start.clone().unwrap_or_else(|| Position::with_rules(variant, rules)));
         let mut moves = Vec::new();
         for word in words {
-            let mv = game.position().parse_move(word).map_err(|e| e.to_string())?;
+            let mv = game.position().parse_move(word).map_err(|e| OpeningError::Move(e.to_string()))?;
             if mv == Move::Swap {
-                return Err("an opening cannot hold the swap: the engines decide it".into());
+                return Err(OpeningError::Swap);
             }
-            game.play(mv).map_err(|e| format!("illegal move {}: {e}", veletas_rules::quoted(word)))?;
+            game.play(mv).map_err(|e| OpeningError::Illegal {
+                word: veletas_rules::quoted(word).to_string(),
+                detail: e.to_string(),
+            })?;
             moves.push(mv);
         }
         if game.position().is_over() {
-            return Err("the game is already over".into());
+            return Err(OpeningError::Over);
         }
         let start = start.filter(|p| *p != Position::with_rules(variant, rules));
         Ok(Opening { start, moves, variant, rules })
@@ -390,25 +525,32 @@ fn is_position_word(word: &str) -> bool {
 /// Reads an openings file (see the module documentation) for a match under `rules`.
 /// All openings must be of one variant; `size` (the `--size` option) must match it when
 /// given. Without it, the size is that of the first position string in the file, or 10.
-pub fn read_openings(path: &Path, size: Option<u8>, rules: Rules) -> Result<Vec<Opening>, String> {
-    let text = veletas_rules::record::read_record_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn read_openings(path: &Path, size: Option<u8>, rules: Rules) -> Result<Vec<Opening>, OpeningsFileError> {
+    let text = veletas_rules::record::read_record_file(path)
+        .map_err(|e| OpeningsFileError::Unreadable { file: path.display().to_string(), detail: e.to_string() })?;
     parse_openings(&text, &path.display().to_string(), size, rules)
 }
 
 /// The board size of an openings file's `size N` line.
-fn declared_size(line: &str) -> Result<u8, String> {
+fn declared_size(line: &str) -> Result<u8, SizeLineError> {
     match line.split_whitespace().collect::<Vec<_>>().as_slice() {
         ["size", n] => match n.parse::<u8>() {
             Ok(n) if Variant::from_size(n).is_some() => Ok(n),
-            _ => Err(format!("'size {}': the board is 7, 9 or 10", veletas_rules::quoted(n))),
+            _ => Err(SizeLineError::Board(veletas_rules::quoted(n).to_string())),
         },
-        _ => Err(format!("'{}' is not 'size N'", veletas_rules::quoted(line))),
+        _ => Err(SizeLineError::NotSize(veletas_rules::quoted(line).to_string())),
     }
 }
 
 /// The openings of an openings file's `text` ([`read_openings`] without the reading);
 /// `origin` names the file in messages.
-pub fn parse_openings(text: &str, origin: &str, size: Option<u8>, rules: Rules) -> Result<Vec<Opening>, String> {
+pub fn parse_openings(
+    text: &str,
+    origin: &str,
+    size: Option<u8>,
+    rules: Rules,
+) -> Result<Vec<Opening>, OpeningsFileError> {
+    let origin_ = || origin.to_string();
     let mut lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
@@ -418,12 +560,13 @@ pub fn parse_openings(text: &str, origin: &str, size: Option<u8>, rules: Rules) 
     // A `size N` line before the openings (as `veletas book` writes) gives the board size.
     let declared = match lines.first() {
         Some((number, line)) if line.split_whitespace().next() == Some("size") => {
-            let declared = declared_size(line).map_err(|e| format!("{origin}:{number}: {e}"))?;
+            let declared = declared_size(line).map_err(|detail| OpeningsFileError::SizeLine {
+                origin: origin_(),
+                line: *number,
+                detail,
+            })?;
             if let Some(size) = size.filter(|&s| s != declared) {
-                return Err(format!(
-                    "{origin}: a book of {declared}x{declared} openings (its 'size {declared}' line) in a match on \
-                     {size}x{size}: give --size {declared} or a book of {size}x{size} openings"
-                ));
+                return Err(OpeningsFileError::BookSize { origin: origin_(), declared, size });
             }
             lines.remove(0);
             Some(declared)
@@ -431,7 +574,7 @@ pub fn parse_openings(text: &str, origin: &str, size: Option<u8>, rules: Rules) 
         _ => None,
     };
     if let Some((number, _)) = lines.iter().find(|(_, l)| l.split_whitespace().next() == Some("size")) {
-        return Err(format!("{origin}:{number}: a 'size N' line comes once, before the openings"));
+        return Err(OpeningsFileError::SizeAgain { origin: origin_(), line: *number });
     }
     let size = size.or(declared);
     // Without --size, the first position string sets the size of move-list lines too.
@@ -440,11 +583,15 @@ pub fn parse_openings(text: &str, origin: &str, size: Option<u8>, rules: Rules) 
     let mut openings: Vec<Opening> = Vec::new();
     for (number, line) in lines {
         let size = size.or(openings.first().map(|o| o.variant.size()));
-        let opening = Opening::parse_with_rules(line, size, rules).map_err(|e| format!("{}:{number}: {e}", origin))?;
+        let opening = Opening::parse_with_rules(line, size, rules).map_err(|source| OpeningsFileError::Opening {
+            origin: origin_(),
+            line: number,
+            source,
+        })?;
         openings.push(opening);
     }
     if openings.is_empty() {
-        return Err(format!("{}: no openings", origin));
+        return Err(OpeningsFileError::Empty { origin: origin_() });
     }
     Ok(openings)
 }
@@ -475,9 +622,9 @@ mod tests {
         assert!(Opening::parse("7/7/7/3s3/7/7/7 w", Some(9)).is_err());
         assert_eq!(Opening::parse("7/7/7/7/7/7/7 b", None).unwrap().start, None);
         // A malformed position string gets the parser's specific reason.
-        let err = Opening::parse("7/7/7/7/7/7/7", None).unwrap_err();
+        let err = Opening::parse("7/7/7/7/7/7/7", None).unwrap_err().to_string();
         assert_eq!(err, "bad position: the side to move ('b' or 'w') is missing after the ranks");
-        let err = Opening::parse("7/7/7/7/7/7/x6 b d4", None).unwrap_err();
+        let err = Opening::parse("7/7/7/7/7/7/x6 b d4", None).unwrap_err().to_string();
         assert_eq!(err, "bad position: unexpected 'x' in rank 1");
     }
 
@@ -487,7 +634,7 @@ mod tests {
         let read = parse_openings(book, "b.txt", None, Rules::CLASSIC).unwrap();
         assert_eq!((read.len(), read[0].variant.size()), (1, 7), "7x7 moves read on 7x7 without --size");
         assert_eq!(parse_openings(book, "b.txt", Some(7), Rules::CLASSIC), Ok(read));
-        let e = parse_openings(book, "b.txt", Some(10), Rules::CLASSIC).unwrap_err();
+        let e = parse_openings(book, "b.txt", Some(10), Rules::CLASSIC).unwrap_err().to_string();
         assert_eq!(
             e,
             "b.txt: a book of 7x7 openings (its 'size 7' line) in a match on 10x10: give --size 7 or a book of \
@@ -500,7 +647,7 @@ mod tests {
             ("g7 a6,d2\nsize 7\n", "b.txt:2: a 'size N' line comes once, before the openings"),
             ("size 7\nsize 7\ng7 a6,d2\n", "b.txt:2: a 'size N' line comes once, before the openings"),
         ] {
-            assert_eq!(parse_openings(bad, "b.txt", None, Rules::CLASSIC).unwrap_err(), error, "{bad}");
+            assert_eq!(parse_openings(bad, "b.txt", None, Rules::CLASSIC).unwrap_err().to_string(), error, "{bad}");
         }
     }
 
