@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::support::veletas;
-use veletas_rules::record::{GameRecord, parse_records, tag};
+use veletas_rules::record::{BestLine, GameRecord, parse_records, tag};
 use veletas_rules::{Game, Move};
 
 const FAKE: &str = env!("CARGO_BIN_EXE_veletas-fake-engine");
@@ -62,10 +62,10 @@ fn games_of(path: &Path) -> Vec<GameRecord> {
     parse_records(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-/// The win rate (hundredths) and visits `genmove_analyze` reports for the move it plays, asked
-/// of a fresh engine process on the position after `turns` turns of `record`; `None` for a turn
-/// chosen without search (`visits 0`).
-fn asked_directly(record: &GameRecord, turns: usize) -> Option<(u16, u64)> {
+/// What `genmove_analyze` reports for the move it plays, asked of a fresh engine process on the
+/// position after `turns` turns of `record`: the win rate (hundredths), the visits and the best
+/// line (its `pv`); `None` for a turn chosen without search (`visits 0`).
+fn asked_directly(record: &GameRecord, turns: usize) -> Option<(u16, u64, Vec<String>)> {
     let mut game = Game::from_position(record.start_position().unwrap());
     let mut script = format!("boardsize {}\nclear_board\n", game.position().variant().size());
     for text in &record.moves[..turns] {
@@ -91,7 +91,8 @@ fn asked_directly(record: &GameRecord, turns: usize) -> Option<(u16, u64)> {
     let words: Vec<&str> = entry.split_whitespace().collect();
     let value = |key: &str| words.windows(2).find(|w| w[0] == key).map(|w| w[1]).unwrap();
     let visits: u64 = value("visits").parse().unwrap();
-    (visits > 0).then(|| (value("winrate").parse().unwrap(), visits))
+    let pv: Vec<String> = words.iter().skip_while(|w| **w != "pv").skip(1).map(|w| w.to_string()).collect();
+    (visits > 0).then(|| (value("winrate").parse().unwrap(), visits, pv))
 }
 
 #[test]
@@ -112,8 +113,17 @@ fn each_turn_holds_what_genmove_analyze_says_of_the_position_before_it() {
     assert!(reviewed.tag(tag::ANALYSIS_ENGINE).is_some_and(|n| n.starts_with("veletas")));
     let mut searched = 0;
     for turn in 0..input.moves.len() {
-        let figures = reviewed.annotation(turn).evaluation.map(|e| (e.winrate.hundredths(), e.visits));
-        assert_eq!(figures, asked_directly(&input, turn), "turn {}", turn + 1);
+        let annotation = reviewed.annotation(turn);
+        let line = annotation.best_line.as_ref().map(|l| l.turns().to_vec()).unwrap_or_default();
+        let figures = annotation.evaluation.map(|e| (e.winrate.hundredths(), e.visits, line));
+        let direct = asked_directly(&input, turn).map(|(w, v, mut pv)| {
+            pv.truncate(BestLine::MAX_TURNS);
+            (w, v, pv)
+        });
+        assert_eq!(figures, direct, "turn {}: the win rate, visits and best line", turn + 1);
+        if let Some((_, _, pv)) = &direct {
+            assert!(!pv.is_empty(), "turn {}: a searched turn has a best line", turn + 1);
+        }
         // The referee's time of the turn is kept.
         assert_eq!(reviewed.annotation(turn).time, input.annotation(turn).time, "turn {}", turn + 1);
         searched += usize::from(figures.is_some());

@@ -5,7 +5,12 @@
 //!   the side that played it wins, as the protocol's `analyze` reports `winrate` for the
 //!   move it would play; 0% to 100%, in hundredths of a percent) and the visits (playouts)
 //!   behind it;
-//! - `0.832s`: the time the turn took (the referee's timing of `genmove`, to the millisecond).
+//! - `0.832s`: the time the turn took (the referee's timing of `genmove`, to the millisecond);
+//! - `pv=d4-d6/d5;a1-a3/b2`: the engine's best line from the position before the turn (its
+//!   principal variation, starting with the turn it found best), the turns joined by `;`
+//!   (at most [`BestLine::MAX_TURNS`] turns of at most [`BestLine::MAX_TURN_CHARS`]
+//!   characters each, of letters, digits, `-`, `/` and `,`);
+//! - `steps=d4-d7:230,-:40`: the playouts of each first step at the engine's root.
 //!
 //! `1. d4 {0.012s} b2,f6 {0.5s} 2. d4-d6/d5 {54.12%/1200 0.832s}`. A comment of other words is
 //! an ordinary comment: readers ignore it, as they ignore every comment in older records.
@@ -175,6 +180,65 @@ impl fmt::Display for FirstSteps {
     }
 }
 
+/// An engine's best line from a position (its principal variation): turns in notation,
+/// from the turn it found best. Only their spelling is checked (a record's annotation is
+/// read without its position): at least one turn and at most [`BestLine::MAX_TURNS`], each
+/// of 1 to [`BestLine::MAX_TURN_CHARS`] characters among ASCII letters, digits, `-`, `/`
+/// and `,`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BestLine(Vec<String>);
+
+impl BestLine {
+    /// The most turns a line keeps.
+    pub const MAX_TURNS: usize = 32;
+
+    /// The longest turn of a line, in characters (a 10x10 setup lists 7 squares).
+    pub const MAX_TURN_CHARS: usize = 40;
+
+    /// The line of `turns`, checked; an error for none, too many, or one that is not spelled
+    /// as a turn.
+    pub fn new(turns: Vec<String>) -> Result<BestLine, String> {
+        if turns.is_empty() {
+            return Err("an empty line".into());
+        }
+        if turns.len() > BestLine::MAX_TURNS {
+            return Err(format!("a line of {} turns, more than {}", turns.len(), BestLine::MAX_TURNS));
+        }
+        for turn in &turns {
+            let spelled = turn.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'/' | b','));
+            if turn.is_empty() || turn.len() > BestLine::MAX_TURN_CHARS || !spelled {
+                return Err(format!("'{}' is not a turn of a line", crate::quoted_to(turn, 20)));
+            }
+        }
+        Ok(BestLine(turns))
+    }
+
+    /// The first [`BestLine::MAX_TURNS`] turns of `turns` that read as turns, up to the first
+    /// that does not; `None` when not even the first does (an engine's line, kept as far as
+    /// it is sound).
+    pub fn lenient<S: AsRef<str>>(turns: &[S]) -> Option<BestLine> {
+        let kept: Vec<String> = turns
+            .iter()
+            .take(BestLine::MAX_TURNS)
+            .map(|t| t.as_ref().to_string())
+            .take_while(|t| BestLine::new(vec![t.clone()]).is_ok())
+            .collect();
+        BestLine::new(kept).ok()
+    }
+
+    /// The turns, the best first.
+    pub fn turns(&self) -> &[String] {
+        &self.0
+    }
+}
+
+impl fmt::Display for BestLine {
+    /// The annotation word: `pv=d4-d6/d5;a1-a3/b2`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "pv={}", self.0.join(";"))
+    }
+}
+
 /// What a record says about one turn besides its move: each part optional.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Annotation {
@@ -184,18 +248,20 @@ pub struct Annotation {
     pub evaluation: Option<Evaluation>,
     /// The playouts of each first step at the engine's root, when it reported them.
     pub first_steps: Option<FirstSteps>,
+    /// The engine's best line from the position before the turn, when it reported one.
+    pub best_line: Option<BestLine>,
 }
 
 impl Annotation {
     /// An annotation of the time a turn took (rounded to the millisecond).
     pub fn of_time(time: Duration) -> Annotation {
         let millis = (time.as_secs_f64() * 1000.0).round().min(MAX_SECONDS * 1000.0) as u64;
-        Annotation { time: Some(Duration::from_millis(millis)), evaluation: None, first_steps: None }
+        Annotation { time: Some(Duration::from_millis(millis)), ..Annotation::default() }
     }
 
     /// Whether it says nothing (then no comment is written).
     pub fn is_empty(&self) -> bool {
-        self.time.is_none() && self.evaluation.is_none() && self.first_steps.is_none()
+        self.time.is_none() && self.evaluation.is_none() && self.first_steps.is_none() && self.best_line.is_none()
     }
 }
 
@@ -209,6 +275,9 @@ impl fmt::Display for Annotation {
         if let Some(time) = self.time {
             let text = format!("{:.3}", time.as_millis() as f64 / 1000.0);
             words.push(format!("{}s", text.trim_end_matches('0').trim_end_matches('.')));
+        }
+        if let Some(line) = &self.best_line {
+            words.push(line.to_string());
         }
         if let Some(steps) = &self.first_steps {
             words.push(steps.to_string());
@@ -229,6 +298,11 @@ impl FromStr for Annotation {
                 let steps = FirstSteps::from_words(list.split(','))?;
                 if annotation.first_steps.replace(steps).is_some() {
                     return Err("two lists of first steps".into());
+                }
+            } else if let Some(turns) = word.strip_prefix("pv=") {
+                let line = BestLine::new(turns.split(';').map(str::to_string).collect())?;
+                if annotation.best_line.replace(line).is_some() {
+                    return Err("two best lines".into());
                 }
             } else if let Some((rate, visits)) = word.split_once('/') {
                 let winrate: WinRate = rate.parse()?;
@@ -336,6 +410,32 @@ mod tests {
         assert!(at_most(FirstSteps::MAX_ENTRIES).parse::<Annotation>().is_ok());
         assert!(at_most(FirstSteps::MAX_ENTRIES + 1).parse::<Annotation>().unwrap_err().contains("more than 512"));
         assert!(FirstSteps::new(Vec::new()).is_err());
+    }
+
+    #[test]
+    fn best_lines_read_back_as_written() {
+        for text in ["pv=d4-d6/d5", "54.12%/1200 0.832s pv=d4-d6/d5;a1-a3/b2 steps=-:1", "pv=b2,f6;swap;c3/d4"] {
+            let annotation: Annotation = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(annotation.to_string(), text);
+        }
+        let read: Annotation = "pv=d4-d6/d5;a1-a3/b2 40%/10".parse().unwrap();
+        assert_eq!(read.to_string(), "40%/10 pv=d4-d6/d5;a1-a3/b2", "the words in order");
+        assert_eq!(read.best_line.unwrap().turns(), ["d4-d6/d5", "a1-a3/b2"]);
+    }
+
+    #[test]
+    fn best_lines_are_bounded_and_checked() {
+        let long = format!("pv={}", vec!["d4"; BestLine::MAX_TURNS + 1].join(";"));
+        let wide = format!("pv={}", "d".repeat(BestLine::MAX_TURN_CHARS + 1));
+        for text in ["pv=", "pv=d4;", "pv=;d4", "pv=d4;;d5", "pv=d4}", "pv=d4 pv=d5", "pv=d4%", &long, &wide] {
+            assert!(text.parse::<Annotation>().is_err(), "{text}");
+        }
+        let most = format!("pv={}", vec!["d4"; BestLine::MAX_TURNS].join(";"));
+        assert!(most.parse::<Annotation>().is_ok());
+        let kept = BestLine::lenient(&["d4-d6/d5", "a1", "bad move", "c3"]).unwrap();
+        assert_eq!(kept.turns(), ["d4-d6/d5", "a1"], "kept up to the first turn that is not one");
+        assert_eq!(BestLine::lenient(&["?"]), None);
+        assert_eq!(BestLine::lenient(&vec!["d4"; 50]).unwrap().turns().len(), BestLine::MAX_TURNS);
     }
 
     #[test]

@@ -54,7 +54,7 @@ pub mod time;
 
 use std::fmt::{self, Write as _};
 
-pub use annotation::{Annotation, Evaluation, FirstStep, FirstSteps, WinRate, step_word};
+pub use annotation::{Annotation, BestLine, Evaluation, FirstStep, FirstSteps, WinRate, step_word};
 pub use check::ResultCheck;
 pub use file::{
     MAX_RECORD_FILE_BYTES, MAX_RECORD_LINE_BYTES, MAX_SMALL_FILE_BYTES, ReadGamesError, RecordEnd, RecordFile,

@@ -34,10 +34,10 @@ use std::time::Duration;
 
 use crate::referee::clock::{Clock, TimeControl};
 use crate::referee::engine::controller::{Ask, Fault, Setup};
-use crate::referee::engine::{EngineClient, EngineCommand, clean_text};
+use crate::referee::engine::{EngineClient, EngineCommand, Killer, clean_text};
 use crate::referee::record_file::{LockedRecord, append_game, open_record_file};
 use crate::referee::tournament::ShardSpec;
-use veletas_rules::record::{Annotation, Evaluation, GameRecord, read_games, tag};
+use veletas_rules::record::{Annotation, BestLine, Evaluation, GameRecord, read_games, tag};
 use veletas_rules::{Game, quoted};
 
 /// The most games one run reviews (over all its record files).
@@ -289,13 +289,13 @@ impl Review<'_> {
         std::thread::scope(|scope| {
             for _ in 0..workers {
                 scope.spawn(|| {
-                    let mut engine = match self.start_engine() {
-                        Ok((engine, name)) => (engine, name),
+                    let mut reviewer = match self.start_engine() {
+                        Ok(reviewer) => reviewer,
                         Err(e) => return fail(e),
                     };
                     while !stop.load(Ordering::SeqCst) {
                         let Some(item) = self.todo.get(next.fetch_add(1, Ordering::SeqCst)) else { break };
-                        match self.review_game(&mut engine.0, &engine.1, item, &stop) {
+                        match self.review_game(&mut reviewer, item, &stop) {
                             Ok(Outcome::Reviewed(record)) => {
                                 let mut guard = reviewed.lock().unwrap_or_else(PoisonError::into_inner);
                                 let (map, journal) = &mut *guard;
@@ -315,7 +315,7 @@ impl Review<'_> {
                             Err(e) => return fail(e),
                         }
                     }
-                    engine.0.quit(Duration::from_millis(500));
+                    reviewer.quit();
                 });
             }
         });
@@ -333,38 +333,16 @@ impl Review<'_> {
         Ok(reviewed.into_inner().unwrap_or_else(PoisonError::into_inner).0)
     }
 
-    /// Starts an engine and checks that it can review: the client and its name.
-    fn start_engine(&self) -> Result<(EngineClient, String), ReviewError> {
-        let timeout = self.timeout();
-        let shown = quoted(&self.settings.engine);
-        let refused = |detail: String| ReviewError::Failed(format!("engine '{shown}': {detail}"));
-        let mut engine = EngineClient::new(self.command.clone(), None);
-        engine.ensure_running().map_err(|e| refused(format!("cannot be started: {e}")))?;
-        let name = engine.greet(timeout).map_err(|e| refused(e.to_string()))?.full_name();
-        engine.start(timeout).map_err(|fault| refused(fault.to_string()))?;
-        if !engine.capabilities().analyzes() {
-            engine.quit(Duration::from_millis(500));
-            return Err(ReviewError::Failed(format!(
-                "{name} does not list genmove_analyze: the review needs the win rates it reports"
-            )));
-        }
-        Ok((engine, name))
-    }
-
-    fn timeout(&self) -> Duration {
-        Duration::from_secs_f64(self.settings.timeout)
+    /// Starts an engine and checks that it can review.
+    fn start_engine(&self) -> Result<Reviewer, ReviewError> {
+        Reviewer::start(&self.command, &self.settings.engine, self.settings.movetime, self.settings.timeout)
     }
 
     /// Analyses the position before every turn of `item`'s game: the game with each turn's
     /// evaluation replaced by the engine's (none where it reported no search), and the
     /// review's tags; [`Outcome::Stopped`] when `stop` is set on the way.
-    fn review_game(
-        &self,
-        engine: &mut EngineClient,
-        name: &str,
-        item: &Item,
-        stop: &AtomicBool,
-    ) -> Result<Outcome, ReviewError> {
+    fn review_game(&self, reviewer: &mut Reviewer, item: &Item, stop: &AtomicBool) -> Result<Outcome, ReviewError> {
+        let name = reviewer.name().to_string();
         let failed = |turn: usize, fault: Fault| {
             ReviewError::Failed(format!(
                 "{name}, on game {} before turn {}: {}: {fault}",
@@ -380,9 +358,9 @@ impl Review<'_> {
             if stop.load(Ordering::SeqCst) {
                 return Ok(Outcome::Stopped);
             }
-            let evaluation = self.analyse(engine, &game).map_err(|f| failed(turn, f))?;
+            let PositionReview { evaluation, best_line } = reviewer.analyse(&game).map_err(|f| failed(turn, f))?;
             self.positions.fetch_add(1, Ordering::SeqCst);
-            record.set_annotation(turn, Annotation { evaluation, ..record.annotation(turn) });
+            record.set_annotation(turn, Annotation { evaluation, best_line, ..record.annotation(turn) });
             let mv = game.position().parse_move(text).map_err(|e| ReviewError::Failed(e.to_string()))?;
             game.play(mv).map_err(|e| ReviewError::Failed(e.to_string()))?;
         }
@@ -391,17 +369,94 @@ impl Review<'_> {
         record.set_tag(tag::ANALYSIS_ENGINE, name);
         Ok(Outcome::Reviewed(record))
     }
+}
 
-    /// The engine's evaluation of the position `game` is in, for the side to move: set up
-    /// afresh, brought there, asked `genmove_analyze` (its move checked by the rules).
-    fn analyse(&self, engine: &mut EngineClient, game: &Game) -> Result<Option<Evaluation>, Fault> {
-        let timeout = self.timeout();
-        let setup = Setup::of_game(game, self.settings.movetime.map(TimeControl::MoveTime));
-        engine.set_up(&setup, timeout)?;
-        engine.catch_up(&setup, game, timeout)?;
-        let mut clock = Clock::new(TimeControl::MoveTime(self.settings.timeout));
-        let mut elapsed = Duration::ZERO;
-        let played = engine.genmove(Ask::Analyze, &mut game.clone(), &mut clock, 0.0, &mut elapsed)?;
-        Ok(played.evaluation)
+/// What the review says of one position: the engine's win rate of its best turn for the
+/// side to move and the visits behind it (none where it reported no search), and its best
+/// line from there (none where its report had none).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PositionReview {
+    /// The win rate and visits of the turn the engine chose.
+    pub evaluation: Option<Evaluation>,
+    /// The engine's principal variation, from the turn it chose.
+    pub best_line: Option<BestLine>,
+}
+
+/// One engine reviewing positions, as `analyse-games` drives each of its engines (and the
+/// GUI's review of its open game, through the same code): started, greeted and checked to
+/// list `genmove_analyze`, then asked about one position after another, each set up afresh.
+pub struct Reviewer {
+    engine: EngineClient,
+    name: String,
+    movetime: Option<f64>,
+    timeout: f64,
+}
+
+impl Reviewer {
+    /// Starts `command` (`shown` is its command line, as messages quote it) and checks that it
+    /// can review. `movetime` is the seconds per position sent with `time_settings` (none: the
+    /// engine's own budget); `timeout` the longest any answer may take, in seconds.
+    pub fn start(
+        command: &EngineCommand,
+        shown: &str,
+        movetime: Option<f64>,
+        timeout: f64,
+    ) -> Result<Reviewer, ReviewError> {
+        let wait = Duration::from_secs_f64(timeout);
+        let shown = quoted(shown);
+        let refused = |detail: String| ReviewError::Failed(format!("engine '{shown}': {detail}"));
+        let mut engine = EngineClient::new(command.clone(), None);
+        engine.ensure_running().map_err(|e| refused(format!("cannot be started: {e}")))?;
+        let name = engine.greet(wait).map_err(|e| refused(e.to_string()))?.full_name();
+        engine.start(wait).map_err(|fault| refused(fault.to_string()))?;
+        if !engine.capabilities().analyzes() {
+            engine.quit(Duration::from_millis(500));
+            return Err(ReviewError::Failed(format!(
+                "{name} does not list genmove_analyze: the review needs the win rates it reports"
+            )));
+        }
+        Ok(Reviewer { engine, name, movetime, timeout })
     }
+
+    /// The engine's name and version, as it gives them.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// What ends the engine's process from another thread (a review stopped part way).
+    pub fn killer(&self) -> Option<Killer> {
+        self.engine.killer()
+    }
+
+    /// The engine's view of the position `game` is in, for the side to move: set up afresh,
+    /// brought there, asked `genmove_analyze` (its move checked by the rules).
+    pub fn analyse(&mut self, game: &Game) -> Result<PositionReview, Fault> {
+        let timeout = Duration::from_secs_f64(self.timeout);
+        let setup = Setup::of_game(game, self.movetime.map(TimeControl::MoveTime));
+        self.engine.set_up(&setup, timeout)?;
+        self.engine.catch_up(&setup, game, timeout)?;
+        let mut clock = Clock::new(TimeControl::MoveTime(self.timeout));
+        let mut elapsed = Duration::ZERO;
+        let played = self.engine.genmove(Ask::Analyze, &mut game.clone(), &mut clock, 0.0, &mut elapsed)?;
+        let best_line = match (&played.report, played.mv) {
+            (Some(report), Some(mv)) => best_line_of(report, &mv.to_string()),
+            _ => None,
+        };
+        Ok(PositionReview { evaluation: played.evaluation, best_line })
+    }
+
+    /// Ends the engine.
+    pub fn quit(mut self) {
+        self.engine.quit(Duration::from_millis(500));
+    }
+}
+
+/// The principal variation a report line (protocol.md's `analyze`: `info move M ... pv M M
+/// ...` entries) gives `mv`, kept as far as its turns are spelled as turns; `None` without an
+/// entry for `mv` or a `pv` in it.
+pub fn best_line_of(report: &str, mv: &str) -> Option<BestLine> {
+    let entry = report.split("info ").find(|e| e.split_whitespace().nth(1) == Some(mv))?;
+    let words: Vec<&str> = entry.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "pv")?;
+    BestLine::lenient(&words[at + 1..])
 }
