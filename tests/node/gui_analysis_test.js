@@ -5,9 +5,10 @@
 // tried by clicks from the game's position and from a browsed one are kept as a tree (shown
 // again, stepped with the arrow keys, deleted, kept over a reload), and never change the
 // game; Undo while the engine thinks stops its search; a game won on the board says which
-// claim decided it; on a laptop's window (1366 × 768) the board, its bar and the graph fit
-// without scrolling, a variation's "browsing" bar shown too; the page is usable on a phone's
-// screen (390 × 844). No console errors.
+// claim decided it; on a laptop's window (1366 × 768, and 1280 × 720) the board, its bar and the graph fit
+// without scrolling, a variation's "browsing" bar shown too; a whole game reviewed fills the
+// move list's win rates, best lines and the graph, and Stop ends the review and its engine; the
+// page is usable on a phone's screen (390 × 844). No console errors.
 // Screenshots go to OUT_DIR/screenshots.
 //
 // Usage: node gui_analysis_test.js VELETAS_BINARY OUT_DIR
@@ -49,13 +50,14 @@ async function main() {
   }
   try {
     let page = await browser.newPage()
+    page.setDefaultTimeout(60000)
     await page.setViewport({width: 1366, height: 768})
     watch(page, 'desktop')
     const data = (key) => page.evaluate((k) => document.body.dataset[k], key)
     // Waits until `fn` holds in the page; if it never does, says what the page shows.
     const until = async (fn, ...args) => {
       try {
-        await page.waitForFunction(fn, {timeout: 20000}, ...args)
+        await page.waitForFunction(fn, {timeout: 60000}, ...args)
       } catch (e) {
         const shown = await page.evaluate(() => JSON.stringify({data: {...document.body.dataset},
           prompt: document.getElementById('prompt').textContent, refused: document.getElementById('refused').textContent,
@@ -168,6 +170,12 @@ async function main() {
     await until((l) => document.body.dataset.line === l, LINE.join(' '))
     assert.equal(await data('browse'), '2', 'the variation leaves from the game\'s position after turn 2')
     await fitsInWindow('a variation shown, the "browsing" bar above the board')
+    // A smaller laptop's window (1280 x 720): the same, the board smaller.
+    await page.setViewport({width: 1280, height: 720})
+    await until(() => innerWidth === 1280 && innerHeight === 720)
+    await fitsInWindow('1280 x 720, a variation shown')
+    await page.setViewport({width: 1366, height: 768})
+    await until(() => innerWidth === 1366 && innerHeight === 768)
     const end = await pieces()
     assert.equal(end.d7, 's'); assert.equal(end.d4, 'b'); assert.equal(end.f1, 's'); assert.equal(end.f6, 'w')
     assert.equal(end.b7, 's'); assert.equal(end.b2, 'b')
@@ -272,8 +280,55 @@ async function main() {
     await page.screenshot({path: path.join(shots, 'game-over-claim.png')})
     console.log(`game over: ${status[0]}; ${status[1]}`)
 
+    // ---- the whole game reviewed: every position's win rate fills the move list and the graph ----
+    const gameId = await data('game')
+    const children = () => {
+      const out = require('node:child_process').execFileSync('ps', ['-o', 'pid=', '--ppid', String(server.child.pid)])
+      return out.toString().trim().split(/\s+/).filter((p) => p !== '').length
+    }
+    await page.select('#analysis-engine', '1')
+    await page.$eval('#review-seconds', (input) => { input.value = '0.2' })
+    await page.click('#review')
+    await until(() => document.body.dataset.review === 'running')
+    await page.waitForFunction(() => document.body.dataset.review === 'done', {timeout: 180000})
+    const reviewed = await api(`/api/games/${gameId}`)
+    assert.equal(reviewed.review.done, turns, 'every position before a turn reviewed')
+    assert.equal(reviewed.review.error, null)
+    // (A turn our engine chooses without a search, such as a lone shot, has no win rate.)
+    const rated = reviewed.winrates.filter((w) => w !== null).length
+    assert.ok(rated >= turns / 2, `the review's win rates fill the graph (${rated} of ${turns} positions)`)
+    assert.equal(reviewed.lines.filter((l) => l.length > 0).length, rated, 'a best line with each win rate')
+    assert.equal(await page.$$eval('#graph .graph-point', (p) => p.length), rated, 'one point of the graph each')
+    // The move list shows a turn's win rate after it (the next position's) and its best line before it.
+    const rates = await page.$$eval('#moves li:not(.variations) .rate', (r) => r.length)
+    assert.equal(rates, reviewed.winrates.slice(1).filter((w) => w !== null).length, "the move list's rates")
+    const firstLine = reviewed.lines.findIndex((l) => l.length > 0)
+    assert.ok(firstLine >= 0, 'the review gives best lines')
+    const lineTitle = await page.$eval(`#moves li:not(.variations):nth-of-type(${firstLine + 1})`, (li) => li.title)
+    assert.ok(lineTitle.includes(`best line before it: 1. ${reviewed.lines[firstLine][0]}`), lineTitle)
+    assert.match(await page.$eval('#review-state', (e) => e.textContent), new RegExp(`^Reviewed by thinker: ${turns} positions$`))
+    await page.screenshot({path: path.join(shots, 'review.png')})
+    // The saved record carries the review's win rates and best lines.
+    const saved = await page.evaluate(async (u) => (await fetch(u)).text(), `/api/games/${gameId}/record`)
+    assert.ok(/\{[^}]*\d%\/\d+[^}]*pv=[^}]+\}/.test(saved), 'the record has win rates and best lines')
+    // Stop: a review of 5 s a position ends at once, its engine too.
+    const idle = children()
+    await page.$eval('#review-seconds', (input) => { input.value = '5' })
+    await page.click('#review')
+    await until(() => document.body.dataset.review === 'running' && document.getElementById('review').textContent === 'Stop review')
+    await page.click('#review')
+    await until(() => document.body.dataset.review === 'ended')
+    assert.match(await page.$eval('#review-state', (e) => e.textContent), /stopped/)
+    const deadline = Date.now() + 20000
+    while (children() > idle) {
+      assert.ok(Date.now() < deadline, `the review's engine ends once stopped (${children()} processes, ${idle} before)`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    console.log(`review: ${turns} positions, ${rated} win rates in the graph, best lines in the move list; Stop ends its engine`)
+
     // ---- a phone: the dialog and the game fit its screen ----
     const phone = await browser.newPage()
+    phone.setDefaultTimeout(60000)
     await phone.setViewport({width: 390, height: 844, isMobile: true, hasTouch: true})
     watch(phone, 'phone')
     page = phone
@@ -296,7 +351,7 @@ async function main() {
     const last = await phone.evaluate(() => document.body.dataset.game)
     await phone.$eval('#start', (b) => b.scrollIntoView())
     await phone.tap('#start')
-    await phone.waitForFunction((g) => document.body.dataset.game !== g, {timeout: 20000}, last)
+    await phone.waitForFunction((g) => document.body.dataset.game !== g, {timeout: 60000}, last)
     await phone.waitForSelector('#board svg .hit')
     assert.equal(await fits('#board'), '', 'the board fits the screen')
     assert.equal(await fits('#eval-bar'), '', 'the evaluation bar fits beside it')
@@ -306,7 +361,7 @@ async function main() {
     assert.ok(stacked, 'the panel comes under the board')
     const hit = await phone.$('#board .hit[data-square="d4"]')
     await hit.tap()
-    await phone.waitForFunction(() => document.querySelectorAll('#moves li').length === 1, {timeout: 20000})
+    await phone.waitForFunction(() => document.querySelectorAll('#moves li').length === 1, {timeout: 60000})
     await phone.screenshot({path: path.join(shots, 'phone-game.png'), fullPage: true})
     console.log('phone: the dialog, the board and the bar fit 390 × 844; a turn by a tap')
 

@@ -77,6 +77,10 @@ class Engine {
   }
 }
 
+// The longest a test waits for the page or the server to reach a state (a wait for a state, never
+// a fixed sleep): far more than any takes on a loaded machine.
+const STATE_WAIT = 60000
+
 async function main() {
   const engineCommand = `veletas=${veletas} --playouts 200 --seed 7`
   const crashCommand = `crasher=${fake} --seed 3 --crash-at 2`
@@ -99,6 +103,7 @@ async function main() {
   try {
     // (`page` is the tab the helpers below act on: a second tab takes its place a while.)
     let page = await browser.newPage()
+    page.setDefaultTimeout(60000)
     await page.setViewport({width: 1200, height: 820})
     page.on('console', (msg) => { if (msg.type() === 'error' || msg.type() === 'warn') problems.push(`console: ${msg.text()}`) })
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`))
@@ -122,7 +127,7 @@ async function main() {
     // Waits until the server runs at most `most` engine processes.
     const enginesEnd = async (most, label) => {
       let count = engineProcesses()
-      for (let i = 0; i < 300 && count > most; i++) {
+      for (const deadline = Date.now() + STATE_WAIT; Date.now() < deadline && count > most;) {
         await new Promise((r) => setTimeout(r, 50))
         count = engineProcesses()
       }
@@ -145,7 +150,7 @@ async function main() {
     figures.board = Date.now() - t2
     figures.total = Date.now() - t0
     // The page follows the game by its stream of Server-Sent Events, not by polling.
-    await page.waitForFunction(() => document.body.dataset.updates === 'events', {timeout: 5000})
+    await page.waitForFunction(() => document.body.dataset.updates === 'events', {timeout: STATE_WAIT})
 
     const view = () => page.evaluate(() => {
       const pieces = {}
@@ -184,6 +189,20 @@ async function main() {
     }
     // The page's board against `loadgame` + `position` of the record the page saves.
     let checked = 0
+    // The best candidate hovered draws its line: the list may be drawn anew by a late report or
+    // poll after the mouse entered its row, so the row under the mouse is entered again (as the
+    // mouse would) until the line is drawn and listed.
+    const hoveredLine = async (label) => {
+      await page.waitForFunction(() => {
+        const drawn = () => document.querySelectorAll('#board .pv-spot').length > 0 && document.getElementById('pv').textContent !== ''
+        const row = document.querySelector('#analysis tbody tr')
+        if (!drawn() && row) row.dispatchEvent(new MouseEvent('mouseenter'))
+        return drawn()
+      }, {timeout: STATE_WAIT, polling: 100}).catch(async (e) => {
+        const dump = await page.evaluate(() => document.getElementById('analysis-area').innerHTML)
+        assert.fail(`${label}: ${e.message}: ${dump}`)
+      })
+    }
     const checkBoard = async (where) => {
       const shown = await view()
       const text = await page.evaluate(async (href) => (await fetch(href)).text(), shown.save)
@@ -247,9 +266,9 @@ async function main() {
     // The record file's games, once it holds `count` of them.
     const recordedGames = async (count) => {
       let text = ''
-      for (let i = 0; i < 100 && (text.match(/\[Result /g) || []).length < count; i++) {
+      for (const deadline = Date.now() + STATE_WAIT; Date.now() < deadline && (text.match(/\[Result /g) || []).length < count;) {
         text = fs.existsSync(recordFile) ? fs.readFileSync(recordFile, 'utf8') : ''
-        await new Promise((r) => setTimeout(r, 50))
+        if ((text.match(/\[Result /g) || []).length < count) await new Promise((r) => setTimeout(r, 50))
       }
       return text
     }
@@ -319,29 +338,17 @@ async function main() {
         analysed = true
         await page.click('#analyse')
         await page.waitForFunction(() => document.querySelectorAll('#analysis tbody tr').length > 0 &&
-          document.querySelectorAll('#board .analysis-spot').length > 0, {timeout: 20000})
-        await new Promise((r) => setTimeout(r, 1500))
+          document.querySelectorAll('#board .analysis-spot').length > 0, {timeout: STATE_WAIT})
+        // A later report than the first (its visits grew): the analysis runs on.
+        const firstReport = await page.$eval('#analysis-state', (e) => e.textContent)
+        await page.waitForFunction((t) => document.getElementById('analysis-state').textContent !== t,
+          {timeout: STATE_WAIT}, firstReport)
         // The list is drawn anew at every report: hover once the analysis is stopped.
         await page.click('#analyse')
         await page.waitForFunction(() => !/…/.test(document.getElementById('analysis-state').textContent) &&
-          document.querySelectorAll('#analysis tbody tr').length > 0, {timeout: 20000})
-        for (let i = 0; ; i++) {
-          try {
-            await page.hover('#analysis tbody tr')
-            await page.waitForFunction(() => document.getElementById('pv').textContent !== '' &&
-              document.querySelectorAll('#board .pv-spot').length > 0, {timeout: 2000})
-            break
-          } catch (e) {
-            if (i >= 5) {
-              const dump = await page.evaluate(async () => {
-                const id = document.body.dataset.game
-                const game = await (await fetch(`/api/games/${id}`)).json()
-                return JSON.stringify({analysis: game.analysis, moves: game.moves, html: document.getElementById('analysis-area').innerHTML})
-              })
-              assert.fail(`hovering the best candidate: ${e.message}: ${dump}`)
-            }
-          }
-        }
+          document.querySelectorAll('#analysis tbody tr').length > 0, {timeout: STATE_WAIT})
+        await page.hover('#analysis tbody tr')
+        await hoveredLine('hovering the best candidate')
         await page.screenshot({path: path.join(shots, 'analysis.png')})
         await page.mouse.move(1, 1)
         state = await view()
@@ -467,7 +474,8 @@ async function main() {
     {timeout: 60000, polling: 20})
     await page.screenshot({path: path.join(shots, 'thinking.png')})
     const thinkers = new Set()
-    for (let i = 0; i < 400 && !/wins/.test(await page.$eval('#status', (e) => e.textContent)); i++) {
+    for (const deadline = Date.now() + 4 * STATE_WAIT; Date.now() < deadline && thinkers.size < 2 &&
+      !/wins/.test(await page.$eval('#status', (e) => e.textContent));) {
       const who = await page.$eval('#analysis-state', (e) => e.textContent)
       const colour = await page.evaluate(() => document.querySelector('.player.to-move')?.id)
       if (/thinking/.test(who) && colour) thinkers.add(colour)
@@ -486,7 +494,7 @@ async function main() {
     // The view may be drawn again (a live update after the game's end) between finding the graph
     // and measuring it: a detached element has no box, so look again until one has.
     let box = null
-    for (let i = 0; i < 100 && !box; i++) {
+    for (const deadline = Date.now() + STATE_WAIT; Date.now() < deadline && !box;) {
       const graph = await page.$('#graph svg')
       box = graph && await graph.boundingBox()
       if (!box) await new Promise((r) => setTimeout(r, 40))
@@ -504,25 +512,18 @@ async function main() {
     assert.deepEqual((await view()).pieces, parsePieces(browsed), `the board after turn ${turn}`)
     // Analyse the browsed position, hover its best turn: the line drawn on the board.
     await page.click('#analyse')
-    await page.waitForFunction(() => document.querySelectorAll('#analysis tbody tr').length > 0, {timeout: 20000})
-    await new Promise((r) => setTimeout(r, 1000))
+    await page.waitForFunction(() => document.querySelectorAll('#analysis tbody tr').length > 0, {timeout: STATE_WAIT})
+    const firstReport = await page.$eval('#analysis-state', (e) => e.textContent)
+    await page.waitForFunction((t) => document.getElementById('analysis-state').textContent !== t, {timeout: STATE_WAIT}, firstReport)
     await page.click('#analyse')
-    await page.waitForFunction(() => !/…/.test(document.getElementById('analysis-state').textContent), {timeout: 5000})
+    await page.waitForFunction(() => !/…/.test(document.getElementById('analysis-state').textContent), {timeout: STATE_WAIT})
       .catch(async (e) => {
         const dump = await page.evaluate(() => [document.getElementById('analysis-state').textContent,
           document.getElementById('analyse').getAttribute('aria-pressed'), document.body.dataset.browse])
         throw new Error(`${e.message}: ${JSON.stringify(dump)}`)
       })
-    // The list may be drawn anew by a late poll: hover again if the row went away.
-    for (let i = 0; ; i++) {
-      try {
-        await page.hover('#analysis tbody tr')
-        await page.waitForFunction(() => document.querySelectorAll('#board .pv-spot').length > 0, {timeout: 2000})
-        break
-      } catch (e) {
-        assert.ok(i < 5, `hovering the best candidate of the browsed position: ${e.message}`)
-      }
-    }
+    await page.hover('#analysis tbody tr')
+    await hoveredLine('hovering the best candidate of the browsed position')
     await page.screenshot({path: path.join(shots, 'graph-browse.png')})
     await page.mouse.move(1, 1)
     await page.keyboard.press('End')
@@ -542,7 +543,7 @@ async function main() {
     const beforeSaved = await page.evaluate(() => document.body.dataset.game)
     await page.click('#start')
     await page.waitForFunction((g) => document.body.dataset.game !== g, {}, beforeSaved)
-    await page.waitForFunction((n) => Number(document.body.dataset.graphPoints) === n, {timeout: 5000}, rated.length)
+    await page.waitForFunction((n) => Number(document.body.dataset.graphPoints) === n, {timeout: STATE_WAIT}, rated.length)
     await page.screenshot({path: path.join(shots, 'loaded-graph.png')})
     await page.$eval('textarea[name=start]', (t) => { t.value = '' })
     console.log(`saved and loaded again: ${rated.length} win rates in the record, as many graph points`)
@@ -616,16 +617,16 @@ async function main() {
     // Stop match: the game being played is closed (no result, not recorded), no other starts.
     await newGame('7', 'classic', '3', '0', {games: '2'})
     await page.waitForFunction(() => /thinking/.test(document.querySelector('.player.to-move .flag')?.textContent || ''),
-      {timeout: 10000})
+      {timeout: STATE_WAIT})
     await page.click('#stop-match')
     await page.waitForFunction(() => / stopped$/.test(document.body.dataset.series) &&
       /Closed before its end/.test(document.getElementById('status').textContent))
     assert.match(await page.$eval('#series-text', (e) => e.textContent), /^Match, stopped after 0 of 2 games: thinker 0 – 0 veletas$/)
-    await new Promise((r) => setTimeout(r, 300))
-    assert.equal((fs.readFileSync(recordFile, 'utf8').match(/\[Result /g) || []).length, recordedBefore + 3,
-      'the stopped game is not recorded')
     // No engine outlives its game, a stopped one's neither (nor is left a zombie).
     await enginesEnd(0, 'after Stop match')
+    // (A game is recorded when it ends, before its engines are: none was, once they are gone.)
+    assert.equal((fs.readFileSync(recordFile, 'utf8').match(/\[Result /g) || []).length, recordedBefore + 3,
+      'the stopped game is not recorded')
 
     // ---- every game has its address: a reload and a second tab go on with the game ----
     await newGame('7', 'classic', 'person', '0')
@@ -634,7 +635,7 @@ async function main() {
     const gameId = await page.evaluate(() => document.body.dataset.game)
     assert.equal(await page.evaluate(() => location.hash), `#/games/${gameId}`, "the game's address")
     await page.reload({waitUntil: 'load'})
-    await page.waitForFunction((g) => document.body.dataset.game === g, {timeout: 10000}, gameId)
+    await page.waitForFunction((g) => document.body.dataset.game === g, {timeout: STATE_WAIT}, gameId)
     assert.deepEqual((await settled()).moves, state.moves, 'the reloaded page shows the game')
     assert.equal(await page.$('dialog[open]'), null, 'no dialog after a reload')
     await playTurn(null)
@@ -642,11 +643,12 @@ async function main() {
     await checkBoard('after a reload, a turn and the answer')
     const first = page
     const second = await browser.newPage()
+    second.setDefaultTimeout(60000)
     await second.setViewport({width: 1366, height: 768})
     second.on('pageerror', (e) => problems.push(`page error (second tab): ${e.message}`))
     second.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console (second tab): ${msg.text()}`) })
     await second.goto(`${server.url}#/games/${gameId}`, {waitUntil: 'load'})
-    await second.waitForFunction((n) => document.querySelectorAll('#moves li').length === n, {timeout: 10000},
+    await second.waitForFunction((n) => document.querySelectorAll('#moves li').length === n, {timeout: STATE_WAIT},
       state.moves.length)
     // A turn in the second tab: the first follows it.
     page = second
@@ -655,7 +657,7 @@ async function main() {
     await checkBoard('a turn in a second tab')
     await second.screenshot({path: path.join(shots, 'second-tab.png')})
     page = first
-    await page.waitForFunction((n) => document.querySelectorAll('#moves li').length === n, {timeout: 10000},
+    await page.waitForFunction((n) => document.querySelectorAll('#moves li').length === n, {timeout: STATE_WAIT},
       state.moves.length)
     // The start page lists the open games; a click goes back to one.
     await second.goto(server.url, {waitUntil: 'load'})
@@ -718,7 +720,7 @@ async function main() {
     await page.screenshot({path: path.join(shots, 'position-setup-refused.png')})
     await place('b2')
     const setUp = '7/7/2s4/7/4s2/1s5/7 b'
-    await page.waitForFunction((p) => document.body.dataset.editor === p, {timeout: 5000}, setUp).catch(async (e) => {
+    await page.waitForFunction((p) => document.body.dataset.editor === p, {timeout: STATE_WAIT}, setUp).catch(async (e) => {
       throw new Error(`${e.message}: the editor has ${await page.evaluate(() => document.body.dataset.editor + ' / ' + document.getElementById('editor-string').value + ' / ' + document.getElementById('editor-verdict').textContent)}`)
     })
     await page.screenshot({path: path.join(shots, 'position-setup.png')})
@@ -756,6 +758,7 @@ async function main() {
 
     // ---- a browser without EventSource: the page polls, and the engine's turn still shows ----
     const polling = await browser.newPage()
+    polling.setDefaultTimeout(60000)
     polling.on('pageerror', (e) => problems.push(`page error (polling): ${e.message}`))
     polling.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console (polling): ${msg.text()}`) })
     await polling.evaluateOnNewDocument(() => { delete window.EventSource })
@@ -768,7 +771,7 @@ async function main() {
     await polling.select('select[name=black]', '2')
     await polling.select('select[name=white]', 'person')
     await polling.click('#start')
-    await polling.waitForFunction(() => document.querySelectorAll('#moves li').length >= 1, {timeout: 10000})
+    await polling.waitForFunction(() => document.querySelectorAll('#moves li').length >= 1, {timeout: STATE_WAIT})
     assert.notEqual(await polling.evaluate(() => document.body.dataset.updates), 'events', 'without a stream, polled')
     await polling.close()
 

@@ -294,9 +294,16 @@ async function main() {
     await graphPage.waitForSelector('body[data-ready="true"]')
     assert.equal(await graphPage.$eval('#graph', (g) => g.hidden), false, 'the graph is shown')
     assert.equal(await graphPage.$eval('#graph-line', (l) => Number(l.dataset.points)), k, 'one point per rated turn')
-    // Turn 3 is Black's: 7.5% for Black; turn 4 White's 14.5%: 85.5% for Black.
-    assert.match(await graphPage.$eval('.mv[data-turn="3"]', (m) => m.title), /^Black 7\.50% \(10 visits\), /)
-    assert.match(await graphPage.$eval('.mv[data-turn="4"]', (m) => m.title), /^Black 85\.50% \(20 visits\), /)
+    // Turn 3 is Black's: 7.5% for Black; turn 4 White's 14.5%: 85.5% for Black (each the chance in
+    // the position before the turn).
+    assert.match(await graphPage.$eval('.mv[data-turn="3"]', (m) => m.title), /^Black 7\.50% before it \(10 visits\), /)
+    assert.match(await graphPage.$eval('.mv[data-turn="4"]', (m) => m.title), /^Black 85\.50% before it \(20 visits\), /)
+    // Each turn's win rate is drawn at the position it is of, the one before the turn (after
+    // turn - 1 turns), as the GUI draws each position's: turn 3's at 2, the last's at turns - 1.
+    const drawnAt = (await graphPage.$eval('#graph-line', (l) => l.dataset.turns)).split(' ').map(Number)
+    assert.deepEqual(drawnAt, Array.from({length: k}, (_, i) => i + 2), 'the points sit at the positions before their turns')
+    assert.deepEqual(await graphPage.$$eval('#graph .graph-axis span', (s) => s.map((x) => x.textContent)),
+      ['100%', '75%', '50%', '25%', '0%'], 'the graph has a percentage axis')
     // The marks (crate::marks, the GUI's thresholds): turn 9 lost Black 49.5 - (100 - 56.5) = 6
     // points of its chance (?!), turn 10 lost White 56.5 - (100 - 63.5) = 20 (??); turn 3 gained.
     assert.equal(await graphPage.$eval('.mv[data-turn="9"] .turn-mark', (m) => m.textContent), '?!')

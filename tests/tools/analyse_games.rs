@@ -2,9 +2,10 @@
 //! `genmove_analyze` gives asked directly on the position before it (same engine, seed and
 //! budget); a review killed part way goes on when run again and ends as an uninterrupted one;
 //! shards hold the whole review's games; hostile records, outputs and engines are refused in
-//! one line; `veletas view` marks the turns of a reviewed game.
+//! one line; `veletas view` marks the turns of a reviewed game; the GUI's review of its open game
+//! gives the same win rates and best lines as `analyse-games` on that game with that engine.
 
-use std::io::Write as _;
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -292,4 +293,106 @@ fn the_viewer_marks_the_turns_of_a_reviewed_game() {
     let black_5 = if mover_of_5 == veletas_rules::Color::Black { 9000 } else { 1000 };
     let time = game.annotation(4).time.map_or(String::new(), |t| t.as_millis().to_string());
     assert!(page.contains(&format!(" {time},{black_5},100,4000,0 ")), "turn 5 is a blunder");
+    // The page carries each turn's best line, as the review wrote it (`-` where there is none).
+    let lines: Vec<String> = (0..game.moves.len())
+        .map(|i| game.annotation(i).best_line.map_or("-".to_string(), |l| l.turns().join(";")))
+        .collect();
+    assert!(lines.iter().any(|l| l != "-"), "the review wrote best lines");
+    assert!(page.contains(&format!(r#""{}""#, lines.join(" "))), "the page's best lines");
+}
+
+/// One request to a `veletas gui` at `address` (`HOST:PORT`): the answer's status and body.
+fn http(address: &str, method: &str, path: &str, body: &str) -> (u16, String) {
+    let mut stream = std::net::TcpStream::connect(address).expect("the server listens");
+    stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("a whole answer");
+    let (head, body) = answer.split_once("\r\n\r\n").expect("a head and a body");
+    let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).expect("a status");
+    (status, body.to_string())
+}
+
+#[test]
+fn the_guis_review_gives_the_win_rates_and_lines_of_analyse_games() {
+    let dir = scratch!("gui");
+    let record = played(&dir, 1);
+    let out_path = dir.join("reviewed.txt");
+    let args = [record.to_str().unwrap(), "--engine", &engine(), "--movetime", "5", "-o", out_path.to_str().unwrap()];
+    let out = review(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let reviewed = games_of(&out_path).remove(0);
+
+    let mut child = Command::new(VELETAS)
+        .args(["gui", "--no-browser", "--port", "0", "--engine", &format!("reviewer={}", engine())])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("veletas gui starts");
+    let mut url = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut url).unwrap();
+    let address = url.trim().trim_start_matches("http://").trim_end_matches('/').to_string();
+    let result = std::panic::catch_unwind(|| {
+        let text = std::fs::read_to_string(&record).unwrap();
+        let new = serde_json::json!({"size": 7, "rules": "classic", "black": null, "white": null, "start": text});
+        let (status, answer) = http(&address, "POST", "/api/games", &new.to_string());
+        assert_eq!(status, 201, "{}", veletas::rules::quoted_to(&answer, 200));
+        let id = serde_json::from_str::<serde_json::Value>(&answer).unwrap()["id"].as_u64().unwrap();
+        let (status, answer) =
+            http(&address, "POST", &format!("/api/games/{id}/review"), r#"{"engine":0,"seconds":5}"#);
+        assert_eq!(status, 200, "{answer}");
+        // A second review while one runs is refused.
+        let (status, _) = http(&address, "POST", &format!("/api/games/{id}/review"), r#"{"engine":0,"seconds":5}"#);
+        assert_eq!(status, 409);
+        let deadline = Instant::now() + Duration::from_secs(300);
+        let view = loop {
+            let (_, answer) = http(&address, "GET", &format!("/api/games/{id}"), "");
+            let view: serde_json::Value = serde_json::from_str(&answer).unwrap();
+            if view["review"]["running"] == false {
+                break view;
+            }
+            assert!(Instant::now() < deadline, "the review ends: {}", view["review"]);
+            std::thread::sleep(Duration::from_millis(100));
+        };
+        let turns = reviewed.moves.len();
+        assert_eq!(view["review"]["error"], serde_json::Value::Null, "{}", view["review"]);
+        assert_eq!(view["review"]["done"], turns);
+        let (_, saved) = http(&address, "GET", &format!("/api/games/{id}/record"), "");
+        let saved = parse_records(&saved).unwrap().remove(0);
+        assert_eq!(saved.moves, reviewed.moves);
+        let mut searched = 0;
+        let mut game = Game::from_position(reviewed.start_position().unwrap());
+        for turn in 0..turns {
+            let (gui, cli) = (saved.annotation(turn), reviewed.annotation(turn));
+            assert_eq!(gui.evaluation, cli.evaluation, "turn {}: the win rate and visits", turn + 1);
+            assert_eq!(gui.best_line, cli.best_line, "turn {}: the best line", turn + 1);
+            // The graph's point of the position before the turn is Black's chance by it, and
+            // the move list's line its best line.
+            if let Some(e) = cli.evaluation {
+                let point = view["winrates"][turn].as_f64().expect("a point of the graph");
+                let black = match game.position().side_to_move() {
+                    veletas::rules::Color::Black => e.winrate.probability(),
+                    veletas::rules::Color::White => 1.0 - e.winrate.probability(),
+                };
+                assert!((point - black).abs() < 1e-9, "turn {}: {point} against {black}", turn + 1);
+                let line: Vec<String> = serde_json::from_value(view["lines"][turn].clone()).unwrap();
+                assert_eq!(Some(line.as_slice()), cli.best_line.as_ref().map(|l| l.turns()), "turn {}", turn + 1);
+                searched += 1;
+            }
+            let mv: Move = game.position().parse_move(&reviewed.moves[turn]).unwrap();
+            game.play(mv).unwrap();
+        }
+        assert!(searched + 2 >= turns, "every turn but the setups has a win rate ({searched} of {turns})");
+    });
+    let _ = child.kill();
+    let _ = child.wait();
+    if let Err(panic) = result {
+        std::panic::resume_unwind(panic);
+    }
 }

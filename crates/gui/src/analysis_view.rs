@@ -51,23 +51,45 @@ pub struct TurnAnalysis {
 
 impl TurnAnalysis {
     /// The analysis a record's annotation of a turn stands for: `engine`, the player of the
-    /// turn, gave its move `mv` the win rate and visits of `evaluation`.
+    /// turn, gave its move `mv` the win rate and visits of `evaluation`, and `best_line` from
+    /// there if the record has one (its first turn is then the candidate).
     pub fn recorded(
         to_move: Color,
         engine: String,
         turn: usize,
         mv: String,
         evaluation: veletas_rules::record::Evaluation,
+        best_line: Option<&veletas_rules::record::BestLine>,
     ) -> TurnAnalysis {
+        // A reviewed record's line starts with the turn its engine found best, not the one played.
+        let pv = match best_line {
+            Some(line) => line.turns().to_vec(),
+            None => vec![mv],
+        };
         let candidate = ReportedCandidate {
-            mv: mv.clone(),
+            mv: pv[0].clone(),
             visits: evaluation.visits,
             winrate: evaluation.winrate.probability(),
-            pv: vec![mv],
+            pv,
         };
         let view = AnalysisView { engine, turn, candidates: vec![candidate], ..Default::default() };
         // Run 0 of no kind: every analysis started is numbered from 1, and replaces it.
         TurnAnalysis { to_move, view, run: (Kind::Request, 0) }
+    }
+
+    /// The analysis a review found of the position before turn `turn`, `to_move` to move
+    /// there: its one candidate the turn `engine` chose, with its best line; `None` where the
+    /// engine reported no search.
+    pub fn reviewed(
+        to_move: Color,
+        engine: String,
+        turn: usize,
+        found: &veletas_tools::review::PositionReview,
+    ) -> Option<TurnAnalysis> {
+        let evaluation = found.evaluation?;
+        let line = found.best_line.as_ref();
+        let first = line.map(|l| l.turns()[0].clone()).unwrap_or_default();
+        Some(TurnAnalysis::recorded(to_move, engine, turn, first, evaluation, line))
     }
 
     /// Black's chance of winning by the best candidate, if there is one.
@@ -115,9 +137,16 @@ pub fn recorded(
     let mut replay = Game::from_position(game.start().clone());
     for (turn, mv) in game.moves().enumerate() {
         let to_move = replay.position().side_to_move();
-        if let Some(evaluation) = record.annotation(turn).evaluation {
-            let engine = record.player(to_move).unwrap_or("?").to_string();
-            analyses.insert(turn, TurnAnalysis::recorded(to_move, engine, turn, mv.to_string(), evaluation));
+        let annotation = record.annotation(turn);
+        if let Some(evaluation) = annotation.evaluation {
+            // A reviewed record's figures are its reviewing engine's.
+            let engine = record
+                .tag(veletas_rules::record::tag::ANALYSIS_ENGINE)
+                .or(record.player(to_move))
+                .unwrap_or("?")
+                .to_string();
+            let line = annotation.best_line.as_ref();
+            analyses.insert(turn, TurnAnalysis::recorded(to_move, engine, turn, mv.to_string(), evaluation, line));
         }
         let _ = replay.play(mv);
     }

@@ -17,6 +17,7 @@ pub mod events;
 pub mod http;
 pub mod new_game;
 pub mod registry;
+pub mod review;
 pub mod series;
 pub mod series_view;
 pub mod server;

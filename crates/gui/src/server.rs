@@ -123,6 +123,20 @@ struct PlayBody {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct ReviewBody {
+    #[serde(default)]
+    engine: usize,
+    /// The seconds per position.
+    #[serde(default = "default_review_seconds")]
+    seconds: f64,
+}
+
+fn default_review_seconds() -> f64 {
+    1.0
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct AnalyseBody {
     #[serde(default)]
     engine: usize,
@@ -380,6 +394,14 @@ impl App {
             },
             ("POST", ["analyse", "stop"]) => {
                 analysis::stop(&mut lock(game));
+                Ok(())
+            }
+            ("POST", ["review"]) => match serde_json::from_str::<ReviewBody>(body) {
+                Ok(ReviewBody { engine, seconds }) => crate::review::start(game, &self.settings, engine, seconds),
+                Err(e) => Err(Refusal::Bad(malformed("review request", &e))),
+            },
+            ("POST", ["review", "stop"]) => {
+                crate::review::stop(&mut lock(game));
                 Ok(())
             }
             ("POST", ["resign"]) => lock(game).resign(),

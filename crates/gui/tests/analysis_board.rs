@@ -217,3 +217,38 @@ fn a_game_won_on_the_board_says_which_claim_decided_it() {
     }
     panic!("the game did not end");
 }
+
+#[test]
+fn a_review_is_refused_when_it_cannot_run_and_says_why_it_ended() {
+    // An engine that greets and answers every other command with an empty success: it lists
+    // no genmove_analyze.
+    let arms = r#"protocol_version) printf "=%s 2\n\n" "$id";; name) printf "=%s plain\n\n" "$id";;"#;
+    let server = start(&[&scripted("plain", arms)]);
+    let empty = person_game(&server, &[]);
+    let (status, answer) = post(&server, &format!("{empty}/review"), r#"{"engine": 0}"#);
+    assert_eq!(status, 409, "{answer}");
+    assert!(answer["error"].as_str().unwrap().contains("no turn to review"), "{answer}");
+    let path = person_game(&server, &["d4", "b2,f6"]);
+    for (body, says) in [
+        (r#"{"engine": 3}"#, "there is no engine 3"),
+        (r#"{"engine": 0, "seconds": 0}"#, "from 0.05 to 60 seconds"),
+        (r#"{"engine": 0, "seconds": 61}"#, "from 0.05 to 60 seconds"),
+        (r#"{"engine": 0, "depth": 3}"#, "malformed review request"),
+    ] {
+        let (status, answer) = post(&server, &format!("{path}/review"), body);
+        assert_eq!(status, 400, "{body}: {answer}");
+        assert!(answer["error"].as_str().unwrap().contains(says), "{body}: {answer}");
+    }
+    let (status, answer) = post(&server, &format!("{path}/review"), r#"{"engine": 0, "seconds": 0.1}"#);
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["review"]["total"], 2);
+    let ended = wait_for(&server, &path, "the review ends", |g| g["review"]["running"] == false);
+    let error = ended["review"]["error"].as_str().unwrap_or_default();
+    assert!(error.contains("does not list genmove_analyze"), "{}", ended["review"]);
+    assert_eq!(ended["review"]["done"], 0);
+    assert_eq!(ended["winrates"], json!([null, null, null]), "nothing reviewed, nothing in the graph");
+    // Stop with no review running changes nothing.
+    let (status, answer) = post(&server, &format!("{path}/review/stop"), "{}");
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["review"], ended["review"]);
+}

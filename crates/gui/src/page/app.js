@@ -457,6 +457,20 @@ function render() {
       li.appendChild(rate)
       li.title += `; Black's chance then ${(after * 100).toFixed(1)}%`
     }
+    // The engine's best line from the position before the turn (its analysis, a review's or a record's).
+    const best = game.lines && game.lines[i]
+    if (best && best.length > 0) {
+      const line = best.map((m, k) => `${k + 1}. ${m}`).join('  ')
+      li.title += `; best line before it: ${line}`
+      li.dataset.line = best.join(' ')
+      if (state.browse && state.browse.turn === i + 1 && state.browse.moves.length === 0) {
+        const shownLine = document.createElement('div')
+        shownLine.className = 'best-line'
+        shownLine.textContent = `best line before it: ${line}`
+        li.appendChild(shownLine)
+        li.classList.add('with-line')
+      }
+    }
     if (before !== null && before !== undefined && after !== null && after !== undefined) {
       const lost = mover === 'black' ? before - after : after - before
       // The thresholds are the server's (veletas_tools::marks, the ones `veletas view` marks with).
@@ -491,6 +505,7 @@ function render() {
   document.body.dataset.browse = state.browse ? String(state.browse.turn) : ''
   document.body.dataset.line = state.browse ? state.browse.moves.join(' ') : ''
   renderAnalysis()
+  renderReview()
   renderEvalBar()
   drawGraph()
   keepAnalysing()
@@ -574,6 +589,41 @@ async function toggleAnalysis() {
     }
   }
   render()
+}
+
+// ---- the whole-game review ----
+
+// The review's button (Review game, or Stop review while it runs) and its progress.
+function renderReview() {
+  const game = state.game
+  const review = game.review
+  const running = !!(review && review.running)
+  const button = $('review')
+  button.textContent = running ? 'Stop review' : 'Review game'
+  button.setAttribute('aria-pressed', String(running))
+  button.classList.toggle('on', running)
+  button.disabled = !running && game.moves.length === 0
+  $('review-state').textContent = !review ? ''
+    : running ? `${review.engine} reviews the game: ${review.done} of ${review.total} positions`
+      : review.error ? `${review.engine}'s review: ${review.error} (${review.done} of ${review.total} positions)`
+        : `Reviewed by ${review.engine}: ${review.total} positions`
+  document.body.dataset.review = !review ? '' : running ? 'running' : review.error ? 'ended' : 'done'
+  document.body.dataset.reviewed = review ? String(review.done) : ''
+}
+
+// Starts a review of the game with the engine chosen for analyses, or stops the one running.
+async function toggleReview() {
+  const game = state.game
+  if (!game || state.busy) return
+  const running = !!(game.review && game.review.running)
+  try {
+    const seconds = parseFloat($('review-seconds').value)
+    const body = running ? {} : {engine: parseInt($('analysis-engine').value || '0', 10), seconds: seconds > 0 ? seconds : 1}
+    const changed = await api(`/api/games/${game.id}/review${running ? '/stop' : ''}`, body)
+    if (state.game && state.game.id === changed.id && changed.version >= state.game.version) showGame(changed)
+  } catch (e) {
+    refuse(e.message)
+  }
 }
 
 // Shows the server's view of the game. The turn being entered is kept unless the position
@@ -682,7 +732,8 @@ async function poll() {
 
 function schedulePoll(delay) {
   const running = (view) => view && view.analysis && view.analysis.running
-  const busy = state.game && (state.game.thinking || running(state.game) || (state.browse && running(state.browse.view)) ||
+  const reviewing = state.game && state.game.review && state.game.review.running
+  const busy = state.game && (state.game.thinking || running(state.game) || reviewing || (state.browse && running(state.browse.view)) ||
     matchGoesOn(state.game))
   const streamed = live && live.open
   clearTimeout(pollTimer)
@@ -884,6 +935,7 @@ async function main() {
   })
   $('cancel').addEventListener('click', cancelTurn)
   $('analyse').addEventListener('click', toggleAnalysis)
+  $('review').addEventListener('click', toggleReview)
   $('analysis-engine').addEventListener('change', () => { analysisAsked = null; keepAnalysing() })
   $('back-to-game').addEventListener('click', () => state.game && browse(state.game.moves.length))
   $('undo').addEventListener('click', () => command('undo'))
@@ -905,6 +957,7 @@ async function main() {
     else if (event.key === 'f') $('flip').click()
     else if (event.key === 'u') $('undo').click()
     else if (event.key === 'a') $('analyse').click()
+    else if (event.key === 'r') $('review').click()
     else if (event.key === 'Escape') cancelTurn()
     else if (state.game && event.key === 'ArrowLeft' && state.browse && state.browse.moves.length > 0) stepLine(-1)
     else if (state.game && event.key === 'ArrowRight' && state.browse && state.browse.moves.length > 0) stepLine(1)

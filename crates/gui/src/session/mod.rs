@@ -18,15 +18,17 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
-use veletas_rules::record::Evaluation;
+use veletas_rules::record::{BestLine, Evaluation};
 use veletas_rules::{Color, Game, Move};
 use veletas_tools::picture::svg::{self, Layout, SvgOptions};
 use veletas_tools::referee::clock::{Clock, TimeControl, format_seconds};
 use veletas_tools::referee::engine::{EngineClient, EngineCommand, Killer};
 use veletas_tools::referee::game::Termination;
+use veletas_tools::review::PositionReview;
 
 use crate::analysis_view::{AnalysisView, At, TurnAnalysis};
 use crate::new_game::NewGame;
+use crate::review::{ReviewState, ReviewView};
 use crate::series_view::{SeriesView, SharedSeries};
 use crate::steps::{self, Steps};
 use crate::variation::{self, VariationView};
@@ -81,8 +83,10 @@ struct TurnNote {
     /// The engine (its name) that played it, if one did: its analysis of the position
     /// before it gives the turn's win rate.
     engine: Option<String>,
-    /// The win rate and visits a loaded record gave the turn.
+    /// The win rate and visits a loaded record or a review gave the turn.
     evaluation: Option<Evaluation>,
+    /// The best line from the position before the turn a loaded record or a review gave.
+    best_line: Option<BestLine>,
 }
 
 /// Why a request about a game cannot be granted.
@@ -178,6 +182,8 @@ pub struct GameSession {
     pub(crate) refereed: bool,
     /// When a page last looked at the game (its stream of live updates, a request about it).
     pub(crate) seen_at: Instant,
+    /// The game's whole-game review, once one has started.
+    pub(crate) review: Option<ReviewState>,
 }
 
 /// The reason given to a game closed before its end (it has no result).
@@ -229,6 +235,10 @@ pub struct GameView {
     /// For each position of the game (0 to the number of turns), Black's chance of winning
     /// by the latest analysis of it, where there is one: the win-rate graph.
     pub winrates: Vec<Option<f64>>,
+    /// For each position of the game, the best line of its latest analysis (empty: none).
+    pub lines: Vec<Vec<String>>,
+    /// The game's whole-game review, once one has started.
+    pub review: Option<ReviewView>,
     /// When the last turn was played (an engine's: when its reply was read), in
     /// milliseconds since 1970; the page measures the delay to its drawing with it.
     pub moved_at: u64,
@@ -279,7 +289,12 @@ impl GameSession {
         let notes: Vec<TurnNote> = (0..first_turn)
             .map(|i| {
                 let annotation = loaded.as_ref().map(|r| r.annotation(i)).unwrap_or_default();
-                TurnNote { time: annotation.time, engine: None, evaluation: annotation.evaluation }
+                TurnNote {
+                    time: annotation.time,
+                    engine: None,
+                    evaluation: annotation.evaluation,
+                    best_line: annotation.best_line,
+                }
             })
             .collect();
         let analyses = loaded.as_ref().map(|r| crate::analysis_view::recorded(&game, r)).unwrap_or_default();
@@ -335,6 +350,7 @@ impl GameSession {
             closed: false,
             refereed: false,
             seen_at: Instant::now(),
+            review: None,
         })
     }
 
@@ -429,6 +445,13 @@ impl GameSession {
             status,
             analysis: self.analysis_of(self.game.moves().len()),
             winrates: self.winrates(),
+            lines: (0..=self.game.moves().len())
+                .map(|t| {
+                    let best = self.analyses.get(&t).and_then(|a| a.view.candidates.first());
+                    best.map(|c| c.pv.clone()).unwrap_or_default()
+                })
+                .collect(),
+            review: self.review.as_ref().map(|r| r.view.clone()),
             moved_at: self.moved_at,
             time_used: Color::ALL.map(|c| self.used[self.seat(c)]),
             turn_time: if self.is_over() { 0.0 } else { self.turn_started.elapsed().as_secs_f64() },
@@ -642,6 +665,7 @@ impl GameSession {
         }
         self.notes.truncate(turns);
         self.epoch += 1;
+        crate::review::stop(self);
         // The clocks as they were after the turn now last (or at the session's start).
         self.clock_history.truncate(turns.saturating_sub(self.first_turn) + 1);
         if let Some((clocks, used)) = self.clock_history.last() {
@@ -678,7 +702,7 @@ impl GameSession {
     pub(crate) fn turn_noted(&mut self, color: Color, took: Duration, evaluation: Option<Evaluation>) {
         let engine = self.engine_of(color).map(|_| self.names[self.seat(color)].clone());
         self.notes.resize(self.game.moves().len().saturating_sub(1), TurnNote::default());
-        self.notes.push(TurnNote { time: Some(took), engine, evaluation });
+        self.notes.push(TurnNote { time: Some(took), engine, evaluation, best_line: None });
         let seat = self.seat(color);
         self.used[seat] += took.as_secs_f64();
         self.turn_started = Instant::now();
@@ -702,6 +726,20 @@ impl GameSession {
     pub(crate) fn change_mark(&self) -> (u64, Option<String>) {
         let series = self.series.as_ref().map(|(series, number)| json_text(&lock(series).view(*number)));
         (self.version, series)
+    }
+
+    /// Keeps a review's figures of turn `turn` (from 0) as the turn's in the record (where
+    /// the engine reported a search).
+    pub(crate) fn note_review(&mut self, turn: usize, found: PositionReview) {
+        if found.evaluation.is_none() {
+            return;
+        }
+        if self.notes.len() <= turn {
+            self.notes.resize(turn + 1, TurnNote::default());
+        }
+        let note = &mut self.notes[turn];
+        note.evaluation = found.evaluation;
+        note.best_line = found.best_line;
     }
 
     /// Kills the game's engines (when the game is closed); a match whose game was being

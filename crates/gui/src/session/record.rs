@@ -1,7 +1,7 @@
 //! A game's record: the game so far as the record format writes it, with each turn's time
 //! and the win rate of the engine that played it.
 
-use veletas_rules::record::{Annotation, Evaluation, GameRecord, TimeControls, WinRate, tag};
+use veletas_rules::record::{Annotation, BestLine, Evaluation, GameRecord, TimeControls, WinRate, tag};
 use veletas_rules::{Color, Position, Rules};
 use veletas_tools::referee::game::Termination;
 
@@ -48,7 +48,11 @@ impl GameSession {
         record.moves = self.game.moves().map(|m| m.to_string()).collect();
         for (turn, note) in self.notes.iter().enumerate() {
             let mut annotation = note.time.map(Annotation::of_time).unwrap_or_default();
-            annotation.evaluation = note.evaluation.or_else(|| self.evaluation_of(turn, note.engine.as_deref()?));
+            let (evaluation, best_line) = match note.evaluation {
+                Some(evaluation) => (Some(evaluation), Some(note.best_line.clone())),
+                None => note.engine.as_deref().and_then(|e| self.evaluation_of(turn, e)).unzip(),
+            };
+            (annotation.evaluation, annotation.best_line) = (evaluation, best_line.flatten());
             record.set_annotation(turn, annotation);
         }
         record
@@ -56,12 +60,12 @@ impl GameSession {
 
     /// The win rate and visits of the best candidate of `engine`'s latest analysis of the
     /// position before turn `turn` (its thinking during the turn, or an analysis asked of
-    /// it): the turn's own estimate by the engine that played it.
-    fn evaluation_of(&self, turn: usize, engine: &str) -> Option<Evaluation> {
+    /// it), and its line: the turn's own estimate by the engine that played it.
+    fn evaluation_of(&self, turn: usize, engine: &str) -> Option<(Evaluation, Option<BestLine>)> {
         let analysis = self.analyses.get(&turn).filter(|a| a.view.engine == engine)?;
         let best = analysis.view.candidates.first()?;
         let winrate = WinRate::from_hundredths((best.winrate * 10_000.0).round().clamp(0.0, 10_000.0) as u16)?;
-        Some(Evaluation { winrate, visits: best.visits })
+        Some((Evaluation { winrate, visits: best.visits }, BestLine::lenient(&best.pv)))
     }
 
     /// The finished game's record, once: `None` while it goes on or once taken.

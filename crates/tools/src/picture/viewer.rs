@@ -89,7 +89,7 @@ impl Strings {
 }
 
 /// One game as the page's JSON array: `[file, black, white, result, termination, reason,
-/// frame, rules, start pieces, moves, changes, states, tags, annotations]`, where the names,
+/// frame, rules, start pieces, moves, changes, states, tags, annotations, best lines]`, where the names,
 /// the termination, the reason, the rules and the tags (name, value, name, value...) are
 /// indices in the page's table of strings. The result is the one the replay decides
 /// ([`GameRecord::check_against`]). The annotations are empty when the record has none,
@@ -97,7 +97,9 @@ impl Strings {
 /// milliseconds, Black's win rate in hundredths of a percent by the estimate of the engine
 /// that played the turn, its visits; how much the turn lowered its mover's chance, in
 /// hundredths of a point, and the index of its mark in the page's `marks`
-/// ([`marks::turn_losses`]); each part empty when not known).
+/// ([`marks::turn_losses`]); each part empty when not known). The best lines are empty when
+/// no turn has one, else one word per turn: `-`, or the turns of the engine's best line from
+/// the position before the turn joined by `;` (as the annotation's `pv=` writes them).
 #[derive(Serialize)]
 struct GameRow(
     usize,
@@ -113,6 +115,7 @@ struct GameRow(
     String,
     String,
     Vec<usize>,
+    String,
     String,
 );
 
@@ -143,6 +146,12 @@ fn game_json(
     }
     states.push(state(game.position()));
     let mut notes = Vec::new();
+    let mut lines = Vec::new();
+    if (0..record.moves.len()).any(|i| record.annotation(i).best_line.is_some()) {
+        for i in 0..record.moves.len() {
+            lines.push(record.annotation(i).best_line.map_or("-".to_string(), |l| l.turns().join(";")));
+        }
+    }
     if record.has_annotations() {
         let losses = marks::turn_losses(&marks::black_chances(record, &movers), &movers);
         for (i, (mover, loss)) in movers.iter().zip(losses).enumerate() {
@@ -175,6 +184,7 @@ fn game_json(
         states,
         tags,
         notes.join(" "),
+        lines.join(" "),
     ))
 }
 

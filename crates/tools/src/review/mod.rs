@@ -372,8 +372,8 @@ impl Review<'_> {
 }
 
 /// What the review says of one position: the engine's win rate of its best turn for the
-/// side to move and the visits behind it (none where it reported no search), and its best
-/// line from there (none where its report had none).
+/// side to move and the visits behind it, and its best line from there (neither where it
+/// reported no search; no line where its report had none).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PositionReview {
     /// The win rate and visits of the turn the engine chose.
@@ -438,8 +438,9 @@ impl Reviewer {
         let mut clock = Clock::new(TimeControl::MoveTime(self.timeout));
         let mut elapsed = Duration::ZERO;
         let played = self.engine.genmove(Ask::Analyze, &mut game.clone(), &mut clock, 0.0, &mut elapsed)?;
-        let best_line = match (&played.report, played.mv) {
-            (Some(report), Some(mv)) => best_line_of(report, &mv.to_string()),
+        // A line only with a search behind it (a turn chosen without one, `visits 0`, has none).
+        let best_line = match (&played.report, played.mv, played.evaluation) {
+            (Some(report), Some(mv), Some(_)) => best_line_of(report, &mv.to_string()),
             _ => None,
         };
         Ok(PositionReview { evaluation: played.evaluation, best_line })
