@@ -282,10 +282,15 @@ async function main() {
 
     // ---- the whole game reviewed: every position's win rate fills the move list and the graph ----
     const gameId = await data('game')
-    const children = () => {
-      const out = require('node:child_process').execFileSync('ps', ['-o', 'pid=', '--ppid', String(server.child.pid)])
-      return out.toString().trim().split(/\s+/).filter((p) => p !== '').length
-    }
+    // The server's child processes (its engines; a zombie is one too).
+    const children = () => fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).filter((entry) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === server.child.pid
+      } catch (e) {
+        return false
+      }
+    }).length
     await page.select('#analysis-engine', '1')
     await page.$eval('#review-seconds', (input) => { input.value = '0.2' })
     await page.click('#review')
