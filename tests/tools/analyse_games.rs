@@ -342,7 +342,7 @@ fn the_guis_review_gives_the_win_rates_and_lines_of_analyse_games() {
         let text = std::fs::read_to_string(&record).unwrap();
         let new = serde_json::json!({"size": 7, "rules": "classic", "black": null, "white": null, "start": text});
         let (status, answer) = http(&address, "POST", "/api/games", &new.to_string());
-        assert_eq!(status, 201, "{}", veletas::rules::quoted_to(&answer, 200));
+        assert_eq!(status, 201, "{}", veletas_rules::quoted_to(&answer, 200));
         let id = serde_json::from_str::<serde_json::Value>(&answer).unwrap()["id"].as_u64().unwrap();
         let (status, answer) =
             http(&address, "POST", &format!("/api/games/{id}/review"), r#"{"engine":0,"seconds":5}"#);
@@ -377,8 +377,8 @@ fn the_guis_review_gives_the_win_rates_and_lines_of_analyse_games() {
             if let Some(e) = cli.evaluation {
                 let point = view["winrates"][turn].as_f64().expect("a point of the graph");
                 let black = match game.position().side_to_move() {
-                    veletas::rules::Color::Black => e.winrate.probability(),
-                    veletas::rules::Color::White => 1.0 - e.winrate.probability(),
+                    veletas_rules::Color::Black => e.winrate.probability(),
+                    veletas_rules::Color::White => 1.0 - e.winrate.probability(),
                 };
                 assert!((point - black).abs() < 1e-9, "turn {}: {point} against {black}", turn + 1);
                 let line: Vec<String> = serde_json::from_value(view["lines"][turn].clone()).unwrap();

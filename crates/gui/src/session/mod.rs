@@ -235,7 +235,8 @@ pub struct GameView {
     /// For each position of the game (0 to the number of turns), Black's chance of winning
     /// by the latest analysis of it, where there is one: the win-rate graph.
     pub winrates: Vec<Option<f64>>,
-    /// For each position of the game, the best line of its latest analysis (empty: none).
+    /// For each position of the game, the best line of its latest analysis (empty: none), at
+    /// most [`BestLine::MAX_TURNS`] turns.
     pub lines: Vec<Vec<String>>,
     /// The game's whole-game review, once one has started.
     pub review: Option<ReviewView>,
@@ -448,7 +449,8 @@ impl GameSession {
             lines: (0..=self.game.moves().len())
                 .map(|t| {
                     let best = self.analyses.get(&t).and_then(|a| a.view.candidates.first());
-                    best.map(|c| c.pv.clone()).unwrap_or_default()
+                    // At most the turns a record keeps of a line (an engine's pv is not bounded).
+                    best.map(|c| c.pv.iter().take(BestLine::MAX_TURNS).cloned().collect()).unwrap_or_default()
                 })
                 .collect(),
             review: self.review.as_ref().map(|r| r.view.clone()),
