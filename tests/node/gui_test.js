@@ -347,7 +347,8 @@ async function main() {
         await page.click('#analyse')
         await page.waitForFunction(() => !/…/.test(document.getElementById('analysis-state').textContent) &&
           document.querySelectorAll('#analysis tbody tr').length > 0, {timeout: STATE_WAIT})
-        await page.hover('#analysis tbody tr')
+        // (The row may be drawn anew under the mouse: hoveredLine enters the new one.)
+        await page.hover('#analysis tbody tr').catch(() => {})
         await hoveredLine('hovering the best candidate')
         await page.screenshot({path: path.join(shots, 'analysis.png')})
         await page.mouse.move(1, 1)
@@ -522,7 +523,7 @@ async function main() {
           document.getElementById('analyse').getAttribute('aria-pressed'), document.body.dataset.browse])
         throw new Error(`${e.message}: ${JSON.stringify(dump)}`)
       })
-    await page.hover('#analysis tbody tr')
+    await page.hover('#analysis tbody tr').catch(() => {})
     await hoveredLine('hovering the best candidate of the browsed position')
     await page.screenshot({path: path.join(shots, 'graph-browse.png')})
     await page.mouse.move(1, 1)
