@@ -18,6 +18,7 @@ pub mod http;
 pub mod new_game;
 pub mod registry;
 pub mod review;
+pub mod review_view;
 pub mod series;
 pub mod series_view;
 pub mod server;

@@ -10,11 +10,11 @@
 use std::sync::Arc;
 use std::thread;
 
-use serde::Serialize;
 use veletas_rules::Game;
 use veletas_tools::review::{PositionReview, Reviewer};
 
 use crate::analysis_view::TurnAnalysis;
+use crate::review_view::{ReviewState, ReviewView};
 use crate::session::{GameSession, Refusal, Settings, SharedGame, lock};
 
 /// The longest time per position a review may ask for, in seconds.
@@ -22,30 +22,6 @@ pub const MAX_SECONDS: f64 = 60.0;
 
 /// The shortest time per position a review may ask for, in seconds.
 pub const MIN_SECONDS: f64 = 0.05;
-
-/// What the page is shown of the game's review.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct ReviewView {
-    /// The reviewing engine, as the page names it.
-    pub engine: String,
-    /// The positions analysed so far.
-    pub done: usize,
-    /// The positions to analyse: one before each turn the game had when the review started.
-    pub total: usize,
-    /// Whether it still runs.
-    pub running: bool,
-    /// Why it ended early, if it did (stopped, or the engine failed).
-    pub error: Option<String>,
-}
-
-/// A review of the game and the run that writes it (only that run updates it).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct ReviewState {
-    pub(crate) view: ReviewView,
-    pub(crate) run: u64,
-    /// Ends the review's engine process (Stop, turns taken back, the game closed).
-    pub(crate) killer: Option<veletas_tools::referee::engine::Killer>,
-}
 
 /// Starts a review of the game by engine `engine` (an index into the settings' engines),
 /// `seconds` per position; refused while one runs, for a game without turns, or for an
@@ -142,19 +118,6 @@ fn review(
     }
     reviewer.quit();
     result
-}
-
-/// Stops the game's review, if one runs: its engine is ended at once.
-pub fn stop(session: &mut GameSession) {
-    if let Some(review) = session.review.as_mut().filter(|r| r.view.running) {
-        review.run += 1;
-        review.view.running = false;
-        review.view.error = Some("stopped".into());
-        if let Some(killer) = review.killer.take() {
-            killer.kill();
-        }
-        session.version += 1;
-    }
 }
 
 impl GameSession {

@@ -401,7 +401,7 @@ impl App {
                 Err(e) => Err(Refusal::Bad(malformed("review request", &e))),
             },
             ("POST", ["review", "stop"]) => {
-                crate::review::stop(&mut lock(game));
+                lock(game).stop_review();
                 Ok(())
             }
             ("POST", ["resign"]) => lock(game).resign(),

@@ -28,7 +28,7 @@ use veletas_tools::review::PositionReview;
 
 use crate::analysis_view::{AnalysisView, At, TurnAnalysis};
 use crate::new_game::NewGame;
-use crate::review::{ReviewState, ReviewView};
+use crate::review_view::{ReviewState, ReviewView};
 use crate::series_view::{SeriesView, SharedSeries};
 use crate::steps::{self, Steps};
 use crate::variation::{self, VariationView};
@@ -667,7 +667,7 @@ impl GameSession {
         }
         self.notes.truncate(turns);
         self.epoch += 1;
-        crate::review::stop(self);
+        self.stop_review();
         // The clocks as they were after the turn now last (or at the session's start).
         self.clock_history.truncate(turns.saturating_sub(self.first_turn) + 1);
         if let Some((clocks, used)) = self.clock_history.last() {
@@ -728,6 +728,13 @@ impl GameSession {
     pub(crate) fn change_mark(&self) -> (u64, Option<String>) {
         let series = self.series.as_ref().map(|(series, number)| json_text(&lock(series).view(*number)));
         (self.version, series)
+    }
+
+    /// Stops the game's review, if one runs: its engine is ended at once.
+    pub fn stop_review(&mut self) {
+        if self.review.as_mut().is_some_and(ReviewState::stop) {
+            self.version += 1;
+        }
     }
 
     /// Keeps a review's figures of turn `turn` (from 0) as the turn's in the record (where
