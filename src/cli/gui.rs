@@ -1,4 +1,4 @@
-//! `veletas gui`: its options, turned into [`GuiSettings`], and the server run.
+//! `veletas gui`: its options, validated once into [`GuiSettings`], and the server run.
 
 use std::path::PathBuf;
 
@@ -38,23 +38,28 @@ pub struct GuiArgs {
     pub record: Option<PathBuf>,
 }
 
-impl From<GuiArgs> for GuiSettings {
-    fn from(args: GuiArgs) -> GuiSettings {
-        let GuiArgs { engines, engines_file, port, host, no_browser, record } = args;
-        GuiSettings { engines, engines_file, port, host, no_browser, record }
+impl GuiArgs {
+    /// The options validated once into the server's settings, `program` (this very program)
+    /// being the default engine and the program `veletas` names.
+    fn settings(self, program: &std::path::Path) -> Result<GuiSettings, GuiError> {
+        let GuiArgs { engines, engines_file, port, host, no_browser, record } = self;
+        Ok(GuiSettings::new(&engines, engines_file.as_deref(), program)?
+            .listening(&host, port)?
+            .with_record(record)
+            .with_browser(!no_browser))
     }
 }
 
 /// Runs `veletas gui`, offering this very program as the default engine.
 pub(super) fn gui(args: GuiArgs) -> Result<(), CommandError> {
     let program = std::env::current_exe().map_err(|e| failed("gui")(format!("cannot find this program: {e}")))?;
-    let settings = GuiSettings::from(args);
-    let gui = Gui::bind(&settings, &program).map_err(classified("gui"))?;
+    let settings = args.settings(&program).map_err(classified("gui"))?;
+    let gui = Gui::bind(&settings).map_err(classified("gui"))?;
     // Ctrl-C (and SIGTERM) end the serving; the games are closed and their engines ended.
     if let Err(e) = ctrlc::set_handler(gui.stopper()) {
         log::warn!("cannot catch Ctrl-C: {e}");
     }
-    gui.announce(settings.no_browser).map_err(classified("gui"))?;
+    gui.announce().map_err(classified("gui"))?;
     gui.serve();
     Ok(())
 }

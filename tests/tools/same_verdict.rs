@@ -111,9 +111,8 @@ const NEW_GAME: &str = r#"{"size": 7, "rules": "classic", "black": 0, "white": 1
 
 /// Runs `body` with the address of a GUI serving `engines` (`NAME=CMD`), then stops it.
 pub(crate) fn with_gui<T>(engines: Vec<String>, body: impl FnOnce(&str) -> T) -> T {
-    let settings =
-        GuiSettings { engines, engines_file: None, port: 0, host: "127.0.0.1".into(), no_browser: true, record: None };
-    let gui = Gui::bind(&settings, Path::new("/nonexistent/veletas")).unwrap();
+    let settings = GuiSettings::new(&engines, None, Path::new("/nonexistent/veletas")).unwrap().with_browser(false);
+    let gui = Gui::bind(&settings).unwrap();
     let address = gui.url.trim_start_matches("http://").split('/').next().unwrap().to_string();
     let stop = gui.stopper();
     let server = std::thread::spawn(move || gui.serve());

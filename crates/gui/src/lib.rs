@@ -23,127 +23,18 @@ pub mod series;
 pub mod series_view;
 pub mod server;
 pub mod session;
+pub mod settings;
 pub mod steps;
 pub mod variation;
 
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, ToSocketAddrs};
-use std::path::PathBuf;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
-use veletas_tools::referee::TimeControl;
-use veletas_tools::referee::engine::EngineCommand;
-use veletas_tools::referee::tournament::field::{self, EngineOptions};
-
 use crate::server::App;
-use crate::session::{EngineSpec, Settings};
+use crate::session::Settings;
 
-/// How `veletas gui` serves (the command line's `GuiSettings` become these).
-#[derive(Clone, Debug, PartialEq)]
-pub struct GuiSettings {
-    /// The engines the page may choose (`[NAME=]CMD ARGS`), after those of
-    /// `engines_file`; none in all: this program and its easy players (see [`engine_specs`]).
-    pub engines: Vec<String>,
-    /// An engines file (`--engines FILE`, as `veletas tournament` reads it).
-    pub engines_file: Option<PathBuf>,
-    /// The port to listen on (0: a free one).
-    pub port: u16,
-    /// The address to listen on; any other than loopback needs the token in the URL.
-    pub host: String,
-    /// Print the URL but open no browser.
-    pub no_browser: bool,
-    /// Append every finished game to this record file.
-    pub record: Option<PathBuf>,
-}
-
-/// The engines of `--engines FILE` (the engines file of `veletas tournament`, read by its
-/// own parser) then those of `--engine`, or, when there are none, our own engine
-/// (`program`) and its built-in easy players: `veletas` (the search, on the time the page
-/// gives each move, so that its thinking and win rates show), `greedy` and `random`. An
-/// engine without a name is named after its program's file name; the program `veletas` is
-/// `program`, this very one, installed or not.
-/// The notes are lines for stderr: the file's options the page does not use.
-pub fn engine_specs(args: &GuiSettings, program: &std::path::Path) -> Result<(Vec<EngineSpec>, Vec<String>), String> {
-    let (mut entries, each) = match &args.engines_file {
-        Some(path) => {
-            let (entries, each) = field::read_engines_file(path)?;
-            if entries.is_empty() {
-                return Err(format!("--engines {}: no [[engine]] in it", path.display()));
-            }
-            (entries, each)
-        }
-        None => (Vec::new(), EngineOptions::default()),
-    };
-    entries.extend(args.engines.iter().map(|text| field::entry_from_flag(text)));
-    if entries.is_empty() {
-        return Ok((default_engines(program), Vec::new()));
-    }
-    // The time control is the page's: the one given here only lets `resolve` check the file's.
-    let defs = field::resolve(&entries, &each, TimeControl::MoveTime(1.0))?;
-    let specs = defs
-        .into_iter()
-        .map(|def| {
-            let name = def.name.unwrap_or_else(|| {
-                std::path::Path::new(&def.command.program)
-                    .file_name()
-                    .map_or(def.command.program.clone(), |f| f.to_string_lossy().into_owned())
-            });
-            let mut command = def.command;
-            // `veletas` is this very program, installed or not.
-            if command.program == "veletas" {
-                command.program = program.display().to_string();
-            }
-            EngineSpec { name, command }
-        })
-        .collect();
-    let mut notes = Vec::new();
-    let unused = |options: &EngineOptions| {
-        let set = [
-            ("restart", options.restart.is_some()),
-            ("movetime", options.movetime.is_some()),
-            ("clock", options.clock.is_some()),
-            ("byoyomi", options.byoyomi.is_some()),
-            ("odds", options.odds.is_some()),
-        ];
-        set.iter().filter(|(_, on)| *on).map(|(key, _)| *key).collect::<Vec<_>>().join(", ")
-    };
-    for (which, options) in std::iter::once(("[each]".to_string(), &each)).chain(
-        entries
-            .iter()
-            .enumerate()
-            .map(|(i, e)| (e.name.clone().unwrap_or_else(|| format!("engine {}", i + 1)), &e.options)),
-    ) {
-        let keys = unused(options);
-        if !keys.is_empty() {
-            notes.push(format!(
-                "veletas gui: --engines: {which}: {keys} not used here (the page sets each side's time, and every \
-                 game starts its engines afresh)"
-            ));
-        }
-    }
-    Ok((specs, notes))
-}
-
-/// Our own engine (`program`) and its built-in easy players.
-fn default_engines(program: &std::path::Path) -> Vec<EngineSpec> {
-    let ours = |name: &str, args: &[&str]| {
-        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
-        let command = EngineCommand {
-            text: format!("{} {}", program.display(), args.join(" ")),
-            program: program.display().to_string(),
-            args,
-            dir: None,
-            init: Vec::new(),
-        };
-        EngineSpec { name: name.into(), command }
-    };
-    vec![ours("veletas", &[]), ours("greedy", &["--player", "greedy"]), ours("random", &["--player", "random"])]
-}
-
-/// Whether every address `host` names is a loopback address.
-fn is_loopback(addresses: &[SocketAddr]) -> bool {
-    !addresses.is_empty() && addresses.iter().all(|a| a.ip().is_loopback())
-}
+pub use crate::settings::GuiSettings;
 
 /// A random token of 32 hex digits, from the standard library's randomly seeded hasher.
 fn random_token() -> String {
@@ -236,36 +127,35 @@ pub struct Gui {
     pub elsewhere: Option<String>,
     /// Lines for stderr about the engines (options of the engines file the page does not use).
     pub notes: Vec<String>,
+    open_browser: bool,
     app: Arc<App>,
     listener: http::Listener,
 }
 
 impl Gui {
-    /// Listens as `args` ask, `program` being our own engine's binary.
-    pub fn bind(args: &GuiSettings, program: &std::path::Path) -> Result<Gui, GuiError> {
-        let (engines, notes) = engine_specs(args, program).map_err(GuiError::Options)?;
-        let host = veletas_rules::quoted(&args.host);
-        let addresses: Vec<SocketAddr> = (args.host.as_str(), args.port)
-            .to_socket_addrs()
-            .map_err(|e| GuiError::Options(format!("--host {host}: {e}")))?
-            .collect();
-        let address = *addresses.first().ok_or_else(|| GuiError::Options(format!("--host {host}: no address")))?;
-        let loopback = is_loopback(&addresses);
+    /// Listens as `settings` ask (on the first address their host names).
+    pub fn bind(settings: &GuiSettings) -> Result<Gui, GuiError> {
+        let address = settings.addresses()[0];
         let listener =
             http::Listener::bind(address).map_err(|e| GuiError::Serve(format!("cannot listen on {address}: {e}")))?;
-        let port = listener.local_addr().map_or(args.port, |a| a.port());
-        let (token, hosts) = if loopback {
-            let hosts = ["localhost", "127.0.0.1", "[::1]", args.host.as_str()].map(str::to_string).to_vec();
+        let port = listener.local_addr().map_or(address.port(), |a| a.port());
+        let (token, hosts) = if settings.is_loopback() {
+            let hosts = ["localhost", "127.0.0.1", "[::1]", settings.host()].map(str::to_string).to_vec();
             (None, hosts)
         } else {
             (Some(random_token()), Vec::new())
         };
         let url = page_url(address.ip(), port, token.as_deref());
         let elsewhere = elsewhere_note(address.ip(), port, token.as_deref());
-        let settings =
-            Settings { engines, command_timeout: Duration::from_secs(10), margin: 0.5, record: args.record.clone() };
-        let app = Arc::new(App::new(settings, token, hosts, port));
-        Ok(Gui { url, elsewhere, notes, app, listener })
+        let session = Settings {
+            engines: settings.engines().to_vec(),
+            command_timeout: Duration::from_secs(10),
+            margin: 0.5,
+            record: settings.record().map(std::path::Path::to_path_buf),
+        };
+        let app = Arc::new(App::new(session, token, hosts, port));
+        let notes = settings.notes().to_vec();
+        Ok(Gui { url, elsewhere, notes, open_browser: settings.open_browser(), app, listener })
     }
 
     /// Answers requests until the [`Gui::stopper`] is called, then closes every game (killing
@@ -289,9 +179,9 @@ impl Gui {
 
 impl Gui {
     /// Says where the page is: its URL as the first line on stdout, the notes on stderr,
-    /// and, unless `no_browser`, the page opened in a browser. (The command line then sets
+    /// and, when the settings ask for it, the page opened in a browser. (The command line then sets
     /// its Ctrl-C handler to the [`Gui::stopper`] and calls [`Gui::serve`].)
-    pub fn announce(&self, no_browser: bool) -> Result<(), GuiError> {
+    pub fn announce(&self) -> Result<(), GuiError> {
         {
             use std::io::Write as _;
             let mut out = std::io::stdout().lock();
@@ -302,7 +192,7 @@ impl Gui {
         for note in self.elsewhere.iter().chain(&self.notes) {
             eprintln!("{note}");
         }
-        if !no_browser {
+        if self.open_browser {
             open_browser(&self.url);
         }
         Ok(())
@@ -314,82 +204,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn engines_come_from_the_command_line_or_default_to_this_program() {
-        let args = GuiSettings {
-            engines: vec![],
-            engines_file: None,
-            port: 0,
-            host: "127.0.0.1".into(),
-            no_browser: true,
-            record: None,
-        };
-        let specs = engine_specs(&args, std::path::Path::new("/bin/veletas")).unwrap().0;
-        let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
-        assert_eq!(names, ["veletas", "greedy", "random"]);
-        assert!(specs.iter().all(|s| s.command.program == "/bin/veletas"));
-        // Our engine thinks for the time the page gives it, as the dialog shows.
-        assert!(specs[0].command.args.is_empty(), "{:?}", specs[0].command.args);
-        let args = GuiSettings { engines: vec!["strong=v --seed 1".into(), "./other -x".into()], ..args };
-        let specs = engine_specs(&args, std::path::Path::new("/bin/veletas")).unwrap().0;
-        assert_eq!((specs[0].name.as_str(), specs[1].name.as_str()), ("strong", "other"));
-        assert_eq!(specs[0].command.args, ["--seed", "1"]);
-        let ours = GuiSettings { engines: vec!["strong=veletas --playouts 20000".into()], ..args.clone() };
-        let specs = engine_specs(&ours, std::path::Path::new("/bin/veletas")).unwrap().0;
-        assert_eq!((specs[0].command.program.as_str(), specs[0].command.args.len()), ("/bin/veletas", 2));
-        let bad = GuiSettings { engines: vec!["'open".into()], ..args };
-        assert!(engine_specs(&bad, std::path::Path::new("/bin/veletas")).is_err());
-    }
-
-    #[test]
-    fn an_engines_file_gives_names_commands_working_directories_and_init() {
-        let dir = std::env::temp_dir().join(format!("veletas-gui-engines-{}", std::process::id()));
-        std::fs::create_dir_all(dir.join("strong")).unwrap();
-        let file = dir.join("engines.toml");
-        std::fs::write(
-            &file,
-            "[each]\ninit = [\"option a 1\"]\n[[engine]]\nname = \"strong\"\ncommand = \"v --seed 1\"\n\
-             dir = \"strong\"\ninit = [\"option b 2\"]\nmovetime = 2\n[[engine]]\ncommand = \"./other -x\"\n",
-        )
-        .unwrap();
-        let args = GuiSettings {
-            engines: vec!["third=v --seed 3".into()],
-            engines_file: Some(file.clone()),
-            port: 0,
-            host: "127.0.0.1".into(),
-            no_browser: true,
-            record: None,
-        };
-        let (specs, notes) = engine_specs(&args, std::path::Path::new("/bin/veletas")).unwrap();
-        let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
-        assert_eq!(names, ["strong", "other", "third"]);
-        assert_eq!(specs[0].command.args, ["--seed", "1"]);
-        assert_eq!(specs[0].command.dir.as_deref(), Some(dir.join("strong").as_path()));
-        assert_eq!(specs[0].command.init, ["option a 1", "option b 2"]);
-        assert_eq!(specs[1].command.init, ["option a 1"]);
-        assert_eq!(specs[2].command.init, ["option a 1"]);
-        assert_eq!(notes.len(), 1, "{notes:?}");
-        assert!(notes[0].contains("strong: movetime not used here"), "{notes:?}");
-        for (text, error) in [
-            ("[[engine]]\nname = \"a\"\n", "engine 1: no command"),
-            ("[[engine]]\ncommand = \"v\"\nspeed = 3\n", "speed"),
-            ("[[engine]]\ncommand = \"v\"\ndir = \"nowhere\"\n", "does not exist"),
-            ("[[engine]]\nname = \"a\"\ncommand = \"v\"\n[[engine]]\nname = \"a\"\ncommand = \"w\"\n", "unique"),
-            ("[each]\n", "no [[engine]]"),
-            ("[[engine]\n", "line 1"),
-        ] {
-            std::fs::write(&file, text).unwrap();
-            let err = engine_specs(&args, std::path::Path::new("/bin/veletas")).unwrap_err();
-            assert!(err.contains(error) && !err.contains('\n'), "{text}: {err}");
-        }
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[test]
-    fn only_loopback_addresses_go_without_a_token() {
-        let local: Vec<SocketAddr> = ("127.0.0.1", 0).to_socket_addrs().unwrap().collect();
-        assert!(is_loopback(&local));
-        let any: Vec<SocketAddr> = ("0.0.0.0", 0).to_socket_addrs().unwrap().collect();
-        assert!(!is_loopback(&any));
+    fn tokens_are_random() {
         assert_eq!(random_token().len(), 32);
         assert_ne!(random_token(), random_token());
     }

@@ -712,14 +712,9 @@ fn the_engines_of_an_engines_file_play_in_their_directory_after_their_init() {
         "[[engine]]\nname = \"logger\"\ncommand = '''{logger}'''\ndir = \"work\"\ninit = [\"option level 3\"]\n"
     );
     std::fs::write(&file, text).unwrap();
-    let args = GuiSettings {
-        engines: vec!["plain=sh -c 'exit 0'".into()],
-        engines_file: Some(file),
-        port: 0,
-        host: "127.0.0.1".into(),
-        no_browser: true,
-        record: None,
-    };
+    let args = GuiSettings::new(&["plain=sh -c 'exit 0'".into()], Some(&file), Path::new(common::PROGRAM))
+        .unwrap()
+        .with_browser(false);
     let (server, _) = start_with(&args);
     assert_eq!(get(&server, "/api/config").1["engines"], json!(["logger", "plain"]));
     let request = json!({"size": 7, "rules": "classic", "black": 0, "white": null, "movetime": 1, "thinking": false});

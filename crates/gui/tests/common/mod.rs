@@ -35,19 +35,20 @@ impl Drop for Running {
 
 /// The settings of a server on `host` with `engines` (no engines file, no browser).
 pub fn settings(host: &str, engines: &[&str], record: Option<&Path>) -> GuiSettings {
-    GuiSettings {
-        engines: engines.iter().map(|e| e.to_string()).collect(),
-        engines_file: None,
-        port: 0,
-        host: host.into(),
-        no_browser: true,
-        record: record.map(Path::to_path_buf),
-    }
+    let engines: Vec<String> = engines.iter().map(|e| e.to_string()).collect();
+    GuiSettings::new(&engines, None, Path::new(PROGRAM))
+        .and_then(|s| s.listening(host, 0))
+        .expect("the engines and the host are valid")
+        .with_record(record.map(Path::to_path_buf))
+        .with_browser(false)
 }
+
+/// The program the settings name as this one (the tests always give their engines).
+pub const PROGRAM: &str = "/nonexistent/veletas";
 
 /// A server as `args` ask, and the URL it prints.
 pub fn start_with(args: &GuiSettings) -> (Running, String) {
-    let gui = Gui::bind(args, Path::new("/nonexistent/veletas")).expect("the server listens");
+    let gui = Gui::bind(args).expect("the server listens");
     let url = gui.url.clone();
     let address = url.trim_start_matches("http://").split('/').next().unwrap_or_default().to_string();
     let stop = Box::new(gui.stopper());
