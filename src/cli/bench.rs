@@ -6,6 +6,8 @@ use clap::Args;
 
 use veletas_engine::bench::BenchSettings;
 
+use super::engine::{EvalArg, parse_eval};
+
 /// Arguments of `bench`.
 #[derive(Args, Debug, Clone)]
 pub struct BenchArgs {
@@ -35,17 +37,36 @@ pub struct BenchArgs {
     /// figure's ratio (this binary's rate divided by the other's).
     #[arg(long, value_name = "BINARY")]
     pub compare: Option<PathBuf>,
+    /// The evaluation the search rows search with: net (the default, as the engine plays),
+    /// learned, hand, or a weights FILE (as the engine's `--eval`). Passed on to a
+    /// `--compare` binary only when given.
+    #[arg(long, value_name = "EVAL|FILE", value_parser = parse_eval)]
+    pub eval: Option<EvalArg>,
     /// Seed of the random playouts and searches (default 1); `veletas --seed N bench` is
     /// the same.
     #[arg(long)]
     pub seed: Option<u64>,
 }
 
-impl From<BenchArgs> for BenchSettings {
-    /// The settings of `args` (its seed is resolved apart: `veletas --seed N bench` too).
-    fn from(args: BenchArgs) -> BenchSettings {
-        let BenchArgs { file, playouts, search_iterations, search_threads, runs, warmup, json, compare, seed: _ } =
-            args;
-        BenchSettings { file, playouts, search_iterations, search_threads, runs, warmup, json, compare }
+impl BenchArgs {
+    /// The settings these arguments describe (its seed is resolved apart: `veletas --seed N
+    /// bench` too); a weights file given to `--eval` is read here, once.
+    pub fn settings(self) -> Result<BenchSettings, String> {
+        let BenchArgs { file, playouts, search_iterations, search_threads, runs, warmup, json, compare, eval, seed: _ } =
+            self;
+        let eval_option = eval.as_ref().map(EvalArg::to_string);
+        let eval = eval.unwrap_or_default().evaluation()?;
+        Ok(BenchSettings {
+            file,
+            playouts,
+            search_iterations,
+            search_threads,
+            runs,
+            warmup,
+            json,
+            compare,
+            eval,
+            eval_option,
+        })
     }
 }

@@ -78,10 +78,27 @@ pub enum EvalArg {
     File(std::path::PathBuf),
 }
 
-fn parse_eval(text: &str) -> Result<EvalArg, String> {
+pub(crate) fn parse_eval(text: &str) -> Result<EvalArg, String> {
     match text.parse::<StaticEval>() {
         Ok(eval) => Ok(EvalArg::Builtin(eval)),
         Err(_) => Ok(EvalArg::File(text.into())),
+    }
+}
+
+impl Default for EvalArg {
+    /// The engine's default: the built-in value network (the linear model if a build had none).
+    fn default() -> EvalArg {
+        EvalArg::Builtin(StaticEval::net().unwrap_or_else(StaticEval::learned))
+    }
+}
+
+impl std::fmt::Display for EvalArg {
+    /// As given: `hand`, `learned`, `net` or the file's path.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EvalArg::Builtin(eval) => eval.fmt(f),
+            EvalArg::File(path) => path.display().fmt(f),
+        }
     }
 }
 
@@ -116,7 +133,7 @@ impl Default for EngineArgs {
             resign: 0.0,
             no_solver: false,
             ponder: false,
-            eval: EvalArg::Builtin(StaticEval::net().unwrap_or_else(StaticEval::learned)),
+            eval: EvalArg::default(),
             policy: None,
             search: Vec::new(),
         }

@@ -298,7 +298,8 @@ fn run_command(cli: Cli) -> Result<(), CommandError> {
         Some(Subcommand::Perft(args)) => perft::run(Position::with_rules(variant, rules), &args)?,
         Some(Subcommand::Bench(args)) => {
             let seed = args.seed.or(cli.seed).unwrap_or(1);
-            match veletas_engine::bench::run(&args.into(), seed) {
+            let settings = args.settings().map_err(usage("bench"))?;
+            match veletas_engine::bench::run(&settings, seed) {
                 Err(veletas_engine::bench::BenchError::Input(message)) => return Err(usage("bench")(message)),
                 Err(veletas_engine::bench::BenchError::Output(e)) => return Err(CommandError::Io(e)),
                 Ok(()) => {}

@@ -113,3 +113,41 @@ fn compare_says_what_is_wrong_with_the_other_binary() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_search_rows_name_their_evaluation_and_pass_a_given_one_to_the_compared_binary() {
+    let first_line = |out: &std::process::Output| {
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).lines().next().unwrap_or_default().to_string()
+    };
+    let default = bench(&["--runs", "1", "--warmup", "0"]);
+    assert!(first_line(&default).contains("search with --eval net;"), "{}", first_line(&default));
+    let hand = bench(&["--runs", "1", "--warmup", "0", "--eval", "hand"]);
+    assert!(first_line(&hand).contains("search with --eval hand;"), "{}", first_line(&hand));
+
+    // A compared binary that logs its arguments, then runs this one.
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = std::env::temp_dir().join(format!("veletas-bench-eval-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (script, log) = (dir.join("other"), dir.join("args.log"));
+    std::fs::write(&script, format!("#!/bin/sh\necho \"$@\" >> '{}'\nexec '{VELETAS}' \"$@\"\n", log.display()))
+        .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let compared = |extra: &[&str]| {
+        let _ = std::fs::remove_file(&log);
+        let mut args = vec!["--runs", "1", "--warmup", "0", "--json", "--compare", script.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let out = bench(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let runs: Vec<String> = std::fs::read_to_string(&log).unwrap().lines().map(str::to_string).collect();
+        runs.into_iter().filter(|l| l.contains("--search-iterations")).collect::<Vec<_>>()
+    };
+    let given = compared(&["--eval", "hand"]);
+    assert!(
+        !given.is_empty() && given.iter().all(|l| l.ends_with("--eval hand --runs 1 --warmup 0 --json")),
+        "{given:?}"
+    );
+    let not_given = compared(&[]);
+    assert!(!not_given.is_empty() && not_given.iter().all(|l| !l.contains("--eval")), "{not_given:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}

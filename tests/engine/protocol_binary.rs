@@ -121,7 +121,7 @@ fn bench_subcommand_on_a_small_file() {
     std::fs::remove_dir_all(&dir).ok();
     assert_eq!(out.status.code(), Some(0));
     let stdout = String::from_utf8(out.stdout).unwrap();
-    assert!(stdout.starts_with("2 runs after 1 warm-up"), "{stdout}");
+    assert!(stdout.starts_with("2 runs after 1 warm-up; search with --eval net;"), "{stdout}");
     for figure in ["perft", "playouts cheap", "playouts uniform", "search 1 thread", "search 2 threads"] {
         assert!(stdout.lines().any(|l| l.starts_with(figure) && l.ends_with('%')), "{figure}: {stdout}");
     }

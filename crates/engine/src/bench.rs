@@ -10,6 +10,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use crate::search::SearchSettings;
+use crate::search::eval::StaticEval;
 use veletas_rules::{Phase, PlayoutPolicy, Position, Rng};
 
 /// One figure of `bench --json`, as serde_json writes it (the tests read it back).
@@ -94,6 +95,12 @@ pub struct BenchSettings {
     pub json: bool,
     /// Another veletas binary to compare with, run alternately on the same positions.
     pub compare: Option<PathBuf>,
+    /// The static evaluation the search rows search with (the engine's default: the
+    /// value network).
+    pub eval: StaticEval,
+    /// The `--eval` text the user gave, passed on to a `--compare` binary (which otherwise
+    /// searches with its own default).
+    pub eval_option: Option<String>,
 }
 
 /// A bench position: the perft depth to time and the position.
@@ -175,8 +182,8 @@ fn rate(count: u64, seconds: f64) -> f64 {
 
 /// Iterations per second of our engine's search from `position` with `threads` threads,
 /// over a fixed budget (wall-clock time, all threads together).
-fn search_rate(position: &Position, threads: usize, iterations: u64, seed: u64) -> f64 {
-    let settings = SearchSettings { threads, seed, tree_reuse: false, ..SearchSettings::default() };
+fn search_rate(position: &Position, eval: &StaticEval, threads: usize, iterations: u64, seed: u64) -> f64 {
+    let settings = SearchSettings { threads, seed, tree_reuse: false, eval: eval.clone(), ..SearchSettings::default() };
     let mut player = crate::search::Searcher::new(settings);
     let game = veletas_rules::Game::from_position(position.clone());
     let limits = crate::search::Limits { iterations: Some(iterations), ..Default::default() };
@@ -225,8 +232,8 @@ fn measure_once(positions: &[BenchPosition], args: &BenchSettings, seed: u64) ->
             playouts[slot].1 += start.elapsed().as_secs_f64();
         }
         if args.search_iterations > 0 && position.phase() == Phase::Play {
-            let one = search_rate(position, 1, args.search_iterations, seed);
-            let many = search_rate(position, args.search_threads as usize, args.search_iterations, seed);
+            let one = search_rate(position, &args.eval, 1, args.search_iterations, seed);
+            let many = search_rate(position, &args.eval, args.search_threads as usize, args.search_iterations, seed);
             search.push((one, many));
         }
     }
@@ -315,9 +322,12 @@ fn human(x: f64) -> String {
     }
 }
 
-/// The figures as an aligned table: median, range and spread of each.
-pub fn to_text(figures: &[Figure], runs: u32, warmup: u32) -> String {
-    let mut out = format!("{runs} runs after {warmup} warm-up; median [min, max] and spread (max-min)/median\n");
+/// The figures as an aligned table: median, range and spread of each, under a line that
+/// names the runs and the evaluation the search rows searched with.
+pub fn to_text(figures: &[Figure], runs: u32, warmup: u32, eval: &StaticEval) -> String {
+    let mut out = format!(
+        "{runs} runs after {warmup} warm-up; search with --eval {eval}; median [min, max] and spread (max-min)/median\n"
+    );
     let width = figures.iter().map(|f| f.name.len()).max().unwrap_or(0);
     for f in figures {
         let (min, max) = f.range();
@@ -396,6 +406,9 @@ fn run_binary(
     command.args(["--playouts", &args.playouts.to_string()]);
     command.args(["--search-iterations", &args.search_iterations.to_string()]);
     command.args(["--search-threads", &args.search_threads.to_string()]);
+    if let Some(eval) = &args.eval_option {
+        command.args(["--eval", eval]);
+    }
     if json {
         command.args(["--runs", "1", "--warmup", "0", "--json"]);
     }
@@ -524,7 +537,7 @@ pub fn run(args: &BenchSettings, seed: u64) -> Result<(), BenchError> {
         Some(other) => comparison_text(&compare(args, other, seed).map_err(invalid)?, other, args.runs, args.json),
         None => {
             let figures = measure(args, seed).map_err(invalid)?;
-            if args.json { to_json(&figures, args.runs) } else { to_text(&figures, args.runs, args.warmup) }
+            if args.json { to_json(&figures, args.runs) } else { to_text(&figures, args.runs, args.warmup, &args.eval) }
         }
     };
     let mut out = io::stdout().lock();
@@ -619,6 +632,8 @@ mod tests {
             warmup: 0,
             json: false,
             compare: None,
+            eval: StaticEval::Hand,
+            eval_option: None,
         };
         let positions: Vec<BenchPosition> = read_positions(&args)
             .unwrap()
@@ -633,7 +648,8 @@ mod tests {
         collect(&mut figures, run.clone());
         collect(&mut figures, run);
         assert!(figures.iter().all(|f| f.values.len() == 2));
-        let text = to_text(&figures, 2, 0);
+        let text = to_text(&figures, 2, 0, &args.eval);
         assert!(text.contains("playouts uniform") && text.contains('%'), "{text}");
+        assert!(text.lines().next().is_some_and(|l| l.contains("search with --eval hand;")), "{text}");
     }
 }
