@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::error::{CommandError, classified, failed, print, usage};
-use veletas_tools::ratings::files::{RatingsFormat, RatingsSettings};
+use veletas_tools::ratings::files::{RatingsFormat, RatingsSettings, UnknownFormat};
 
 /// Options of `veletas ratings`.
 #[derive(Args, Clone, Debug, PartialEq)]
@@ -36,9 +36,9 @@ pub struct RatingsArgs {
 }
 
 impl TryFrom<RatingsArgs> for RatingsSettings {
-    type Error = String;
+    type Error = UnknownFormat;
     /// The settings of `args`, or why `--format` names no format (before any file is read).
-    fn try_from(args: RatingsArgs) -> Result<RatingsSettings, String> {
+    fn try_from(args: RatingsArgs) -> Result<RatingsSettings, UnknownFormat> {
         let RatingsArgs { files, format, anchor, head_to_head, mix, output } = args;
         let format: RatingsFormat = format.parse()?;
         Ok(RatingsSettings { files, format, anchor, head_to_head, mix, output })

@@ -298,7 +298,7 @@ impl TournamentArgs {
 }
 
 /// `--anchor`: kept as written once [`veletas_tools::ratings::files::parse_anchor`] accepts it.
-fn checked_anchor(text: &str) -> Result<String, String> {
+fn checked_anchor(text: &str) -> Result<String, veletas_tools::ratings::files::BadAnchor> {
     veletas_tools::ratings::files::parse_anchor(text).map(|_| text.to_string())
 }
 

@@ -39,9 +39,9 @@ pub enum FilesError {
     #[error("{0}")]
     Input(String),
     /// The output cannot be written (or, for `view`, which reads its games as it writes,
-    /// a record file failed part way).
-    #[error("{0}")]
-    Output(String),
+    /// a record file failed part way: then [`FilesError::Input`]).
+    #[error(transparent)]
+    Output(#[from] WriteError),
 }
 
 impl FilesError {
@@ -57,7 +57,8 @@ impl FilesError {
         match self {
             FilesError::Options(e) => FilesError::Options(clean(e)),
             FilesError::Input(e) => FilesError::Input(clean(e)),
-            FilesError::Output(e) => FilesError::Output(clean(e)),
+            // Its file name is the command line's, shown as the command line shows it.
+            FilesError::Output(e) => FilesError::Output(e),
         }
     }
 }
@@ -65,24 +66,59 @@ impl FilesError {
 /// Why an output could not be written ([`write_output`]): one line naming it,
 /// `stdout: cannot write: ...` or `PATH: ...`.
 #[derive(Debug, thiserror::Error)]
-#[error("{target}: {detail}")]
+#[error("{target}: {cause}")]
 pub struct WriteError {
     target: String,
-    detail: String,
+    #[source]
+    cause: WriteFailure,
 }
 
+/// What went wrong writing an output ([`WriteError`] names the output).
+#[derive(Debug, thiserror::Error)]
+pub enum WriteFailure {
+    /// A write, a flush, the temporary file or the rename failed.
+    #[error(transparent)]
+    Write(#[from] CannotWrite),
+    /// The output is a directory.
+    #[error("is a directory")]
+    Directory,
+    /// What the output is could not be found out (its metadata, a link's target).
+    #[error("{0}")]
+    Inspect(#[source] std::io::Error),
+    /// More than 40 symbolic links in a row (as the kernel's `ELOOP`).
+    #[error("too many levels of symbolic links")]
+    Links,
+    /// The output's path has no file name (`..`, `/`).
+    #[error("not a file name")]
+    NoFileName,
+    /// What the writer of the content gave up on (a record read as a page is written).
+    #[error(transparent)]
+    Content(Box<dyn std::error::Error + Send + Sync>),
+}
+
+/// A write that failed: `cannot write: ...`, the error of the writers of
+/// [`write_output_with`] (wrapped into theirs).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write: {0}")]
+pub struct CannotWrite(#[from] pub std::io::Error);
+
 impl WriteError {
-    fn stdout(detail: String) -> WriteError {
-        WriteError { target: "stdout".into(), detail }
+    fn stdout(cause: WriteFailure) -> WriteError {
+        WriteError { target: "stdout".into(), cause }
     }
 
-    fn file(path: &Path, detail: impl std::fmt::Display) -> WriteError {
-        WriteError { target: path.display().to_string(), detail: detail.to_string() }
+    fn file(path: &Path, cause: WriteFailure) -> WriteError {
+        WriteError { target: path.display().to_string(), cause }
     }
 
     /// What could not be written: `stdout` or the file's name.
     pub fn target(&self) -> &str {
         &self.target
+    }
+
+    /// What went wrong.
+    pub fn cause(&self) -> &WriteFailure {
+        &self.cause
     }
 }
 
@@ -110,12 +146,6 @@ impl From<SameFileError> for String {
     }
 }
 
-impl From<WriteError> for FilesError {
-    fn from(e: WriteError) -> FilesError {
-        FilesError::Output(e.to_string())
-    }
-}
-
 impl From<SameFileError> for FilesError {
     fn from(e: SameFileError) -> FilesError {
         FilesError::Options(e.to_string())
@@ -128,31 +158,35 @@ const MAX_LINKS: usize = 40;
 /// Writes `bytes` to `path` (see the module documentation); without a path, to stdout.
 /// Errors are one line naming the path.
 pub fn write_output(path: Option<&Path>, bytes: &[u8]) -> Result<(), WriteError> {
-    write_output_with(path, |out| out.write_all(bytes).map_err(|e| format!("cannot write: {e}")))
+    write_output_with(path, |out| out.write_all(bytes).map_err(CannotWrite))
 }
 
 /// [`write_output`] of what `write` writes, as it writes it (a page made as its games are
 /// read): to a file, whole or not at all as [`write_output`] writes it; to stdout as it
-/// comes. `write`'s errors are one line (`cannot write: ...` for a failed write); the path
-/// is put before them here.
-pub fn write_output_with(
+/// comes. `write`'s error is one line ([`CannotWrite`] for a failed write, or its own);
+/// the path is put before it here.
+pub fn write_output_with<E>(
     path: Option<&Path>,
-    write: impl FnOnce(&mut dyn Write) -> Result<(), String>,
-) -> Result<(), WriteError> {
+    write: impl FnOnce(&mut dyn Write) -> Result<(), E>,
+) -> Result<(), WriteError>
+where
+    E: std::error::Error + Send + Sync + 'static,
+{
     ignore_file_size_signal();
+    let write = |out: &mut dyn Write| write(out).map_err(|e| WriteFailure::Content(Box::new(e)));
     let Some(path) = path else {
         let mut out = std::io::BufWriter::new(Stdout(std::io::stdout().lock()));
-        let written = write(&mut out).and_then(|()| out.flush().map_err(|e| format!("cannot write: {e}")));
+        let written = write(&mut out).and_then(|()| out.flush().map_err(|e| CannotWrite(e).into()));
         return written.map_err(WriteError::stdout);
     };
     let failed = |e| WriteError::file(path, e);
     // The kernel follows links (`/dev/stdout` is one into /proc) to say what is there.
     let existing = match fs::metadata(path) {
-        Ok(meta) if meta.is_dir() => return Err(failed("is a directory".into())),
+        Ok(meta) if meta.is_dir() => return Err(failed(WriteFailure::Directory)),
         Ok(meta) if !meta.is_file() => return write_in_place(path, write).map_err(failed),
         Ok(meta) => Some(meta.permissions()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(failed(e.to_string())),
+        Err(e) => return Err(failed(WriteFailure::Inspect(e))),
     };
     let target = resolve_links(path).map_err(failed)?;
     replace_regular(&target, write, existing).map_err(failed)
@@ -178,12 +212,12 @@ pub fn ignore_file_size_signal() {
 
 /// Follows `path` while it is a symbolic link; the final name need not exist (a link to
 /// a file not created yet names the file to create).
-fn resolve_links(path: &Path) -> Result<PathBuf, String> {
+fn resolve_links(path: &Path) -> Result<PathBuf, WriteFailure> {
     let mut current = path.to_path_buf();
     for _ in 0..MAX_LINKS {
         match fs::symlink_metadata(&current) {
             Ok(meta) if meta.file_type().is_symlink() => {
-                let target = fs::read_link(&current).map_err(|e| e.to_string())?;
+                let target = fs::read_link(&current).map_err(WriteFailure::Inspect)?;
                 current = match current.parent() {
                     Some(dir) if target.is_relative() => dir.join(target),
                     _ => target,
@@ -192,7 +226,7 @@ fn resolve_links(path: &Path) -> Result<PathBuf, String> {
             _ => return Ok(current),
         }
     }
-    Err("too many levels of symbolic links".into())
+    Err(WriteFailure::Links)
 }
 
 /// Stdout for [`write_output_with`]: a reader that went away (`| head`) is no error, and
@@ -216,25 +250,28 @@ impl Write for Stdout<'_> {
 }
 
 /// Writes into an existing non-regular file (FIFO, terminal, device) without replacing it.
-fn write_in_place(path: &Path, write: impl FnOnce(&mut dyn Write) -> Result<(), String>) -> Result<(), String> {
-    let file = fs::OpenOptions::new().write(true).open(path).map_err(|e| format!("cannot write: {e}"))?;
+fn write_in_place(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> Result<(), WriteFailure>,
+) -> Result<(), WriteFailure> {
+    let file = fs::OpenOptions::new().write(true).open(path).map_err(CannotWrite)?;
     let mut out = std::io::BufWriter::new(file);
     write(&mut out)?;
-    out.flush().map_err(|e| format!("cannot write: {e}"))
+    Ok(out.flush().map_err(CannotWrite)?)
 }
 
 /// Writes a regular file through a temporary file in its directory and a rename.
 fn replace_regular(
     path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> Result<(), String>,
+    write: impl FnOnce(&mut dyn Write) -> Result<(), WriteFailure>,
     permissions: Option<fs::Permissions>,
-) -> Result<(), String> {
-    let file_name = path.file_name().ok_or("not a file name")?;
+) -> Result<(), WriteFailure> {
+    let file_name = path.file_name().ok_or(WriteFailure::NoFileName)?;
     let mut temp_name = std::ffi::OsString::from(".");
     temp_name.push(file_name);
     temp_name.push(format!(".{}.tmp", std::process::id()));
     let temp: PathBuf = path.with_file_name(temp_name);
-    let failed = |e: std::io::Error| format!("cannot write: {e}");
+    let failed = |e: std::io::Error| WriteFailure::Write(CannotWrite(e));
     let written = fs::File::create_new(&temp).map_err(failed).and_then(|file| {
         if let Some(permissions) = permissions {
             file.set_permissions(permissions).map_err(failed)?;

@@ -57,10 +57,20 @@ pub fn read_each(path: &Path, mut each: impl FnMut(usize, GameRecord)) -> Result
     Ok(true)
 }
 
+/// A game whose moves do not replay ([`check_result`]): `game 3 (round 2), a vs b: ...`.
+#[derive(Debug, thiserror::Error)]
+#[error("{game}: {error}")]
+pub struct UnreplayableGame {
+    /// The game as [`GameRecord::describe`] names it.
+    game: String,
+    #[source]
+    error: RecordError,
+}
+
 /// Checks the result of game `number` of the file `name` against its moves (see
 /// [`check_results`]), warning about a claim they contradict.
-pub fn check_result(name: &str, number: usize, game: &GameRecord) -> Result<ResultCheck, String> {
-    let check = game.check_result().map_err(|e| format!("{}: {e}", game.describe(number)))?;
+pub fn check_result(name: &str, number: usize, game: &GameRecord) -> Result<ResultCheck, UnreplayableGame> {
+    let check = game.check_result().map_err(|error| UnreplayableGame { game: game.describe(number), error })?;
     if let Some(warning) = &check.warning {
         warn(&format!("{name}: {}: {warning}", game.describe(number)));
     }
@@ -71,18 +81,8 @@ pub fn check_result(name: &str, number: usize, game: &GameRecord) -> Result<Resu
 /// ([`GameRecord::check_result`]: the replay decides) and warns on stderr, naming the
 /// file and the game, about every claim the moves or the tags contradict. A game that
 /// does not replay is `Err` with the one-line reason (not warned about here).
-pub fn check_results(name: &str, games: &[GameRecord]) -> Vec<Result<ResultCheck, String>> {
-    games
-        .iter()
-        .enumerate()
-        .map(|(i, game)| {
-            let check = game.check_result().map_err(|e| format!("{}: {e}", game.describe(i + 1)))?;
-            if let Some(warning) = &check.warning {
-                warn(&format!("{name}: {}: {warning}", game.describe(i + 1)));
-            }
-            Ok(check)
-        })
-        .collect()
+pub fn check_results(name: &str, games: &[GameRecord]) -> Vec<Result<ResultCheck, UnreplayableGame>> {
+    games.iter().enumerate().map(|(i, game)| check_result(name, i + 1, game)).collect()
 }
 
 /// Finds games recorded twice (see the module documentation).

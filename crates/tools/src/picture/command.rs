@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use crate::output::write_output_with;
 use crate::output::{FilesError, check_not_input};
 use crate::picture::svg::{self, SvgOptions};
-use crate::picture::{read_error, viewer, write_output};
+use crate::picture::viewer::PageError;
+use crate::picture::{RecordFileError, read_error, viewer, write_output};
 use veletas_rules::Position;
 
 /// What `veletas render` draws (the command line's `RenderArgs` become these).
@@ -65,7 +66,7 @@ pub fn render(args: &RenderSettings) -> Result<(), FilesError> {
                     kept = Some(game);
                 }
             })
-            .map_err(|e| input(read_error(&name.to_string(), e)))?;
+            .map_err(|e| input(read_error(&name.to_string(), e).to_string()))?;
             if count == 0 {
                 return Err(input(format!("{name}: no games in the file")));
             }
@@ -90,7 +91,9 @@ pub fn view(args: &ViewSettings) -> Result<(), FilesError> {
     }
     let title = match &args.title {
         Some(title) => title.clone(),
-        None => first_event(&args.files).map_err(FilesError::Input)?.unwrap_or_else(|| "Veletas games".to_string()),
+        None => first_event(&args.files)
+            .map_err(|e| FilesError::Input(e.to_string()))?
+            .unwrap_or_else(|| "Veletas games".to_string()),
     };
     let names: Vec<String> = args.files.iter().map(|path| path.display().to_string()).collect();
     let shown: Vec<&str> = names.iter().map(String::as_str).collect();
@@ -120,11 +123,11 @@ pub fn view(args: &ViewSettings) -> Result<(), FilesError> {
                 .map_err(|e| read_error(name, e))
                 .inspect_err(|_| input_failed = true)?;
                 if let Some(e) = failed {
-                    return Err(e);
+                    return Err(e.into());
                 }
                 if games == 0 {
                     input_failed = true;
-                    return Err(format!("{name}: no games in the file"));
+                    return Err(ViewError::NoGames(name.clone()));
                 }
                 if repeats > 0 {
                     crate::records::warn(&format!("{name}: {repeats} games recorded twice: skipped"));
@@ -136,10 +139,24 @@ pub fn view(args: &ViewSettings) -> Result<(), FilesError> {
     written.map_err(|e| if input_failed { FilesError::Input(e.into()) } else { FilesError::from(e) })
 }
 
+/// Why `view` stopped while it wrote its page: one line.
+#[derive(Debug, thiserror::Error)]
+enum ViewError {
+    /// The page could not be written.
+    #[error(transparent)]
+    Page(#[from] PageError),
+    /// A record file could not be read.
+    #[error(transparent)]
+    Read(#[from] RecordFileError),
+    /// A record file holds no game.
+    #[error("{0}: no games in the file")]
+    NoGames(String),
+}
+
 /// The `Event` tag of the first game of the first of `files` whose first game has one
 /// (the page's default title, as [`viewer::default_title`]): each file read up to its
 /// first game only. A file that cannot be read is the error, before anything is written.
-fn first_event(files: &[PathBuf]) -> Result<Option<String>, String> {
+fn first_event(files: &[PathBuf]) -> Result<Option<String>, RecordFileError> {
     for path in files {
         let name = path.display();
         let mut first = None;

@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 /// `<script>` element: `<`, `>`, `&`, U+2028 and U+2029 written as `\uXXXX` (JSON
 /// syntax outside strings holds none of them, so only string contents change, and
 /// their meaning does not), so no string can close the element or open a comment.
-pub fn script_json<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, String> {
-    let text = serde_json::to_string(value).map_err(|e| format!("page data: {e}"))?;
+pub fn script_json<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, PageDataError> {
+    let text = serde_json::to_string(value).map_err(PageDataError)?;
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -20,6 +20,11 @@ pub fn script_json<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, St
     }
     Ok(out)
 }
+
+/// Why [`script_json`] could not write a value: `page data: ...`.
+#[derive(Debug, thiserror::Error)]
+#[error("page data: {0}")]
+pub struct PageDataError(#[source] serde_json::Error);
 
 /// `text` escaped for HTML text and for attribute values in double or single quotes.
 pub fn html_escape(text: &str) -> String {

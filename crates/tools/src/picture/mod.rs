@@ -10,17 +10,23 @@ mod html;
 pub mod svg;
 pub mod viewer;
 
-pub use html::{html_escape, script_json};
+pub use html::{PageDataError, html_escape, script_json};
 
 use veletas_rules::record::ReadGamesError;
 
 /// A record file's read error as the pictures' commands give it: one line naming the file
-/// (and the line for a syntax error).
-pub fn read_error(name: &str, error: ReadGamesError) -> String {
-    match error {
-        ReadGamesError::File(e) => format!("{name}: {e}"),
-        ReadGamesError::Syntax(e) => format!("{name}: {e}"),
-    }
+/// (and the line for a syntax error), `NAME: ...`.
+#[derive(Debug, thiserror::Error)]
+#[error("{name}: {error}")]
+pub struct RecordFileError {
+    name: String,
+    #[source]
+    error: ReadGamesError,
+}
+
+/// The [`RecordFileError`] of the file `name`.
+pub fn read_error(name: &str, error: ReadGamesError) -> RecordFileError {
+    RecordFileError { name: name.to_string(), error }
 }
 
 pub use crate::output::write_output;

@@ -18,10 +18,11 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::marks::{self, TurnLoss};
+use crate::output::CannotWrite;
 use crate::picture::svg::{
     self, CELL, Layout, MIN_LINE, MOVE_INSET, MOVE_LINE, PIECES, SHOT_INSET, SHOT_LINE, SquareMark,
 };
-use veletas_rules::record::{Annotation, GameRecord, result_token, tag};
+use veletas_rules::record::{Annotation, GameRecord, RecordError, result_token, tag};
 use veletas_rules::{Color, Position, Variant};
 
 /// The page around the data: HTML, CSS and JavaScript (`{{TITLE}}` and `{{DATA}}` are
@@ -30,7 +31,33 @@ const TEMPLATE: &str = include_str!("viewer.html");
 
 use serde::Serialize;
 
-use super::{html_escape, script_json};
+use super::{PageDataError, html_escape, script_json};
+
+/// Why a viewer page could not be made or written ([`write_page`], [`page`]): one line.
+#[derive(Debug, thiserror::Error)]
+pub enum PageError {
+    /// Writing the page failed: `cannot write: ...`.
+    #[error(transparent)]
+    Write(#[from] CannotWrite),
+    /// The page's data could not be written as JSON: `page data: ...`.
+    #[error(transparent)]
+    Data(#[from] PageDataError),
+    /// The page's data is not the JSON object the page expects.
+    #[error("page data: not an object")]
+    NotObject,
+    /// The viewer's template lacks one of its markers (`title`, `panel`, `data`).
+    #[error("the viewer template has no {0} marker")]
+    Template(&'static str),
+    /// The page made in memory is not UTF-8.
+    #[error("page: {0}")]
+    Text(#[from] std::string::FromUtf8Error),
+}
+
+impl From<PageError> for String {
+    fn from(e: PageError) -> String {
+        e.to_string()
+    }
+}
 
 /// The pieces of `position` as changes from the empty board (`c3sf6b`...).
 fn piece_list(position: &Position) -> String {
@@ -124,23 +151,21 @@ fn game_json(
     record: &GameRecord,
     frames: &mut Vec<String>,
     strings: &mut Strings,
-) -> Result<GameRow, String> {
+) -> Result<GameRow, RecordError> {
     let (mut moves, mut diffs) = (Vec::with_capacity(record.moves.len()), Vec::with_capacity(record.moves.len()));
     let mut states = String::with_capacity(record.moves.len() + 1);
     let mut movers = Vec::with_capacity(record.moves.len());
     let mut previous: Option<Position> = None;
-    let game = record
-        .replay_each(None, |game, mv| {
-            let before = game.position();
-            if let Some(earlier) = &previous {
-                diffs.push(changes(earlier, before));
-            }
-            states.push(state(before));
-            moves.push(mv.to_string());
-            movers.push(before.side_to_move());
-            previous = Some(before.clone());
-        })
-        .map_err(|e| e.to_string())?;
+    let game = record.replay_each(None, |game, mv| {
+        let before = game.position();
+        if let Some(earlier) = &previous {
+            diffs.push(changes(earlier, before));
+        }
+        states.push(state(before));
+        moves.push(mv.to_string());
+        movers.push(before.side_to_move());
+        previous = Some(before.clone());
+    })?;
     if let Some(earlier) = &previous {
         diffs.push(changes(earlier, game.position()));
     }
@@ -317,7 +342,7 @@ impl PageGames<'_> {
     /// Adds game `number` of file `file` (its index in the page's files, named `name`): a
     /// game that does not replay is left out with a warning on stderr naming it, as
     /// `ratings` leaves it out. The error is a failed write (one line).
-    pub fn add(&mut self, file: usize, name: &str, number: usize, record: &GameRecord) -> Result<(), String> {
+    pub fn add(&mut self, file: usize, name: &str, number: usize, record: &GameRecord) -> Result<(), PageError> {
         let game = match game_json(file, record, &mut self.frames, &mut self.strings) {
             Ok(game) => game,
             Err(e) => {
@@ -328,7 +353,7 @@ impl PageGames<'_> {
         let row = script_json(&game)?;
         let separator = if self.rows == 0 { "" } else { ",\n" };
         self.rows += 1;
-        write!(self.out, "{separator}{row}").map_err(|e| format!("cannot write: {e}"))
+        Ok(write!(self.out, "{separator}{row}").map_err(CannotWrite)?)
     }
 
     /// How many games have been written.
@@ -340,23 +365,24 @@ impl PageGames<'_> {
 /// Writes the viewer page to `out` as its games come: `title` (HTML-escaped here),
 /// `panel` (trusted HTML, see [`page_with_panel`]), the names of the `files`, then the games
 /// `games` adds ([`PageGames::add`]), then what drawing them takes. The games come before
-/// the table of strings they refer to, so none is held until the end.
-pub fn write_page(
+/// the table of strings they refer to, so none is held until the end. The error is the
+/// page's ([`PageError`]) or what `games` gave up on.
+pub fn write_page<E: From<PageError>>(
     out: &mut dyn std::io::Write,
     title: &str,
     panel: &str,
     files: &[&str],
-    games: impl FnOnce(&mut PageGames<'_>) -> Result<(), String>,
-) -> Result<(), String> {
-    let failed = |e: std::io::Error| format!("cannot write: {e}");
+    games: impl FnOnce(&mut PageGames<'_>) -> Result<(), E>,
+) -> Result<(), E> {
+    let failed = |e: std::io::Error| PageError::Write(CannotWrite(e));
     // Split the template rather than replace, so that no title or tag can hold a marker.
-    let (head, rest) = TEMPLATE.split_once("{{TITLE}}").ok_or("the viewer template has no title marker")?;
-    let (top, rest) = rest.split_once("{{PANEL}}").ok_or("the viewer template has no panel marker")?;
-    let (middle, tail) = rest.split_once("{{DATA}}").ok_or("the viewer template has no data marker")?;
+    let (head, rest) = TEMPLATE.split_once("{{TITLE}}").ok_or(PageError::Template("title"))?;
+    let (top, rest) = rest.split_once("{{PANEL}}").ok_or(PageError::Template("panel"))?;
+    let (middle, tail) = rest.split_once("{{DATA}}").ok_or(PageError::Template("data"))?;
     let marks = marks::MARKS.iter().map(|m| [m.name, m.symbol]).collect();
     let data = PageHead { title, generator: concat!("veletas ", env!("CARGO_PKG_VERSION")), files, marks };
-    let data = script_json(&data)?;
-    let data = data.strip_suffix('}').ok_or("page data: not an object")?;
+    let data = script_json(&data).map_err(PageError::from)?;
+    let data = data.strip_suffix('}').ok_or(PageError::NotObject)?;
     for part in [head, &html_escape(title), top, panel, middle, data, ",\"games\":[\n"] {
         out.write_all(part.as_bytes()).map_err(failed)?;
     }
@@ -364,13 +390,13 @@ pub fn write_page(
     games(&mut page)?;
     // Then what drawing them takes, once they are all known.
     let rest = PageTail { drawing: drawing_json(&page.frames), strings: &page.strings.list };
-    let rest = script_json(&rest)?;
-    let rest = rest.strip_prefix('{').ok_or("page data: not an object")?;
+    let rest = script_json(&rest).map_err(PageError::from)?;
+    let rest = rest.strip_prefix('{').ok_or(PageError::NotObject)?;
     let end = if page.rows == 0 { "]," } else { "\n]," };
     for part in [end, rest, tail] {
         page.out.write_all(part.as_bytes()).map_err(failed)?;
     }
-    page.out.flush().map_err(failed)
+    Ok(page.out.flush().map_err(failed)?)
 }
 
 /// The title a page of `files` takes without one given: the first game's `Event` tag.
@@ -385,7 +411,7 @@ pub fn default_title(files: &[(String, Vec<GameRecord>)]) -> String {
 
 /// The page for the games of `files` (each a name and its games). Every game is
 /// replayed; one that does not replay is left out with a warning on stderr naming it.
-pub fn page(files: &[(String, Vec<GameRecord>)], title: Option<&str>) -> Result<String, String> {
+pub fn page(files: &[(String, Vec<GameRecord>)], title: Option<&str>) -> Result<String, PageError> {
     page_with_panel(files, title, "")
 }
 
@@ -399,11 +425,11 @@ pub fn page_with_panel(
     files: &[(String, Vec<GameRecord>)],
     title: Option<&str>,
     panel: &str,
-) -> Result<String, String> {
+) -> Result<String, PageError> {
     let title = title.map_or_else(|| default_title(files), str::to_string);
     let names: Vec<&str> = files.iter().map(|(name, _)| name.as_str()).collect();
     let mut out = Vec::new();
-    write_page(&mut out, &title, panel, &names, |page| {
+    write_page::<PageError>(&mut out, &title, panel, &names, |page| {
         for (index, (name, records)) in files.iter().enumerate() {
             for (n, record) in records.iter().enumerate() {
                 page.add(index, name, n + 1, record)?;
@@ -411,7 +437,7 @@ pub fn page_with_panel(
         }
         Ok(())
     })?;
-    String::from_utf8(out).map_err(|e| format!("page: {e}"))
+    Ok(String::from_utf8(out)?)
 }
 
 #[cfg(test)]

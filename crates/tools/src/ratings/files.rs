@@ -65,16 +65,21 @@ impl RatingsFormat {
     }
 }
 
+/// A `--format` that names no format of [`RatingsFormat`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown format '{}': expected text, csv, json or html", veletas_rules::quoted(.0))]
+pub struct UnknownFormat(String);
+
 impl FromStr for RatingsFormat {
-    type Err = String;
+    type Err = UnknownFormat;
     /// `text`, `csv`, `json` or `html`.
-    fn from_str(s: &str) -> Result<RatingsFormat, String> {
+    fn from_str(s: &str) -> Result<RatingsFormat, UnknownFormat> {
         match s {
             "text" => Ok(RatingsFormat::Text),
             "csv" => Ok(RatingsFormat::Csv),
             "json" => Ok(RatingsFormat::Json),
             "html" => Ok(RatingsFormat::Html),
-            _ => Err(format!("unknown format '{}': expected text, csv, json or html", veletas_rules::quoted(s))),
+            _ => Err(UnknownFormat(s.to_string())),
         }
     }
 }
@@ -83,15 +88,20 @@ impl FromStr for RatingsFormat {
 /// nonsense (`+9223372036854775807`) and mean nothing.
 pub const MAX_ANCHOR: f64 = 100_000.0;
 
+/// An `--anchor` that is not `NAME=RATING` with a rating within [`MAX_ANCHOR`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the anchor must be NAME=RATING with a rating from -{MAX} to {MAX}, not '{}'", veletas_rules::quoted(.0), MAX = MAX_ANCHOR)]
+pub struct BadAnchor(String);
+
+impl From<BadAnchor> for String {
+    fn from(e: BadAnchor) -> String {
+        e.to_string()
+    }
+}
+
 /// Parses `NAME=RATING` (split at the last `=`: names may hold one, ratings never do).
-pub fn parse_anchor(text: &str) -> Result<(String, f64), String> {
-    let bad = || {
-        format!(
-            "the anchor must be NAME=RATING with a rating from -{MAX} to {MAX}, not '{}'",
-            veletas_rules::quoted(text),
-            MAX = MAX_ANCHOR
-        )
-    };
+pub fn parse_anchor(text: &str) -> Result<(String, f64), BadAnchor> {
+    let bad = || BadAnchor(text.to_string());
     let (name, rating) = text.rsplit_once('=').ok_or_else(bad)?;
     let rating: f64 = rating.trim().parse().map_err(|_| bad())?;
     if name.is_empty() || !rating.is_finite() || rating.abs() > MAX_ANCHOR {
@@ -152,17 +162,47 @@ struct Collected {
     files: Vec<NamedFile>,
 }
 
+/// Why the games of the files cannot be rated ([`collect`]): one line naming the file.
+#[derive(Debug, thiserror::Error)]
+enum CollectError {
+    /// A file given twice.
+    #[error("{0}: given twice (its games would count twice)")]
+    Twice(String),
+    /// A file that cannot be read, or holds what is not a record: `FILE: cannot read: ...`
+    /// or `FILE:LINE: ...`.
+    #[error("{shown}{}", read_detail(.error))]
+    Read {
+        shown: String,
+        #[source]
+        error: ReadGamesError,
+    },
+    /// A game without a player's name.
+    #[error("{shown}: game {number} has no {tag} tag")]
+    NoPlayer { shown: String, number: usize, tag: &'static str },
+}
+
+/// What follows a file's name in [`CollectError::Read`].
+fn read_detail(error: &ReadGamesError) -> String {
+    match error {
+        ReadGamesError::File(e) => format!(": cannot read: {e}"),
+        ReadGamesError::Syntax(e) => match e.line {
+            Some(line) => format!(":{line}: {}", e.message),
+            None => format!(": {}", e.message),
+        },
+    }
+}
+
 /// Reads the games of `files` a game at a time: each is counted as it is read, and kept
 /// (in `Collected::files`) only when `keep` (the HTML page shows them), so that the
 /// memory is the games kept, not the bytes read.
-fn collect(files: &[PathBuf], keep: bool) -> Result<Collected, String> {
+fn collect(files: &[PathBuf], keep: bool) -> Result<Collected, CollectError> {
     let mut collected = Collected::default();
     let mut seen = HashSet::new();
     let mut repeats = crate::records::Duplicates::default();
     for path in files {
         let shown = path.display().to_string();
         if !seen.insert(std::fs::canonicalize(path).unwrap_or_else(|_| path.clone())) {
-            return Err(format!("{shown}: given twice (its games would count twice)"));
+            return Err(CollectError::Twice(shown));
         }
         let index = collected.files.len();
         let (mut records, mut twice, mut failed) = (Vec::new(), 0, None);
@@ -180,13 +220,7 @@ fn collect(files: &[PathBuf], keep: bool) -> Result<Collected, String> {
                 records.push(game);
             }
         })
-        .map_err(|e| match e {
-            ReadGamesError::File(e) => format!("{shown}: cannot read: {e}"),
-            ReadGamesError::Syntax(e) => match e.line {
-                Some(line) => format!("{shown}:{line}: {}", e.message),
-                None => format!("{shown}: {}", e.message),
-            },
-        })?;
+        .map_err(|error| CollectError::Read { shown: shown.clone(), error })?;
         if let Some(e) = failed {
             return Err(e);
         }
@@ -211,12 +245,12 @@ fn count_game(
     shown: &str,
     number: usize,
     game: &GameRecord,
-) -> Result<(), String> {
+) -> Result<(), CollectError> {
     let player = |color: Color| match game.player(color).map(str::trim) {
         Some(value) if !value.is_empty() => Ok(value.to_string()),
         _ => {
-            let name = if color == Color::Black { tag::BLACK } else { tag::WHITE };
-            Err(format!("{shown}: game {number} has no {name} tag"))
+            let tag = if color == Color::Black { tag::BLACK } else { tag::WHITE };
+            Err(CollectError::NoPlayer { shown: shown.to_string(), number, tag })
         }
     };
     let (black, white) = (player(Color::Black)?, player(Color::White)?);
@@ -273,8 +307,8 @@ pub fn rate_files(args: &RatingsSettings) -> Result<(super::Standings, Vec<Named
         let inputs: Vec<(&str, &Path)> = args.files.iter().map(|path| ("", path.as_path())).collect();
         crate::output::check_not_input(("-o", output), &inputs)?;
     }
-    let anchor = args.anchor.as_deref().map(parse_anchor).transpose().map_err(Options)?;
-    let mut collected = collect(&args.files, args.format == RatingsFormat::Html).map_err(Input)?;
+    let anchor = args.anchor.as_deref().map(parse_anchor).transpose().map_err(|e| Options(e.to_string()))?;
+    let mut collected = collect(&args.files, args.format == RatingsFormat::Html).map_err(|e| Input(e.to_string()))?;
     if collected.groups.len() > 1 && !args.mix {
         let (first, first_file) = &collected.groups[0];
         let (second, second_file) = &collected.groups[1];
@@ -352,7 +386,7 @@ mod tests {
             [Some(StandingsFormat::Text), Some(StandingsFormat::Csv), Some(StandingsFormat::Json), None]
         );
         assert_eq!(
-            "xml".parse::<RatingsFormat>(),
+            "xml".parse::<RatingsFormat>().map_err(|e| e.to_string()),
             Err("unknown format 'xml': expected text, csv, json or html".into())
         );
         assert_eq!("HTML".parse::<RatingsFormat>().map_err(|_| ()), Err(()));

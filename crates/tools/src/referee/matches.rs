@@ -289,6 +289,7 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, RefereeError> {
         let file = record_path.map_or("this match".to_string(), |p| p.display().to_string());
         let panel = summary.panel(names(&runner)).html();
         crate::report::page(&[(file, records)], plan.event(), &panel)
+            .map_err(String::from)
             .and_then(|page| Ok(crate::picture::write_output(Some(path), page.as_bytes())?))
             .map_err(|e| RefereeError::Output(format!("--report: {e}")))?;
     }

@@ -285,7 +285,7 @@ impl CommonPlan {
     ) -> Result<(), RefereeError> {
         for (option, path) in [("--report", &self.report), ("--live", &self.live)] {
             if let Some(path) = path {
-                crate::report::check_writable(option, path).map_err(RefereeError::Output)?;
+                crate::report::check_writable(option, path).map_err(|e| RefereeError::Output(e.to_string()))?;
             }
         }
         let mut taken: Vec<(&str, &Path)> = Vec::new();

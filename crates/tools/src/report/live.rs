@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use crate::output::WriteError;
 use crate::picture::html_escape;
 use crate::picture::svg::{self, SvgOptions};
 use crate::picture::write_output;
@@ -73,7 +74,7 @@ impl LiveBoard {
     /// Rewrites the page when it is due (or always, when `finished`): `status` is one line
     /// (games done, ...), `panel` the standings so far (HTML from [`super::standings`]).
     /// Nothing is written when not due; `panel` is only computed when it is.
-    pub fn write(&self, status: &str, finished: bool, panel: impl FnOnce() -> String) -> Result<(), String> {
+    pub fn write(&self, status: &str, finished: bool, panel: impl FnOnce() -> String) -> Result<(), WriteError> {
         if !finished && !self.until_due().is_zero() {
             return Ok(());
         }
@@ -83,7 +84,7 @@ impl LiveBoard {
         if let Ok(mut last) = self.last.lock() {
             *last = Some(Instant::now());
         }
-        Ok(write_output(Some(&self.path), html.as_bytes())?)
+        write_output(Some(&self.path), html.as_bytes())
     }
 }
 

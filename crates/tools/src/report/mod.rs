@@ -9,9 +9,10 @@
 pub mod live;
 pub mod standings;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::output::FilesError;
+use crate::picture::viewer::PageError;
 use crate::picture::{viewer, write_output};
 use crate::ratings::{RatingsSettings, Standings};
 use veletas_rules::record::GameRecord;
@@ -19,18 +20,49 @@ use veletas_rules::record::GameRecord;
 pub use live::{LiveBoard, LiveGame};
 pub use standings::{MatchPanel, standings_panel};
 
+/// Why a page cannot be written where an option says ([`check_writable`]): one line
+/// naming the option and the path, `--report PATH: ...`.
+#[derive(Debug, thiserror::Error)]
+#[error("{option} {}: {problem}", .path.display())]
+pub struct NotWritable {
+    option: String,
+    path: PathBuf,
+    #[source]
+    problem: Unwritable,
+}
+
+/// What is wrong with a page's path ([`NotWritable`]).
+#[derive(Debug, thiserror::Error)]
+pub enum Unwritable {
+    /// The path is a directory.
+    #[error("is a directory")]
+    Directory,
+    /// The path has no file name (`..`, `/`).
+    #[error("not a file name")]
+    NoFileName,
+    /// Its directory does not take a new file.
+    #[error("cannot write in {}: {error}", .dir.display())]
+    CannotCreate {
+        /// The directory.
+        dir: PathBuf,
+        /// Why a file could not be created in it.
+        #[source]
+        error: std::io::Error,
+    },
+}
+
 /// Checks, before any game is played, that a page can be written at `path`: its
 /// directory exists and takes a new file, and `path` is not a directory. The error is
 /// one line naming the option and the path.
-pub fn check_writable(option: &str, path: &Path) -> Result<(), String> {
-    let name = path.display();
+pub fn check_writable(option: &str, path: &Path) -> Result<(), NotWritable> {
+    let refused = |problem| NotWritable { option: option.to_string(), path: path.to_path_buf(), problem };
     if path.is_dir() {
-        return Err(format!("{option} {name}: is a directory"));
+        return Err(refused(Unwritable::Directory));
     }
-    let file_name = path.file_name().ok_or_else(|| format!("{option} {name}: not a file name"))?;
+    let file_name = path.file_name().ok_or_else(|| refused(Unwritable::NoFileName))?;
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
+        _ => PathBuf::from("."),
     };
     let mut probe = std::ffi::OsString::from(".");
     probe.push(file_name);
@@ -41,13 +73,13 @@ pub fn check_writable(option: &str, path: &Path) -> Result<(), String> {
             let _ = std::fs::remove_file(&probe);
             Ok(())
         }
-        Err(e) => Err(format!("{option} {name}: cannot write in {}: {e}", dir.display())),
+        Err(error) => Err(refused(Unwritable::CannotCreate { dir, error })),
     }
 }
 
 /// The report page: `panel` (HTML from [`standings`]) as a tab beside every game of
 /// `files` in the viewer.
-pub fn page(files: &[(String, Vec<GameRecord>)], title: &str, panel: &str) -> Result<String, String> {
+pub fn page(files: &[(String, Vec<GameRecord>)], title: &str, panel: &str) -> Result<String, PageError> {
     let panel = [standings::STYLE, panel].concat();
     viewer::page_with_panel(files, Some(title), &panel)
 }
@@ -58,7 +90,7 @@ pub fn field_page(
     files: &[(String, Vec<GameRecord>)],
     title: &str,
     lead: &str,
-) -> Result<String, String> {
+) -> Result<String, PageError> {
     page(files, title, &standings_panel(standings, lead))
 }
 
@@ -74,6 +106,6 @@ pub fn ratings_html(args: &RatingsSettings) -> Result<(), FilesError> {
         .to_string();
     let names: Vec<&str> = files.iter().map(|(name, _)| name.as_str()).collect();
     let lead = format!("From {}.", names.join(", "));
-    let html = field_page(&standings, &files, &title, &lead).map_err(FilesError::Input)?;
+    let html = field_page(&standings, &files, &title, &lead).map_err(|e| FilesError::Input(e.to_string()))?;
     Ok(write_output(args.output.as_deref(), html.as_bytes())?)
 }

@@ -499,7 +499,9 @@ impl<'a> Runner<'a> {
         }
         if let Some(live) = self.live.take() {
             match status {
-                Some((status, panel)) => live.write(status, true, || panel).map_err(RefereeError::Output)?,
+                Some((status, panel)) => {
+                    live.write(status, true, || panel).map_err(|e| RefereeError::Output(e.to_string()))?
+                }
                 // The last page of an interrupted run says so, and how to go on.
                 None if self.interrupted => {
                     let resume = if self.record.is_some() { "; the same command resumes" } else { "" };
@@ -525,7 +527,7 @@ impl<'a> Runner<'a> {
         if let Some(live) = &self.live {
             let status = self.competition.live_status(&self.field, &self.results, self.planned);
             live.write(&status, false, || self.competition.live_panel(&self.field, &self.results))
-                .map_err(RefereeError::Output)?;
+                .map_err(|e| RefereeError::Output(e.to_string()))?;
         }
         Ok(())
     }

@@ -84,7 +84,7 @@ impl TournamentPlan {
     /// named), and each pair's head-to-head score printed when `head_to_head`.
     pub fn with_standings(self, anchor: Option<String>, head_to_head: bool) -> Result<TournamentPlan, RefereeError> {
         if let Some(text) = &anchor {
-            crate::ratings::files::parse_anchor(text).map_err(RefereeError::Usage)?;
+            crate::ratings::files::parse_anchor(text).map_err(|e| RefereeError::Usage(e.to_string()))?;
         }
         Ok(TournamentPlan { anchor, head_to_head, ..self })
     }
