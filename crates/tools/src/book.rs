@@ -274,7 +274,7 @@ fn score(engine: &mut EngineClient, opening: &Opening, timeout: Duration) -> Res
         (Some(evaluation), _) => evaluation,
         (None, None) => return Ok(Err("it resigned".into())),
         (None, Some(mv)) => {
-            let why = read_evaluation(played.report.as_deref(), &mv.to_string()).err();
+            let why = read_evaluation(played.report.as_deref(), &mv.to_string()).err().map(|e| e.to_string());
             return Ok(Err(why.unwrap_or_else(|| "no win rate for the move it played".into())));
         }
     };

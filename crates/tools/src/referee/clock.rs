@@ -70,14 +70,10 @@ impl Clock {
 
     /// Charges a move that took `elapsed` seconds. Fails (the flag fell) when it took
     /// longer than the time left plus `margin`.
-    pub fn spend(&mut self, elapsed: f64, margin: f64) -> Result<(), String> {
+    pub fn spend(&mut self, elapsed: f64, margin: f64) -> Result<(), Overtime> {
         let allowed = self.allowed();
         if elapsed > allowed + margin {
-            return Err(format!(
-                "the move took {elapsed:.3} s with {} s left (margin {} s)",
-                format_seconds(allowed),
-                format_seconds(margin)
-            ));
+            return Err(Overtime { elapsed, allowed, margin });
         }
         match self.control {
             TimeControl::MoveTime(_) => {}
@@ -105,6 +101,18 @@ impl Clock {
         }
         Ok(())
     }
+}
+
+/// A move that took longer than its clock allowed ([`Clock::spend`]): the flag fell.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+#[error("the move took {elapsed:.3} s with {} s left (margin {} s)", format_seconds(*.allowed), format_seconds(*.margin))]
+pub struct Overtime {
+    /// The seconds the move took.
+    elapsed: f64,
+    /// The seconds it was allowed.
+    allowed: f64,
+    /// The margin past them.
+    margin: f64,
 }
 
 #[cfg(test)]

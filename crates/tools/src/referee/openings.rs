@@ -671,17 +671,17 @@ mod tests {
         assert_ne!(r, Opening::random_start(Variant::STANDARD, modern.with_no_corners(true), 1, 1));
     }
 
-    fn book(lines: &str, words: &[&str], seed: u64) -> Result<OpeningBook, String> {
+    fn book(lines: &str, words: &[&str], seed: u64) -> Result<OpeningBook, OpeningsError> {
         // A directory of each call's own: tests run at once, and one must not read another's file half written.
         static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         let dir = std::env::temp_dir().join(format!("veletas-openings-{}-{call}", std::process::id()));
-        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("book.txt");
-        std::fs::write(&file, lines).map_err(|e| e.to_string())?;
+        std::fs::write(&file, lines).unwrap();
         let openings: Vec<String> =
             std::iter::once(file.display().to_string()).chain(words.iter().map(|w| w.to_string())).collect();
-        OpeningBook::new(&openings, Some(7), Rules::CLASSIC, false, seed).map_err(|e| e.to_string())
+        OpeningBook::new(&openings, Some(7), Rules::CLASSIC, false, seed)
     }
 
     const SEVEN: &str = "d4 b2,f6\nc3 e2,f6\ne5 b2,c6\nc5 b2,f6\ne3 b2,f6\n";
@@ -730,11 +730,11 @@ mod tests {
             (&["start=2", "start=3"], "start= given twice"),
             (&["order=\u{1b}[2J\u{202e}x"], "order=\\u{1b}[2J\\u{202e}x: expected"),
         ] {
-            let e = book(SEVEN, words, 1).unwrap_err();
+            let e = book(SEVEN, words, 1).unwrap_err().to_string();
             assert!(e.contains(error) && !e.contains('\n'), "{words:?}: {e}");
         }
         let long = format!("start={}", "9".repeat(100_000));
-        let e = book(SEVEN, &[long.as_str()], 1).unwrap_err();
+        let e = book(SEVEN, &[long.as_str()], 1).unwrap_err().to_string();
         assert!(e.contains("start=9999") && e.contains("...: expected") && e.len() < 200, "{e}");
     }
 }

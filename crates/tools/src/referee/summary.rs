@@ -61,28 +61,36 @@ impl SprtSpec {
 pub const MAX_SPRT_ELO: f64 = 1000.0;
 
 impl FromStr for SprtSpec {
-    type Err = String;
-    fn from_str(s: &str) -> Result<SprtSpec, String> {
+    type Err = SprtSpecError;
+    fn from_str(s: &str) -> Result<SprtSpec, SprtSpecError> {
         let numbers: Result<Vec<f64>, _> = s.split(',').map(|x| x.trim().parse::<f64>()).collect();
         let spec = match numbers.as_deref() {
             Ok(&[elo0, elo1]) => SprtSpec { elo0, elo1, alpha: 0.05, beta: 0.05 },
             Ok(&[elo0, elo1, alpha, beta]) => SprtSpec { elo0, elo1, alpha, beta },
-            _ => return Err(format!("expected ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA, not '{}'", veletas_rules::quoted(s))),
+            _ => return Err(SprtSpecError::Shape(s.to_string())),
         };
         if [spec.elo0, spec.elo1].iter().any(|elo| !elo.is_finite() || elo.abs() > MAX_SPRT_ELO) {
-            return Err(format!(
-                "invalid SPRT '{}': the Elo bounds must be from -{MAX_SPRT_ELO} to {MAX_SPRT_ELO}",
-                veletas_rules::quoted(s)
-            ));
+            return Err(SprtSpecError::EloRange(s.to_string()));
         }
         match spec.sprt() {
             Some(_) => Ok(spec),
-            None => Err(format!(
-                "invalid SPRT '{}': need elo0 < elo1, 0 < alpha, beta and alpha + beta < 1",
-                veletas_rules::quoted(s)
-            )),
+            None => Err(SprtSpecError::Bounds(s.to_string())),
         }
     }
+}
+
+/// Why a text is no [`SprtSpec`] (the text as given, quoted when shown).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SprtSpecError {
+    /// Not two or four numbers joined by commas.
+    #[error("expected ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA, not '{}'", veletas_rules::quoted(.0))]
+    Shape(String),
+    /// An Elo bound beyond [`MAX_SPRT_ELO`].
+    #[error("invalid SPRT '{}': the Elo bounds must be from -{MAX_SPRT_ELO} to {MAX_SPRT_ELO}", veletas_rules::quoted(.0))]
+    EloRange(String),
+    /// Bounds that make no test.
+    #[error("invalid SPRT '{}': need elo0 < elo1, 0 < alpha, beta and alpha + beta < 1", veletas_rules::quoted(.0))]
+    Bounds(String),
 }
 
 /// The state of an SPRT.
@@ -430,8 +438,17 @@ mod tests {
         assert_eq!((s.alpha, s.beta), (0.05, 0.05));
         let s: SprtSpec = "-5, 5, 0.1, 0.2".parse().unwrap();
         assert_eq!((s.elo0, s.beta), (-5.0, 0.2));
-        for bad in ["10,0", "1", "a,b", "0,5,0.6,0.5", "0,5,0.1"] {
-            assert!(bad.parse::<SprtSpec>().is_err(), "{bad}");
+        let shape = |s: &str| SprtSpecError::Shape(s.to_string());
+        let bounds = |s: &str| SprtSpecError::Bounds(s.to_string());
+        for (bad, why) in [
+            ("10,0", bounds("10,0")),
+            ("1", shape("1")),
+            ("a,b", shape("a,b")),
+            ("0,5,0.6,0.5", bounds("0,5,0.6,0.5")),
+            ("0,5,0.1", shape("0,5,0.1")),
+            ("0,2000", SprtSpecError::EloRange("0,2000".into())),
+        ] {
+            assert_eq!(bad.parse::<SprtSpec>(), Err(why), "{bad}");
         }
     }
 }

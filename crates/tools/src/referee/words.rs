@@ -38,13 +38,21 @@ pub fn split_command(line: &str) -> Result<Vec<String>, SplitError> {
 
 /// An error when `value` holds a control character: a protocol command (an `init`) or an
 /// option with one would reach the engine as two lines, or as bytes no terminal should see.
-pub fn refuse_control(value: &str) -> Result<(), String> {
+pub fn refuse_control(value: &str) -> Result<(), ControlError> {
     match value.chars().find(|c| c.is_control()) {
-        Some(c) => {
-            Err(format!("'{}': a control character ({}) in it", veletas_rules::quoted(value), c.escape_default()))
-        }
+        Some(control) => Err(ControlError { value: value.to_string(), control }),
         None => Ok(()),
     }
+}
+
+/// A value with a control character in it ([`refuse_control`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("'{}': a control character ({}) in it", veletas_rules::quoted(.value), .control.escape_default())]
+pub struct ControlError {
+    /// The value as given.
+    value: String,
+    /// Its first control character.
+    control: char,
 }
 
 /// Whether `name` can name an engine: letters, digits, `_`, `.` and `-`, at least one.
@@ -99,7 +107,7 @@ mod tests {
         assert_eq!(split_command("a \"b\u{1b}[31m\""), Err(SplitError::Control("\\u{1b}".into())));
         assert!(refuse_control("option a 1").is_ok());
         let err = refuse_control("player uct\nquit").unwrap_err();
-        assert_eq!(err, "'player uct\\nquit': a control character (\\n) in it");
+        assert_eq!(err.to_string(), "'player uct\\nquit': a control character (\\n) in it");
     }
 
     #[test]

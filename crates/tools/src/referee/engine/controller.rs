@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 pub use super::client::{Ask, Capabilities, Setup};
 use super::{EngineClient, Failure, MAX_NAME, MAX_SHOWN, Reply, STOPPED, clean_text};
-use crate::referee::clock::{Clock, format_seconds};
+use crate::referee::clock::{Clock, Overtime, format_seconds};
 use veletas_rules::record::{Evaluation, FirstSteps, Termination, WinRate};
 use veletas_rules::{Color, Game, Move, RuleSet};
 
@@ -60,9 +60,9 @@ pub enum Fault {
         /// The margin past them.
         margin: f64,
     },
-    /// The reply to the move is not a move (the whole reason).
-    #[error("{0}")]
-    NotAMove(String),
+    /// The reply to the move is not a move.
+    #[error(transparent)]
+    NotAMove(#[from] NotAMove),
     /// The move is illegal.
     #[error("played {mv}: {detail}")]
     Illegal {
@@ -77,8 +77,88 @@ pub enum Fault {
         /// The move.
         mv: Move,
         /// By how much.
-        detail: String,
+        #[source]
+        detail: Overtime,
     },
+}
+
+/// Why a reply to `genmove` is not a move (the engine's words cleaned and cut).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum NotAMove {
+    /// A `genmove_analyze` reply that does not end in `play MOVE`.
+    #[error(transparent)]
+    NotPlay(#[from] NotPlay),
+    /// Empty, or more than one word.
+    #[error("'{0}' is not a move")]
+    NotOneWord(String),
+    /// One word the position does not read as a move.
+    #[error("'{shown}' is not a move: {}", clean_text(&.source.to_string(), MAX_SHOWN))]
+    Unreadable {
+        /// The reply, cleaned and cut.
+        shown: String,
+        /// The rules' reason (quoting the reply: it is cleaned like the rest when shown).
+        source: veletas_rules::ParseMoveError,
+    },
+}
+
+/// A `genmove_analyze` reply whose last line is not `play MOVE` ([`split_analyzed`]): that
+/// line, cleaned and cut.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not 'play MOVE' ending a genmove_analyze reply")]
+pub struct NotPlay(String);
+
+/// Why a `genmove_analyze` report gives no evaluation of the move played
+/// ([`read_evaluation`]); the engine's words are quoted.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NoEvaluation {
+    /// The reply has no report line.
+    #[error("the reply has no 'info' line before 'play'")]
+    NoReport,
+    /// The move's entry has no `visits`.
+    #[error("the entry of {} has no visits", shown_word(.mv))]
+    NoVisits {
+        /// The move.
+        mv: String,
+    },
+    /// The move's `visits` is not a whole number.
+    #[error("visits '{}' of {} is not a whole number", shown_word(.visits), shown_word(.mv))]
+    BadVisits {
+        /// The move.
+        mv: String,
+        /// What the engine gave.
+        visits: String,
+    },
+    /// The move's entry has no `winrate`.
+    #[error("the entry of {} has no winrate", shown_word(.mv))]
+    NoWinrate {
+        /// The move.
+        mv: String,
+    },
+    /// The move's `winrate` is not a win rate in hundredths.
+    #[error("winrate '{}' of {} is not a whole number from 0 to 10000", shown_word(.winrate), shown_word(.mv))]
+    BadWinrate {
+        /// The move.
+        mv: String,
+        /// What the engine gave.
+        winrate: String,
+    },
+    /// The move was not searched.
+    #[error("{} has 0 visits: no search", shown_word(.mv))]
+    NoSearch {
+        /// The move.
+        mv: String,
+    },
+    /// The report has no entry for the move.
+    #[error("its report has no entry ('info move {}') for the move it played", shown_word(.mv))]
+    NoEntry {
+        /// The move.
+        mv: String,
+    },
+}
+
+/// A word of an engine's report as [`NoEvaluation`] quotes it.
+fn shown_word(word: &str) -> String {
+    veletas_rules::quoted_to(word, 20)
 }
 
 /// A command the controller sent, as a message quotes it: it holds the user's options, so it
@@ -406,18 +486,15 @@ impl EngineClient {
             Err(failure) => return Err(Fault::NoReply { command, failure, timeout: deadline }),
         };
         let (text, report) =
-            if ask == Ask::Plain { (full.as_str(), None) } else { split_analyzed(&full).map_err(Fault::NotAMove)? };
+            if ask == Ask::Plain { (full.as_str(), None) } else { split_analyzed(&full).map_err(NotAMove::from)? };
         if text.eq_ignore_ascii_case("resign") {
             return Ok(Played { mv: None, evaluation: None, steps: None, report: None });
         }
         let shown = clean_text(text, 60);
         if text.is_empty() || text.contains(char::is_whitespace) {
-            return Err(Fault::NotAMove(format!("'{shown}' is not a move")));
+            return Err(NotAMove::NotOneWord(shown).into());
         }
-        let mv = game.position().parse_move(text).map_err(|e| {
-            // The parser's message quotes the reply: it is engine text, cleaned like the rest.
-            Fault::NotAMove(format!("'{shown}' is not a move: {}", clean_text(&e.to_string(), MAX_SHOWN)))
-        })?;
+        let mv = game.position().parse_move(text).map_err(|source| NotAMove::Unreadable { shown, source })?;
         game.play(mv).map_err(|e| Fault::Illegal { mv, detail: e.to_string() })?;
         clock.spend(elapsed.as_secs_f64(), margin).map_err(|detail| Fault::TooLate { mv, detail })?;
         self.seen = seen.map(|(setup, mut seen)| {
@@ -464,12 +541,10 @@ pub fn steps_of(reply: &str) -> Option<FirstSteps> {
 
 /// A `genmove_analyze` reply: the move's text (the last line, `play MOVE`) and the report
 /// line before it, if any.
-pub fn split_analyzed(text: &str) -> Result<(&str, Option<&str>), String> {
+pub fn split_analyzed(text: &str) -> Result<(&str, Option<&str>), NotPlay> {
     let mut lines = text.lines().rev();
     let last = lines.next().unwrap_or("");
-    let mv = last
-        .strip_prefix("play ")
-        .ok_or_else(|| format!("'{}' is not 'play MOVE' ending a genmove_analyze reply", clean_text(last, 60)))?;
+    let mv = last.strip_prefix("play ").ok_or_else(|| NotPlay(clean_text(last, 60)))?;
     Ok((mv.trim(), lines.map(str::trim).find(|l| l.starts_with("info "))))
 }
 
@@ -483,28 +558,30 @@ pub fn evaluation_of(line: &str, mv: &str) -> Option<Evaluation> {
 /// [`evaluation_of`] with the reason a `report` line (`None`: the reply had none) gives no
 /// evaluation of `mv`, the move played: no entry for it, visits or a win rate that are
 /// not numbers (a `nan`), or no search (`visits 0`). The engine's words are quoted.
-pub fn read_evaluation(report: Option<&str>, mv: &str) -> Result<Evaluation, String> {
-    let line = report.ok_or("the reply has no 'info' line before 'play'")?;
+pub fn read_evaluation(report: Option<&str>, mv: &str) -> Result<Evaluation, NoEvaluation> {
+    let line = report.ok_or(NoEvaluation::NoReport)?;
+    let owned = || mv.to_string();
     for entry in line.split("info ").filter(|e| !e.trim().is_empty()) {
         let words: Vec<&str> = entry.split_whitespace().collect();
         let value = |key: &str| words.windows(2).find(|w| w[0] == key).map(|w| w[1]);
         if value("move") != Some(mv) {
             continue;
         }
-        let shown = |word: &str| veletas_rules::quoted_to(word, 20);
-        let visits = value("visits").ok_or_else(|| format!("the entry of {} has no visits", shown(mv)))?;
+        let visits = value("visits").ok_or_else(|| NoEvaluation::NoVisits { mv: owned() })?;
         let visits: u64 =
-            visits.parse().map_err(|_| format!("visits '{}' of {} is not a whole number", shown(visits), shown(mv)))?;
-        let winrate = value("winrate").ok_or_else(|| format!("the entry of {} has no winrate", shown(mv)))?;
-        let winrate = winrate.parse().ok().and_then(WinRate::from_hundredths).ok_or_else(|| {
-            format!("winrate '{}' of {} is not a whole number from 0 to 10000", shown(winrate), shown(mv))
-        })?;
+            visits.parse().map_err(|_| NoEvaluation::BadVisits { mv: owned(), visits: visits.to_string() })?;
+        let winrate = value("winrate").ok_or_else(|| NoEvaluation::NoWinrate { mv: owned() })?;
+        let winrate = winrate
+            .parse()
+            .ok()
+            .and_then(WinRate::from_hundredths)
+            .ok_or_else(|| NoEvaluation::BadWinrate { mv: owned(), winrate: winrate.to_string() })?;
         if visits == 0 {
-            return Err(format!("{} has 0 visits: no search", shown(mv)));
+            return Err(NoEvaluation::NoSearch { mv: owned() });
         }
         return Ok(Evaluation { winrate, visits });
     }
-    Err(format!("its report has no entry ('info move {}') for the move it played", veletas_rules::quoted_to(mv, 20)))
+    Err(NoEvaluation::NoEntry { mv: owned() })
 }
 
 #[cfg(test)]

@@ -138,7 +138,7 @@ impl FileOptions {
     /// The options, with a relative `dir` taken from the engines file's folder.
     fn to_options(&self, base: &Path) -> Result<EngineOptions, String> {
         for text in self.init.iter().chain(&self.dir).chain(&self.clock).chain(&self.byoyomi) {
-            refuse_control(text)?;
+            refuse_control(text).map_err(|e| e.to_string())?;
         }
         let mut options = EngineOptions { init: self.init.clone(), ..EngineOptions::default() };
         match &self.restart {

@@ -151,7 +151,7 @@ fn a_genmove_analyze_reply_gives_the_move_and_its_report() {
     assert_eq!((b3.winrate.hundredths(), b3.visits), (4639, 4));
     assert_eq!(evaluation_of(report, "c4"), None, "a move of the pv is no entry");
     assert_eq!(split_analyzed("play resign").unwrap(), ("resign", None));
-    assert!(split_analyzed("d3").unwrap_err().contains("not 'play MOVE'"));
+    assert!(split_analyzed("d3").unwrap_err().to_string().contains("not 'play MOVE'"));
     assert!(split_analyzed("").is_err());
 }
 
@@ -194,7 +194,7 @@ fn reports_without_search_or_malformed_give_no_evaluation() {
             "its report has no entry ('info move d3') for the move it played",
         ),
     ] {
-        assert_eq!(read_evaluation(report, "d3"), Err(why.to_string()), "{report:?}");
+        assert_eq!(read_evaluation(report, "d3").map_err(|e| e.to_string()), Err(why.to_string()), "{report:?}");
     }
 }
 
