@@ -611,7 +611,9 @@ impl GameSession {
         let seat = self.seat(color);
         let mut clock = self.clocks[seat].clone();
         if self.has_clock(color) {
-            clock.spend(self.turn_started.elapsed().as_secs_f64(), margin).map_err(|e| Refusal::Conflict(e.to_string()))?;
+            clock
+                .spend(self.turn_started.elapsed().as_secs_f64(), margin)
+                .map_err(|e| Refusal::Conflict(e.to_string()))?;
         }
         self.game.play(mv).map_err(|e| Refusal::Bad(format!("illegal move {shown}: {e}")))?;
         self.moved_at = now_ms();
