@@ -243,7 +243,8 @@ impl CommonArgs {
         // A file named by an option that is not an openings file is the option's fault.
         let book = OpeningBook::new(&self.openings, self.size, rules, self.random_setup, self.seed)
             .map_err(|e| usage(e.to_string()))?;
-        let control = TimeControl::from_options(self.movetime, self.clock, self.byoyomi).map_err(usage)?;
+        let control =
+            TimeControl::from_options(self.movetime, self.clock, self.byoyomi).map_err(|e| usage(e.to_string()))?;
         let existing = match (self.resume, self.overwrite) {
             (_, true) => Existing::Overwrite,
             (true, false) => Existing::Required,

@@ -40,7 +40,7 @@ fn time_control(request: &SideTime) -> Result<TimeControl, Refusal> {
         return Err(Refusal::Bad("the time per move must be from 0.01 to 3600 seconds".into()));
     }
     let movetime = (clock.is_none() && byoyomi.is_none()).then_some(movetime);
-    TimeControl::from_options(movetime, clock, byoyomi).map_err(Refusal::Bad)
+    TimeControl::from_options(movetime, clock, byoyomi).map_err(|e| Refusal::Bad(e.to_string()))
 }
 
 /// The game a new game request starts from: the empty board of its size and rules, a

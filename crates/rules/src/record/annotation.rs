@@ -62,11 +62,16 @@ impl fmt::Display for WinRate {
     }
 }
 
+/// A text that is not a win rate (the text quoted).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not a win rate (0% to 100%, at most two decimals)")]
+pub struct ParseWinRateError(String);
+
 impl FromStr for WinRate {
-    type Err = String;
+    type Err = ParseWinRateError;
     /// `54.12%` (at most two decimals, 0 to 100).
-    fn from_str(s: &str) -> Result<WinRate, String> {
-        let bad = || format!("'{}' is not a win rate (0% to 100%, at most two decimals)", crate::quoted(s));
+    fn from_str(s: &str) -> Result<WinRate, ParseWinRateError> {
+        let bad = || ParseWinRateError(crate::quoted(s));
         let number = s.strip_suffix('%').ok_or_else(bad)?;
         let (whole, part) = number.split_once('.').unwrap_or((number, ""));
         let digits = |t: &str| !t.is_empty() && t.len() <= 3 && t.bytes().all(|b| b.is_ascii_digit());
@@ -98,6 +103,37 @@ pub type FirstStep = Option<(Square, Square)>;
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct FirstSteps(Vec<(FirstStep, u64)>);
 
+/// Entries that are not a list of first steps.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FirstStepsError {
+    /// No entries.
+    #[error("no first steps")]
+    Empty,
+    /// More than [`FirstSteps::MAX_ENTRIES`] entries (this many).
+    #[error("{0} first steps, more than {max}", max = FirstSteps::MAX_ENTRIES)]
+    TooMany(usize),
+    /// A step (its word) without playouts.
+    #[error("the first step {0} has no playouts")]
+    NoPlayouts(String),
+    /// A step (its word) given twice.
+    #[error("the first step {0} is given twice")]
+    Twice(String),
+}
+
+/// `STEP:PLAYOUTS` words that are not a list of first steps.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseFirstStepsError {
+    /// More than [`FirstSteps::MAX_ENTRIES`] words (read no further).
+    #[error("more than {max} first steps", max = FirstSteps::MAX_ENTRIES)]
+    TooMany,
+    /// A word (quoted) that is not `STEP:PLAYOUTS`.
+    #[error("'{0}' is not STEP:PLAYOUTS")]
+    NotStep(String),
+    /// The words are steps but not a list of them.
+    #[error(transparent)]
+    Steps(#[from] FirstStepsError),
+}
+
 impl FirstSteps {
     /// The most steps an annotation holds: a position of the game has at most 246 first
     /// steps (10x10: no move, and 7 shooters reaching at most 35 squares each).
@@ -105,19 +141,19 @@ impl FirstSteps {
 
     /// The steps and their playouts, in the order given; an error for none, more than
     /// [`FirstSteps::MAX_ENTRIES`], a step given twice or one without playouts.
-    pub fn new(entries: Vec<(FirstStep, u64)>) -> Result<FirstSteps, String> {
+    pub fn new(entries: Vec<(FirstStep, u64)>) -> Result<FirstSteps, FirstStepsError> {
         if entries.is_empty() {
-            return Err("no first steps".into());
+            return Err(FirstStepsError::Empty);
         }
         if entries.len() > FirstSteps::MAX_ENTRIES {
-            return Err(format!("{} first steps, more than {}", entries.len(), FirstSteps::MAX_ENTRIES));
+            return Err(FirstStepsError::TooMany(entries.len()));
         }
         for (i, (step, visits)) in entries.iter().enumerate() {
             if *visits == 0 {
-                return Err(format!("the first step {} has no playouts", step_word(*step)));
+                return Err(FirstStepsError::NoPlayouts(step_word(*step)));
             }
             if entries[..i].iter().any(|(other, _)| other == step) {
-                return Err(format!("the first step {} is given twice", step_word(*step)));
+                return Err(FirstStepsError::Twice(step_word(*step)));
             }
         }
         Ok(FirstSteps(entries))
@@ -125,13 +161,13 @@ impl FirstSteps {
 
     /// Reads the entries of the protocol's `steps` line: `STEP:PLAYOUTS` words (`FROM-TO`
     /// or `-`), as [`FirstSteps::new`] checks them.
-    pub fn from_words<'a>(words: impl IntoIterator<Item = &'a str>) -> Result<FirstSteps, String> {
+    pub fn from_words<'a>(words: impl IntoIterator<Item = &'a str>) -> Result<FirstSteps, ParseFirstStepsError> {
         let mut entries = Vec::new();
         for word in words {
             if entries.len() >= FirstSteps::MAX_ENTRIES {
-                return Err(format!("more than {} first steps", FirstSteps::MAX_ENTRIES));
+                return Err(ParseFirstStepsError::TooMany);
             }
-            let bad = || format!("'{}' is not STEP:PLAYOUTS", crate::quoted(word));
+            let bad = || ParseFirstStepsError::NotStep(crate::quoted(word));
             let (step, visits) = word.split_once(':').ok_or_else(bad)?;
             let step = match step {
                 "-" => None,
@@ -144,7 +180,7 @@ impl FirstSteps {
             let visits: u64 = if digits { visits.parse().map_err(|_| bad())? } else { return Err(bad()) };
             entries.push((step, visits));
         }
-        FirstSteps::new(entries)
+        Ok(FirstSteps::new(entries)?)
     }
 
     /// The steps and their playouts.
@@ -188,6 +224,20 @@ impl fmt::Display for FirstSteps {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct BestLine(Vec<String>);
 
+/// Turns that are not a best line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BestLineError {
+    /// No turns.
+    #[error("an empty line")]
+    Empty,
+    /// More than [`BestLine::MAX_TURNS`] turns (this many).
+    #[error("a line of {0} turns, more than {max}", max = BestLine::MAX_TURNS)]
+    TooLong(usize),
+    /// A turn (quoted) not spelled as one.
+    #[error("'{0}' is not a turn of a line")]
+    NotTurn(String),
+}
+
 impl BestLine {
     /// The most turns a line keeps.
     pub const MAX_TURNS: usize = 32;
@@ -197,17 +247,17 @@ impl BestLine {
 
     /// The line of `turns`, checked; an error for none, too many, or one that is not spelled
     /// as a turn.
-    pub fn new(turns: Vec<String>) -> Result<BestLine, String> {
+    pub fn new(turns: Vec<String>) -> Result<BestLine, BestLineError> {
         if turns.is_empty() {
-            return Err("an empty line".into());
+            return Err(BestLineError::Empty);
         }
         if turns.len() > BestLine::MAX_TURNS {
-            return Err(format!("a line of {} turns, more than {}", turns.len(), BestLine::MAX_TURNS));
+            return Err(BestLineError::TooLong(turns.len()));
         }
         for turn in &turns {
             let spelled = turn.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'/' | b','));
             if turn.is_empty() || turn.len() > BestLine::MAX_TURN_CHARS || !spelled {
-                return Err(format!("'{}' is not a turn of a line", crate::quoted_to(turn, 20)));
+                return Err(BestLineError::NotTurn(crate::quoted_to(turn, 20)));
             }
         }
         Ok(BestLine(turns))
@@ -286,29 +336,61 @@ impl fmt::Display for Annotation {
     }
 }
 
+/// A comment that is not an annotation (then it is an ordinary comment).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseAnnotationError {
+    /// A word (quoted) that is none of an annotation's.
+    #[error("'{0}' is not an annotation word")]
+    NotWord(String),
+    /// A `steps=` word that is not a list of first steps.
+    #[error(transparent)]
+    FirstSteps(#[from] ParseFirstStepsError),
+    /// A `pv=` word that is not a best line.
+    #[error(transparent)]
+    BestLine(#[from] BestLineError),
+    /// A `RATE/VISITS` word whose rate is not a win rate.
+    #[error(transparent)]
+    WinRate(#[from] ParseWinRateError),
+    /// Two `steps=` words.
+    #[error("two lists of first steps")]
+    TwoFirstSteps,
+    /// Two `pv=` words.
+    #[error("two best lines")]
+    TwoBestLines,
+    /// Two `RATE/VISITS` words.
+    #[error("two win rates")]
+    TwoWinRates,
+    /// Two times.
+    #[error("two times")]
+    TwoTimes,
+    /// No words.
+    #[error("an empty comment")]
+    Empty,
+}
+
 impl FromStr for Annotation {
-    type Err = String;
+    type Err = ParseAnnotationError;
     /// A comment's text as [`Annotation`]'s `Display` writes it (words in any order, each
     /// at most once); anything else is an error (an ordinary comment).
-    fn from_str(s: &str) -> Result<Annotation, String> {
+    fn from_str(s: &str) -> Result<Annotation, ParseAnnotationError> {
         let mut annotation = Annotation::default();
         for word in s.split_whitespace() {
-            let bad = || format!("'{}' is not an annotation word", crate::quoted(word));
+            let bad = || ParseAnnotationError::NotWord(crate::quoted(word));
             if let Some(list) = word.strip_prefix("steps=") {
                 let steps = FirstSteps::from_words(list.split(','))?;
                 if annotation.first_steps.replace(steps).is_some() {
-                    return Err("two lists of first steps".into());
+                    return Err(ParseAnnotationError::TwoFirstSteps);
                 }
             } else if let Some(turns) = word.strip_prefix("pv=") {
                 let line = BestLine::new(turns.split(';').map(str::to_string).collect())?;
                 if annotation.best_line.replace(line).is_some() {
-                    return Err("two best lines".into());
+                    return Err(ParseAnnotationError::TwoBestLines);
                 }
             } else if let Some((rate, visits)) = word.split_once('/') {
                 let winrate: WinRate = rate.parse()?;
                 let visits: u64 = visits.parse().map_err(|_| bad())?;
                 if annotation.evaluation.replace(Evaluation { winrate, visits }).is_some() {
-                    return Err("two win rates".into());
+                    return Err(ParseAnnotationError::TwoWinRates);
                 }
             } else if let Some(seconds) = word.strip_suffix('s') {
                 let ok = !seconds.is_empty()
@@ -320,13 +402,13 @@ impl FromStr for Annotation {
                 }
                 let time = Annotation::of_time(Duration::from_secs_f64(seconds)).time;
                 if std::mem::replace(&mut annotation.time, time).is_some() {
-                    return Err("two times".into());
+                    return Err(ParseAnnotationError::TwoTimes);
                 }
             } else {
                 return Err(bad());
             }
         }
-        if annotation.is_empty() { Err("an empty comment".into()) } else { Ok(annotation) }
+        if annotation.is_empty() { Err(ParseAnnotationError::Empty) } else { Ok(annotation) }
     }
 }
 
@@ -408,7 +490,13 @@ mod tests {
             squares.iter().flat_map(|a| squares.iter().map(move |b| format!("{a}-{b}:1"))).collect();
         let at_most = |n: usize| format!("steps={}", many[..n].join(","));
         assert!(at_most(FirstSteps::MAX_ENTRIES).parse::<Annotation>().is_ok());
-        assert!(at_most(FirstSteps::MAX_ENTRIES + 1).parse::<Annotation>().unwrap_err().contains("more than 512"));
+        assert!(
+            at_most(FirstSteps::MAX_ENTRIES + 1)
+                .parse::<Annotation>()
+                .unwrap_err()
+                .to_string()
+                .contains("more than 512")
+        );
         assert!(FirstSteps::new(Vec::new()).is_err());
     }
 
@@ -436,6 +524,27 @@ mod tests {
         assert_eq!(kept.turns(), ["d4-d6/d5", "a1"], "kept up to the first turn that is not one");
         assert_eq!(BestLine::lenient(&["?"]), None);
         assert_eq!(BestLine::lenient(&vec!["d4"; 50]).unwrap().turns().len(), BestLine::MAX_TURNS);
+    }
+
+    #[test]
+    fn refusals_name_the_word_at_fault() {
+        let err = |text: &str| text.parse::<Annotation>().unwrap_err().to_string();
+        assert_eq!(err("good"), "'good' is not an annotation word");
+        assert_eq!(err("101%/1"), "'101%' is not a win rate (0% to 100%, at most two decimals)");
+        assert_eq!(err("steps=d4"), "'d4' is not STEP:PLAYOUTS");
+        assert_eq!(err("steps=-:0"), "the first step - has no playouts");
+        assert_eq!(err("steps=d4-d7:1,d4-d7:2"), "the first step d4-d7 is given twice");
+        assert_eq!(err("pv=d4%"), "'d4%' is not a turn of a line");
+        assert_eq!(err("pv=d4 pv=d5"), "two best lines");
+        assert_eq!(err("steps=-:1 steps=-:1"), "two lists of first steps");
+        assert_eq!(err("1%/1 2%/1"), "two win rates");
+        assert_eq!(err("1s 2s"), "two times");
+        assert_eq!(err(" "), "an empty comment");
+        assert_eq!(FirstSteps::new(Vec::new()).unwrap_err().to_string(), "no first steps");
+        assert_eq!(FirstSteps::new(vec![(None, 1); 513]).unwrap_err().to_string(), "513 first steps, more than 512");
+        let long = format!("pv={}", vec!["d4"; 33].join(";"));
+        assert_eq!(err(&long), "a line of 33 turns, more than 32");
+        assert_eq!(err("pv="), "'' is not a turn of a line");
     }
 
     #[test]

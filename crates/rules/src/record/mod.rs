@@ -54,14 +54,17 @@ pub mod time;
 
 use std::fmt::{self, Write as _};
 
-pub use annotation::{Annotation, BestLine, Evaluation, FirstStep, FirstSteps, WinRate, step_word};
+pub use annotation::{
+    Annotation, BestLine, BestLineError, Evaluation, FirstStep, FirstSteps, FirstStepsError, ParseAnnotationError,
+    ParseFirstStepsError, ParseWinRateError, WinRate, step_word,
+};
 pub use check::ResultCheck;
 pub use file::{
     MAX_RECORD_FILE_BYTES, MAX_RECORD_LINE_BYTES, MAX_SMALL_FILE_BYTES, ReadGamesError, RecordEnd, RecordFile,
     RecordFileError, RecordItem, check_regular_file, games_of, read_bounded, read_games, read_games_each,
     read_games_until, read_record_file,
 };
-pub use tags::{Termination, tag};
+pub use tags::{ParseTerminationError, Termination, tag};
 pub use time::{TimeControl, TimeControls};
 
 use crate::{Color, Game, Position, RuleSet, Rules, Variant};

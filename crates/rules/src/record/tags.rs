@@ -138,9 +138,27 @@ impl fmt::Display for Termination {
     }
 }
 
+/// A text that names no termination (the text quoted).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown termination '{0}'")]
+pub struct ParseTerminationError(String);
+
 impl FromStr for Termination {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Termination, String> {
-        Termination::from_name(s).ok_or_else(|| format!("unknown termination '{}'", crate::quoted(s)))
+    type Err = ParseTerminationError;
+    fn from_str(s: &str) -> Result<Termination, ParseTerminationError> {
+        Termination::from_name(s).ok_or_else(|| ParseTerminationError(crate::quoted(s)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terminations_read_back_by_name_and_others_are_refused_quoted() {
+        for termination in Termination::ALL {
+            assert_eq!(termination.as_str().parse(), Ok(termination));
+        }
+        assert_eq!("draw\u{1b}".parse::<Termination>().unwrap_err().to_string(), "unknown termination 'draw\\u{1b}'");
     }
 }

@@ -64,21 +64,31 @@ pub struct ByoYomiSpec {
 /// once rather than overflowing a clock later.
 pub const MAX_SECONDS: f64 = 1e6;
 
-fn seconds(text: &str) -> Result<f64, String> {
+/// A text that is not a number of seconds from 0 to [`MAX_SECONDS`] (the text quoted).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not a number of seconds from 0 to {MAX_SECONDS}")]
+pub struct ParseSecondsError(String);
+
+fn seconds(text: &str) -> Result<f64, ParseSecondsError> {
     match text.trim().parse::<f64>() {
         Ok(s) if s.is_finite() && (0.0..=MAX_SECONDS).contains(&s) => Ok(s),
-        _ => Err(format!("'{}' is not a number of seconds from 0 to {MAX_SECONDS}", crate::quoted(text))),
+        _ => Err(ParseSecondsError(crate::quoted(text))),
     }
 }
 
 /// Parses a non-negative number of seconds (for `--movetime`, `--margin`).
-pub fn parse_seconds(text: &str) -> Result<f64, String> {
+pub fn parse_seconds(text: &str) -> Result<f64, ParseSecondsError> {
     seconds(text)
 }
 
+/// A text that is not `MAIN+INC` or `MAIN`: one of its times is not a number of seconds.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(transparent)]
+pub struct ParseClockSpecError(#[from] ParseSecondsError);
+
 impl FromStr for ClockSpec {
-    type Err = String;
-    fn from_str(s: &str) -> Result<ClockSpec, String> {
+    type Err = ParseClockSpecError;
+    fn from_str(s: &str) -> Result<ClockSpec, ParseClockSpecError> {
         let (main, increment) = match s.split_once('+') {
             Some((main, inc)) => (seconds(main)?, seconds(inc)?),
             None => (seconds(s)?, 0.0),
@@ -87,15 +97,29 @@ impl FromStr for ClockSpec {
     }
 }
 
+/// A text that is not `PERIOD/STONES` (the text quoted).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseByoYomiError {
+    /// No `/`, or the stones are not a number.
+    #[error("expected PERIOD/STONES such as 10/5, not '{0}'")]
+    NotPeriodStones(String),
+    /// The period is not a number of seconds.
+    #[error(transparent)]
+    Period(#[from] ParseSecondsError),
+    /// A period of no time, or of no stones.
+    #[error("a byo-yomi period needs time and at least one stone: '{0}'")]
+    Empty(String),
+}
+
 impl FromStr for ByoYomiSpec {
-    type Err = String;
-    fn from_str(s: &str) -> Result<ByoYomiSpec, String> {
-        let err = || format!("expected PERIOD/STONES such as 10/5, not '{}'", crate::quoted(s));
+    type Err = ParseByoYomiError;
+    fn from_str(s: &str) -> Result<ByoYomiSpec, ParseByoYomiError> {
+        let err = || ParseByoYomiError::NotPeriodStones(crate::quoted(s));
         let (period, stones) = s.split_once('/').ok_or_else(err)?;
         let period = seconds(period)?;
         let stones: u32 = stones.trim().parse().map_err(|_| err())?;
         if period <= 0.0 || stones == 0 {
-            return Err(format!("a byo-yomi period needs time and at least one stone: '{}'", crate::quoted(s)));
+            return Err(ParseByoYomiError::Empty(crate::quoted(s)));
         }
         Ok(ByoYomiSpec { period, stones })
     }
@@ -112,27 +136,40 @@ pub fn format_seconds(s: f64) -> String {
     }
 }
 
+/// Time options that make no time control together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TimeOptionsError {
+    /// `--movetime` with `--clock` or `--byoyomi`.
+    #[error("--movetime cannot be combined with --clock or --byoyomi")]
+    MoveTimeWithClock,
+    /// `--movetime 0`.
+    #[error("--movetime must be positive")]
+    NoMoveTime,
+    /// `--clock 0+0` without `--byoyomi`.
+    #[error("--clock needs main time or an increment")]
+    NoClockTime,
+    /// `--byoyomi` with a `--clock` increment.
+    #[error("--byoyomi cannot be combined with an increment in --clock")]
+    ByoYomiWithIncrement,
+}
+
 impl TimeControl {
     /// The time control from the command-line options; `None` of all gives 1 s per move.
     pub fn from_options(
         movetime: Option<f64>,
         clock: Option<ClockSpec>,
         byoyomi: Option<ByoYomiSpec>,
-    ) -> Result<TimeControl, String> {
+    ) -> Result<TimeControl, TimeOptionsError> {
         match (movetime, clock, byoyomi) {
-            (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
-                Err("--movetime cannot be combined with --clock or --byoyomi".into())
-            }
+            (Some(_), Some(_), _) | (Some(_), _, Some(_)) => Err(TimeOptionsError::MoveTimeWithClock),
             (Some(t), None, None) if t > 0.0 => Ok(TimeControl::MoveTime(t)),
-            (Some(_), None, None) => Err("--movetime must be positive".into()),
+            (Some(_), None, None) => Err(TimeOptionsError::NoMoveTime),
             (None, None, None) => Ok(TimeControl::MoveTime(1.0)),
             (None, Some(c), None) if c.main + c.increment > 0.0 => {
                 Ok(TimeControl::Fischer { main: c.main, increment: c.increment })
             }
-            (None, Some(_), None) => Err("--clock needs main time or an increment".into()),
-            (None, Some(c), Some(_)) if c.increment > 0.0 => {
-                Err("--byoyomi cannot be combined with an increment in --clock".into())
-            }
+            (None, Some(_), None) => Err(TimeOptionsError::NoClockTime),
+            (None, Some(c), Some(_)) if c.increment > 0.0 => Err(TimeOptionsError::ByoYomiWithIncrement),
             (None, c, Some(b)) => {
                 Ok(TimeControl::Canadian { main: c.map_or(0.0, |c| c.main), period: b.period, stones: b.stones })
             }
@@ -179,16 +216,16 @@ impl fmt::Display for TimeControl {
     }
 }
 
+/// A text that is not a time control's tag form (the text quoted).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not a time control (movetime S, clock MAIN+INC or clock MAIN byoyomi P/S)")]
+pub struct ParseTimeControlError(String);
+
 impl FromStr for TimeControl {
-    type Err = String;
+    type Err = ParseTimeControlError;
     /// Reads the tag form that [`TimeControl`]'s `Display` writes.
-    fn from_str(s: &str) -> Result<TimeControl, String> {
-        let bad = || {
-            format!(
-                "'{}' is not a time control (movetime S, clock MAIN+INC or clock MAIN byoyomi P/S)",
-                crate::quoted(s)
-            )
-        };
+    fn from_str(s: &str) -> Result<TimeControl, ParseTimeControlError> {
+        let bad = || ParseTimeControlError(crate::quoted(s));
         let words: Vec<&str> = s.split_whitespace().collect();
         match words.as_slice() {
             ["movetime", t] => match seconds(t) {
@@ -254,10 +291,21 @@ impl fmt::Display for TimeControls {
     }
 }
 
+/// A `TimeControl` tag's text that is not one or two time controls.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseTimeControlsError {
+    /// A time control of the tag is not one.
+    #[error(transparent)]
+    Control(#[from] ParseTimeControlError),
+    /// Two parts that are neither odds nor one per colour (the text quoted).
+    #[error("'{0}' is not a time control (expected '; engine 1 xFACTOR' or 'black ...; white ...')")]
+    NotTwoControls(String),
+}
+
 impl FromStr for TimeControls {
-    type Err = String;
+    type Err = ParseTimeControlsError;
     /// Reads the tag form that [`TimeControls`]'s `Display` writes.
-    fn from_str(s: &str) -> Result<TimeControls, String> {
+    fn from_str(s: &str) -> Result<TimeControls, ParseTimeControlsError> {
         let Some((first, second)) = s.split_once(';') else { return Ok(TimeControls::Same(s.parse()?)) };
         if let (Some(black), Some(white)) = (first.trim().strip_prefix("black "), second.trim().strip_prefix("white "))
         {
@@ -266,10 +314,7 @@ impl FromStr for TimeControls {
         let factor = second.trim().strip_prefix("engine 1 x").map(seconds);
         match factor {
             Some(Ok(factor)) if factor > 0.0 => Ok(TimeControls::Odds { control: first.parse()?, factor }),
-            _ => Err(format!(
-                "'{}' is not a time control (expected '; engine 1 xFACTOR' or 'black ...; white ...')",
-                crate::quoted(s)
-            )),
+            _ => Err(ParseTimeControlsError::NotTwoControls(crate::quoted(s))),
         }
     }
 }
@@ -278,7 +323,7 @@ impl FromStr for TimeControls {
 mod tests {
     use super::*;
 
-    fn tc(movetime: Option<f64>, clock: Option<&str>, byo: Option<&str>) -> Result<TimeControl, String> {
+    fn tc(movetime: Option<f64>, clock: Option<&str>, byo: Option<&str>) -> Result<TimeControl, TimeOptionsError> {
         TimeControl::from_options(movetime, clock.map(|c| c.parse().unwrap()), byo.map(|b| b.parse().unwrap()))
     }
 
@@ -295,6 +340,42 @@ mod tests {
         assert!(tc(None, Some("60+1"), Some("10/5")).is_err());
         assert!("x+1".parse::<ClockSpec>().is_err());
         assert!("10/0".parse::<ByoYomiSpec>().is_err());
+    }
+
+    #[test]
+    fn refusals_say_what_was_wrong_with_the_text_quoted() {
+        let err = |r: Result<TimeControl, TimeOptionsError>| r.unwrap_err().to_string();
+        assert_eq!(err(tc(Some(1.0), Some("60"), None)), "--movetime cannot be combined with --clock or --byoyomi");
+        assert_eq!(err(tc(Some(0.0), None, None)), "--movetime must be positive");
+        assert_eq!(err(tc(None, Some("0+0"), None)), "--clock needs main time or an increment");
+        assert_eq!(
+            err(tc(None, Some("60+1"), Some("10/5"))),
+            "--byoyomi cannot be combined with an increment in --clock"
+        );
+        assert_eq!(
+            parse_seconds("-1\n").unwrap_err().to_string(),
+            "'-1\\n' is not a number of seconds from 0 to 1000000"
+        );
+        assert_eq!(
+            "60+x".parse::<ClockSpec>().unwrap_err().to_string(),
+            "'x' is not a number of seconds from 0 to 1000000"
+        );
+        assert_eq!(
+            "10".parse::<ByoYomiSpec>().unwrap_err().to_string(),
+            "expected PERIOD/STONES such as 10/5, not '10'"
+        );
+        assert_eq!(
+            "0/5".parse::<ByoYomiSpec>().unwrap_err().to_string(),
+            "a byo-yomi period needs time and at least one stone: '0/5'"
+        );
+        assert_eq!(
+            "clock".parse::<TimeControls>().unwrap_err().to_string(),
+            "'clock' is not a time control (movetime S, clock MAIN+INC or clock MAIN byoyomi P/S)"
+        );
+        assert_eq!(
+            "movetime 1; x2".parse::<TimeControls>().unwrap_err().to_string(),
+            "'movetime 1; x2' is not a time control (expected '; engine 1 xFACTOR' or 'black ...; white ...')"
+        );
     }
 
     #[test]

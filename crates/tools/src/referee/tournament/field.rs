@@ -78,7 +78,7 @@ impl EngineOptions {
     }
 
     fn time_control(&self) -> Result<TimeControl, String> {
-        TimeControl::from_options(self.movetime, self.clock, self.byoyomi)
+        TimeControl::from_options(self.movetime, self.clock, self.byoyomi).map_err(|e| e.to_string())
     }
 }
 
