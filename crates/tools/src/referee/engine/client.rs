@@ -8,7 +8,7 @@ use std::io;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::{EngineCommand, EngineProcess, Exchange, Failure, Killer, Reply};
+use super::transport::{EngineCommand, EngineProcess, Exchange, Failure, Killer, Reply};
 use crate::referee::clock::TimeControl;
 use crate::referee::traffic::{StderrTail, Traffic};
 use veletas_rules::{Game, Position, Rules, Variant};

@@ -18,8 +18,9 @@
 use std::io;
 use std::time::{Duration, Instant};
 
+use super::client::EngineClient;
 pub use super::client::{Ask, Capabilities, Setup};
-use super::{EngineClient, Failure, MAX_NAME, MAX_SHOWN, Reply, STOPPED, clean_text};
+use super::transport::{Failure, MAX_NAME, MAX_SHOWN, Reply, STOPPED, clean_text};
 use crate::referee::clock::{Clock, Overtime, format_seconds};
 use veletas_rules::record::{Evaluation, FirstSteps, Termination, WinRate};
 use veletas_rules::{Color, Game, Move, RuleSet};

@@ -1,6 +1,7 @@
 //! Tests of the engine client: text cleaning, replies, deadlines and bounds.
 
 use super::*;
+use crate::referee::engine::LINE_COST;
 
 #[test]
 fn engine_text_is_cleaned_of_controls_and_cut() {
