@@ -13,6 +13,7 @@
 pub mod analysis;
 pub mod analysis_view;
 pub mod engine_turn;
+mod error;
 pub mod events;
 pub mod http;
 pub mod new_game;
@@ -34,6 +35,7 @@ use std::time::Duration;
 use crate::server::App;
 use crate::session::Settings;
 
+pub use crate::error::GuiError;
 pub use crate::settings::GuiSettings;
 
 /// A random token of 32 hex digits, from the standard library's randomly seeded hasher.
@@ -103,18 +105,6 @@ fn open_browser(url: &str) {
     if let Err(e) = started {
         eprintln!("veletas gui: cannot start {program} ({e}); open {url} in a browser");
     }
-}
-
-/// Why the GUI does not serve. Each is one line.
-#[derive(Debug, thiserror::Error)]
-pub enum GuiError {
-    /// The engines (`--engine`, `--engines FILE`) or the `--host` given do not work: the
-    /// command line's fault.
-    #[error("{0}")]
-    Options(String),
-    /// The server cannot listen, or cannot write its address on stdout.
-    #[error("{0}")]
-    Serve(String),
 }
 
 /// A server listening, not yet answering: [`Gui::serve`] answers until the [`Gui::stopper`] is called.

@@ -11,7 +11,7 @@ use veletas_tools::referee::TimeControl;
 use veletas_tools::referee::engine::EngineCommand;
 use veletas_tools::referee::tournament::field::{self, EngineOptions};
 
-use crate::GuiError;
+use crate::error::GuiError;
 use crate::session::EngineSpec;
 
 /// How `veletas gui` serves, validated: built by [`GuiSettings::new`] (the engines) and the
