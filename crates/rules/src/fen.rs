@@ -30,7 +30,7 @@ const WORDS: &str = "classic or modern, no-corners, claimed-block, swap or noswa
 
 /// At most 16 characters of a word of the input, for messages ([`crate::quoted_to`]).
 fn quoted(word: &str) -> String {
-    crate::quoted_to(word, 16)
+    crate::quoted::quoted_to(word, 16)
 }
 
 /// Why a string is not a position.

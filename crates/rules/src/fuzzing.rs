@@ -4,7 +4,7 @@
 //! targets and the ordinary tests that replay the seed corpus (`tests/program/fuzz_seeds.rs`)
 //! run the same checks on stable.
 
-use crate::Position;
+use crate::position::Position;
 
 /// A position prints as a string that parses back to the same position, printing the same.
 pub fn position_round_trip(position: &Position) {

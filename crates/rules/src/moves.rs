@@ -125,7 +125,7 @@ pub struct ParseMoveError {
 
 impl ParseMoveError {
     fn new(text: &str, reason: &'static str) -> ParseMoveError {
-        ParseMoveError { text: crate::quoted(text), reason }
+        ParseMoveError { text: crate::quoted::quoted(text), reason }
     }
 }
 

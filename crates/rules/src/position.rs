@@ -317,7 +317,7 @@ impl Position {
     /// Reads a move in notation, taking the phase into account: during a setup turn of
     /// one shooter (7x7, Black, classic rules), a lone square is that setup turn, not a
     /// shot.
-    pub fn parse_move(&self, text: &str) -> Result<Move, crate::ParseMoveError> {
+    pub fn parse_move(&self, text: &str) -> Result<Move, crate::moves::ParseMoveError> {
         let mv: Move = text.parse()?;
         Ok(match (mv, self.phase()) {
             (Move::Turn(turn), Phase::BlackSetup | Phase::WhiteSetup) if turn.shooter_move().is_none() => {
