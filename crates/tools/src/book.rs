@@ -12,8 +12,9 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::output::WriteError;
 use crate::referee::clock::{Clock, TimeControl};
-use crate::referee::engine::controller::{Ask, Fault, Setup, read_evaluation};
+use crate::referee::engine::controller::{Ask, Fault, GreetError, NoEvaluation, Setup, read_evaluation};
 use crate::referee::engine::{EngineClient, EngineCommand};
 use crate::referee::openings::Opening;
 use veletas_rules::record::Evaluation;
@@ -79,13 +80,29 @@ pub struct Band {
     hi: f64,
 }
 
+/// A `--band` that is no band of win rates ([`Band::new`], [`parse_band`]).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum BadBand {
+    /// Not `LO-HI` with two numbers.
+    #[error("the band must be LO-HI in percent, such as 40-60, not '{}'", veletas_rules::quoted(.0))]
+    Text(String),
+    /// Two numbers, but not `0 <= LO <= HI <= 100`.
+    #[error("the band must be LO-HI percent with 0 <= LO <= HI <= 100, not {lo}-{hi}")]
+    Range {
+        /// The low end given.
+        lo: f64,
+        /// The high end given.
+        hi: f64,
+    },
+}
+
 impl Band {
     /// The band from `lo` to `hi` percent (0 <= lo <= hi <= 100).
-    pub fn new(lo: f64, hi: f64) -> Result<Band, String> {
+    pub fn new(lo: f64, hi: f64) -> Result<Band, BadBand> {
         if (0.0..=100.0).contains(&lo) && (0.0..=100.0).contains(&hi) && lo <= hi {
             Ok(Band { lo, hi })
         } else {
-            Err(format!("the band must be LO-HI percent with 0 <= LO <= HI <= 100, not {lo}-{hi}"))
+            Err(BadBand::Range { lo, hi })
         }
     }
 
@@ -96,18 +113,23 @@ impl Band {
 }
 
 /// Parses `--band LO-HI` (percent).
-pub fn parse_band(text: &str) -> Result<Band, String> {
-    let bad = || format!("the band must be LO-HI in percent, such as 40-60, not '{}'", veletas_rules::quoted(text));
+pub fn parse_band(text: &str) -> Result<Band, BadBand> {
+    let bad = || BadBand::Text(text.to_string());
     let (lo, hi) = text.split_once('-').ok_or_else(bad)?;
     let number = |t: &str| t.trim().trim_end_matches('%').parse::<f64>().map_err(|_| bad());
     Band::new(number(lo)?, number(hi)?)
 }
 
+/// A `--candidates` that is not a number from 1 to [`MAX_CANDIDATES`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("--candidates must be 1 to {MAX_CANDIDATES}, not '{}'", veletas_rules::quoted(.0))]
+pub struct BadCandidates(String);
+
 /// Parses `--candidates N` (1 to [`MAX_CANDIDATES`]).
-pub fn parse_candidates(text: &str) -> Result<usize, String> {
+pub fn parse_candidates(text: &str) -> Result<usize, BadCandidates> {
     match text.parse::<usize>() {
         Ok(n) if (1..=MAX_CANDIDATES).contains(&n) => Ok(n),
-        _ => Err(format!("--candidates must be 1 to {MAX_CANDIDATES}, not '{}'", veletas_rules::quoted(text))),
+        _ => Err(BadCandidates(text.to_string())),
     }
 }
 
@@ -159,7 +181,7 @@ struct Scoring {
     scored: Vec<Scored>,
     repeated: usize,
     unscored: usize,
-    first_reason: Option<String>,
+    first_reason: Option<NoWinRate>,
 }
 
 /// Why `veletas book` made no book. Each is one line.
@@ -170,14 +192,98 @@ pub enum BookError {
     #[error("{0}")]
     Options(String),
     /// The engine cannot be started, cannot score, or misbehaved while scoring.
-    #[error("{0}")]
-    Engine(String),
+    #[error(transparent)]
+    Engine(#[from] ScoringError),
+    /// The engine gave no win rate for any candidate; `reason` is the first one's.
+    #[error(
+        "{name} gave no win rate for any of the {unscored} candidates scored (the first: {reason}): the book \
+         needs the win rate genmove_analyze reports for the move played"
+    )]
+    NoWinRates {
+        /// The engine's name.
+        name: String,
+        /// How many candidates it gave none for.
+        unscored: usize,
+        /// Why it gave none for the first.
+        #[source]
+        reason: NoWinRate,
+    },
     /// No candidate scored a win rate within the band.
-    #[error("{0}")]
-    NoneInBand(String),
+    #[error(
+        "none of the {scored} candidates scored a win rate for Black within {}%-{}%: widen --band or raise \
+         --candidates",
+        .band.lo,
+        .band.hi
+    )]
+    NoneInBand {
+        /// How many candidates were scored.
+        scored: usize,
+        /// The band.
+        band: Band,
+    },
     /// The book cannot be written.
-    #[error("{0}")]
-    Output(String),
+    #[error(transparent)]
+    Output(#[from] WriteError),
+}
+
+/// Why the engine could not score the candidates: one line naming it.
+#[derive(Debug, thiserror::Error)]
+pub enum ScoringError {
+    /// The engine's process cannot be started.
+    #[error("{shown}: cannot be started: {error}")]
+    NotStarted {
+        /// The engine as given.
+        shown: String,
+        /// Why.
+        #[source]
+        error: std::io::Error,
+    },
+    /// Its greeting failed.
+    #[error("{shown}: {error}")]
+    Greeting {
+        /// The engine as given.
+        shown: String,
+        /// Why.
+        #[source]
+        error: GreetError,
+    },
+    /// Its start-up commands failed.
+    #[error("{shown}: {fault}")]
+    StartUp {
+        /// The engine as given.
+        shown: String,
+        /// Why.
+        #[source]
+        fault: Fault,
+    },
+    /// It does not list `genmove_analyze`.
+    #[error("{0} does not list genmove_analyze: the book needs the win rates it reports")]
+    NoAnalysis(String),
+    /// It misbehaved while scoring an opening, named as a game's record names it.
+    #[error("{name}, on {opening}: {}: {fault}", .fault.termination())]
+    Misbehaved {
+        /// The engine's name.
+        name: String,
+        /// The opening scored.
+        opening: Opening,
+        /// What it did.
+        #[source]
+        fault: Fault,
+    },
+}
+
+/// Why the engine's reply to an opening gave no win rate (the opening is not scored).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum NoWinRate {
+    /// It resigned.
+    #[error("it resigned")]
+    Resigned,
+    /// Its report has no usable entry for the move it played.
+    #[error(transparent)]
+    Report(NoEvaluation),
+    /// Its report says nothing of the move it played.
+    #[error("no win rate for the move it played")]
+    NoEntry,
 }
 
 /// Scores the candidates `args` asks for with its engine and writes the book (to
@@ -187,22 +293,14 @@ pub fn run_book(args: &BookPlan) -> Result<Book, BookError> {
     let mut engine = EngineClient::new(args.command.clone(), None);
     let result = score_all(&mut engine, args);
     engine.quit(Duration::from_millis(500));
-    let Scoring { name, scored, repeated, unscored, first_reason } = result.map_err(BookError::Engine)?;
+    let Scoring { name, scored, repeated, unscored, first_reason } = result?;
     if let (true, Some(reason)) = (scored.is_empty(), first_reason) {
-        return Err(BookError::Engine(format!(
-            "{name} gave no win rate for any of the {unscored} candidates scored (the first: {reason}): the book \
-             needs the win rate genmove_analyze reports for the move played"
-        )));
+        return Err(BookError::NoWinRates { name, unscored, reason });
     }
     let kept: Vec<&Scored> =
         scored.iter().filter(|s| args.band.contains(s.evaluation.winrate.probability() * 100.0)).collect();
     if kept.is_empty() {
-        return Err(BookError::NoneInBand(format!(
-            "none of the {} candidates scored a win rate for Black within {}%-{}%: widen --band or raise --candidates",
-            scored.len(),
-            args.band.lo,
-            args.band.hi
-        )));
+        return Err(BookError::NoneInBand { scored: scored.len(), band: args.band });
     }
     let mut text = format!(
         "# veletas book: {} of {} candidate openings, {}x{} classic, scored by {name}, drawn with --seed {}, Black's win \
@@ -220,20 +318,20 @@ pub fn run_book(args: &BookPlan) -> Result<Book, BookError> {
     for s in &kept {
         let _ = writeln!(text, "{}  # Black {} ({} visits)", s.opening, s.evaluation.winrate, s.evaluation.visits);
     }
-    crate::output::write_output(args.output.as_deref(), text.as_bytes()).map_err(|e| BookError::Output(e.into()))?;
+    crate::output::write_output(args.output.as_deref(), text.as_bytes())?;
     Ok(Book { kept: kept.len(), scored, text, drawn: args.candidates, repeated, unscored })
 }
 
 /// Starts the engine, checks it can score, and scores every distinct candidate: the
 /// engine's name and the scores.
-fn score_all(engine: &mut EngineClient, args: &BookPlan) -> Result<Scoring, String> {
+fn score_all(engine: &mut EngineClient, args: &BookPlan) -> Result<Scoring, ScoringError> {
     let (timeout, variant) = (args.timeout, args.variant);
-    let shown = &args.shown;
-    engine.ensure_running().map_err(|e| format!("{shown}: cannot be started: {e}"))?;
-    let name = engine.greet(timeout).map_err(|e| format!("{shown}: {e}"))?.full_name();
-    engine.start(timeout).map_err(|fault| format!("{shown}: {fault}"))?;
+    let shown = || args.shown.clone();
+    engine.ensure_running().map_err(|error| ScoringError::NotStarted { shown: shown(), error })?;
+    let name = engine.greet(timeout).map_err(|error| ScoringError::Greeting { shown: shown(), error })?.full_name();
+    engine.start(timeout).map_err(|fault| ScoringError::StartUp { shown: shown(), fault })?;
     if !engine.capabilities().analyzes() {
-        return Err(format!("{name} does not list genmove_analyze: the book needs the win rates it reports"));
+        return Err(ScoringError::NoAnalysis(name));
     }
     let mut seen = HashSet::new();
     let mut scoring = Scoring { name, scored: Vec::new(), repeated: 0, unscored: 0, first_reason: None };
@@ -245,7 +343,12 @@ fn score_all(engine: &mut EngineClient, args: &BookPlan) -> Result<Scoring, Stri
         }
         // The engine's misbehaviour is named as a game's record names it.
         let name = &scoring.name;
-        match score(engine, &opening, timeout).map_err(|f| format!("{name}, on {opening}: {}: {f}", f.termination()))? {
+        let scored = score(engine, &opening, timeout);
+        match scored.map_err(|fault| ScoringError::Misbehaved {
+            name: name.clone(),
+            opening: opening.clone(),
+            fault,
+        })? {
             Ok(evaluation) => scoring.scored.push(Scored { opening, evaluation }),
             Err(reason) => {
                 log::warn!("{opening}: no win rate from {name} ({reason}): not scored");
@@ -261,7 +364,11 @@ fn score_all(engine: &mut EngineClient, args: &BookPlan) -> Result<Scoring, Stri
 /// classic setups), or why its reply gave none (no search, a win rate that is no number, no
 /// entry for the move it played, a resignation); its move is checked by the rules, and
 /// given within `timeout`.
-fn score(engine: &mut EngineClient, opening: &Opening, timeout: Duration) -> Result<Result<Evaluation, String>, Fault> {
+fn score(
+    engine: &mut EngineClient,
+    opening: &Opening,
+    timeout: Duration,
+) -> Result<Result<Evaluation, NoWinRate>, Fault> {
     let setup = Setup::new(opening.variant, opening.rules, opening.start.clone(), None);
     let mut game = opening.game();
     engine.set_up(&setup, timeout)?;
@@ -272,10 +379,10 @@ fn score(engine: &mut EngineClient, opening: &Opening, timeout: Duration) -> Res
     let played = engine.genmove(Ask::Analyze, &mut game, &mut clock, 0.0, &mut elapsed)?;
     let evaluation = match (played.evaluation, played.mv) {
         (Some(evaluation), _) => evaluation,
-        (None, None) => return Ok(Err("it resigned".into())),
+        (None, None) => return Ok(Err(NoWinRate::Resigned)),
         (None, Some(mv)) => {
-            let why = read_evaluation(played.report.as_deref(), &mv.to_string()).err().map(|e| e.to_string());
-            return Ok(Err(why.unwrap_or_else(|| "no win rate for the move it played".into())));
+            let why = read_evaluation(played.report.as_deref(), &mv.to_string()).err();
+            return Ok(Err(why.map_or(NoWinRate::NoEntry, NoWinRate::Report)));
         }
     };
     // The win rate is the side to move's: Black's, unless the opening leaves White to move.
