@@ -254,7 +254,7 @@ pub enum ScoringError {
         shown: String,
         /// Why.
         #[source]
-        fault: Fault,
+        fault: Box<Fault>,
     },
     /// It does not list `genmove_analyze`.
     #[error("{0} does not list genmove_analyze: the book needs the win rates it reports")]
@@ -264,11 +264,11 @@ pub enum ScoringError {
     Misbehaved {
         /// The engine's name.
         name: String,
-        /// The opening scored.
-        opening: Opening,
+        /// The opening scored, as the openings file writes it.
+        opening: String,
         /// What it did.
         #[source]
-        fault: Fault,
+        fault: Box<Fault>,
     },
 }
 
@@ -329,7 +329,7 @@ fn score_all(engine: &mut EngineClient, args: &BookPlan) -> Result<Scoring, Scor
     let shown = || args.shown.clone();
     engine.ensure_running().map_err(|error| ScoringError::NotStarted { shown: shown(), error })?;
     let name = engine.greet(timeout).map_err(|error| ScoringError::Greeting { shown: shown(), error })?.full_name();
-    engine.start(timeout).map_err(|fault| ScoringError::StartUp { shown: shown(), fault })?;
+    engine.start(timeout).map_err(|fault| ScoringError::StartUp { shown: shown(), fault: Box::new(fault) })?;
     if !engine.capabilities().analyzes() {
         return Err(ScoringError::NoAnalysis(name));
     }
@@ -346,8 +346,8 @@ fn score_all(engine: &mut EngineClient, args: &BookPlan) -> Result<Scoring, Scor
         let scored = score(engine, &opening, timeout);
         match scored.map_err(|fault| ScoringError::Misbehaved {
             name: name.clone(),
-            opening: opening.clone(),
-            fault,
+            opening: opening.to_string(),
+            fault: Box::new(fault),
         })? {
             Ok(evaluation) => scoring.scored.push(Scored { opening, evaluation }),
             Err(reason) => {
