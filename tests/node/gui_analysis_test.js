@@ -233,6 +233,11 @@ async function main() {
     assert.deepEqual(after.moves, game.moves, 'no variation changed the game')
     // Only the analysis of the game's own position is in its graph, none of a variation's.
     assert.deepEqual(after.winrates, [null, null, 0.7], "the game's graph holds no variation's analysis")
+    // The two persons' turns were valued by no analysis: no point, a tick each; the point is the
+    // position analysed, after turn 2.
+    assert.equal(await data('graphGaps'), '0 1', "the graph's gaps are the positions not analysed")
+    assert.equal(await page.$$eval('#graph .graph-gap', (l) => l.length), 2, 'a tick each')
+    assert.match(await page.$eval('#graph svg title', (t) => t.textContent), /^Black's chance of winning in the 1 position analysed, the line joined across the 2 not analysed/)
     console.log(`variations: a line played out (${LINE.length} turns), a branch tried, deleted, kept over a reload; ` +
       `a setup tried at turn 1 (${setup}); the game unchanged`)
 
@@ -304,6 +309,10 @@ async function main() {
     assert.ok(rated >= turns / 2, `the review's win rates fill the graph (${rated} of ${turns} positions)`)
     assert.equal(reviewed.lines.filter((l) => l.length > 0).length, rated, 'a best line with each win rate')
     assert.equal(await page.$$eval('#graph .graph-point', (p) => p.length), rated, 'one point of the graph each')
+    // A position no search valued (a lone shot chosen without one) is a gap, ticked, the line joined across it.
+    const gaps = reviewed.winrates.slice(0, turns).flatMap((w, t) => (w === null ? [t] : []))
+    assert.equal(await data('graphGaps'), gaps.join(' '), "the graph's gaps are the positions without a win rate")
+    assert.equal(await page.$$eval('#graph .graph-gap', (l) => l.length), gaps.length, 'a tick each')
     // The move list shows a turn's win rate after it (the next position's) and its best line before it.
     const rates = await page.$$eval('#moves li:not(.variations) .rate', (r) => r.length)
     assert.equal(rates, reviewed.winrates.slice(1).filter((w) => w !== null).length, "the move list's rates")

@@ -302,6 +302,10 @@ async function main() {
     // turn - 1 turns), as the GUI draws each position's: turn 3's at 2, the last's at turns - 1.
     const drawnAt = (await graphPage.$eval('#graph-line', (l) => l.dataset.turns)).split(' ').map(Number)
     assert.deepEqual(drawnAt, Array.from({length: k}, (_, i) => i + 2), 'the points sit at the positions before their turns')
+    // The opening's two turns were valued by no search: no point, a tick each, and the caption says so.
+    assert.equal(await graphPage.$eval('#graph-line', (l) => l.dataset.gaps), '0 1', 'the positions not searched')
+    assert.equal(await graphPage.$$eval('#graph line.gap', (l) => l.length), 2, 'a tick for each')
+    assert.match(await graphPage.$eval('#graph .caption', (c) => c.textContent), /the line joins them across the 2 positions no search valued/)
     assert.deepEqual(await graphPage.$$eval('#graph .graph-axis span', (s) => s.map((x) => x.textContent)),
       ['100%', '75%', '50%', '25%', '0%'], 'the graph has a percentage axis')
     // The marks (crate::marks, the GUI's thresholds): turn 9 lost Black 49.5 - (100 - 56.5) = 6

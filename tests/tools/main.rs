@@ -11,6 +11,7 @@
 mod scratch;
 
 mod analyse_games;
+mod annotations_read;
 mod book;
 mod build_commit_script;
 mod check_cli;

@@ -297,6 +297,16 @@ function drawGraph() {
     points += 1
   })
   if (path) svg.insertBefore(shape('path', {class: 'graph-line', d: path}), svg.querySelector('.graph-point'))
+  // The positions before a turn that no analysis valued (a person's turn, a turn chosen without
+  // search, one nobody analysed): no point, a tick at the bottom; the line joins their neighbours.
+  const gaps = []
+  for (let t = 0; points > 0 && t < turns; t++) if (game.winrates[t] === null || game.winrates[t] === undefined) gaps.push(t)
+  for (const t of gaps) svg.appendChild(shape('line', {class: 'graph-gap', x1: x(t), x2: x(t), y1: height - pad / 2, y2: height, 'data-turn': t}))
+  const title = shape('title', {})
+  title.textContent = `Black's chance of winning in the ${points} position${points === 1 ? '' : 's'} analysed` +
+    (gaps.length > 0 ? `, the line joined across the ${gaps.length} not analysed (the ticks at the bottom: ` +
+      "a person's turn, one chosen without search, or one nobody analysed; Review game analyses them)" : '')
+  svg.prepend(title)
   if (points === 0) {
     const text = shape('text', {class: 'graph-empty', x: width / 2, y: height / 4})
     text.textContent = 'no analysis yet: the engines\' thinking and Analyse fill it in'
@@ -316,4 +326,5 @@ function drawGraph() {
   holder.textContent = ''
   holder.appendChild(svg)
   document.body.dataset.graphPoints = String(points)
+  document.body.dataset.graphGaps = gaps.join(' ')
 }

@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
-use veletas_rules::record::{BestLine, Evaluation};
+use veletas_rules::record::{BestLine, Evaluation, FirstSteps};
 use veletas_rules::{Color, Game, Move};
 use veletas_tools::picture::svg::{self, Layout, SvgOptions};
 use veletas_tools::referee::clock::{Clock, TimeControl, format_seconds};
@@ -87,6 +87,9 @@ struct TurnNote {
     evaluation: Option<Evaluation>,
     /// The best line from the position before the turn a loaded record or a review gave.
     best_line: Option<BestLine>,
+    /// The first steps of the search that chose the turn a loaded record gave (`steps=`),
+    /// saved again unchanged.
+    first_steps: Option<FirstSteps>,
 }
 
 /// Why a request about a game cannot be granted.
@@ -295,6 +298,7 @@ impl GameSession {
                     engine: None,
                     evaluation: annotation.evaluation,
                     best_line: annotation.best_line,
+                    first_steps: annotation.first_steps,
                 }
             })
             .collect();
@@ -706,7 +710,7 @@ impl GameSession {
     pub(crate) fn turn_noted(&mut self, color: Color, took: Duration, evaluation: Option<Evaluation>) {
         let engine = self.engine_of(color).map(|_| self.names[self.seat(color)].clone());
         self.notes.resize(self.game.moves().len().saturating_sub(1), TurnNote::default());
-        self.notes.push(TurnNote { time: Some(took), engine, evaluation, best_line: None });
+        self.notes.push(TurnNote { time: Some(took), engine, evaluation, best_line: None, first_steps: None });
         let seat = self.seat(color);
         self.used[seat] += took.as_secs_f64();
         self.turn_started = Instant::now();

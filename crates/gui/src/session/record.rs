@@ -53,6 +53,7 @@ impl GameSession {
                 None => note.engine.as_deref().and_then(|e| self.evaluation_of(turn, e)).unzip(),
             };
             (annotation.evaluation, annotation.best_line) = (evaluation, best_line.flatten());
+            annotation.first_steps = note.first_steps.clone();
             record.set_annotation(turn, annotation);
         }
         record
