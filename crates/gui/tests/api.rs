@@ -777,3 +777,34 @@ fn the_engines_end_with_their_games_and_the_open_games_are_listed() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_finished_record_loaded_is_not_recorded_again() {
+    let dir = scratch("loaded-finished");
+    let record_file = dir.join("games.txt");
+    let server = start(&["sh -c 'exit 0'"], Some(&record_file));
+    // A whole game, won on the board, loaded between two persons: shown over, not appended.
+    let finished = include_str!("../../../data/example-game.txt");
+    let ask = json!({"size": 7, "rules": "classic", "start": finished, "black": null, "white": null});
+    let (status, loaded) = post(&server, "/api/games", &ask.to_string());
+    assert_eq!(status, 201, "{loaded}");
+    assert_eq!(loaded["outcome"]["winner"], "white", "{loaded}");
+    // A person who lets the clock run out: recorded, the record's one game.
+    let ask = json!({"size": 7, "rules": "classic", "clock": "0.05", "black": null, "white": null});
+    let (_, game) = post(&server, "/api/games", &ask.to_string());
+    let path = format!("/api/games/{}", game["id"]);
+    let over = wait_for(&server, &path, "the flag's fall", |g| !g["outcome"].is_null());
+    assert_eq!(over["outcome"]["termination"], "time forfeit", "{over}");
+    let mut text = String::new();
+    for _ in 0..100 {
+        text = std::fs::read_to_string(&record_file).unwrap_or_default();
+        if text.contains("[Result ") {
+            break;
+        }
+        thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(text.matches("[Result ").count(), 1, "only the game played is recorded: {text}");
+    assert!(text.contains("[Termination \"time forfeit\"]"), "{text}");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -715,11 +715,12 @@ async function poll() {
       const current = () => !state.busy && state.game && state.game.id === id
       if (game.outcome && game.series && game.series.next !== null && !state.browse) {
         // A match's game over: its end shown a while, then on to its next game.
-        if (current() && game.version !== state.game.version) showGame(game)
+        if (current() && game.version > state.game.version) showGame(game)
         nextMatchGame(game)
-      } else if (current() && game.version !== state.game.version) {
-        // (A new game may have started while the answer was on its way.) A browsed
-        // position's analysis is in its own view.
+      } else if (current() && game.version > state.game.version) {
+        // (A new game may have started while the answer was on its way; a newer view may
+        // have come by the stream meanwhile, which an older answer must not replace: the
+        // board would stay on an earlier turn.) A browsed position's analysis is in its own view.
         await reloadBrowse()
         showGame(game)
       }
