@@ -5,7 +5,7 @@
 // tried by clicks from the game's position and from a browsed one are kept as a tree (shown
 // again, stepped with the arrow keys, deleted, kept over a reload), and never change the
 // game; Undo while the engine thinks stops its search; a game won on the board says which
-// claim decided it; on a laptop's window (1366 × 768, and 1280 × 720) the board, its bar and the graph fit
+// claim decided it; a person who lost on time sees no time left on the clock; on a laptop's window (1366 × 768, and 1280 × 720) the board, its bar and the graph fit
 // without scrolling, a variation's "browsing" bar shown too; a whole game reviewed fills the
 // move list's win rates, best lines and the graph, and Stop ends the review and its engine; the
 // page is usable on a phone's screen (390 × 844). No console errors.
@@ -339,6 +339,21 @@ async function main() {
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
     console.log(`review: ${turns} positions, ${rated} win rates in the graph, best lines in the move list; Stop ends its engine`)
+
+    // ---- a person who loses on time sees no time left on the clock, not the time at the turn's start ----
+    await page.click('#new-game')
+    await page.waitForSelector('dialog[open]')
+    await page.select('select[name=black]', 'person')
+    await page.select('select[name=white]', 'person')
+    await page.$eval('input[name=clock_black]', (input) => { input.value = '3' })
+    await page.$eval('input[name=clock_white]', (input) => { input.value = '3' })
+    const beforeClock = await data('game')
+    await page.click('#start')
+    await until((g) => document.body.dataset.game !== g, beforeClock)
+    await until(() => /time forfeit/.test(document.getElementById('status').textContent))
+    assert.equal(await page.$eval('#player-black .clock', (c) => c.textContent), '0.0 s', 'the side that lost on time has none left')
+    assert.equal(await page.$eval('#player-white .clock', (c) => c.textContent), '3.0 s', "the winner's clock as it stood")
+    console.log('a person who lost on time: 0.0 s on the clock')
 
     // ---- a phone: the dialog and the game fit its screen ----
     const phone = await browser.newPage()

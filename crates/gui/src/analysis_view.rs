@@ -92,9 +92,10 @@ impl TurnAnalysis {
         Some(TurnAnalysis::recorded(to_move, engine, turn, first, evaluation, line))
     }
 
-    /// Black's chance of winning by the best candidate, if there is one.
+    /// Black's chance of winning by the best candidate, if there is one and it was searched
+    /// (a candidate of 0 visits, a turn chosen without search, values nothing).
     pub fn black_winrate(&self) -> Option<f64> {
-        let best = self.view.candidates.first()?.winrate;
+        let best = self.view.candidates.first().filter(|c| c.visits > 0)?.winrate;
         Some(if self.to_move == Color::Black { best } else { 1.0 - best })
     }
 }

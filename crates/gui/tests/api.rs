@@ -808,3 +808,25 @@ fn a_finished_record_loaded_is_not_recorded_again() {
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_turn_chosen_without_search_has_no_win_rate_in_the_graph_or_the_record() {
+    use veletas_rules::record::parse_records;
+    // Its thinking reports the move it will play with 0 visits: no search behind it.
+    let unsearched = scripted(
+        "unsearched",
+        r#"analyze) printf "=%s \ninfo move d4 visits 0 winrate 5000 order 0 pv d4\n" "$id"; read stop; printf "\n";; genmove) sleep 1; printf "=%s d4\n\n" "$id";;"#,
+    );
+    let server = start(&[&unsearched], None);
+    let ask = json!({"size": 7, "rules": "classic", "black": 0, "white": null, "movetime": 3});
+    let (_, game) = post(&server, "/api/games", &ask.to_string());
+    let path = format!("/api/games/{}", game["id"]);
+    let thought = wait_for(&server, &path, "its thinking shown", |g| g["analysis"]["candidates"][0].is_object());
+    assert_eq!(thought["analysis"]["candidates"][0]["visits"], 0, "{thought}");
+    let played = wait_for(&server, &path, "the engine moves", |g| g["moves"] == json!(["d4"]));
+    assert_eq!(played["winrates"][0], Value::Null, "no point in the graph: {played}");
+    let (_, text) = request(&server, "GET", &format!("{path}/record"), &[], b"");
+    let turn = parse_records(&text).unwrap().remove(0).annotation(0);
+    assert_eq!(turn.evaluation, None, "no win rate saved: {text}");
+    assert!(turn.time.is_some(), "its time is: {text}");
+}

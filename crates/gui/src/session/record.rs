@@ -61,10 +61,12 @@ impl GameSession {
 
     /// The win rate and visits of the best candidate of `engine`'s latest analysis of the
     /// position before turn `turn` (its thinking during the turn, or an analysis asked of
-    /// it), and its line: the turn's own estimate by the engine that played it.
+    /// it), and its line: the turn's own estimate by the engine that played it. None when the
+    /// candidate has no visits (a turn chosen without search has no win rate, as the
+    /// referee records it).
     fn evaluation_of(&self, turn: usize, engine: &str) -> Option<(Evaluation, Option<BestLine>)> {
         let analysis = self.analyses.get(&turn).filter(|a| a.view.engine == engine)?;
-        let best = analysis.view.candidates.first()?;
+        let best = analysis.view.candidates.first().filter(|c| c.visits > 0)?;
         let winrate = WinRate::from_hundredths((best.winrate * 10_000.0).round().clamp(0.0, 10_000.0) as u16)?;
         Some((Evaluation { winrate, visits: best.visits }, BestLine::lenient(&best.pv)))
     }
