@@ -90,7 +90,7 @@ fn a_round_robin_of_three_engines_records_every_game_with_names_and_rounds() {
     }
     let anchored = summary(&report, Some("beta=1500"), false).unwrap();
     assert!(anchored.contains("1500"), "{anchored}");
-    assert!(summary(&report, Some("delta=1500"), false).unwrap_err().contains("delta"));
+    assert!(summary(&report, Some("delta=1500"), false).unwrap_err().to_string().contains("delta"));
 }
 
 #[test]

@@ -115,7 +115,7 @@ fn engine_specs(
 ) -> Result<(Vec<EngineSpec>, Vec<String>), String> {
     let (mut entries, each) = match engines_file {
         Some(path) => {
-            let (entries, each) = field::read_engines_file(path)?;
+            let (entries, each) = field::read_engines_file(path).map_err(|e| e.to_string())?;
             if entries.is_empty() {
                 return Err(format!("--engines {}: no [[engine]] in it", path.display()));
             }
@@ -128,7 +128,7 @@ fn engine_specs(
         return Ok((default_engines(program), Vec::new()));
     }
     // The time control is the page's: the one given here only lets `resolve` check the file's.
-    let defs = field::resolve(&entries, &each, TimeControl::MoveTime(1.0))?;
+    let defs = field::resolve(&entries, &each, TimeControl::MoveTime(1.0)).map_err(|e| e.to_string())?;
     let specs = defs
         .into_iter()
         .map(|def| {

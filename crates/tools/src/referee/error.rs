@@ -9,14 +9,18 @@ use std::path::PathBuf;
 /// [`veletas_rules::MAX_QUOTED`] of other input).
 pub const MAX_COMMAND_SHOWN: usize = 120;
 
-/// Why a match could not be played. [`RefereeError::Usage`] and [`RefereeError::Record`]
-/// are the command line's fault (an option, or a file it names to read: the engines file,
+/// Why a match could not be played. [`RefereeError::Usage`], [`RefereeError::Options`] and
+/// [`RefereeError::Record`] are the command line's fault (an option, or a file it names to read: the engines file,
 /// the openings, a record to resume); every other variant is found while running.
 #[derive(Debug, thiserror::Error)]
 pub enum RefereeError {
     /// Options that do not make a match.
     #[error("{0}")]
     Usage(String),
+    /// Options that do not make a match, with the typed reason (the engines' definitions,
+    /// the schedule, the shard), shown as the reason says it.
+    #[error(transparent)]
+    Options(Box<dyn std::error::Error + Send + Sync>),
     /// An output (`--report`, `--live`, `--log-protocol`) that cannot be written.
     #[error("{0}")]
     Output(String),
@@ -57,8 +61,9 @@ pub enum RefereeError {
     Record {
         /// The record file.
         path: PathBuf,
-        /// What is wrong with it.
-        detail: String,
+        /// What is wrong with it (a text, or a typed reason: a game that is not this run's).
+        #[source]
+        detail: Box<dyn std::error::Error + Send + Sync>,
     },
     /// A record file that cannot be written on: another referee is writing it, a game
     /// cannot be appended, or someone else changed it while the games ran.
@@ -72,9 +77,23 @@ pub enum RefereeError {
 }
 
 impl RefereeError {
-    /// Whether the command line is at fault ([`RefereeError::Usage`], a
-    /// [`RefereeError::Record`] that cannot be resumed), not what happened while running.
+    /// Whether the command line is at fault ([`RefereeError::Usage`],
+    /// [`RefereeError::Options`], a [`RefereeError::Record`] that cannot be resumed), not
+    /// what happened while running.
     pub fn is_usage(&self) -> bool {
-        matches!(self, RefereeError::Usage(_) | RefereeError::Record { .. })
+        matches!(self, RefereeError::Usage(_) | RefereeError::Options(_) | RefereeError::Record { .. })
+    }
+
+    /// The [`RefereeError::Options`] of a typed reason `e`.
+    pub(crate) fn options(e: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> RefereeError {
+        RefereeError::Options(e.into())
+    }
+
+    /// The [`RefereeError::Record`] of the record file `path` for `detail` (a text or a typed reason).
+    pub(crate) fn record(
+        path: impl Into<PathBuf>,
+        detail: impl Into<Box<dyn std::error::Error + Send + Sync>>,
+    ) -> RefereeError {
+        RefereeError::Record { path: path.into(), detail: detail.into() }
     }
 }

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use crate::referee::game::PlayedGame;
 use crate::referee::runner::{Competition, Field, GameResult, NewFiles, Runner, played_engines};
-use crate::referee::runner::{ScheduledGame, unique_names};
+use crate::referee::runner::{EnginesMismatch, PlaceError, ScheduledGame, unique_names};
 use crate::referee::summary::{GameOutcome, MatchSummary, SprtSpec, Tally};
 use crate::referee::{MatchPlan, RecordPlan, RefereeError};
 use crate::stats::SprtDecision;
@@ -78,21 +78,18 @@ impl Competition for MatchCompetition {
     /// A match's records hold the time control it was played under: a resume under another
     /// one would mix two controls in one summary. (Before clocks followed the engines, a
     /// swapped game's `black TC; white TC` named the colours at the start: read as well.)
-    fn check_place(&self, field: &Field, game: &GameRecord, scheduled: &ScheduledGame) -> Result<(), String> {
+    fn check_place(&self, field: &Field, game: &GameRecord, scheduled: &ScheduledGame) -> Result<(), PlaceError> {
         let swapped = game.tag(tag::SWAP).is_some();
         let (black, white) = played_engines(scheduled, swapped);
         let expected = self.controls(field, black, white).to_string();
         let before = self.controls(field, scheduled.black, scheduled.white).to_string();
+        let round = Some(scheduled.index + 1);
         match game.time_controls() {
             Ok(Some(controls)) if controls.to_string() == expected || swapped && controls.to_string() == before => {
                 Ok(())
             }
-            Ok(controls) => Err(format!(
-                "round {}: the record was made with time control '{}', this run has '{expected}'",
-                scheduled.index + 1,
-                controls.map_or("none".to_string(), |c| c.to_string())
-            )),
-            Err(e) => Err(format!("round {}: {e}", scheduled.index + 1)),
+            Ok(controls) => Err(PlaceError::TimeControl { round, recorded: controls.map(|c| c.to_string()), expected }),
+            Err(source) => Err(PlaceError::Record { round, source }),
         }
     }
 
@@ -132,10 +129,10 @@ impl Competition for MatchCompetition {
 
     /// A match's records say which engine played Black (`BlackEngine`); names may change
     /// between runs (another version of an engine).
-    fn check_engines(&self, _: &Field, game: &GameRecord, black: usize, _: usize) -> Result<(), String> {
+    fn check_engines(&self, _: &Field, game: &GameRecord, black: usize, _: usize) -> Result<(), EnginesMismatch> {
         match game.tag(tag::BLACK_ENGINE) {
             Some(tag) if tag == (black + 1).to_string() => Ok(()),
-            tag => Err(format!("engine {} plays Black, not engine {}", black + 1, tag.unwrap_or("?"))),
+            tag => Err(EnginesMismatch::BlackEngine { engine: black + 1, recorded: tag.map(str::to_string) }),
         }
     }
 
@@ -202,14 +199,14 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, RefereeError> {
                     Ok(None)
                 }
                 Some(round) if round >= 1 => Ok(Some(round.to_string())),
-                _ => Err(RefereeError::Record {
-                    path: path.to_path_buf(),
-                    detail: format!(
+                _ => Err(RefereeError::record(
+                    path,
+                    format!(
                         "holds games of a different match (game {} of the file: no valid Round tag); use --overwrite \
                          or another --record",
                         position + 1
                     ),
-                }),
+                )),
             }
         })?;
         // As a tournament's: a summary of fewer games than the file holds (which `ratings`
@@ -218,14 +215,14 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, RefereeError> {
         if count > 0 {
             drop(runner);
             let s = if count == 1 { "" } else { "s" };
-            return Err(RefereeError::Record {
-                path: path.to_path_buf(),
-                detail: format!(
+            return Err(RefereeError::record(
+                path,
+                format!(
                     "holds {count} game{s} past --games {games} (rounds up to {last}): give --games {} or more to \
                      count them, or use --overwrite or another --record",
                     last + last % 2
                 ),
-            });
+            ));
         }
     }
     // The names recorded for each engine, for a match with nothing left to play.

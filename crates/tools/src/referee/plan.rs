@@ -381,14 +381,14 @@ impl MatchPlan {
             EngineCommand::parse(command)
                 .map_err(|e| usage(format!("--engine '{}': {e}", veletas_rules::quoted(text))))?;
         }
-        let (entries, each) = engines.entries().map_err(usage)?;
+        let (entries, each) = engines.entries().map_err(RefereeError::options)?;
         if entries.len() != 2 {
             return Err(usage(format!(
                 "a match needs exactly two engines (--engine or --engines), not {}",
                 entries.len()
             )));
         }
-        let mut defs = field::resolve(&entries, &each, common.control).map_err(usage)?;
+        let mut defs = field::resolve(&entries, &each, common.control).map_err(RefereeError::options)?;
         // The record's tag: one control, a match's time odds, or (engines on controls of
         // their own) each game's colours, decided when the game is recorded.
         let time_control = if defs[0].time_control == defs[1].time_control {

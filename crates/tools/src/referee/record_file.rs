@@ -194,7 +194,7 @@ pub(crate) fn open_record_file(
     overwrite: bool,
     wait: bool,
 ) -> Result<(Vec<GameRecord>, LockedRecord), RefereeError> {
-    let record_error = |detail: String| RefereeError::Record { path: path.to_path_buf(), detail };
+    let record_error = |detail: String| RefereeError::record(path, detail);
     // Never open anything but a regular file: opening a FIFO blocks, and a device or a
     // directory holds no record.
     if path.exists() {

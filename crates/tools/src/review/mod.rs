@@ -131,7 +131,7 @@ pub fn run_review(settings: &ReviewSettings) -> Result<ReviewSummary, ReviewErro
     }
     let command = EngineCommand::parse(&settings.engine).map_err(|e| usage(format!("--engine: {e}")))?;
     let (k, n) = match settings.shard {
-        Some(spec) => (spec.resolve(|name| std::env::var(name).ok()).map_err(usage)?, spec.count()),
+        Some(spec) => (spec.resolve(|name| std::env::var(name).ok()).map_err(|e| usage(e.to_string()))?, spec.count()),
         None => (1, 1),
     };
     // `{shard}` in -o is K, as in a tournament's --record: one command line for every shard.

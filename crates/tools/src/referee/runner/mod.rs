@@ -18,10 +18,11 @@
 //!   `--rating-interval` games, the live page, and the interruption (SIGINT, SIGTERM) that
 //!   stops starting games and says how to resume.
 //!
-//! In four files: this one runs the games (workers, record file, output); [`field`] is the
+//! In five files: this one runs the games (workers, record file, output); [`field`] is the
 //! field of engines every game shares ([`EngineDef`]), and how each is started and checked;
 //! `names` names the field's engines; [`result`] is a scheduled game ([`ScheduledGame`]) and
-//! its result, played or read back from the record file (the one resume check). The
+//! its result, played or read back from the record file (the one resume check); `mismatch`
+//! says why a recorded game is not this run's. The
 //! tournament's schedules and field files import these; the runner imports nothing of them.
 
 use std::collections::HashMap;
@@ -42,11 +43,13 @@ use veletas_rules::Move;
 use veletas_rules::record::GameRecord;
 
 mod field;
+mod mismatch;
 mod names;
 mod result;
 
 pub use field::EngineDef;
 pub(crate) use field::{Field, NewFiles};
+pub(crate) use mismatch::{DifferentGames, EnginesMismatch, PlaceError};
 pub(crate) use names::unique_names;
 pub(crate) use result::played_engines;
 use result::recorded_result;
@@ -80,10 +83,16 @@ pub(crate) trait Competition {
     }
     /// Checks that a recorded game names the engines this run has as Black and White
     /// (`black`, `white`, after a recorded swap) the way this competition's records do.
-    fn check_engines(&self, field: &Field, game: &GameRecord, black: usize, white: usize) -> Result<(), String>;
+    fn check_engines(
+        &self,
+        field: &Field,
+        game: &GameRecord,
+        black: usize,
+        white: usize,
+    ) -> Result<(), EnginesMismatch>;
     /// Checks what else fixes a recorded game's place in this run (a tournament: the
     /// schedule it was recorded under, the time controls).
-    fn check_place(&self, field: &Field, game: &GameRecord, scheduled: &ScheduledGame) -> Result<(), String> {
+    fn check_place(&self, field: &Field, game: &GameRecord, scheduled: &ScheduledGame) -> Result<(), PlaceError> {
         let _ = (field, game, scheduled);
         Ok(())
     }
@@ -303,12 +312,8 @@ impl<'a> Runner<'a> {
         let path = self.record.as_ref().map(|r| r.path.clone()).unwrap_or_default();
         let noun = self.competition.noun();
         let checked = recorded_result(&self.field, &*self.competition, &game, scheduled);
-        let result = checked.map_err(|e| format!("game {} of the file: {e}", position + 1)).map_err(|e| {
-            RefereeError::Record {
-                path,
-                detail: format!("holds games of a different {noun} ({e}); use --overwrite or another --record"),
-            }
-        })?;
+        let result = checked
+            .map_err(|source| RefereeError::record(path, DifferentGames { noun, position: position + 1, source }))?;
         if let Some(records) = self.records.as_mut() {
             records.push(game);
         }

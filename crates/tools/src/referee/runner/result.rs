@@ -1,6 +1,7 @@
 //! A game's result as the runner counts it: from a game just played ([`GameResult::of`]) or
 //! from the record file on resume ([`recorded_result`], the one resume check).
 
+use super::mismatch::RecordedGameError;
 use super::{Competition, Field};
 use crate::referee::game::{PlayedGame, Termination};
 use veletas_rules::Color;
@@ -80,42 +81,37 @@ pub(super) fn recorded_result(
     competition: &dyn Competition,
     game: &GameRecord,
     scheduled: &ScheduledGame,
-) -> Result<GameResult, String> {
+) -> Result<GameResult, RecordedGameError> {
     let (id, noun) = (competition.identity(scheduled), competition.noun());
     let size = field.book.variant.size().to_string();
     if let Some(recorded) = game.tag(tag::SIZE).map(str::trim).filter(|s| *s != size) {
-        return Err(format!("{id}: the record was made with --size {recorded}, this run has --size {size}"));
+        return Err(RecordedGameError::Size { id, recorded: recorded.to_string(), size });
     }
     // Options such as claimed-block leave the openings as they are: compare the rules too.
     match game.rules() {
         Ok(rules) if rules == field.book.rules => {}
-        Ok(rules) => {
-            return Err(format!(
-                "game {id} was played under the {rules} rules, this {noun} plays {}",
-                field.book.rules
-            ));
-        }
-        Err(e) => return Err(format!("{id}: {e}")),
+        Ok(recorded) => return Err(RecordedGameError::Rules { id, noun, recorded, rules: field.book.rules }),
+        Err(source) => return Err(RecordedGameError::Record { id, source }),
     }
     competition.check_place(field, game, scheduled)?;
     let opening = field.book.opening(scheduled.encounter).to_string();
     if game.tag(tag::OPENING) != Some(opening.as_str()) {
-        return Err(format!(
-            "{id} has opening '{}', this {noun} plays '{opening}' there",
-            veletas_rules::quoted(game.tag(tag::OPENING).unwrap_or(""))
-        ));
+        let recorded = game.tag(tag::OPENING).unwrap_or("").to_string();
+        return Err(RecordedGameError::Opening { id, noun, recorded, opening });
     }
     let swapped = game.tag(tag::SWAP).is_some();
     let (black, white) = played_engines(scheduled, swapped);
-    competition.check_engines(field, game, black, white).map_err(|e| {
-        let after = if swapped { " after the swap" } else { "" };
-        format!("{id}{after}: {e}")
-    })?;
+    if let Err(source) = competition.check_engines(field, game, black, white) {
+        return Err(RecordedGameError::Engines { id, swapped, source });
+    }
     if game.winner().is_none() && !game.is_void() {
-        return Err(format!("{id} has no result"));
+        return Err(RecordedGameError::NoResult { id });
     }
     let winner = game.winner();
-    let termination = game.termination().map_err(|e| format!("{id}: {e}"))?.unwrap_or(Termination::Normal);
+    let termination = match game.termination() {
+        Ok(termination) => termination.unwrap_or(Termination::Normal),
+        Err(source) => return Err(RecordedGameError::Record { id, source }),
+    };
     Ok(GameResult {
         index: scheduled.index,
         id: scheduled.id.clone(),

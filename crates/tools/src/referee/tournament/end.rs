@@ -5,13 +5,17 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::ratings::files::parse_anchor;
-use crate::ratings::{RatedGame, RatingOptions, Standings, rate};
+use crate::ratings::files::{BadAnchor, parse_anchor};
+use crate::ratings::{RatedGame, RatingOptions, RatingsError, Standings, rate};
 use crate::referee::tournament::{GameResult, TournamentReport};
 
 /// The standings of `results` between the engines `names` (`None` without games);
 /// `anchor` is `--anchor NAME=RATING`.
-pub fn standings(names: &[String], results: &[GameResult], anchor: Option<&str>) -> Result<Option<Standings>, String> {
+pub fn standings(
+    names: &[String],
+    results: &[GameResult],
+    anchor: Option<&str>,
+) -> Result<Option<Standings>, StandingsError> {
     let games: Vec<RatedGame> = results
         .iter()
         .filter_map(|r| Some(RatedGame::new(names[r.black].clone(), names[r.white].clone(), r.winner?)))
@@ -20,17 +24,31 @@ pub fn standings(names: &[String], results: &[GameResult], anchor: Option<&str>)
     if let Some((name, _)) = &anchor
         && !names.contains(name)
     {
-        return Err(format!("--anchor: no engine is named '{}'", veletas_rules::quoted(name)));
+        return Err(StandingsError::NoSuchEngine(name.clone()));
     }
     if games.is_empty() {
         return Ok(None);
     }
-    rate(&games, &RatingOptions { anchor }).map(Some).map_err(|e| e.to_string())
+    Ok(Some(rate(&games, &RatingOptions { anchor })?))
+}
+
+/// Why a tournament's games give no standings ([`standings`], [`summary`]).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum StandingsError {
+    /// `--anchor` does not read.
+    #[error(transparent)]
+    Anchor(#[from] BadAnchor),
+    /// `--anchor` names no engine of the field.
+    #[error("--anchor: no engine is named '{}'", veletas_rules::quoted(.0))]
+    NoSuchEngine(String),
+    /// The games cannot be rated.
+    #[error(transparent)]
+    Ratings(#[from] RatingsError),
 }
 
 /// The summary printed at the end: `anchor` is `--anchor NAME=RATING`, `head_to_head`
 /// adds every pair's own Elo.
-pub fn summary(report: &TournamentReport, anchor: Option<&str>, head_to_head: bool) -> Result<String, String> {
+pub fn summary(report: &TournamentReport, anchor: Option<&str>, head_to_head: bool) -> Result<String, StandingsError> {
     let mut out = String::new();
     let names = &report.names;
     // Void games (no engine moved) are not games played: they are counted apart, as in a

@@ -12,9 +12,10 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::referee::OddsError;
 use crate::referee::clock::{ByoYomiSpec, ClockSpec, TimeControl, parse_seconds};
 use crate::referee::engine::EngineCommand;
-use crate::referee::words::{is_engine_name, refuse_control, split_engine_name};
+use crate::referee::words::{ControlError, SplitError, is_engine_name, refuse_control, split_engine_name};
 use veletas_rules::quoted;
 
 pub use crate::referee::runner::EngineDef;
@@ -40,46 +41,87 @@ pub struct EngineOptions {
 
 impl EngineOptions {
     /// Sets option `key` to `value` (`KEY=VALUE` on the command line).
-    pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        refuse_control(value).map_err(|e| format!("{}={e}", quoted(key)))?;
-        let shown = quoted(value);
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
+        refuse_control(value).map_err(|source| OptionError::Control { key: key.to_string(), source })?;
+        // The time parsers' reasons are the rules crate's text.
+        let bad = |option: &'static str, detail: &dyn std::fmt::Display| OptionError::Value {
+            option,
+            value: value.to_string(),
+            detail: detail.to_string(),
+        };
         match key {
             "restart" => {
                 self.restart = Some(match value {
                     "on" | "true" | "yes" => true,
                     "off" | "false" | "no" => false,
-                    _ => return Err(format!("restart={shown}: use on or off")),
+                    _ => return Err(OptionError::Restart(value.to_string())),
                 })
             }
             "dir" => self.dir = Some(PathBuf::from(value)),
             "init" => self.init.push(value.to_string()),
-            "movetime" => self.movetime = Some(parse_seconds(value).map_err(|e| format!("movetime={shown}: {e}"))?),
-            "clock" | "tc" => self.clock = Some(value.parse().map_err(|e| format!("clock={shown}: {e}"))?),
-            "byoyomi" => self.byoyomi = Some(value.parse().map_err(|e| format!("byoyomi={shown}: {e}"))?),
-            "odds" => self.odds = Some(crate::referee::parse_odds(value).map_err(|e| format!("odds={shown}: {e}"))?),
-            _ => {
-                return Err(format!(
-                    "unknown engine option '{}' (options: restart, dir, init, movetime, clock, byoyomi, odds)",
-                    quoted(key)
-                ));
+            "movetime" => self.movetime = Some(parse_seconds(value).map_err(|e| bad("movetime", &e))?),
+            "clock" | "tc" => self.clock = Some(value.parse().map_err(|e| bad("clock", &e))?),
+            "byoyomi" => self.byoyomi = Some(value.parse().map_err(|e| bad("byoyomi", &e))?),
+            "odds" => {
+                let odds = crate::referee::parse_odds(value)
+                    .map_err(|source| OptionError::Odds { value: value.to_string(), source })?;
+                self.odds = Some(odds);
             }
+            _ => return Err(OptionError::Unknown(key.to_string())),
         }
         Ok(())
     }
 
     /// Parses and sets `KEY=VALUE`.
-    pub fn set_pair(&mut self, pair: &str) -> Result<(), String> {
-        let (key, value) = pair.split_once('=').ok_or_else(|| format!("'{}' is not KEY=VALUE", quoted(pair)))?;
+    pub fn set_pair(&mut self, pair: &str) -> Result<(), OptionError> {
+        let (key, value) = pair.split_once('=').ok_or_else(|| OptionError::NotPair(pair.to_string()))?;
         self.set(key.trim(), value.trim())
     }
 
     fn has_time_control(&self) -> bool {
         self.movetime.is_some() || self.clock.is_some() || self.byoyomi.is_some()
     }
+}
 
-    fn time_control(&self) -> Result<TimeControl, String> {
-        TimeControl::from_options(self.movetime, self.clock, self.byoyomi).map_err(|e| e.to_string())
-    }
+/// Why an engine option (`KEY=VALUE`) is refused ([`EngineOptions::set`],
+/// [`EngineOptions::set_pair`]); the user's words are quoted when shown.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OptionError {
+    /// The value holds a control character.
+    #[error("{}={source}", quoted(.key))]
+    Control {
+        /// The option.
+        key: String,
+        /// The value and its control character.
+        source: ControlError,
+    },
+    /// `restart=` is neither on nor off.
+    #[error("restart={}: use on or off", quoted(.0))]
+    Restart(String),
+    /// A time (`movetime`, `clock`, `byoyomi`) that does not read.
+    #[error("{option}={}: {detail}", quoted(.value))]
+    Value {
+        /// The option.
+        option: &'static str,
+        /// The value as given.
+        value: String,
+        /// Why it does not read (the time parser's words).
+        detail: String,
+    },
+    /// `odds=` is no factor.
+    #[error("odds={}: {source}", quoted(.value))]
+    Odds {
+        /// The value as given.
+        value: String,
+        /// Why.
+        source: OddsError,
+    },
+    /// No such option.
+    #[error("unknown engine option '{}' (options: restart, dir, init, movetime, clock, byoyomi, odds)", quoted(.0))]
+    Unknown(String),
+    /// No `=` in it.
+    #[error("'{}' is not KEY=VALUE", quoted(.0))]
+    NotPair(String),
 }
 
 /// One engine of the field, before start-up.
@@ -126,19 +168,40 @@ struct FileOptions {
 }
 
 /// Takes the string `key` out of `table`.
-fn take_string(table: &mut toml::Table, key: &str) -> Result<Option<String>, String> {
+fn take_string(table: &mut toml::Table, key: &'static str) -> Result<Option<String>, NotAString> {
     match table.remove(key) {
         None => Ok(None),
         Some(toml::Value::String(s)) => Ok(Some(s)),
-        Some(other) => Err(format!("{key} must be a string, not {}", other.type_str())),
+        Some(other) => Err(NotAString { key, found: other.type_str() }),
     }
+}
+
+/// A key of the engines file that must be a string and is not ([`take_string`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{key} must be a string, not {found}")]
+pub struct NotAString {
+    /// The key.
+    key: &'static str,
+    /// The TOML type it has.
+    found: &'static str,
+}
+
+/// Why an engines file's options (an engine's, or `[each]`) are refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FileOptionError {
+    /// A value holds a control character.
+    #[error(transparent)]
+    Control(#[from] ControlError),
+    /// An option is refused as on the command line.
+    #[error(transparent)]
+    Option(#[from] OptionError),
 }
 
 impl FileOptions {
     /// The options, with a relative `dir` taken from the engines file's folder.
-    fn to_options(&self, base: &Path) -> Result<EngineOptions, String> {
+    fn to_options(&self, base: &Path) -> Result<EngineOptions, FileOptionError> {
         for text in self.init.iter().chain(&self.dir).chain(&self.clock).chain(&self.byoyomi) {
-            refuse_control(text).map_err(|e| e.to_string())?;
+            refuse_control(text)?;
         }
         let mut options = EngineOptions { init: self.init.clone(), ..EngineOptions::default() };
         match &self.restart {
@@ -166,41 +229,111 @@ impl FileOptions {
 }
 
 /// The engines and `each` options of an engines file (TOML; see docs/tournament.md).
-pub fn read_engines_file(path: &Path) -> Result<(Vec<EngineEntry>, EngineOptions), String> {
-    let shown = path.display();
+pub fn read_engines_file(path: &Path) -> Result<(Vec<EngineEntry>, EngineOptions), EnginesFileError> {
+    let shown = path.display().to_string();
     let text = veletas_rules::record::read_bounded(path, veletas_rules::record::MAX_SMALL_FILE_BYTES)
-        .map_err(|e| format!("--engines {shown}: {e}"))?;
-    parse_engines_file(&text, &shown.to_string(), path.parent().unwrap_or(Path::new(".")))
+        .map_err(|source| EnginesFileError::Read { shown: shown.clone(), source })?;
+    parse_engines_file(&text, &shown, path.parent().unwrap_or(Path::new(".")))
 }
 
 /// The engines and `each` options of an engines file's `text` ([`read_engines_file`]
 /// without the reading); `shown` names the file in messages, `base` is the folder that
 /// relative `dir`s start from.
-pub fn parse_engines_file(text: &str, shown: &str, base: &Path) -> Result<(Vec<EngineEntry>, EngineOptions), String> {
-    let file: EnginesFile = toml::from_str(text).map_err(|e| {
-        let message = e.message().to_string();
-        let line = e.span().map(|span| text[..span.start.min(text.len())].lines().count().max(1));
-        match line {
-            Some(line) => format!("--engines {shown}: line {line}: {message}"),
-            None => format!("--engines {shown}: {message}"),
-        }
+pub fn parse_engines_file(
+    text: &str,
+    shown: &str,
+    base: &Path,
+) -> Result<(Vec<EngineEntry>, EngineOptions), EnginesFileError> {
+    let file: EnginesFile = toml::from_str(text).map_err(|source: toml::de::Error| {
+        let line = source.span().map(|span| text[..span.start.min(text.len())].lines().count().max(1));
+        EnginesFileError::Toml { shown: shown.to_string(), line, source: Box::new(source) }
     })?;
-    let each = file.each.unwrap_or_default().to_options(base).map_err(|e| format!("--engines {shown}: [each]: {e}"))?;
+    let each = file
+        .each
+        .unwrap_or_default()
+        .to_options(base)
+        .map_err(|source| EnginesFileError::Each { shown: shown.to_string(), source })?;
     let mut entries = Vec::new();
     for (i, mut table) in file.engine.into_iter().enumerate() {
-        let which = |e: String| format!("--engines {shown}: engine {}: {e}", i + 1);
-        let name = take_string(&mut table, "name").map_err(which)?;
-        let command = take_string(&mut table, "command").map_err(which)?.ok_or_else(|| which("no command".into()))?;
+        let which =
+            |source: EngineTableError| EnginesFileError::Engine { shown: shown.to_string(), number: i + 1, source };
+        let name = take_string(&mut table, "name").map_err(|e| which(e.into()))?;
+        let command = take_string(&mut table, "command")
+            .map_err(|e| which(e.into()))?
+            .ok_or_else(|| which(EngineTableError::NoCommand))?;
         if let Some(name) = &name
             && !is_engine_name(name)
         {
-            return Err(which(format!("name '{}': use letters, digits, '_', '.' and '-'", quoted(name))));
+            return Err(which(EngineTableError::BadName(name.clone())));
         }
-        let options: FileOptions = table.try_into().map_err(|e: toml::de::Error| which(e.message().to_string()))?;
-        let options = options.to_options(base).map_err(which)?;
+        let options: FileOptions =
+            table.try_into().map_err(|e: toml::de::Error| which(EngineTableError::Toml(Box::new(e))))?;
+        let options = options.to_options(base).map_err(|e| which(e.into()))?;
         entries.push(EngineEntry { name, command, options });
     }
     Ok((entries, each))
+}
+
+/// Why an engines file gives no engines ([`read_engines_file`], [`parse_engines_file`]);
+/// `shown` names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum EnginesFileError {
+    /// The file cannot be read (or is too big).
+    #[error("--engines {shown}: {source}")]
+    Read {
+        /// The file.
+        shown: String,
+        /// Why.
+        source: veletas_rules::record::RecordFileError,
+    },
+    /// The file is no TOML of the expected tables, at `line` when TOML says where.
+    #[error("--engines {shown}: {}{}", .line.map_or(String::new(), |line| format!("line {line}: ")), .source.message())]
+    Toml {
+        /// The file.
+        shown: String,
+        /// The line of the error.
+        line: Option<usize>,
+        /// TOML's error.
+        source: Box<toml::de::Error>,
+    },
+    /// The `[each]` table's options are refused.
+    #[error("--engines {shown}: [each]: {source}")]
+    Each {
+        /// The file.
+        shown: String,
+        /// Why.
+        source: FileOptionError,
+    },
+    /// An `[[engine]]` table is refused.
+    #[error("--engines {shown}: engine {number}: {source}")]
+    Engine {
+        /// The file.
+        shown: String,
+        /// The engine's number in the file, from 1.
+        number: usize,
+        /// Why.
+        source: EngineTableError,
+    },
+}
+
+/// Why an `[[engine]]` table of an engines file is refused.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum EngineTableError {
+    /// `name` or `command` is no string.
+    #[error(transparent)]
+    NotAString(#[from] NotAString),
+    /// No `command`.
+    #[error("no command")]
+    NoCommand,
+    /// A name with other characters than an engine name's.
+    #[error("name '{}': use letters, digits, '_', '.' and '-'", quoted(.0))]
+    BadName(String),
+    /// Unknown keys, or values of the wrong type.
+    #[error("{}", .0.message())]
+    Toml(#[source] Box<toml::de::Error>),
+    /// An option is refused.
+    #[error(transparent)]
+    Options(#[from] FileOptionError),
 }
 
 /// An `--engine` value: `NAME=CMD ARGS` or `CMD ARGS`.
@@ -240,14 +373,14 @@ impl EngineFlags {
 
     /// The engines before start-up: those of the engines file, then those of `--engine`,
     /// with `--each` and `--option` applied; and the options of every engine.
-    pub fn entries(&self) -> Result<(Vec<EngineEntry>, EngineOptions), String> {
+    pub fn entries(&self) -> Result<(Vec<EngineEntry>, EngineOptions), EntriesError> {
         let (mut entries, mut each) = match &self.file {
             Some(path) => read_engines_file(path)?,
             None => (Vec::new(), EngineOptions::default()),
         };
         entries.extend(self.flags.iter().map(|text| entry_from_flag(text)));
         for pair in &self.each {
-            each.set_pair(pair).map_err(|e| format!("--each {}: {e}", quoted(pair)))?;
+            each.set_pair(pair).map_err(|source| EntriesError::Each { pair: pair.clone(), source })?;
         }
         for option in &self.options {
             apply_option(&mut entries, option)?;
@@ -256,68 +389,133 @@ impl EngineFlags {
     }
 }
 
+/// Why the command line's engines give no entries ([`EngineFlags::entries`]).
+#[derive(Debug, thiserror::Error)]
+pub enum EntriesError {
+    /// The engines file is refused.
+    #[error(transparent)]
+    File(#[from] EnginesFileError),
+    /// An `--each` option is refused.
+    #[error("--each {}: {source}", quoted(.pair))]
+    Each {
+        /// The option as given.
+        pair: String,
+        /// Why.
+        source: OptionError,
+    },
+    /// An `--option` is refused.
+    #[error(transparent)]
+    Option(#[from] ApplyError),
+}
+
 /// Applies `--option NAME:KEY=VALUE` to the engine named NAME, or `--option N:KEY=VALUE` to
 /// the Nth engine (1, 2, ...: the engines file's, then `--engine`'s, in their order), which
 /// addresses an engine named by its replies. A number that is one engine's name and
 /// another's position is refused as ambiguous.
-pub fn apply_option(entries: &mut [EngineEntry], text: &str) -> Result<(), String> {
-    let shown = quoted(text);
-    let (name, pair) =
-        text.split_once(':').ok_or_else(|| format!("--option '{shown}': use NAME:KEY=VALUE or N:KEY=VALUE"))?;
+pub fn apply_option(entries: &mut [EngineEntry], text: &str) -> Result<(), ApplyError> {
+    let refused = |why: ApplyWhy| ApplyError { text: text.to_string(), why };
+    let (name, pair) = text.split_once(':').ok_or_else(|| refused(ApplyWhy::NoColon))?;
     let named = entries.iter().position(|e| e.name.as_deref() == Some(name));
     let placed = name.parse::<usize>().ok().filter(|n| (1..=entries.len()).contains(n)).map(|n| n - 1);
     let index = match (named, placed) {
         (Some(a), Some(b)) if a != b => {
-            return Err(format!(
-                "--option '{shown}': '{}' is the name of engine {} and the position of engine {}: rename the one",
-                quoted(name),
-                a + 1,
-                b + 1
-            ));
+            return Err(refused(ApplyWhy::Ambiguous { name: name.to_string(), named: a + 1, placed: b + 1 }));
         }
         (Some(at), _) | (None, Some(at)) => at,
-        (None, None) => {
-            let positions = match entries.len() {
-                0 => String::new(),
-                1 => " or its position, 1".to_string(),
-                n => format!(" or its position, 1 to {n}"),
-            };
-            return Err(format!(
-                "--option '{shown}': no engine is named '{}'; give an engine's name{positions}",
-                quoted(name)
-            ));
-        }
+        (None, None) => return Err(refused(ApplyWhy::NoEngine { name: name.to_string(), engines: entries.len() })),
     };
-    entries[index].options.set_pair(pair).map_err(|e| format!("--option '{shown}': {e}"))
+    entries[index].options.set_pair(pair).map_err(|e| refused(ApplyWhy::Option(e)))
+}
+
+/// Why an `--option NAME:KEY=VALUE` is refused ([`apply_option`]): the option as given
+/// (quoted when shown) and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("--option '{}': {why}", quoted(.text))]
+pub struct ApplyError {
+    /// The option as given.
+    text: String,
+    /// Why.
+    #[source]
+    why: ApplyWhy,
+}
+
+/// What is wrong with an `--option` ([`ApplyError`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ApplyWhy {
+    /// No `:` in it.
+    #[error("use NAME:KEY=VALUE or N:KEY=VALUE")]
+    NoColon,
+    /// NAME names one engine and is the position of another.
+    #[error(
+        "'{}' is the name of engine {named} and the position of engine {placed}: rename the one",
+        quoted(.name)
+    )]
+    Ambiguous {
+        /// The name.
+        name: String,
+        /// The engine it names, from 1.
+        named: usize,
+        /// The engine at that position.
+        placed: usize,
+    },
+    /// NAME is no engine's name or position.
+    #[error("no engine is named '{}'; give an engine's name{}", quoted(.name), positions(*.engines))]
+    NoEngine {
+        /// The name.
+        name: String,
+        /// The number of engines.
+        engines: usize,
+    },
+    /// The option itself is refused.
+    #[error(transparent)]
+    Option(#[from] OptionError),
+}
+
+/// The positions an `--option` may give among `engines` engines, as [`ApplyWhy::NoEngine`] says them.
+fn positions(engines: usize) -> String {
+    match engines {
+        0 => String::new(),
+        1 => " or its position, 1".to_string(),
+        n => format!(" or its position, 1 to {n}"),
+    }
 }
 
 /// The ready engines: each entry's options over `each`, over the tournament's `default`
 /// time control. Explicit names must be unique.
-pub fn resolve(entries: &[EngineEntry], each: &EngineOptions, default: TimeControl) -> Result<Vec<EngineDef>, String> {
+pub fn resolve(
+    entries: &[EngineEntry],
+    each: &EngineOptions,
+    default: TimeControl,
+) -> Result<Vec<EngineDef>, ResolveError> {
     let mut defs = Vec::new();
     for (i, entry) in entries.iter().enumerate() {
         if let Some(name) = &entry.name
             && entries[..i].iter().any(|e| e.name.as_ref() == Some(name))
         {
-            return Err(format!("two engines are named '{}': names must be unique", quoted(name)));
+            return Err(ResolveError::SameName(name.clone()));
         }
         let which = entry.name.clone().unwrap_or_else(|| format!("'{}'", quoted(&entry.command)));
-        let mut command = EngineCommand::parse(&entry.command)
-            .map_err(|e| format!("engine {which}: command '{}': {e}", quoted(&entry.command)))?;
+        let mut command = EngineCommand::parse(&entry.command).map_err(|source| ResolveError::Command {
+            which: which.clone(),
+            command: entry.command.clone(),
+            source,
+        })?;
         let own = &entry.options;
         command.dir = own.dir.clone().or_else(|| each.dir.clone());
         if let Some(dir) = command.dir.as_ref().filter(|d| !d.is_dir()) {
-            return Err(format!("engine {which}: its working directory {} does not exist", dir.display()));
+            return Err(ResolveError::NoDir { which, dir: dir.clone() });
         }
         command.init = each.init.iter().chain(&own.init).cloned().collect();
+        let time_control = |o: &EngineOptions| TimeControl::from_options(o.movetime, o.clock, o.byoyomi);
         let control = if own.has_time_control() {
-            own.time_control()
+            time_control(own)
         } else if each.has_time_control() {
-            each.time_control()
+            time_control(each)
         } else {
             Ok(default)
         }
-        .map_err(|e| format!("engine {which}: {e}"))?;
+        // The rules crate's reason, as text.
+        .map_err(|e| ResolveError::TimeControl { which, detail: e.to_string() })?;
         let odds = own.odds.or(each.odds).unwrap_or(1.0);
         defs.push(EngineDef {
             name: entry.name.clone(),
@@ -327,6 +525,41 @@ pub fn resolve(entries: &[EngineEntry], each: &EngineOptions, default: TimeContr
         });
     }
     Ok(defs)
+}
+
+/// Why the engines' entries make no field ([`resolve`]); `which` names the engine (its
+/// name, or its command line quoted).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ResolveError {
+    /// Two engines have one name.
+    #[error("two engines are named '{}': names must be unique", quoted(.0))]
+    SameName(String),
+    /// A command line that does not split into words.
+    #[error("engine {which}: command '{}': {source}", quoted(.command))]
+    Command {
+        /// The engine.
+        which: String,
+        /// Its command line.
+        command: String,
+        /// Why.
+        source: SplitError,
+    },
+    /// A working directory that is not one.
+    #[error("engine {which}: its working directory {} does not exist", .dir.display())]
+    NoDir {
+        /// The engine.
+        which: String,
+        /// The directory.
+        dir: PathBuf,
+    },
+    /// Time options that make no time control.
+    #[error("engine {which}: {detail}")]
+    TimeControl {
+        /// The engine.
+        which: String,
+        /// Why (the rules crate's words).
+        detail: String,
+    },
 }
 
 #[cfg(test)]
@@ -355,15 +588,15 @@ mod tests {
         apply_option(&mut entries, "a:movetime=0.2").unwrap();
         apply_option(&mut entries, "a:init=threads 2").unwrap();
         apply_option(&mut entries, "c:odds=2").unwrap();
-        assert!(apply_option(&mut entries, "zz:odds=2").unwrap_err().contains("no engine is named 'zz'"));
+        assert!(apply_option(&mut entries, "zz:odds=2").unwrap_err().to_string().contains("no engine is named 'zz'"));
         // The engine named by its replies is addressed by its position.
         let mut placed = entries.clone();
         apply_option(&mut placed, "2:movetime=0.3").unwrap();
         assert_eq!(placed[1].options.movetime, Some(0.3));
-        let e = apply_option(&mut placed, "4:odds=2").unwrap_err();
+        let e = apply_option(&mut placed, "4:odds=2").unwrap_err().to_string();
         assert!(e.contains("no engine is named '4'; give an engine's name or its position, 1 to 3"), "{e}");
         let mut numbered = vec![entry_from_flag("2=prog"), entry_from_flag("prog2")];
-        let e = apply_option(&mut numbered, "2:odds=2").unwrap_err();
+        let e = apply_option(&mut numbered, "2:odds=2").unwrap_err().to_string();
         assert!(e.contains("the name of engine 1 and the position of engine 2"), "{e}");
         apply_option(&mut numbered, "1:odds=3").unwrap();
         assert_eq!(numbered[0].options.odds, Some(3.0));
@@ -386,10 +619,10 @@ mod tests {
     #[test]
     fn duplicate_names_and_bad_commands_are_refused() {
         let entries = vec![entry_from_flag("a=x"), entry_from_flag("a=y")];
-        let err = resolve(&entries, &EngineOptions::default(), TimeControl::MoveTime(1.0)).unwrap_err();
+        let err = resolve(&entries, &EngineOptions::default(), TimeControl::MoveTime(1.0)).unwrap_err().to_string();
         assert!(err.contains("two engines are named 'a'"), "{err}");
         let entries = vec![entry_from_flag("a='unclosed")];
-        let err = resolve(&entries, &EngineOptions::default(), TimeControl::MoveTime(1.0)).unwrap_err();
+        let err = resolve(&entries, &EngineOptions::default(), TimeControl::MoveTime(1.0)).unwrap_err().to_string();
         assert!(err.contains("unterminated"), "{err}");
     }
 
@@ -422,18 +655,18 @@ mod tests {
             assert_eq!((each.restart, entries[0].options.restart), (Some(on), Some(on)), "restart = {text}");
         }
         std::fs::write(&path, "[[engine]]\ncommand = \"x\"\nrestart = \"sometimes\"\n").unwrap();
-        assert!(read_engines_file(&path).unwrap_err().contains("restart=sometimes: use on or off"));
+        assert!(read_engines_file(&path).unwrap_err().to_string().contains("restart=sometimes: use on or off"));
         std::fs::write(&path, "[[engine]]\nname = \"a\"\n\ncommand = \"x\n").unwrap();
-        let err = read_engines_file(&path).unwrap_err();
+        let err = read_engines_file(&path).unwrap_err().to_string();
         assert!(err.contains("line 4"), "{err}");
         std::fs::write(&path, "[[engine]]\nname = \"a\"\ncommand = 3\n").unwrap();
-        assert!(read_engines_file(&path).unwrap_err().contains("command must be a string"));
+        assert!(read_engines_file(&path).unwrap_err().to_string().contains("command must be a string"));
         std::fs::write(&path, "[[engine]]\nname = \"a\"\n").unwrap();
-        assert!(read_engines_file(&path).unwrap_err().contains("no command"));
+        assert!(read_engines_file(&path).unwrap_err().to_string().contains("no command"));
         std::fs::write(&path, "[[engine]]\ncommand = \"x\"\nspeed = 3\n").unwrap();
-        assert!(read_engines_file(&path).unwrap_err().contains("speed"));
+        assert!(read_engines_file(&path).unwrap_err().to_string().contains("speed"));
         std::fs::write(&path, "[[engine]]\nname = \"a b\"\ncommand = \"x\"\n").unwrap();
-        assert!(read_engines_file(&path).unwrap_err().contains("name 'a b'"));
+        assert!(read_engines_file(&path).unwrap_err().to_string().contains("name 'a b'"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

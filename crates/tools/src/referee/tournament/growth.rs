@@ -20,7 +20,7 @@ use veletas_rules::record::{GameRecord, tag};
 
 use crate::referee::openings::OpeningBook;
 use crate::referee::runner::ScheduledGame;
-use crate::referee::tournament::schedule::{Format, Schedule};
+use crate::referee::tournament::schedule::{Format, Schedule, ScheduleError};
 
 /// The settings that fix a tournament's schedule (the `Schedule` tag's value).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,14 +55,11 @@ impl Settings {
     /// These settings (a run's, of one segment) for the tournament `recorded` (the record
     /// file's last game's settings) grows: the recorded segments, and this run's engines
     /// beyond them as a new one. Refused when this run has fewer engines than recorded.
-    pub fn grown(self, recorded: Option<&Settings>) -> Result<Settings, String> {
+    pub fn grown(self, recorded: Option<&Settings>) -> Result<Settings, GrowError> {
         let Some(recorded) = recorded else { return Ok(self) };
         if recorded.format != self.format {
             // No game keeps its place in another format (a knockout's are not even numbered alike).
-            let diff = difference(recorded, &self).unwrap_or_default();
-            return Err(format!(
-                "{diff}: no recorded game has a place in another format; use --overwrite or another --record"
-            ));
+            return Err(GrowError::OtherFormat { diff: difference(recorded, &self).unwrap_or_default() });
         }
         if self.format == Format::Knockout {
             return Ok(self);
@@ -70,13 +67,7 @@ impl Settings {
         let (had, has) = (recorded.engine_count(), self.engine_count());
         let mut engines = recorded.engines.clone();
         match has.checked_sub(had) {
-            None => {
-                return Err(format!(
-                    "the record was made with {had} engines, this run has {has} engines: a tournament's field can \
-                     grow but not shrink (the record holds games of all {had}); give all {had}, or use \
-                     --overwrite or another --record"
-                ));
-            }
+            None => return Err(GrowError::Shrunk { had, has }),
             Some(0) => {}
             Some(added) => engines.push(added),
         }
@@ -84,12 +75,37 @@ impl Settings {
     }
 
     /// The schedule these settings make (`None` for a knockout).
-    pub(super) fn schedule(&self) -> Result<Option<Schedule>, String> {
+    pub(super) fn schedule(&self) -> Result<Option<Schedule>, ScheduleError> {
         match self.format {
             Format::Knockout => Ok(None),
             format => Schedule::grown(format, &self.engines, self.games_per_pair, self.rounds).map(Some),
         }
     }
+}
+
+/// Why a run cannot grow the tournament a record file holds ([`Settings::grown`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GrowError {
+    /// Another format ([`difference`] says which settings differ).
+    #[error("{diff}: no recorded game has a place in another format; use --overwrite or another --record")]
+    OtherFormat {
+        /// The settings that differ.
+        diff: String,
+    },
+    /// The grown settings make no schedule.
+    #[error(transparent)]
+    Schedule(#[from] ScheduleError),
+    /// Fewer engines than recorded.
+    #[error(
+        "the record was made with {had} engines, this run has {has} engines: a tournament's field can grow but \
+         not shrink (the record holds games of all {had}); give all {had}, or use --overwrite or another --record"
+    )]
+    Shrunk {
+        /// The engines recorded.
+        had: usize,
+        /// This run's.
+        has: usize,
+    },
 }
 
 impl fmt::Display for Settings {
@@ -108,18 +124,13 @@ impl fmt::Display for Settings {
 }
 
 impl FromStr for Settings {
-    type Err = String;
+    type Err = ScheduleTagError;
 
-    fn from_str(text: &str) -> Result<Settings, String> {
-        let bad = || {
-            format!(
-                "its Schedule tag '{}' is not FORMAT; engines N[+N...]; games-per-pair N; rounds N; openings ...",
-                veletas_rules::quoted(text)
-            )
-        };
+    fn from_str(text: &str) -> Result<Settings, ScheduleTagError> {
+        let bad = || ScheduleTagError(text.to_string());
         let parts: Vec<&str> = text.split("; ").collect();
         let [format, engines, games, rounds, openings] = parts.as_slice() else { return Err(bad()) };
-        let count = |part: &str, name: &str| -> Result<usize, String> {
+        let count = |part: &str, name: &str| -> Result<usize, ScheduleTagError> {
             part.strip_prefix(name).and_then(|n| n.strip_prefix(' ')).and_then(|n| n.parse().ok()).ok_or_else(bad)
         };
         let engines = engines.strip_prefix("engines ").ok_or_else(bad)?;
@@ -134,6 +145,14 @@ impl FromStr for Settings {
         })
     }
 }
+
+/// A `Schedule` tag that does not read as [`Settings`]: the tag's value.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "its Schedule tag '{}' is not FORMAT; engines N[+N...]; games-per-pair N; rounds N; openings ...",
+    veletas_rules::quoted(.0)
+)]
+pub struct ScheduleTagError(String);
 
 /// What differs between the settings a record was made with and this run's, as options:
 /// `the record was made with --rounds 1, this run has --rounds 3` (`None` when equal).
@@ -159,19 +178,19 @@ pub(super) fn difference(old: &Settings, new: &Settings) -> Option<String> {
 
 /// Checks that a game recorded as game `scheduled.index` under `old` is the game this
 /// run's schedule (`new`) plays there: `scheduled` is that game.
-pub(super) fn check_place(old: &Settings, new: &Settings, scheduled: &ScheduledGame) -> Result<(), String> {
+pub(super) fn check_place(old: &Settings, new: &Settings, scheduled: &ScheduledGame) -> Result<(), MovedError> {
     let Some(diff) = difference(old, new) else { return Ok(()) };
     if old.format != new.format || old.openings != new.openings {
-        return Err(diff);
+        return Err(MovedError::Differs(diff));
     }
     let old_schedule = match old.schedule() {
         Ok(Some(schedule)) => schedule,
-        Ok(None) => return Err(format!("{diff}: a knockout's matches cannot grow")),
-        Err(e) => return Err(format!("its Schedule tag is impossible: {e}")),
+        Ok(None) => return Err(MovedError::Knockout(diff)),
+        Err(e) => return Err(MovedError::Impossible(e)),
     };
     let index = scheduled.index;
     let Some(recorded) = old_schedule.game(index) else {
-        return Err(format!("{diff}: game {} is not in the schedule the record names", scheduled.id));
+        return Err(MovedError::NotScheduled { diff, id: scheduled.id.clone() });
     };
     if (recorded.round, recorded.black, recorded.white, recorded.encounter)
         == (scheduled.round, scheduled.black, scheduled.white, scheduled.encounter)
@@ -192,19 +211,54 @@ pub(super) fn check_place(old: &Settings, new: &Settings, scheduled: &ScheduledG
     } else {
         "the recorded games are not the first ones of this run's schedule"
     };
-    Err(format!(
-        "{diff}, which moves game {} (recorded: {}; this run: {}): {why}",
-        scheduled.id,
-        shown(&recorded),
-        shown(scheduled)
-    ))
+    Err(MovedError::Moved { diff, id: scheduled.id.clone(), recorded: shown(&recorded), this: shown(scheduled), why })
+}
+
+/// Why a recorded game does not keep its place in this run's schedule ([`check_place`]);
+/// `diff` is what [`difference`] says differs.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MovedError {
+    /// Another format or other openings: no game keeps its place.
+    #[error("{0}")]
+    Differs(String),
+    /// A knockout's counts changed.
+    #[error("{0}: a knockout's matches cannot grow")]
+    Knockout(String),
+    /// The recorded settings make no schedule.
+    #[error("its Schedule tag is impossible: {0}")]
+    Impossible(#[source] ScheduleError),
+    /// The game is not in the recorded schedule.
+    #[error("{diff}: game {id} is not in the schedule the record names")]
+    NotScheduled {
+        /// The settings that differ.
+        diff: String,
+        /// The game.
+        id: String,
+    },
+    /// The game is another one in this run's schedule.
+    #[error("{diff}, which moves game {id} (recorded: {recorded}; this run: {this}): {why}")]
+    Moved {
+        /// The settings that differ.
+        diff: String,
+        /// The game.
+        id: String,
+        /// Its round and engines as recorded.
+        recorded: String,
+        /// Its round and engines in this run.
+        this: String,
+        /// Why the settings move it.
+        why: &'static str,
+    },
 }
 
 /// Checks that the engines the record's games name (by their `Schedule`, `Game`, `Swap`,
 /// `Black` and `White` tags) are this run's first ones, `names`, in the same order: a grown
 /// field adds its newcomers after them. Games whose tags do not say are left to the
 /// game-by-game resume check.
-pub(super) fn check_field<'g>(names: &[String], games: impl Iterator<Item = &'g GameRecord>) -> Result<(), String> {
+pub(super) fn check_field<'g>(
+    names: &[String],
+    games: impl Iterator<Item = &'g GameRecord>,
+) -> Result<(), FieldOrderError> {
     let mut schedules: HashMap<&str, Option<Schedule>> = HashMap::new();
     let mut recorded: BTreeMap<usize, &str> = BTreeMap::new();
     for game in games {
@@ -226,18 +280,38 @@ pub(super) fn check_field<'g>(names: &[String], games: impl Iterator<Item = &'g 
     }) else {
         return Ok(());
     };
-    let elsewhere = match names.iter().position(|n| n == name) {
-        Some(at) => format!("this run has it as engine {}", at + 1),
-        None => "this run does not have it".to_string(),
-    };
-    Err(format!(
-        "engine {} of the record is '{}', this run's engine {} is '{}' ({elsewhere}): a grown field keeps the \
-         record's engines first, in their order, and adds the newcomers after them",
-        engine + 1,
-        veletas_rules::quoted(name),
-        engine + 1,
-        ours.map_or_else(|| "missing".to_string(), |n| veletas_rules::quoted(n))
-    ))
+    Err(FieldOrderError {
+        engine: engine + 1,
+        recorded: name.to_string(),
+        ours: ours.cloned(),
+        elsewhere: names.iter().position(|n| n == name).map(|at| at + 1),
+    })
+}
+
+/// [`FieldOrderError`] as a resume refuses it: with what to do instead.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}; use --overwrite or another --record")]
+pub(super) struct FieldRefused(#[source] pub(super) FieldOrderError);
+
+/// A record whose engines are not this run's first ones in their order ([`check_field`]):
+/// the first engine that differs.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "engine {engine} of the record is '{}', this run's engine {engine} is '{}' ({}): a grown field keeps the \
+     record's engines first, in their order, and adds the newcomers after them",
+    veletas_rules::quoted(.recorded),
+    .ours.as_deref().map_or_else(|| "missing".to_string(), veletas_rules::quoted),
+    .elsewhere.map_or_else(|| "this run does not have it".to_string(), |at| format!("this run has it as engine {at}"))
+)]
+pub struct FieldOrderError {
+    /// The engine's number, from 1.
+    engine: usize,
+    /// Its name in the record.
+    recorded: String,
+    /// This run's engine of that number, if it has one.
+    ours: Option<String>,
+    /// Where this run has the recorded engine, from 1, if it has it.
+    elsewhere: Option<usize>,
 }
 
 /// The error for a recorded game this run's schedule does not have, recorded under `old`.
@@ -282,7 +356,7 @@ mod tests {
             "swiss; engines 5; games-per-pair 4; rounds 3; openings x",
             "gauntlet; engines five; games-per-pair 4; rounds 3; openings x",
         ] {
-            assert!(bad.parse::<Settings>().unwrap_err().contains("Schedule tag"), "{bad}");
+            assert!(bad.parse::<Settings>().unwrap_err().to_string().contains("Schedule tag"), "{bad}");
         }
     }
 
@@ -316,7 +390,7 @@ mod tests {
             let game = two(4).schedule().unwrap().unwrap().game(i).unwrap();
             check_place(&two(2), &two(4), &game).err()
         });
-        let message = refused.into_iter().next().unwrap();
+        let message = refused.into_iter().next().unwrap().to_string();
         assert!(message.starts_with("the record was made with --games-per-pair 2, this run has --games-per-pair 4"));
         assert!(message.contains("change --rounds instead"), "{message}");
     }
@@ -351,7 +425,7 @@ mod tests {
         assert_eq!(run(4).grown(None).unwrap().engines, [4]);
         let gauntlet = settings(Format::Gauntlet, 3, 2, 1);
         assert_eq!(
-            run(4).grown(Some(&gauntlet)).unwrap_err(),
+            run(4).grown(Some(&gauntlet)).unwrap_err().to_string(),
             "the record was made with --format gauntlet and 3 engines, this run has --format round-robin and 4 \
              engines: no recorded game has a place in another format; use --overwrite or another --record"
         );
@@ -360,7 +434,7 @@ mod tests {
         let gauntlet = settings(Format::Gauntlet, 3, 2, 2).grown(Some(&settings(Format::Gauntlet, 2, 2, 2))).unwrap();
         assert!(keeps_all(&settings(Format::Gauntlet, 2, 2, 2), &gauntlet));
         assert_eq!(
-            run(2).grown(Some(&recorded)).unwrap_err(),
+            run(2).grown(Some(&recorded)).unwrap_err().to_string(),
             "the record was made with 3 engines, this run has 2 engines: a tournament's field can grow but not \
              shrink (the record holds games of all 3); give all 3, or use --overwrite or another --record"
         );
@@ -377,7 +451,8 @@ mod tests {
         let more = Settings { rounds: 2, ..once.clone() };
         assert!(!keeps_all(&once, &more));
         let schedule = more.schedule().unwrap().unwrap();
-        let message = (0..12).find_map(|i| check_place(&once, &more, &schedule.game(i).unwrap()).err()).unwrap();
+        let message =
+            (0..12).find_map(|i| check_place(&once, &more, &schedule.game(i).unwrap()).err()).unwrap().to_string();
         assert!(message.starts_with("the record was made with --rounds 1, this run has --rounds 2"), "{message}");
         assert!(message.contains("keep the counts the record was made with"), "{message}");
     }
@@ -386,16 +461,18 @@ mod tests {
     fn another_field_is_refused_with_the_reason() {
         let (old, new) = (settings(Format::RoundRobin, 3, 2, 1), settings(Format::RoundRobin, 4, 2, 1));
         let schedule = new.schedule().unwrap().unwrap();
-        let message = (0..6).find_map(|i| check_place(&old, &new, &schedule.game(i).unwrap()).err()).unwrap();
+        let message =
+            (0..6).find_map(|i| check_place(&old, &new, &schedule.game(i).unwrap()).err()).unwrap().to_string();
         assert!(message.starts_with("the record was made with 3 engines, this run has 4 engines"), "{message}");
         assert!(message.contains("keep the record's engines first"), "{message}");
         let seed2 = Settings { openings: "random seed 2".into(), ..old.clone() };
         assert_eq!(
-            check_place(&old, &seed2, &schedule.game(0).unwrap()).unwrap_err(),
+            check_place(&old, &seed2, &schedule.game(0).unwrap()).unwrap_err().to_string(),
             "the record was made with openings 'random seed 1', this run has openings 'random seed 2'"
         );
         let knockout = |g| settings(Format::Knockout, 4, g, 1);
-        assert!(check_place(&knockout(2), &knockout(4), &schedule.game(0).unwrap()).unwrap_err().contains("knockout"));
+        let e = check_place(&knockout(2), &knockout(4), &schedule.game(0).unwrap()).unwrap_err();
+        assert!(e.to_string().contains("knockout"), "{e}");
     }
 
     /// A record of game `id` of `settings` between `black` and `white`.
@@ -416,11 +493,11 @@ mod tests {
         let field = |list: &[&str]| list.iter().map(|n| n.to_string()).collect::<Vec<_>>();
         assert_eq!(check_field(&field(&["a", "b", "c", "d"]), games.iter()), Ok(()));
         assert_eq!(
-            check_field(&field(&["b", "a", "c", "d"]), games.iter()).unwrap_err(),
+            check_field(&field(&["b", "a", "c", "d"]), games.iter()).unwrap_err().to_string(),
             "engine 1 of the record is 'a', this run's engine 1 is 'b' (this run has it as engine 2): a grown field \
              keeps the record's engines first, in their order, and adds the newcomers after them"
         );
-        let message = check_field(&field(&["a", "b", "x", "d"]), games.iter()).unwrap_err();
+        let message = check_field(&field(&["a", "b", "x", "d"]), games.iter()).unwrap_err().to_string();
         assert!(
             message
                 .starts_with("engine 3 of the record is 'c', this run's engine 3 is 'x' (this run does not have it)")

@@ -21,12 +21,12 @@ pub mod schedule;
 mod shard;
 
 pub use crate::referee::runner::{GameResult, ScheduledGame};
-pub use end::summary;
+pub use end::{StandingsError, summary};
 pub use field::EngineFlags;
 pub use knockout::{KnockoutMatch, KnockoutReport};
 pub use run::{TournamentReport, dry_run, run_tournament};
-pub use schedule::{Format, Schedule};
-pub use shard::ShardSpec;
+pub use schedule::{Format, FormatError, Schedule, ScheduleError};
+pub use shard::{ShardError, ShardSpec, ShardSpecError};
 
 use std::path::{Path, PathBuf};
 

@@ -10,11 +10,13 @@ use std::time::Duration;
 
 use crate::referee::game::PlayedGame;
 use crate::referee::runner::{
-    Competition, EngineDef, Field, GameResult, NewFiles, Runner, ScheduledGame, played_engines, unique_names,
+    Competition, EngineDef, EnginesMismatch, Field, GameResult, NewFiles, PlaceError, Runner, ScheduledGame,
+    played_engines, unique_names,
 };
 use crate::referee::summary::{GameOutcome, SprtSpec, Tally};
+use crate::referee::tournament::end::StandingsError;
 use crate::referee::tournament::field::{self, EngineFlags};
-use crate::referee::tournament::growth::{self, Settings};
+use crate::referee::tournament::growth::{self, GrowError, Settings};
 use crate::referee::tournament::schedule::{Format, Schedule, check_knockout, fnv1a};
 use crate::referee::tournament::{ShardSpec, TournamentPlan, knockout};
 use crate::referee::{CommonPlan, Existing, RecordPlan, RefereeError};
@@ -80,14 +82,14 @@ impl Plan {
         shard: Option<ShardSpec>,
         common: &CommonPlan,
     ) -> Result<(Plan, Vec<EngineDef>), RefereeError> {
-        let (entries, each) = engines.entries().map_err(usage)?;
+        let (entries, each) = engines.entries().map_err(RefereeError::options)?;
         if entries.len() < 2 {
             return Err(usage(format!(
                 "a tournament needs at least two engines (--engine or --engines), not {}",
                 entries.len()
             )));
         }
-        let defs = field::resolve(&entries, &each, common.time_control()).map_err(usage)?;
+        let defs = field::resolve(&entries, &each, common.time_control()).map_err(RefereeError::options)?;
         if common.sprt().is_some() && defs.len() != 2 {
             return Err(usage(format!(
                 "--sprt tests the first engine against the second: it needs exactly two engines, not {}",
@@ -96,7 +98,7 @@ impl Plan {
         }
         let schedule = match format {
             Format::Knockout => {
-                check_knockout(defs.len(), games_per_pair).map_err(usage)?;
+                check_knockout(defs.len(), games_per_pair).map_err(RefereeError::options)?;
                 if rounds != 1 {
                     return Err(usage("--rounds does not apply to a knockout"));
                 }
@@ -105,7 +107,7 @@ impl Plan {
                 }
                 None
             }
-            format => Some(Schedule::new(format, defs.len(), games_per_pair, rounds).map_err(usage)?),
+            format => Some(Schedule::new(format, defs.len(), games_per_pair, rounds).map_err(RefereeError::options)?),
         };
         let shard = match shard {
             None => None,
@@ -115,7 +117,9 @@ impl Plan {
             Some(_) if common.sprt().is_some() => {
                 return Err(usage("--sprt decides on all the games: it cannot be used with --shard"));
             }
-            Some(spec) => Some((spec.resolve(|name| std::env::var(name).ok()).map_err(usage)?, spec.count())),
+            Some(spec) => {
+                Some((spec.resolve(|name| std::env::var(name).ok()).map_err(RefereeError::options)?, spec.count()))
+            }
         };
         let record = common.record().map(|r| r.at(with_shard(r.path(), shard)));
         let log = common
@@ -149,7 +153,7 @@ impl Plan {
 
     /// This run's `settings` for the tournament the record file's games were played under
     /// (`recorded`, [`Settings::grown`]), and the schedule they make.
-    fn grow(&mut self, settings: Settings, recorded: Option<&Settings>) -> Result<Settings, String> {
+    fn grow(&mut self, settings: Settings, recorded: Option<&Settings>) -> Result<Settings, GrowError> {
         let settings = settings.grown(recorded)?;
         if self.schedule.is_some() {
             self.schedule = settings.schedule()?;
@@ -210,10 +214,15 @@ impl Competition for TournamentCompetition {
     /// A game of another fingerprint keeps its place if its `Schedule` tag's schedule
     /// and this run's agree on it ([`growth::check_place`]); every game was played under
     /// the time controls this run gives its engines.
-    fn check_place(&self, field: &Field, game: &GameRecord, scheduled: &ScheduledGame) -> Result<(), String> {
+    fn check_place(&self, field: &Field, game: &GameRecord, scheduled: &ScheduledGame) -> Result<(), PlaceError> {
         if game.tag(tag::TOURNAMENT) != Some(self.own_fingerprint.as_str()) {
-            let old: Settings = game.tag(tag::SCHEDULE).ok_or("it has no Schedule tag")?.parse()?;
-            growth::check_place(&old, &self.settings.borrow(), scheduled)?;
+            let old: Settings = game
+                .tag(tag::SCHEDULE)
+                .ok_or(PlaceError::NoSchedule)?
+                .parse()
+                .map_err(|e| PlaceError::Schedule(Box::new(e)))?;
+            growth::check_place(&old, &self.settings.borrow(), scheduled)
+                .map_err(|e| PlaceError::Schedule(Box::new(e)))?;
         }
         let swapped = game.tag(tag::SWAP).is_some();
         let (black, white) = played_engines(scheduled, swapped);
@@ -224,11 +233,10 @@ impl Competition for TournamentCompetition {
             Ok(Some(controls)) if controls.to_string() == expected || swapped && controls.to_string() == before => {
                 Ok(())
             }
-            Ok(controls) => Err(format!(
-                "the record was made with time control '{}', this run has '{expected}'",
-                controls.map_or("none".to_string(), |c| c.to_string())
-            )),
-            Err(e) => Err(e.to_string()),
+            Ok(controls) => {
+                Err(PlaceError::TimeControl { round: None, recorded: controls.map(|c| c.to_string()), expected })
+            }
+            Err(source) => Err(PlaceError::Record { round: None, source }),
         }
     }
 
@@ -275,7 +283,7 @@ impl Competition for TournamentCompetition {
         match super::end::standings(&field.names, results, None) {
             Ok(Some(standings)) => crate::report::standings_panel(&standings, ""),
             Ok(None) => r#"<div id="report"><div class="report-inner"><p>No game finished yet.</p></div></div>"#.into(),
-            Err(e) => format!(r#"<div id="report"><p>{}</p></div>"#, crate::picture::html_escape(&e)),
+            Err(e) => format!(r#"<div id="report"><p>{}</p></div>"#, crate::picture::html_escape(&e.to_string())),
         }
     }
 
@@ -299,14 +307,20 @@ impl Competition for TournamentCompetition {
     }
 
     /// A tournament's records name the engines (the fingerprint holds the names too).
-    fn check_engines(&self, field: &Field, game: &GameRecord, black: usize, white: usize) -> Result<(), String> {
+    fn check_engines(
+        &self,
+        field: &Field,
+        game: &GameRecord,
+        black: usize,
+        white: usize,
+    ) -> Result<(), EnginesMismatch> {
         for (side, engine) in [(tag::BLACK, black), (tag::WHITE, white)] {
             if game.tag(side) != Some(field.names[engine].as_str()) {
-                return Err(format!(
-                    "{side} is '{}', this tournament plays '{}' there",
-                    game.tag(side).unwrap_or(""),
-                    field.names[engine]
-                ));
+                return Err(EnginesMismatch::Name {
+                    side,
+                    recorded: game.tag(side).unwrap_or("").to_string(),
+                    name: field.names[engine].clone(),
+                });
             }
         }
         Ok(())
@@ -366,9 +380,11 @@ pub fn run_tournament(args: &TournamentPlan) -> Result<TournamentReport, Referee
         let first: RefCell<Option<String>> = RefCell::new(None);
         let last_schedule: RefCell<Option<String>> = RefCell::new(None);
         runner.open_record(&record, |i, game| {
-            let detail = |what: String| RefereeError::Record {
-                path: path.clone(),
-                detail: format!("game {} of the file: {what}; use --overwrite or another --record", i + 1),
+            let detail = |what: String| {
+                RefereeError::record(
+                    path.clone(),
+                    format!("game {} of the file: {what}; use --overwrite or another --record", i + 1),
+                )
             };
             let found = game.tag(tag::TOURNAMENT).unwrap_or("");
             let file = first.borrow_mut().get_or_insert_with(|| found.to_string()).clone();
@@ -414,13 +430,12 @@ pub fn run_tournament(args: &TournamentPlan) -> Result<TournamentReport, Referee
         grown_from = last_schedule.into_inner().and_then(|text| text.parse().ok());
         // A bigger field than the record's grows it by a segment: the record's engines
         // must be this run's first ones.
-        let refused = |detail: String| RefereeError::Record { path: path.clone(), detail };
-        settings = plan.grow(settings, grown_from.as_ref()).map_err(refused)?;
+        settings = plan.grow(settings, grown_from.as_ref()).map_err(|e| RefereeError::record(path.clone(), e))?;
         if grown_from.as_ref().is_some_and(|old| old.engines.len() < settings.engines.len()) {
             let mut recorded: Vec<&(usize, GameRecord)> = runner.recorded().map(|(_, game)| game).collect();
             recorded.sort_by_key(|(position, _)| *position);
             growth::check_field(&runner.field().names, recorded.iter().map(|(_, game)| game))
-                .map_err(|e| refused(format!("{e}; use --overwrite or another --record")))?;
+                .map_err(|e| RefereeError::record(path.clone(), growth::FieldRefused(e)))?;
         }
         *shared_settings.borrow_mut() = settings.clone();
     }
@@ -468,7 +483,7 @@ fn write_report(
     fingerprint: &str,
     runner: &Runner,
     records: Vec<GameRecord>,
-) -> Result<(), String> {
+) -> Result<(), ReportError> {
     let file = plan.record.as_ref().map_or("this tournament".to_string(), |r| r.path().display().to_string());
     let lead = format!("Tournament {fingerprint} ({}): {} games.", plan.format, runner.results().len());
     let panel = match super::end::standings(&runner.field().names, runner.results(), args.anchor())? {
@@ -482,6 +497,20 @@ fn write_report(
     Ok(crate::picture::write_output(Some(path), page.as_bytes())?)
 }
 
+/// Why the report page (`--report`) was not written ([`write_report`]).
+#[derive(Debug, thiserror::Error)]
+enum ReportError {
+    /// The standings cannot be made.
+    #[error(transparent)]
+    Standings(#[from] StandingsError),
+    /// The page cannot be made.
+    #[error(transparent)]
+    Page(#[from] crate::picture::viewer::PageError),
+    /// The page cannot be written.
+    #[error(transparent)]
+    Write(#[from] crate::output::WriteError),
+}
+
 /// The games `args` would play in this process, one line each, without starting any
 /// engine: `game ID (round R): BLACK (black) vs WHITE (white), opening OPENING`. A
 /// knockout lists its first round.
@@ -491,12 +520,11 @@ pub fn dry_run(args: &TournamentPlan) -> Result<String, RefereeError> {
     // The schedule of the tournament the record file holds, grown when this field is bigger.
     let resumed = plan.record.as_ref().filter(|r| r.existing() != Existing::Overwrite).map(|r| r.path().to_path_buf());
     if let Some(path) = resumed.filter(|p| p.is_file()) {
-        let refused = |detail: String| RefereeError::Record { path: path.clone(), detail };
-        let read = read_games(&path).map_err(|e| refused(format!("cannot read it: {e}")))?;
+        let read = read_games(&path).map_err(|e| RefereeError::record(path.clone(), format!("cannot read it: {e}")))?;
         let recorded: Option<Settings> =
             read.games.iter().rev().find_map(|game| game.tag(tag::SCHEDULE)).and_then(|text| text.parse().ok());
         let settings = Settings::new(plan.format, defs.len(), plan.games_per_pair, plan.rounds, book);
-        plan.grow(settings, recorded.as_ref()).map_err(refused)?;
+        plan.grow(settings, recorded.as_ref()).map_err(|e| RefereeError::record(path.clone(), e))?;
     }
     let raw: Vec<String> = defs.iter().map(|d| d.name.clone().unwrap_or_else(|| d.command.text.clone())).collect();
     let fixed: Vec<bool> = defs.iter().map(|d| d.name.is_some()).collect();
@@ -555,13 +583,10 @@ fn play_schedule(
     runner.plan_games(runner.results().len() + left);
     if let Some((id, (_, game))) = runner.recorded().min_by_key(|(_, (position, _))| *position) {
         let old: Option<Settings> = game.tag(tag::SCHEDULE).and_then(|text| text.parse().ok());
-        return Err(RefereeError::Record {
-            path: plan.record.as_ref().map(|r| r.path().to_path_buf()).unwrap_or_default(),
-            detail: format!(
-                "{}; use --overwrite or another --record",
-                growth::not_scheduled(old.as_ref(), settings, id)
-            ),
-        });
+        return Err(RefereeError::record(
+            plan.record.as_ref().map(|r| r.path().to_path_buf()).unwrap_or_default(),
+            format!("{}; use --overwrite or another --record", growth::not_scheduled(old.as_ref(), settings, id)),
+        ));
     }
     let record = plan.record.as_ref().map(RecordPlan::path);
     if let (Some(diff), Some(path)) = (grown_from.and_then(|old| growth::difference(old, settings)), record) {

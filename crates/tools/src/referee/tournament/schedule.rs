@@ -33,19 +33,22 @@ pub enum Format {
 }
 
 impl FromStr for Format {
-    type Err = String;
+    type Err = FormatError;
 
-    fn from_str(text: &str) -> Result<Format, String> {
+    fn from_str(text: &str) -> Result<Format, FormatError> {
         match text {
             "round-robin" | "roundrobin" | "rr" => Ok(Format::RoundRobin),
             "gauntlet" => Ok(Format::Gauntlet),
             "knockout" | "ko" => Ok(Format::Knockout),
-            _ => {
-                Err(format!("unknown format '{}': use round-robin, gauntlet or knockout", veletas_rules::quoted(text)))
-            }
+            _ => Err(FormatError(text.to_string())),
         }
     }
 }
+
+/// A text that names no [`Format`]: the text as given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown format '{}': use round-robin, gauntlet or knockout", veletas_rules::quoted(.0))]
+pub struct FormatError(String);
 
 impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -84,25 +87,35 @@ struct Segment {
 impl Schedule {
     /// The schedule of `format` (not knockout) for `engines` engines. `games_per_pair`
     /// must be even and positive, `rounds` positive.
-    pub fn new(format: Format, engines: usize, games_per_pair: usize, rounds: usize) -> Result<Schedule, String> {
+    pub fn new(
+        format: Format,
+        engines: usize,
+        games_per_pair: usize,
+        rounds: usize,
+    ) -> Result<Schedule, ScheduleError> {
         Schedule::grown(format, &[engines], games_per_pair, rounds)
     }
 
     /// The schedule of a field that grew: `segments[0]` engines first, then
     /// `segments[1]` more, and so on (engines numbered in that order). `&[n]` is
     /// [`Schedule::new`]'s schedule.
-    pub fn grown(format: Format, segments: &[usize], games_per_pair: usize, rounds: usize) -> Result<Schedule, String> {
+    pub fn grown(
+        format: Format,
+        segments: &[usize],
+        games_per_pair: usize,
+        rounds: usize,
+    ) -> Result<Schedule, ScheduleError> {
         let first = segments.first().copied().unwrap_or(0);
         if first < 2 {
-            return Err(format!("a tournament needs at least two engines, not {first}"));
+            return Err(ScheduleError::TooFewEngines(first));
         }
         if segments.contains(&0) {
-            return Err("each group of engines added to a tournament has at least one engine".into());
+            return Err(ScheduleError::EmptyGroup);
         }
         let engines = segments.iter().try_fold(0usize, |sum, &n| sum.checked_add(n)).unwrap_or(usize::MAX);
         check_games_per_pair(games_per_pair)?;
         if rounds == 0 {
-            return Err("--rounds must be at least 1".into());
+            return Err(ScheduleError::NoRounds);
         }
         // Counted before the pairs are made: a field of 100,000 engines is refused, not
         // paired into 5e9 pairs.
@@ -115,10 +128,7 @@ impl Schedule {
             .and_then(|g| g.checked_mul(rounds))
             .unwrap_or(usize::MAX);
         if total > MAX_GAMES {
-            return Err(format!(
-                "{engines} engines, {games_per_pair} games per pair and {rounds} rounds make more than {MAX_GAMES} \
-                 games: play fewer, or several tournaments"
-            ));
+            return Err(ScheduleError::TooManyGames { engines, games_per_pair, rounds });
         }
         let mut built = Vec::with_capacity(segments.len());
         let (mut low, mut start, mut first_encounter) = (0, 0, 0u64);
@@ -128,7 +138,7 @@ impl Schedule {
             let pairs: Vec<(usize, usize)> = match format {
                 Format::RoundRobin => circle_pairs(high).into_iter().filter(|&(_, b)| b >= low).collect(),
                 Format::Gauntlet => (low.max(1)..high).map(|other| (0, other)).collect(),
-                Format::Knockout => return Err("a knockout has no fixed schedule".into()),
+                Format::Knockout => return Err(ScheduleError::Knockout),
             };
             let games = pairs.len() * games_per_pair * rounds;
             built.push(Segment { pairs, start, first_encounter });
@@ -185,26 +195,76 @@ impl Schedule {
 
 /// Checks a knockout's counts: `--games-per-pair` as [`check_games_per_pair`] does, and
 /// the games of its `engines - 1` matches (before tie-breaks) at most [`MAX_GAMES`].
-pub fn check_knockout(engines: usize, games_per_pair: usize) -> Result<(), String> {
+pub fn check_knockout(engines: usize, games_per_pair: usize) -> Result<(), KnockoutError> {
     check_games_per_pair(games_per_pair)?;
     if engines.saturating_sub(1).checked_mul(games_per_pair).is_none_or(|games| games > MAX_GAMES) {
-        return Err(format!(
-            "a knockout of {engines} engines with {games_per_pair} games per match plays more than {MAX_GAMES} games"
-        ));
+        return Err(KnockoutError::TooManyGames { engines, games_per_pair });
     }
     Ok(())
 }
 
 /// Checks `--games-per-pair`: even and positive, since each opening is played twice with
 /// colours swapped (every format, knockout matches included).
-pub fn check_games_per_pair(games_per_pair: usize) -> Result<(), String> {
+pub fn check_games_per_pair(games_per_pair: usize) -> Result<(), GamesPerPairError> {
     if games_per_pair == 0 || !games_per_pair.is_multiple_of(2) {
-        return Err(format!(
-            "--games-per-pair must be even and positive (openings are played twice, colours swapped), not {games_per_pair}"
-        ));
+        return Err(GamesPerPairError(games_per_pair));
     }
     Ok(())
 }
+
+/// Why counts make no round robin or gauntlet schedule ([`Schedule::new`], [`Schedule::grown`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ScheduleError {
+    /// The first field has fewer than two engines.
+    #[error("a tournament needs at least two engines, not {0}")]
+    TooFewEngines(usize),
+    /// A group of engines added is empty.
+    #[error("each group of engines added to a tournament has at least one engine")]
+    EmptyGroup,
+    /// `--games-per-pair` is odd or zero.
+    #[error(transparent)]
+    GamesPerPair(#[from] GamesPerPairError),
+    /// `--rounds 0`.
+    #[error("--rounds must be at least 1")]
+    NoRounds,
+    /// More than [`MAX_GAMES`] games.
+    #[error(
+        "{engines} engines, {games_per_pair} games per pair and {rounds} rounds make more than {MAX_GAMES} games: \
+         play fewer, or several tournaments"
+    )]
+    TooManyGames {
+        /// The engines.
+        engines: usize,
+        /// The games per pair.
+        games_per_pair: usize,
+        /// The rounds.
+        rounds: usize,
+    },
+    /// A knockout's later rounds depend on results.
+    #[error("a knockout has no fixed schedule")]
+    Knockout,
+}
+
+/// Why a knockout's counts are refused ([`check_knockout`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum KnockoutError {
+    /// `--games-per-pair` is odd or zero.
+    #[error(transparent)]
+    GamesPerPair(#[from] GamesPerPairError),
+    /// Its matches play more than [`MAX_GAMES`] games.
+    #[error("a knockout of {engines} engines with {games_per_pair} games per match plays more than {MAX_GAMES} games")]
+    TooManyGames {
+        /// The engines.
+        engines: usize,
+        /// The games per match.
+        games_per_pair: usize,
+    },
+}
+
+/// A `--games-per-pair` that is odd or zero ([`check_games_per_pair`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("--games-per-pair must be even and positive (openings are played twice, colours swapped), not {0}")]
+pub struct GamesPerPairError(usize);
 
 /// Every pair of `n` engines once, ordered by the circle method: rounds in which each
 /// engine plays at most once (one sits out when `n` is odd).
@@ -424,17 +484,17 @@ mod tests {
         assert_eq!(added, [(0, 3), (1, 3), (2, 3)]);
         let blocks: Vec<usize> = grown.games().skip(12).map(|x| x.black.min(x.white)).collect();
         assert_eq!(blocks, [0, 0, 1, 1, 2, 2, 0, 0, 1, 1, 2, 2]);
-        assert!(Schedule::grown(Format::RoundRobin, &[1, 3], 2, 1).unwrap_err().contains("two engines"));
-        assert!(Schedule::grown(Format::RoundRobin, &[3, 0], 2, 1).unwrap_err().contains("at least one"));
+        assert!(Schedule::grown(Format::RoundRobin, &[1, 3], 2, 1).unwrap_err().to_string().contains("two engines"));
+        assert!(Schedule::grown(Format::RoundRobin, &[3, 0], 2, 1).unwrap_err().to_string().contains("at least one"));
     }
 
     #[test]
     fn bad_counts_are_refused() {
-        assert!(Schedule::new(Format::RoundRobin, 1, 2, 1).unwrap_err().contains("two engines"));
-        assert!(Schedule::new(Format::RoundRobin, 3, 3, 1).unwrap_err().contains("even"));
-        assert!(Schedule::new(Format::RoundRobin, 3, 0, 1).unwrap_err().contains("even"));
-        assert!(Schedule::new(Format::Gauntlet, 3, 2, 0).unwrap_err().contains("rounds"));
-        assert!("swiss".parse::<Format>().unwrap_err().contains("unknown format"));
+        assert!(Schedule::new(Format::RoundRobin, 1, 2, 1).unwrap_err().to_string().contains("two engines"));
+        assert!(Schedule::new(Format::RoundRobin, 3, 3, 1).unwrap_err().to_string().contains("even"));
+        assert!(Schedule::new(Format::RoundRobin, 3, 0, 1).unwrap_err().to_string().contains("even"));
+        assert!(Schedule::new(Format::Gauntlet, 3, 2, 0).unwrap_err().to_string().contains("rounds"));
+        assert!("swiss".parse::<Format>().unwrap_err().to_string().contains("unknown format"));
     }
 
     #[test]

@@ -11,10 +11,10 @@ pub struct ShardSpec {
 }
 
 impl FromStr for ShardSpec {
-    type Err = String;
+    type Err = ShardSpecError;
 
-    fn from_str(text: &str) -> Result<ShardSpec, String> {
-        let bad = || format!("'{}' is not a shard: use K/N with 1 <= K <= N, or auto/N", veletas_rules::quoted(text));
+    fn from_str(text: &str) -> Result<ShardSpec, ShardSpecError> {
+        let bad = || ShardSpecError(text.to_string());
         let (k, n) = text.split_once('/').ok_or_else(bad)?;
         let count: usize = n.trim().parse().map_err(|_| bad())?;
         if count == 0 {
@@ -29,6 +29,35 @@ impl FromStr for ShardSpec {
         };
         Ok(ShardSpec { index, count })
     }
+}
+
+/// A text that is no `--shard` ([`ShardSpec`]'s parser): the text as given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("'{}' is not a shard: use K/N with 1 <= K <= N, or auto/N", veletas_rules::quoted(.0))]
+pub struct ShardSpecError(String);
+
+/// Why `auto` gives no shard ([`ShardSpec::resolve`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShardError {
+    /// A variable that is not a number.
+    #[error("${name}='{}' is not a number", veletas_rules::quoted(.value))]
+    NotANumber {
+        /// The variable.
+        name: &'static str,
+        /// Its value.
+        value: String,
+    },
+    /// Neither scheduler's variable is set.
+    #[error("--shard auto/N: neither $SLURM_ARRAY_TASK_ID nor $JOB_COMPLETION_INDEX is set; give K/N")]
+    Unset,
+    /// The environment gives a shard outside 1..N.
+    #[error("--shard auto/{count}: the environment gives shard {shard}, outside 1..{count}")]
+    Outside {
+        /// The shard it gives.
+        shard: i64,
+        /// N.
+        count: usize,
+    },
 }
 
 impl fmt::Display for ShardSpec {
@@ -47,18 +76,16 @@ impl ShardSpec {
     }
 
     /// K (from 1), looking `auto` up with `env` (a variable's value by name).
-    pub fn resolve(&self, env: impl Fn(&str) -> Option<String>) -> Result<usize, String> {
+    pub fn resolve(&self, env: impl Fn(&str) -> Option<String>) -> Result<usize, ShardError> {
         if let Some(k) = self.index {
             return Ok(k);
         }
-        let number = |name: &str| -> Result<Option<i64>, String> {
+        let number = |name: &'static str| -> Result<Option<i64>, ShardError> {
             match env(name) {
                 None => Ok(None),
-                Some(v) => v
-                    .trim()
-                    .parse::<i64>()
-                    .map(Some)
-                    .map_err(|_| format!("${name}='{}' is not a number", veletas_rules::quoted(&v))),
+                Some(value) => {
+                    value.trim().parse::<i64>().map(Some).map_err(|_| ShardError::NotANumber { name, value })
+                }
             }
         };
         let k = if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
@@ -66,15 +93,11 @@ impl ShardSpec {
         } else if let Some(index) = number("JOB_COMPLETION_INDEX")? {
             index + 1
         } else {
-            return Err(
-                "--shard auto/N: neither $SLURM_ARRAY_TASK_ID nor $JOB_COMPLETION_INDEX is set; give K/N".into()
-            );
+            return Err(ShardError::Unset);
         };
         match usize::try_from(k) {
             Ok(k) if (1..=self.count).contains(&k) => Ok(k),
-            _ => {
-                Err(format!("--shard auto/{}: the environment gives shard {k}, outside 1..{}", self.count, self.count))
-            }
+            _ => Err(ShardError::Outside { shard: k, count: self.count }),
         }
     }
 
@@ -112,9 +135,9 @@ mod tests {
         assert_eq!(auto.resolve(env(&[("SLURM_ARRAY_TASK_ID", "2")])), Ok(3));
         assert_eq!(auto.resolve(env(&[("SLURM_ARRAY_TASK_ID", "2"), ("SLURM_ARRAY_TASK_MIN", "1")])), Ok(2));
         assert_eq!(auto.resolve(env(&[("JOB_COMPLETION_INDEX", "0")])), Ok(1));
-        assert!(auto.resolve(env(&[("JOB_COMPLETION_INDEX", "3")])).unwrap_err().contains("outside"));
-        assert!(auto.resolve(env(&[("JOB_COMPLETION_INDEX", "x")])).unwrap_err().contains("not a number"));
-        assert!(auto.resolve(env(&[])).unwrap_err().contains("neither"));
+        assert!(auto.resolve(env(&[("JOB_COMPLETION_INDEX", "3")])).unwrap_err().to_string().contains("outside"));
+        assert!(auto.resolve(env(&[("JOB_COMPLETION_INDEX", "x")])).unwrap_err().to_string().contains("not a number"));
+        assert!(auto.resolve(env(&[])).unwrap_err().to_string().contains("neither"));
     }
 
     #[test]
