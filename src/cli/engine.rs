@@ -114,8 +114,7 @@ impl EvalArg {
                     LoadWeightsError::Read(e) => {
                         format!("--eval {shown}: not hand, learned, net or a readable weights file: {e}")
                     }
-                    LoadWeightsError::Parse(e) => format!("--eval {shown}: {e}"),
-                    LoadWeightsError::Net(e) => format!("--eval {shown}: {e}"),
+                    e => format!("--eval {shown}: {e}"),
                 }
             }),
         }
@@ -153,12 +152,15 @@ impl EngineArgs {
         };
         let settings = self.search.iter().fold(settings, |s, &p| s.with_param(p));
         let movetime = Duration::try_from_secs_f64(self.movetime).map_err(|e| e.to_string())?;
-        SearchPlayer::new(settings)
-            .with(Setting::Threads(self.threads as usize))?
-            .with(Setting::MoveTime(movetime))?
-            .with(Setting::Playouts(Some(self.playouts)))?
-            .with(Setting::Memory(self.memory))?
-            .with(Setting::Resign(self.resign))
+        let configured = || {
+            SearchPlayer::new(settings)
+                .with(Setting::Threads(self.threads as usize))?
+                .with(Setting::MoveTime(movetime))?
+                .with(Setting::Playouts(Some(self.playouts)))?
+                .with(Setting::Memory(self.memory))?
+                .with(Setting::Resign(self.resign))
+        };
+        configured().map_err(|e| e.to_string())
     }
 }
 
@@ -173,8 +175,7 @@ impl EngineArgs {
                     LoadWeightsError::Read(e) => {
                         format!("--policy {shown}: not builtin or a readable weights file: {e}")
                     }
-                    LoadWeightsError::Parse(e) => format!("--policy {shown}: {e}"),
-                    LoadWeightsError::Net(e) => format!("--policy {shown}: {e}"),
+                    e => format!("--policy {shown}: {e}"),
                 }
             }),
             _ => Ok(PolicyWeights::builtin()),

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use veletas::cli::EngineArgs;
-use veletas_engine::player::{Decision, GtpClock, Player, SearchPlayer, Setting};
+use veletas_engine::player::{Decision, GtpClock, Player, SearchPlayer, Setting, SettingError, SolveError};
 use veletas_engine::protocol::{Engine, run};
 use veletas_engine::search::{self, Algorithm, Limits, SearchResult, SearchSettings, Solution};
 use veletas_rules::{Game, Phase, Variant};
@@ -53,13 +53,13 @@ impl Player for Recorder {
     fn new_game(&mut self) {
         self.inner.new_game();
     }
-    fn configure(&mut self, setting: Setting) -> Result<(), String> {
+    fn configure(&mut self, setting: Setting) -> Result<(), SettingError> {
         self.inner.configure(setting)
     }
     fn memory_mb(&self) -> Option<u64> {
         self.inner.memory_mb()
     }
-    fn solve(&mut self, game: &Game, time: Duration) -> Result<Solution, String> {
+    fn solve(&mut self, game: &Game, time: Duration) -> Result<Solution, SolveError> {
         self.inner.solve(game, time)
     }
     fn ponder(&mut self, game: &Game, stop: &Arc<AtomicBool>) -> u64 {

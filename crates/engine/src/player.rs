@@ -96,6 +96,36 @@ pub enum Setting {
     Policy(std::sync::Arc<crate::search::policy::PolicyWeights>),
 }
 
+/// Why a player refuses a setting ([`Player::configure`]); nothing changed. The protocol
+/// replies with these words.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SettingError {
+    /// The player has no settings.
+    #[error("cannot change the settings of the {0} player")]
+    NoSettings(Algorithm),
+    /// A number of threads beyond [`search_player::MAX_THREADS`].
+    #[error("threads must be 1 to {max}, not {0}", max = search_player::MAX_THREADS)]
+    Threads(usize),
+    /// A time per move of zero or beyond [`time::MAX_THINKING`].
+    #[error("the time per move must be above 0 and at most {most} s, not {0:?}", most = time::MAX_THINKING.as_secs())]
+    MoveTime(Duration),
+    /// A memory limit outside the search's range, in MB.
+    #[error("memory must be {min} to {max} MB, not {0}", min = crate::search::MIN_MEMORY_MB, max = crate::search::MAX_MEMORY_MB)]
+    Memory(u64),
+    /// A resign threshold outside 0 to 1.
+    #[error("the resign threshold must be 0 to 1, not {0}")]
+    Resign(f64),
+}
+
+/// Why a player cannot solve a position ([`Player::solve`]). The protocol replies with
+/// these words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    /// The player does not search.
+    #[error("cannot solve: the {0} player does not search")]
+    NoSearch(Algorithm),
+}
+
 /// Something that chooses moves. The engine calls [`Player::decide`] only when the game
 /// is not over, with the side to move being the player's colour.
 pub trait Player {
@@ -118,11 +148,11 @@ pub trait Player {
     /// player can drop what it learned about the previous one.
     fn new_game(&mut self) {}
 
-    /// Changes a setting; an error message (and nothing changed) if the player has no
-    /// such setting.
-    fn configure(&mut self, setting: Setting) -> Result<(), String> {
+    /// Changes a setting; an error (and nothing changed) if the player has no such
+    /// setting or refuses its value.
+    fn configure(&mut self, setting: Setting) -> Result<(), SettingError> {
         let _ = setting;
-        Err(format!("cannot change the settings of the {} player", self.kind()))
+        Err(SettingError::NoSettings(self.kind()))
     }
 
     /// The static evaluation in force, for players that have one.
@@ -142,10 +172,10 @@ pub trait Player {
 
     /// Tries to prove the outcome of `game` (not over) for the side to move within
     /// `time` (and the playout budget, if the player has one). Players that do not
-    /// search cannot: an error message.
-    fn solve(&mut self, game: &Game, time: Duration) -> Result<Solution, String> {
+    /// search cannot: an error.
+    fn solve(&mut self, game: &Game, time: Duration) -> Result<Solution, SolveError> {
         let _ = (game, time);
-        Err(format!("cannot solve: the {} player does not search", self.kind()))
+        Err(SolveError::NoSearch(self.kind()))
     }
 
     /// Searches `game` (not over) on the opponent's turn, to keep what it finds for the

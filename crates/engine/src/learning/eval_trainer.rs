@@ -623,10 +623,10 @@ mod tests {
         let model = EvalModel::shared(std::array::from_fn(|i| i as f64 / 4.0));
         assert_eq!(EvalModel::parse(&model.to_text()).unwrap(), model);
         assert!(!model.to_text().contains("classic"), "one set: NAME WEIGHT lines, as before families");
-        assert!(EvalModel::parse("bias 1\n").unwrap_err().contains("no classic weight for 'hand_logit'"));
-        assert!(EvalModel::parse("speed 1\n").unwrap_err().contains("unknown feature"));
-        assert!(EvalModel::parse("bias x\n").unwrap_err().contains("bad weight"));
-        assert!(EvalModel::parse(&format!("{}bias 2\n", model.to_text())).unwrap_err().contains("twice"));
+        assert!(EvalModel::parse("bias 1\n").unwrap_err().to_string().contains("no classic weight for 'hand_logit'"));
+        assert!(EvalModel::parse("speed 1\n").unwrap_err().to_string().contains("unknown feature"));
+        assert!(EvalModel::parse("bias x\n").unwrap_err().to_string().contains("bad weight"));
+        assert!(EvalModel::parse(&format!("{}bias 2\n", model.to_text())).unwrap_err().to_string().contains("twice"));
         // Weights of their own per family: FAMILY NAME WEIGHT lines, read back the same.
         let mut split = model.clone();
         split.weights[1][3] = -2.5;
@@ -635,14 +635,14 @@ mod tests {
         assert_eq!(EvalModel::parse(&text).unwrap(), split);
         // A shared line and one family's line mixed: the other family's weight is the shared one.
         let mixed = model.to_text().replace("black_to_move 0.750000\n", "classic black_to_move 0.750000\n");
-        let err = EvalModel::parse(&mixed).unwrap_err();
+        let err = EvalModel::parse(&mixed).unwrap_err().to_string();
         assert!(err.contains("no modern weight for 'black_to_move'"), "{err}");
         let mixed = mixed + "modern black_to_move -2.5\n";
         assert_eq!(EvalModel::parse(&mixed).unwrap(), split);
         let twice = format!("{}classic bias 1\n", model.to_text());
-        assert!(EvalModel::parse(&twice).unwrap_err().contains("'bias' given twice for the classic rules"));
-        assert!(EvalModel::parse("odd bias 1\n").unwrap_err().contains("unknown rule family 'odd'"));
-        assert!(EvalModel::parse("classic bias 1 2\n").unwrap_err().contains("expected NAME WEIGHT"));
+        assert!(EvalModel::parse(&twice).unwrap_err().to_string().contains("'bias' given twice for the classic rules"));
+        assert!(EvalModel::parse("odd bias 1\n").unwrap_err().to_string().contains("unknown rule family 'odd'"));
+        assert!(EvalModel::parse("classic bias 1 2\n").unwrap_err().to_string().contains("expected NAME WEIGHT"));
         // The weights built into the binary parse.
         assert!(EvalModel::parse(crate::search::eval::LEARNED_WEIGHTS).is_ok());
     }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use log::info;
 
 use crate::player::time::{self, TimePolicy};
-use crate::player::{Decision, GtpClock, Player, Setting};
+use crate::player::{Decision, GtpClock, Player, Setting, SettingError, SolveError};
 use crate::search::{self, Algorithm, Limits, MAX_MEMORY_MB, MIN_MEMORY_MB, SearchResult, SearchSettings, Solution};
 use veletas_rules::Phase;
 use veletas_rules::{Game, Move};
@@ -62,7 +62,7 @@ impl SearchPlayer {
     }
 
     /// The same player with `setting` changed (see [`Player::configure`]).
-    pub fn with(mut self, setting: Setting) -> Result<SearchPlayer, String> {
+    pub fn with(mut self, setting: Setting) -> Result<SearchPlayer, SettingError> {
         self.configure(setting)?;
         Ok(self)
     }
@@ -187,33 +187,28 @@ impl Player for SearchPlayer {
         self.last_length = 0;
     }
 
-    fn configure(&mut self, setting: Setting) -> Result<(), String> {
+    fn configure(&mut self, setting: Setting) -> Result<(), SettingError> {
         let mut settings = self.search.settings().clone();
         match setting {
             Setting::Kind(kind) => settings.player = kind,
             Setting::Threads(n) if (1..=MAX_THREADS).contains(&n) => settings.threads = n,
-            Setting::Threads(n) => return Err(format!("threads must be 1 to {MAX_THREADS}, not {n}")),
+            Setting::Threads(n) => return Err(SettingError::Threads(n)),
             Setting::MoveTime(t) if !t.is_zero() && t <= time::MAX_THINKING => {
                 self.movetime = t;
                 return Ok(());
             }
-            Setting::MoveTime(t) => {
-                let most = time::MAX_THINKING.as_secs();
-                return Err(format!("the time per move must be above 0 and at most {most} s, not {t:?}"));
-            }
+            Setting::MoveTime(t) => return Err(SettingError::MoveTime(t)),
             Setting::Playouts(n) => {
                 self.playouts = n.filter(|&n| n > 0);
                 return Ok(());
             }
             Setting::Memory(mb) if (MIN_MEMORY_MB..=MAX_MEMORY_MB).contains(&mb) => settings.memory_mb = mb,
-            Setting::Memory(mb) => {
-                return Err(format!("memory must be {MIN_MEMORY_MB} to {MAX_MEMORY_MB} MB, not {mb}"));
-            }
+            Setting::Memory(mb) => return Err(SettingError::Memory(mb)),
             Setting::Resign(t) if (0.0..=1.0).contains(&t) => {
                 self.resign = t;
                 return Ok(());
             }
-            Setting::Resign(t) => return Err(format!("the resign threshold must be 0 to 1, not {t}")),
+            Setting::Resign(t) => return Err(SettingError::Resign(t)),
             Setting::Eval(eval) => settings.eval = eval,
             Setting::Policy(policy) => settings.policy = policy,
         }
@@ -233,7 +228,7 @@ impl Player for SearchPlayer {
         Some(std::sync::Arc::clone(&self.search.settings().policy))
     }
 
-    fn solve(&mut self, game: &Game, time: Duration) -> Result<Solution, String> {
+    fn solve(&mut self, game: &Game, time: Duration) -> Result<Solution, SolveError> {
         let limits = Limits { time: Some(time), iterations: self.playouts, stop: None };
         let solution = self.search.solve(game, &limits);
         info!("solve: {solution:?}");
@@ -308,9 +303,9 @@ mod tests {
     #[test]
     fn settings_are_checked() {
         let mut p = player();
-        assert!(p.configure(Setting::Threads(0)).is_err());
-        assert!(p.configure(Setting::Threads(MAX_THREADS + 1)).is_err());
-        assert!(p.configure(Setting::MoveTime(Duration::ZERO)).is_err());
+        assert_eq!(p.configure(Setting::Threads(0)), Err(SettingError::Threads(0)));
+        assert_eq!(p.configure(Setting::Threads(MAX_THREADS + 1)), Err(SettingError::Threads(MAX_THREADS + 1)));
+        assert_eq!(p.configure(Setting::MoveTime(Duration::ZERO)), Err(SettingError::MoveTime(Duration::ZERO)));
         assert_eq!(p.settings().threads, 1);
         assert_eq!(p.movetime(), DEFAULT_MOVETIME);
         p.configure(Setting::Threads(2)).unwrap();

@@ -7,6 +7,7 @@ use std::time::TryFromFloatSecsError;
 use veletas_rules::record::{RecordError, RecordFileError};
 use veletas_rules::{Color, IllegalMove, ParseMoveError, ParsePositionError, RulesError};
 
+use crate::player::{SettingError, SolveError};
 use crate::protocol::framing::MAX_LINE;
 use crate::search::eval::LoadWeightsError;
 use crate::search::{Algorithm, ParseAlgorithmError};
@@ -165,10 +166,13 @@ pub enum CommandError {
     Duration(TryFromFloatSecsError),
     /// A memory size the player refuses.
     #[error("syntax error: {0}")]
-    Memory(String),
-    /// A setting or a search the player refuses, in its words.
+    Memory(#[source] SettingError),
+    /// A setting the player refuses, in its words.
     #[error("{0}")]
-    Player(String),
+    Setting(#[source] SettingError),
+    /// A search the player cannot make, in its words.
+    #[error("{0}")]
+    Solve(#[source] SolveError),
     /// `solve` once the game is over.
     #[error("cannot solve: the game is over")]
     SolveOver,
@@ -202,8 +206,10 @@ pub enum CommandError {
 fn weights_reason(reason: &LoadWeightsError) -> String {
     match reason {
         LoadWeightsError::Read(e) => e.to_string(),
-        LoadWeightsError::Parse(e) => e.clone(),
-        LoadWeightsError::Net(e) => e.to_string(),
+        e @ (LoadWeightsError::Parse(_)
+        | LoadWeightsError::Net(_)
+        | LoadWeightsError::PolicyNet(_)
+        | LoadWeightsError::NetBase(_)) => e.to_string(),
     }
 }
 

@@ -16,6 +16,7 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use super::eval_model::{BUCKETS, bucket, builtin_weights};
+use super::linear_file::LinearFileError;
 use super::net_eval::{NetEval, NetEvalError};
 use veletas_rules::record::{MAX_SMALL_FILE_BYTES, RecordFileError, read_bounded};
 use veletas_rules::{Bitboard, Color, Position, Square, group_of, queen_reach};
@@ -100,11 +101,17 @@ pub enum LoadWeightsError {
     #[error("cannot read the weights file: {0}")]
     Read(#[from] RecordFileError),
     /// The text is no set of weights for this build's features.
-    #[error("{0}")]
-    Parse(String),
+    #[error(transparent)]
+    Parse(#[from] LinearFileError),
     /// The text is a network file, and a bad one.
     #[error("{0}")]
     Net(#[from] NetEvalError),
+    /// The text is a policy network file, and a bad one.
+    #[error("{0}")]
+    PolicyNet(#[source] crate::net::NetFileError),
+    /// The policy network file's base policy is no set of weights for this build's features.
+    #[error("the network's base policy: {0}")]
+    NetBase(#[source] LinearFileError),
 }
 
 /// Reads a weights file of `veletas train-eval -o FILE` (at most
@@ -117,7 +124,7 @@ pub fn load_weights(path: &Path) -> Result<StaticEval, LoadWeightsError> {
         let net = NetEval::parse(&text, Some(path.display().to_string()))?;
         return Ok(StaticEval::Net(Arc::new(net)));
     }
-    let model = EvalModel::parse(&text).map_err(LoadWeightsError::Parse)?;
+    let model = EvalModel::parse(&text)?;
     Ok(StaticEval::Learned(Arc::new(LearnedWeights::new(model, Some(path.display().to_string())))))
 }
 

@@ -9,7 +9,7 @@ use std::sync::{Arc, OnceLock};
 
 use veletas_rules::Position;
 
-use super::linear_file::{LinearFormat, read_linear};
+use super::linear_file::{LinearFileError, LinearFormat, read_linear};
 
 /// Liberty buckets of the learned features: 1, 2, 3, 4, 5-6, 7 and more.
 pub(crate) const BUCKETS: usize = 6;
@@ -107,7 +107,7 @@ impl EvalModel {
     /// Reads `NAME WEIGHT` lines (the weight of both rule families) and `FAMILY NAME
     /// WEIGHT` lines (`classic` or `modern`: that family's); `#` comments and blank lines
     /// skipped. Every feature of both families must be given once.
-    pub fn parse(text: &str) -> Result<EvalModel, String> {
+    pub fn parse(text: &str) -> Result<EvalModel, LinearFileError> {
         let names = feature_names();
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
         let format =

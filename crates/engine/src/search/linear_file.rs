@@ -32,7 +32,7 @@ fn shown(word: &str) -> String {
 }
 
 /// Reads a model's weights file in `format`: one row of `N` weights per rule family.
-pub(crate) fn read_linear<const N: usize>(text: &str, format: &LinearFormat) -> Result<[[f64; N]; 2], String> {
+pub(crate) fn read_linear<const N: usize>(text: &str, format: &LinearFormat) -> Result<[[f64; N]; 2], LinearFileError> {
     debug_assert_eq!(format.names.len(), N);
     let mut weights = [[f64::NAN; N]; 2];
     for (n, line) in text.lines().enumerate() {
@@ -40,50 +40,130 @@ pub(crate) fn read_linear<const N: usize>(text: &str, format: &LinearFormat) -> 
         if line.is_empty() {
             continue;
         }
-        let err = |what: String| format!("{} line {}: {what}", format.what, n + 1);
+        let err = |why: LineError| LinearFileError::Line { what: format.what, line: n + 1, why };
         let words: Vec<&str> = line.split_whitespace().collect();
         let (families, name, value) = match words[..] {
             [name, value] if format.shared_lines => (&[0, 1][..], name, value),
             [family, name, value] => match FAMILY_NAMES.iter().position(|f| *f == family) {
                 Some(0) => (&[0][..], name, value),
                 Some(_) => (&[1][..], name, value),
-                None => return Err(err(format!("unknown rule family '{}': use classic or modern", shown(family)))),
+                None => return Err(err(LineError::Family(shown(family)))),
             },
-            _ if format.shared_lines => return Err(err("expected NAME WEIGHT or FAMILY NAME WEIGHT".into())),
-            _ => return Err(err("expected FAMILY NAME WEIGHT".into())),
+            _ if format.shared_lines => return Err(err(LineError::SharedShape)),
+            _ => return Err(err(LineError::Shape)),
         };
-        let index = format.names.iter().position(|x| *x == name).ok_or_else(|| {
-            err(format!(
-                "unknown feature '{}': not one of the {N} features of this build's {}",
-                shown(name),
-                format.model
-            ))
-        })?;
+        let index = format
+            .names
+            .iter()
+            .position(|x| *x == name)
+            .ok_or_else(|| err(LineError::Feature { name: shown(name), count: N, model: format.model }))?;
         let in_bound = |w: &f64| format.bound.is_none_or(|bound| w.abs() <= bound);
-        let weight = value.parse::<f64>().ok().filter(|w| w.is_finite() && in_bound(w)).ok_or_else(|| {
-            err(match format.bound {
-                Some(bound) => format!("bad weight '{}' (a number from -{bound} to {bound})", shown(value)),
-                None => format!("bad weight '{}'", shown(value)),
-            })
-        })?;
+        let weight = value
+            .parse::<f64>()
+            .ok()
+            .filter(|w| w.is_finite() && in_bound(w))
+            .ok_or_else(|| err(LineError::Weight { value: shown(value), bound: format.bound }))?;
         for &family in families {
             if !weights[family][index].is_nan() {
-                return Err(err(format!("'{name}' given twice for the {} rules", FAMILY_NAMES[family])));
+                return Err(err(LineError::Twice { name: name.to_string(), family: FAMILY_NAMES[family] }));
             }
             weights[family][index] = weight;
         }
     }
-    let each =
-        if format.shared_lines { "once for both rule families or once for each" } else { "once for each rule family" };
     for (family, family_name) in FAMILY_NAMES.iter().enumerate() {
         if let Some(missing) = weights[family].iter().position(|w| w.is_nan()) {
-            return Err(format!(
-                "{}: no {family_name} weight for '{}' (this build's {} has {N} features, each given {each})",
-                format.what, format.names[missing], format.model
-            ));
+            return Err(LinearFileError::Missing {
+                what: format.what,
+                family: family_name,
+                name: format.names[missing].to_string(),
+                model: format.model,
+                count: N,
+                shared_lines: format.shared_lines,
+            });
         }
     }
     Ok(weights)
+}
+
+/// Why a linear model's weights file is refused ([`super::policy::PolicyModel::parse`],
+/// [`super::eval_model::EvalModel::parse`]); `what` names the file (`weights`, `policy
+/// weights`).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LinearFileError {
+    /// A line that is not a weight of the model.
+    #[error("{what} line {line}: {why}")]
+    Line {
+        /// The file's name in messages.
+        what: &'static str,
+        /// The line, from 1.
+        line: usize,
+        /// What is wrong with it.
+        #[source]
+        why: LineError,
+    },
+    /// A feature without its weight for a rule family.
+    #[error(
+        "{what}: no {family} weight for '{name}' (this build's {model} has {count} features, each given {})",
+        if *.shared_lines { "once for both rule families or once for each" } else { "once for each rule family" }
+    )]
+    Missing {
+        /// The file's name in messages.
+        what: &'static str,
+        /// The rule family.
+        family: &'static str,
+        /// The feature.
+        name: String,
+        /// The model's name in messages.
+        model: &'static str,
+        /// The model's features.
+        count: usize,
+        /// Whether one line may give both families' weight.
+        shared_lines: bool,
+    },
+}
+
+/// What is wrong with a line of a weights file ([`LinearFileError::Line`]); the file's
+/// words are cut to [`SHOWN_CHARS`] characters.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LineError {
+    /// A rule family other than classic or modern.
+    #[error("unknown rule family '{0}': use classic or modern")]
+    Family(String),
+    /// Neither `NAME WEIGHT` nor `FAMILY NAME WEIGHT`.
+    #[error("expected NAME WEIGHT or FAMILY NAME WEIGHT")]
+    SharedShape,
+    /// Not `FAMILY NAME WEIGHT`.
+    #[error("expected FAMILY NAME WEIGHT")]
+    Shape,
+    /// A feature the model does not have.
+    #[error("unknown feature '{name}': not one of the {count} features of this build's {model}")]
+    Feature {
+        /// The name given.
+        name: String,
+        /// The model's features.
+        count: usize,
+        /// The model's name in messages.
+        model: &'static str,
+    },
+    /// A weight that is no finite number (within the bound, if the model has one).
+    #[error(
+        "bad weight '{value}'{}",
+        .bound.map_or(String::new(), |bound| format!(" (a number from -{bound} to {bound})"))
+    )]
+    Weight {
+        /// The word given.
+        value: String,
+        /// The model's bound.
+        bound: Option<f64>,
+    },
+    /// A feature given twice for a rule family.
+    #[error("'{name}' given twice for the {family} rules")]
+    Twice {
+        /// The feature.
+        name: String,
+        /// The rule family.
+        family: &'static str,
+    },
 }
 
 #[cfg(test)]
@@ -127,7 +207,7 @@ mod tests {
             ("classic a 1\nclassic b 2\n", false, "no modern weight for 'a'"),
         ];
         for (text, shared, expected) in cases {
-            let error = read_linear::<2>(text, &format(shared)).unwrap_err();
+            let error = read_linear::<2>(text, &format(shared)).unwrap_err().to_string();
             assert!(error.contains(expected), "{text:?}: {error}");
         }
     }
@@ -136,6 +216,7 @@ mod tests {
     fn an_unbounded_format_takes_any_finite_weight() {
         let format = LinearFormat { bound: None, ..format(true) };
         assert_eq!(read_linear::<2>("a 1e6\nb -1e6\n", &format), Ok([[1e6, -1e6], [1e6, -1e6]]));
-        assert_eq!(read_linear::<2>("a nan\nb 0\n", &format), Err("test weights line 1: bad weight 'nan'".into()));
+        let error = read_linear::<2>("a nan\nb 0\n", &format).unwrap_err();
+        assert_eq!(error.to_string(), "test weights line 1: bad weight 'nan'");
     }
 }

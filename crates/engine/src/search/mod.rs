@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 use mcts::{MctsConfig, RootTurn, Tree, Workspace};
 use veletas_rules::{Color, Game, Move, Phase, PlayoutPolicy, Position, Rng, Square, Turn};
 
+pub use linear_file::{LineError, LinearFileError};
 pub use mcts::Proven;
 
 /// Which algorithm chooses the moves (the protocol's `player NAME`, the `--player` option): two

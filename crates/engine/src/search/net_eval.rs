@@ -23,14 +23,14 @@ pub struct NetEval {
 }
 
 /// Why a network file's text is not an evaluation.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum NetEvalError {
     /// The network's part.
     #[error("{0}")]
     Net(#[from] NetFileError),
     /// The `base` lines are no linear model.
     #[error("the network's base model: {0}")]
-    Base(String),
+    Base(#[source] super::linear_file::LinearFileError),
 }
 
 impl NetEval {

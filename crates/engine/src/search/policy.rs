@@ -17,7 +17,7 @@ use crate::net::accumulator::Kernels;
 use crate::net::inputs::Planes;
 use crate::net::policy_net::{HEADS, PolicyNetWeights, QuantizedPolicyNet, STAY, from_head, to_head};
 use crate::search::eval::LoadWeightsError;
-use crate::search::linear_file::{FAMILY_NAMES, LinearFormat, read_linear};
+use crate::search::linear_file::{FAMILY_NAMES, LinearFileError, LinearFormat, read_linear};
 use veletas_rules::record::{MAX_SMALL_FILE_BYTES, read_bounded};
 use veletas_rules::{Bitboard, Color, Position, Square, group_of};
 
@@ -195,7 +195,7 @@ impl PolicyModel {
 
     /// Reads `FAMILY NAME WEIGHT` lines (`classic` or `modern`; `#` comments and blank
     /// lines skipped); every feature of both families must be given once.
-    pub fn parse(text: &str) -> Result<PolicyModel, String> {
+    pub fn parse(text: &str) -> Result<PolicyModel, LinearFileError> {
         let format = LinearFormat {
             what: "policy weights",
             model: "move policy",
@@ -349,13 +349,12 @@ pub fn load_policy(path: &Path) -> Result<Arc<PolicyWeights>, LoadWeightsError> 
     let file = Some(path.display().to_string());
     let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#'));
     if first.is_some_and(|l| l.starts_with("veletas-policy-net")) {
-        let parsed = PolicyNetWeights::parse(&text).map_err(|e| LoadWeightsError::Parse(e.to_string()))?;
-        let model = PolicyModel::parse(&parsed.base)
-            .map_err(|e| LoadWeightsError::Parse(format!("the network's base policy: {e}")))?;
+        let parsed = PolicyNetWeights::parse(&text).map_err(LoadWeightsError::PolicyNet)?;
+        let model = PolicyModel::parse(&parsed.base).map_err(LoadWeightsError::NetBase)?;
         let net = Some(QuantizedPolicyNet::new(&parsed.weights, Kernels::detect()));
         return Ok(Arc::new(PolicyWeights { model, net, file }));
     }
-    let model = PolicyModel::parse(&text).map_err(LoadWeightsError::Parse)?;
+    let model = PolicyModel::parse(&text)?;
     Ok(Arc::new(PolicyWeights { model, net: None, file }))
 }
 
@@ -376,9 +375,14 @@ mod tests {
     fn the_built_in_weights_parse_and_round_trip() {
         let model = PolicyModel::parse(POLICY_WEIGHTS).unwrap();
         assert_eq!(PolicyModel::parse(&model.to_text()).unwrap(), model);
-        assert!(PolicyModel::parse("classic stay 1\n").unwrap_err().contains("no classic weight for 'from_free'"));
-        assert!(PolicyModel::parse("odd stay 1\n").unwrap_err().contains("unknown rule family"));
-        assert!(PolicyModel::parse("classic stay inf\n").unwrap_err().contains("bad weight"));
+        assert!(
+            PolicyModel::parse("classic stay 1\n")
+                .unwrap_err()
+                .to_string()
+                .contains("no classic weight for 'from_free'")
+        );
+        assert!(PolicyModel::parse("odd stay 1\n").unwrap_err().to_string().contains("unknown rule family"));
+        assert!(PolicyModel::parse("classic stay inf\n").unwrap_err().to_string().contains("bad weight"));
     }
 
     #[test]

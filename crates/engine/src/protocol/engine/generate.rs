@@ -52,7 +52,7 @@ impl Engine {
             return Err(CommandError::SolveOver);
         }
         let time = Duration::try_from_secs_f64(seconds).map_err(CommandError::Duration)?;
-        Ok(match self.player.solve(&self.game, time).map_err(CommandError::Player)? {
+        Ok(match self.player.solve(&self.game, time).map_err(CommandError::Solve)? {
             Solution::Win(turn, _) => format!("win {turn}"),
             Solution::Loss(_) => "loss".to_string(),
             Solution::Unknown => "unknown".to_string(),

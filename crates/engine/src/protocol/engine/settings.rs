@@ -65,7 +65,7 @@ impl Engine {
 
     /// Hands `setting` to the player, which may refuse it.
     pub(super) fn configure(&mut self, setting: Setting) -> Result<String, CommandError> {
-        self.player.configure(setting).map_err(CommandError::Player)?;
+        self.player.configure(setting).map_err(CommandError::Setting)?;
         Ok(String::new())
     }
 }
