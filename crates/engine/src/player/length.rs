@@ -96,30 +96,30 @@ impl LengthModel {
 
     /// Reads `SIZE RULESET FEATURE WEIGHT` lines (`#` comments and blank lines skipped);
     /// every feature of a size and rule set given once, and none missing.
-    pub fn parse(text: &str) -> Result<LengthModel, String> {
+    pub fn parse(text: &str) -> Result<LengthModel, LengthFileError> {
         let mut partial: Vec<(u8, RuleSet, [Option<f64>; LENGTH_FEATURES])> = Vec::new();
         for (n, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("").trim();
             if line.is_empty() {
                 continue;
             }
-            let err = |what: String| format!("game lengths line {}: {what}", n + 1);
+            let err = |why: LengthLineError| LengthFileError::Line { line: n + 1, why };
             let words: Vec<&str> = line.split_whitespace().collect();
             let [size, rules, name, weight] = words[..] else {
-                return Err(err("expected SIZE RULESET FEATURE WEIGHT".into()));
+                return Err(err(LengthLineError::Shape));
             };
             let size = size.parse::<u8>().ok().filter(|s| [7, 9, 10].contains(s));
-            let size = size.ok_or_else(|| err(format!("bad board size '{size:?}'")))?;
-            let rules = rules.parse::<RuleSet>().map_err(|e| err(e.to_string()))?;
+            let size = size.ok_or_else(|| err(LengthLineError::Size(size)))?;
+            let rules = rules.parse::<RuleSet>().map_err(|e| err(LengthLineError::Rules(e)))?;
             let index = FEATURE_NAMES
                 .iter()
                 .position(|&x| x == name)
-                .ok_or_else(|| err(format!("unknown feature '{name}'")))?;
+                .ok_or_else(|| err(LengthLineError::Feature(name.to_string())))?;
             let weight = weight
                 .parse::<f64>()
                 .ok()
                 .filter(|w| w.is_finite())
-                .ok_or_else(|| err(format!("bad weight '{weight}'")))?;
+                .ok_or_else(|| err(LengthLineError::Weight(weight.to_string())))?;
             let entry = match partial.iter().position(|(s, r, _)| *s == size && *r == rules) {
                 Some(i) => &mut partial[i],
                 None => {
@@ -128,13 +128,13 @@ impl LengthModel {
                 }
             };
             if entry.2[index].replace(weight).is_some() {
-                return Err(err(format!("'{name}' given twice for {size} {rules}")));
+                return Err(err(LengthLineError::Twice { name: name.to_string(), size, rules }));
             }
         }
         let mut model = LengthModel::default();
         for (size, rules, weights) in partial {
             if let Some(missing) = weights.iter().position(Option::is_none) {
-                return Err(format!("game lengths: no weight for '{}' of {size} {rules}", FEATURE_NAMES[missing]));
+                return Err(LengthFileError::Missing { feature: FEATURE_NAMES[missing], size, rules });
             }
             model.set(size, rules, weights.map(|w| w.unwrap_or(0.0)));
         }
@@ -151,6 +151,60 @@ impl LengthModel {
         }
         text
     }
+}
+
+/// Why a game lengths file is refused ([`LengthModel::parse`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LengthFileError {
+    /// A line that is not a weight of the model.
+    #[error("game lengths line {line}: {why}")]
+    Line {
+        /// The line, from 1.
+        line: usize,
+        /// What is wrong with it.
+        #[source]
+        why: LengthLineError,
+    },
+    /// A feature of a size and rule set without its weight.
+    #[error("game lengths: no weight for '{feature}' of {size} {rules}")]
+    Missing {
+        /// The feature.
+        feature: &'static str,
+        /// The board size.
+        size: u8,
+        /// The rule set.
+        rules: RuleSet,
+    },
+}
+
+/// What is wrong with a line of a game lengths file ([`LengthFileError::Line`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LengthLineError {
+    /// Not four words.
+    #[error("expected SIZE RULESET FEATURE WEIGHT")]
+    Shape,
+    /// No board size (7, 9 or 10), as it read.
+    #[error("bad board size '{0:?}'")]
+    Size(Option<u8>),
+    /// No rule set.
+    #[error("{0}")]
+    Rules(#[source] veletas_rules::ParseRuleSetError),
+    /// A feature the model does not have.
+    #[error("unknown feature '{0}'")]
+    Feature(String),
+    /// A weight that is no finite number.
+    #[error("bad weight '{0}'")]
+    Weight(String),
+    /// A feature given twice for a size and rule set.
+    #[error("'{name}' given twice for {size} {rules}")]
+    Twice {
+        /// The feature.
+        name: String,
+        /// The board size.
+        size: u8,
+        /// The rule set.
+        rules: RuleSet,
+    },
 }
 
 /// The fitted weights built into the binary (`crates/engine/data/game-lengths.txt`).
@@ -294,11 +348,11 @@ mod tests {
         let full: String = FEATURE_NAMES.iter().map(|n| format!("7 classic {n} 0.5\n")).collect();
         assert!(LengthModel::parse(&full).is_ok());
         let missing: String = full.lines().skip(1).map(|l| format!("{l}\n")).collect();
-        assert!(LengthModel::parse(&missing).unwrap_err().contains("no weight for 'bias'"));
+        assert!(LengthModel::parse(&missing).unwrap_err().to_string().contains("no weight for 'bias'"));
         let twice = format!("{full}7 classic empty 1\n");
-        assert!(LengthModel::parse(&twice).unwrap_err().contains("line 9"));
+        assert!(LengthModel::parse(&twice).unwrap_err().to_string().contains("line 9"));
         for bad in ["8 classic bias 1", "7 odd bias 1", "7 classic colour 1", "7 classic bias x", "7 classic bias"] {
-            assert!(LengthModel::parse(bad).unwrap_err().starts_with("game lengths line 1"), "{bad}");
+            assert!(LengthModel::parse(bad).unwrap_err().to_string().starts_with("game lengths line 1"), "{bad}");
         }
     }
 }

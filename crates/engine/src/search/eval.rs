@@ -65,16 +65,27 @@ impl StaticEval {
 pub const VALUE_NET: &str = include_str!("../../data/value-net.txt");
 
 impl std::str::FromStr for StaticEval {
-    type Err = String;
+    type Err = EvalNameError;
 
-    fn from_str(text: &str) -> Result<StaticEval, String> {
+    fn from_str(text: &str) -> Result<StaticEval, EvalNameError> {
         match text {
             "hand" => Ok(StaticEval::Hand),
             "learned" => Ok(StaticEval::learned()),
-            "net" => StaticEval::net().ok_or_else(|| "the built-in value network does not parse".to_string()),
-            _ => Err(format!("unknown evaluation '{text}': use hand, learned or net")),
+            "net" => StaticEval::net().ok_or(EvalNameError::NoNet),
+            _ => Err(EvalNameError::Unknown(text.to_string())),
         }
     }
+}
+
+/// A text that names no built-in evaluation ([`StaticEval`]'s parser).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EvalNameError {
+    /// `net`, in a build whose value network does not parse.
+    #[error("the built-in value network does not parse")]
+    NoNet,
+    /// Neither hand, learned nor net.
+    #[error("unknown evaluation '{0}': use hand, learned or net")]
+    Unknown(String),
 }
 
 impl std::fmt::Display for StaticEval {
