@@ -5,7 +5,7 @@ use clap::{Args, FromArgMatches};
 use super::error::{CommandError, print, usage};
 use super::values::{parse_rules, parse_size};
 use veletas_rules::RuleSet;
-use veletas_tools::check::{CheckError, CheckPlan, CheckSettings};
+use veletas_tools::check::{CheckError, CheckOptions, CheckPlan, CheckSettings};
 use veletas_tools::referee::clock::parse_seconds;
 
 /// Options of `veletas check`.
@@ -63,8 +63,8 @@ impl CheckArgs {
     /// Validates the options once into the plan of the checks (`--json` is the command
     /// line's: how the report is printed).
     pub fn plan(&self) -> Result<CheckPlan, CheckError> {
-        let settings =
-            CheckSettings::new(self.size, self.rules, self.movetime, self.margin, self.command_timeout, self.seed)?;
+        let CheckArgs { size, rules, movetime, margin, command_timeout, seed, .. } = *self;
+        let settings = CheckSettings::new(&CheckOptions { size, rules, movetime, margin, command_timeout, seed })?;
         CheckPlan::new(&self.engine, settings, self.strict)
     }
 }

@@ -10,7 +10,7 @@ pub(super) fn position(s: &mut Session) -> Checked {
     let mut game = s.new_game()?;
     let empty = s.ok("position")?;
     if empty != game.position().to_string() {
-        return Err(format!("at the start 'position' answers '{empty}', not '{}'", game.position()));
+        return Err(format!("at the start 'position' answers '{empty}', not '{}'", game.position()).into());
     }
     s.play_into_play_phase(&mut game)?;
     let position = s.ok("position")?;
@@ -19,7 +19,8 @@ pub(super) fn position(s: &mut Session) -> Checked {
             "after {} turns 'position' answers '{position}', not '{}'",
             game.moves().len(),
             game.position()
-        ));
+        )
+        .into());
     }
     Ok(format!("'{position}' after {} turns", game.moves().len()))
 }
@@ -47,7 +48,8 @@ pub(super) fn legal_moves(s: &mut Session) -> Checked {
             "{} moves listed, the rules have {} (listed but illegal: {extra:?}; legal but not listed: {lacking:?})",
             theirs.len(),
             ours.len()
-        ));
+        )
+        .into());
     }
     Ok(format!("{} legal moves in '{}'", ours.len(), game.position()))
 }
@@ -66,7 +68,7 @@ pub(super) fn is_legal(s: &mut Session) -> Checked {
     for (command, want) in &cases {
         let said = s.ok(command)?;
         if said != *want {
-            return Err(format!("'{command}' answered '{}', not '{want}'", super::shorten(&said)));
+            return Err(format!("'{command}' answered '{}', not '{want}'", super::shorten(&said)).into());
         }
     }
     Ok(format!("{} questions answered as the rules do", cases.len()))
@@ -74,7 +76,7 @@ pub(super) fn is_legal(s: &mut Session) -> Checked {
 
 /// `set_position` of a position reached elsewhere, then `position` gives it back.
 pub(super) fn set_position(s: &mut Session) -> Checked {
-    let mut game = Game::from_position(Position::with_rules(s.settings.variant, s.settings.rules));
+    let mut game = Game::from_position(Position::with_rules(s.settings.variant(), s.settings.rules()));
     for _ in 0..(game.position().variant().shooters() as usize + 4) {
         if game.position().winner().is_some() {
             break;
@@ -87,12 +89,12 @@ pub(super) fn set_position(s: &mut Session) -> Checked {
     s.ok(&format!("set_position {wanted}"))?;
     let position = s.ok("position")?;
     if position != wanted {
-        return Err(format!("'set_position {wanted}' then 'position' answers '{position}'"));
+        return Err(format!("'set_position {wanted}' then 'position' answers '{position}'").into());
     }
     s.refused("set_position garbage", "invalid position")?;
     let after = s.ok("position")?;
     if after != wanted {
-        return Err(format!("a refused 'set_position garbage' changed the position to '{after}'"));
+        return Err(format!("a refused 'set_position garbage' changed the position to '{after}'").into());
     }
     Ok(format!("'{wanted}' set and read back; garbage refused"))
 }

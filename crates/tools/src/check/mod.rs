@@ -21,8 +21,9 @@ use std::time::{Duration, Instant};
 
 use crate::referee::MAX_COMMAND_SHOWN;
 use crate::referee::engine::{EngineCommand, command_deadline};
+use crate::referee::words::SplitError;
 use crate::referee::words::split_engine_name;
-use veletas_rules::{RuleSet, Rules, Variant};
+use veletas_rules::{RuleSet, Rules, RulesError, Variant};
 
 /// What `veletas check` checks, validated once before the engine starts: the engine's
 /// command line and the name given it, the checks' settings, and whether the strict checks
@@ -40,7 +41,7 @@ impl CheckPlan {
     /// words) under `settings`; the strict protocol.md checks decide the verdict too when
     /// `strict`.
     pub fn new(engine: &[String], settings: CheckSettings, strict: bool) -> Result<CheckPlan, CheckError> {
-        let (name, command) = engine_command(engine).map_err(CheckError)?;
+        let (name, command) = engine_command(engine)?;
         Ok(CheckPlan { name, command, settings, strict })
     }
 
@@ -62,15 +63,17 @@ impl CheckPlan {
 
 /// The engine's given name (`NAME=`) and its command line, from `engine`: one word (a
 /// whole command line) or separate words.
-fn engine_command(engine: &[String]) -> Result<(Option<String>, EngineCommand), String> {
+fn engine_command(engine: &[String]) -> Result<(Option<String>, EngineCommand), CheckError> {
     let Some((first, rest)) = engine.split_first() else {
-        return Err("no engine command".into());
+        return Err(CheckError::NoEngine);
     };
     let (name, first) = split_engine_name(first);
     let name = name.map(str::to_string);
     if rest.is_empty() {
-        let command = EngineCommand::parse(first)
-            .map_err(|e| format!("engine '{}': {e}", veletas_rules::quoted_to(first, MAX_COMMAND_SHOWN)))?;
+        let command = EngineCommand::parse(first).map_err(|error| CheckError::Command {
+            shown: veletas_rules::quoted_to(first, MAX_COMMAND_SHOWN),
+            error,
+        })?;
         return Ok((name, command));
     }
     let quote = |w: &str| {
@@ -332,46 +335,141 @@ impl fmt::Display for CheckReport {
     }
 }
 
-/// What the checks need to know besides the engine.
+/// The checks' options as the command line gives them, before they are validated into
+/// [`CheckSettings`] (ripgrep's low-level arguments to its high-level ones).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CheckSettings {
-    /// The board.
-    pub variant: Variant,
-    /// The rules.
-    pub rules: Rules,
-    /// The deadline of commands without a clock.
-    pub command_timeout: Duration,
-    /// How far a move may exceed its clock.
-    pub margin: f64,
-    /// Time per move in the whole game.
+pub struct CheckOptions {
+    /// The board size: 7, 9 or 10.
+    pub size: u8,
+    /// The rule set.
+    pub rules: RuleSet,
+    /// Seconds per move of the whole game the engine plays against itself.
     pub movetime: f64,
+    /// Seconds a move may exceed its clock.
+    pub margin: f64,
+    /// Seconds for any command without a clock (start-up included).
+    pub command_timeout: f64,
     /// Seed of the random moves.
     pub seed: u64,
 }
 
+impl Default for CheckOptions {
+    /// `veletas check`'s defaults: 7x7, classic rules, 0.2 s a move with a 0.1 s margin,
+    /// 10 s for a command without a clock, seed 1.
+    fn default() -> CheckOptions {
+        CheckOptions { size: 7, rules: RuleSet::Classic, movetime: 0.2, margin: 0.1, command_timeout: 10.0, seed: 1 }
+    }
+}
+
+/// What the checks need to know besides the engine, validated once ([`CheckSettings::new`]
+/// from the command line's [`CheckOptions`], or [`CheckSettings::for_games`] for the
+/// `--check` of `match` and `tournament`); nothing is changed afterwards.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CheckSettings {
+    variant: Variant,
+    rules: Rules,
+    command_timeout: Duration,
+    margin: f64,
+    movetime: f64,
+    seed: u64,
+}
+
 impl CheckSettings {
-    /// The checks on a board of `size` (7, 9 or 10) under the rule set `rules`, the whole
-    /// game at `movetime` seconds a move (each move `margin` seconds over it at most),
-    /// `command_timeout` seconds for any command without a clock, random moves from `seed`.
-    pub fn new(
-        size: u8,
-        rules: RuleSet,
-        movetime: f64,
-        margin: f64,
-        command_timeout: f64,
-        seed: u64,
-    ) -> Result<CheckSettings, CheckError> {
-        let variant = Variant::from_size(size).ok_or_else(|| CheckError("the board size must be 7, 9 or 10".into()))?;
-        let rules = Rules::new(rules, false, false).map_err(|e| CheckError(e.to_string()))?;
+    /// The checks `options` ask for: on a board of `size` (7, 9 or 10) under the rule set
+    /// `rules`, the whole game at `movetime` seconds a move (each move `margin` seconds over
+    /// it at most), `command_timeout` seconds for any command without a clock, random
+    /// moves from `seed`.
+    pub fn new(options: &CheckOptions) -> Result<CheckSettings, CheckError> {
+        let CheckOptions { size, rules, movetime, margin, command_timeout, seed } = *options;
+        let variant = Variant::from_size(size).ok_or(CheckError::Size)?;
+        let rules = Rules::new(rules, false, false)?;
+        for (option, seconds) in [("--movetime", movetime), ("--margin", margin)] {
+            if !(seconds.is_finite() && seconds >= 0.0) {
+                return Err(CheckError::Seconds { option, seconds });
+            }
+        }
         Ok(CheckSettings { variant, rules, command_timeout: command_deadline(command_timeout), margin, movetime, seed })
+    }
+
+    /// The required checks as `match` and `tournament` run them before their games
+    /// (`--check`): their board and rule set, their deadline for commands without a clock
+    /// and their margin; the whole game at 0.2 s a move, random moves from seed 1.
+    pub fn for_games(variant: Variant, rules: RuleSet, command_timeout: Duration, margin: f64) -> CheckSettings {
+        CheckSettings { variant, rules: rules.into(), command_timeout, margin, movetime: 0.2, seed: 1 }
+    }
+
+    /// The board.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The deadline of commands without a clock.
+    pub fn command_timeout(&self) -> Duration {
+        self.command_timeout
+    }
+
+    /// How far, in seconds, a move may exceed its clock.
+    pub fn margin(&self) -> f64 {
+        self.margin
+    }
+
+    /// Seconds per move in the whole game.
+    pub fn movetime(&self) -> f64 {
+        self.movetime
+    }
+
+    /// Seed of the random moves.
+    pub fn seed(&self) -> u64 {
+        self.seed
     }
 }
 
 /// Why `veletas check` cannot check at all: its options are wrong (the engine's command
 /// line, the board size, the rules). An engine that fails is a report, not this error.
 #[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct CheckError(String);
+pub enum CheckError {
+    /// No engine given.
+    #[error("no engine command")]
+    NoEngine,
+    /// The engine's command line (one word) cannot be split into words.
+    #[error("engine '{shown}': {error}")]
+    Command {
+        /// The command line, quoted and cut short.
+        shown: String,
+        /// Why.
+        #[source]
+        error: SplitError,
+    },
+    /// A board size other than 7, 9 or 10.
+    #[error("the board size must be 7, 9 or 10")]
+    Size,
+    /// Rules that are none.
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    /// A number of seconds that is none.
+    #[error("{option} must be a number of seconds, not {seconds}")]
+    Seconds {
+        /// The option.
+        option: &'static str,
+        /// What it was.
+        seconds: f64,
+    },
+}
+
+/// A required check that did not pass ([`required_checks`]): `check ID fail: DETAIL`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("check {id} {}: {}", .outcome.word(), .outcome.detail())]
+pub struct CheckFailed {
+    /// The check.
+    pub id: &'static str,
+    /// How it ended (failed, or skipped after another failed).
+    pub outcome: CheckOutcome,
+}
 
 /// Runs every check of `plan` on its engine and returns the report.
 pub fn run_check(plan: &CheckPlan) -> CheckReport {
@@ -382,8 +480,8 @@ pub fn run_check(plan: &CheckPlan) -> CheckReport {
     CheckReport {
         engine,
         command: command.text.clone(),
-        size: settings.variant.size(),
-        rules: settings.rules,
+        size: settings.variant().size(),
+        rules: settings.rules(),
         checks,
         extensions,
         seconds: started.elapsed().as_secs_f64(),
@@ -393,11 +491,11 @@ pub fn run_check(plan: &CheckPlan) -> CheckReport {
 
 /// Runs the checks of "plays refereed games" only (for `--check` of `match` and
 /// `tournament`): `Err` names the first that did not pass and why.
-pub fn required_checks(command: &EngineCommand, settings: &CheckSettings) -> Result<(), String> {
+pub fn required_checks(command: &EngineCommand, settings: &CheckSettings) -> Result<(), CheckFailed> {
     let (checks, _, _) = probes::run_all(command, settings, false);
-    match checks.iter().find(|c| c.group == CheckGroup::Play && !matches!(c.outcome, CheckOutcome::Pass(_))) {
+    match checks.into_iter().find(|c| c.group == CheckGroup::Play && !matches!(c.outcome, CheckOutcome::Pass(_))) {
         None => Ok(()),
-        Some(c) => Err(format!("check {} {}: {}", c.id, c.outcome.word(), c.outcome.detail())),
+        Some(c) => Err(CheckFailed { id: c.id, outcome: c.outcome }),
     }
 }
 
@@ -409,7 +507,7 @@ mod tests {
 
     #[test]
     fn the_command_is_one_word_or_several() {
-        let settings = |size| CheckSettings::new(size, RuleSet::Classic, 0.2, 0.1, 10.0, 1);
+        let settings = |size| CheckSettings::new(&CheckOptions { size, ..CheckOptions::default() });
         let plan = |engine: &[&str]| {
             let engine: Vec<String> = engine.iter().map(|w| w.to_string()).collect();
             CheckPlan::new(&engine, settings(7).unwrap(), false).unwrap()

@@ -86,7 +86,7 @@ pub fn run_all(
     let mut session = Session {
         engine: EngineClient::new(command.clone(), None),
         settings,
-        rng: Rng::new(settings.seed),
+        rng: Rng::new(settings.seed()),
         extensions: vec![],
         name: None,
         timed: true,
@@ -146,7 +146,7 @@ pub fn run_all(
             Some(reason) => CheckOutcome::Skip(reason.clone()),
             None => match probe(&mut session) {
                 Ok(detail) => CheckOutcome::Pass(detail),
-                Err(reason) => CheckOutcome::Fail(reason),
+                Err(reason) => CheckOutcome::Fail(reason.to_string()),
             },
         };
         // An engine that cannot be started cannot be asked anything else.
@@ -169,7 +169,7 @@ pub fn run_all(
                 (None, false) => CheckOutcome::Skip(format!("not offered: {}", missing.join(", "))),
                 (None, true) => match probe(&mut session) {
                     Ok(detail) => CheckOutcome::Pass(detail),
-                    Err(reason) => CheckOutcome::Fail(reason),
+                    Err(reason) => CheckOutcome::Fail(reason.to_string()),
                 },
             };
             results.push(CheckResult { id, group: CheckGroup::Optional, outcome });
@@ -200,7 +200,8 @@ fn startup(s: &mut Session) -> Checked {
             "'protocol_version' answered '{}{}', not '= 2'",
             if success { "= " } else { "? " },
             super::shorten(&text)
-        )),
+        )
+        .into()),
     }
 }
 
@@ -222,7 +223,8 @@ fn ids(s: &mut Session) -> Checked {
         other => Err(format!(
             "'19 clear_board' answered '{}', not '=19 ' (a space follows the id)",
             super::shorten(other.unwrap_or(""))
-        )),
+        )
+        .into()),
     }
 }
 
@@ -236,7 +238,8 @@ fn framing(s: &mut Session) -> Checked {
             "'name # a comment' + CR answered '{}', not '= {}'",
             super::shorten(&commented.lines.join(" | ")),
             super::shorten(&name)
-        ));
+        )
+        .into());
     }
     let tabbed = s.raw("21\tname\t", "21")?;
     if !tabbed.reply.success || tabbed.reply.text != name {
@@ -244,7 +247,8 @@ fn framing(s: &mut Session) -> Checked {
             "'21<TAB>name<TAB>' answered '{}', not '=21 {}'",
             super::shorten(&tabbed.lines.join(" | ")),
             super::shorten(&name)
-        ));
+        )
+        .into());
     }
     // A reply to the blank lines would come first and carry no id.
     let blank = s.raw("\n   \n# only a comment\n22 protocol_version", "22")?;
@@ -252,7 +256,8 @@ fn framing(s: &mut Session) -> Checked {
         return Err(format!(
             "after blank lines, '22 protocol_version' answered '{}'",
             super::shorten(&blank.lines.join(" | "))
-        ));
+        )
+        .into());
     }
     Ok("comment, CR and tabs ignored; blank and comment lines get no reply".into())
 }
@@ -267,7 +272,7 @@ fn commands(s: &mut Session) -> Checked {
     };
     s.timed = s.knows(TIME_COMMANDS[0])?;
     let mut needed: Vec<&str> = PLAY_COMMANDS.to_vec();
-    if s.settings.rules.set != RuleSet::Classic {
+    if s.settings.rules().set != RuleSet::Classic {
         needed.push("rules");
     }
     let mut missing = Vec::new();
@@ -277,7 +282,7 @@ fn commands(s: &mut Session) -> Checked {
         }
     }
     if !missing.is_empty() {
-        return Err(format!("the engine lacks {}, which refereed games send", missing.join(", ")));
+        return Err(format!("the engine lacks {}, which refereed games send", missing.join(", ")).into());
     }
     s.extensions.clear();
     for extension in EXTENSIONS {
@@ -302,21 +307,21 @@ fn all_commands(s: &mut Session) -> Checked {
     }
     let missing: Vec<&str> = needed.iter().copied().filter(|c| !listed.contains(*c)).collect();
     if !missing.is_empty() {
-        return Err(format!("list_commands lacks {}", missing.join(", ")));
+        return Err(format!("list_commands lacks {}", missing.join(", ")).into());
     }
-    if s.settings.rules.set != RuleSet::Classic {
+    if s.settings.rules().set != RuleSet::Classic {
         needed.push("rules");
     }
     for command in needed {
         let known = s.ok(&format!("known_command {command}"))?;
         if known != "true" {
-            return Err(format!("'known_command {command}' answered '{}', not 'true'", super::shorten(&known)));
+            return Err(format!("'known_command {command}' answered '{}', not 'true'", super::shorten(&known)).into());
         }
     }
     for unknown in ["frobnicate", "Genmove"] {
         let known = s.ok(&format!("known_command {unknown}"))?;
         if known != "false" {
-            return Err(format!("'known_command {unknown}' answered '{}', not 'false'", super::shorten(&known)));
+            return Err(format!("'known_command {unknown}' answered '{}', not 'false'", super::shorten(&known)).into());
         }
     }
     let ours: BTreeSet<&str> =
@@ -360,7 +365,7 @@ fn errors(s: &mut Session) -> Checked {
     for (command, prefix) in &cases {
         s.running()?;
         if let Err(e) = s.refused(command, prefix) {
-            wrong.push(e);
+            wrong.push(e.to_string());
         }
     }
     // A well-formed move that breaks a rule, in the play phase.
@@ -370,7 +375,7 @@ fn errors(s: &mut Session) -> Checked {
     if let Some(illegal) = Session::illegal_move(game.position()) {
         let command = format!("play {side} {illegal}");
         if let Err(e) = s.refused(&command, "illegal move") {
-            wrong.push(e);
+            wrong.push(e.to_string());
         }
         cases.push((command, "illegal move"));
     }
@@ -386,7 +391,7 @@ fn errors(s: &mut Session) -> Checked {
     }
     match wrong.len() {
         0 => Ok(format!("{} bad commands refused with '?' and the right words", cases.len())),
-        n => Err(format!("{n} of {} bad commands: {}", cases.len(), wrong.join("; "))),
+        n => Err(format!("{n} of {} bad commands: {}", cases.len(), wrong.join("; ")).into()),
     }
 }
 
@@ -435,7 +440,8 @@ fn state_after_errors(s: &mut Session) -> Checked {
                 "'position' answers '{}', not '{}'",
                 super::shorten(&position),
                 game.position()
-            )));
+            ))
+            .into());
         }
         seen.push_str("position unchanged; ");
     }
@@ -444,7 +450,7 @@ fn state_after_errors(s: &mut Session) -> Checked {
     }
     // Only the move matters here: the time controls have checks of their own.
     let timeout = s.timeout().as_secs_f64();
-    let (mv, _) = s.genmove(&mut game, timeout, false).map_err(changed)?;
+    let (mv, _) = s.genmove(&mut game, timeout, false).map_err(|e| changed(e.to_string()))?;
     let mv = mv.map_or("resign".to_string(), |m| m.to_string());
     Ok(format!("{seen}after {} bad commands genmove plays {mv}, legal in the same position", bad.len()))
 }
@@ -461,7 +467,9 @@ fn undo(s: &mut Session) -> Checked {
     if s.offers("position") {
         let position = s.ok("position")?;
         if position != before.to_string() {
-            return Err(format!("after 'undo' 'position' answers '{}', not '{before}'", super::shorten(&position)));
+            return Err(
+                format!("after 'undo' 'position' answers '{}', not '{before}'", super::shorten(&position)).into()
+            );
         }
     }
     // The same side is to move again: its move is accepted a second time.
@@ -501,7 +509,8 @@ fn reg_genmove(s: &mut Session) -> Checked {
                 "after 'reg_genmove' 'position' answers '{}', not '{}'",
                 super::shorten(&position),
                 game.position()
-            ));
+            )
+            .into());
         }
     }
     let next = game.position().random_move(&mut s.rng, PlayoutPolicy::Uniform).ok_or("no legal move")?;
@@ -588,7 +597,8 @@ fn final_score(s: &mut Session) -> Checked {
                 "after {} turns won by {winner}, 'final_score' answered '{}'",
                 game.moves().len(),
                 super::shorten(&said)
-            ));
+            )
+            .into());
         }
         winners.insert(want);
     }
@@ -603,13 +613,13 @@ fn whole_game(s: &mut Session) -> Checked {
     let command = s.engine.command_line().clone();
     let mut engines = [EngineClient::new(command.clone(), None), EngineClient::new(command, None)];
     let settings = GameSettings {
-        time_controls: [TimeControl::MoveTime(s.settings.movetime); 2],
-        margin: s.settings.margin,
+        time_controls: [TimeControl::MoveTime(s.settings.movetime()); 2],
+        margin: s.settings.margin(),
         command_timeout: s.timeout(),
         stop: None,
         record_steps: false,
     };
-    let (variant, rules) = (s.settings.variant, s.settings.rules);
+    let (variant, rules) = (s.settings.variant(), s.settings.rules());
     let opening = Opening { start: None, moves: Vec::new(), variant, rules };
     let started = Instant::now();
     let played = play_game(&mut engines, &settings, 0, &opening, true);
@@ -622,12 +632,12 @@ fn whole_game(s: &mut Session) -> Checked {
         played.termination,
         played.game.moves().len(),
         started.elapsed().as_secs_f64(),
-        s.settings.movetime
+        s.settings.movetime()
     );
     match (played.termination, &played.disagreement) {
         (Termination::Normal | Termination::Resignation, None) => Ok(line),
-        (Termination::Normal | Termination::Resignation, Some(d)) => Err(format!("{line}; final_score: {d}")),
-        _ => Err(format!("{line}: {}", played.reason)),
+        (Termination::Normal | Termination::Resignation, Some(d)) => Err(format!("{line}; final_score: {d}").into()),
+        _ => Err(format!("{line}: {}", played.reason).into()),
     }
 }
 
@@ -639,7 +649,7 @@ fn quit(s: &mut Session) -> Checked {
     let status = s.engine.process_mut().and_then(|p| p.wait_exit(wait));
     match status {
         Some(status) if status.success() => {}
-        Some(status) => return Err(format!("after 'quit' the engine ended with {status}")),
+        Some(status) => return Err(format!("after 'quit' the engine ended with {status}").into()),
         None => {
             s.engine.kill();
             return Err("the engine did not exit within 2 s of 'quit'".into());
@@ -653,7 +663,7 @@ fn quit(s: &mut Session) -> Checked {
     });
     match status {
         Some(status) if status.success() => Ok("'quit' answered, exit 0; end of input, exit 0".into()),
-        Some(status) => Err(format!("at end of input the engine ended with {status}")),
+        Some(status) => Err(format!("at end of input the engine ended with {status}").into()),
         None => {
             s.engine.kill();
             Err("the engine did not exit within 2 s of the end of its input".into())

@@ -88,14 +88,12 @@ impl Field {
     /// Runs the required checks of `veletas check` on every engine (`--check`); the
     /// first engine that fails one is refused, with the check and its reason.
     pub fn check(&self) -> Result<(), RefereeError> {
-        let settings = crate::check::CheckSettings {
-            variant: self.book.variant,
-            rules: self.book.rules.set.into(),
-            command_timeout: self.command_timeout,
-            margin: self.margin,
-            movetime: 0.2,
-            seed: 1,
-        };
+        let settings = crate::check::CheckSettings::for_games(
+            self.book.variant,
+            self.book.rules.set,
+            self.command_timeout,
+            self.margin,
+        );
         for def in &self.defs {
             crate::check::required_checks(&def.command, &settings).map_err(|detail| RefereeError::Refused {
                 command: shown_command(def),
