@@ -12,7 +12,7 @@ fn games(path: &Path) -> Vec<String> {
     let mut games: Vec<String> = veletas_rules::record::parse_records(&text)
         .unwrap()
         .iter()
-        .map(|g| format!("{} {}", g.tag("Round").unwrap_or(""), g.moves.join(" ")))
+        .map(|g| format!("{} {}", g.tag("Round").unwrap_or(""), g.moves().join(" ")))
         .collect();
     games.sort();
     games

@@ -69,9 +69,9 @@ fn games_of(path: &Path) -> Vec<GameRecord> {
 fn asked_directly(record: &GameRecord, turns: usize) -> Option<(u16, u64, Vec<String>)> {
     let mut game = Game::from_position(record.start_position().unwrap());
     let mut script = format!("boardsize {}\nclear_board\n", game.position().variant().size());
-    for text in &record.moves[..turns] {
+    for text in &record.moves()[..turns] {
         let color = game.position().side_to_move();
-        let mv: Move = game.position().parse_move(text).unwrap();
+        let mv: Move = game.position().parse_move(text.as_str()).unwrap();
         script.push_str(&format!("play {color} {mv}\n"));
         game.play(mv).unwrap();
     }
@@ -108,12 +108,12 @@ fn each_turn_holds_what_genmove_analyze_says_of_the_position_before_it() {
     assert!(!dir.join("reviewed.txt.part").exists(), "the journal is removed at the end");
     let input = games_of(&record).remove(0);
     let reviewed = games_of(&out_path).remove(0);
-    assert_eq!(reviewed.moves, input.moves);
+    assert_eq!(reviewed.moves(), input.moves());
     assert_eq!(reviewed.tag(tag::ANALYSIS_GAME), Some("1"));
     assert_eq!(reviewed.tag(tag::ANALYSIS), Some(engine().as_str()));
     assert!(reviewed.tag(tag::ANALYSIS_ENGINE).is_some_and(|n| n.starts_with("veletas")));
     let mut searched = 0;
-    for turn in 0..input.moves.len() {
+    for turn in 0..input.moves().len() {
         let annotation = reviewed.annotation(turn);
         let line = annotation.best_line.as_ref().map(|l| l.turns().to_vec()).unwrap_or_default();
         let figures = annotation.evaluation.map(|e| (e.winrate.hundredths(), e.visits, line));
@@ -129,7 +129,7 @@ fn each_turn_holds_what_genmove_analyze_says_of_the_position_before_it() {
         assert_eq!(reviewed.annotation(turn).time, input.annotation(turn).time, "turn {}", turn + 1);
         searched += usize::from(figures.is_some());
     }
-    assert!(searched + 2 >= input.moves.len(), "every turn but the setups has a win rate ({searched})");
+    assert!(searched + 2 >= input.moves().len(), "every turn but the setups has a win rate ({searched})");
 }
 
 /// Waits until the journal holds at least one whole game, then kills the review (SIGKILL).
@@ -227,7 +227,9 @@ fn hostile_records_outputs_and_engines_are_refused_in_one_line() {
     // A game whose moves do not replay.
     let game = games_of(&record).remove(0);
     let mut broken = game.clone();
-    broken.moves[3] = "a1-a2/a3".into();
+    let mut moves = broken.moves().to_vec();
+    moves[3] = "a1-a2/a3".parse().unwrap();
+    broken.set_moves(moves).unwrap();
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, broken.to_string()).unwrap();
     refused(&[bad.to_str().unwrap(), "--engine", &engine, "-o", out], 2, "bad.txt: game 1: turn 4");
@@ -294,7 +296,7 @@ fn the_viewer_marks_the_turns_of_a_reviewed_game() {
     let time = game.annotation(4).time.map_or(String::new(), |t| t.as_millis().to_string());
     assert!(page.contains(&format!(" {time},{black_5},100,4000,0 ")), "turn 5 is a blunder");
     // The page carries each turn's best line, as the review wrote it (`-` where there is none).
-    let lines: Vec<String> = (0..game.moves.len())
+    let lines: Vec<String> = (0..game.moves().len())
         .map(|i| game.annotation(i).best_line.map_or("-".to_string(), |l| l.turns().join(";")))
         .collect();
     assert!(lines.iter().any(|l| l != "-"), "the review wrote best lines");
@@ -360,12 +362,12 @@ fn the_guis_review_gives_the_win_rates_and_lines_of_analyse_games() {
             assert!(Instant::now() < deadline, "the review ends: {}", view["review"]);
             std::thread::sleep(Duration::from_millis(100));
         };
-        let turns = reviewed.moves.len();
+        let turns = reviewed.moves().len();
         assert_eq!(view["review"]["error"], serde_json::Value::Null, "{}", view["review"]);
         assert_eq!(view["review"]["done"], turns);
         let (_, saved) = http(&address, "GET", &format!("/api/games/{id}/record"), "");
         let saved = parse_records(&saved).unwrap().remove(0);
-        assert_eq!(saved.moves, reviewed.moves);
+        assert_eq!(saved.moves(), reviewed.moves());
         let mut searched = 0;
         let mut game = Game::from_position(reviewed.start_position().unwrap());
         for turn in 0..turns {
@@ -385,7 +387,7 @@ fn the_guis_review_gives_the_win_rates_and_lines_of_analyse_games() {
                 assert_eq!(Some(line.as_slice()), cli.best_line.as_ref().map(|l| l.turns()), "turn {}", turn + 1);
                 searched += 1;
             }
-            let mv: Move = game.position().parse_move(&reviewed.moves[turn]).unwrap();
+            let mv: Move = game.position().parse_move(reviewed.moves()[turn].as_str()).unwrap();
             game.play(mv).unwrap();
         }
         assert!(searched + 2 >= turns, "every turn but the setups has a win rate ({searched} of {turns})");

@@ -70,7 +70,7 @@ fn a_swap_exchanges_the_engines_colours_and_is_recorded() {
         // Engine 1 is White in rounds 2 and 4, and swaps there: it then plays Black.
         let swapped = round.is_multiple_of(2);
         assert_eq!(g.tag("Swap").is_some(), swapped, "{g}");
-        assert_eq!(g.moves.iter().any(|m| m == "swap"), swapped, "{g}");
+        assert_eq!(g.moves().iter().any(|m| m == "swap"), swapped, "{g}");
         assert_eq!(g.tag("BlackEngine"), Some("1"), "{g}");
         assert_eq!(g.tag("Black"), Some("swapper 0.1 (--seed 1 --swap --name swapper)"));
         let end = g.position_after(None).unwrap();
@@ -129,7 +129,7 @@ fn the_random_setup_option_starts_in_play() {
         assert_eq!(start.phase(), Phase::Play);
         assert!(start.stones(veletas_rules::Color::Black).is_empty());
         assert!(start.rules().is_modern());
-        let first = start.parse_move(&g.moves[0]).unwrap();
+        let first = start.parse_move(g.moves()[0].as_str()).unwrap();
         assert!(matches!(first, Move::Turn(_)));
     }
 }

@@ -22,7 +22,7 @@ fn openings_played(dir: &std::path::Path, words: &[&str], seed: &str) -> Vec<Str
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let games = parse_records(&std::fs::read_to_string(&record).expect("the record")).expect("records");
     assert_eq!(games.len(), 8);
-    games.iter().map(|g| g.moves.iter().take(2).cloned().collect::<Vec<_>>().join(" ")).collect()
+    games.iter().map(|g| g.moves().iter().take(2).cloned().collect::<Vec<_>>().join(" ")).collect()
 }
 
 #[test]

@@ -295,7 +295,7 @@ fn render_writes_the_same_picture_as_the_library_to_stdout_or_a_file() {
     let modern = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/svg/modern-no-corners.txt");
     let output = veletas(&["render", "--record", modern.to_str().unwrap(), "--game", "2"]);
     let record = game(MODERN, 2);
-    let expected = picture_of(&record, record.moves.len(), &SvgOptions::default()).1;
+    let expected = picture_of(&record, record.moves().len(), &SvgOptions::default()).1;
     assert_eq!(String::from_utf8(output.stdout).unwrap(), expected);
 }
 

@@ -54,7 +54,7 @@ fn match_records_carry_each_engine_turns_time_and_read_back_byte_for_byte() {
     for game in &games {
         // The opening's turns (from the built-in book) were chosen by no engine: no time.
         let opening = game.opening().unwrap().split_whitespace().count();
-        for turn in 0..game.moves.len() {
+        for turn in 0..game.moves().len() {
             let time = game.annotation(turn).time;
             assert_eq!(time.is_some(), turn >= opening, "turn {turn} of {game}");
             assert!(time.is_none_or(|t| t.as_secs_f64() < 1.0), "a random move takes less than a second");

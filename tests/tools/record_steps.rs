@@ -52,8 +52,8 @@ fn a_tournament_with_record_steps_records_the_first_steps_of_every_searched_turn
         let mut position = game.start_position().unwrap();
         // The k-th search of an engine has its own playouts and what its tree kept.
         let mut searches = [0u64; 2];
-        for (turn, text) in game.moves.iter().enumerate() {
-            let mv = position.parse_move(text).unwrap();
+        for (turn, text) in game.moves().iter().enumerate() {
+            let mv = position.parse_move(text.as_str()).unwrap();
             let annotation = game.annotation(turn);
             let side = position.side_to_move().index();
             if let Some(evaluation) = annotation.evaluation {
@@ -100,7 +100,7 @@ fn without_the_option_or_the_command_no_steps_are_recorded_and_nothing_fails() {
     let fake = format!("fake={FAKE} --seed 3");
     let mixed = self_play(&dir.join("mixed.txt"), &fake, &format!("b={}", ours(2)), &["--record-steps"]);
     for game in &plain {
-        assert!((0..game.moves.len()).all(|t| game.annotation(t).first_steps.is_none()), "{game}");
+        assert!((0..game.moves().len()).all(|t| game.annotation(t).first_steps.is_none()), "{game}");
         assert!(game.to_string().contains("%/") && !game.to_string().contains("steps="), "{game}");
     }
     for game in &mixed {
@@ -108,14 +108,14 @@ fn without_the_option_or_the_command_no_steps_are_recorded_and_nothing_fails() {
         let mut position = game.start_position().unwrap();
         let fake_color = if game.tag("Black") == Some("fake") { Color::Black } else { Color::White };
         let mut ours_stepped = 0;
-        for (turn, text) in game.moves.iter().enumerate() {
+        for (turn, text) in game.moves().iter().enumerate() {
             let steps = game.annotation(turn).first_steps;
             if position.side_to_move() == fake_color {
                 assert!(steps.is_none(), "the fake engine lists no genmove_analyze_steps: {game}");
             } else {
                 ours_stepped += usize::from(steps.is_some());
             }
-            position.play(position.parse_move(text).unwrap()).unwrap();
+            position.play(position.parse_move(text.as_str()).unwrap()).unwrap();
         }
         assert!(ours_stepped > 0, "{game}");
     }

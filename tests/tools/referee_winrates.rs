@@ -37,12 +37,12 @@ fn annotated_turns(game: &GameRecord, black: bool) -> Vec<veletas_rules::record:
     let opening = game.tag("Opening").unwrap().split_whitespace().count();
     let mut position = game.start_position().unwrap();
     let mut turns = Vec::new();
-    for (turn, text) in game.moves.iter().enumerate() {
+    for (turn, text) in game.moves().iter().enumerate() {
         let mover_black = position.side_to_move() == veletas_rules::Color::Black;
         if turn >= opening && mover_black == black {
             turns.push(game.annotation(turn));
         }
-        let mv = position.parse_move(text).unwrap();
+        let mv = position.parse_move(text.as_str()).unwrap();
         position.play(mv).unwrap();
     }
     turns

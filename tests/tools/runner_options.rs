@@ -378,7 +378,13 @@ fn game_keys(path: &Path) -> Vec<(String, String, String, Vec<String>, String)> 
         .iter()
         .map(|g| {
             let tag = |t: &str| g.tag(t).unwrap_or_default().to_string();
-            (tag("Game"), tag("Black"), tag("White"), g.moves.clone(), tag("Result"))
+            (
+                tag("Game"),
+                tag("Black"),
+                tag("White"),
+                g.moves().iter().map(ToString::to_string).collect(),
+                tag("Result"),
+            )
         })
         .collect();
     keys.sort();

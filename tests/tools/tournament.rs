@@ -36,7 +36,7 @@ fn game_keys(games: &[GameRecord]) -> Vec<(String, String, String, Vec<String>, 
                 tag("Game"),
                 tag("Black"),
                 tag("White"),
-                g.moves.clone(),
+                g.moves().iter().map(ToString::to_string).collect(),
                 veletas_rules::record::result_token(g.result).to_string(),
             )
         })

@@ -133,7 +133,7 @@ pub(crate) fn games(files: &[PathBuf]) -> Vec<(usize, String, String, Vec<String
                 tag("Game").parse().unwrap(),
                 tag("Black"),
                 tag("White"),
-                g.moves.clone(),
+                g.moves().iter().map(ToString::to_string).collect(),
                 veletas_rules::record::result_token(g.result).to_string(),
             ));
         }

@@ -669,7 +669,7 @@ fn a_match_game_no_engine_moved_in_is_void_shown_without_result_and_the_match_go
         thread::sleep(std::time::Duration::from_millis(25));
     }
     assert_eq!(games.len(), 2);
-    assert!(games.iter().all(|g| g.is_void() && g.moves.is_empty()), "{games:?}");
+    assert!(games.iter().all(|g| g.is_void() && g.moves().is_empty()), "{games:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

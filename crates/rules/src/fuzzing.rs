@@ -34,8 +34,8 @@ pub fn record_file(text: &str) {
     assert_eq!(again, games);
     for game in games.iter().take(20) {
         if let Ok(mut position) = game.start_position() {
-            for mv in game.moves.iter().take(200) {
-                let Ok(turn) = position.parse_move(mv) else { break };
+            for mv in game.moves().iter().take(200) {
+                let Ok(turn) = position.parse_move(mv.as_str()) else { break };
                 if position.play(turn).is_err() {
                     break;
                 }

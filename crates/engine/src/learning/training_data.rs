@@ -121,17 +121,17 @@ impl TrainingGame<'_> {
     /// turn that does not replay is an error naming the file.
     pub fn replay(&self, mut visit: impl FnMut(usize, &Position)) -> Result<(), GamesError> {
         let mut position = self.start()?;
-        for (i, text) in self.record.moves.iter().enumerate() {
+        for (i, text) in self.record.moves().iter().enumerate() {
             visit(i, &position);
             let refused = |e: &dyn std::fmt::Display| GamesError::Move {
                 file: shown(self.file),
-                text: text.clone(),
+                text: text.to_string(),
                 detail: e.to_string(),
             };
-            let mv = position.parse_move(text).map_err(|e| refused(&e))?;
+            let mv = position.parse_move(text.as_str()).map_err(|e| refused(&e))?;
             position.play(mv).map_err(|e| refused(&e))?;
         }
-        visit(self.record.moves.len(), &position);
+        visit(self.record.moves().len(), &position);
         Ok(())
     }
 }

@@ -45,7 +45,7 @@ impl GameSession {
         } else if self.winner().is_some() {
             record.set_termination(Termination::Normal);
         }
-        record.moves = self.game.moves().map(|m| m.to_string()).collect();
+        record.set_moves_of(&self.game);
         for (turn, note) in self.notes.iter().enumerate() {
             let mut annotation = note.time.map(Annotation::of_time).unwrap_or_default();
             let (evaluation, best_line) = match note.evaluation {

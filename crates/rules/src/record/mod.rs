@@ -29,12 +29,13 @@
 //! ```
 //! use std::time::Duration;
 //! use veletas_rules::Color;
-//! use veletas_rules::record::{Annotation, GameRecord, Termination, parse_records, tag};
+//! use veletas_rules::record::{Annotation, GameRecord, RecordMove, Termination, parse_records, tag};
 //!
 //! let mut record = GameRecord::default();
 //! record.set_tag(tag::SIZE, "7");
 //! record.set_player(Color::Black, "alice");
-//! record.moves = vec!["d4".into(), "b2,f6".into(), "d4-d6/d5".into()];
+//! let moves = ["d4", "b2,f6", "d4-d6/d5"].map(RecordMove::new);
+//! record.set_moves(moves.into_iter().collect::<Result<_, _>>()?)?;
 //! record.set_annotation(2, Annotation::of_time(Duration::from_millis(830)));
 //! record.set_result(None);
 //! let text = record.to_string();
@@ -49,6 +50,7 @@
 mod annotation;
 mod check;
 mod file;
+mod moves;
 mod tags;
 pub mod time;
 
@@ -64,6 +66,7 @@ pub use file::{
     RecordFileError, RecordItem, check_regular_file, games_of, read_bounded, read_games, read_games_each,
     read_games_until, read_record_file,
 };
+pub use moves::{RecordMove, RecordMoveError};
 pub use tags::{ParseTerminationError, Termination, tag};
 pub use time::{TimeControl, TimeControls};
 
@@ -108,13 +111,18 @@ pub fn parse_result_token(text: &str) -> Result<Option<Color>, RecordError> {
     }
 }
 
+/// More moves than a game of a record may have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("more than {MAX_MOVES} moves in one game")]
+pub struct TooManyMoves;
+
 /// One game of a record file: its tags in order, its moves, their annotations, its result.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameRecord {
     /// Tags in file order, names without brackets, values unescaped.
     tags: Vec<(String, String)>,
-    /// The moves in notation, from the start position.
-    pub moves: Vec<String>,
+    /// The moves in notation, from the start position: at most [`MAX_MOVES`].
+    moves: Vec<RecordMove>,
     /// The annotations of the first moves (`annotations[i]` is move `i`'s); shorter than
     /// `moves` when the last ones have none, and never ending in an empty one.
     annotations: Vec<Annotation>,
@@ -153,6 +161,30 @@ impl GameRecord {
                 text.parse().map_err(|e| RecordError::game(format!("bad {name} tag '{}': {e}", crate::quoted(text))))
             })
             .transpose()
+    }
+
+    /// The moves in notation, from the start position.
+    pub fn moves(&self) -> &[RecordMove] {
+        &self.moves
+    }
+
+    /// Sets the moves; an error (and no change) for more than [`MAX_MOVES`], which a
+    /// reader would refuse.
+    pub fn set_moves(&mut self, moves: Vec<RecordMove>) -> Result<(), TooManyMoves> {
+        if moves.len() > MAX_MOVES {
+            return Err(TooManyMoves);
+        }
+        self.moves = moves;
+        Ok(())
+    }
+
+    /// Sets the moves to the turns played in `game`, from its start position, as [`Move`]
+    /// prints them (`c3,f6,h8`, `swap`): legal turns, so fewer than a board has squares
+    /// besides the setups, each a [`RecordMove`].
+    ///
+    /// [`Move`]: crate::Move
+    pub fn set_moves_of(&mut self, game: &Game) {
+        self.moves = game.moves().map(RecordMove::of_legal).collect();
     }
 
     /// The winner the result token names.
@@ -292,7 +324,10 @@ impl GameRecord {
             return Err(RecordError::game(format!("the game has only {} turns, not {turns}", self.moves.len())));
         }
         for (i, text) in self.moves[..turns].iter().enumerate() {
-            let mv = game.position().parse_move(text).map_err(|e| RecordError::game(format!("turn {}: {e}", i + 1)))?;
+            let mv = game
+                .position()
+                .parse_move(text.as_str())
+                .map_err(|e| RecordError::game(format!("turn {}: {e}", i + 1)))?;
             visit(&game, mv);
             game.play(mv).map_err(|e| RecordError::game(format!("turn {} ({text}): illegal move: {e}", i + 1)))?;
         }
@@ -308,7 +343,8 @@ impl GameRecord {
             return Err(RecordError::game(format!("the game has only {} turns, not {turns}", self.moves.len())));
         }
         for (i, text) in self.moves[..turns].iter().enumerate() {
-            let mv = position.parse_move(text).map_err(|e| RecordError::game(format!("turn {}: {e}", i + 1)))?;
+            let mv =
+                position.parse_move(text.as_str()).map_err(|e| RecordError::game(format!("turn {}: {e}", i + 1)))?;
             position.play(mv).map_err(|e| RecordError::game(format!("turn {} ({text}): illegal move: {e}", i + 1)))?;
         }
         Ok(position)
@@ -365,7 +401,7 @@ impl fmt::Display for GameRecord {
             } else if i == 0 {
                 format!("{number}... {mv}")
             } else {
-                mv.clone()
+                mv.to_string()
             };
             // An annotation stays on the line of its move.
             let annotation = self.annotation(i);
@@ -374,7 +410,7 @@ impl fmt::Display for GameRecord {
             }
             tokens.push(token);
             // White's swap leaves White to move: the same turn number goes on.
-            if mv.eq_ignore_ascii_case("swap") {
+            if mv.is_swap() {
                 continue;
             }
             if mover == Color::White {
@@ -451,8 +487,8 @@ pub const MAX_TAGS: usize = 256;
 /// The most moves a game may have (a 10x10 game fills its board in about a hundred).
 pub const MAX_MOVES: usize = 2_000;
 
-/// The longest move token, in bytes (`j10-a1/j1` takes 9).
-pub const MAX_MOVE_BYTES: usize = 64;
+/// The longest move token, in bytes (`j10-a1/j1` takes 9): [`RecordMove::MAX_BYTES`].
+pub const MAX_MOVE_BYTES: usize = RecordMove::MAX_BYTES;
 
 /// The longest comment read as an annotation: longer ones are ordinary comments (room for
 /// [`FirstSteps::MAX_ENTRIES`] first steps of 10x10 with their playouts).
@@ -535,14 +571,12 @@ impl Parser {
                     self.complete_end = end;
                 }
                 mv => {
-                    if mv.len() > MAX_MOVE_BYTES {
-                        return Err(RecordError::at(number, format!("a move of more than {MAX_MOVE_BYTES} bytes")));
-                    }
+                    let mv = RecordMove::new(mv).map_err(|e| RecordError::at(number, e.to_string()))?;
                     if game.moves.len() == MAX_MOVES {
-                        return Err(RecordError::at(number, format!("more than {MAX_MOVES} moves in one game")));
+                        return Err(RecordError::at(number, TooManyMoves.to_string()));
                     }
                     let index = game.moves.len();
-                    game.moves.push(mv.to_string());
+                    game.moves.push(mv);
                     self.annotates = Some(index);
                 }
             }
@@ -631,117 +665,4 @@ pub fn tag_line(name: &str, value: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn modern_records_carry_the_rules_and_number_around_the_swap() {
-        let mut record = GameRecord::default();
-        record.set_tag("Size", "7");
-        record.set_tag("Rules", "modern no-corners");
-        record.moves = ["d4/b1", "swap", "c5,e3/g6", "d4-f4/c4"].map(String::from).to_vec();
-        record.result = None;
-        let text = record.to_string();
-        assert!(text.contains("1. d4/b1 swap c5,e3/g6 2. d4-f4/c4 *"), "{text}");
-        assert_eq!(parse_records(&text).unwrap(), vec![record.clone()]);
-        let end = record.position_after(None).unwrap();
-        assert_eq!(end.to_string(), "7/6w/2s4/2b2s1/4s2/7/1b5 w modern no-corners");
-        record.set_tag("Rules", "modern corners");
-        assert!(record.start_position().is_err());
-        record.set_tag("Rules", "classic");
-        assert!(record.position_after(None).is_err());
-    }
-
-    pub(super) const SAMPLE: &str = "[Event \"test \\\"quoted\\\"\"]\n[Size \"7\"]\n\n1. d4 b2,f6 {a comment\nover lines} 2. d4-d6/d5\nf6-f3/e4 B+\n\n";
-
-    #[test]
-    fn parses_tags_moves_comments_and_result() {
-        let games = parse_records(SAMPLE).unwrap();
-        assert_eq!(games.len(), 1);
-        let g = &games[0];
-        assert_eq!(g.tag("Event"), Some("test \"quoted\""));
-        assert_eq!(g.moves, ["d4", "b2,f6", "d4-d6/d5", "f6-f3/e4"]);
-        assert_eq!(g.winner(), Some(Color::Black));
-        assert_eq!(g.position_after(Some(2)).unwrap().to_string().split(' ').nth(1), Some("b"));
-    }
-
-    #[test]
-    fn writing_then_reading_gives_the_same_game() {
-        let mut g = parse_records(SAMPLE).unwrap().remove(0);
-        g.set_tag("Reason", "back\\slash and \"quotes\"");
-        let text = g.to_string();
-        assert_eq!(parse_records(&text).unwrap(), vec![g.clone()]);
-        let twice = format!("{text}{text}");
-        assert_eq!(parse_records(&twice).unwrap().len(), 2);
-    }
-
-    #[test]
-    fn annotations_belong_to_the_move_they_follow_and_other_comments_are_ignored() {
-        let text =
-            "[Size \"7\"]\n\n1. d4 {0.012s} b2,f6 {a note} {0.5s} 2. {1s} d4-d6/d5 {54.12%/1200\n0.832s} f6-f3/e4 *\n";
-        let game = parse_records(text).unwrap().remove(0);
-        assert_eq!(game.annotation(0).to_string(), "0.012s");
-        assert!(game.annotation(1).is_empty(), "only the first comment after a move annotates it");
-        assert_eq!(game.annotation(2).to_string(), "54.12%/1200 0.832s", "a comment may span lines");
-        assert!(game.annotation(3).is_empty());
-        assert_eq!(game.moves, ["d4", "b2,f6", "d4-d6/d5", "f6-f3/e4"]);
-        let written = game.to_string();
-        assert!(written.ends_with("1. d4 {0.012s} b2,f6 2. d4-d6/d5 {54.12%/1200 0.832s} f6-f3/e4 *\n\n"), "{written}");
-        assert_eq!(parse_records(&written).unwrap(), vec![game.clone()]);
-        // Written once more: the same bytes.
-        assert_eq!(parse_records(&written).unwrap()[0].to_string(), written);
-        let mut plain = game;
-        for turn in 0..4 {
-            plain.set_annotation(turn, Annotation::default());
-        }
-        assert!(!plain.has_annotations());
-        assert!(plain.to_string().ends_with("1. d4 b2,f6 2. d4-d6/d5 f6-f3/e4 *\n\n"));
-    }
-
-    #[test]
-    fn unknown_tags_and_their_order_survive_a_round_trip() {
-        let text = "[Zeta \"last \\\"first\\\"\"]\n[Size \"7\"]\n[Custom_1 \"x\"]\n[TimeControl \"black movetime 1; white clock 10+0.1\"]\n\n1. d4 {0.5s} *\n\n";
-        let game = parse_records(text).unwrap().remove(0);
-        assert_eq!(game.to_string(), text);
-        assert_eq!(game.tags().map(|(n, _)| n).collect::<Vec<_>>(), ["Zeta", "Size", "Custom_1", "TimeControl"]);
-        assert!(game.time_controls().unwrap().unwrap().any_clock());
-        let mut bad = game.clone();
-        bad.set_tag(tag::TERMINATION, "won on time");
-        assert_eq!(
-            bad.termination().unwrap_err().to_string(),
-            "bad Termination tag 'won on time': unknown termination 'won on time'"
-        );
-    }
-
-    #[test]
-    fn white_first_games_number_with_dots() {
-        let g = GameRecord {
-            tags: vec![("Start".into(), "7/7/7/3s3/7/7/7 w".into())],
-            moves: vec!["b2,f6".into(), "d4-d6/d5".into()],
-            annotations: Vec::new(),
-            result: None,
-        };
-        assert!(g.to_string().contains("1... b2,f6 2. d4-d6/d5 *"));
-        assert_eq!(parse_records(&g.to_string()).unwrap(), vec![g.clone()]);
-        assert!(g.replay(None).is_ok());
-    }
-
-    #[test]
-    fn incomplete_tails_are_cut_and_errors_located() {
-        let partial = format!("{SAMPLE}[Event \"cut\"]\n\n1. d4 b2");
-        assert!(parse_records(&partial).is_err());
-        let (games, end) = parse_complete_records(&partial).unwrap();
-        assert_eq!((games.len(), end), (1, SAMPLE.len() - 1));
-        // Cut inside a tag line: the cut line is dropped with its game.
-        let cut_tag = format!("{SAMPLE}[Event \"cu");
-        let (games, end) = parse_complete_records(&cut_tag).unwrap();
-        assert_eq!((games.len(), end), (1, SAMPLE.len() - 1));
-        // The same bad line with its line break is an error.
-        assert!(parse_complete_records(&format!("{cut_tag}\n")).is_err());
-        let err = parse_records("1. d4 B+\n[Bad tag]\n").unwrap_err();
-        assert_eq!(err.line, Some(2));
-        assert!(parse_records("[Size \"7\"]\n1. d4 B+ d5\n").is_err());
-        let bad_move = parse_records("[Size \"7\"]\n1. d4 d4 B+\n").unwrap().remove(0);
-        assert!(bad_move.replay(None).unwrap_err().message.contains("turn 2"));
-    }
-}
+mod tests;

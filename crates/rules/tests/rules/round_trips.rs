@@ -5,7 +5,7 @@
 //! position. The case count is bounded (64 per property) so the suite takes seconds.
 
 use proptest::prelude::*;
-use veletas_rules::record::{GameRecord, parse_records, tag};
+use veletas_rules::record::{GameRecord, RecordMove, parse_records, tag};
 use veletas_rules::{Move, Phase, PlayoutPolicy, Position, Rng, Rules, Variant};
 
 /// A position after `plies` random turns from the empty board of `size` under `rules`
@@ -68,7 +68,7 @@ proptest! {
         let mut record = GameRecord::default();
         record.set_tag(tag::EVENT, format!("round \"trip\" {seed}"));
         record.set_tag(tag::START, start.to_string());
-        record.moves = played.iter().map(ToString::to_string).collect();
+        record.set_moves(played.iter().map(|&mv| RecordMove::try_from(mv).unwrap()).collect()).unwrap();
         record.result = position.winner();
         let text = record.to_string();
         let parsed = parse_records(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;

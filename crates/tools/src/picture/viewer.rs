@@ -152,9 +152,9 @@ fn game_json(
     frames: &mut Vec<String>,
     strings: &mut Strings,
 ) -> Result<GameRow, RecordError> {
-    let (mut moves, mut diffs) = (Vec::with_capacity(record.moves.len()), Vec::with_capacity(record.moves.len()));
-    let mut states = String::with_capacity(record.moves.len() + 1);
-    let mut movers = Vec::with_capacity(record.moves.len());
+    let (mut moves, mut diffs) = (Vec::with_capacity(record.moves().len()), Vec::with_capacity(record.moves().len()));
+    let mut states = String::with_capacity(record.moves().len() + 1);
+    let mut movers = Vec::with_capacity(record.moves().len());
     let mut previous: Option<Position> = None;
     let game = record.replay_each(None, |game, mv| {
         let before = game.position();
@@ -172,8 +172,8 @@ fn game_json(
     states.push(state(game.position()));
     let mut notes = Vec::new();
     let mut lines = Vec::new();
-    if (0..record.moves.len()).any(|i| record.annotation(i).best_line.is_some()) {
-        for i in 0..record.moves.len() {
+    if (0..record.moves().len()).any(|i| record.annotation(i).best_line.is_some()) {
+        for i in 0..record.moves().len() {
             lines.push(record.annotation(i).best_line.map_or("-".to_string(), |l| l.turns().join(";")));
         }
     }

@@ -181,7 +181,7 @@ impl PlayedGame {
                 record.set_time_used(color, self.time_used[color.index()]);
             }
         }
-        record.moves = self.game.moves().map(|mv| mv.to_string()).collect();
+        record.set_moves_of(&self.game);
         for (turn, time) in self.turn_times.iter().enumerate() {
             if let Some(time) = time {
                 let evaluation = self.turn_evaluations.get(turn).copied().flatten();

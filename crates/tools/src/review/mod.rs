@@ -201,7 +201,7 @@ fn read_inputs(paths: &[PathBuf]) -> Result<Vec<Item>, ReviewError> {
                 refused = Some(format!("{}: game {number}: {e}", path.display()));
                 return;
             }
-            positions += record.moves.len();
+            positions += record.moves().len();
             if positions > MAX_POSITIONS {
                 refused = Some(format!("more than {MAX_POSITIONS} positions: review them in parts (--shard)"));
                 return;
@@ -244,7 +244,7 @@ fn take_done(
             let other = quoted(game.tag(tag::ANALYSIS).unwrap_or(""));
             return Err(refuse(format!("reviewed with '{other}'")));
         }
-        if game.moves != item.record.moves || game.tag(tag::START) != item.record.tag(tag::START) {
+        if game.moves() != item.record.moves() || game.tag(tag::START) != item.record.tag(tag::START) {
             return Err(refuse(format!("game {number} has other moves")));
         }
         done.entry(number).or_insert(game);
@@ -307,7 +307,7 @@ impl Review<'_> {
                                 eprintln!(
                                     "veletas analyse-games: game {} reviewed ({} turns); {} of {games} done",
                                     item.number,
-                                    item.record.moves.len(),
+                                    item.record.moves().len(),
                                     resumed + map.len()
                                 );
                             }
@@ -354,14 +354,14 @@ impl Review<'_> {
         let mut record = item.record.clone();
         let mut game =
             item.record.replay(Some(0)).map_err(|e| ReviewError::Failed(format!("game {}: {e}", item.number)))?;
-        for (turn, text) in item.record.moves.iter().enumerate() {
+        for (turn, text) in item.record.moves().iter().enumerate() {
             if stop.load(Ordering::SeqCst) {
                 return Ok(Outcome::Stopped);
             }
             let PositionReview { evaluation, best_line } = reviewer.analyse(&game).map_err(|f| failed(turn, f))?;
             self.positions.fetch_add(1, Ordering::SeqCst);
             record.set_annotation(turn, Annotation { evaluation, best_line, ..record.annotation(turn) });
-            let mv = game.position().parse_move(text).map_err(|e| ReviewError::Failed(e.to_string()))?;
+            let mv = game.position().parse_move(text.as_str()).map_err(|e| ReviewError::Failed(e.to_string()))?;
             game.play(mv).map_err(|e| ReviewError::Failed(e.to_string()))?;
         }
         record.set_tag(tag::ANALYSIS, self.label);
