@@ -23,9 +23,9 @@ fn annotated_record(dir: &Path) -> (PathBuf, GameRecord) {
     let out = veletas(&[&args[..], &[played.to_str().unwrap()]].concat());
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let mut game = parse_records(&std::fs::read_to_string(&played).unwrap()).unwrap().remove(0);
-    assert!(game.moves.len() >= 8, "a game long enough to annotate: {}", game.moves.len());
+    assert!(game.moves().len() >= 8, "a game long enough to annotate: {}", game.moves().len());
     for turn in 2..6 {
-        let line = format!("{};{}", game.moves[turn], game.moves[turn + 1]);
+        let line = format!("{};{}", game.moves()[turn], game.moves()[turn + 1]);
         let words =
             format!("{}.{:02}%/{} 0.{}s pv={line} steps=d4-d7:230,-:40", 40 + 5 * turn, turn, 100 * turn, 800 + turn);
         let annotation: Annotation = words.parse().unwrap_or_else(|e| panic!("{words}: {e}"));
@@ -43,7 +43,7 @@ fn annotated_record(dir: &Path) -> (PathBuf, GameRecord) {
 fn expected_words(game: &GameRecord) -> (Vec<String>, String) {
     let mut words = Vec::new();
     let mut position = game.replay(Some(0)).unwrap();
-    for turn in 0..game.moves.len() {
+    for turn in 0..game.moves().len() {
         let annotation = game.annotation(turn);
         let mover = position.position().side_to_move();
         if let Some(e) = annotation.evaluation {
@@ -51,9 +51,9 @@ fn expected_words(game: &GameRecord) -> (Vec<String>, String) {
             let ms = annotation.time.map_or(String::new(), |t| t.as_millis().to_string());
             words.push(format!(" {ms},{},{},", black.hundredths(), e.visits));
         }
-        position.play(position.position().parse_move(&game.moves[turn]).unwrap()).unwrap();
+        position.play(position.position().parse_move(game.moves()[turn].as_str()).unwrap()).unwrap();
     }
-    let lines: Vec<String> = (0..game.moves.len())
+    let lines: Vec<String> = (0..game.moves().len())
         .map(|i| game.annotation(i).best_line.map_or("-".to_string(), |l| l.turns().join(";")))
         .collect();
     (words, format!(r#""{}""#, lines.join(" ")))
@@ -94,7 +94,7 @@ fn a_record_written_today_is_read_whole_by_the_viewer_the_report_and_the_gui() {
     });
     let winrates = view["winrates"].as_array().unwrap_or_else(|| panic!("{view}"));
     let mut position = game.replay(Some(0)).unwrap();
-    for turn in 0..game.moves.len() {
+    for turn in 0..game.moves().len() {
         let black = game.annotation(turn).evaluation.map(|e| {
             let rate =
                 if position.position().side_to_move() == Color::Black { e.winrate } else { e.winrate.other_side() };
@@ -111,10 +111,10 @@ fn a_record_written_today_is_read_whole_by_the_viewer_the_report_and_the_gui() {
             .best_line
             .map_or(Vec::new(), |l| l.turns().iter().map(|t| Value::from(t.as_str())).collect());
         assert_eq!(view["lines"][turn].as_array().cloned().unwrap_or_default(), line, "the GUI's best line {turn}");
-        position.play(position.position().parse_move(&game.moves[turn]).unwrap()).unwrap();
+        position.play(position.position().parse_move(game.moves()[turn].as_str()).unwrap()).unwrap();
     }
     let saved = parse_records(&saved).unwrap_or_else(|e| panic!("{e}: {saved}")).remove(0);
-    for turn in 0..game.moves.len() {
+    for turn in 0..game.moves().len() {
         assert_eq!(saved.annotation(turn), game.annotation(turn), "the GUI saves turn {}'s annotation back", turn + 1);
     }
 }

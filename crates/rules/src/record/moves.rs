@@ -18,7 +18,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::{Move, ParseMoveError};
+use crate::moves::{Move, ParseMoveError};
 
 /// A record's move: the text of one turn in the project's notation, as written (see the
 /// module documentation for what it guarantees).
