@@ -233,9 +233,14 @@ async function main() {
           await page.waitForFunction((p) => document.body.dataset.picks !== p, {}, now.picks)
           await page.screenshot({path: path.join(shots, screenshot)})
         }
+        // The click is handled when the picks change or a turn is added to the list (the
+        // turn complete). Not when the view's version moves on: a redraw of the same position
+        // (the engine's thinking process ending, an analysis report) may come while the click's
+        // step is still on its way, and the next click, chosen among the old targets, would
+        // then land on the picks it had not seen (the shooter picked again: the turn cancelled).
         try {
-          await page.waitForFunction((v, p) => document.body.dataset.version !== v || document.body.dataset.picks !== p,
-            {}, now.version, now.picks)
+          await page.waitForFunction((p, n) => document.body.dataset.picks !== p ||
+            document.querySelectorAll('#moves li .move').length !== n, {}, now.picks, now.moves.length)
         } catch (e) {
           // What the page shows, to tell a click refused from one lost.
           const shown = await page.evaluate(() => JSON.stringify({data: {...document.body.dataset},
@@ -339,10 +344,20 @@ async function main() {
         await page.click('#analyse')
         await page.waitForFunction(() => document.querySelectorAll('#analysis tbody tr').length > 0 &&
           document.querySelectorAll('#board .analysis-spot').length > 0, {timeout: STATE_WAIT})
+        // The person's first click of the turn meanwhile: the redraws of the same position
+        // that the reports bring keep it (the board shows its targets, not the turn's first).
+        assert.ok(state.targets.length > 0, `targets to click: ${state.prompt}`)
+        await clickSquare(choose(state.targets))
+        await page.waitForFunction((p) => document.body.dataset.picks !== p, {}, state.picks)
+        const picked = await view()
         // A later report than the first (its visits grew): the analysis runs on.
         const firstReport = await page.$eval('#analysis-state', (e) => e.textContent)
         await page.waitForFunction((t) => document.getElementById('analysis-state').textContent !== t,
           {timeout: STATE_WAIT}, firstReport)
+        const redrawn = await view()
+        assert.notEqual(redrawn.version, picked.version, 'a later report redraws the page')
+        assert.equal(redrawn.picks, picked.picks, 'a redraw of the same position keeps the picks')
+        assert.deepEqual(redrawn.targets, picked.targets, "a redraw of the same position shows the picks' targets")
         // The list is drawn anew at every report: hover once the analysis is stopped.
         await page.click('#analyse')
         await page.waitForFunction(() => !/…/.test(document.getElementById('analysis-state').textContent) &&
