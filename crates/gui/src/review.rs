@@ -11,7 +11,9 @@ use std::sync::Arc;
 use std::thread;
 
 use veletas_rules::Game;
-use veletas_tools::review::{PositionReview, Reviewer};
+use veletas_rules::IllegalMove;
+use veletas_tools::referee::engine::controller::Fault;
+use veletas_tools::review::{PositionReview, ReviewError, Reviewer};
 
 use crate::analysis_view::TurnAnalysis;
 use crate::review_view::{ReviewState, ReviewView};
@@ -61,12 +63,34 @@ pub fn start(shared: &SharedGame, settings: &Arc<Settings>, engine: usize, secon
             && let Some(review) = session.review.as_mut()
         {
             review.view.running = false;
-            review.view.error = ended.err();
+            review.view.error = ended.err().map(|e| e.to_string());
             review.killer = None;
             session.version += 1;
         }
     });
     spawned.map(|_| ()).map_err(|e| Refusal::Conflict(format!("no thread for the review: {e}")))
+}
+
+/// Why a review ended early: one line, shown on the page.
+#[derive(Debug, thiserror::Error)]
+enum ReviewRunError {
+    /// The engine could not be started or greeted.
+    #[error(transparent)]
+    Start(#[from] ReviewError),
+    /// The engine failed on a position.
+    #[error("{engine}, before turn {turn}: {fault}")]
+    Engine {
+        /// The engine's name.
+        engine: String,
+        /// The turn (from 1) whose position it was asked about.
+        turn: usize,
+        /// What it did.
+        #[source]
+        fault: Box<Fault>,
+    },
+    /// The game's own moves do not replay.
+    #[error("replaying the game: {0}")]
+    Replay(#[source] IllegalMove),
 }
 
 /// Runs the review of the game from `start` through `moves` while `current` says it is the
@@ -81,8 +105,8 @@ fn review(
     timeout: f64,
     start: veletas_rules::Position,
     moves: &[veletas_rules::Move],
-) -> Result<(), String> {
-    let mut reviewer = Reviewer::start(command, name, Some(seconds), timeout).map_err(|e| e.to_string())?;
+) -> Result<(), ReviewRunError> {
+    let mut reviewer = Reviewer::start(command, name, Some(seconds), timeout)?;
     {
         let mut session = lock(shared);
         if !current(&session) {
@@ -106,13 +130,14 @@ fn review(
         match analysed {
             Ok(found) => session.reviewed(turn, game.position().side_to_move(), reviewer.name(), found),
             Err(fault) => {
-                result = Err(format!("{}, before turn {}: {fault}", reviewer.name(), turn + 1));
+                let engine = reviewer.name().to_string();
+                result = Err(ReviewRunError::Engine { engine, turn: turn + 1, fault: Box::new(fault) });
                 break;
             }
         }
         drop(session);
         if let Err(e) = game.play(*mv) {
-            result = Err(format!("replaying the game: {e}"));
+            result = Err(ReviewRunError::Replay(e));
             break;
         }
     }
