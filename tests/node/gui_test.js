@@ -527,10 +527,15 @@ async function main() {
     const browsed = (await engine.ask('position')).replace(/^= /, '')
     assert.deepEqual((await view()).pieces, parsePieces(browsed), `the board after turn ${turn}`)
     // Analyse the browsed position, hover its best turn: the line drawn on the board.
+    // The reports of the analysis asked for: running, with visits. (The position may hold an
+    // earlier analysis, listed until the new one starts, which starts with no candidates: had
+    // that start been taken for a later report, the analysis would be stopped with none.)
     await page.click('#analyse')
-    await page.waitForFunction(() => document.querySelectorAll('#analysis tbody tr').length > 0, {timeout: STATE_WAIT})
+    const reported = (t) => /^\S+'s view… [1-9]\d* visits$/.test(document.getElementById('analysis-state').textContent) &&
+      document.querySelectorAll('#analysis tbody tr').length > 0 && document.getElementById('analysis-state').textContent !== t
+    await page.waitForFunction(reported, {timeout: STATE_WAIT}, '')
     const firstReport = await page.$eval('#analysis-state', (e) => e.textContent)
-    await page.waitForFunction((t) => document.getElementById('analysis-state').textContent !== t, {timeout: STATE_WAIT}, firstReport)
+    await page.waitForFunction(reported, {timeout: STATE_WAIT}, firstReport)
     await page.click('#analyse')
     await page.waitForFunction(() => !/…/.test(document.getElementById('analysis-state').textContent), {timeout: STATE_WAIT})
       .catch(async (e) => {
