@@ -74,7 +74,7 @@ impl CheckArgs {
     /// with white space in it: a whole command line, `'veletas --playouts 50' --size 9`),
     /// which cannot be that engine's arguments, applied over those given before it. The
     /// words after an engine given word by word stay its arguments.
-    pub fn with_options_after_quoted_engine(self) -> Result<CheckArgs, String> {
+    pub fn with_options_after_quoted_engine(self) -> Result<CheckArgs, AfterEngineError> {
         let Some((first, rest)) = self.engine.split_first() else { return Ok(self) };
         if rest.is_empty() || !first.contains(char::is_whitespace) {
             return Ok(self);
@@ -84,19 +84,12 @@ impl CheckArgs {
         let matches = command.try_get_matches_from(words).map_err(|e| {
             let text = e.to_string();
             let line = text.lines().next().unwrap_or_default().trim_start_matches("error: ").to_string();
-            format!(
-                "after the engine '{}' (one quoted word) come the check's options: {line}",
-                veletas_rules::quoted(first)
-            )
+            AfterEngineError::Options { engine: first.clone(), line }
         })?;
-        let after = CheckArgs::from_arg_matches(&matches).map_err(|e| e.to_string())?;
+        let after = CheckArgs::from_arg_matches(&matches).map_err(AfterEngineError::Parse)?;
         if after.engine != [first.as_str()] {
-            let word = after.engine.first().map_or("", String::as_str);
-            return Err(format!(
-                "after the engine '{}' (one quoted word) come the check's options, not '{}'",
-                veletas_rules::quoted(first),
-                veletas_rules::quoted(word)
-            ));
+            let word = after.engine.first().cloned().unwrap_or_default();
+            return Err(AfterEngineError::NotAnOption { engine: first.clone(), word });
         }
         let given = |id: &str| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
         Ok(CheckArgs {
@@ -111,6 +104,34 @@ impl CheckArgs {
             strict: self.strict || after.strict,
         })
     }
+}
+
+/// Why the words after an engine given as one quoted word are not the check's options.
+#[derive(Debug, thiserror::Error)]
+pub enum AfterEngineError {
+    /// They are no options of the check: clap's first line.
+    #[error("after the engine '{}' (one quoted word) come the check's options: {line}", veletas_rules::quoted(.engine))]
+    Options {
+        /// The engine's word.
+        engine: String,
+        /// clap's first line, without `error: `.
+        line: String,
+    },
+    /// clap's matches did not make the options.
+    #[error("{0}")]
+    Parse(#[source] clap::Error),
+    /// A word after the engine that is no option.
+    #[error(
+        "after the engine '{}' (one quoted word) come the check's options, not '{}'",
+        veletas_rules::quoted(.engine),
+        veletas_rules::quoted(.word)
+    )]
+    NotAnOption {
+        /// The engine's word.
+        engine: String,
+        /// The word.
+        word: String,
+    },
 }
 
 /// `veletas check`: the report on stdout (lines or JSON); exit 0 only when the engine plays
@@ -129,7 +150,10 @@ mod tests {
     use super::*;
 
     fn parsed(words: &[&str]) -> Result<CheckArgs, String> {
-        CheckArgs::parse_from(words).map_err(|e| e.to_string())?.with_options_after_quoted_engine()
+        CheckArgs::parse_from(words)
+            .map_err(|e| e.to_string())?
+            .with_options_after_quoted_engine()
+            .map_err(|e| e.to_string())
     }
 
     #[test]
