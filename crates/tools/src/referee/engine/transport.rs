@@ -24,6 +24,10 @@ use crate::referee::traffic::{StderrTail, Traffic, forward_stderr};
 use crate::referee::words::{SplitError, split_command};
 use veletas_rules::record::time::MAX_SECONDS;
 
+/// The target of the engines' log lines (`RUST_LOG=veletas_tools::referee::engine=debug`): the
+/// engine module's name, as it was before this room was split from it, so the log reads the same.
+const LOG_TARGET: &str = "veletas_tools::referee::engine";
+
 /// The longest reply accepted, in bytes (its lines and their separators); a longer one
 /// is a malformed reply.
 pub const MAX_REPLY: usize = 1 << 20;
@@ -288,7 +292,7 @@ impl EngineProcess {
         let stderr_tail = StderrTail::default();
         let stderr_copier = child.stderr.take().and_then(|stderr| {
             forward_stderr(stderr, child.id(), log, traffic.clone(), stderr_tail.clone())
-                .map_err(|e| log::warn!("the engine's stderr: {e}"))
+                .map_err(|e| log::warn!(target: LOG_TARGET, "the engine's stderr: {e}"))
                 .ok()
         });
         let give_up = |mut child: Child, e: io::Error| {
@@ -358,7 +362,7 @@ impl EngineProcess {
             return Err(flooded());
         }
         let deadline = Instant::now() + timeout;
-        log::debug!("engine {} (pid {}) <- {line}", self.traffic.name(), self.child.id());
+        log::debug!(target: LOG_TARGET, "engine {} (pid {}) <- {line}", self.traffic.name(), self.child.id());
         self.traffic.sent(line);
         let written = match self.stdin.as_mut() {
             Some(stdin) => write_all_before(stdin, format!("{line}\n").as_bytes(), deadline),
@@ -370,10 +374,12 @@ impl EngineProcess {
             Err(e) => return Err(self.ended(&format!("writing failed: {e}"))),
         };
         match &reply {
-            Ok(e) => log::debug!("engine {} (pid {}) -> {}", self.traffic.name(), self.child.id(), e.lines.join("\n")),
+            Ok(e) => {
+                log::debug!(target: LOG_TARGET, "engine {} (pid {}) -> {}", self.traffic.name(), self.child.id(), e.lines.join("\n"))
+            }
             Err(Failure::Exited(_)) => {}
             Err(failure) => {
-                log::debug!("engine {} (pid {}): {failure}; killing it", self.traffic.name(), self.child.id());
+                log::debug!(target: LOG_TARGET, "engine {} (pid {}): {failure}; killing it", self.traffic.name(), self.child.id());
                 self.kill();
             }
         }
