@@ -3,6 +3,7 @@
 //! library. They never decide whether an engine is compliant.
 
 use super::session::{Checked, Session};
+use crate::referee::engine::controller::shorten;
 use veletas_rules::{Game, Move, PlayoutPolicy, Position};
 
 /// `position` gives the position string of the rules library after random moves.
@@ -32,10 +33,8 @@ pub(super) fn legal_moves(s: &mut Session) -> Checked {
     let listed = s.ok("legal_moves")?;
     let mut theirs = Vec::new();
     for word in listed.split_whitespace() {
-        let mv = game
-            .position()
-            .parse_move(word)
-            .map_err(|e| format!("'legal_moves' lists '{}': {e}", super::shorten(word)))?;
+        let mv =
+            game.position().parse_move(word).map_err(|e| format!("'legal_moves' lists '{}': {e}", shorten(word)))?;
         theirs.push(mv.to_string());
     }
     let mut ours: Vec<String> = game.position().legal_moves().iter().map(Move::to_string).collect();
@@ -68,7 +67,7 @@ pub(super) fn is_legal(s: &mut Session) -> Checked {
     for (command, want) in &cases {
         let said = s.ok(command)?;
         if said != *want {
-            return Err(format!("'{command}' answered '{}', not '{want}'", super::shorten(&said)).into());
+            return Err(format!("'{command}' answered '{}', not '{want}'", shorten(&said)).into());
         }
     }
     Ok(format!("{} questions answered as the rules do", cases.len()))

@@ -6,9 +6,12 @@
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
+use super::extensions;
+use super::report::{CheckGroup, CheckOutcome, CheckResult};
 use super::session::{Checked, Session};
-use super::{CheckGroup, CheckOutcome, CheckResult, CheckSettings, extensions};
+use super::settings::CheckSettings;
 use crate::referee::clock::TimeControl;
+use crate::referee::engine::controller::shorten;
 use crate::referee::engine::{EngineClient, EngineCommand, Reply};
 use crate::referee::game::{GameSettings, Termination, play_game};
 use crate::referee::openings::Opening;
@@ -199,7 +202,7 @@ fn startup(s: &mut Session) -> Checked {
         Reply { success, text } => Err(format!(
             "'protocol_version' answered '{}{}', not '= 2'",
             if success { "= " } else { "? " },
-            super::shorten(&text)
+            shorten(&text)
         )
         .into()),
     }
@@ -222,7 +225,7 @@ fn ids(s: &mut Session) -> Checked {
         Some("=19 ") => Ok("'=17 ...', '?18 ...' and '=19 ' (the space of an empty result)".into()),
         other => Err(format!(
             "'19 clear_board' answered '{}', not '=19 ' (a space follows the id)",
-            super::shorten(other.unwrap_or(""))
+            shorten(other.unwrap_or(""))
         )
         .into()),
     }
@@ -236,8 +239,8 @@ fn framing(s: &mut Session) -> Checked {
     if !commented.reply.success || commented.reply.text != name {
         return Err(format!(
             "'name # a comment' + CR answered '{}', not '= {}'",
-            super::shorten(&commented.lines.join(" | ")),
-            super::shorten(&name)
+            shorten(&commented.lines.join(" | ")),
+            shorten(&name)
         )
         .into());
     }
@@ -245,8 +248,8 @@ fn framing(s: &mut Session) -> Checked {
     if !tabbed.reply.success || tabbed.reply.text != name {
         return Err(format!(
             "'21<TAB>name<TAB>' answered '{}', not '=21 {}'",
-            super::shorten(&tabbed.lines.join(" | ")),
-            super::shorten(&name)
+            shorten(&tabbed.lines.join(" | ")),
+            shorten(&name)
         )
         .into());
     }
@@ -255,7 +258,7 @@ fn framing(s: &mut Session) -> Checked {
     if blank.reply.text != "2" {
         return Err(format!(
             "after blank lines, '22 protocol_version' answered '{}'",
-            super::shorten(&blank.lines.join(" | "))
+            shorten(&blank.lines.join(" | "))
         )
         .into());
     }
@@ -315,13 +318,13 @@ fn all_commands(s: &mut Session) -> Checked {
     for command in needed {
         let known = s.ok(&format!("known_command {command}"))?;
         if known != "true" {
-            return Err(format!("'known_command {command}' answered '{}', not 'true'", super::shorten(&known)).into());
+            return Err(format!("'known_command {command}' answered '{}', not 'true'", shorten(&known)).into());
         }
     }
     for unknown in ["frobnicate", "Genmove"] {
         let known = s.ok(&format!("known_command {unknown}"))?;
         if known != "false" {
-            return Err(format!("'known_command {unknown}' answered '{}', not 'false'", super::shorten(&known)).into());
+            return Err(format!("'known_command {unknown}' answered '{}', not 'false'", shorten(&known)).into());
         }
     }
     let ours: BTreeSet<&str> =
@@ -436,12 +439,9 @@ fn state_after_errors(s: &mut Session) -> Checked {
     if s.offers("position") {
         let position = s.ok("position")?;
         if position != game.position().to_string() {
-            return Err(changed(format!(
-                "'position' answers '{}', not '{}'",
-                super::shorten(&position),
-                game.position()
-            ))
-            .into());
+            return Err(
+                changed(format!("'position' answers '{}', not '{}'", shorten(&position), game.position())).into()
+            );
         }
         seen.push_str("position unchanged; ");
     }
@@ -467,9 +467,7 @@ fn undo(s: &mut Session) -> Checked {
     if s.offers("position") {
         let position = s.ok("position")?;
         if position != before.to_string() {
-            return Err(
-                format!("after 'undo' 'position' answers '{}', not '{before}'", super::shorten(&position)).into()
-            );
+            return Err(format!("after 'undo' 'position' answers '{}', not '{before}'", shorten(&position)).into());
         }
     }
     // The same side is to move again: its move is accepted a second time.
@@ -507,7 +505,7 @@ fn reg_genmove(s: &mut Session) -> Checked {
         if position != game.position().to_string() {
             return Err(format!(
                 "after 'reg_genmove' 'position' answers '{}', not '{}'",
-                super::shorten(&position),
+                shorten(&position),
                 game.position()
             )
             .into());
@@ -596,7 +594,7 @@ fn final_score(s: &mut Session) -> Checked {
             return Err(format!(
                 "after {} turns won by {winner}, 'final_score' answered '{}'",
                 game.moves().len(),
-                super::shorten(&said)
+                shorten(&said)
             )
             .into());
         }

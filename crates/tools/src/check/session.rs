@@ -5,9 +5,9 @@
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
-use super::CheckSettings;
+use super::settings::CheckSettings;
 use crate::referee::clock::{Clock, TimeControl};
-use crate::referee::engine::controller::{Ask, Fault, Setup, shown_command};
+use crate::referee::engine::controller::{Ask, Fault, Setup, shorten, shown_command};
 use crate::referee::engine::{EngineClient, Exchange, Failure, Reply};
 use veletas_rules::record::Termination;
 use veletas_rules::{Game, IllegalMove, Move, ParseMoveError, Phase, PlayoutPolicy, Position, Rng};
@@ -208,7 +208,7 @@ pub(super) struct Session<'a> {
 
 /// A transport failure as a check's failure; an engine that ended says why in its last stderr lines.
 fn describe(engine: &mut EngineClient, command: &str, failure: Failure, timeout: Duration) -> Unanswered {
-    let unterminated = engine.process_mut().and_then(|p| p.unterminated().map(super::shorten));
+    let unterminated = engine.process_mut().and_then(|p| p.unterminated().map(shorten));
     let command = shown_command(command);
     let seconds = timeout.as_secs_f64();
     match (failure, unterminated) {
@@ -273,7 +273,7 @@ impl Session<'_> {
         match self.ask(command)? {
             Reply { success: true, text } => Ok(text),
             Reply { success: false, text } => {
-                Err(SessionError::Refused { command: shown_command(command), text: super::shorten(&text) })
+                Err(SessionError::Refused { command: shown_command(command), text: shorten(&text) })
             }
         }
     }
@@ -283,10 +283,10 @@ impl Session<'_> {
         let reply = self.ask(command)?;
         let command = shown_command(command);
         match reply {
-            Reply { success: true, text } => Err(SessionError::Accepted { command, text: super::shorten(&text) }),
+            Reply { success: true, text } => Err(SessionError::Accepted { command, text: shorten(&text) }),
             Reply { success: false, text } if text.starts_with(prefix) => Ok(()),
             Reply { success: false, text } => {
-                Err(SessionError::WrongWords { command, text: super::shorten(&text), prefix: prefix.to_string() })
+                Err(SessionError::WrongWords { command, text: shorten(&text), prefix: prefix.to_string() })
             }
         }
     }
@@ -368,7 +368,7 @@ impl Session<'_> {
         let text = match reply {
             Ok(Reply { success: true, text }) => text,
             Ok(Reply { success: false, text }) => {
-                return Err(SessionError::Refused { command, text: super::shorten(&text) });
+                return Err(SessionError::Refused { command, text: shorten(&text) });
             }
             Err(Failure::Timeout) => {
                 return Err(SessionError::Silent { command, allowed, margin: clocked.then_some(margin) });
@@ -380,7 +380,7 @@ impl Session<'_> {
         }
         let mv = match game.position().parse_move(&text) {
             Ok(mv) => mv,
-            Err(error) => return Err(SessionError::NotAMove { command, text: super::shorten(&text), error }),
+            Err(error) => return Err(SessionError::NotAMove { command, text: shorten(&text), error }),
         };
         if let Err(error) = game.play(mv) {
             return Err(SessionError::Illegal { command, mv, error });
