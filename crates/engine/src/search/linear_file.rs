@@ -123,7 +123,7 @@ pub enum LinearFileError {
 }
 
 /// What is wrong with a line of a weights file ([`LinearFileError::Line`]); the file's
-/// words are cut to [`SHOWN_CHARS`] characters.
+/// words are cut to `SHOWN_CHARS` characters.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum LineError {
     /// A rule family other than classic or modern.

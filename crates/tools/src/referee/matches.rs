@@ -8,11 +8,12 @@
 use std::io::Write;
 use std::time::Duration;
 
+use crate::referee::error::RefereeError;
 use crate::referee::game::PlayedGame;
+use crate::referee::plan::{MatchPlan, RecordPlan};
 use crate::referee::runner::{Competition, Field, GameResult, NewFiles, Runner, played_engines};
 use crate::referee::runner::{EnginesMismatch, PlaceError, ScheduledGame, unique_names};
 use crate::referee::summary::{GameOutcome, MatchSummary, SprtSpec, Tally};
-use crate::referee::{MatchPlan, RecordPlan, RefereeError};
 use crate::stats::SprtDecision;
 use veletas_rules::record::{GameRecord, TimeControls, tag};
 

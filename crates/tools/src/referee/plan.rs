@@ -10,13 +10,14 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::output::check_not_input;
+use crate::referee::clock::TimeControl;
 use crate::referee::engine::{EngineCommand, command_deadline};
+use crate::referee::error::RefereeError;
+use crate::referee::limits::{MAX_CONCURRENCY, MAX_GAMES};
 use crate::referee::openings::OpeningBook;
-use crate::referee::runner::EngineDef;
 use crate::referee::summary::SprtSpec;
 use crate::referee::tournament::field::{self, EngineFlags};
 use crate::referee::words::split_engine_name;
-use crate::referee::{MAX_CONCURRENCY, MAX_GAMES, RefereeError, TimeControl};
 use veletas_rules::Rules;
 use veletas_rules::record::TimeControls;
 
@@ -435,6 +436,19 @@ impl MatchPlan {
     pub fn common(&self) -> &CommonPlan {
         &self.common
     }
+}
+
+/// An engine ready to play: command, restart policy and time control.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineDef {
+    /// The name given, if any (else the engine's `name` reply is used).
+    pub name: Option<String>,
+    /// The command line, working directory and start-up commands.
+    pub command: EngineCommand,
+    /// A fresh process for every game.
+    pub restart: bool,
+    /// Its clock's time control (odds applied).
+    pub time_control: TimeControl,
 }
 
 #[cfg(test)]

@@ -7,24 +7,12 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
-use crate::referee::clock::TimeControl;
 use crate::referee::engine::{EngineClient, EngineCommand};
+use crate::referee::error::RefereeError;
 use crate::referee::openings::OpeningBook;
+use crate::referee::plan::CommonPlan;
+use crate::referee::plan::EngineDef;
 use crate::referee::traffic::{LogBudget, ProtocolLog, Traffic};
-use crate::referee::{CommonPlan, RefereeError};
-
-/// An engine ready to play: command, restart policy and time control.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EngineDef {
-    /// The name given, if any (else the engine's `name` reply is used).
-    pub name: Option<String>,
-    /// The command line, working directory and start-up commands.
-    pub command: EngineCommand,
-    /// A fresh process for every game.
-    pub restart: bool,
-    /// Its clock's time control (odds applied).
-    pub time_control: TimeControl,
-}
 
 /// The engines and everything every game shares.
 pub(crate) struct Field {

@@ -1,5 +1,5 @@
 //! Why a recorded game is not the game this run plays under its identity: the errors of
-//! the resume check ([`super::result::recorded_result`]) and of the competitions' own
+//! the resume check ([`super::resume::recorded_result`]) and of the competitions' own
 //! checks ([`super::Competition::check_place`], [`super::Competition::check_engines`]).
 
 use veletas_rules::Rules;

@@ -32,7 +32,7 @@ pub fn standings(
     Ok(Some(rate(&games, &RatingOptions { anchor })?))
 }
 
-/// Why a tournament's games give no standings ([`standings`], [`summary`]).
+/// Why a tournament's games give no standings (`standings`, `summary`).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum StandingsError {
     /// `--anchor` does not read.

@@ -12,13 +12,13 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::referee::OddsError;
 use crate::referee::clock::{ByoYomiSpec, ClockSpec, TimeControl, parse_seconds};
 use crate::referee::engine::EngineCommand;
+use crate::referee::limits::{OddsError, parse_odds};
 use crate::referee::words::{ControlError, SplitError, is_engine_name, refuse_control, split_engine_name};
 use veletas_rules::quoted;
 
-pub use crate::referee::runner::EngineDef;
+pub use crate::referee::plan::EngineDef;
 
 /// Options of one engine or of every engine (`--each`); unset ones fall through.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -63,8 +63,8 @@ impl EngineOptions {
             "clock" | "tc" => self.clock = Some(value.parse().map_err(|e| bad("clock", &e))?),
             "byoyomi" => self.byoyomi = Some(value.parse().map_err(|e| bad("byoyomi", &e))?),
             "odds" => {
-                let odds = crate::referee::parse_odds(value)
-                    .map_err(|source| OptionError::Odds { value: value.to_string(), source })?;
+                let odds =
+                    parse_odds(value).map_err(|source| OptionError::Odds { value: value.to_string(), source })?;
                 self.odds = Some(odds);
             }
             _ => return Err(OptionError::Unknown(key.to_string())),
@@ -176,7 +176,7 @@ fn take_string(table: &mut toml::Table, key: &'static str) -> Result<Option<Stri
     }
 }
 
-/// A key of the engines file that must be a string and is not ([`take_string`]).
+/// A key of the engines file that must be a string and is not (`take_string`).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{key} must be a string, not {found}")]
 pub struct NotAString {

@@ -480,7 +480,7 @@ mod tests {
         let text = format!(
             "[Game \"{id}\"]\n[Schedule \"{settings}\"]\n[Black \"{black}\"]\n[White \"{white}\"]\n[Result \"B+\"]\n\nB+\n"
         );
-        crate::referee::parse_records(&text).unwrap().remove(0)
+        veletas_rules::record::parse_records(&text).unwrap().remove(0)
     }
 
     #[test]

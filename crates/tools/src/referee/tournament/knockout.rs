@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use crate::referee::RefereeError;
+use crate::referee::error::RefereeError;
 use crate::referee::runner::{GameResult, Runner, ScheduledGame};
 use crate::referee::tournament::schedule::{bracket, knockout_game};
 

@@ -30,8 +30,9 @@ pub use shard::{ShardError, ShardSpec, ShardSpecError};
 
 use std::path::{Path, PathBuf};
 
-use crate::referee::runner::EngineDef;
-use crate::referee::{CommonPlan, RefereeError};
+use crate::referee::error::RefereeError;
+use crate::referee::plan::CommonPlan;
+use crate::referee::plan::EngineDef;
 
 /// What `veletas tournament` plays, validated: the engines as typed definitions in seeding
 /// order (gauntlet: the first plays all others), the schedule (format, games per pair,

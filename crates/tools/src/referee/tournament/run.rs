@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::Duration;
 
+use crate::referee::error::RefereeError;
 use crate::referee::game::PlayedGame;
+use crate::referee::plan::{CommonPlan, Existing, RecordPlan};
 use crate::referee::runner::{
     Competition, EngineDef, EnginesMismatch, Field, GameResult, NewFiles, PlaceError, Runner, ScheduledGame,
     played_engines, unique_names,
@@ -19,7 +21,6 @@ use crate::referee::tournament::field::{self, EngineFlags};
 use crate::referee::tournament::growth::{self, GrowError, Settings};
 use crate::referee::tournament::schedule::{Format, Schedule, check_knockout, fnv1a};
 use crate::referee::tournament::{ShardSpec, TournamentPlan, knockout};
-use crate::referee::{CommonPlan, Existing, RecordPlan, RefereeError};
 use crate::stats::SprtDecision;
 use veletas_rules::record::{GameRecord, TimeControls, read_games, tag};
 
@@ -125,7 +126,7 @@ impl Plan {
         let log = common
             .engine_log()
             .map(|p| with_shard(p, shard))
-            .or_else(|| record.as_ref().map(|r| crate::referee::engine_log_beside(r.path())));
+            .or_else(|| record.as_ref().map(|r| crate::referee::plan::engine_log_beside(r.path())));
         let plan = Plan { format, games_per_pair, rounds, schedule, shard, log, record };
         Ok((plan, defs))
     }

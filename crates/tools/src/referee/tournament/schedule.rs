@@ -18,7 +18,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::referee::MAX_GAMES;
+use crate::referee::limits::MAX_GAMES;
 use crate::referee::runner::ScheduledGame;
 
 /// The tournament formats.
