@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use veletas_tools::referee::TimeControl;
 use veletas_tools::referee::engine::EngineCommand;
-use veletas_tools::referee::tournament::field::{self, EngineOptions};
+use veletas_tools::referee::field::{self, EngineOptions};
 
 use crate::error::GuiError;
 use crate::session::EngineSpec;

@@ -20,7 +20,7 @@ pub fn openings_file(text: &str) {
 
 /// An engines file's text (TOML): refused with a message, or engines with commands.
 pub fn engines_file(text: &str) {
-    if let Ok((entries, _)) = crate::referee::tournament::field::parse_engines_file(text, "fuzz", Path::new(".")) {
+    if let Ok((entries, _)) = crate::referee::field::parse_engines_file(text, "fuzz", Path::new(".")) {
         assert!(entries.iter().all(|e| !e.command.is_empty()));
     }
 }

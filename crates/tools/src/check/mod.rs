@@ -20,8 +20,8 @@ mod settings;
 
 use std::time::Instant;
 
-use crate::referee::MAX_COMMAND_SHOWN;
 use crate::referee::engine::EngineCommand;
+use crate::referee::error::MAX_COMMAND_SHOWN;
 use crate::referee::words::split_engine_name;
 pub use report::{CheckGroup, CheckJson, CheckLineJson, CheckOutcome, CheckReport, CheckResult};
 pub use settings::{CheckError, CheckOptions, CheckSettings};

@@ -17,6 +17,8 @@
 //! - `error`: why a match or tournament could not be played ([`RefereeError`]);
 //! - [`veletas_rules::record`]: the record file format (`docs/records.md`) and its parser;
 //! - [`summary`]: the statistics and reports, on top of [`crate::stats`];
+//! - [`field`]: the engines of a match or tournament, from `--engine`, an engines file, `--each`
+//!   and `--option`;
 //! - `limits`: the bounds of a match's counts ([`MAX_GAMES`], [`MAX_CONCURRENCY`]) and their parsers;
 //! - [`words`]: splitting engine command lines without a shell;
 //! - [`traffic`]: the protocol log and the engines' stderr log, each line with its engine's name;
@@ -26,7 +28,8 @@
 
 pub mod clock;
 pub mod engine;
-mod error;
+pub(crate) mod error;
+pub mod field;
 pub mod game;
 mod limits;
 mod matches;
@@ -43,6 +46,7 @@ pub mod words;
 
 pub use clock::{ByoYomiSpec, ClockSpec, TimeControl};
 pub use error::{MAX_COMMAND_SHOWN, RefereeError};
+pub use field::EngineFlags;
 pub use game::{PlayedGame, Termination};
 pub use limits::{
     ConcurrencyError, CountError, MAX_CONCURRENCY, MAX_GAMES, OddsError, parse_concurrency, parse_count, parse_odds,
@@ -54,5 +58,5 @@ pub use process::handle_signals;
 pub use record_file::today;
 pub use runner::GameResult;
 pub use summary::{GameOutcome, MatchSummary, SprtSpec};
-pub use tournament::{EngineFlags, TournamentPlan};
+pub use tournament::TournamentPlan;
 pub use veletas_rules::record::{GameRecord, RecordError, parse_complete_records, parse_records};

@@ -13,10 +13,10 @@ use crate::output::check_not_input;
 use crate::referee::clock::TimeControl;
 use crate::referee::engine::{EngineCommand, command_deadline};
 use crate::referee::error::RefereeError;
+use crate::referee::field::{self, EngineDef, EngineFlags};
 use crate::referee::limits::{MAX_CONCURRENCY, MAX_GAMES};
 use crate::referee::openings::OpeningBook;
 use crate::referee::summary::SprtSpec;
-use crate::referee::tournament::field::{self, EngineFlags};
 use crate::referee::words::split_engine_name;
 use veletas_rules::Rules;
 use veletas_rules::record::TimeControls;
@@ -436,19 +436,6 @@ impl MatchPlan {
     pub fn common(&self) -> &CommonPlan {
         &self.common
     }
-}
-
-/// An engine ready to play: command, restart policy and time control.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EngineDef {
-    /// The name given, if any (else the engine's `name` reply is used).
-    pub name: Option<String>,
-    /// The command line, working directory and start-up commands.
-    pub command: EngineCommand,
-    /// A fresh process for every game.
-    pub restart: bool,
-    /// Its clock's time control (odds applied).
-    pub time_control: TimeControl,
 }
 
 #[cfg(test)]

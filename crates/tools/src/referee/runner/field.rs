@@ -9,9 +9,9 @@ use std::time::Duration;
 
 use crate::referee::engine::{EngineClient, EngineCommand};
 use crate::referee::error::RefereeError;
+use crate::referee::field::EngineDef;
 use crate::referee::openings::OpeningBook;
 use crate::referee::plan::CommonPlan;
-use crate::referee::plan::EngineDef;
 use crate::referee::traffic::{LogBudget, ProtocolLog, Traffic};
 
 /// The engines and everything every game shares.

@@ -50,7 +50,7 @@ mod names;
 mod result;
 mod resume;
 
-pub use crate::referee::plan::EngineDef;
+pub use crate::referee::field::EngineDef;
 pub(crate) use competition::Competition;
 pub(crate) use field::{Field, NewFiles};
 pub(crate) use mismatch::{DifferentGames, EnginesMismatch, PlaceError};

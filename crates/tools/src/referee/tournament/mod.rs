@@ -3,8 +3,8 @@
 //! It is not a second referee: every game is played by [`crate::referee::game::play_game`],
 //! with the match's adjudication, clocks, openings and record format. What it adds:
 //!
-//! - [`field`]: the engines, from `--engine NAME=CMD`, an engines file, `--each` and
-//!   `--option`;
+//! - the engines, from `--engine NAME=CMD`, an engines file, `--each` and `--option`, come
+//!   from [`crate::referee::field`], which `match` reads them with too;
 //! - [`schedule`]: which engines meet in game `i`, a pure function of the command, so
 //!   games can be played in any order, whole or in shards (`--shard K/N`);
 //! - `run`: workers, the record file and resume, knockout rounds, the output;
@@ -13,16 +13,15 @@
 //! `docs/tournament.md` describes the behaviour for users.
 
 mod end;
-pub mod field;
 mod growth;
 mod knockout;
 mod run;
 pub mod schedule;
 mod shard;
 
+use crate::referee::field::EngineFlags;
 pub use crate::referee::runner::{GameResult, ScheduledGame};
 pub use end::{StandingsError, summary};
-pub use field::EngineFlags;
 pub use knockout::{KnockoutMatch, KnockoutReport};
 pub use run::{TournamentReport, dry_run, run_tournament};
 pub use schedule::{Format, FormatError, Schedule, ScheduleError};
@@ -31,8 +30,8 @@ pub use shard::{ShardError, ShardSpec, ShardSpecError};
 use std::path::{Path, PathBuf};
 
 use crate::referee::error::RefereeError;
+use crate::referee::field::EngineDef;
 use crate::referee::plan::CommonPlan;
-use crate::referee::plan::EngineDef;
 
 /// What `veletas tournament` plays, validated: the engines as typed definitions in seeding
 /// order (gauntlet: the first plays all others), the schedule (format, games per pair,

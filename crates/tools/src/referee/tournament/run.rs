@@ -9,6 +9,7 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use crate::referee::error::RefereeError;
+use crate::referee::field::{self, EngineFlags};
 use crate::referee::game::PlayedGame;
 use crate::referee::plan::{CommonPlan, Existing, RecordPlan};
 use crate::referee::runner::{
@@ -17,7 +18,6 @@ use crate::referee::runner::{
 };
 use crate::referee::summary::{GameOutcome, SprtSpec, Tally};
 use crate::referee::tournament::end::StandingsError;
-use crate::referee::tournament::field::{self, EngineFlags};
 use crate::referee::tournament::growth::{self, GrowError, Settings};
 use crate::referee::tournament::schedule::{Format, Schedule, check_knockout, fnv1a};
 use crate::referee::tournament::{ShardSpec, TournamentPlan, knockout};

@@ -7,6 +7,9 @@
 //! `movetime=S`, `clock=MAIN[+INC]`, `byoyomi=PERIOD/STONES` (the engine's own time
 //! control) and `odds=F` (its times multiplied by F). An engine's own options override
 //! `--each`, which overrides the tournament's time control.
+//!
+//! What comes out is one [`EngineDef`] per engine, ready to play; the match's and the
+//! tournament's plans hold them.
 
 use std::path::{Path, PathBuf};
 
@@ -17,8 +20,6 @@ use crate::referee::engine::EngineCommand;
 use crate::referee::limits::{OddsError, parse_odds};
 use crate::referee::words::{ControlError, SplitError, is_engine_name, refuse_control, split_engine_name};
 use veletas_rules::quoted;
-
-pub use crate::referee::plan::EngineDef;
 
 /// Options of one engine or of every engine (`--each`); unset ones fall through.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -560,6 +561,19 @@ pub enum ResolveError {
         /// Why (the rules crate's words).
         detail: String,
     },
+}
+
+/// An engine ready to play: command, restart policy and time control.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineDef {
+    /// The name given, if any (else the engine's `name` reply is used).
+    pub name: Option<String>,
+    /// The command line, working directory and start-up commands.
+    pub command: EngineCommand,
+    /// A fresh process for every game.
+    pub restart: bool,
+    /// Its clock's time control (odds applied).
+    pub time_control: TimeControl,
 }
 
 #[cfg(test)]
