@@ -2,26 +2,33 @@
 //! binary, and its errors.
 
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use veletas_engine::bench::BenchJson;
 
 const VELETAS: &str = env!("CARGO_BIN_EXE_veletas");
 
+/// A positions file of its own for each call: the tests run at once, and one writing the file
+/// while another's bench reads it gave that bench an empty file ("holds no position").
 fn positions() -> std::path::PathBuf {
-    let path = std::env::temp_dir().join(format!("veletas-bench-cli-{}.txt", std::process::id()));
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("veletas-bench-cli-{}-{call}.txt", std::process::id()));
     std::fs::write(&path, "2 7/7/2s4/7/4s2/1s5/7 b\n1 9s/2s7/7s2/10/5s4/10/10/2s7/7s2/s9 b\n").unwrap();
     path
 }
 
 fn bench(args: &[&str]) -> std::process::Output {
     let file = positions();
-    Command::new(VELETAS)
+    let out = Command::new(VELETAS)
         .args(["bench", "--file"])
         .arg(&file)
         .args(["--playouts", "20", "--search-iterations", "300"])
         .args(args)
         .output()
-        .unwrap()
+        .unwrap();
+    let _ = std::fs::remove_file(&file);
+    out
 }
 
 #[test]
@@ -45,12 +52,14 @@ fn json_output_has_every_figure_with_its_runs() {
 #[test]
 fn zero_playouts_or_iterations_skip_those_figures_alike() {
     let names = |playouts: &str, iterations: &str| -> Vec<String> {
+        let file = positions();
         let out = Command::new(VELETAS)
             .args(["bench", "--file"])
-            .arg(positions())
+            .arg(&file)
             .args(["--playouts", playouts, "--search-iterations", iterations, "--runs", "1", "--warmup", "0", "--json"])
             .output()
             .unwrap();
+        let _ = std::fs::remove_file(&file);
         assert!(out.status.success(), "{playouts} {iterations}: {}", String::from_utf8_lossy(&out.stderr));
         let json: BenchJson = serde_json::from_slice(&out.stdout).unwrap();
         json.figures.unwrap().into_iter().map(|f| f.name).collect()
