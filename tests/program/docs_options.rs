@@ -52,7 +52,14 @@ fn engine_md_gives_the_search_defaults_in_force() {
             ),
         ),
         ("cutoff", s.cutoff.to_string()),
-        ("prior-temperature", s.prior_temperature.to_string()),
+        (
+            "prior-temperature",
+            format!(
+                "{:?} ({:?} with a value network)",
+                veletas_engine::search::PRIOR_TEMPERATURE,
+                veletas_engine::search::NET_PRIOR_TEMPERATURE
+            ),
+        ),
         ("expand-visits", s.expand_visits.to_string()),
         ("shot-expand-visits", s.shot_expand_visits.to_string()),
         ("fpu", s.unvisited_value.to_string()),

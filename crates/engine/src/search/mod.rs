@@ -100,8 +100,9 @@ pub struct SearchSettings {
     /// PUCT exploration constant of our engine (the baseline uses UCB1 with 0.7); `None`
     /// (the default): the value tuned for the evaluation ([`SearchSettings::exploration`]).
     pub exploration: Option<f32>,
-    /// Softmax temperature of our engine's shot priors, in win-probability units.
-    pub prior_temperature: f32,
+    /// Softmax temperature of our engine's shot priors, in win-probability units; `None`
+    /// (the default): the value tuned for the evaluation ([`SearchSettings::prior_temperature`]).
+    pub prior_temperature: Option<f32>,
     /// The value our engine's PUCT gives a child without visits (first-play urgency).
     pub unvisited_value: f32,
     /// The prior share of not moving a shooter (the turn only shoots) at our engine's
@@ -130,6 +131,12 @@ pub const EXPLORATION: f32 = 1.4;
 /// Our engine's PUCT exploration constant with a value network: its values are closer to
 /// the truth, so the search trusts them sooner (tuned at equal time; docs/strength.md).
 pub const NET_EXPLORATION: f32 = 1.0;
+/// The softmax temperature of our engine's shot priors with a linear evaluation (tuned at
+/// equal playouts; docs/strength.md).
+pub const PRIOR_TEMPERATURE: f32 = 0.04;
+/// The shot priors' temperature with a value network: flatter, so the search, which explores
+/// less with a network, still looks at more shots (tuned at equal time; docs/strength.md).
+pub const NET_PRIOR_TEMPERATURE: f32 = 0.06;
 
 /// The default [`SearchSettings::stay_prior`].
 pub const DEFAULT_STAY_PRIOR: f32 = 0.1;
@@ -150,6 +157,16 @@ impl SearchSettings {
         self.exploration.unwrap_or(match self.eval {
             eval::StaticEval::Net(_) => NET_EXPLORATION,
             _ => EXPLORATION,
+        })
+    }
+
+    /// The shot priors' softmax temperature in force: the one set, else the one tuned for
+    /// the evaluation ([`NET_PRIOR_TEMPERATURE`] with a value network, else
+    /// [`PRIOR_TEMPERATURE`]).
+    pub fn prior_temperature(&self) -> f32 {
+        self.prior_temperature.unwrap_or(match self.eval {
+            eval::StaticEval::Net(_) => NET_PRIOR_TEMPERATURE,
+            _ => PRIOR_TEMPERATURE,
         })
     }
 
@@ -175,7 +192,7 @@ impl Default for SearchSettings {
             expand_visits: 4,
             shot_expand_visits: 1,
             exploration: None,
-            prior_temperature: 0.04,
+            prior_temperature: None,
             unvisited_value: stats::UNVISITED_VALUE,
             stay_prior: DEFAULT_STAY_PRIOR,
             move_policy: true,
@@ -271,7 +288,7 @@ impl SearchSettings {
         match param {
             SearchParam::Exploration(x) => self.exploration = Some(x),
             SearchParam::Cutoff(x) => self.cutoff = x,
-            SearchParam::PriorTemperature(x) => self.prior_temperature = x,
+            SearchParam::PriorTemperature(x) => self.prior_temperature = Some(x),
             SearchParam::ExpandVisits(x) => self.expand_visits = x,
             SearchParam::ShotExpandVisits(x) => self.shot_expand_visits = x,
             SearchParam::Fpu(x) => self.unvisited_value = x,
@@ -423,7 +440,7 @@ impl Searcher {
             baseline,
             exploration: if baseline { 0.7 } else { self.settings.exploration() },
             cutoff: self.settings.cutoff,
-            prior_temperature: self.settings.prior_temperature,
+            prior_temperature: self.settings.prior_temperature(),
             max_nodes: self.settings.max_nodes(),
             expand_visits: self.settings.expand_visits,
             shot_expand_visits: self.settings.shot_expand_visits,
