@@ -501,11 +501,14 @@ fn clean(line: &[u8]) -> String {
     text.chars().filter(|c| !c.is_control() || *c == '\t').map(|c| if c == '\t' { ' ' } else { c }).collect()
 }
 
-/// Appends `pid` to the --pid-file, if any.
+/// Appends `pid` to the --pid-file, if any, in one write: the engines of a match start
+/// together and note their pids in the same file, and `writeln!` on a file writes the
+/// digits and the newline apart, so two engines' lines could interleave into one
+/// (`12341235` then two newlines), which the tests read as a single pid.
 fn note_pid(path: Option<&std::path::Path>, pid: u32) {
     if let Some(path) = path {
         let file = std::fs::OpenOptions::new().create(true).append(true).open(path);
-        let _ = file.and_then(|mut f| writeln!(f, "{pid}"));
+        let _ = file.and_then(|mut f| f.write_all(format!("{pid}\n").as_bytes()));
     }
 }
 
