@@ -1,8 +1,8 @@
 //! Every input file is read bounded (issue 25, item 8): one reader
-//! (`veletas_rules::record::read_bounded`) for records, openings, engines files, weights,
-//! bench positions and train-eval's games refuses a device (`/dev/zero`), a FIFO (which
-//! would block the reader forever) and a file over its limit, in one line, without
-//! reading them.
+//! (`veletas_rules::record::read_bounded`) for records, openings, engines files, weights
+//! and bench positions, and its streaming twin for the training commands' games, refuse a
+//! device (`/dev/zero`), a FIFO (which would block the reader forever) and a file over its
+//! limit, in one line, without reading them.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -35,9 +35,10 @@ fn run(args: &[&str], dir: &Path) -> (Option<i32>, String) {
 fn devices_fifos_and_oversize_files_are_refused_unread_by_every_reader() {
     let dir = scratch!("inputs");
     assert!(Command::new("mkfifo").arg(dir.join("fifo")).status().unwrap().success());
-    // 17 MiB and 257 MiB, sparse: over the limits without using the disk.
+    // 17 MiB, 257 MiB and 16 GiB and a byte, sparse: over the limits without using the disk.
     std::fs::File::create(dir.join("big")).unwrap().set_len(17 << 20).unwrap();
     std::fs::File::create(dir.join("huge")).unwrap().set_len(257 << 20).unwrap();
+    std::fs::File::create(dir.join("vast")).unwrap().set_len((16 << 30) + 1).unwrap();
     let engines = ["--engine", "a=/nonexistent/a", "--engine", "b=/nonexistent/b"];
     for (file, needle) in
         [("/dev/zero", "not a regular file (a character device)"), ("fifo", "not a regular file (a FIFO)")]
@@ -49,6 +50,7 @@ fn devices_fifos_and_oversize_files_are_refused_unread_by_every_reader() {
             vec!["--policy", file],
             vec!["train-eval", file],
             vec!["train-policy", file],
+            vec!["train-net", file, "-o", "net.txt"],
             vec!["ratings", file],
             vec!["view", file],
             vec!["render", "--record", file],
@@ -68,8 +70,11 @@ fn devices_fifos_and_oversize_files_are_refused_unread_by_every_reader() {
         (vec!["bench", "--file", "big"], "larger than the limit of 16777216 bytes"),
         (vec!["--eval", "big"], "larger than the limit of 16777216 bytes"),
         (vec!["--policy", "big"], "larger than the limit of 16777216 bytes"),
-        (vec!["train-eval", "huge"], "larger than the limit of 268435456 bytes"),
-        (vec!["train-policy", "huge"], "larger than the limit of 268435456 bytes"),
+        // The training commands stream their games (memory: one game), so their bound is
+        // one of time: 16 GiB.
+        (vec!["train-eval", "vast"], "larger than the limit of 17179869184 bytes"),
+        (vec!["train-policy", "vast"], "larger than the limit of 17179869184 bytes"),
+        (vec!["train-net", "vast", "-o", "net.txt"], "larger than the limit of 17179869184 bytes"),
         (vec!["ratings", "huge"], "larger than the limit of 268435456 bytes"),
     ] {
         let (code, stderr) = run(&args, &dir);

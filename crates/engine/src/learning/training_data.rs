@@ -1,13 +1,14 @@
 //! What the training commands share (`veletas train-eval`, [`super::eval_trainer`],
 //! `veletas train-policy`, [`super::policy_trainer`], and `veletas train-net`,
-//! [`super::net_trainer`]): the games they learn from, read with the one bounded record
-//! reader, numbered in file order and held out the same way, and replayed turn by turn. Writing the weights file is the command line's part (a weights
-//! file is an output like any other: written whole, never over an input).
+//! [`super::net_trainer`]): the games they learn from, streamed a game at a time by the
+//! bounded record reader, numbered in file order and held out the same way, and replayed
+//! turn by turn. Writing the weights file is the command line's part (a weights file is an
+//! output like any other: written whole, never over an input).
 
 use std::path::{Path, PathBuf};
 
 use veletas_rules::Position;
-use veletas_rules::record::{GameRecord, read_games};
+use veletas_rules::record::{GameRecord, MAX_STREAMED_RECORD_FILE_BYTES, read_games_streamed};
 
 /// The games a training command learns from: its record files, which games are held out,
 /// and the L2 penalty of its fit.
@@ -82,10 +83,12 @@ pub struct TrainingGame<'a> {
 
 impl TrainingData {
     /// Gives `visit` every game of the files that `keep` keeps, in file order, numbered
-    /// from 0 among those kept, and returns how many were not kept. Each file is read
-    /// whole by the bounded record reader (a game cut short at the end of a file still
-    /// being written is left out); a file that cannot be read, or an error of `visit`, is
-    /// the error (a [`GamesError`] of the files, converted into the visitor's).
+    /// from 0 among those kept, and returns how many were not kept. The files are read a
+    /// game at a time (none is kept: a file may hold up to
+    /// [`MAX_STREAMED_RECORD_FILE_BYTES`], and the memory is one game's), and a game cut
+    /// short at the end of a file still being written is left out; a file that cannot be
+    /// read, or an error of `visit` (which stops the reading), is the error (a
+    /// [`GamesError`] of the files, converted into the visitor's).
     pub fn for_each_game<E: From<GamesError>>(
         &self,
         keep: impl Fn(&GameRecord) -> bool,
@@ -93,17 +96,25 @@ impl TrainingData {
     ) -> Result<usize, E> {
         let (mut number, mut left_out) = (0u64, 0usize);
         for path in &self.files {
-            let games = read_games(path)
-                .map_err(|e| GamesError::Unreadable { file: shown(path), detail: e.to_string() })?
-                .games;
-            for record in &games {
-                if !keep(record) {
+            let mut failed = None;
+            read_games_streamed(path, MAX_STREAMED_RECORD_FILE_BYTES, |record| {
+                if !keep(&record) {
                     left_out += 1;
-                    continue;
+                    return true;
                 }
                 let held_out = number.is_multiple_of(self.holdout.max(1));
-                visit(TrainingGame { file: path, number, held_out, record })?;
                 number += 1;
+                match visit(TrainingGame { file: path, number: number - 1, held_out, record: &record }) {
+                    Ok(()) => true,
+                    Err(e) => {
+                        failed = Some(e);
+                        false
+                    }
+                }
+            })
+            .map_err(|e| GamesError::Unreadable { file: shown(path), detail: e.to_string() })?;
+            if let Some(e) = failed {
+                return Err(e);
             }
         }
         Ok(left_out)
@@ -144,4 +155,72 @@ pub struct Trained {
     pub report: String,
     /// The weights file's text.
     pub weights: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GAME: &str = "[Event \"t\"]\n[Size \"7\"]\n\n1. d4 b2,f6 2. d4-d6/d5\nf6-f3/e4 B+\n\n";
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("veletas-training-data-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn games_are_numbered_across_files_held_out_in_turn_and_a_game_cut_short_left_out() {
+        let dir = scratch("numbered");
+        let (a, b) = (dir.join("a.txt"), dir.join("b.txt"));
+        std::fs::write(&a, GAME.repeat(3)).unwrap();
+        std::fs::write(&b, format!("{}[Event \"cut\"]\n\n1. d4 b2", GAME.repeat(2))).unwrap();
+        let data = TrainingData { files: vec![a.clone(), b.clone()], holdout: 2, l2: 0.0 };
+        let mut seen = Vec::new();
+        let left_out = data
+            .for_each_game(
+                |record| record.tag("Event") == Some("t"),
+                |game| {
+                    let mut turns = 0;
+                    game.replay(|i, _| turns = i)?;
+                    seen.push((game.file.to_path_buf(), game.number, game.held_out, turns));
+                    Ok::<(), GamesError>(())
+                },
+            )
+            .unwrap();
+        assert_eq!(left_out, 0);
+        let expected: Vec<_> = [(&a, 0, true), (&a, 1, false), (&a, 2, true), (&b, 3, false), (&b, 4, true)]
+            .into_iter()
+            .map(|(file, number, held_out)| (file.clone(), number, held_out, 4))
+            .collect();
+        assert_eq!(seen, expected);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_visitors_error_stops_the_reading_and_is_returned() {
+        let dir = scratch("stops");
+        let (a, b) = (dir.join("a.txt"), dir.join("b.txt"));
+        std::fs::write(&a, GAME.repeat(3)).unwrap();
+        std::fs::write(&b, GAME).unwrap();
+        let data = TrainingData { files: vec![a, b], holdout: 5, l2: 0.0 };
+        let mut visited = 0;
+        let result = data.for_each_game(
+            |_| true,
+            |game| {
+                visited += 1;
+                if game.number == 1 {
+                    return Err(GamesError::Start { file: "x".into(), detail: "stop".into() });
+                }
+                Ok(())
+            },
+        );
+        assert_eq!(result.unwrap_err().to_string(), "x: stop");
+        assert_eq!(visited, 2, "no game is read after the error");
+        let missing = TrainingData { files: vec![dir.join("missing.txt")], holdout: 5, l2: 0.0 };
+        let err = missing.for_each_game(|_| true, |_| Ok::<(), GamesError>(())).unwrap_err();
+        assert!(matches!(err, GamesError::Unreadable { .. }), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -12,6 +12,12 @@ use super::{GameRecord, RecordError};
 /// like `/dev/zero`, are refused rather than read without end.
 pub const MAX_RECORD_FILE_BYTES: u64 = 256 * 1024 * 1024;
 
+/// The most bytes of a record file read a game at a time by a reader that keeps none of
+/// them, [`read_games_streamed`] (the training commands): 16 GiB, about eight million
+/// 10x10 games, or a million with their first steps. The reader's memory is one line and
+/// one game whatever the file holds; the bound is one of time (a few minutes of reading).
+pub const MAX_STREAMED_RECORD_FILE_BYTES: u64 = 16 * 1024 * 1024 * 1024;
+
 /// The most bytes of the program's smaller input files, read with [`read_bounded`]: an
 /// engines file (`--engines`), a weights file (`--eval FILE`), bench positions
 /// (`bench --file`). 16 MiB, thousands of times any real one.
@@ -214,6 +220,24 @@ pub fn read_games_until(path: &Path, mut each: impl FnMut(GameRecord) -> bool) -
     Ok(())
 }
 
+/// Reads the complete games of the record file `path` one at a time, handing each to
+/// `each` until it returns `false`, as [`read_games_until`] does, for a reader that keeps
+/// no game (the training commands): the file may hold up to `limit` bytes (for them
+/// [`MAX_STREAMED_RECORD_FILE_BYTES`]) where a reader holding the file's games or text
+/// stops at [`MAX_RECORD_FILE_BYTES`]. Warnings are dropped; a last game cut short (a file
+/// still being written) is left out, as [`read_games`] leaves it.
+pub fn read_games_streamed(
+    path: &Path,
+    limit: u64,
+    mut each: impl FnMut(GameRecord) -> bool,
+) -> Result<RecordEnd, ReadGamesError> {
+    let file = open_bounded(path, limit)?;
+    stream_games(std::io::BufReader::new(file), limit, |item| match item {
+        RecordItem::Game(game) => each(game),
+        RecordItem::Warning(_) => true,
+    })
+}
+
 /// The reader of [`read_games_each`] over any input of at most `limit` bytes.
 fn stream_games(
     mut input: impl std::io::BufRead,
@@ -379,6 +403,36 @@ mod tests {
         std::fs::write(&path, b"[Event \"\xff\"]\n").unwrap();
         let err = read_record_file(&path).unwrap_err();
         assert_eq!(err.to_string(), "not UTF-8 text (invalid byte at offset 8)");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn streamed_games_come_one_at_a_time_within_their_own_limit() {
+        let dir = scratch("streamed");
+        let path = dir.join("games.txt");
+        let text = format!("{SAMPLE}{SAMPLE}{SAMPLE}[Event \"cut\"]\n\n1. d4 b2");
+        std::fs::write(&path, &text).unwrap();
+        let whole = read_games(&path).unwrap();
+        assert_eq!(whole.games.len(), 3);
+        let mut seen = Vec::new();
+        let end = read_games_streamed(&path, text.len() as u64, |game| {
+            seen.push(game);
+            true
+        })
+        .unwrap();
+        assert_eq!((seen, end.complete_len, end.cut_short), (whole.games.clone(), whole.complete_len, whole.cut_short));
+        assert!(end.cut_short.is_some());
+        // Stopped after the second game: the third is not handed over.
+        let mut count = 0;
+        read_games_streamed(&path, text.len() as u64, |_| {
+            count += 1;
+            count < 2
+        })
+        .unwrap();
+        assert_eq!(count, 2);
+        // Its own limit, not the whole-file reader's: one byte short is refused unread.
+        let err = read_games_streamed(&path, text.len() as u64 - 1, |_| panic!("read a game")).unwrap_err();
+        assert!(matches!(err, ReadGamesError::File(RecordFileError::TooLarge { .. })), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -62,9 +62,9 @@ pub use annotation::{
 };
 pub use check::ResultCheck;
 pub use file::{
-    MAX_RECORD_FILE_BYTES, MAX_RECORD_LINE_BYTES, MAX_SMALL_FILE_BYTES, ReadGamesError, RecordEnd, RecordFile,
-    RecordFileError, RecordItem, check_regular_file, games_of, read_bounded, read_games, read_games_each,
-    read_games_until, read_record_file,
+    MAX_RECORD_FILE_BYTES, MAX_RECORD_LINE_BYTES, MAX_SMALL_FILE_BYTES, MAX_STREAMED_RECORD_FILE_BYTES, ReadGamesError,
+    RecordEnd, RecordFile, RecordFileError, RecordItem, check_regular_file, games_of, read_bounded, read_games,
+    read_games_each, read_games_streamed, read_games_until, read_record_file,
 };
 pub use moves::{RecordMove, RecordMoveError};
 pub use tags::{ParseTerminationError, Termination, tag};
