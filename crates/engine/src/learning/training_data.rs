@@ -103,9 +103,11 @@ impl TrainingData {
                     return true;
                 }
                 let held_out = number.is_multiple_of(self.holdout.max(1));
-                number += 1;
-                match visit(TrainingGame { file: path, number: number - 1, held_out, record: &record }) {
-                    Ok(()) => true,
+                match visit(TrainingGame { file: path, number, held_out, record: &record }) {
+                    Ok(()) => {
+                        number += 1;
+                        true
+                    }
                     Err(e) => {
                         failed = Some(e);
                         false
@@ -175,7 +177,8 @@ mod tests {
         let dir = scratch("numbered");
         let (a, b) = (dir.join("a.txt"), dir.join("b.txt"));
         std::fs::write(&a, GAME.repeat(3)).unwrap();
-        std::fs::write(&b, format!("{}[Event \"cut\"]\n\n1. d4 b2", GAME.repeat(2))).unwrap();
+        let other = GAME.replace("\"t\"", "\"other\"");
+        std::fs::write(&b, format!("{GAME}{other}{GAME}[Event \"cut\"]\n\n1. d4 b2")).unwrap();
         let data = TrainingData { files: vec![a.clone(), b.clone()], holdout: 2, l2: 0.0 };
         let mut seen = Vec::new();
         let left_out = data
@@ -189,7 +192,7 @@ mod tests {
                 },
             )
             .unwrap();
-        assert_eq!(left_out, 0);
+        assert_eq!(left_out, 1, "the game of another event is left out, and not numbered");
         let expected: Vec<_> = [(&a, 0, true), (&a, 1, false), (&a, 2, true), (&b, 3, false), (&b, 4, true)]
             .into_iter()
             .map(|(file, number, held_out)| (file.clone(), number, held_out, 4))

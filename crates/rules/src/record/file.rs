@@ -211,18 +211,14 @@ pub fn read_games_each(path: &Path, mut each: impl FnMut(RecordItem)) -> Result<
 
 /// Reads the games of the record file `path` as [`read_games_each`] does, until `each`
 /// returns `false` (the rest of the file is not read); warnings are dropped.
-pub fn read_games_until(path: &Path, mut each: impl FnMut(GameRecord) -> bool) -> Result<(), ReadGamesError> {
-    let file = open_bounded(path, MAX_RECORD_FILE_BYTES)?;
-    stream_games(std::io::BufReader::new(file), MAX_RECORD_FILE_BYTES, |item| match item {
-        RecordItem::Game(game) => each(game),
-        RecordItem::Warning(_) => true,
-    })?;
-    Ok(())
+pub fn read_games_until(path: &Path, each: impl FnMut(GameRecord) -> bool) -> Result<(), ReadGamesError> {
+    read_games_streamed(path, MAX_RECORD_FILE_BYTES, each).map(|_| ())
 }
 
 /// Reads the complete games of the record file `path` one at a time, handing each to
-/// `each` until it returns `false`, as [`read_games_until`] does, for a reader that keeps
-/// no game (the training commands): the file may hold up to `limit` bytes (for them
+/// `each` until it returns `false` ([`read_games_until`] is this at
+/// [`MAX_RECORD_FILE_BYTES`]), for a reader that keeps no game (the training commands):
+/// the file may hold up to `limit` bytes (for them
 /// [`MAX_STREAMED_RECORD_FILE_BYTES`]) where a reader holding the file's games or text
 /// stops at [`MAX_RECORD_FILE_BYTES`]. Warnings are dropped; a last game cut short (a file
 /// still being written) is left out, as [`read_games`] leaves it.
