@@ -55,22 +55,64 @@ pub fn first_steps(pos: &Position) -> Vec<Option<(Square, Square)>> {
     moves
 }
 
+/// Why a sample line ([`parse_sample`]) or a searched position ([`sample_of`]) gives no
+/// sample.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SampleError {
+    /// The line is not `GAME | POSITION | MOVE:PLAYOUTS ...`.
+    #[error("expected GAME | POSITION | MOVE:PLAYOUTS ...")]
+    Shape,
+    /// The game number is not a whole number (the text, cut short).
+    #[error("bad game number '{0}'")]
+    GameNumber(String),
+    /// The position cannot be read (the reason).
+    #[error("{0}")]
+    Position(String),
+    /// A word is not `MOVE:PLAYOUTS` (the word, cut short).
+    #[error("expected MOVE:PLAYOUTS, got '{0}'")]
+    Visit(String),
+    /// A playout count is not a finite number at least zero (the word, cut short).
+    #[error("bad playouts '{0}'")]
+    Playouts(String),
+    /// The position is over or not yet in play.
+    #[error("the position is not in play")]
+    NotInPlay,
+    /// A step is not one of the position's legal first steps (the step, cut short).
+    #[error("'{0}' is not a legal first step")]
+    IllegalStep(String),
+    /// No step received a playout.
+    #[error("no playouts")]
+    NoPlayouts,
+}
+
+/// At most this many characters of a line's text in a [`SampleError`].
+const SHOWN_CHARS: usize = 40;
+
+/// `text` cut to [`SHOWN_CHARS`] characters for an error message.
+fn shown(text: &str) -> String {
+    text.chars().take(SHOWN_CHARS).collect()
+}
+
 /// Reads one sample line (see the module's notes); `None` for a blank or `#` line.
-pub fn parse_sample(line: &str) -> Result<Option<PolicySample>, String> {
+pub fn parse_sample(line: &str) -> Result<Option<PolicySample>, SampleError> {
     let line = line.trim();
     if line.is_empty() || line.starts_with('#') {
         return Ok(None);
     }
     let parts: Vec<&str> = line.split(" | ").collect();
     let [game, position, visits] = parts[..] else {
-        return Err("expected GAME | POSITION | MOVE:PLAYOUTS ...".to_string());
+        return Err(SampleError::Shape);
     };
-    let game = game.trim().parse::<u64>().map_err(|_| format!("bad game number '{game}'"))?;
-    let pos: Position = position.parse().map_err(|e| format!("{e}"))?;
+    let game = game.trim().parse::<u64>().map_err(|_| SampleError::GameNumber(shown(game)))?;
+    let pos: Position = position.parse().map_err(|e| SampleError::Position(format!("{e}")))?;
     let mut counts = Vec::new();
     for word in visits.split_whitespace() {
-        let (step, count) = word.split_once(':').ok_or_else(|| format!("expected MOVE:PLAYOUTS, got '{word}'"))?;
-        let count = count.parse::<f64>().ok().filter(|c| c.is_finite() && *c >= 0.0).ok_or("bad playouts")?;
+        let (step, count) = word.split_once(':').ok_or_else(|| SampleError::Visit(shown(word)))?;
+        let count = count
+            .parse::<f64>()
+            .ok()
+            .filter(|c| c.is_finite() && *c >= 0.0)
+            .ok_or_else(|| SampleError::Playouts(shown(word)))?;
         counts.push((step.to_string(), count));
     }
     sample_of(game, &pos, &counts).map(Some)
@@ -79,20 +121,20 @@ pub fn parse_sample(line: &str) -> Result<Option<PolicySample>, String> {
 /// The sample of `pos` (of game `game`) whose first steps (in [`step_word`]'s notation)
 /// received these playouts: an error when the position is not in play, a step is not
 /// one of its legal first steps, or no step has playouts.
-pub fn sample_of(game: u64, pos: &Position, counts: &[(String, f64)]) -> Result<PolicySample, String> {
+pub fn sample_of(game: u64, pos: &Position, counts: &[(String, f64)]) -> Result<PolicySample, SampleError> {
     if pos.phase() != Phase::Play || pos.is_over() {
-        return Err("the position is not in play".to_string());
+        return Err(SampleError::NotInPlay);
     }
     let steps = first_steps(pos);
     let index: HashMap<String, usize> = steps.iter().enumerate().map(|(i, &s)| (step_word(s), i)).collect();
     let mut target = vec![0.0; steps.len()];
     for (step, count) in counts {
-        let i = *index.get(step).ok_or_else(|| format!("'{step}' is not a legal first step"))?;
+        let i = *index.get(step).ok_or_else(|| SampleError::IllegalStep(shown(step)))?;
         target[i] += count;
     }
     let total: f64 = target.iter().sum();
     if total <= 0.0 {
-        return Err("no playouts".to_string());
+        return Err(SampleError::NoPlayouts);
     }
     target.iter_mut().for_each(|t| *t /= total);
     let context = MoveContext::new(pos);
@@ -295,10 +337,21 @@ mod tests {
     #[test]
     fn bad_sample_lines_are_refused_with_the_reason() {
         assert!(parse_sample("# comment").unwrap().is_none());
-        assert!(parse_sample("1 | 7/7/2s4/7/4s2/1s5/7 b").unwrap_err().contains("expected GAME"));
+        assert_eq!(parse_sample("1 | 7/7/2s4/7/4s2/1s5/7 b").unwrap_err(), SampleError::Shape);
         let pos = "7/7/2s4/7/4s2/1s5/7 b";
-        assert!(parse_sample(&format!("1 | {pos} | a1-a9:3")).unwrap_err().contains("not a legal first step"));
-        assert!(parse_sample(&format!("1 | {pos} | -:0")).unwrap_err().contains("no playouts"));
+        assert_eq!(parse_sample(&format!("x | {pos} | -:1")).unwrap_err(), SampleError::GameNumber("x".into()));
+        assert!(matches!(parse_sample("1 | 7/7 b | -:1").unwrap_err(), SampleError::Position(_)));
+        assert_eq!(parse_sample(&format!("1 | {pos} | -")).unwrap_err(), SampleError::Visit("-".into()));
+        assert_eq!(parse_sample(&format!("1 | {pos} | -:-2")).unwrap_err(), SampleError::Playouts("-:-2".into()));
+        assert_eq!(parse_sample(&format!("1 | {pos} | -:NaN")).unwrap_err(), SampleError::Playouts("-:NaN".into()));
+        let illegal = parse_sample(&format!("1 | {pos} | a1-a9:3")).unwrap_err();
+        assert_eq!(illegal.to_string(), "'a1-a9' is not a legal first step");
+        assert_eq!(parse_sample(&format!("1 | {pos} | -:0")).unwrap_err(), SampleError::NoPlayouts);
+        let long = "z".repeat(1000);
+        assert_eq!(
+            parse_sample(&format!("{long} | {pos} | -:1")).unwrap_err(),
+            SampleError::GameNumber("z".repeat(40))
+        );
         let ok = parse_sample(&format!("1 | {pos} | -:1 b2-b3:3")).unwrap().unwrap();
         assert_eq!(ok.target.iter().sum::<f64>(), 1.0);
         assert_eq!(ok.target[0], 0.25);
