@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use crate::learning::linear_solver::solve;
 use crate::search::policy::{MOVE_FEATURES, MoveContext, MoveFeatures, PolicyModel, family};
 use veletas_rules::record::step_word;
-use veletas_rules::{Phase, Position, Square};
+use veletas_rules::{Phase, Position, Square, quoted};
 
 /// One searched position: every first step's features and its share of the playouts.
 #[derive(Clone, Debug)]
@@ -62,35 +62,27 @@ pub enum SampleError {
     /// The line is not `GAME | POSITION | MOVE:PLAYOUTS ...`.
     #[error("expected GAME | POSITION | MOVE:PLAYOUTS ...")]
     Shape,
-    /// The game number is not a whole number (the text, cut short).
+    /// The game number is not a whole number (the text, as [`quoted`] quotes it).
     #[error("bad game number '{0}'")]
     GameNumber(String),
     /// The position cannot be read (the reason).
     #[error("{0}")]
     Position(String),
-    /// A word is not `MOVE:PLAYOUTS` (the word, cut short).
+    /// A word is not `MOVE:PLAYOUTS` (the word, as [`quoted`] quotes it).
     #[error("expected MOVE:PLAYOUTS, got '{0}'")]
     Visit(String),
-    /// A playout count is not a finite number at least zero (the word, cut short).
+    /// A playout count is not a finite number at least zero (the word, as [`quoted`] quotes it).
     #[error("bad playouts '{0}'")]
     Playouts(String),
     /// The position is over or not yet in play.
     #[error("the position is not in play")]
     NotInPlay,
-    /// A step is not one of the position's legal first steps (the step, cut short).
+    /// A step is not one of the position's legal first steps (the step, as [`quoted`] quotes it).
     #[error("'{0}' is not a legal first step")]
     IllegalStep(String),
     /// No step received a playout.
     #[error("no playouts")]
     NoPlayouts,
-}
-
-/// At most this many characters of a line's text in a [`SampleError`].
-const SHOWN_CHARS: usize = 40;
-
-/// `text` cut to [`SHOWN_CHARS`] characters for an error message.
-fn shown(text: &str) -> String {
-    text.chars().take(SHOWN_CHARS).collect()
 }
 
 /// Reads one sample line (see the module's notes); `None` for a blank or `#` line.
@@ -103,16 +95,16 @@ pub fn parse_sample(line: &str) -> Result<Option<PolicySample>, SampleError> {
     let [game, position, visits] = parts[..] else {
         return Err(SampleError::Shape);
     };
-    let game = game.trim().parse::<u64>().map_err(|_| SampleError::GameNumber(shown(game)))?;
+    let game = game.trim().parse::<u64>().map_err(|_| SampleError::GameNumber(quoted(game)))?;
     let pos: Position = position.parse().map_err(|e| SampleError::Position(format!("{e}")))?;
     let mut counts = Vec::new();
     for word in visits.split_whitespace() {
-        let (step, count) = word.split_once(':').ok_or_else(|| SampleError::Visit(shown(word)))?;
+        let (step, count) = word.split_once(':').ok_or_else(|| SampleError::Visit(quoted(word)))?;
         let count = count
             .parse::<f64>()
             .ok()
             .filter(|c| c.is_finite() && *c >= 0.0)
-            .ok_or_else(|| SampleError::Playouts(shown(word)))?;
+            .ok_or_else(|| SampleError::Playouts(quoted(word)))?;
         counts.push((step.to_string(), count));
     }
     sample_of(game, &pos, &counts).map(Some)
@@ -129,7 +121,7 @@ pub fn sample_of(game: u64, pos: &Position, counts: &[(String, f64)]) -> Result<
     let index: HashMap<String, usize> = steps.iter().enumerate().map(|(i, &s)| (step_word(s), i)).collect();
     let mut target = vec![0.0; steps.len()];
     for (step, count) in counts {
-        let i = *index.get(step).ok_or_else(|| SampleError::IllegalStep(shown(step)))?;
+        let i = *index.get(step).ok_or_else(|| SampleError::IllegalStep(quoted(step)))?;
         target[i] += count;
     }
     let total: f64 = target.iter().sum();
@@ -347,10 +339,12 @@ mod tests {
         let illegal = parse_sample(&format!("1 | {pos} | a1-a9:3")).unwrap_err();
         assert_eq!(illegal.to_string(), "'a1-a9' is not a legal first step");
         assert_eq!(parse_sample(&format!("1 | {pos} | -:0")).unwrap_err(), SampleError::NoPlayouts);
+        let escape = parse_sample(&format!("1 | {pos} | \u{1b}[2J:1")).unwrap_err();
+        assert_eq!(escape, SampleError::IllegalStep("\\u{1b}[2J".into()));
         let long = "z".repeat(1000);
         assert_eq!(
             parse_sample(&format!("{long} | {pos} | -:1")).unwrap_err(),
-            SampleError::GameNumber("z".repeat(40))
+            SampleError::GameNumber(format!("{}...", "z".repeat(40)))
         );
         let ok = parse_sample(&format!("1 | {pos} | -:1 b2-b3:3")).unwrap().unwrap();
         assert_eq!(ok.target.iter().sum::<f64>(), 1.0);
