@@ -299,9 +299,11 @@ fn run_command(cli: Cli) -> Result<(), CommandError> {
         Some(Subcommand::Bench(args)) => {
             let seed = args.seed.or(cli.seed).unwrap_or(1);
             let settings = args.settings().map_err(usage("bench"))?;
+            use veletas_engine::bench::BenchError;
             match veletas_engine::bench::run(&settings, seed) {
-                Err(veletas_engine::bench::BenchError::Input(message)) => return Err(usage("bench")(message)),
-                Err(veletas_engine::bench::BenchError::Output(e)) => return Err(CommandError::Io(e)),
+                Err(BenchError::Input(message)) => return Err(usage("bench")(message)),
+                Err(BenchError::Failed(message)) => return Err(error::failed("bench")(message)),
+                Err(BenchError::Output(e)) => return Err(CommandError::Io(e)),
                 Ok(()) => {}
             }
         }

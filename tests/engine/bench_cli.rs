@@ -123,6 +123,30 @@ fn compare_says_what_is_wrong_with_the_other_binary() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A compared binary that starts but then fails, prints without end or gives no figures is a
+/// failure of the run (exit 1, one line), not of the command line (exit 2).
+#[test]
+fn a_compared_binary_that_misbehaves_while_it_runs_is_a_run_time_failure() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = std::env::temp_dir().join(format!("veletas-bench-misbehaves-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, script, needle) in [
+        ("fails", "printf 'broken \\033[31mred\\n' >&2; exit 3", "fails bench failed: broken \\u{1b}[31mred"),
+        ("floods", "exec yes", "floods: it printed more than 1048576 bytes on stdout; killed"),
+        ("mute", "exit 0", "mute: no figures in the bench output"),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{script}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let out = bench(&["--runs", "1", "--warmup", "0", "--compare", path.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name}: {err}");
+        assert!(err.contains(needle) && err.trim_end().lines().count() == 1, "{name}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn the_search_rows_name_their_evaluation_and_pass_a_given_one_to_the_compared_binary() {
     let first_line = |out: &std::process::Output| {

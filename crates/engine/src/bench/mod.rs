@@ -4,14 +4,18 @@
 //! which runs this binary and another one alternately on the same positions and reports
 //! each figure's ratio, the honest way to compare builds on a noisy machine.
 
+mod child;
+mod compare;
+
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::search::SearchSettings;
 use crate::search::eval::StaticEval;
 use veletas_rules::{Phase, PlayoutPolicy, Position, Rng};
+
+pub use compare::{Comparison, compare, comparison_text, parse_output};
 
 /// One figure of `bench --json`, as serde_json writes it (the tests read it back).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -73,7 +77,7 @@ fn rounded(x: f64, decimals: i32) -> Option<f64> {
 }
 
 /// The bench positions built into the binary (`crates/engine/data/bench.txt`).
-pub const BENCH_POSITIONS: &str = include_str!("../data/bench.txt");
+pub const BENCH_POSITIONS: &str = include_str!("../../data/bench.txt");
 
 /// What `veletas bench` measures and how it prints it (the command line's `BenchSettings`
 /// become these; the seed is given apart).
@@ -344,199 +348,12 @@ pub fn to_text(figures: &[Figure], runs: u32, warmup: u32, eval: &StaticEval) ->
     out
 }
 
-/// A comparison's figure: each binary's runs and the per-round ratios.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Comparison {
-    /// The figure's name.
-    pub name: String,
-    /// This binary's values, one per round.
-    pub ours: Vec<f64>,
-    /// The other binary's values.
-    pub theirs: Vec<f64>,
-}
-
-impl Comparison {
-    /// Per-round ratios ours / theirs.
-    pub fn ratios(&self) -> Vec<f64> {
-        self.ours.iter().zip(&self.theirs).filter(|(_, t)| **t > 0.0).map(|(o, t)| o / t).collect()
-    }
-}
-
-/// Reads the figures of one `bench` run from its output: JSON (this version) or the text
-/// of versions before `--json` (`total: N nodes, X nodes/s; P playouts, Y playouts/s` and
-/// `search: A iterations/s on 1 thread, B on T (...)`).
-pub fn parse_output(text: &str) -> Result<Vec<(String, f64)>, String> {
-    let mut figures = Vec::new();
-    if text.trim_start().starts_with('{') {
-        // Any version's `bench --json` (the layout changed, the members did not).
-        let json: BenchJson = serde_json::from_str(text).map_err(|e| format!("bad bench JSON: {e}"))?;
-        for f in json.figures.unwrap_or_default() {
-            figures.push((f.name.clone(), f.median.ok_or_else(|| format!("no median for '{}'", f.name))?));
-        }
-    } else {
-        for line in text.lines() {
-            if let Some(rest) = line.strip_prefix("total: ") {
-                let numbers: Vec<f64> = rest.split([' ', ',', ';']).filter_map(|w| w.parse().ok()).collect();
-                if let [_, nodes_per_s, _, playouts_per_s] = numbers[..] {
-                    figures.push(("perft".to_string(), nodes_per_s));
-                    figures.push(("playouts cheap".to_string(), playouts_per_s));
-                }
-            } else if let Some(rest) = line.strip_prefix("search: ") {
-                let numbers: Vec<f64> = rest.split([' ', ',', '(']).filter_map(|w| w.parse().ok()).collect();
-                if let [one, _, many, threads, ..] = numbers[..] {
-                    figures.push(("search 1 thread".to_string(), one));
-                    figures.push((format!("search {threads} threads"), many));
-                }
-            }
-        }
-    }
-    if figures.is_empty() { Err("no figures in the bench output".into()) } else { Ok(figures) }
-}
-
-/// Runs `binary bench` once with the comparison's settings and reads its figures.
-fn run_binary(
-    binary: &Path,
-    args: &BenchSettings,
-    file: &Path,
-    seed: u64,
-    json: bool,
-) -> Result<Vec<(String, f64)>, String> {
-    let mut command = Command::new(binary);
-    command.arg("--seed").arg(seed.to_string()).arg("bench").arg("--file").arg(file);
-    command.args(["--playouts", &args.playouts.to_string()]);
-    command.args(["--search-iterations", &args.search_iterations.to_string()]);
-    command.args(["--search-threads", &args.search_threads.to_string()]);
-    if let Some(eval) = &args.eval_option {
-        command.args(["--eval", eval]);
-    }
-    if json {
-        command.args(["--runs", "1", "--warmup", "0", "--json"]);
-    }
-    let output = command.output().map_err(|e| format!("--compare {}: cannot run it: {e}", binary.display()))?;
-    if !output.status.success() {
-        let err = String::from_utf8_lossy(&output.stderr);
-        return Err(format!("{} bench failed: {}", binary.display(), err.lines().next().unwrap_or("").trim()));
-    }
-    parse_output(&String::from_utf8_lossy(&output.stdout)).map_err(|e| format!("{}: {e}", binary.display()))
-}
-
-/// Whether `binary bench` knows `--json` (versions before it print text only).
-fn knows_json(binary: &Path) -> bool {
-    Command::new(binary)
-        .args(["bench", "--help"])
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("--json"))
-}
-
-/// The binary `--compare` names, checked before it is run, so that the message says what
-/// is wrong with it: a file in the current directory (a bare name there means that file,
-/// not a program on `PATH`), or a program on `PATH` when no such file exists.
-fn compared_binary(other: &Path) -> Result<PathBuf, String> {
-    use std::os::unix::fs::PermissionsExt as _;
-    use veletas_rules::record::{RecordFileError, check_regular_file};
-    let shown = other.display();
-    let bare = other.components().count() == 1 && !other.to_string_lossy().contains('/');
-    match check_regular_file(other) {
-        Ok(()) => {
-            let mode = std::fs::metadata(other).map_err(|e| format!("--compare {shown}: {e}"))?.permissions().mode();
-            if mode & 0o111 == 0 {
-                return Err(format!("--compare {shown}: not executable"));
-            }
-            Ok(if bare { Path::new(".").join(other) } else { other.to_path_buf() })
-        }
-        Err(RecordFileError::Io(e)) if bare && e.kind() == std::io::ErrorKind::NotFound => Ok(other.to_path_buf()),
-        Err(e) => Err(format!("--compare {shown}: {e}")),
-    }
-}
-
-/// Runs this binary and `other` alternately (`runs` rounds after the warm-up, the order
-/// swapped every round) on the same positions and returns every figure both report.
-pub fn compare(args: &BenchSettings, other: &Path, seed: u64) -> Result<Vec<Comparison>, String> {
-    let other = &compared_binary(other)?;
-    let ours = std::env::current_exe().map_err(|e| format!("this binary: {e}"))?;
-    let positions = read_positions(args)?;
-    let file = std::env::temp_dir().join(format!("veletas-bench-{}.txt", std::process::id()));
-    let text: String = positions.iter().map(|p| format!("{} {}\n", p.depth, p.position)).collect();
-    std::fs::write(&file, text).map_err(|e| format!("{}: {e}", file.display()))?;
-    let json = [knows_json(&ours), knows_json(other)];
-    let binaries = [ours.as_path(), other];
-    let mut comparisons: Vec<Comparison> = Vec::new();
-    let result = (|| {
-        for round in 0..args.warmup + args.runs {
-            let mut got: [Vec<(String, f64)>; 2] = [Vec::new(), Vec::new()];
-            let order = if round % 2 == 0 { [0, 1] } else { [1, 0] };
-            for which in order {
-                got[which] = run_binary(binaries[which], args, &file, seed, json[which])?;
-            }
-            if round < args.warmup {
-                continue;
-            }
-            for (name, value) in &got[0] {
-                let Some((_, theirs)) = got[1].iter().find(|(n, _)| n == name) else { continue };
-                match comparisons.iter_mut().find(|c| c.name == *name) {
-                    Some(c) => {
-                        c.ours.push(*value);
-                        c.theirs.push(*theirs);
-                    }
-                    None => {
-                        comparisons.push(Comparison { name: name.clone(), ours: vec![*value], theirs: vec![*theirs] })
-                    }
-                }
-            }
-        }
-        Ok(())
-    })();
-    let _ = std::fs::remove_file(&file);
-    result.map(|()| comparisons)
-}
-
-/// The comparison as a table (or JSON): each binary's median and the median ratio with its range.
-pub fn comparison_text(comparisons: &[Comparison], other: &Path, runs: u32, json: bool) -> String {
-    if json {
-        let items: Vec<ComparisonJson> = comparisons
-            .iter()
-            .map(|c| {
-                let ratios = c.ratios();
-                ComparisonJson {
-                    name: c.name.clone(),
-                    ours: rounded(median(&c.ours), 1),
-                    theirs: rounded(median(&c.theirs), 1),
-                    ratio: rounded(median(&ratios), 3),
-                    ratios: ratios.iter().map(|r| rounded(*r, 3)).collect(),
-                }
-            })
-            .collect();
-        return BenchJson::text(runs, "compare", &items);
-    }
-    let mut out = format!(
-        "this binary vs {} ({runs} alternating rounds): medians, and the median of the per-round ratios [min, max]\n",
-        other.display()
-    );
-    let width = comparisons.iter().map(|c| c.name.len()).max().unwrap_or(0);
-    for c in comparisons {
-        let ratios = c.ratios();
-        let min = ratios.iter().copied().fold(f64::INFINITY, f64::min);
-        let max = ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        out.push_str(&format!(
-            "{:width$}  {:>10} vs {:>10}  ratio {:.2}x [{:.2}, {:.2}]\n",
-            c.name,
-            human(median(&c.ours)).trim_end(),
-            human(median(&c.theirs)).trim_end(),
-            median(&ratios),
-            min,
-            max
-        ));
-    }
-    out
-}
-
 /// `veletas bench`: measures (or compares) and prints.
 pub fn run(args: &BenchSettings, seed: u64) -> Result<(), BenchError> {
-    let invalid = BenchError::Input;
     let text = match &args.compare {
-        Some(other) => comparison_text(&compare(args, other, seed).map_err(invalid)?, other, args.runs, args.json),
+        Some(other) => comparison_text(&compare(args, other, seed)?, other, args.runs, args.json),
         None => {
-            let figures = measure(args, seed).map_err(invalid)?;
+            let figures = measure(args, seed).map_err(BenchError::Input)?;
             if args.json { to_json(&figures, args.runs) } else { to_text(&figures, args.runs, args.warmup, &args.eval) }
         }
     };
@@ -547,10 +364,15 @@ pub fn run(args: &BenchSettings, seed: u64) -> Result<(), BenchError> {
 /// Why `veletas bench` failed.
 #[derive(Debug, thiserror::Error)]
 pub enum BenchError {
-    /// Bad input: a positions file that cannot be read or parsed, a `--compare` binary
-    /// that cannot be run or answers wrongly, options out of range (one line).
+    /// Bad input, found before anything is measured: a positions file that cannot be read or
+    /// parsed, a `--compare` path that is not a program (one line).
     #[error("{0}")]
     Input(String),
+    /// The comparison failed while it ran: the other binary (or this one) could not be run,
+    /// failed, printed too much, ran too long or answered with no figures; the positions file
+    /// could not be written (one line).
+    #[error("{0}")]
+    Failed(String),
     /// Writing the figures failed.
     #[error(transparent)]
     Output(#[from] io::Error),
@@ -592,33 +414,6 @@ mod tests {
         let f = Figure { name: "x".into(), unit: "u", values: vec![90.0, 100.0, 110.0] };
         assert_eq!(f.range(), (90.0, 110.0));
         assert!((f.spread_percent() - 20.0).abs() < 1e-9);
-    }
-
-    #[test]
-    fn json_output_is_read_back() {
-        let figures = vec![
-            Figure { name: "perft".into(), unit: "nodes/s", values: vec![1e9, 2e9, 3e9] },
-            Figure { name: "search 2 threads".into(), unit: "iterations/s", values: vec![5.0] },
-        ];
-        let json = to_json(&figures, 3);
-        assert_eq!(parse_output(&json).unwrap(), [("perft".to_string(), 2e9), ("search 2 threads".to_string(), 5.0)]);
-    }
-
-    #[test]
-    fn the_text_of_older_versions_is_read() {
-        let old = "7/7/2s4/7/4s2/1s5/7 b | perft 3: 761855648 nodes, 480000000 nodes/s | 1000 playouts, 200000 playouts/s\n\
-                   total: 761855648 nodes, 450000000 nodes/s; 4000 playouts, 210000 playouts/s\n\
-                   search: 250000 iterations/s on 1 thread, 470000 on 2 (1.88x), mean over 3 positions\n";
-        assert_eq!(
-            parse_output(old).unwrap(),
-            [
-                ("perft".to_string(), 450_000_000.0),
-                ("playouts cheap".to_string(), 210_000.0),
-                ("search 1 thread".to_string(), 250_000.0),
-                ("search 2 threads".to_string(), 470_000.0),
-            ]
-        );
-        assert!(parse_output("nothing here").is_err());
     }
 
     #[test]
