@@ -171,8 +171,8 @@ impl Drop for PositionsFile {
 
 /// Runs this binary and `other` alternately (`runs` rounds after the warm-up, the order
 /// swapped every round, this binary first) on the same positions and returns every figure
-/// both report. The other binary's run is bounded ([`child`]): its output in size, its time by
-/// [`time_limit`] of this binary's longest run.
+/// both report. The other binary's run is bounded: at most 1 MiB from each of its stdout and
+/// stderr, and ten times this binary's longest run plus a minute.
 pub fn compare(args: &BenchSettings, other: &Path, seed: u64) -> Result<Vec<Comparison>, BenchError> {
     let other = &compared_binary(other).map_err(BenchError::Input)?;
     let ours = std::env::current_exe().map_err(|e| BenchError::Failed(format!("this binary: {e}")))?;
