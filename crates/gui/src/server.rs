@@ -242,10 +242,7 @@ impl App {
             return Events::Refused(answer);
         }
         let Some(game) = id.parse::<u64>().ok().and_then(|id| self.games.get(id)) else {
-            return Events::Refused(Answer::error(
-                404,
-                format!("no game '{}'", id.chars().take(20).collect::<String>()),
-            ));
+            return Events::Refused(Answer::error(404, format!("no game '{}'", veletas_rules::quoted_to(id, 20))));
         };
         match self.streams.slot() {
             Some(slot) => Events::Stream(game, slot),
@@ -308,7 +305,7 @@ impl App {
             ("GET", ["api", "games"]) => Answer::json(200, &json!({ "games": self.games.list() })),
             (_, ["api", "games", id, rest @ ..]) => {
                 let Some(game) = id.parse::<u64>().ok().and_then(|id| self.games.get(id)) else {
-                    return Answer::error(404, format!("no game '{}'", id.chars().take(20).collect::<String>()));
+                    return Answer::error(404, format!("no game '{}'", veletas_rules::quoted_to(id, 20)));
                 };
                 self.game_request(&method, rest, &body, &game)
             }

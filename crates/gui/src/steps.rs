@@ -52,7 +52,7 @@ fn names(squares: impl IntoIterator<Item = Square>) -> Vec<String> {
 }
 
 fn square(pick: &str) -> Result<Square, BadPick> {
-    pick.parse().map_err(|_| BadPick(format!("'{}' is not a square", pick.chars().take(8).collect::<String>())))
+    pick.parse().map_err(|_| BadPick(format!("'{}' is not a square", veletas_rules::quoted_to(pick, 8))))
 }
 
 /// The targets of the next step after `picks` in `position`, or why the picks are wrong.

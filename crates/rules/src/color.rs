@@ -68,7 +68,7 @@ impl FromStr for Color {
         match s.to_ascii_lowercase().as_str() {
             "b" | "black" => Ok(Color::Black),
             "w" | "white" => Ok(Color::White),
-            _ => Err(ParseColorError(s.chars().take(16).collect())),
+            _ => Err(ParseColorError(crate::quoted_to(s, 16))),
         }
     }
 }

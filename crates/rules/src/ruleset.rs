@@ -49,7 +49,7 @@ impl FromStr for RuleSet {
         RuleSet::ALL
             .into_iter()
             .find(|r| r.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| ParseRuleSetError(s.chars().take(24).collect()))
+            .ok_or_else(|| ParseRuleSetError(crate::quoted_to(s, 24)))
     }
 }
 

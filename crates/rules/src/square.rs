@@ -79,7 +79,7 @@ impl FromStr for Square {
     type Err = ParseSquareError;
 
     fn from_str(s: &str) -> Result<Square, ParseSquareError> {
-        let err = || ParseSquareError(s.chars().take(16).collect());
+        let err = || ParseSquareError(crate::quoted_to(s, 16));
         let bytes = s.as_bytes();
         let (&letter, digits) = bytes.split_first().ok_or_else(err)?;
         let file = letter.to_ascii_lowercase().wrapping_sub(b'a');

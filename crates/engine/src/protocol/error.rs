@@ -12,13 +12,10 @@ use crate::protocol::framing::MAX_LINE;
 use crate::search::eval::LoadWeightsError;
 use crate::search::{Algorithm, ParseAlgorithmError};
 
-/// At most 40 characters of `text`, for quoting user input in messages.
+/// `text` as a message quotes it: at most 40 characters (the cut marked `...`), control and
+/// bidirectional characters escaped ([`veletas_rules::quoted`]).
 pub fn shorten(text: &str) -> String {
-    let mut short: String = text.chars().take(40).collect();
-    if short.len() < text.len() {
-        short.push_str("...");
-    }
-    short
+    veletas_rules::quoted(text)
 }
 
 /// `name ARGS`, a command's usage line, from its name and its arguments' words.

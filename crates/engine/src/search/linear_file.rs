@@ -26,9 +26,10 @@ pub(crate) struct LinearFormat<'a> {
     pub bound: Option<f64>,
 }
 
-/// A word of the file as a message repeats it: cut to [`SHOWN_CHARS`] characters.
+/// A word of the file as a message repeats it: cut to [`SHOWN_CHARS`] characters (marked
+/// `...`), controls escaped.
 fn shown(word: &str) -> String {
-    word.chars().take(SHOWN_CHARS).collect()
+    veletas_rules::quoted_to(word, SHOWN_CHARS)
 }
 
 /// Reads a model's weights file in `format`: one row of `N` weights per rule family.
@@ -192,8 +193,13 @@ mod tests {
             (
                 &format!("a 1\n{long} 2\n"),
                 true,
-                &format!("test weights line 2: unknown feature '{}': not one of the 2 features", &long[..SHOWN_CHARS]),
+                &format!(
+                    "test weights line 2: unknown feature '{}...': not one of the 2 features",
+                    &long[..SHOWN_CHARS]
+                ),
             ),
+            // A control character in the file is escaped, not written into the message.
+            ("a\u{1b}[2J 1\n", true, "unknown feature 'a\\u{1b}[2J'"),
             ("a one\n", true, "test weights line 1: bad weight 'one' (a number from -10 to 10)"),
             ("a 11\n", true, "bad weight '11'"),
             ("a inf\n", true, "bad weight 'inf'"),

@@ -72,7 +72,7 @@ impl FromStr for Algorithm {
         Algorithm::ALL
             .into_iter()
             .find(|p| p.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| ParseAlgorithmError(s.chars().take(20).collect()))
+            .ok_or_else(|| ParseAlgorithmError(veletas_rules::quoted_to(s, 20)))
     }
 }
 
@@ -278,8 +278,9 @@ impl FromStr for SearchParam {
     }
 }
 
+/// A setting's text as a message quotes it: at most 30 characters, controls escaped.
 fn shorten(s: &str) -> String {
-    s.chars().take(30).collect()
+    veletas_rules::quoted_to(s, 30)
 }
 
 impl SearchSettings {

@@ -124,6 +124,9 @@ fn error_replies() {
         ("boardsize -7", "? syntax error: unexpected '-7'; usage: boardsize SIZE"),
         ("komi much", "? syntax error: unexpected 'much'; usage: komi KOMI"),
         ("komi NaN", "? syntax error: unexpected 'NaN'; usage: komi KOMI"),
+        // A bidirectional override (not a control character, so framing keeps it) is escaped in
+        // the reply, which would otherwise show the text after it reversed.
+        ("komi a\u{202e}b", "? syntax error: unexpected 'a\\u{202e}b'; usage: komi KOMI"),
         ("play b", "? syntax error: missing argument; usage: play COLOR MOVE"),
         ("play red c3,f6,h8", "? syntax error: unexpected 'red'; usage: play COLOR MOVE"),
         ("play b c3,f6,h8 now", "? syntax error: unexpected 'now'; usage: play COLOR MOVE"),

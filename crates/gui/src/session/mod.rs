@@ -609,7 +609,7 @@ impl GameSession {
         if !self.person_to_move() {
             return Err(Refusal::Conflict(self.not_your_turn()));
         }
-        let shown: String = text.chars().take(40).collect();
+        let shown = veletas_rules::quoted(text);
         let mv = self.game.position().parse_move(text).map_err(|e| Refusal::Bad(e.to_string()))?;
         let color = self.game.position().side_to_move();
         let seat = self.seat(color);
