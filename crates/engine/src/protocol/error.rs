@@ -1,22 +1,16 @@
 //! Why a command fails: [`ParseError`] when the line is no command, [`CommandError`] when
 //! a command is refused. Their `Display` is the text of the `?` reply, word for word as
-//! protocol.md shows it; input they quote is cut short by [`shorten`].
+//! protocol.md shows it; input they quote goes through [`quoted`] (cut at 40 characters, controls escaped).
 
 use std::time::TryFromFloatSecsError;
 
 use veletas_rules::record::{RecordError, RecordFileError};
-use veletas_rules::{Color, IllegalMove, ParseMoveError, ParsePositionError, RulesError};
+use veletas_rules::{Color, IllegalMove, ParseMoveError, ParsePositionError, RulesError, quoted};
 
 use crate::player::{SettingError, SolveError};
 use crate::protocol::framing::MAX_LINE;
 use crate::search::eval::LoadWeightsError;
 use crate::search::{Algorithm, ParseAlgorithmError};
-
-/// `text` as a message quotes it: at most 40 characters (the cut marked `...`), control and
-/// bidirectional characters escaped ([`veletas_rules::quoted`]).
-pub fn shorten(text: &str) -> String {
-    veletas_rules::quoted(text)
-}
 
 /// `name ARGS`, a command's usage line, from its name and its arguments' words.
 fn usage(name: &str, args: &str) -> String {
@@ -49,7 +43,7 @@ pub enum ParseError {
 }
 
 fn unexpected(word: &str) -> String {
-    if word.is_empty() { "missing argument".to_string() } else { format!("unexpected '{}'", shorten(word)) }
+    if word.is_empty() { "missing argument".to_string() } else { format!("unexpected '{}'", quoted(word)) }
 }
 
 /// Why the colour named cannot move now.
@@ -128,7 +122,7 @@ pub enum CommandError {
         most: u64,
     },
     /// `set_position` of a text that is no position.
-    #[error("invalid position: {error}: '{}'", shorten(.text))]
+    #[error("invalid position: {error}: '{}'", quoted(.text))]
     InvalidPosition {
         /// What is wrong with it.
         error: ParsePositionError,
@@ -136,7 +130,7 @@ pub enum CommandError {
         text: String,
     },
     /// `loadgame` that cannot load the game asked for.
-    #[error("cannot load: {}: {reason}", shorten(.path))]
+    #[error("cannot load: {}: {reason}", quoted(.path))]
     LoadGame {
         /// The file named.
         path: String,
@@ -147,10 +141,10 @@ pub enum CommandError {
     #[error("cannot set the rules: {0}; turn it off first (option claimed-block off)")]
     RuleSet(RulesError),
     /// `option` of no option.
-    #[error("syntax error: unknown option '{}' (no-corners, claimed-block)", shorten(.0))]
+    #[error("syntax error: unknown option '{}' (no-corners, claimed-block)", quoted(.0))]
     UnknownOption(String),
     /// `option NAME VALUE` with a value other than on or off.
-    #[error("syntax error: expected on or off, not '{}'", shorten(.0))]
+    #[error("syntax error: expected on or off, not '{}'", quoted(.0))]
     NotOnOrOff(String),
     /// `option claimed-block on` under rules without it.
     #[error("cannot set claimed-block: {0}; set rules modern first")]
@@ -183,7 +177,7 @@ pub enum CommandError {
     #[error("cannot report: the {0} player has no move policy")]
     NoPolicy(Algorithm),
     /// `eval FILE` or `policy FILE` of a file that is no weights file.
-    #[error("cannot load weights: {}: {}", shorten(.word), weights_reason(.reason))]
+    #[error("cannot load weights: {}: {}", quoted(.word), weights_reason(.reason))]
     Weights {
         /// The word given.
         word: String,

@@ -6,11 +6,10 @@
 //! every feature of both families is given exactly once. Both models read their files
 //! here, so they refuse the same mistakes in the same words.
 
+use veletas_rules::quoted;
+
 /// The rule families in the order of the models' weight rows.
 pub const FAMILY_NAMES: [&str; 2] = ["classic", "modern"];
-
-/// The longest piece of a file's word a message repeats.
-const SHOWN_CHARS: usize = 40;
 
 /// What one model's file holds and what its messages call it.
 pub(crate) struct LinearFormat<'a> {
@@ -24,12 +23,6 @@ pub(crate) struct LinearFormat<'a> {
     pub shared_lines: bool,
     /// The largest magnitude a weight may have, if bounded.
     pub bound: Option<f64>,
-}
-
-/// A word of the file as a message repeats it: cut to [`SHOWN_CHARS`] characters (marked
-/// `...`), controls escaped.
-fn shown(word: &str) -> String {
-    veletas_rules::quoted_to(word, SHOWN_CHARS)
 }
 
 /// Reads a model's weights file in `format`: one row of `N` weights per rule family.
@@ -48,7 +41,7 @@ pub(crate) fn read_linear<const N: usize>(text: &str, format: &LinearFormat) -> 
             [family, name, value] => match FAMILY_NAMES.iter().position(|f| *f == family) {
                 Some(0) => (&[0][..], name, value),
                 Some(_) => (&[1][..], name, value),
-                None => return Err(err(LineError::Family(shown(family)))),
+                None => return Err(err(LineError::Family(quoted(family)))),
             },
             _ if format.shared_lines => return Err(err(LineError::SharedShape)),
             _ => return Err(err(LineError::Shape)),
@@ -57,13 +50,13 @@ pub(crate) fn read_linear<const N: usize>(text: &str, format: &LinearFormat) -> 
             .names
             .iter()
             .position(|x| *x == name)
-            .ok_or_else(|| err(LineError::Feature { name: shown(name), count: N, model: format.model }))?;
+            .ok_or_else(|| err(LineError::Feature { name: quoted(name), count: N, model: format.model }))?;
         let in_bound = |w: &f64| format.bound.is_none_or(|bound| w.abs() <= bound);
         let weight = value
             .parse::<f64>()
             .ok()
             .filter(|w| w.is_finite() && in_bound(w))
-            .ok_or_else(|| err(LineError::Weight { value: shown(value), bound: format.bound }))?;
+            .ok_or_else(|| err(LineError::Weight { value: quoted(value), bound: format.bound }))?;
         for &family in families {
             if !weights[family][index].is_nan() {
                 return Err(err(LineError::Twice { name: name.to_string(), family: FAMILY_NAMES[family] }));
@@ -124,7 +117,7 @@ pub enum LinearFileError {
 }
 
 /// What is wrong with a line of a weights file ([`LinearFileError::Line`]); the file's
-/// words are cut to `SHOWN_CHARS` characters.
+/// words are quoted ([`quoted`]: cut at 40 characters, controls escaped).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum LineError {
     /// A rule family other than classic or modern.
@@ -195,7 +188,7 @@ mod tests {
                 true,
                 &format!(
                     "test weights line 2: unknown feature '{}...': not one of the 2 features",
-                    &long[..SHOWN_CHARS]
+                    &long[..veletas_rules::MAX_QUOTED]
                 ),
             ),
             // A control character in the file is escaped, not written into the message.

@@ -377,10 +377,7 @@ fn loadgame_refuses_what_is_no_record_file_and_keeps_answering() {
     for (path, reason) in cases {
         let replies = replies(&format!("{SETUP_7}loadgame {path}\nposition\nname\n"));
         let n = replies.len();
-        assert_eq!(
-            replies[n - 3],
-            format!("? cannot load: {}: {reason}", veletas_engine::protocol::error::shorten(&path))
-        );
+        assert_eq!(replies[n - 3], format!("? cannot load: {}: {reason}", veletas_rules::quoted(&path)));
         assert_eq!(replies[n - 2], before, "{path} changed the game");
         assert_eq!(replies[n - 1], "= veletas");
     }

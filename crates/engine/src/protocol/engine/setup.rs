@@ -3,7 +3,7 @@
 //! record file (`loadgame`).
 
 use crate::protocol::engine::Engine;
-use crate::protocol::error::{CommandError, LoadGameError, shorten};
+use crate::protocol::error::{CommandError, LoadGameError};
 use veletas_rules::{Game, Position, RuleSet, Rules, Variant};
 
 impl Engine {
@@ -105,7 +105,11 @@ fn load_game(path: &str, turns: Option<u64>, game: Option<u64>) -> Result<Game, 
     if let Ok(check) = record.check_result()
         && let Some(warning) = check.warning
     {
-        log::warn!("loadgame {}: {}: {warning}", shorten(path), record.describe(usize::try_from(index).unwrap_or(0)));
+        log::warn!(
+            "loadgame {}: {}: {warning}",
+            veletas_rules::quoted(path),
+            record.describe(usize::try_from(index).unwrap_or(0))
+        );
     }
     Ok(loaded)
 }
